@@ -1,0 +1,84 @@
+#include "ScalarArray.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+
+#include <cmath>
+#include <type_traits>
+
+namespace topogpu {
+
+std::size_t scalarTypeSize(ScalarType type) {
+  std::size_t size = 0;
+  TOPOGPU_DISPATCH_SCALAR(type, size = sizeof(ValueT));
+  return size;
+}
+
+const char* scalarTypeName(ScalarType type) {
+  switch (type) {
+  case ScalarType::Int8:
+    return "int8";
+  case ScalarType::UInt8:
+    return "uint8";
+  case ScalarType::Int16:
+    return "int16";
+  case ScalarType::UInt16:
+    return "uint16";
+  case ScalarType::Int32:
+    return "int32";
+  case ScalarType::UInt32:
+    return "uint32";
+  case ScalarType::Int64:
+    return "int64";
+  case ScalarType::UInt64:
+    return "uint64";
+  case ScalarType::Float32:
+    return "float32";
+  case ScalarType::Float64:
+    return "float64";
+  }
+  return "?";
+}
+
+ScalarType parseScalarType(const std::string& name) {
+  for (ScalarType t : {ScalarType::Int8, ScalarType::UInt8, ScalarType::Int16,
+                       ScalarType::UInt16, ScalarType::Int32, ScalarType::UInt32,
+                       ScalarType::Int64, ScalarType::UInt64, ScalarType::Float32,
+                       ScalarType::Float64}) {
+    if (name == scalarTypeName(t))
+      return t;
+  }
+  if (name == "float")
+    return ScalarType::Float32;
+  if (name == "double")
+    return ScalarType::Float64;
+  throw Error("unknown scalar type '" + name +
+              "' (expected int8, uint8, int16, uint16, int32, uint32, int64, uint64, "
+              "float32 or float64)");
+}
+
+SimplexId firstNonFiniteValue(const ScalarArrayView& values) {
+  SimplexId first = -1;
+  TOPOGPU_DISPATCH_SCALAR(values.type, {
+    if constexpr (std::is_floating_point_v<ValueT>) {
+      const auto* data = static_cast<const ValueT*>(values.data);
+      first = tbb::parallel_reduce(
+          tbb::blocked_range<SimplexId>(0, values.size), SimplexId(-1),
+          [&](const tbb::blocked_range<SimplexId>& range, SimplexId found) {
+            for (SimplexId i = range.begin(); i < range.end(); ++i) {
+              if (!std::isfinite(data[i]) && (found < 0 || i < found)) {
+                found = i;
+                break;
+              }
+            }
+            return found;
+          },
+          [](SimplexId a, SimplexId b) { return a < 0 ? b : (b < 0 ? a : std::min(a, b)); });
+    }
+  });
+  return first;
+}
+
+} // namespace topogpu

@@ -1,0 +1,84 @@
+// Numeric model and small shared types of TopoGPU (VTK-free, CUDA-free).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+// Functions shared by host code and CUDA kernels carry this qualifier.
+#if defined(__CUDACC__)
+#define TOPOGPU_HD __host__ __device__ inline
+#else
+#define TOPOGPU_HD inline
+#endif
+
+namespace topogpu {
+
+// One typedef fixes the index width for every simplex (as Ripser's index_t): 64-bit so
+// grids beyond 2^31 simplices (a 512^3 grid has 1.6e9 triangles) stay addressable.
+using SimplexId = std::int64_t;
+
+// Which processor runs an algorithm. Auto: the GPU when one is present and the problem
+// fits its memory, else the CPU.
+enum class Backend { Auto, Cpu, Gpu };
+
+inline const char* backendName(Backend b) {
+  switch (b) {
+  case Backend::Auto:
+    return "auto";
+  case Backend::Cpu:
+    return "cpu";
+  case Backend::Gpu:
+    return "gpu";
+  }
+  return "?";
+}
+
+// Bad input or an impossible request: the message names the problem for the user.
+class Error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// Thrown when the user aborted the computation (ParaView's abort button).
+class Aborted : public std::runtime_error {
+public:
+  Aborted() : std::runtime_error("computation aborted by the user") {}
+};
+
+// Progress reporting and abort checks, called from the calling thread only (VTK wants
+// UpdateProgress on the thread that runs RequestData).
+struct Monitor {
+  std::function<void(double)> progress;
+  std::function<bool()> abortRequested;
+
+  void report(double fraction) const {
+    if (progress)
+      progress(fraction);
+  }
+  void checkAbort() const {
+    if (abortRequested && abortRequested())
+      throw Aborted();
+  }
+};
+
+// What ran and how long each stage took, for field data, the CLI and benchmarks.
+struct RunReport {
+  std::string backend; // "cpu" or "gpu": the one that actually ran
+  std::vector<std::string> warnings;
+  std::vector<std::pair<std::string, double>> timings; // stage name, seconds
+  std::size_t peakDeviceBytes = 0; // device memory in use, sampled at the fullest stage
+
+  double totalSeconds() const {
+    double sum = 0;
+    for (const auto& t : timings)
+      sum += t.second;
+    return sum;
+  }
+};
+
+} // namespace topogpu

@@ -1,0 +1,118 @@
+#include "CriticalPoints.h"
+
+#include "core/common/BackendSelection.h"
+#include "core/common/Timer.h"
+#include "core/common/VertexOrder.h"
+#include "core/critical_points/CriticalPointsCpu.h"
+#include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/implicit/ImplicitTriangulation.h"
+
+#if TOPOGPU_WITH_CUDA
+#include "cuda/critical_points/CriticalPointsGpu.h"
+#endif
+
+#include <string>
+
+namespace topogpu::critical_points {
+
+namespace {
+
+void validate(SimplexId numberOfVertices, const ScalarArrayView& values) {
+  if (numberOfVertices == 0)
+    throw Error("the input has no vertices");
+  if (values.size != numberOfVertices)
+    throw Error("scalar array has " + std::to_string(values.size) +
+                " values but the domain has " + std::to_string(numberOfVertices) +
+                " vertices");
+  const SimplexId bad = firstNonFiniteValue(values);
+  if (bad >= 0)
+    throw Error("scalar array has a NaN or infinite value at vertex " + std::to_string(bad));
+}
+
+// Compacted list, counts and boundary flags from the per-vertex types.
+template <typename Triangulation>
+void summarize(const Triangulation& tri, Output& output, bool listReady) {
+  Timer timer;
+  if (!listReady) {
+    output.criticalVertices.clear();
+    for (SimplexId v = 0; v < SimplexId(output.vertexTypes.size()); ++v) {
+      if (output.vertexTypes[v] != std::int8_t(CriticalType::Regular))
+        output.criticalVertices.push_back(v);
+    }
+  }
+  output.counts.fill(0);
+  output.counts[int(CriticalType::Regular)] =
+      SimplexId(output.vertexTypes.size() - output.criticalVertices.size());
+  output.criticalOnBoundary.resize(output.criticalVertices.size());
+  for (std::size_t i = 0; i < output.criticalVertices.size(); ++i) {
+    const SimplexId v = output.criticalVertices[i];
+    ++output.counts[output.vertexTypes[v]];
+    output.criticalOnBoundary[i] = tri.isVertexOnBoundary(v) ? 1 : 0;
+  }
+  output.report.timings.emplace_back("summary", timer.seconds());
+}
+
+template <typename Triangulation>
+void runCpu(Triangulation& tri, const ScalarArrayView& values, const Monitor& monitor,
+            Output& output) {
+  Timer timer;
+  tri.precondition(kRequiredRelations);
+  output.report.timings.emplace_back("precondition", timer.seconds());
+  std::vector<SimplexId> order(values.size);
+  timer.reset();
+  computeVertexOrderCpu(values, order.data());
+  output.report.timings.emplace_back("vertex order (cpu)", timer.seconds());
+  monitor.checkAbort();
+  output.vertexTypes.resize(values.size);
+  timer.reset();
+  classifyVerticesCpu(tri, order.data(), output.vertexTypes.data(), monitor);
+  output.report.timings.emplace_back("classify (cpu)", timer.seconds());
+  summarize(tri, output, false);
+}
+
+} // namespace
+
+void execute(ImplicitTriangulation& tri, const ScalarArrayView& values,
+             const Parameters& parameters, const Monitor& monitor, Output& output) {
+  output.clear();
+  validate(tri.getNumberOfVertices(), values);
+  // values, order, sort scratch (keys + indices, twice), types
+  const std::size_t deviceBytes =
+      values.size * (3 * scalarTypeSize(values.type) + 5 * sizeof(SimplexId) + 1);
+  const Backend backend = resolveBackend(parameters.backend, deviceBytes, output.report);
+#if TOPOGPU_WITH_CUDA
+  if (backend == Backend::Gpu) {
+    try {
+      output.vertexTypes.resize(values.size);
+      gpu::classifyGridVertices(tri.dims(), values, monitor, output.vertexTypes.data(),
+                                output.criticalVertices, output.report);
+      summarize(tri, output, true);
+      return;
+    } catch (const Aborted&) {
+      throw;
+    } catch (const std::exception& e) {
+      output.clear();
+      output.report.warnings.push_back(std::string("GPU critical points failed (") +
+                                       e.what() + "); ran on the CPU instead");
+    }
+  }
+#else
+  (void)backend;
+#endif
+  output.report.backend = "cpu";
+  runCpu(tri, values, monitor, output);
+}
+
+void execute(ExplicitTriangulation& tri, const ScalarArrayView& values,
+             const Parameters& parameters, const Monitor& monitor, Output& output) {
+  output.clear();
+  validate(tri.getNumberOfVertices(), values);
+  if (parameters.backend == Backend::Gpu)
+    output.report.warnings.push_back(
+        "the GPU path of critical points runs on regular grids only; this mesh runs on "
+        "the CPU");
+  output.report.backend = "cpu";
+  runCpu(tri, values, monitor, output);
+}
+
+} // namespace topogpu::critical_points

@@ -1,0 +1,91 @@
+// CPU classification, written once against the triangulation interface and instantiated
+// per backend (compile-time dispatch).
+#pragma once
+
+#include "core/critical_points/CriticalType.h"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+namespace topogpu::critical_points {
+
+// Scratch reused across the vertices one task handles.
+struct LinkScratch {
+  std::vector<SimplexId> neighbors;
+  std::vector<int> parent;
+  std::vector<char> isLower;
+};
+
+inline int findRoot(std::vector<int>& parent, int x) {
+  while (parent[x] != x)
+    x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+// Counts the components of the lower and upper links of v. Link edges are the edges of
+// the star's cells opposite v; a link edge joins two lower or two upper vertices.
+template <typename Triangulation>
+CriticalType classifyVertex(const Triangulation& tri, SimplexId v, const SimplexId* order,
+                            LinkScratch& s) {
+  const int degree = tri.getVertexNeighborNumber(v);
+  s.neighbors.resize(degree);
+  s.parent.resize(degree);
+  s.isLower.resize(degree);
+  for (int i = 0; i < degree; ++i) {
+    s.neighbors[i] = tri.getVertexNeighbor(v, i);
+    s.parent[i] = i;
+    s.isLower[i] = order[s.neighbors[i]] < order[v];
+  }
+  auto slotOf = [&](SimplexId u) {
+    return int(std::find(s.neighbors.begin(), s.neighbors.end(), u) - s.neighbors.begin());
+  };
+  const int starSize = tri.getVertexStarNumber(v);
+  const int cellSize = tri.getCellVertexNumber();
+  for (int c = 0; c < starSize; ++c) {
+    SimplexId cellVertices[4];
+    tri.getVertexStarVertices(v, c, cellVertices);
+    int slots[3];
+    int n = 0;
+    for (int k = 0; k < cellSize; ++k) {
+      if (cellVertices[k] != v)
+        slots[n++] = slotOf(cellVertices[k]);
+    }
+    for (int a = 0; a < n; ++a) {
+      for (int b = a + 1; b < n; ++b) {
+        if (s.isLower[slots[a]] == s.isLower[slots[b]])
+          s.parent[findRoot(s.parent, slots[a])] = findRoot(s.parent, slots[b]);
+      }
+    }
+  }
+  int lower = 0, upper = 0;
+  for (int i = 0; i < degree; ++i) {
+    if (findRoot(s.parent, i) == i)
+      (s.isLower[i] ? lower : upper)++;
+  }
+  return criticalTypeFromLink(tri.getDimension(), lower, upper);
+}
+
+// Classifies all vertices in blocks; progress and abort are handled between blocks on
+// the calling thread.
+template <typename Triangulation>
+void classifyVerticesCpu(const Triangulation& tri, const SimplexId* order,
+                         std::int8_t* types, const Monitor& monitor) {
+  const SimplexId n = tri.getNumberOfVertices();
+  const SimplexId blocks = std::max<SimplexId>(1, std::min<SimplexId>(32, n / 4096));
+  for (SimplexId b = 0; b < blocks; ++b) {
+    monitor.checkAbort();
+    const SimplexId first = n * b / blocks, last = n * (b + 1) / blocks;
+    tbb::parallel_for(tbb::blocked_range<SimplexId>(first, last),
+                      [&](const tbb::blocked_range<SimplexId>& range) {
+                        LinkScratch scratch;
+                        for (SimplexId v = range.begin(); v < range.end(); ++v)
+                          types[v] = std::int8_t(classifyVertex(tri, v, order, scratch));
+                      });
+    monitor.report(double(b + 1) / blocks);
+  }
+}
+
+} // namespace topogpu::critical_points

@@ -1,0 +1,42 @@
+// From VTK data to the VTK-free core: a triangulation for a vtkDataSet (implicit for
+// vtkImageData, explicit for triangle/tet meshes) and a typed view of a scalar array.
+// Shared by every filter and by the CLI, so inputs are interpreted one way everywhere.
+#pragma once
+
+#include "core/common/ScalarArray.h"
+#include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/implicit/ImplicitTriangulation.h"
+
+#include <memory>
+#include <string>
+#include <variant>
+
+class vtkDataArray;
+class vtkDataSet;
+
+namespace topogpu::vtk {
+
+using AnyTriangulation =
+    std::variant<std::shared_ptr<ImplicitTriangulation>, std::shared_ptr<ExplicitTriangulation>>;
+
+struct TriangulationResult {
+  AnyTriangulation triangulation;
+  // Mixed meshes: cells other than triangles (2D) or tets (3D) are skipped; this says
+  // how many, so the filter can warn. Empty when nothing was skipped.
+  std::string note;
+};
+
+// Throws topogpu::Error naming the problem: unsupported data set type, no cells, no
+// triangle or tet cells, grids thinner than 2D.
+TriangulationResult makeTriangulation(vtkDataSet* input);
+
+// Typed zero-copy view of a one-component numeric array; throws Error for missing,
+// multi-component or non-numeric arrays.
+ScalarArrayView viewScalarArray(vtkDataArray* array, const std::string& nameForMessages);
+
+// Calls visitor(triangulation&) with the concrete type (compile-time dispatch).
+template <typename Visitor> decltype(auto) visit(AnyTriangulation& t, Visitor&& visitor) {
+  return std::visit([&](auto& pointer) -> decltype(auto) { return visitor(*pointer); }, t);
+}
+
+} // namespace topogpu::vtk

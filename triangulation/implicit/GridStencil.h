@@ -1,0 +1,104 @@
+// Combinatorics of the Freudenthal (Kuhn) triangulation of a regular grid, shared by the
+// implicit triangulation and the CUDA kernels (host + device).
+//
+// Every simplex is a chain base < base+S1 < base+S2 < ... where the Si are nested
+// non-empty subsets of the axes (bit masks of unit steps). A cube splits into 6 tets
+// (one per axis permutation), a square into 2 triangles; each vertex owns 2^d-1 edge
+// directions. No connectivity is stored: ids are (type, base vertex) packed per type.
+#pragma once
+
+#include "core/common/Types.h"
+
+namespace topogpu::grid {
+
+constexpr int kMaxEdgeTypes = 7;      // masks 1..7 in 3D, 1..3 in 2D
+constexpr int kMaxTriangleTypes = 12; // nested mask pairs S1 < S2 (2 in 2D)
+constexpr int kTetTypes = 6;          // axis permutations
+
+struct Dims {
+  SimplexId n[3] = {1, 1, 1}; // vertices per (squeezed) axis; n[2] == 1 in 2D
+  int dimension = 3;
+};
+
+TOPOGPU_HD SimplexId vertexCount(const Dims& d) { return d.n[0] * d.n[1] * d.n[2]; }
+
+TOPOGPU_HD void vertexCoords(const Dims& d, SimplexId v, SimplexId c[3]) {
+  if (v < SimplexId(0xffffffffu) && d.n[0] * d.n[1] < SimplexId(0xffffffffu)) {
+    // 32-bit division is several times cheaper than 64-bit on CPUs and GPUs
+    const auto u = static_cast<std::uint32_t>(v), n0 = static_cast<std::uint32_t>(d.n[0]),
+               n1 = static_cast<std::uint32_t>(d.n[1]);
+    const std::uint32_t row = u / n0;
+    c[0] = u - row * n0;
+    c[1] = row % n1;
+    c[2] = row / n1;
+    return;
+  }
+  c[0] = v % d.n[0];
+  c[1] = (v / d.n[0]) % d.n[1];
+  c[2] = v / (d.n[0] * d.n[1]);
+}
+
+TOPOGPU_HD SimplexId vertexAt(const Dims& d, const SimplexId c[3]) {
+  return c[0] + d.n[0] * (c[1] + d.n[1] * c[2]);
+}
+
+TOPOGPU_HD SimplexId maskOffset(const Dims& d, int mask) {
+  return ((mask & 1) ? 1 : 0) + ((mask & 2) ? d.n[0] : 0) +
+         ((mask & 4) ? d.n[0] * d.n[1] : 0);
+}
+
+// True when base + mask stays inside the grid, i.e. base is a valid anchor for a simplex
+// spanning the axes of mask.
+TOPOGPU_HD bool anchorValid(const Dims& d, const SimplexId c[3], int mask) {
+  for (int a = 0; a < 3; ++a) {
+    if (c[a] < 0 || c[a] >= d.n[a] || ((mask >> a) & 1 && c[a] + 1 >= d.n[a]))
+      return false;
+  }
+  return true;
+}
+
+// Triangle types: (S1, S2) with S1 a proper non-empty subset of S2.
+struct TriangleType {
+  int s1, s2;
+};
+// Tables are packed 3 bits per entry into integer constants, so host and device code
+// read them without memory loads (a local array would be rebuilt on every call).
+TOPOGPU_HD int packedEntry(std::uint64_t table, int i) { return int((table >> (3 * i)) & 7u); }
+
+TOPOGPU_HD TriangleType triangleType(int dimension, int t) {
+  // 3D: six with |S2| = 2, then six with S2 = 7; 2D uses the first two (S2 = 3).
+  // s1: 1 2 1 4 2 4 1 2 4 3 5 6   s2: 3 3 5 5 6 6 7 7 7 7 7 7
+  (void)dimension;
+  return {packedEntry(0xd5c462851ull, t), packedEntry(0xfffff6b5bull, t)};
+}
+TOPOGPU_HD int triangleTypeCount(int dimension) { return dimension == 3 ? 12 : 2; }
+TOPOGPU_HD int edgeTypeCount(int dimension) { return dimension == 3 ? 7 : 3; }
+TOPOGPU_HD int tetTypeCount(int dimension) { return dimension == 3 ? kTetTypes : 0; }
+
+// Tet type t: the chain 0 < S1 < S2 < 7 of an axis permutation (a, b, c).
+TOPOGPU_HD int tetChainMask(int t, int step) {
+  // after 1 and 2 steps, for permutations xyz xzy yxz yzx zxy zyx: 1 1 2 2 4 4 / 3 5 3 6 5 6
+  return step == 0 ? 0 : step == 1 ? packedEntry(0x24489u, t) : step == 2 ? packedEntry(0x35cebu, t) : 7;
+}
+
+// Offset code of a neighbour displacement in {-1,0,1}^3, for 27-slot local tables.
+TOPOGPU_HD int displacementSlot(const SimplexId a[3], const SimplexId b[3]) {
+  return int(b[0] - a[0] + 1) + 3 * int(b[1] - a[1] + 1) + 9 * int(b[2] - a[2] + 1);
+}
+
+} // namespace topogpu::grid
+
+namespace topogpu::grid {
+
+// Cells of the grid triangulation (tets in 3D, triangles in 2D) as chains of masks, so
+// one loop serves both dimensions.
+TOPOGPU_HD int cellTypeCount(int dimension) { return dimension == 3 ? kTetTypes : 2; }
+TOPOGPU_HD int cellSpanMask(int dimension) { return dimension == 3 ? 7 : 3; }
+TOPOGPU_HD int cellChainMask(int dimension, int type, int step) {
+  if (dimension == 3)
+    return tetChainMask(type, step);
+  const TriangleType t = triangleType(2, type);
+  return step == 0 ? 0 : step == 1 ? t.s1 : t.s2;
+}
+
+} // namespace topogpu::grid

@@ -1,0 +1,458 @@
+#include "ImplicitTriangulation.h"
+
+#include <string>
+
+namespace topogpu {
+
+namespace {
+
+int edgeMask(int, int type) { return type + 1; }
+int triangleSpanMask(int dimension, int type) { return grid::triangleType(dimension, type).s2; }
+int tetMask(int, int) { return 7; }
+
+void addMask(const SimplexId c[3], int mask, int sign, SimplexId out[3]) {
+  for (int a = 0; a < 3; ++a)
+    out[a] = c[a] + sign * ((mask >> a) & 1);
+}
+
+int displacementMask(const SimplexId from[3], const SimplexId to[3]) {
+  int mask = 0;
+  for (int a = 0; a < 3; ++a) {
+    const SimplexId d = to[a] - from[a];
+    if (d < 0 || d > 1)
+      return -1;
+    mask |= int(d) << a;
+  }
+  return mask;
+}
+
+// The i-th candidate for which valid(k) holds, among count candidates; -1 when none.
+template <typename Valid> int nthValid(int count, int i, Valid valid) {
+  for (int k = 0; k < count; ++k) {
+    if (valid(k) && i-- == 0)
+      return k;
+  }
+  return -1;
+}
+template <typename Valid> int countValid(int count, Valid valid) {
+  int n = 0;
+  for (int k = 0; k < count; ++k)
+    n += valid(k) ? 1 : 0;
+  return n;
+}
+
+template <std::size_t N> void sortSmall(std::array<SimplexId, N>& a) { std::sort(a.begin(), a.end()); }
+
+} // namespace
+
+ImplicitTriangulation::ImplicitTriangulation(SimplexId nx, SimplexId ny, SimplexId nz) {
+  const SimplexId sizes[3] = {nx, ny, nz};
+  int active = 0;
+  for (SimplexId s : sizes) {
+    if (s <= 0)
+      throw Error("empty grid (" + std::to_string(nx) + "x" + std::to_string(ny) + "x" +
+                  std::to_string(nz) + " points)");
+    if (s > 1)
+      dims_.n[active++] = s;
+  }
+  if (active < 2)
+    throw Error("grid of " + std::to_string(nx) + "x" + std::to_string(ny) + "x" +
+                std::to_string(nz) +
+                " points has fewer than two axes with 2 or more points; a triangulation "
+                "needs a 2D or 3D grid");
+  dims_.dimension = active;
+  edgeTypes_ = grid::edgeTypeCount(active);
+  triangleTypes_ = grid::triangleTypeCount(active);
+  tetTypes_ = grid::tetTypeCount(active);
+  auto boxSize = [&](int mask) {
+    SimplexId size = 1;
+    for (int a = 0; a < 3; ++a)
+      size *= dims_.n[a] - ((mask >> a) & 1);
+    return size;
+  };
+  for (int t = 0; t < edgeTypes_; ++t)
+    edgeOffset_[t + 1] = edgeOffset_[t] + boxSize(edgeMask(active, t));
+  for (int t = 0; t < triangleTypes_; ++t)
+    triangleOffset_[t + 1] = triangleOffset_[t] + boxSize(triangleSpanMask(active, t));
+  for (int t = 0; t < tetTypes_; ++t)
+    tetOffset_[t + 1] = tetOffset_[t] + boxSize(7);
+}
+
+ImplicitTriangulation::Anchor ImplicitTriangulation::decode(SimplexId id,
+                                                            const SimplexId* offsets,
+                                                            int types,
+                                                            int (*maskOf)(int, int)) const {
+  Anchor anchor{0, {0, 0, 0}};
+  while (anchor.type + 1 < types && id >= offsets[anchor.type + 1])
+    ++anchor.type;
+  SimplexId local = id - offsets[anchor.type];
+  const int mask = maskOf(dims_.dimension, anchor.type);
+  for (int a = 0; a < 3; ++a) {
+    const SimplexId extent = dims_.n[a] - ((mask >> a) & 1);
+    anchor.base[a] = local % extent;
+    local /= extent;
+  }
+  return anchor;
+}
+
+SimplexId ImplicitTriangulation::encode(int type, const SimplexId base[3],
+                                        const SimplexId* offsets, int mask) const {
+  SimplexId local = 0, stride = 1;
+  for (int a = 0; a < 3; ++a) {
+    local += base[a] * stride;
+    stride *= dims_.n[a] - ((mask >> a) & 1);
+  }
+  return offsets[type] + local;
+}
+
+bool ImplicitTriangulation::isInterior(const SimplexId c[3]) const {
+  for (int a = 0; a < dims_.dimension; ++a) {
+    if (c[a] == 0 || c[a] == dims_.n[a] - 1)
+      return false;
+  }
+  return true;
+}
+
+// ---- boundary relations ------------------------------------------------------------
+
+SimplexId ImplicitTriangulation::getEdgeVertex(SimplexId e, int i) const {
+  const Anchor a = decode(e, edgeOffset_.data(), edgeTypes_, edgeMask);
+  SimplexId c[3];
+  addMask(a.base, i == 0 ? 0 : a.type + 1, 1, c);
+  return grid::vertexAt(dims_, c);
+}
+
+SimplexId ImplicitTriangulation::getTriangleVertex(SimplexId f, int i) const {
+  const Anchor a = decode(f, triangleOffset_.data(), triangleTypes_, triangleSpanMask);
+  const grid::TriangleType type = grid::triangleType(dims_.dimension, a.type);
+  SimplexId c[3];
+  addMask(a.base, i == 0 ? 0 : i == 1 ? type.s1 : type.s2, 1, c);
+  return grid::vertexAt(dims_, c);
+}
+
+SimplexId ImplicitTriangulation::getTetVertex(SimplexId t, int i) const {
+  const Anchor a = decode(t, tetOffset_.data(), tetTypes_, tetMask);
+  SimplexId c[3];
+  addMask(a.base, grid::tetChainMask(a.type, i), 1, c);
+  return grid::vertexAt(dims_, c);
+}
+
+SimplexId ImplicitTriangulation::getTriangleEdge(SimplexId f, int i) const {
+  const SimplexId v0 = getTriangleVertex(f, 0), v1 = getTriangleVertex(f, 1),
+                  v2 = getTriangleVertex(f, 2);
+  return i == 0 ? findEdge(v0, v1) : i == 1 ? findEdge(v0, v2) : findEdge(v1, v2);
+}
+
+SimplexId ImplicitTriangulation::getTetEdge(SimplexId t, int i) const {
+  static const int pairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+  return findEdge(getTetVertex(t, pairs[i][0]), getTetVertex(t, pairs[i][1]));
+}
+
+SimplexId ImplicitTriangulation::getTetTriangle(SimplexId t, int i) const {
+  // triangle i is the face opposite vertex 3 - i, so faces come in lexicographic order
+  SimplexId v[4];
+  for (int k = 0; k < 4; ++k)
+    v[k] = getTetVertex(t, k);
+  SimplexId face[3];
+  int n = 0;
+  for (int k = 0; k < 4; ++k) {
+    if (k != 3 - i)
+      face[n++] = v[k];
+  }
+  return findTriangle(face[0], face[1], face[2]);
+}
+
+// ---- lookups -----------------------------------------------------------------------
+
+SimplexId ImplicitTriangulation::findEdge(SimplexId a, SimplexId b) const {
+  if (a > b)
+    std::swap(a, b);
+  SimplexId ca[3], cb[3];
+  grid::vertexCoords(dims_, a, ca);
+  grid::vertexCoords(dims_, b, cb);
+  const int mask = displacementMask(ca, cb);
+  if (mask <= 0)
+    return -1;
+  return encode(mask - 1, ca, edgeOffset_.data(), mask);
+}
+
+SimplexId ImplicitTriangulation::findTriangle(SimplexId a, SimplexId b, SimplexId c) const {
+  std::array<SimplexId, 3> v{a, b, c};
+  sortSmall(v);
+  SimplexId c0[3], c1[3], c2[3];
+  grid::vertexCoords(dims_, v[0], c0);
+  grid::vertexCoords(dims_, v[1], c1);
+  grid::vertexCoords(dims_, v[2], c2);
+  const int s1 = displacementMask(c0, c1), s2 = displacementMask(c0, c2);
+  if (s1 <= 0 || s2 <= 0)
+    return -1;
+  for (int t = 0; t < triangleTypes_; ++t) {
+    const grid::TriangleType type = grid::triangleType(dims_.dimension, t);
+    if (type.s1 == s1 && type.s2 == s2)
+      return encode(t, c0, triangleOffset_.data(), s2);
+  }
+  return -1;
+}
+
+SimplexId ImplicitTriangulation::findTet(SimplexId a, SimplexId b, SimplexId c,
+                                         SimplexId d) const {
+  if (dims_.dimension != 3)
+    return -1;
+  std::array<SimplexId, 4> v{a, b, c, d};
+  sortSmall(v);
+  SimplexId cs[4][3];
+  for (int k = 0; k < 4; ++k)
+    grid::vertexCoords(dims_, v[k], cs[k]);
+  const int m1 = displacementMask(cs[0], cs[1]), m2 = displacementMask(cs[0], cs[2]),
+            m3 = displacementMask(cs[0], cs[3]);
+  if (m3 != 7)
+    return -1;
+  for (int t = 0; t < tetTypes_; ++t) {
+    if (grid::tetChainMask(t, 1) == m1 && grid::tetChainMask(t, 2) == m2)
+      return encode(t, cs[0], tetOffset_.data(), 7);
+  }
+  return -1;
+}
+
+// ---- coboundary relations ------------------------------------------------------------
+// Candidates are enumerated in a fixed order and filtered by validity; interior vertices
+// take the fast path where every candidate exists.
+
+int ImplicitTriangulation::getVertexNeighborNumber(SimplexId v) const {
+  SimplexId c[3];
+  grid::vertexCoords(dims_, v, c);
+  if (isInterior(c))
+    return 2 * edgeTypes_;
+  return countValid(2 * edgeTypes_, [&](int k) {
+    SimplexId n[3];
+    addMask(c, k / 2 + 1, k % 2 ? -1 : 1, n);
+    return grid::anchorValid(dims_, n, 0);
+  });
+}
+
+SimplexId ImplicitTriangulation::getVertexNeighbor(SimplexId v, int i) const {
+  SimplexId c[3];
+  grid::vertexCoords(dims_, v, c);
+  auto neighbor = [&](int k, SimplexId n[3]) { addMask(c, k / 2 + 1, k % 2 ? -1 : 1, n); };
+  const int k = isInterior(c) ? i : nthValid(2 * edgeTypes_, i, [&](int kk) {
+    SimplexId n[3];
+    neighbor(kk, n);
+    return grid::anchorValid(dims_, n, 0);
+  });
+  SimplexId n[3];
+  neighbor(k, n);
+  return grid::vertexAt(dims_, n);
+}
+
+SimplexId ImplicitTriangulation::getVertexEdge(SimplexId v, int i) const {
+  return findEdge(v, getVertexNeighbor(v, i));
+}
+
+int ImplicitTriangulation::getVertexTriangleNumber(SimplexId v) const {
+  SimplexId c[3];
+  grid::vertexCoords(dims_, v, c);
+  if (isInterior(c))
+    return 3 * triangleTypes_;
+  return countValid(3 * triangleTypes_, [&](int k) {
+    const grid::TriangleType type = grid::triangleType(dims_.dimension, k / 3);
+    const int p = k % 3;
+    SimplexId base[3];
+    addMask(c, p == 0 ? 0 : p == 1 ? type.s1 : type.s2, -1, base);
+    return grid::anchorValid(dims_, base, type.s2);
+  });
+}
+
+SimplexId ImplicitTriangulation::getVertexTriangle(SimplexId v, int i) const {
+  SimplexId c[3];
+  grid::vertexCoords(dims_, v, c);
+  auto anchor = [&](int k, SimplexId base[3]) {
+    const grid::TriangleType type = grid::triangleType(dims_.dimension, k / 3);
+    const int p = k % 3;
+    addMask(c, p == 0 ? 0 : p == 1 ? type.s1 : type.s2, -1, base);
+    return type.s2;
+  };
+  const int k = isInterior(c) ? i : nthValid(3 * triangleTypes_, i, [&](int kk) {
+    SimplexId base[3];
+    const int span = anchor(kk, base);
+    return grid::anchorValid(dims_, base, span);
+  });
+  SimplexId base[3];
+  const int span = anchor(k, base);
+  return encode(k / 3, base, triangleOffset_.data(), span);
+}
+
+int ImplicitTriangulation::getVertexTetNumber(SimplexId v) const {
+  if (dims_.dimension != 3)
+    return 0;
+  SimplexId c[3];
+  grid::vertexCoords(dims_, v, c);
+  if (isInterior(c))
+    return 4 * tetTypes_;
+  return countValid(4 * tetTypes_, [&](int k) {
+    SimplexId base[3];
+    addMask(c, grid::tetChainMask(k / 4, k % 4), -1, base);
+    return grid::anchorValid(dims_, base, 7);
+  });
+}
+
+SimplexId ImplicitTriangulation::getVertexTet(SimplexId v, int i) const {
+  SimplexId c[3];
+  grid::vertexCoords(dims_, v, c);
+  auto anchor = [&](int k, SimplexId base[3]) {
+    addMask(c, grid::tetChainMask(k / 4, k % 4), -1, base);
+  };
+  const int k = isInterior(c) ? i : nthValid(4 * tetTypes_, i, [&](int kk) {
+    SimplexId base[3];
+    anchor(kk, base);
+    return grid::anchorValid(dims_, base, 7);
+  });
+  SimplexId base[3];
+  anchor(k, base);
+  return encode(k / 4, base, tetOffset_.data(), 7);
+}
+
+void ImplicitTriangulation::getVertexStarVertices(SimplexId v, int i,
+                                                 SimplexId* vertices) const {
+  SimplexId c[3];
+  grid::vertexCoords(dims_, v, c);
+  const int d = dims_.dimension, cellSize = d + 1, span = grid::cellSpanMask(d);
+  auto anchor = [&](int k, SimplexId base[3]) {
+    addMask(c, grid::cellChainMask(d, k / cellSize, k % cellSize), -1, base);
+  };
+  const int candidates = grid::cellTypeCount(d) * cellSize;
+  int k = i;
+  if (!isInterior(c)) {
+    k = nthValid(candidates, i, [&](int kk) {
+      SimplexId base[3];
+      anchor(kk, base);
+      return grid::anchorValid(dims_, base, span);
+    });
+  }
+  SimplexId base[3];
+  anchor(k, base);
+  const SimplexId first = grid::vertexAt(dims_, base);
+  for (int q = 0; q < cellSize; ++q)
+    vertices[q] = first + grid::maskOffset(dims_, grid::cellChainMask(d, k / cellSize, q));
+}
+
+// Cofaces of a simplex = the star of its first vertex filtered by containment.
+int ImplicitTriangulation::getEdgeTriangleNumber(SimplexId e) const {
+  const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
+  return countValid(getVertexTriangleNumber(a), [&](int k) {
+    const SimplexId f = getVertexTriangle(a, k);
+    return getTriangleVertex(f, 1) == b || getTriangleVertex(f, 2) == b ||
+           getTriangleVertex(f, 0) == b;
+  });
+}
+
+SimplexId ImplicitTriangulation::getEdgeTriangle(SimplexId e, int i) const {
+  const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
+  const int k = nthValid(getVertexTriangleNumber(a), i, [&](int kk) {
+    const SimplexId f = getVertexTriangle(a, kk);
+    return getTriangleVertex(f, 1) == b || getTriangleVertex(f, 2) == b ||
+           getTriangleVertex(f, 0) == b;
+  });
+  return k < 0 ? -1 : getVertexTriangle(a, k);
+}
+
+namespace {
+template <typename Tri> bool tetContains(const Tri& tri, SimplexId t, SimplexId v) {
+  for (int k = 0; k < 4; ++k) {
+    if (tri.getTetVertex(t, k) == v)
+      return true;
+  }
+  return false;
+}
+} // namespace
+
+int ImplicitTriangulation::getEdgeTetNumber(SimplexId e) const {
+  const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
+  return countValid(getVertexTetNumber(a),
+                    [&](int k) { return tetContains(*this, getVertexTet(a, k), b); });
+}
+
+SimplexId ImplicitTriangulation::getEdgeTet(SimplexId e, int i) const {
+  const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
+  const int k = nthValid(getVertexTetNumber(a), i, [&](int kk) {
+    return tetContains(*this, getVertexTet(a, kk), b);
+  });
+  return k < 0 ? -1 : getVertexTet(a, k);
+}
+
+int ImplicitTriangulation::getTriangleTetNumber(SimplexId f) const {
+  const SimplexId a = getTriangleVertex(f, 0), b = getTriangleVertex(f, 1),
+                  c = getTriangleVertex(f, 2);
+  return countValid(getVertexTetNumber(a), [&](int k) {
+    const SimplexId t = getVertexTet(a, k);
+    return tetContains(*this, t, b) && tetContains(*this, t, c);
+  });
+}
+
+SimplexId ImplicitTriangulation::getTriangleTet(SimplexId f, int i) const {
+  const SimplexId a = getTriangleVertex(f, 0), b = getTriangleVertex(f, 1),
+                  c = getTriangleVertex(f, 2);
+  const int k = nthValid(getVertexTetNumber(a), i, [&](int kk) {
+    const SimplexId t = getVertexTet(a, kk);
+    return tetContains(*this, t, b) && tetContains(*this, t, c);
+  });
+  return k < 0 ? -1 : getVertexTet(a, k);
+}
+
+int ImplicitTriangulation::getTetNeighborNumber(SimplexId t) const {
+  int n = 0;
+  for (int i = 0; i < 4; ++i)
+    n += getTriangleTetNumber(getTetTriangle(t, i)) - 1;
+  return n;
+}
+
+SimplexId ImplicitTriangulation::getTetNeighbor(SimplexId t, int i) const {
+  for (int face = 0; face < 4; ++face) {
+    const SimplexId f = getTetTriangle(t, face);
+    const int count = getTriangleTetNumber(f);
+    for (int k = 0; k < count; ++k) {
+      const SimplexId other = getTriangleTet(f, k);
+      if (other != t && i-- == 0)
+        return other;
+    }
+  }
+  return -1;
+}
+
+// ---- boundary ------------------------------------------------------------------------
+
+bool ImplicitTriangulation::isVertexOnBoundary(SimplexId v) const {
+  SimplexId c[3];
+  grid::vertexCoords(dims_, v, c);
+  return !isInterior(c);
+}
+
+bool ImplicitTriangulation::sharesBoundaryPlane(const SimplexId* vertices, int count) const {
+  SimplexId c[4][3];
+  for (int k = 0; k < count; ++k)
+    grid::vertexCoords(dims_, vertices[k], c[k]);
+  for (int a = 0; a < dims_.dimension; ++a) {
+    for (SimplexId side : {SimplexId(0), dims_.n[a] - 1}) {
+      bool all = true;
+      for (int k = 0; k < count && all; ++k)
+        all = c[k][a] == side;
+      if (all)
+        return true;
+    }
+  }
+  return false;
+}
+
+bool ImplicitTriangulation::isEdgeOnBoundary(SimplexId e) const {
+  const SimplexId v[2] = {getEdgeVertex(e, 0), getEdgeVertex(e, 1)};
+  return sharesBoundaryPlane(v, 2);
+}
+
+bool ImplicitTriangulation::isTriangleOnBoundary(SimplexId f) const {
+  if (dims_.dimension != 3)
+    return false; // in 2D triangles are the cells; the boundary is made of edges
+  const SimplexId v[3] = {getTriangleVertex(f, 0), getTriangleVertex(f, 1),
+                          getTriangleVertex(f, 2)};
+  return sharesBoundaryPlane(v, 3);
+}
+
+} // namespace topogpu

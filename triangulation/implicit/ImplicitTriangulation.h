@@ -1,0 +1,100 @@
+// Implicit triangulation of a regular 2D or 3D grid (TTK's ImplicitTriangulation idea):
+// the Freudenthal split of every cell, with every relation computed on the fly from the
+// vertex coordinates, so it costs no memory whatever the grid size.
+#pragma once
+
+#include "triangulation/Relations.h"
+#include "triangulation/implicit/GridStencil.h"
+
+#include <algorithm>
+#include <array>
+
+namespace topogpu {
+
+class ImplicitTriangulation {
+public:
+  // Vertex counts along x, y, z (VTK's point dimensions). An axis of size 1 is squeezed
+  // out, so a one-voxel-thick image is triangulated as 2D; fewer than two axes of size
+  // >= 2 is an error (Error), as is an empty grid.
+  ImplicitTriangulation(SimplexId nx, SimplexId ny, SimplexId nz);
+
+  const grid::Dims& dims() const { return dims_; }
+  int getDimension() const { return dims_.dimension; }
+  // Nothing to prepare: every relation is computed from the coordinates.
+  void precondition(Relations) {}
+
+  SimplexId getNumberOfVertices() const { return grid::vertexCount(dims_); }
+  SimplexId getNumberOfEdges() const { return edgeOffset_[edgeTypes_]; }
+  SimplexId getNumberOfTriangles() const { return triangleOffset_[triangleTypes_]; }
+  SimplexId getNumberOfTets() const { return tetOffset_[tetTypes_]; }
+  SimplexId getNumberOfCells() const {
+    return dims_.dimension == 3 ? getNumberOfTets() : getNumberOfTriangles();
+  }
+
+  // Boundary relations (faces of a simplex).
+  SimplexId getEdgeVertex(SimplexId e, int i) const;
+  SimplexId getTriangleVertex(SimplexId f, int i) const;
+  SimplexId getTetVertex(SimplexId t, int i) const;
+  SimplexId getTriangleEdge(SimplexId f, int i) const;
+  SimplexId getTetEdge(SimplexId t, int i) const;
+  SimplexId getTetTriangle(SimplexId t, int i) const;
+  int getCellVertexNumber() const { return dims_.dimension + 1; }
+  SimplexId getCellVertex(SimplexId c, int i) const {
+    return dims_.dimension == 3 ? getTetVertex(c, i) : getTriangleVertex(c, i);
+  }
+
+  // Coboundary and adjacency relations: count, then indexed access.
+  int getVertexNeighborNumber(SimplexId v) const;
+  SimplexId getVertexNeighbor(SimplexId v, int i) const;
+  int getVertexEdgeNumber(SimplexId v) const { return getVertexNeighborNumber(v); }
+  SimplexId getVertexEdge(SimplexId v, int i) const;
+  int getVertexTriangleNumber(SimplexId v) const;
+  SimplexId getVertexTriangle(SimplexId v, int i) const;
+  int getVertexTetNumber(SimplexId v) const;
+  SimplexId getVertexTet(SimplexId v, int i) const;
+  int getEdgeTriangleNumber(SimplexId e) const;
+  SimplexId getEdgeTriangle(SimplexId e, int i) const;
+  int getEdgeTetNumber(SimplexId e) const;
+  SimplexId getEdgeTet(SimplexId e, int i) const;
+  int getTriangleTetNumber(SimplexId f) const;
+  SimplexId getTriangleTet(SimplexId f, int i) const;
+  int getTetNeighborNumber(SimplexId t) const;
+  SimplexId getTetNeighbor(SimplexId t, int i) const;
+  // Star = the cells (tets in 3D, triangles in 2D) that contain v.
+  int getVertexStarNumber(SimplexId v) const {
+    return dims_.dimension == 3 ? getVertexTetNumber(v) : getVertexTriangleNumber(v);
+  }
+  SimplexId getVertexStar(SimplexId v, int i) const {
+    return dims_.dimension == 3 ? getVertexTet(v, i) : getVertexTriangle(v, i);
+  }
+  // Vertices of the i-th star cell (getCellVertexNumber() of them), without the id
+  // round trip: the hot path of link-based algorithms.
+  void getVertexStarVertices(SimplexId v, int i, SimplexId* vertices) const;
+
+  bool isVertexOnBoundary(SimplexId v) const;
+  bool isEdgeOnBoundary(SimplexId e) const;
+  bool isTriangleOnBoundary(SimplexId f) const;
+
+  // Simplex ids from vertex ids (any order); -1 when the vertices span no simplex.
+  SimplexId findEdge(SimplexId a, SimplexId b) const;
+  SimplexId findTriangle(SimplexId a, SimplexId b, SimplexId c) const;
+  SimplexId findTet(SimplexId a, SimplexId b, SimplexId c, SimplexId d) const;
+
+private:
+  struct Anchor {
+    int type;
+    SimplexId base[3];
+  };
+  Anchor decode(SimplexId id, const SimplexId* offsets, int types, int (*maskOf)(int, int)) const;
+  SimplexId encode(int type, const SimplexId base[3], const SimplexId* offsets, int mask) const;
+  bool isInterior(const SimplexId c[3]) const;
+  bool sharesBoundaryPlane(const SimplexId* vertices, int count) const;
+
+  grid::Dims dims_;
+  int edgeTypes_ = 0, triangleTypes_ = 0, tetTypes_ = 0;
+  std::array<SimplexId, grid::kMaxEdgeTypes + 1> edgeOffset_{};
+  std::array<SimplexId, grid::kMaxTriangleTypes + 1> triangleOffset_{};
+  std::array<SimplexId, grid::kTetTypes + 1> tetOffset_{};
+};
+
+} // namespace topogpu
