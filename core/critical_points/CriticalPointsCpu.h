@@ -17,6 +17,7 @@ struct LinkScratch {
   std::vector<SimplexId> neighbors;
   std::vector<int> parent;
   std::vector<char> isLower;
+  std::vector<int> slotTable; // open-addressing map vertex id -> neighbour slot
 };
 
 inline int findRoot(std::vector<int>& parent, int x) {
@@ -34,13 +35,29 @@ CriticalType classifyVertex(const Triangulation& tri, SimplexId v, const Simplex
   s.neighbors.resize(degree);
   s.parent.resize(degree);
   s.isLower.resize(degree);
+  // A table of at least twice the degree keeps probe chains short: each star cell looks
+  // up its vertices here, the hot loop of the whole classification.
+  int tableSize = 16;
+  while (tableSize < 2 * degree)
+    tableSize *= 2;
+  s.slotTable.assign(tableSize, -1);
+  const auto hash = [tableSize](SimplexId u) {
+    return int((std::uint64_t(u) * 0x9E3779B97F4A7C15ull) >> 40) & (tableSize - 1);
+  };
   for (int i = 0; i < degree; ++i) {
     s.neighbors[i] = tri.getVertexNeighbor(v, i);
     s.parent[i] = i;
     s.isLower[i] = order[s.neighbors[i]] < order[v];
+    int h = hash(s.neighbors[i]);
+    while (s.slotTable[h] >= 0)
+      h = (h + 1) & (tableSize - 1);
+    s.slotTable[h] = i;
   }
   auto slotOf = [&](SimplexId u) {
-    return int(std::find(s.neighbors.begin(), s.neighbors.end(), u) - s.neighbors.begin());
+    int h = hash(u);
+    while (s.neighbors[s.slotTable[h]] != u)
+      h = (h + 1) & (tableSize - 1);
+    return s.slotTable[h];
   };
   const int starSize = tri.getVertexStarNumber(v);
   const int cellSize = tri.getCellVertexNumber();

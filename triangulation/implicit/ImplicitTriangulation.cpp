@@ -1,5 +1,8 @@
 #include "ImplicitTriangulation.h"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <string>
 
 namespace topogpu {
@@ -76,6 +79,38 @@ ImplicitTriangulation::ImplicitTriangulation(SimplexId nx, SimplexId ny, Simplex
     triangleOffset_[t + 1] = triangleOffset_[t] + boxSize(triangleSpanMask(active, t));
   for (int t = 0; t < tetTypes_; ++t)
     tetOffset_[t + 1] = tetOffset_[t] + boxSize(7);
+  for (int k = 0; k < 2 * edgeTypes_; ++k)
+    neighborOffset_[k] = (k % 2 ? -1 : 1) * grid::maskOffset(dims_, k / 2 + 1);
+  const int cellSize = active + 1;
+  for (int k = 0; k < grid::cellTypeCount(active) * cellSize; ++k) {
+    const int type = k / cellSize, own = grid::cellChainMask(active, type, k % cellSize);
+    for (int q = 0; q < cellSize; ++q)
+      starVertexOffset_[k * cellSize + q] =
+          grid::maskOffset(dims_, grid::cellChainMask(active, type, q)) -
+          grid::maskOffset(dims_, own);
+  }
+}
+
+void ImplicitTriangulation::precondition(Relations relations) {
+  if (!(relations & (VV | VE | VF | VT | Boundary)) || !onBoundary_.empty())
+    return;
+  onBoundary_.resize(getNumberOfVertices());
+  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, getNumberOfVertices()),
+                    [&](const tbb::blocked_range<SimplexId>& range) {
+                      for (SimplexId v = range.begin(); v < range.end(); ++v) {
+                        SimplexId c[3];
+                        grid::vertexCoords(dims_, v, c);
+                        onBoundary_[v] = isInterior(c) ? 0 : 1;
+                      }
+                    });
+}
+
+bool ImplicitTriangulation::isInteriorVertex(SimplexId v) const {
+  if (!onBoundary_.empty())
+    return onBoundary_[v] == 0;
+  SimplexId c[3];
+  grid::vertexCoords(dims_, v, c);
+  return isInterior(c);
 }
 
 ImplicitTriangulation::Anchor ImplicitTriangulation::decode(SimplexId id,
@@ -219,6 +254,8 @@ SimplexId ImplicitTriangulation::findTet(SimplexId a, SimplexId b, SimplexId c,
 // take the fast path where every candidate exists.
 
 int ImplicitTriangulation::getVertexNeighborNumber(SimplexId v) const {
+  if (isInteriorVertex(v))
+    return 2 * edgeTypes_;
   SimplexId c[3];
   grid::vertexCoords(dims_, v, c);
   if (isInterior(c))
@@ -231,6 +268,8 @@ int ImplicitTriangulation::getVertexNeighborNumber(SimplexId v) const {
 }
 
 SimplexId ImplicitTriangulation::getVertexNeighbor(SimplexId v, int i) const {
+  if (isInteriorVertex(v))
+    return v + neighborOffset_[i];
   SimplexId c[3];
   grid::vertexCoords(dims_, v, c);
   auto neighbor = [&](int k, SimplexId n[3]) { addMask(c, k / 2 + 1, k % 2 ? -1 : 1, n); };
@@ -249,6 +288,8 @@ SimplexId ImplicitTriangulation::getVertexEdge(SimplexId v, int i) const {
 }
 
 int ImplicitTriangulation::getVertexTriangleNumber(SimplexId v) const {
+  if (isInteriorVertex(v))
+    return 3 * triangleTypes_;
   SimplexId c[3];
   grid::vertexCoords(dims_, v, c);
   if (isInterior(c))
@@ -284,6 +325,8 @@ SimplexId ImplicitTriangulation::getVertexTriangle(SimplexId v, int i) const {
 int ImplicitTriangulation::getVertexTetNumber(SimplexId v) const {
   if (dims_.dimension != 3)
     return 0;
+  if (isInteriorVertex(v))
+    return 4 * tetTypes_;
   SimplexId c[3];
   grid::vertexCoords(dims_, v, c);
   if (isInterior(c))
@@ -313,6 +356,12 @@ SimplexId ImplicitTriangulation::getVertexTet(SimplexId v, int i) const {
 
 void ImplicitTriangulation::getVertexStarVertices(SimplexId v, int i,
                                                  SimplexId* vertices) const {
+  const int cellSize0 = dims_.dimension + 1;
+  if (isInteriorVertex(v)) {
+    for (int q = 0; q < cellSize0; ++q)
+      vertices[q] = v + starVertexOffset_[i * cellSize0 + q];
+    return;
+  }
   SimplexId c[3];
   grid::vertexCoords(dims_, v, c);
   const int d = dims_.dimension, cellSize = d + 1, span = grid::cellSpanMask(d);
@@ -421,9 +470,7 @@ SimplexId ImplicitTriangulation::getTetNeighbor(SimplexId t, int i) const {
 // ---- boundary ------------------------------------------------------------------------
 
 bool ImplicitTriangulation::isVertexOnBoundary(SimplexId v) const {
-  SimplexId c[3];
-  grid::vertexCoords(dims_, v, c);
-  return !isInterior(c);
+  return !isInteriorVertex(v);
 }
 
 bool ImplicitTriangulation::sharesBoundaryPlane(const SimplexId* vertices, int count) const {

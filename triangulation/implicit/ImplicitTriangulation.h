@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <vector>
 
 namespace topogpu {
 
@@ -20,8 +22,10 @@ public:
 
   const grid::Dims& dims() const { return dims_; }
   int getDimension() const { return dims_.dimension; }
-  // Nothing to prepare: every relation is computed from the coordinates.
-  void precondition(Relations) {}
+  // Every relation is computed from the coordinates; preconditioning adjacency or
+  // boundary queries only adds a byte per vertex marking the grid boundary, so interior
+  // vertices (almost all) skip the coordinate arithmetic (table of index offsets).
+  void precondition(Relations relations);
 
   SimplexId getNumberOfVertices() const { return grid::vertexCount(dims_); }
   SimplexId getNumberOfEdges() const { return edgeOffset_[edgeTypes_]; }
@@ -88,6 +92,7 @@ private:
   Anchor decode(SimplexId id, const SimplexId* offsets, int types, int (*maskOf)(int, int)) const;
   SimplexId encode(int type, const SimplexId base[3], const SimplexId* offsets, int mask) const;
   bool isInterior(const SimplexId c[3]) const;
+  bool isInteriorVertex(SimplexId v) const;
   bool sharesBoundaryPlane(const SimplexId* vertices, int count) const;
 
   grid::Dims dims_;
@@ -95,6 +100,10 @@ private:
   std::array<SimplexId, grid::kMaxEdgeTypes + 1> edgeOffset_{};
   std::array<SimplexId, grid::kMaxTriangleTypes + 1> triangleOffset_{};
   std::array<SimplexId, grid::kTetTypes + 1> tetOffset_{};
+  // index offsets from an interior vertex to its neighbours and to its star cells' vertices
+  std::array<SimplexId, 2 * grid::kMaxEdgeTypes> neighborOffset_{};
+  std::array<SimplexId, 4 * grid::kTetTypes * 4> starVertexOffset_{};
+  std::vector<std::uint8_t> onBoundary_; // per vertex, filled by precondition()
 };
 
 } // namespace topogpu
