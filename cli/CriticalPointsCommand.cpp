@@ -26,7 +26,8 @@ const char* kUsage =
 
 template <typename Triangulation>
 critical_points::Output runRepeated(Triangulation& tri, const ScalarArrayView& values,
-                                    Backend backend, int repeat, std::vector<double>& totals) {
+                                    Backend backend, int repeat,
+                                    std::vector<double>& totals) {
   critical_points::Output output;
   for (int r = 0; r < repeat; ++r) {
     critical_points::execute(tri, values, critical_points::Parameters{backend}, Monitor{},
@@ -37,7 +38,8 @@ critical_points::Output runRepeated(Triangulation& tri, const ScalarArrayView& v
 }
 
 void print(const critical_points::Output& output, const std::string& input,
-           SimplexId vertices, int dimension, const std::vector<double>& totals, bool json) {
+           SimplexId vertices, int dimension, const std::vector<double>& totals,
+           bool json) {
   if (json) {
     JsonObject counts;
     for (int t = 0; t < kCriticalTypeCount; ++t)
@@ -57,7 +59,8 @@ void print(const critical_points::Output& output, const std::string& input,
   std::cout << "critical points of " << input << " (" << vertices << " vertices, "
             << dimension << "D), backend " << output.report.backend << "\n";
   for (int t = 0; t < kCriticalTypeCount; ++t)
-    std::cout << "  " << criticalTypeKey(CriticalType(t)) << ": " << output.counts[t] << "\n";
+    std::cout << "  " << criticalTypeKey(CriticalType(t)) << ": " << output.counts[t]
+              << "\n";
   for (const auto& [stage, seconds] : output.report.timings)
     std::cout << "  time " << stage << ": " << seconds << " s\n";
   std::cout << "  total: " << output.report.totalSeconds() << " s\n";
@@ -70,9 +73,9 @@ int runCriticalPoints(const std::vector<std::string>& args) {
     std::cout << kUsage;
     return args.empty() ? 2 : 0;
   }
-  const Arguments a(args, {"--raw", "--dims", "--type", "--mesh", "--array", "--backend",
-                           "--repeat"},
-                    {"--json"});
+  const Arguments a(
+      args, {"--raw", "--dims", "--type", "--mesh", "--array", "--backend", "--repeat"},
+      {"--json"});
   const Backend backend = parseBackend(a.get("--backend", "auto"));
   const int repeat = std::max(1, std::stoi(a.get("--repeat", "1")));
   const bool json = a.has("--json");
@@ -80,20 +83,21 @@ int runCriticalPoints(const std::vector<std::string>& args) {
   if (a.has("--raw") == a.has("--mesh"))
     throw Error("give exactly one of --raw or --mesh\n" + std::string(kUsage));
   if (a.has("--raw")) {
-    const io::RawVolume volume = io::readRawVolume(
-        a.require("--raw"), io::parseDims(a.require("--dims")),
-        parseScalarType(a.require("--type")));
+    const io::RawVolume volume =
+        io::readRawVolume(a.require("--raw"), io::parseDims(a.require("--dims")),
+                          parseScalarType(a.require("--type")));
     ImplicitTriangulation tri(volume.dims[0], volume.dims[1], volume.dims[2]);
     const auto output = runRepeated(tri, volume.view(), backend, repeat, totals);
-    print(output, a.get("--raw"), tri.getNumberOfVertices(), tri.getDimension(), totals, json);
+    print(output, a.get("--raw"), tri.getNumberOfVertices(), tri.getDimension(), totals,
+          json);
   } else {
     MeshInput mesh = loadMesh(a.require("--mesh"), a.require("--array"));
     if (!mesh.note.empty())
       std::cerr << "warning: " << mesh.note << "\n";
     auto run = [&](auto& tri) {
       const auto output = runRepeated(tri, mesh.values, backend, repeat, totals);
-      print(output, a.get("--mesh"), tri.getNumberOfVertices(), tri.getDimension(), totals,
-            json);
+      print(output, a.get("--mesh"), tri.getNumberOfVertices(), tri.getDimension(),
+            totals, json);
     };
     if (mesh.implicitTriangulation)
       run(*mesh.implicitTriangulation);

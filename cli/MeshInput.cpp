@@ -6,16 +6,21 @@ namespace topogpu::cli {
 
 namespace {
 bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 } // namespace
 
 MeshInput loadMesh(const std::string& path, const std::string& arrayName) {
   if (endsWith(path, ".off")) {
-    const int axis = arrayName == "x" ? 0 : arrayName == "y" ? 1 : arrayName == "z" ? 2 : -1;
+    const int axis = arrayName == "x"   ? 0
+                     : arrayName == "y" ? 1
+                     : arrayName == "z" ? 2
+                                        : -1;
     if (axis < 0)
-      throw Error("OFF files carry no point arrays; use --array x, y or z (a coordinate as "
-                  "the scalar field)");
+      throw Error(
+          "OFF files carry no point arrays; use --array x, y or z (a coordinate as "
+          "the scalar field)");
     io::SurfaceMesh surface = io::readOff(path);
     MeshInput input;
     input.ownedValues.resize(surface.numberOfVertices());

@@ -35,14 +35,18 @@ MeshInput loadMeshWithVtk(const std::string& path, const std::string& arrayName)
     reader->Update();
     data = vtkDataSet::SafeDownCast(reader->GetOutput());
   } else {
-    throw Error("unsupported mesh format '." + ext + "' (expected .off .vtu .vtp .vti .vtk .ply)");
+    throw Error("unsupported mesh format '." + ext +
+                "' (expected .off .vtu .vtp .vti .vtk .ply)");
   }
   if (data == nullptr || data->GetNumberOfPoints() == 0)
     throw Error("could not read a data set with points from '" + path + "'");
 
   MeshInput input;
   input.keepAlive = std::shared_ptr<void>(data.GetPointer(), [keep = data](void*) {});
-  const int axis = arrayName == "x" ? 0 : arrayName == "y" ? 1 : arrayName == "z" ? 2 : -1;
+  const int axis = arrayName == "x"   ? 0
+                   : arrayName == "y" ? 1
+                   : arrayName == "z" ? 2
+                                      : -1;
   if (axis >= 0 && data->GetPointData()->GetArray(arrayName.c_str()) == nullptr) {
     input.ownedValues.resize(data->GetNumberOfPoints());
     for (vtkIdType v = 0; v < data->GetNumberOfPoints(); ++v)
@@ -55,7 +59,8 @@ MeshInput loadMeshWithVtk(const std::string& path, const std::string& arrayName)
   }
   vtk::TriangulationResult result = vtk::makeTriangulation(data);
   input.note = result.note;
-  if (auto* grid = std::get_if<std::shared_ptr<ImplicitTriangulation>>(&result.triangulation))
+  if (auto* grid =
+          std::get_if<std::shared_ptr<ImplicitTriangulation>>(&result.triangulation))
     input.implicitTriangulation = *grid;
   else
     input.explicitTriangulation =

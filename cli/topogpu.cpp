@@ -80,7 +80,8 @@ double peakHostMemoryMiB() {
   return double(usage.ru_maxrss) / 1024.0;
 }
 
-void addRunReport(JsonObject& out, const RunReport& report, const std::vector<double>& totals) {
+void addRunReport(JsonObject& out, const RunReport& report,
+                  const std::vector<double>& totals) {
   out.add("backend", report.backend);
   std::vector<std::string> warnings, runs;
   for (const auto& w : report.warnings)
@@ -112,7 +113,8 @@ const char* kUsage = "usage: topogpu <command> [options]\n"
 int runInfo() {
   std::string why;
   const bool gpu = gpuAvailable(&why);
-  std::cout << "TopoGPU " << "cuda-build=" << (TOPOGPU_WITH_CUDA ? "yes" : "no")
+  std::cout << "TopoGPU "
+            << "cuda-build=" << (TOPOGPU_WITH_CUDA ? "yes" : "no")
             << " gpu=" << (gpu ? "yes" : "no (" + why + ")");
 #if TOPOGPU_WITH_CUDA
   if (gpu)

@@ -29,7 +29,8 @@ TriangulationResult fromCells(vtkDataSet* input) {
     triangles += type == VTK_TRIANGLE;
   }
   if (tets == 0 && triangles == 0)
-    throw Error("the input has no triangle or tetrahedron cells (" + std::to_string(cells) +
+    throw Error("the input has no triangle or tetrahedron cells (" +
+                std::to_string(cells) +
                 " cells of other types); triangulate it first (Tetrahedralize or "
                 "Triangulate filter)");
   const int dimension = tets > 0 ? 3 : 2;
@@ -64,7 +65,8 @@ TriangulationResult makeTriangulation(vtkDataSet* input) {
     int dims[3];
     image->GetDimensions(dims);
     TriangulationResult result;
-    result.triangulation = std::make_shared<ImplicitTriangulation>(dims[0], dims[1], dims[2]);
+    result.triangulation =
+        std::make_shared<ImplicitTriangulation>(dims[0], dims[1], dims[2]);
     return result;
   }
   if (vtkUnstructuredGrid::SafeDownCast(input) || vtkPolyData::SafeDownCast(input))
@@ -77,7 +79,8 @@ ScalarArrayView viewScalarArray(vtkDataArray* array, const std::string& name) {
   if (array == nullptr)
     throw Error("no point scalar array '" + name + "' on the input");
   if (array->GetNumberOfComponents() != 1)
-    throw Error("array '" + name + "' has " + std::to_string(array->GetNumberOfComponents()) +
+    throw Error("array '" + name + "' has " +
+                std::to_string(array->GetNumberOfComponents()) +
                 " components; a scalar (1 component) array is needed");
   ScalarArrayView view;
   view.data = array->GetVoidPointer(0);

@@ -16,8 +16,8 @@ class vtkDataSet;
 
 namespace topogpu::vtk {
 
-using AnyTriangulation =
-    std::variant<std::shared_ptr<ImplicitTriangulation>, std::shared_ptr<ExplicitTriangulation>>;
+using AnyTriangulation = std::variant<std::shared_ptr<ImplicitTriangulation>,
+                                      std::shared_ptr<ExplicitTriangulation>>;
 
 struct TriangulationResult {
   AnyTriangulation triangulation;
@@ -36,7 +36,8 @@ ScalarArrayView viewScalarArray(vtkDataArray* array, const std::string& nameForM
 
 // Calls visitor(triangulation&) with the concrete type (compile-time dispatch).
 template <typename Visitor> decltype(auto) visit(AnyTriangulation& t, Visitor&& visitor) {
-  return std::visit([&](auto& pointer) -> decltype(auto) { return visitor(*pointer); }, t);
+  return std::visit([&](auto& pointer) -> decltype(auto) { return visitor(*pointer); },
+                    t);
 }
 
 } // namespace topogpu::vtk

@@ -34,6 +34,8 @@ Backend resolveBackend(Backend requested, std::size_t deviceBytes, RunReport& re
       } else {
         resolved = Backend::Gpu;
       }
+#else
+      (void)deviceBytes;
 #endif
     }
   }

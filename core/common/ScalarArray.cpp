@@ -43,10 +43,10 @@ const char* scalarTypeName(ScalarType type) {
 }
 
 ScalarType parseScalarType(const std::string& name) {
-  for (ScalarType t : {ScalarType::Int8, ScalarType::UInt8, ScalarType::Int16,
-                       ScalarType::UInt16, ScalarType::Int32, ScalarType::UInt32,
-                       ScalarType::Int64, ScalarType::UInt64, ScalarType::Float32,
-                       ScalarType::Float64}) {
+  for (ScalarType t :
+       {ScalarType::Int8, ScalarType::UInt8, ScalarType::Int16, ScalarType::UInt16,
+        ScalarType::Int32, ScalarType::UInt32, ScalarType::Int64, ScalarType::UInt64,
+        ScalarType::Float32, ScalarType::Float64}) {
     if (name == scalarTypeName(t))
       return t;
   }
@@ -75,7 +75,9 @@ SimplexId firstNonFiniteValue(const ScalarArrayView& values) {
             }
             return found;
           },
-          [](SimplexId a, SimplexId b) { return a < 0 ? b : (b < 0 ? a : std::min(a, b)); });
+          [](SimplexId a, SimplexId b) {
+            return a < 0 ? b : (b < 0 ? a : std::min(a, b));
+          });
     }
   });
   return first;

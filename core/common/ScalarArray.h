@@ -40,45 +40,45 @@ SimplexId firstNonFiniteValue(const ScalarArrayView& values);
 
 // Runs BODY with `ValueT` bound to the C++ type of TYPE_ENUM.
 #define TOPOGPU_DISPATCH_SCALAR(TYPE_ENUM, BODY)                                         \
-  switch (TYPE_ENUM) {                                                                 \
-  case ::topogpu::ScalarType::Int8: {                                                  \
-    using ValueT = std::int8_t;                                                        \
-    BODY;                                                                              \
-  } break;                                                                             \
-  case ::topogpu::ScalarType::UInt8: {                                                 \
-    using ValueT = std::uint8_t;                                                       \
-    BODY;                                                                              \
-  } break;                                                                             \
-  case ::topogpu::ScalarType::Int16: {                                                 \
-    using ValueT = std::int16_t;                                                       \
-    BODY;                                                                              \
-  } break;                                                                             \
-  case ::topogpu::ScalarType::UInt16: {                                                \
-    using ValueT = std::uint16_t;                                                      \
-    BODY;                                                                              \
-  } break;                                                                             \
-  case ::topogpu::ScalarType::Int32: {                                                 \
-    using ValueT = std::int32_t;                                                       \
-    BODY;                                                                              \
-  } break;                                                                             \
-  case ::topogpu::ScalarType::UInt32: {                                                \
-    using ValueT = std::uint32_t;                                                      \
-    BODY;                                                                              \
-  } break;                                                                             \
-  case ::topogpu::ScalarType::Int64: {                                                 \
-    using ValueT = std::int64_t;                                                       \
-    BODY;                                                                              \
-  } break;                                                                             \
-  case ::topogpu::ScalarType::UInt64: {                                                \
-    using ValueT = std::uint64_t;                                                      \
-    BODY;                                                                              \
-  } break;                                                                             \
-  case ::topogpu::ScalarType::Float32: {                                               \
-    using ValueT = float;                                                              \
-    BODY;                                                                              \
-  } break;                                                                             \
-  case ::topogpu::ScalarType::Float64: {                                               \
-    using ValueT = double;                                                             \
-    BODY;                                                                              \
-  } break;                                                                             \
+  switch (TYPE_ENUM) {                                                                   \
+  case ::topogpu::ScalarType::Int8: {                                                    \
+    using ValueT = std::int8_t;                                                          \
+    BODY;                                                                                \
+  } break;                                                                               \
+  case ::topogpu::ScalarType::UInt8: {                                                   \
+    using ValueT = std::uint8_t;                                                         \
+    BODY;                                                                                \
+  } break;                                                                               \
+  case ::topogpu::ScalarType::Int16: {                                                   \
+    using ValueT = std::int16_t;                                                         \
+    BODY;                                                                                \
+  } break;                                                                               \
+  case ::topogpu::ScalarType::UInt16: {                                                  \
+    using ValueT = std::uint16_t;                                                        \
+    BODY;                                                                                \
+  } break;                                                                               \
+  case ::topogpu::ScalarType::Int32: {                                                   \
+    using ValueT = std::int32_t;                                                         \
+    BODY;                                                                                \
+  } break;                                                                               \
+  case ::topogpu::ScalarType::UInt32: {                                                  \
+    using ValueT = std::uint32_t;                                                        \
+    BODY;                                                                                \
+  } break;                                                                               \
+  case ::topogpu::ScalarType::Int64: {                                                   \
+    using ValueT = std::int64_t;                                                         \
+    BODY;                                                                                \
+  } break;                                                                               \
+  case ::topogpu::ScalarType::UInt64: {                                                  \
+    using ValueT = std::uint64_t;                                                        \
+    BODY;                                                                                \
+  } break;                                                                               \
+  case ::topogpu::ScalarType::Float32: {                                                 \
+    using ValueT = float;                                                                \
+    BODY;                                                                                \
+  } break;                                                                               \
+  case ::topogpu::ScalarType::Float64: {                                                 \
+    using ValueT = double;                                                               \
+    BODY;                                                                                \
+  } break;                                                                               \
   }

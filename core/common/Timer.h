@@ -8,7 +8,8 @@ class Timer {
 public:
   Timer() : start_(std::chrono::steady_clock::now()) {}
   double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
+        .count();
   }
   void reset() { start_ = std::chrono::steady_clock::now(); }
 

@@ -39,7 +39,7 @@ void computeVertexOrder(const ScalarArrayView& values, SimplexId* order, Backend
   // Keys, indices, ranks and the sort's scratch space on the device.
   const std::size_t deviceBytes =
       values.size * (2 * scalarTypeSize(values.type) + 4 * sizeof(SimplexId));
-  Backend resolved = resolveBackend(backend, deviceBytes, report);
+  [[maybe_unused]] const Backend resolved = resolveBackend(backend, deviceBytes, report);
 #if TOPOGPU_WITH_CUDA
   if (resolved == Backend::Gpu) {
     try {

@@ -26,7 +26,8 @@ void validate(SimplexId numberOfVertices, const ScalarArrayView& values) {
                 " vertices");
   const SimplexId bad = firstNonFiniteValue(values);
   if (bad >= 0)
-    throw Error("scalar array has a NaN or infinite value at vertex " + std::to_string(bad));
+    throw Error("scalar array has a NaN or infinite value at vertex " +
+                std::to_string(bad));
 }
 
 // Compacted list, counts and boundary flags from the per-vertex types.

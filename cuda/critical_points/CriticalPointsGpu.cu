@@ -79,7 +79,8 @@ __global__ void classifyKernel(grid::Dims dims, const SimplexId* order,
       for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j)
           if (lower[slots[i]] == lower[slots[j]])
-            parent[rootOf(parent, slots[i])] = static_cast<signed char>(rootOf(parent, slots[j]));
+            parent[rootOf(parent, slots[i])] =
+                static_cast<signed char>(rootOf(parent, slots[j]));
     }
   }
   int lowerCount = 0, upperCount = 0;

@@ -39,10 +39,10 @@ void compareCriticalPoints(const std::string& name, const std::array<SimplexId, 
   critical_points::Output cpu, gpu;
   critical_points::execute(tri, values, {Backend::Cpu}, Monitor{}, cpu);
   critical_points::execute(tri, values, {Backend::Gpu}, Monitor{}, gpu);
-  expect(gpu.report.backend == "gpu", name + ": GPU path did not run (" +
-                                          (gpu.report.warnings.empty() ? std::string("?")
-                                                                       : gpu.report.warnings[0]) +
-                                          ")");
+  expect(gpu.report.backend == "gpu",
+         name + ": GPU path did not run (" +
+             (gpu.report.warnings.empty() ? std::string("?") : gpu.report.warnings[0]) +
+             ")");
   SimplexId differing = 0;
   for (SimplexId v = 0; v < SimplexId(cpu.vertexTypes.size()); ++v)
     differing += cpu.vertexTypes[v] != gpu.vertexTypes[v];
@@ -53,7 +53,8 @@ void compareCriticalPoints(const std::string& name, const std::array<SimplexId, 
   // non-degenerate fields; checked where no degenerate vertex spoils it.
   const auto& c = gpu.counts;
   const double cpuTime = cpu.report.totalSeconds(), gpuTime = gpu.report.totalSeconds();
-  std::printf("  %-40s %9lld verts  min %7lld s1 %7lld s2 %7lld max %7lld deg %5lld | cpu %.4f s gpu "
+  std::printf("  %-40s %9lld verts  min %7lld s1 %7lld s2 %7lld max %7lld deg %5lld | "
+              "cpu %.4f s gpu "
               "%.4f s (x%.1f)\n",
               name.c_str(), (long long)cpu.vertexTypes.size(), (long long)c[0],
               (long long)c[1], (long long)c[2], (long long)c[3], (long long)c[4], cpuTime,
@@ -67,23 +68,23 @@ void compareOrder(const std::string& name, const ScalarArrayView& values) {
   expect(cpu == gpu, name + ": vertex orders differ");
 }
 
-template <typename T>
-ScalarArrayView viewOf(const std::vector<T>& v, ScalarType type) {
+template <typename T> ScalarArrayView viewOf(const std::vector<T>& v, ScalarType type) {
   return {v.data(), type, SimplexId(v.size())};
 }
 
 void syntheticFields() {
   std::mt19937 rng(7);
   // Massive ties: a handful of distinct values.
-  for (auto dims : {std::array<SimplexId, 3>{33, 17, 9}, std::array<SimplexId, 3>{64, 64, 1},
-                    std::array<SimplexId, 3>{2, 2, 2}, std::array<SimplexId, 3>{40, 1, 30},
-                    std::array<SimplexId, 3>{128, 96, 80}}) {
+  for (auto dims :
+       {std::array<SimplexId, 3>{33, 17, 9}, std::array<SimplexId, 3>{64, 64, 1},
+        std::array<SimplexId, 3>{2, 2, 2}, std::array<SimplexId, 3>{40, 1, 30},
+        std::array<SimplexId, 3>{128, 96, 80}}) {
     const SimplexId n = dims[0] * dims[1] * dims[2];
     std::vector<std::uint8_t> ties(n);
     for (auto& x : ties)
       x = std::uint8_t(rng() % 4);
-    const std::string tag = std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
-                            std::to_string(dims[2]);
+    const std::string tag = std::to_string(dims[0]) + "x" + std::to_string(dims[1]) +
+                            "x" + std::to_string(dims[2]);
     compareOrder("ties " + tag, viewOf(ties, ScalarType::UInt8));
     compareCriticalPoints("ties uint8 " + tag, dims, viewOf(ties, ScalarType::UInt8));
     std::vector<double> smooth(n);
@@ -92,7 +93,8 @@ void syntheticFields() {
                    z = double(v / (dims[0] * dims[1]));
       smooth[v] = std::sin(0.3 * x) * std::cos(0.21 * y) + std::sin(0.17 * z + 0.1 * x);
     }
-    compareCriticalPoints("sines float64 " + tag, dims, viewOf(smooth, ScalarType::Float64));
+    compareCriticalPoints("sines float64 " + tag, dims,
+                          viewOf(smooth, ScalarType::Float64));
   }
   // Every value type, including signed zeros that must tie.
   std::vector<float> zeros(1000);
@@ -115,7 +117,8 @@ void realVolumes(const std::string& folder) {
     std::printf("  (no volume folder %s: real volumes skipped)\n", folder.c_str());
     return;
   }
-  const std::regex pattern(R"((.*)_(\d+)x(\d+)x(\d+)_(uint8|int16le|float32|float64)\.raw)");
+  const std::regex pattern(
+      R"((.*)_(\d+)x(\d+)x(\d+)_(uint8|int16le|float32|float64)\.raw)");
   std::vector<std::string> names;
   while (dirent* entry = readdir(dir))
     names.push_back(entry->d_name);
@@ -125,9 +128,11 @@ void realVolumes(const std::string& folder) {
     std::smatch m;
     if (!std::regex_match(name, m, pattern))
       continue;
-    const std::array<SimplexId, 3> dims{std::stoll(m[2]), std::stoll(m[3]), std::stoll(m[4])};
+    const std::array<SimplexId, 3> dims{std::stoll(m[2]), std::stoll(m[3]),
+                                        std::stoll(m[4])};
     const std::string type = m[5] == "int16le" ? "int16" : std::string(m[5]);
-    const io::RawVolume volume = io::readRawVolume(folder + "/" + name, dims, parseScalarType(type));
+    const io::RawVolume volume =
+        io::readRawVolume(folder + "/" + name, dims, parseScalarType(type));
     compareOrder(name, volume.view());
     compareCriticalPoints(name, dims, volume.view());
   }
@@ -137,21 +142,24 @@ void memoryBehaviour() {
   // Too large for the device: Auto and Gpu fall back to the CPU and say why.
   RunReport report;
   const Backend b = resolveBackend(Backend::Gpu, std::size_t(1) << 50, report);
-  expect(b == Backend::Cpu && !report.warnings.empty(), "oversized request must fall back");
+  expect(b == Backend::Cpu && !report.warnings.empty(),
+         "oversized request must fall back");
   // Repeated runs release their device memory.
   std::vector<float> field(200 * 200 * 200);
   for (std::size_t i = 0; i < field.size(); ++i)
     field[i] = float((i * 2654435761u) % 1000);
   ImplicitTriangulation tri(200, 200, 200);
   critical_points::Output out;
-  critical_points::execute(tri, viewOf(field, ScalarType::Float32), {Backend::Gpu}, Monitor{}, out);
+  critical_points::execute(tri, viewOf(field, ScalarType::Float32), {Backend::Gpu},
+                           Monitor{}, out);
   const std::size_t before = gpu::deviceMemoryInUse();
   for (int i = 0; i < 5; ++i)
-    critical_points::execute(tri, viewOf(field, ScalarType::Float32), {Backend::Gpu}, Monitor{}, out);
+    critical_points::execute(tri, viewOf(field, ScalarType::Float32), {Backend::Gpu},
+                             Monitor{}, out);
   const std::size_t after = gpu::deviceMemoryInUse();
   expect(after <= before + (std::size_t(16) << 20),
-         "device memory grew over repeated runs: " + std::to_string(before >> 20) + " -> " +
-             std::to_string(after >> 20) + " MiB");
+         "device memory grew over repeated runs: " + std::to_string(before >> 20) +
+             " -> " + std::to_string(after >> 20) + " MiB");
 }
 
 } // namespace

@@ -82,7 +82,8 @@ constexpr int kTetFaces[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
     return;                                                                              \
   built_ |= (step)
 
-ExplicitTriangulation::ExplicitTriangulation(SimplexId numberOfVertices, int cellDimension,
+ExplicitTriangulation::ExplicitTriangulation(SimplexId numberOfVertices,
+                                             int cellDimension,
                                              std::vector<SimplexId> cellVertices)
     : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
       cells_(std::move(cellVertices)) {
@@ -167,7 +168,8 @@ void ExplicitTriangulation::buildTriangles() {
   triangles_.resize(numberOfCells_ * 4);
   parallelFor(numberOfCells_, [&](SimplexId t) {
     for (int f = 0; f < 4; ++f)
-      triangles_[t * 4 + f] = {getCellVertex(t, kTetFaces[f][0]), getCellVertex(t, kTetFaces[f][1]),
+      triangles_[t * 4 + f] = {getCellVertex(t, kTetFaces[f][0]),
+                               getCellVertex(t, kTetFaces[f][1]),
                                getCellVertex(t, kTetFaces[f][2])};
   });
   tbb::parallel_sort(triangles_.begin(), triangles_.end());
@@ -220,8 +222,8 @@ void ExplicitTriangulation::buildTetEdges() {
   tetEdges_.resize(numberOfCells_);
   parallelFor(numberOfCells_, [&](SimplexId t) {
     for (int i = 0; i < 6; ++i)
-      tetEdges_[t][i] =
-          findEdge(getCellVertex(t, kTetEdgePairs[i][0]), getCellVertex(t, kTetEdgePairs[i][1]));
+      tetEdges_[t][i] = findEdge(getCellVertex(t, kTetEdgePairs[i][0]),
+                                 getCellVertex(t, kTetEdgePairs[i][1]));
   });
 }
 
@@ -332,7 +334,8 @@ SimplexId ExplicitTriangulation::findEdge(SimplexId a, SimplexId b) const {
   return it != last && *it == key ? SimplexId(it - edges_.begin()) : -1;
 }
 
-SimplexId ExplicitTriangulation::findTriangle(SimplexId a, SimplexId b, SimplexId c) const {
+SimplexId ExplicitTriangulation::findTriangle(SimplexId a, SimplexId b,
+                                              SimplexId c) const {
   std::array<SimplexId, 3> key{a, b, c};
   std::sort(key.begin(), key.end());
   if (dimension_ == 2) {
@@ -342,7 +345,8 @@ SimplexId ExplicitTriangulation::findTriangle(SimplexId a, SimplexId b, SimplexI
           return std::lexicographical_compare(&cells_[cell * 3], &cells_[cell * 3] + 3,
                                               k.begin(), k.end());
         });
-    if (it == triangleLookup_.end() || !std::equal(key.begin(), key.end(), &cells_[*it * 3]))
+    if (it == triangleLookup_.end() ||
+        !std::equal(key.begin(), key.end(), &cells_[*it * 3]))
       return -1;
     return *it;
   }

@@ -3,8 +3,8 @@
 // compressed rows, as TTK's ExplicitTriangulation does.
 #pragma once
 
-#include "triangulation/Relations.h"
 #include "core/common/Types.h"
+#include "triangulation/Relations.h"
 
 #include <array>
 #include <vector>
@@ -40,7 +40,9 @@ public:
   SimplexId getNumberOfCells() const { return numberOfCells_; }
 
   int getCellVertexNumber() const { return dimension_ + 1; }
-  SimplexId getCellVertex(SimplexId c, int i) const { return cells_[c * (dimension_ + 1) + i]; }
+  SimplexId getCellVertex(SimplexId c, int i) const {
+    return cells_[c * (dimension_ + 1) + i];
+  }
   SimplexId getEdgeVertex(SimplexId e, int i) const { return edges_[e][i]; }
   SimplexId getTriangleVertex(SimplexId f, int i) const {
     return dimension_ == 2 ? getCellVertex(f, i) : triangles_[f][i];
@@ -51,20 +53,32 @@ public:
   SimplexId getTetTriangle(SimplexId t, int i) const { return tetTriangles_[t][i]; }
 
   int getVertexNeighborNumber(SimplexId v) const { return vertexEdges_.size(v); }
-  SimplexId getVertexNeighbor(SimplexId v, int i) const { return vertexNeighbors_[vertexEdges_.offsets[v] + i]; }
+  SimplexId getVertexNeighbor(SimplexId v, int i) const {
+    return vertexNeighbors_[vertexEdges_.offsets[v] + i];
+  }
   int getVertexEdgeNumber(SimplexId v) const { return vertexEdges_.size(v); }
   SimplexId getVertexEdge(SimplexId v, int i) const { return vertexEdges_.at(v, i); }
   int getVertexTriangleNumber(SimplexId v) const { return vertexTriangles_.size(v); }
-  SimplexId getVertexTriangle(SimplexId v, int i) const { return vertexTriangles_.at(v, i); }
-  int getVertexTetNumber(SimplexId v) const { return dimension_ == 3 ? vertexTets_.size(v) : 0; }
+  SimplexId getVertexTriangle(SimplexId v, int i) const {
+    return vertexTriangles_.at(v, i);
+  }
+  int getVertexTetNumber(SimplexId v) const {
+    return dimension_ == 3 ? vertexTets_.size(v) : 0;
+  }
   SimplexId getVertexTet(SimplexId v, int i) const { return vertexTets_.at(v, i); }
   int getEdgeTriangleNumber(SimplexId e) const { return edgeTriangles_.size(e); }
   SimplexId getEdgeTriangle(SimplexId e, int i) const { return edgeTriangles_.at(e, i); }
-  int getEdgeTetNumber(SimplexId e) const { return dimension_ == 3 ? edgeTets_.size(e) : 0; }
+  int getEdgeTetNumber(SimplexId e) const {
+    return dimension_ == 3 ? edgeTets_.size(e) : 0;
+  }
   SimplexId getEdgeTet(SimplexId e, int i) const { return edgeTets_.at(e, i); }
-  int getTriangleTetNumber(SimplexId f) const { return dimension_ == 3 ? triangleTets_.size(f) : 0; }
+  int getTriangleTetNumber(SimplexId f) const {
+    return dimension_ == 3 ? triangleTets_.size(f) : 0;
+  }
   SimplexId getTriangleTet(SimplexId f, int i) const { return triangleTets_.at(f, i); }
-  int getTetNeighborNumber(SimplexId t) const { return tetNeighbors_.size(t); }
+  int getTetNeighborNumber(SimplexId t) const {
+    return dimension_ == 3 ? tetNeighbors_.size(t) : 0;
+  }
   SimplexId getTetNeighbor(SimplexId t, int i) const { return tetNeighbors_.at(t, i); }
   int getVertexStarNumber(SimplexId v) const {
     return dimension_ == 3 ? getVertexTetNumber(v) : getVertexTriangleNumber(v);

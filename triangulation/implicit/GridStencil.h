@@ -20,7 +20,9 @@ struct Dims {
   int dimension = 3;
 };
 
-TOPOGPU_HD SimplexId vertexCount(const Dims& d) { return d.n[0] * d.n[1] * d.n[2]; }
+TOPOGPU_HD SimplexId vertexCount(const Dims& d) {
+  return d.n[0] * d.n[1] * d.n[2];
+}
 
 TOPOGPU_HD void vertexCoords(const Dims& d, SimplexId v, SimplexId c[3]) {
   if (v < SimplexId(0xffffffffu) && d.n[0] * d.n[1] < SimplexId(0xffffffffu)) {
@@ -63,7 +65,9 @@ struct TriangleType {
 };
 // Tables are packed 3 bits per entry into integer constants, so host and device code
 // read them without memory loads (a local array would be rebuilt on every call).
-TOPOGPU_HD int packedEntry(std::uint64_t table, int i) { return int((table >> (3 * i)) & 7u); }
+TOPOGPU_HD int packedEntry(std::uint64_t table, int i) {
+  return int((table >> (3 * i)) & 7u);
+}
 
 TOPOGPU_HD TriangleType triangleType(int dimension, int t) {
   // 3D: six with |S2| = 2, then six with S2 = 7; 2D uses the first two (S2 = 3).
@@ -71,14 +75,24 @@ TOPOGPU_HD TriangleType triangleType(int dimension, int t) {
   (void)dimension;
   return {packedEntry(0xd5c462851ull, t), packedEntry(0xfffff6b5bull, t)};
 }
-TOPOGPU_HD int triangleTypeCount(int dimension) { return dimension == 3 ? 12 : 2; }
-TOPOGPU_HD int edgeTypeCount(int dimension) { return dimension == 3 ? 7 : 3; }
-TOPOGPU_HD int tetTypeCount(int dimension) { return dimension == 3 ? kTetTypes : 0; }
+TOPOGPU_HD int triangleTypeCount(int dimension) {
+  return dimension == 3 ? 12 : 2;
+}
+TOPOGPU_HD int edgeTypeCount(int dimension) {
+  return dimension == 3 ? 7 : 3;
+}
+TOPOGPU_HD int tetTypeCount(int dimension) {
+  return dimension == 3 ? kTetTypes : 0;
+}
 
 // Tet type t: the chain 0 < S1 < S2 < 7 of an axis permutation (a, b, c).
 TOPOGPU_HD int tetChainMask(int t, int step) {
-  // after 1 and 2 steps, for permutations xyz xzy yxz yzx zxy zyx: 1 1 2 2 4 4 / 3 5 3 6 5 6
-  return step == 0 ? 0 : step == 1 ? packedEntry(0x24489u, t) : step == 2 ? packedEntry(0x35cebu, t) : 7;
+  // after 1 and 2 steps, for permutations xyz xzy yxz yzx zxy zyx: 1 1 2 2 4 4 / 3 5 3 6
+  // 5 6
+  return step == 0   ? 0
+         : step == 1 ? packedEntry(0x24489u, t)
+         : step == 2 ? packedEntry(0x35cebu, t)
+                     : 7;
 }
 
 // Offset code of a neighbour displacement in {-1,0,1}^3, for 27-slot local tables.
@@ -92,8 +106,12 @@ namespace topogpu::grid {
 
 // Cells of the grid triangulation (tets in 3D, triangles in 2D) as chains of masks, so
 // one loop serves both dimensions.
-TOPOGPU_HD int cellTypeCount(int dimension) { return dimension == 3 ? kTetTypes : 2; }
-TOPOGPU_HD int cellSpanMask(int dimension) { return dimension == 3 ? 7 : 3; }
+TOPOGPU_HD int cellTypeCount(int dimension) {
+  return dimension == 3 ? kTetTypes : 2;
+}
+TOPOGPU_HD int cellSpanMask(int dimension) {
+  return dimension == 3 ? 7 : 3;
+}
 TOPOGPU_HD int cellChainMask(int dimension, int type, int step) {
   if (dimension == 3)
     return tetChainMask(type, step);

@@ -9,13 +9,19 @@ namespace topogpu {
 
 namespace {
 
-int edgeMask(int, int type) { return type + 1; }
-int triangleSpanMask(int dimension, int type) { return grid::triangleType(dimension, type).s2; }
-int tetMask(int, int) { return 7; }
+int edgeMask(int, int type) {
+  return type + 1;
+}
+int triangleSpanMask(int dimension, int type) {
+  return grid::triangleType(dimension, type).s2;
+}
+int tetMask(int, int) {
+  return 7;
+}
 
 void addMask(const SimplexId c[3], int mask, int sign, SimplexId out[3]) {
   for (int a = 0; a < 3; ++a)
-    out[a] = c[a] + sign * ((mask >> a) & 1);
+    out[a] = c[a] + SimplexId(sign) * ((mask >> a) & 1);
 }
 
 int displacementMask(const SimplexId from[3], const SimplexId to[3]) {
@@ -44,7 +50,9 @@ template <typename Valid> int countValid(int count, Valid valid) {
   return n;
 }
 
-template <std::size_t N> void sortSmall(std::array<SimplexId, N>& a) { std::sort(a.begin(), a.end()); }
+template <std::size_t N> void sortSmall(std::array<SimplexId, N>& a) {
+  std::sort(a.begin(), a.end());
+}
 
 } // namespace
 
@@ -113,10 +121,9 @@ bool ImplicitTriangulation::isInteriorVertex(SimplexId v) const {
   return isInterior(c);
 }
 
-ImplicitTriangulation::Anchor ImplicitTriangulation::decode(SimplexId id,
-                                                            const SimplexId* offsets,
-                                                            int types,
-                                                            int (*maskOf)(int, int)) const {
+ImplicitTriangulation::Anchor
+ImplicitTriangulation::decode(SimplexId id, const SimplexId* offsets, int types,
+                              int (*maskOf)(int, int)) const {
   Anchor anchor{0, {0, 0, 0}};
   while (anchor.type + 1 < types && id >= offsets[anchor.type + 1])
     ++anchor.type;
@@ -211,7 +218,8 @@ SimplexId ImplicitTriangulation::findEdge(SimplexId a, SimplexId b) const {
   return encode(mask - 1, ca, edgeOffset_.data(), mask);
 }
 
-SimplexId ImplicitTriangulation::findTriangle(SimplexId a, SimplexId b, SimplexId c) const {
+SimplexId ImplicitTriangulation::findTriangle(SimplexId a, SimplexId b,
+                                              SimplexId c) const {
   std::array<SimplexId, 3> v{a, b, c};
   sortSmall(v);
   SimplexId c0[3], c1[3], c2[3];
@@ -272,7 +280,9 @@ SimplexId ImplicitTriangulation::getVertexNeighbor(SimplexId v, int i) const {
     return v + neighborOffset_[i];
   SimplexId c[3];
   grid::vertexCoords(dims_, v, c);
-  auto neighbor = [&](int k, SimplexId n[3]) { addMask(c, k / 2 + 1, k % 2 ? -1 : 1, n); };
+  auto neighbor = [&](int k, SimplexId n[3]) {
+    addMask(c, k / 2 + 1, k % 2 ? -1 : 1, n);
+  };
   const int k = isInterior(c) ? i : nthValid(2 * edgeTypes_, i, [&](int kk) {
     SimplexId n[3];
     neighbor(kk, n);
@@ -355,7 +365,7 @@ SimplexId ImplicitTriangulation::getVertexTet(SimplexId v, int i) const {
 }
 
 void ImplicitTriangulation::getVertexStarVertices(SimplexId v, int i,
-                                                 SimplexId* vertices) const {
+                                                  SimplexId* vertices) const {
   const int cellSize0 = dims_.dimension + 1;
   if (isInteriorVertex(v)) {
     for (int q = 0; q < cellSize0; ++q)
@@ -381,7 +391,8 @@ void ImplicitTriangulation::getVertexStarVertices(SimplexId v, int i,
   anchor(k, base);
   const SimplexId first = grid::vertexAt(dims_, base);
   for (int q = 0; q < cellSize; ++q)
-    vertices[q] = first + grid::maskOffset(dims_, grid::cellChainMask(d, k / cellSize, q));
+    vertices[q] =
+        first + grid::maskOffset(dims_, grid::cellChainMask(d, k / cellSize, q));
 }
 
 // Cofaces of a simplex = the star of its first vertex filtered by containment.
@@ -473,7 +484,8 @@ bool ImplicitTriangulation::isVertexOnBoundary(SimplexId v) const {
   return !isInteriorVertex(v);
 }
 
-bool ImplicitTriangulation::sharesBoundaryPlane(const SimplexId* vertices, int count) const {
+bool ImplicitTriangulation::sharesBoundaryPlane(const SimplexId* vertices,
+                                                int count) const {
   SimplexId c[4][3];
   for (int k = 0; k < count; ++k)
     grid::vertexCoords(dims_, vertices[k], c[k]);

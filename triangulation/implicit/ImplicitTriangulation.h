@@ -89,8 +89,10 @@ private:
     int type;
     SimplexId base[3];
   };
-  Anchor decode(SimplexId id, const SimplexId* offsets, int types, int (*maskOf)(int, int)) const;
-  SimplexId encode(int type, const SimplexId base[3], const SimplexId* offsets, int mask) const;
+  Anchor decode(SimplexId id, const SimplexId* offsets, int types,
+                int (*maskOf)(int, int)) const;
+  SimplexId encode(int type, const SimplexId base[3], const SimplexId* offsets,
+                   int mask) const;
   bool isInterior(const SimplexId c[3]) const;
   bool isInteriorVertex(SimplexId v) const;
   bool sharesBoundaryPlane(const SimplexId* vertices, int count) const;
@@ -100,9 +102,10 @@ private:
   std::array<SimplexId, grid::kMaxEdgeTypes + 1> edgeOffset_{};
   std::array<SimplexId, grid::kMaxTriangleTypes + 1> triangleOffset_{};
   std::array<SimplexId, grid::kTetTypes + 1> tetOffset_{};
-  // index offsets from an interior vertex to its neighbours and to its star cells' vertices
-  std::array<SimplexId, 2 * grid::kMaxEdgeTypes> neighborOffset_{};
-  std::array<SimplexId, 4 * grid::kTetTypes * 4> starVertexOffset_{};
+  // index offsets from an interior vertex to its neighbours and to its star cells'
+  // vertices
+  std::array<SimplexId, std::size_t(2) * grid::kMaxEdgeTypes> neighborOffset_{};
+  std::array<SimplexId, std::size_t(4) * grid::kTetTypes * 4> starVertexOffset_{};
   std::vector<std::uint8_t> onBoundary_; // per vertex, filled by precondition()
 };
 

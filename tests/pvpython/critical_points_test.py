@@ -1,0 +1,363 @@
+"""pvpython checks of the TopoGPU Critical Points filter against the numpy oracle.
+
+Usage: pvpython critical_points_test.py PLUGIN DATA_DIR CASE
+Each CASE is one ctest; a failed check raises, so pvpython exits non-zero.
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cp_oracle as oracle  # noqa: E402
+
+from paraview import servermanager  # noqa: E402
+from paraview.simple import *  # noqa: E402,F401,F403
+from vtkmodules.numpy_interface import dataset_adapter as dsa  # noqa: E402
+from vtkmodules.util import numpy_support  # noqa: E402
+from vtkmodules.util.misc import calldata_type  # noqa: E402
+from vtkmodules.util.vtkConstants import VTK_STRING  # noqa: E402
+from vtkmodules.vtkCommonCore import vtkDoubleArray, vtkFloatArray, vtkPoints  # noqa: E402
+from vtkmodules.vtkCommonDataModel import (  # noqa: E402
+    VTK_HEXAHEDRON, VTK_LINE, VTK_QUAD, VTK_TETRA, vtkImageData, vtkPolyData,
+    vtkUnstructuredGrid, vtkCellArray)
+
+PLUGIN, DATA, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
+LoadPlugin(PLUGIN, remote=False, ns=globals())
+
+
+class Messages:
+    """Collects the filter's vtkErrorMacro / vtkWarningMacro texts."""
+
+    def __init__(self, proxy):
+        self.errors, self.warnings = [], []
+        algorithm = proxy.GetClientSideObject()
+
+        @calldata_type(VTK_STRING)
+        def on_error(_obj, _event, text):
+            self.errors.append(text)
+
+        @calldata_type(VTK_STRING)
+        def on_warning(_obj, _event, text):
+            self.warnings.append(text)
+
+        algorithm.AddObserver("ErrorEvent", on_error)
+        algorithm.AddObserver("WarningEvent", on_warning)
+        self._keep = (on_error, on_warning)
+
+
+def run_filter(source, array, backend=None):
+    cp = TopoGPUCriticalPoints(Input=source)
+    messages = Messages(cp)
+    cp.SelectInputScalars = ["POINTS", array]
+    if backend is not None:
+        cp.Backend = backend
+    cp.UpdatePipeline()
+    return cp, dsa.WrapDataObject(servermanager.Fetch(cp)), messages
+
+
+def rerun(cp, array):
+    cp.SelectInputScalars = ["POINTS", array]
+    cp.UpdatePipeline()
+    return dsa.WrapDataObject(servermanager.Fetch(cp))
+
+
+def field_strings(out, name):
+    array = out.VTKObject.GetFieldData().GetAbstractArray(name)
+    return [array.GetValue(i) for i in range(array.GetNumberOfValues())]
+
+
+def mesh_cells(data):
+    """Triangles or tets of an unstructured grid / polydata, read by the test itself."""
+    if data.IsA("vtkUnstructuredGrid"):
+        cells = data.GetCells()
+        types = numpy_support.vtk_to_numpy(data.GetCellTypesArray())
+    else:
+        cells = data.GetPolys()
+        size = np.diff(numpy_support.vtk_to_numpy(cells.GetOffsetsArray()))
+        types = np.where(size == 3, oracle.VTK_TRIANGLE, 0)
+        assert data.GetNumberOfStrips() == 0
+    offsets = numpy_support.vtk_to_numpy(cells.GetOffsetsArray())
+    connectivity = numpy_support.vtk_to_numpy(cells.GetConnectivityArray())
+    return oracle.cells_of_highest_dimension(types, offsets[:-1], connectivity)
+
+
+def check(out, messages, data, array, cells, expected_dimension, input_points=None):
+    """Compares every output array with the oracle on (data[array], cells)."""
+    assert not messages.errors, messages.errors
+    values = numpy_support.vtk_to_numpy(data.GetPointData().GetArray(array))
+    n = data.GetNumberOfPoints()
+    ref = oracle.classify(values, cells, n)
+    assert ref.dimension == expected_dimension, ref.dimension
+    assert ref.euler_from_links == ref.euler_domain, (ref.euler_from_links, ref.euler_domain)
+
+    ids = np.asarray(out.PointData["ttkVertexScalarField"])
+    types = np.asarray(out.PointData["CriticalType"])
+    boundary = np.asarray(out.PointData["IsOnBoundary"])
+    copied = out.PointData[array]
+    print("%s: %d points, chi %d, oracle counts %s, filter %d critical points"
+          % (CASE, n, ref.euler_domain, ref.counts[:5].tolist(), len(ids)))
+    assert out.VTKObject.GetPointData().GetArray("ttkVertexScalarField").GetDataType() == \
+        out.VTKObject.GetPointData().GetArray("ttkVertexScalarField").GetDataType()
+    assert np.array_equal(ids, ref.critical), \
+        "critical vertex sets differ: filter-only %s, oracle-only %s" % (
+            np.setdiff1d(ids, ref.critical)[:10], np.setdiff1d(ref.critical, ids)[:10])
+    wrong = np.flatnonzero(types != ref.types[ids])
+    assert wrong.size == 0, "types differ at vertices %s: filter %s oracle %s (lower/upper %s)" % (
+        ids[wrong][:10], types[wrong][:10], ref.types[ids][wrong][:10],
+        list(zip(ref.lower_count[ids][wrong][:10], ref.upper_count[ids][wrong][:10])))
+    assert np.array_equal(boundary.astype(bool), ref.on_boundary[ids]), "IsOnBoundary differs"
+    # the copied scalar keeps its name, type and values
+    in_array = data.GetPointData().GetArray(array)
+    out_array = out.VTKObject.GetPointData().GetArray(array)
+    assert out_array.GetDataType() == in_array.GetDataType()
+    assert np.array_equal(np.asarray(copied), values[ids])
+    # one vertex cell per critical point, at the input point
+    assert out.VTKObject.GetNumberOfVerts() == len(ids)
+    assert out.VTKObject.GetNumberOfCells() == len(ids)
+    coords = np.asarray(out.Points) if len(ids) else np.zeros((0, 3))
+    if input_points is None:
+        input_points = numpy_support.vtk_to_numpy(data.GetPoints().GetData())
+    assert np.allclose(coords, input_points[ids]), "critical point coordinates differ"
+    # field data
+    backend = field_strings(out, "TopoGPUBackend")
+    assert backend in (["cpu"], ["gpu"]), backend
+    total = out.FieldData["TopoGPUTime"]
+    assert len(total) == 1 and total[0] >= 0
+    stages = field_strings(out, "TopoGPUTimingStages")
+    seconds = np.asarray(out.FieldData["TopoGPUTimings"])
+    assert len(stages) == len(seconds) > 0 and np.all(seconds >= 0)
+    return ref, stages
+
+
+def image_points(image):
+    """Coordinates of an image's points computed from origin, spacing and extent."""
+    extent = image.GetExtent()
+    origin, spacing = np.array(image.GetOrigin()), np.array(image.GetSpacing())
+    k, j, i = np.meshgrid(*[np.arange(extent[2 * a], extent[2 * a + 1] + 1)
+                            for a in (2, 1, 0)], indexing="ij")
+    ijk = np.stack([i.ravel(), j.ravel(), k.ravel()], axis=1)
+    return origin + ijk * spacing
+
+
+def check_image(source, array, expected_dimension, backend=None):
+    cp, out, messages = run_filter(source, array, backend)
+    data = servermanager.Fetch(source)
+    cells = oracle.grid_cells(data.GetDimensions())
+    return check(out, messages, data, array, cells, expected_dimension, image_points(data))
+
+
+def producer(data):
+    source = TrivialProducer()
+    source.GetClientSideObject().SetOutput(data)
+    return source
+
+
+def expect_error(source, array, fragment):
+    cp, out, messages = run_filter(source, array)
+    assert out.VTKObject.GetNumberOfPoints() == 0, "output not empty"
+    assert out.VTKObject.GetNumberOfCells() == 0
+    assert messages.errors, "no error reported"
+    text = " ".join(messages.errors)
+    assert fragment.lower() in text.lower(), "error %r lacks %r" % (text, fragment)
+    print("%s: error as expected: %s" % (CASE, text.strip().splitlines()[-1]))
+
+
+def image(dims, values, name="s", components=1):
+    img = vtkImageData()
+    img.SetDimensions(*dims)
+    arr = numpy_support.numpy_to_vtk(np.ascontiguousarray(values), deep=1)
+    arr.SetName(name)
+    img.GetPointData().AddArray(arr)
+    return img
+
+
+# ---- cases ---------------------------------------------------------------------------
+def case_wavelet3d():
+    ref, _ = check_image(Wavelet(), "RTData", 3)
+    assert ref.counts[oracle.MINIMUM] > 0 and ref.counts[oracle.MAXIMUM] > 0
+    check_image(Wavelet(), "RTData", 3, backend="CPU")
+
+
+def case_wavelet2d():
+    check_image(Wavelet(WholeExtent=[-10, 10, -10, 10, 0, 0]), "RTData", 2)
+
+
+def case_thin_grid():
+    # 20 x 1 x 20: the y axis is squeezed out, the grid is the (x, z) plane
+    ref, _ = check_image(Wavelet(WholeExtent=[-10, 9, 0, 0, -10, 9]), "RTData", 2)
+    assert ref.counts[oracle.SADDLE1] > 0
+
+
+def case_random_grids():
+    # random fields are the most sensitive to the triangulation's diagonals; small
+    # integer ranges force many ties, broken by vertex id
+    rng = np.random.default_rng(11)
+    for dims, dimension in (((17, 13, 1), 2), ((9, 1, 12), 2), ((9, 8, 7), 3)):
+        count = dims[0] * dims[1] * dims[2]
+        for values in (rng.random(count), rng.integers(0, 4, count).astype(np.int16)):
+            img = image(dims, values, "s")
+            img.SetOrigin(-1.0, 2.0, 0.5)
+            img.SetSpacing(0.5, 1.5, 2.0)
+            check_image(producer(img), "s", dimension)
+
+
+def case_volume():
+    path = os.path.join(DATA, "volumes", "fuel_64x64x64_uint8.raw")
+    reader = ImageReader(FileNames=[path])
+    reader.DataScalarType = "unsigned char"
+    reader.DataExtent = [0, 63, 0, 63, 0, 63]
+    reader.DataByteOrder = "LittleEndian"
+    reader.UpdatePipeline()
+    # the oracle reads the file itself, so a reader mistake cannot hide a filter one
+    raw = np.fromfile(path, dtype=np.uint8)
+    data = servermanager.Fetch(reader)
+    name = data.GetPointData().GetArray(0).GetName()
+    assert np.array_equal(numpy_support.vtk_to_numpy(data.GetPointData().GetArray(0)), raw)
+    ref, _ = check_image(reader, name, 3)
+    assert ref.counts[oracle.SADDLE1] > 0 and ref.counts[oracle.SADDLE2] > 0
+
+
+def case_float_volume():
+    path = os.path.join(DATA, "volumes", "carotid_76x49x45_float32.raw")
+    raw = np.fromfile(path, dtype="<f4")
+    img = image((76, 49, 45), raw, "carotid")
+    check_image(producer(img), "carotid", 3)
+
+
+def mesh_case(reader, array, dimension, cache_check=True):
+    reader.UpdatePipeline()
+    data = servermanager.Fetch(reader)
+    cells = mesh_cells(data)
+    cp, out, messages = run_filter(reader, array)
+    ref, stages = check(out, messages, data, array, cells, dimension)
+    assert "triangulation" in stages, stages
+    if cache_check:
+        # a second field on the same mesh reuses the triangulation and is still right
+        calc = Calculator(Input=reader, ResultArrayName="negated", Function="-%s" % array)
+        cp2, out2, messages2 = run_filter(calc, array)
+        out3 = rerun(cp2, "negated")
+        data2 = servermanager.Fetch(calc)
+        ref2, stages2 = check(out3, messages2, data2, "negated", cells, dimension)
+        assert "triangulation (cached)" in stages2, stages2
+        # negating swaps minima and maxima (up to ties broken by id)
+        print("%s: negated field %s" % (CASE, ref2.counts[:5].tolist()))
+    return ref
+
+
+def case_post_lox():
+    mesh_case(LegacyVTKReader(FileNames=[os.path.join(DATA, "tets", "vtk_post_lox.vtk")]),
+              "Pressure", 3)
+
+
+def case_cylinder():
+    mesh_case(LegacyVTKReader(
+        FileNames=[os.path.join(DATA, "tets", "vtk_cylinder_linear_tets.vtk")]),
+        "vel_norm", 3)
+
+
+def case_combustor():
+    mesh_case(XMLUnstructuredGridReader(
+        FileName=[os.path.join(DATA, "tets", "combustor_density_tets.vtu")]), "Density", 3,
+        cache_check=False)
+
+
+def case_surface():
+    reader = XMLUnstructuredGridReader(
+        FileName=[os.path.join(DATA, "surfaces", "ttk_fertility.vtu")])
+    reader.UpdatePipeline()
+    b = reader.GetDataInformation().GetBounds()
+    elevation = Elevation(Input=reader, LowPoint=[b[0], b[2], b[4]],
+                          HighPoint=[b[1], 0.5 * (b[2] + b[3]), b[5]])
+    ref = mesh_case(elevation, "Elevation", 2, cache_check=False)
+    assert ref.euler_domain == -6, ref.euler_domain  # genus 4 (SOURCES.md)
+
+
+def case_sphere():
+    # vtkPolyData of triangles; rings of equal z make many ties
+    sphere = Sphere(ThetaResolution=32, PhiResolution=24)
+    elevation = Elevation(Input=sphere, LowPoint=[0, 0, -0.5], HighPoint=[0, 0, 0.5])
+    ref = mesh_case(elevation, "Elevation", 2, cache_check=False)
+    assert ref.euler_domain == 2
+
+
+def case_mixed_cells():
+    # the tets of a 5x5x5 Freudenthal grid plus one hexahedron: the hex is skipped
+    dims = (5, 5, 5)
+    tets = oracle.grid_cells(dims)
+    grid = vtkUnstructuredGrid()
+    points = vtkPoints()
+    points.SetData(numpy_support.numpy_to_vtk(
+        np.ascontiguousarray(image_points(image(dims, np.zeros(125)))), deep=1))
+    grid.SetPoints(points)
+    grid.Allocate(len(tets) + 1)
+    for t in tets:
+        grid.InsertNextCell(VTK_TETRA, 4, [int(x) for x in t])
+    hexahedron = [0, 1, 6, 5, 25, 26, 31, 30]
+    grid.InsertNextCell(VTK_HEXAHEDRON, 8, hexahedron)
+    values = np.random.default_rng(7).random(125)
+    arr = numpy_support.numpy_to_vtk(values, deep=1)
+    arr.SetName("random")
+    grid.GetPointData().AddArray(arr)
+    source = producer(grid)
+    cp, out, messages = run_filter(source, "random")
+    assert any("1 of %d cells" % (len(tets) + 1) in w for w in messages.warnings), \
+        messages.warnings
+    check(out, messages, grid, "random", tets, 3)
+
+
+def case_bad_inputs():
+    wavelet = Wavelet(WholeExtent=[0, 5, 0, 5, 0, 5])
+    expect_error(wavelet, "NoSuchArray", "NoSuchArray")
+
+    img = image((6, 6, 6), np.random.default_rng(1).random((216, 3)), "vectors")
+    expect_error(producer(img), "vectors", "3 components")
+
+    values = np.random.default_rng(2).random(216)
+    values[17] = np.nan
+    expect_error(producer(image((6, 6, 6), values)), "s", "NaN")
+
+    values[17] = np.inf
+    expect_error(producer(image((6, 6, 6), values)), "s", "infinite")
+
+    empty = vtkUnstructuredGrid()
+    empty.SetPoints(vtkPoints())
+    e = vtkDoubleArray()
+    e.SetName("s")
+    empty.GetPointData().AddArray(e)
+    expect_error(producer(empty), "s", "empty")
+
+    expect_error(producer(image((10, 1, 1), np.arange(10.0))), "s", "fewer than two axes")
+
+    for cell_type, label in ((VTK_QUAD, "quads"), (VTK_LINE, "lines")):
+        poly = vtkPolyData()
+        pts = vtkPoints()
+        for p in ((0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)):
+            pts.InsertNextPoint(p)
+        poly.SetPoints(pts)
+        cells = vtkCellArray()
+        if cell_type == VTK_QUAD:
+            cells.InsertNextCell(4, [0, 1, 2, 3])
+            poly.SetPolys(cells)
+        else:
+            cells.InsertNextCell(2, [0, 1])
+            cells.InsertNextCell(2, [2, 3])
+            poly.SetLines(cells)
+        f = vtkFloatArray()
+        f.SetName("s")
+        for v in (0, 1, 2, 3):
+            f.InsertNextValue(v)
+        poly.GetPointData().AddArray(f)
+        expect_error(producer(poly), "s", "no triangle or tetrahedron")
+        print("%s: %s rejected" % (CASE, label))
+
+    # after errors the same filter object recovers on good input
+    cp, out, messages = run_filter(producer(image((6, 6, 6), np.random.default_rng(3).random(216))), "s")
+    assert out.VTKObject.GetNumberOfPoints() > 0 and not messages.errors
+
+
+CASES = {name[5:]: f for name, f in dict(globals()).items() if name.startswith("case_")}
+if CASE not in CASES:
+    raise SystemExit("unknown case %s; known: %s" % (CASE, sorted(CASES)))
+CASES[CASE]()
+print("%s: OK" % CASE)

@@ -1,0 +1,78 @@
+"""Builds states/critical-points.pvsm (run once, commit the result).
+
+Usage: pvpython make_state.py PLUGIN OUTPUT.pvsm   (no X server needed)
+The pipeline makes its own field (Wavelet), so the state needs no data files: a Slice of
+the field through z = 0 colored by RTData, and the critical points of the whole field as
+spheres colored by CriticalType.
+"""
+import sys
+
+from paraview.simple import *  # noqa: F401,F403
+
+plugin, output = sys.argv[1], sys.argv[2]
+LoadPlugin(plugin, remote=False, ns=globals())
+
+field = Wavelet(registrationName="Field")
+field.WholeExtent = [-10, 10, -10, 10, -10, 10]
+
+critical = TopoGPUCriticalPoints(registrationName="CriticalPoints", Input=field)
+critical.SelectInputScalars = ["POINTS", "RTData"]
+critical.Backend = "Auto"
+
+# Interior critical points near the slice only, so the spheres do not hide it (the
+# Wavelet's oscillating boundary carries most of its critical points).
+interior = Threshold(registrationName="Interior", Input=critical)
+interior.Scalars = ["POINTS", "IsOnBoundary"]
+interior.LowerThreshold = 0
+interior.UpperThreshold = 0
+near = Clip(registrationName="NearSlice", Input=interior)
+near.ClipType = "Box"
+near.ClipType.Position = [-10.5, -10.5, -1.5]
+near.ClipType.Length = [21.0, 21.0, 3.0]
+near.Invert = 1
+near.Crinkleclip = 0
+
+glyphs = Glyph(registrationName="Glyphs", Input=near, GlyphType="Sphere")
+glyphs.ScaleArray = ["POINTS", "No scale array"]
+glyphs.ScaleFactor = 0.8
+glyphs.GlyphMode = "All Points"
+
+slice_ = Slice(registrationName="Slice", Input=field)
+slice_.SliceType = "Plane"
+slice_.SliceType.Origin = [0.0, 0.0, 0.0]
+slice_.SliceType.Normal = [0.0, 0.0, 1.0]
+
+view = GetActiveViewOrCreate("RenderView")
+view.ViewSize = [1000, 800]
+view.Background = [0.32, 0.34, 0.43]
+view.OrientationAxesVisibility = 1
+
+slice_display = Show(slice_, view)
+ColorBy(slice_display, ("POINTS", "RTData"))
+rt_lut = GetColorTransferFunction("RTData")
+rt_lut.ApplyPreset("Grayscale", True)
+slice_display.Opacity = 0.85
+
+outline = Show(field, view)
+outline.SetRepresentationType("Outline")
+
+glyph_display = Show(glyphs, view)
+ColorBy(glyph_display, ("POINTS", "CriticalType"))
+type_lut = GetColorTransferFunction("CriticalType")
+type_lut.InterpretValuesAsCategories = 1
+type_lut.Annotations = ["0", "minimum", "1", "1-saddle", "2", "2-saddle", "3", "maximum",
+                        "4", "degenerate"]
+type_lut.IndexedColors = [0.23, 0.30, 0.75, 0.40, 0.76, 0.65, 0.99, 0.55, 0.38,
+                          0.71, 0.02, 0.15, 0.95, 0.90, 0.25]
+glyph_display.SetScalarBarVisibility(view, True)
+bar = GetScalarBar(type_lut, view)
+bar.Title = "CriticalType"
+bar.ComponentTitle = ""
+
+view.CameraPosition = [14.0, -30.0, 48.0]
+view.CameraFocalPoint = [0.0, 0.0, 0.0]
+view.CameraViewUp = [-0.25, 0.55, 0.8]
+view.CameraParallelScale = 18.0
+# No Render: the state is written without an X server (the camera is set explicitly).
+SaveState(output)
+print("wrote", output)

@@ -1,0 +1,177 @@
+// Independent reference code for the unit tests: plain enumerations that share nothing
+// with triangulation/ or core/, so a test compares two implementations, never the code
+// under test with itself.
+#pragma once
+
+#include "core/common/Types.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace topogpu::test {
+
+using Tuple = std::vector<SimplexId>; // sorted vertex ids of one simplex
+
+// Cells (maximal simplices) of the Kuhn triangulation of an nx x ny x nz grid, enumerated
+// the textbook way: per cube (square) of the active axes, one simplex per permutation of
+// those axes, walking base -> +e_a -> +e_a+e_b -> ... -> opposite corner. Axes of size 1
+// are simply not stepped along, so 4x1x6 gives the 2D triangulation of the (x, z) plane.
+inline std::vector<Tuple> kuhnCells(SimplexId nx, SimplexId ny, SimplexId nz) {
+  const SimplexId n[3] = {nx, ny, nz};
+  std::vector<int> axes;
+  for (int a = 0; a < 3; ++a) {
+    if (n[a] > 1)
+      axes.push_back(a);
+  }
+  const SimplexId stride[3] = {1, nx, nx * ny};
+  std::vector<Tuple> cells;
+  SimplexId c[3];
+  for (c[2] = 0; c[2] < std::max<SimplexId>(1, nz - 1); ++c[2])
+    for (c[1] = 0; c[1] < std::max<SimplexId>(1, ny - 1); ++c[1])
+      for (c[0] = 0; c[0] < std::max<SimplexId>(1, nx - 1); ++c[0]) {
+        const SimplexId base = c[0] * stride[0] + c[1] * stride[1] + c[2] * stride[2];
+        std::vector<int> perm = axes;
+        do {
+          Tuple cell{base};
+          SimplexId at = base;
+          for (int a : perm) {
+            at += stride[a];
+            cell.push_back(at);
+          }
+          std::sort(cell.begin(), cell.end());
+          cells.push_back(cell);
+        } while (std::next_permutation(perm.begin(), perm.end()));
+      }
+  return cells;
+}
+
+inline std::vector<SimplexId> flatten(const std::vector<Tuple>& cells) {
+  std::vector<SimplexId> flat;
+  for (const Tuple& c : cells)
+    flat.insert(flat.end(), c.begin(), c.end());
+  return flat;
+}
+
+// All faces of a list of cells, by dimension, as sorted vertex tuples.
+struct BruteComplex {
+  int dimension = 0;
+  SimplexId numberOfVertices = 0;
+  std::array<std::set<Tuple>, 4> simplices; // [0] vertices ... [3] tets
+
+  BruteComplex(SimplexId nv, int dim, const std::vector<Tuple>& cells)
+      : dimension(dim), numberOfVertices(nv) {
+    for (SimplexId v = 0; v < nv; ++v)
+      simplices[0].insert({v});
+    for (Tuple cell : cells) {
+      std::sort(cell.begin(), cell.end());
+      const int k = int(cell.size());
+      for (int mask = 1; mask < (1 << k); ++mask) {
+        Tuple face;
+        for (int i = 0; i < k; ++i) {
+          if (mask >> i & 1)
+            face.push_back(cell[i]);
+        }
+        simplices[face.size() - 1].insert(face);
+      }
+    }
+  }
+
+  static bool contains(const Tuple& big, const Tuple& small) {
+    return std::includes(big.begin(), big.end(), small.begin(), small.end());
+  }
+
+  // Relation p -> q by scanning every q-simplex: faces for q < p, cofaces for q > p,
+  // adjacency through a shared (p-1)-face (VV: through an edge) for p == q.
+  std::map<Tuple, std::multiset<Tuple>> relation(int p, int q) const {
+    std::map<Tuple, std::multiset<Tuple>> out;
+    for (const Tuple& s : simplices[p]) {
+      auto& row = out[s];
+      for (const Tuple& t : simplices[q]) {
+        if (q < p ? contains(s, t) : q > p ? contains(t, s) : false)
+          row.insert(t);
+        if (p == q && s != t) {
+          Tuple shared;
+          std::set_intersection(s.begin(), s.end(), t.begin(), t.end(),
+                                std::back_inserter(shared));
+          if (p == 0) {
+            if (simplices[1].count({std::min(s[0], t[0]), std::max(s[0], t[0])}))
+              row.insert(t);
+          } else if (int(shared.size()) == p) {
+            row.insert(t);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  // Boundary by counting cofacets: a facet is on the boundary when exactly one cell
+  // holds it; lower simplices are on the boundary when a boundary facet holds them.
+  std::set<Tuple> boundary(int p) const {
+    std::set<Tuple> facets;
+    for (const Tuple& f : simplices[dimension - 1]) {
+      int cofacets = 0;
+      for (const Tuple& c : simplices[dimension])
+        cofacets += contains(c, f);
+      if (cofacets == 1)
+        facets.insert(f);
+    }
+    std::set<Tuple> out;
+    if (p >= dimension)
+      return out; // cells (2D triangles) are never on the boundary
+    for (const Tuple& s : simplices[p]) {
+      for (const Tuple& f : facets) {
+        if (contains(f, s)) {
+          out.insert(s);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  SimplexId euler() const {
+    SimplexId chi = 0;
+    for (int d = 0; d < 4; ++d)
+      chi += (d % 2 ? -1 : 1) * SimplexId(simplices[d].size());
+    return chi;
+  }
+};
+
+// ---- data files
+// ---------------------------------------------------------------------------
+
+// The shared data folder: $TOPOGPU_SHARED_DATA when set, else the configured path.
+inline std::string sharedDataDir() {
+  if (const char* env = std::getenv("TOPOGPU_SHARED_DATA"))
+    return env;
+#ifdef TOPOGPU_SHARED_DATA_DIR
+  return TOPOGPU_SHARED_DATA_DIR;
+#else
+  return "";
+#endif
+}
+
+// Reads a raw little-endian volume into T (this host is little-endian, as checked by the
+// caller through the value ranges in SOURCES.md); empty when the file is missing or
+// short.
+template <typename T> std::vector<T> readRaw(const std::string& path, std::size_t count) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return {};
+  std::vector<T> values(count);
+  in.read(reinterpret_cast<char*>(values.data()), std::streamsize(count * sizeof(T)));
+  if (std::size_t(in.gcount()) != count * sizeof(T))
+    return {};
+  return values;
+}
+
+} // namespace topogpu::test

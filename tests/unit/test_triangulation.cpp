@@ -1,0 +1,442 @@
+// Both triangulation backends against a brute-force enumeration of the same complex:
+// every relation, the boundary flags and the counts, compared as sets of vertex tuples
+// (simplex ids differ between backends; vertex ids do not).
+#include "BruteForce.h"
+
+#include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/implicit/ImplicitTriangulation.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <random>
+#include <sstream>
+
+namespace topogpu::test {
+namespace {
+
+const char* kDimName[4] = {"V", "E", "F", "T"};
+
+template <typename Tri> SimplexId countOf(const Tri& tri, int d) {
+  switch (d) {
+  case 0:
+    return tri.getNumberOfVertices();
+  case 1:
+    return tri.getNumberOfEdges();
+  case 2:
+    return tri.getNumberOfTriangles();
+  default:
+    return tri.getNumberOfTets();
+  }
+}
+
+template <typename Tri> Tuple verticesOf(const Tri& tri, int d, SimplexId id) {
+  Tuple t;
+  for (int i = 0; i <= d; ++i) {
+    switch (d) {
+    case 0:
+      t.push_back(id);
+      break;
+    case 1:
+      t.push_back(tri.getEdgeVertex(id, i));
+      break;
+    case 2:
+      t.push_back(tri.getTriangleVertex(id, i));
+      break;
+    default:
+      t.push_back(tri.getTetVertex(id, i));
+    }
+  }
+  std::sort(t.begin(), t.end());
+  return t;
+}
+
+// Ids that relation p -> q of the backend gives for simplex id.
+template <typename Tri>
+std::vector<SimplexId> relationOf(const Tri& tri, int p, int q, SimplexId id) {
+  std::vector<SimplexId> out;
+  auto take = [&](int n, auto get) {
+    for (int i = 0; i < n; ++i)
+      out.push_back(get(i));
+  };
+  const int code = p * 4 + q;
+  switch (code) {
+  case 0: // VV
+    take(tri.getVertexNeighborNumber(id),
+         [&](int i) { return tri.getVertexNeighbor(id, i); });
+    break;
+  case 1:
+    take(tri.getVertexEdgeNumber(id), [&](int i) { return tri.getVertexEdge(id, i); });
+    break;
+  case 2:
+    take(tri.getVertexTriangleNumber(id),
+         [&](int i) { return tri.getVertexTriangle(id, i); });
+    break;
+  case 3:
+    take(tri.getVertexTetNumber(id), [&](int i) { return tri.getVertexTet(id, i); });
+    break;
+  case 4: // EV
+    take(2, [&](int i) { return tri.getEdgeVertex(id, i); });
+    break;
+  case 6:
+    take(tri.getEdgeTriangleNumber(id),
+         [&](int i) { return tri.getEdgeTriangle(id, i); });
+    break;
+  case 7:
+    take(tri.getEdgeTetNumber(id), [&](int i) { return tri.getEdgeTet(id, i); });
+    break;
+  case 8: // FV
+    take(3, [&](int i) { return tri.getTriangleVertex(id, i); });
+    break;
+  case 9:
+    take(3, [&](int i) { return tri.getTriangleEdge(id, i); });
+    break;
+  case 11:
+    take(tri.getTriangleTetNumber(id), [&](int i) { return tri.getTriangleTet(id, i); });
+    break;
+  case 12: // TV
+    take(4, [&](int i) { return tri.getTetVertex(id, i); });
+    break;
+  case 13:
+    take(6, [&](int i) { return tri.getTetEdge(id, i); });
+    break;
+  case 14:
+    take(4, [&](int i) { return tri.getTetTriangle(id, i); });
+    break;
+  case 15:
+    take(tri.getTetNeighborNumber(id), [&](int i) { return tri.getTetNeighbor(id, i); });
+    break;
+  default:
+    ADD_FAILURE() << "no relation " << p << q;
+  }
+  return out;
+}
+
+template <typename Tri> bool onBoundary(const Tri& tri, int d, SimplexId id) {
+  return d == 0   ? tri.isVertexOnBoundary(id)
+         : d == 1 ? tri.isEdgeOnBoundary(id)
+                  : tri.isTriangleOnBoundary(id);
+}
+
+std::string str(const Tuple& t) {
+  std::ostringstream s;
+  s << "(";
+  for (std::size_t i = 0; i < t.size(); ++i)
+    s << (i ? "," : "") << t[i];
+  s << ")";
+  return s.str();
+}
+
+// Checks every relation, count and boundary flag of tri against the brute-force complex.
+template <typename Tri>
+void compareWithBruteForce(const Tri& tri, const BruteComplex& ref,
+                           const std::string& what) {
+  SCOPED_TRACE(what);
+  const int dim = ref.dimension;
+  ASSERT_EQ(tri.getDimension(), dim);
+  ASSERT_EQ(tri.getNumberOfVertices(), ref.numberOfVertices);
+  // Simplices: the backend's ids must name each brute-force simplex exactly once.
+  for (int d = 0; d <= 3; ++d) {
+    const SimplexId expected = d <= dim ? SimplexId(ref.simplices[d].size()) : 0;
+    ASSERT_EQ(countOf(tri, d), expected) << "number of " << kDimName[d];
+    std::set<Tuple> seen;
+    for (SimplexId id = 0; id < countOf(tri, d); ++id) {
+      const Tuple t = verticesOf(tri, d, id);
+      ASSERT_TRUE(ref.simplices[d].count(t))
+          << kDimName[d] << id << " = " << str(t) << " is not a simplex of the complex";
+      ASSERT_TRUE(seen.insert(t).second)
+          << kDimName[d] << id << " = " << str(t) << " twice";
+    }
+  }
+  ASSERT_EQ(tri.getNumberOfCells(), SimplexId(ref.simplices[dim].size()));
+  for (SimplexId c = 0; c < tri.getNumberOfCells(); ++c) {
+    Tuple t;
+    for (int i = 0; i <= dim; ++i)
+      t.push_back(tri.getCellVertex(c, i));
+    std::sort(t.begin(), t.end());
+    EXPECT_TRUE(ref.simplices[dim].count(t)) << "cell " << c;
+  }
+  // Relations p -> q, each row as a multiset so a repeated entry is caught.
+  for (int p = 0; p <= dim; ++p) {
+    for (int q = 0; q <= dim; ++q) {
+      if (p == q && p != 0 && p != 3)
+        continue; // EE and FF are not part of the interface
+      const auto expected = ref.relation(p, q);
+      int failures = 0;
+      for (SimplexId id = 0; id < countOf(tri, p) && failures < 5; ++id) {
+        const Tuple s = verticesOf(tri, p, id);
+        std::multiset<Tuple> got;
+        for (SimplexId target : relationOf(tri, p, q, id)) {
+          if (target < 0 || target >= countOf(tri, q)) {
+            ADD_FAILURE() << kDimName[p] << kDimName[q] << " of " << str(s)
+                          << " gives id " << target << " out of range";
+            ++failures;
+            continue;
+          }
+          got.insert(verticesOf(tri, q, target));
+        }
+        if (got != expected.at(s)) {
+          std::ostringstream msg;
+          msg << kDimName[p] << kDimName[q] << " of " << kDimName[p] << id << " "
+              << str(s) << ": got {";
+          for (const Tuple& t : got)
+            msg << str(t) << " ";
+          msg << "} expected {";
+          for (const Tuple& t : expected.at(s))
+            msg << str(t) << " ";
+          msg << "}";
+          ADD_FAILURE() << msg.str();
+          ++failures;
+        }
+      }
+    }
+  }
+  // In 2D the tet relations must be empty.
+  if (dim == 2) {
+    for (SimplexId v = 0; v < tri.getNumberOfVertices(); ++v)
+      EXPECT_EQ(tri.getVertexTetNumber(v), 0);
+    for (SimplexId e = 0; e < tri.getNumberOfEdges(); ++e)
+      EXPECT_EQ(tri.getEdgeTetNumber(e), 0);
+    for (SimplexId f = 0; f < tri.getNumberOfTriangles(); ++f)
+      EXPECT_EQ(tri.getTriangleTetNumber(f), 0);
+  }
+  // Star = VT in 3D, VF in 2D.
+  for (SimplexId v = 0; v < tri.getNumberOfVertices(); ++v) {
+    std::multiset<Tuple> got, expected;
+    for (int i = 0; i < tri.getVertexStarNumber(v); ++i)
+      got.insert(verticesOf(tri, dim, tri.getVertexStar(v, i)));
+    for (const Tuple& c : ref.simplices[dim])
+      if (std::binary_search(c.begin(), c.end(), v))
+        expected.insert(c);
+    EXPECT_EQ(got, expected) << "star of vertex " << v;
+  }
+  // Boundary flags.
+  for (int d = 0; d <= 2 && d <= dim; ++d) {
+    const std::set<Tuple> expected = ref.boundary(d);
+    std::set<Tuple> got;
+    for (SimplexId id = 0; id < countOf(tri, d); ++id) {
+      if (onBoundary(tri, d, id))
+        got.insert(verticesOf(tri, d, id));
+    }
+    std::ostringstream missing, extra;
+    for (const Tuple& t : expected)
+      if (!got.count(t))
+        missing << str(t) << " ";
+    for (const Tuple& t : got)
+      if (!expected.count(t))
+        extra << str(t) << " ";
+    EXPECT_EQ(got, expected) << "boundary " << kDimName[d] << ": missing "
+                             << missing.str() << " extra " << extra.str();
+  }
+}
+
+// findEdge / findTriangle: every simplex is found from its vertices in any order, and
+// vertex sets that span no simplex give -1.
+template <typename Tri> void checkFind(const Tri& tri, const BruteComplex& ref) {
+  const SimplexId n = tri.getNumberOfVertices();
+  for (SimplexId a = 0; a < n; ++a) {
+    for (SimplexId b = 0; b < n; ++b) {
+      if (a == b)
+        continue;
+      const SimplexId e = tri.findEdge(a, b);
+      const bool exists = ref.simplices[1].count({std::min(a, b), std::max(a, b)}) > 0;
+      if (!exists) {
+        EXPECT_EQ(e, -1) << "findEdge(" << a << "," << b << ") of a non-edge";
+        continue;
+      }
+      ASSERT_GE(e, 0) << "findEdge(" << a << "," << b << ")";
+      ASSERT_LT(e, tri.getNumberOfEdges());
+      EXPECT_EQ(verticesOf(tri, 1, e), (Tuple{std::min(a, b), std::max(a, b)}));
+    }
+  }
+  for (SimplexId f = 0; f < tri.getNumberOfTriangles(); ++f) {
+    Tuple t = verticesOf(tri, 2, f);
+    do {
+      EXPECT_EQ(tri.findTriangle(t[0], t[1], t[2]), f) << str(t);
+    } while (std::next_permutation(t.begin(), t.end()));
+  }
+  // Non-triangles: every triple of a small complex, a sample of a larger one.
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<SimplexId> pick(0, n - 1);
+  for (int k = 0; k < 3000; ++k) {
+    Tuple t{pick(rng), pick(rng), pick(rng)};
+    std::sort(t.begin(), t.end());
+    if (t[0] == t[1] || t[1] == t[2] || ref.simplices[2].count(t))
+      continue;
+    EXPECT_EQ(tri.findTriangle(t[2], t[0], t[1]), -1) << "non-triangle " << str(t);
+  }
+}
+
+struct GridCase {
+  SimplexId nx, ny, nz;
+};
+// Readable parameter in test logs instead of a byte dump.
+void PrintTo(const GridCase& g, std::ostream* os) {
+  *os << g.nx << "x" << g.ny << "x" << g.nz;
+}
+
+class GridTriangulation : public ::testing::TestWithParam<GridCase> {};
+
+TEST_P(GridTriangulation, BothBackendsMatchBruteForce) {
+  const GridCase g = GetParam();
+  const std::vector<Tuple> cells = kuhnCells(g.nx, g.ny, g.nz);
+  const int dim = int(cells.front().size()) - 1;
+  const SimplexId nv = g.nx * g.ny * g.nz;
+  const BruteComplex ref(nv, dim, cells);
+  std::ostringstream name;
+  name << g.nx << "x" << g.ny << "x" << g.nz;
+
+  // Relations must be right both on the fly and from whatever precondition() caches.
+  ImplicitTriangulation onTheFly(g.nx, g.ny, g.nz);
+  compareWithBruteForce(onTheFly, ref, "implicit without precondition " + name.str());
+  ImplicitTriangulation implicit(g.nx, g.ny, g.nz);
+  implicit.precondition(AllRelations);
+  compareWithBruteForce(implicit, ref, "implicit " + name.str());
+  checkFind(implicit, ref);
+  // findTet (implicit only): every tet from any vertex order.
+  if (dim == 3) {
+    for (SimplexId t = 0; t < implicit.getNumberOfTets(); ++t) {
+      Tuple v = verticesOf(implicit, 3, t);
+      do {
+        EXPECT_EQ(implicit.findTet(v[0], v[1], v[2], v[3]), t) << str(v);
+      } while (std::next_permutation(v.begin(), v.end()));
+    }
+  }
+
+  // The explicit backend gets the independently enumerated cells, shuffled, so the two
+  // backends agree only if both triangulate the grid the same (Kuhn) way.
+  std::vector<Tuple> shuffled = cells;
+  std::mt19937 rng(11);
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  for (Tuple& c : shuffled)
+    std::shuffle(c.begin(), c.end(), rng);
+  ExplicitTriangulation explicitTri(nv, dim, flatten(shuffled));
+  explicitTri.precondition(AllRelations);
+  compareWithBruteForce(explicitTri, ref, "explicit " + name.str());
+  checkFind(explicitTri, ref);
+}
+
+INSTANTIATE_TEST_SUITE_P(Grids, GridTriangulation,
+                         ::testing::Values(GridCase{2, 2, 2}, GridCase{3, 4, 5},
+                                           GridCase{4, 3, 2}, GridCase{2, 2, 1},
+                                           GridCase{5, 4, 1}, GridCase{4, 1, 6},
+                                           GridCase{1, 5, 3}, GridCase{2, 3, 2},
+                                           GridCase{1, 2, 2}),
+                         [](const auto& info) {
+                           const GridCase g = info.param;
+                           return std::to_string(g.nx) + "x" + std::to_string(g.ny) +
+                                  "x" + std::to_string(g.nz);
+                         });
+
+// A hand-made tet mesh: an octahedron split into 4 tets around its axis 0-5, plus one
+// tet glued on a face and a tet touching the rest at a single vertex (non-manifold).
+TEST(ExplicitTriangulation, HandMadeTetMesh) {
+  const std::vector<Tuple> cells = {{0, 5, 1, 2}, {0, 5, 2, 3}, {0, 5, 3, 4},
+                                    {0, 5, 4, 1}, {0, 1, 2, 6}, {6, 7, 8, 9}};
+  const BruteComplex ref(10, 3, cells);
+  ExplicitTriangulation tri(10, 3, flatten(cells));
+  tri.precondition(AllRelations);
+  compareWithBruteForce(tri, ref, "hand-made tets");
+  checkFind(tri, ref);
+  EXPECT_EQ(tri.getNumberOfNonManifoldFacets(), 0);
+}
+
+// A triangle mesh with boundary: a hexagon fan around vertex 0 with one wedge missing,
+// plus a strip attached along an edge and an isolated-by-edge triangle.
+TEST(ExplicitTriangulation, TriangleMeshWithBoundary) {
+  const std::vector<Tuple> cells = {{0, 1, 2}, {0, 2, 3}, {0, 3, 4}, {0, 4, 5},
+                                    {0, 5, 6}, {1, 2, 7}, {2, 7, 8}, {9, 10, 11}};
+  const BruteComplex ref(12, 2, cells);
+  ExplicitTriangulation tri(12, 2, flatten(cells));
+  tri.precondition(AllRelations);
+  compareWithBruteForce(tri, ref, "triangle mesh");
+  checkFind(tri, ref);
+}
+
+// Random sub-complexes of a tetrahedralized grid (holes, pinched vertices and edges) with
+// permuted vertex ids: nothing grid-like left for the explicit backend to rely on.
+TEST(ExplicitTriangulation, RandomSubcomplexes) {
+  for (int seed = 0; seed < 12; ++seed) {
+    std::mt19937 rng(seed);
+    const bool is3D = seed % 2 == 0;
+    const std::vector<Tuple> grid = is3D ? kuhnCells(3, 3, 3) : kuhnCells(4, 5, 1);
+    const SimplexId nv = is3D ? 27 : 20;
+    std::vector<SimplexId> relabel(nv);
+    std::iota(relabel.begin(), relabel.end(), SimplexId(0));
+    std::shuffle(relabel.begin(), relabel.end(), rng);
+    std::vector<Tuple> cells;
+    for (const Tuple& c : grid) {
+      if (rng() % 3 == 0)
+        continue;
+      Tuple r;
+      for (SimplexId v : c)
+        r.push_back(relabel[v]);
+      cells.push_back(r);
+    }
+    const BruteComplex ref(nv, is3D ? 3 : 2, cells);
+    ExplicitTriangulation tri(nv, is3D ? 3 : 2, flatten(cells));
+    tri.precondition(AllRelations);
+    compareWithBruteForce(tri, ref, "random subcomplex seed " + std::to_string(seed));
+    checkFind(tri, ref);
+  }
+}
+
+// Relations requested one at a time must come out right without the others prepared
+// (precondition builds what each depends on).
+TEST(ExplicitTriangulation, PreconditionOneRelationAtATime) {
+  const std::vector<Tuple> cells = kuhnCells(3, 3, 2);
+  const BruteComplex ref(18, 3, cells);
+  const Relation all[] = {VV, VE, VF, VT, EV, EF, ET, FV, FE, FT, TV, TE, TF, TT};
+  const int from[] = {0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3};
+  const int to[] = {0, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2, 3};
+  for (int r = 0; r < 14; ++r) {
+    ExplicitTriangulation tri(18, 3, flatten(cells));
+    tri.precondition(all[r]);
+    // Simplex ids are only meaningful once the simplices of both ends exist.
+    tri.precondition(r < 4 || from[r] == 1 || to[r] == 1 ? Relations(EV) : Relations(0));
+    tri.precondition(from[r] == 2 || to[r] == 2 ? Relations(FV) : Relations(0));
+    const auto expected = ref.relation(from[r], to[r]);
+    for (SimplexId id = 0; id < countOf(tri, from[r]); ++id) {
+      std::multiset<Tuple> got;
+      for (SimplexId target : relationOf(tri, from[r], to[r], id))
+        got.insert(verticesOf(tri, to[r], target));
+      EXPECT_EQ(got, expected.at(verticesOf(tri, from[r], id)))
+          << kDimName[from[r]] << kDimName[to[r]] << " alone, id " << id;
+    }
+  }
+}
+
+// ---- error cases
+// ----------------------------------------------------------------------------
+
+TEST(ImplicitTriangulation, RejectsDegenerateGrids) {
+  EXPECT_THROW(ImplicitTriangulation(10, 1, 1), Error);
+  EXPECT_THROW(ImplicitTriangulation(1, 1, 10), Error);
+  EXPECT_THROW(ImplicitTriangulation(1, 1, 1), Error);
+  EXPECT_THROW(ImplicitTriangulation(0, 4, 4), Error);
+  EXPECT_THROW(ImplicitTriangulation(4, 4, 0), Error);
+  EXPECT_THROW(ImplicitTriangulation(4, -1, 4), Error);
+  EXPECT_NO_THROW(ImplicitTriangulation(2, 2, 1));
+}
+
+TEST(ExplicitTriangulation, RejectsBadConnectivity) {
+  // vertex id out of range, both ends
+  EXPECT_THROW(ExplicitTriangulation(4, 3, {0, 1, 2, 4}), Error);
+  EXPECT_THROW(ExplicitTriangulation(4, 3, {0, 1, 2, -1}), Error);
+  EXPECT_THROW(ExplicitTriangulation(3, 2, {0, 1, 3}), Error);
+  // repeated vertex in a cell
+  EXPECT_THROW(ExplicitTriangulation(4, 3, {0, 1, 1, 2}), Error);
+  EXPECT_THROW(ExplicitTriangulation(3, 2, {2, 0, 2}), Error);
+  // duplicate cells, also when listed in another vertex order
+  EXPECT_THROW(ExplicitTriangulation(5, 3, {0, 1, 2, 3, 1, 2, 3, 4, 3, 2, 1, 0}), Error);
+  EXPECT_THROW(ExplicitTriangulation(4, 2, {0, 1, 2, 2, 1, 0}), Error);
+  // no cells, truncated connectivity, unsupported dimension
+  EXPECT_THROW(ExplicitTriangulation(4, 3, {}), Error);
+  EXPECT_THROW(ExplicitTriangulation(0, 2, {}), Error);
+  EXPECT_THROW(ExplicitTriangulation(4, 3, {0, 1, 2}), Error);
+  EXPECT_THROW(ExplicitTriangulation(4, 1, {0, 1}), Error);
+  EXPECT_NO_THROW(ExplicitTriangulation(4, 3, {3, 2, 1, 0}));
+}
+
+} // namespace
+} // namespace topogpu::test
