@@ -5,7 +5,10 @@
 #include "Types.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 namespace topogpu {
 
@@ -32,6 +35,37 @@ std::size_t scalarTypeSize(ScalarType type);
 const char* scalarTypeName(ScalarType type);
 // Parses the CLI spellings (uint8, int16, float32, ...); throws Error on anything else.
 ScalarType parseScalarType(const std::string& name);
+
+// The ScalarType of a C++ value type (the inverse of TOPOGPU_DISPATCH_SCALAR).
+template <typename T> constexpr ScalarType scalarTypeOf() {
+  if constexpr (std::is_same_v<T, std::int8_t>)
+    return ScalarType::Int8;
+  else if constexpr (std::is_same_v<T, std::uint8_t>)
+    return ScalarType::UInt8;
+  else if constexpr (std::is_same_v<T, std::int16_t>)
+    return ScalarType::Int16;
+  else if constexpr (std::is_same_v<T, std::uint16_t>)
+    return ScalarType::UInt16;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return ScalarType::Int32;
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return ScalarType::UInt32;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return ScalarType::Int64;
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return ScalarType::UInt64;
+  else if constexpr (std::is_same_v<T, float>)
+    return ScalarType::Float32;
+  else {
+    static_assert(std::is_same_v<T, double>, "not a supported scalar type");
+    return ScalarType::Float64;
+  }
+}
+
+// A view of a whole vector.
+template <typename T> ScalarArrayView viewOf(const std::vector<T>& values) {
+  return {values.data(), scalarTypeOf<T>(), SimplexId(values.size())};
+}
 
 // Index of the first NaN or infinite value, or -1 when all values are finite.
 SimplexId firstNonFiniteValue(const ScalarArrayView& values);

@@ -68,9 +68,6 @@ void compareOrder(const std::string& name, const ScalarArrayView& values) {
   expect(cpu == gpu, name + ": vertex orders differ");
 }
 
-template <typename T> ScalarArrayView viewOf(const std::vector<T>& v, ScalarType type) {
-  return {v.data(), type, SimplexId(v.size())};
-}
 
 void syntheticFields() {
   std::mt19937 rng(7);
@@ -85,8 +82,8 @@ void syntheticFields() {
       x = std::uint8_t(rng() % 4);
     const std::string tag = std::to_string(dims[0]) + "x" + std::to_string(dims[1]) +
                             "x" + std::to_string(dims[2]);
-    compareOrder("ties " + tag, viewOf(ties, ScalarType::UInt8));
-    compareCriticalPoints("ties uint8 " + tag, dims, viewOf(ties, ScalarType::UInt8));
+    compareOrder("ties " + tag, viewOf(ties));
+    compareCriticalPoints("ties uint8 " + tag, dims, viewOf(ties));
     std::vector<double> smooth(n);
     for (SimplexId v = 0; v < n; ++v) {
       const double x = double(v % dims[0]), y = double((v / dims[0]) % dims[1]),
@@ -94,21 +91,21 @@ void syntheticFields() {
       smooth[v] = std::sin(0.3 * x) * std::cos(0.21 * y) + std::sin(0.17 * z + 0.1 * x);
     }
     compareCriticalPoints("sines float64 " + tag, dims,
-                          viewOf(smooth, ScalarType::Float64));
+                          viewOf(smooth));
   }
   // Every value type, including signed zeros that must tie.
   std::vector<float> zeros(1000);
   for (std::size_t i = 0; i < zeros.size(); ++i)
     zeros[i] = (i % 3 == 0) ? -0.0f : (i % 3 == 1 ? 0.0f : float(rng() % 3) - 1.0f);
-  compareOrder("signed zeros float32", viewOf(zeros, ScalarType::Float32));
+  compareOrder("signed zeros float32", viewOf(zeros));
   std::vector<std::int16_t> i16(5000);
   for (auto& x : i16)
     x = std::int16_t(int(rng() % 200) - 100);
-  compareOrder("int16", viewOf(i16, ScalarType::Int16));
+  compareOrder("int16", viewOf(i16));
   std::vector<std::uint64_t> u64(5000);
   for (auto& x : u64)
     x = rng() % 50;
-  compareOrder("uint64", viewOf(u64, ScalarType::UInt64));
+  compareOrder("uint64", viewOf(u64));
 }
 
 void realVolumes(const std::string& folder) {
@@ -150,11 +147,11 @@ void memoryBehaviour() {
     field[i] = float((i * 2654435761u) % 1000);
   ImplicitTriangulation tri(200, 200, 200);
   critical_points::Output out;
-  critical_points::execute(tri, viewOf(field, ScalarType::Float32), {Backend::Gpu},
+  critical_points::execute(tri, viewOf(field), {Backend::Gpu},
                            Monitor{}, out);
   const std::size_t before = gpu::deviceMemoryInUse();
   for (int i = 0; i < 5; ++i)
-    critical_points::execute(tri, viewOf(field, ScalarType::Float32), {Backend::Gpu},
+    critical_points::execute(tri, viewOf(field), {Backend::Gpu},
                              Monitor{}, out);
   const std::size_t after = gpu::deviceMemoryInUse();
   expect(after <= before + (std::size_t(16) << 20),

@@ -37,6 +37,13 @@ echo "== CPU vs GPU equality"
 status=0
 ./build-gpu/bin/gpu_equality "$VOLUMES" | tee "$OUT_DIR/gpu_equality.txt" || status=$?
 
+if command -v compute-sanitizer >/dev/null; then
+  echo "== compute-sanitizer memcheck (synthetic fields)"
+  compute-sanitizer --tool memcheck --error-exitcode 3 ./build-gpu/bin/gpu_equality \
+    >"$OUT_DIR/memcheck.txt" 2>&1 || { status=$?; echo "memcheck failed ($status)"; }
+  grep -E "ERROR SUMMARY|passed" "$OUT_DIR/memcheck.txt" || true
+fi
+
 echo "== benchmark"
 python3 tests/bench/bench_critical_points.py --topogpu build-gpu/bin/topogpu \
   --volumes "$VOLUMES" --out "$OUT_DIR" --synthetic 512 || status=$?

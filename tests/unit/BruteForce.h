@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <numeric>
 #include <vector>
 
 namespace topogpu::test {
@@ -150,6 +151,29 @@ struct BruteComplex {
 // ---------------------------------------------------------------------------
 
 // The shared data folder: $TOPOGPU_SHARED_DATA when set, else the configured path.
+// A random sub-complex of `grid` on nv vertices: each cell dropped with probability
+// 1/dropOneIn (holes, pinched vertices and edges), vertex ids permuted, and optionally the
+// vertices within each cell shuffled; nothing grid-like is left to rely on.
+template <typename Rng>
+std::vector<Tuple> randomSubcomplex(const std::vector<Tuple>& grid, SimplexId nv,
+                                    unsigned dropOneIn, bool shuffleCellVertices, Rng& rng) {
+  std::vector<SimplexId> relabel(nv);
+  std::iota(relabel.begin(), relabel.end(), SimplexId(0));
+  std::shuffle(relabel.begin(), relabel.end(), rng);
+  std::vector<Tuple> cells;
+  for (const Tuple& c : grid) {
+    if (rng() % dropOneIn == 0)
+      continue;
+    Tuple r;
+    for (SimplexId v : c)
+      r.push_back(relabel[v]);
+    if (shuffleCellVertices)
+      std::shuffle(r.begin(), r.end(), rng);
+    cells.push_back(r);
+  }
+  return cells;
+}
+
 inline std::string sharedDataDir() {
   if (const char* env = std::getenv("TOPOGPU_SHARED_DATA"))
     return env;

@@ -364,18 +364,6 @@ gridNeighbors(const GridShape& g) {
   };
 }
 
-template <typename T> ScalarType scalarTypeOf() {
-  if constexpr (std::is_same_v<T, std::uint8_t>)
-    return ScalarType::UInt8;
-  else if constexpr (std::is_same_v<T, std::int16_t>)
-    return ScalarType::Int16;
-  else if constexpr (std::is_same_v<T, std::int32_t>)
-    return ScalarType::Int32;
-  else if constexpr (std::is_same_v<T, float>)
-    return ScalarType::Float32;
-  else
-    return ScalarType::Float64;
-}
 
 // Runs the implicit backend and the grid oracle on one field and compares everything.
 template <typename T>
@@ -388,7 +376,7 @@ void checkGrid(SimplexId nx, SimplexId ny, SimplexId nz, const std::vector<T>& v
   params.backend = Backend::Cpu;
   critical_points::Output out;
   critical_points::execute(tri,
-                           {values.data(), scalarTypeOf<T>(), SimplexId(values.size())},
+                           viewOf(values),
                            params, Monitor{}, out);
   const OracleResult oracle = gridOracle(g, values.data());
   // The box is contractible: if this fails, the oracle's links are wrong.
@@ -568,18 +556,7 @@ TEST(CriticalPointsOracle, ExplicitRandomMeshes) {
     } else {
       const std::vector<Tuple> grid = dim == 3 ? kuhnCells(4, 3, 3) : kuhnCells(6, 5, 1);
       nv = dim == 3 ? 36 : 30;
-      std::vector<SimplexId> relabel(nv);
-      std::iota(relabel.begin(), relabel.end(), SimplexId(0));
-      std::shuffle(relabel.begin(), relabel.end(), rng);
-      for (const Tuple& c : grid) {
-        if (rng() % 4 == 0)
-          continue;
-        Tuple r;
-        for (SimplexId v : c)
-          r.push_back(relabel[v]);
-        std::shuffle(r.begin(), r.end(), rng);
-        cells.push_back(r);
-      }
+      cells = randomSubcomplex(grid, nv, 4, true, rng);
     }
     const auto values = randomField<double>(rng, nv, seed % 3 ? 4 : 1000);
     checkMesh(nv, dim, cells, values, "random mesh seed " + std::to_string(seed));

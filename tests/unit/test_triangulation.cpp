@@ -361,18 +361,7 @@ TEST(ExplicitTriangulation, RandomSubcomplexes) {
     const bool is3D = seed % 2 == 0;
     const std::vector<Tuple> grid = is3D ? kuhnCells(3, 3, 3) : kuhnCells(4, 5, 1);
     const SimplexId nv = is3D ? 27 : 20;
-    std::vector<SimplexId> relabel(nv);
-    std::iota(relabel.begin(), relabel.end(), SimplexId(0));
-    std::shuffle(relabel.begin(), relabel.end(), rng);
-    std::vector<Tuple> cells;
-    for (const Tuple& c : grid) {
-      if (rng() % 3 == 0)
-        continue;
-      Tuple r;
-      for (SimplexId v : c)
-        r.push_back(relabel[v]);
-      cells.push_back(r);
-    }
+    const std::vector<Tuple> cells = randomSubcomplex(grid, nv, 3, false, rng);
     const BruteComplex ref(nv, is3D ? 3 : 2, cells);
     ExplicitTriangulation tri(nv, is3D ? 3 : 2, flatten(cells));
     tri.precondition(AllRelations);

@@ -15,28 +15,6 @@
 namespace topogpu {
 namespace {
 
-template <typename T> ScalarType scalarTypeOf() {
-  if constexpr (std::is_same_v<T, std::int8_t>)
-    return ScalarType::Int8;
-  else if constexpr (std::is_same_v<T, std::uint8_t>)
-    return ScalarType::UInt8;
-  else if constexpr (std::is_same_v<T, std::int16_t>)
-    return ScalarType::Int16;
-  else if constexpr (std::is_same_v<T, std::uint16_t>)
-    return ScalarType::UInt16;
-  else if constexpr (std::is_same_v<T, std::int32_t>)
-    return ScalarType::Int32;
-  else if constexpr (std::is_same_v<T, std::uint32_t>)
-    return ScalarType::UInt32;
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return ScalarType::Int64;
-  else if constexpr (std::is_same_v<T, std::uint64_t>)
-    return ScalarType::UInt64;
-  else if constexpr (std::is_same_v<T, float>)
-    return ScalarType::Float32;
-  else
-    return ScalarType::Float64;
-}
 
 // Checks order against the brute-force reference on values.
 template <typename T> void checkOrder(const std::vector<T>& values, const char* what) {
