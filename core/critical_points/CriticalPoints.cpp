@@ -114,6 +114,23 @@ void execute(ExplicitTriangulation& tri, const ScalarArrayView& values,
         "the CPU");
   output.report.backend = "cpu";
   runCpu(tri, values, monitor, output);
+  // Say what the classification cannot hide: pinched facets and vertices outside every
+  // cell (the rule makes an isolated vertex a minimum: it is its own component).
+  if (tri.getNumberOfNonManifoldFacets() > 0)
+    output.report.warnings.push_back(
+        "the mesh is non-manifold: " +
+        std::to_string(tri.getNumberOfNonManifoldFacets()) +
+        (tri.getDimension() == 3 ? " triangles are" : " edges are") +
+        " shared by more than two cells; vertices are still classified by the components "
+        "of their links");
+  SimplexId isolated = 0;
+  for (SimplexId v = 0; v < tri.getNumberOfVertices(); ++v)
+    isolated += tri.getVertexNeighborNumber(v) == 0;
+  if (isolated > 0)
+    output.report.warnings.push_back(
+        std::to_string(isolated) +
+        " vertices belong to no cell; each is its own component and is reported as a "
+        "minimum");
 }
 
 } // namespace topogpu::critical_points

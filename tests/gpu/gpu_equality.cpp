@@ -68,7 +68,6 @@ void compareOrder(const std::string& name, const ScalarArrayView& values) {
   expect(cpu == gpu, name + ": vertex orders differ");
 }
 
-
 void syntheticFields() {
   std::mt19937 rng(7);
   // Massive ties: a handful of distinct values.
@@ -86,12 +85,11 @@ void syntheticFields() {
     compareCriticalPoints("ties uint8 " + tag, dims, viewOf(ties));
     std::vector<double> smooth(n);
     for (SimplexId v = 0; v < n; ++v) {
-      const double x = double(v % dims[0]), y = double((v / dims[0]) % dims[1]),
-                   z = double(v / (dims[0] * dims[1]));
+      const SimplexId row = v / dims[0], layer = row / dims[1];
+      const double x = double(v % dims[0]), y = double(row % dims[1]), z = double(layer);
       smooth[v] = std::sin(0.3 * x) * std::cos(0.21 * y) + std::sin(0.17 * z + 0.1 * x);
     }
-    compareCriticalPoints("sines float64 " + tag, dims,
-                          viewOf(smooth));
+    compareCriticalPoints("sines float64 " + tag, dims, viewOf(smooth));
   }
   // Every value type, including signed zeros that must tie.
   std::vector<float> zeros(1000);
@@ -128,8 +126,8 @@ void realVolumes(const std::string& folder) {
     const std::array<SimplexId, 3> dims{std::stoll(m[2]), std::stoll(m[3]),
                                         std::stoll(m[4])};
     const std::string type = m[5] == "int16le" ? "int16" : std::string(m[5]);
-    const io::RawVolume volume =
-        io::readRawVolume(folder + "/" + name, dims, parseScalarType(type));
+    const io::RawVolume volume = io::readRawVolume(
+        std::string(folder).append("/").append(name), dims, parseScalarType(type));
     compareOrder(name, volume.view());
     compareCriticalPoints(name, dims, volume.view());
   }
@@ -142,17 +140,15 @@ void memoryBehaviour() {
   expect(b == Backend::Cpu && !report.warnings.empty(),
          "oversized request must fall back");
   // Repeated runs release their device memory.
-  std::vector<float> field(200 * 200 * 200);
+  std::vector<float> field(std::size_t(200) * 200 * 200);
   for (std::size_t i = 0; i < field.size(); ++i)
     field[i] = float((i * 2654435761u) % 1000);
   ImplicitTriangulation tri(200, 200, 200);
   critical_points::Output out;
-  critical_points::execute(tri, viewOf(field), {Backend::Gpu},
-                           Monitor{}, out);
+  critical_points::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{}, out);
   const std::size_t before = gpu::deviceMemoryInUse();
   for (int i = 0; i < 5; ++i)
-    critical_points::execute(tri, viewOf(field), {Backend::Gpu},
-                             Monitor{}, out);
+    critical_points::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{}, out);
   const std::size_t after = gpu::deviceMemoryInUse();
   expect(after <= before + (std::size_t(16) << 20),
          "device memory grew over repeated runs: " + std::to_string(before >> 20) +
@@ -161,7 +157,7 @@ void memoryBehaviour() {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   std::string why;
   if (!gpuAvailable(&why)) {
     std::printf("SKIP: %s\n", why.c_str());
@@ -174,4 +170,7 @@ int main(int argc, char** argv) {
   memoryBehaviour();
   std::printf("%d passed, %d failed\n", checks - failures, failures);
   return failures == 0 ? 0 : 1;
+} catch (const std::exception& e) {
+  std::printf("FAIL: unexpected exception: %s\n", e.what());
+  return 1;
 }

@@ -356,6 +356,51 @@ def case_bad_inputs():
     assert out.VTKObject.GetNumberOfPoints() > 0 and not messages.errors
 
 
+def case_progress_abort():
+    """Progress is reported during the run; aborting from a progress callback (what
+    ParaView's abort button does) ends with an empty output and no error; the next run
+    is complete again."""
+    rng = np.random.default_rng(11)
+    source = producer(image((80, 70, 60), rng.random(80 * 70 * 60), "noise"))
+    cp = TopoGPUCriticalPoints(Input=source)
+    cp.SelectInputScalars = ["POINTS", "noise"]
+    cp.Backend = "CPU"
+    messages = Messages(cp)
+    algorithm = cp.GetClientSideObject()
+    seen = []
+    abort_at = [None]
+
+    def on_progress(obj, _event):
+        seen.append(obj.GetProgress())
+        if abort_at[0] is not None and obj.GetProgress() >= abort_at[0]:
+            obj.SetAbortExecute(1)
+
+    algorithm.AddObserver("ProgressEvent", on_progress)
+    cp.UpdatePipeline()
+    full = servermanager.Fetch(cp).GetNumberOfPoints()
+    inner = [p for p in seen if 0.0 < p < 1.0]
+    assert full > 0, "no critical points on a random field"
+    assert len(set(inner)) >= 5, "too few progress steps: %r" % seen
+    assert inner == sorted(inner), "progress went backwards: %r" % inner
+
+    seen.clear()
+    abort_at[0] = 0.2
+    algorithm.Modified()
+    cp.UpdatePipeline()
+    aborted = servermanager.Fetch(cp)
+    assert aborted.GetNumberOfPoints() == 0, "aborted run left %d points" % aborted.GetNumberOfPoints()
+    assert not messages.errors, "abort reported errors: %r" % messages.errors
+    assert max(p for p in seen if p < 1.0) < 0.9, "abort came too late: %r" % seen
+
+    abort_at[0] = None
+    algorithm.SetAbortExecute(0)
+    algorithm.Modified()
+    cp.UpdatePipeline()
+    again = servermanager.Fetch(cp).GetNumberOfPoints()
+    assert again == full, "run after abort gave %d points, not %d" % (again, full)
+    print("progress_abort: %d progress steps, abort honoured, rerun complete" % len(set(inner)))
+
+
 CASES = {name[5:]: f for name, f in dict(globals()).items() if name.startswith("case_")}
 if CASE not in CASES:
     raise SystemExit("unknown case %s; known: %s" % (CASE, sorted(CASES)))

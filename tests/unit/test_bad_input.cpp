@@ -153,6 +153,22 @@ TEST(BadInput, ProgressIsReportedAndReachesOne) {
 
 // The build or the machine has no GPU (the unit tests run without one): Gpu falls back
 // to the CPU and says so. Skipped where a GPU is really there.
+// A "book" of three triangles on one edge, plus a vertex in no triangle: both are
+// classified, and both are named in the warnings rather than passed over in silence.
+TEST(BadInput, NonManifoldAndIsolatedVerticesAreReported) {
+  ExplicitTriangulation book(6, 2, {0, 1, 2, 0, 1, 3, 0, 1, 4});
+  const std::vector<double> values{0, 1, 2, 3, 4, 5};
+  Output out;
+  critical_points::execute(book, {values.data(), ScalarType::Float64, 6}, Parameters{},
+                           Monitor{}, out);
+  std::string all;
+  for (const auto& w : out.report.warnings)
+    all += w + "\n";
+  EXPECT_NE(all.find("non-manifold: 1 edges"), std::string::npos) << all;
+  EXPECT_NE(all.find("1 vertices belong to no cell"), std::string::npos) << all;
+  EXPECT_EQ(out.vertexTypes[5], std::int8_t(CriticalType::Minimum));
+}
+
 TEST(BadInput, GpuRequestFallsBackToCpuWithoutGpu) {
   if (gpuAvailable())
     GTEST_SKIP() << "a GPU is present: the fallback cannot be observed here";
