@@ -113,14 +113,6 @@ void ImplicitTriangulation::precondition(Relations relations) {
                     });
 }
 
-bool ImplicitTriangulation::isInteriorVertex(SimplexId v) const {
-  if (!onBoundary_.empty())
-    return onBoundary_[v] == 0;
-  SimplexId c[3];
-  grid::vertexCoords(dims_, v, c);
-  return isInterior(c);
-}
-
 ImplicitTriangulation::Anchor
 ImplicitTriangulation::decode(SimplexId id, const SimplexId* offsets, int types,
                               int (*maskOf)(int, int)) const {
@@ -261,9 +253,7 @@ SimplexId ImplicitTriangulation::findTet(SimplexId a, SimplexId b, SimplexId c,
 // Candidates are enumerated in a fixed order and filtered by validity; interior vertices
 // take the fast path where every candidate exists.
 
-int ImplicitTriangulation::getVertexNeighborNumber(SimplexId v) const {
-  if (isInteriorVertex(v))
-    return 2 * edgeTypes_;
+int ImplicitTriangulation::boundaryVertexNeighborNumber(SimplexId v) const {
   SimplexId c[3];
   grid::vertexCoords(dims_, v, c);
   if (isInterior(c))
@@ -275,9 +265,7 @@ int ImplicitTriangulation::getVertexNeighborNumber(SimplexId v) const {
   });
 }
 
-SimplexId ImplicitTriangulation::getVertexNeighbor(SimplexId v, int i) const {
-  if (isInteriorVertex(v))
-    return v + neighborOffset_[i];
+SimplexId ImplicitTriangulation::boundaryVertexNeighbor(SimplexId v, int i) const {
   SimplexId c[3];
   grid::vertexCoords(dims_, v, c);
   auto neighbor = [&](int k, SimplexId n[3]) {
@@ -364,14 +352,8 @@ SimplexId ImplicitTriangulation::getVertexTet(SimplexId v, int i) const {
   return encode(k / 4, base, tetOffset_.data(), 7);
 }
 
-void ImplicitTriangulation::getVertexStarVertices(SimplexId v, int i,
-                                                  SimplexId* vertices) const {
-  const int cellSize0 = dims_.dimension + 1;
-  if (isInteriorVertex(v)) {
-    for (int q = 0; q < cellSize0; ++q)
-      vertices[q] = v + starVertexOffset_[i * cellSize0 + q];
-    return;
-  }
+void ImplicitTriangulation::boundaryVertexStarVertices(SimplexId v, int i,
+                                                       SimplexId* vertices) const {
   SimplexId c[3];
   grid::vertexCoords(dims_, v, c);
   const int d = dims_.dimension, cellSize = d + 1, span = grid::cellSpanMask(d);

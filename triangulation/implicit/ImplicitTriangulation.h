@@ -48,8 +48,14 @@ public:
   }
 
   // Coboundary and adjacency relations: count, then indexed access.
-  int getVertexNeighborNumber(SimplexId v) const;
-  SimplexId getVertexNeighbor(SimplexId v, int i) const;
+  // The vertex-star accessors are inline with an interior fast path (index offsets):
+  // they are the inner loop of every link-based algorithm.
+  int getVertexNeighborNumber(SimplexId v) const {
+    return isInteriorVertex(v) ? 2 * edgeTypes_ : boundaryVertexNeighborNumber(v);
+  }
+  SimplexId getVertexNeighbor(SimplexId v, int i) const {
+    return isInteriorVertex(v) ? v + neighborOffset_[i] : boundaryVertexNeighbor(v, i);
+  }
   int getVertexEdgeNumber(SimplexId v) const { return getVertexNeighborNumber(v); }
   SimplexId getVertexEdge(SimplexId v, int i) const;
   int getVertexTriangleNumber(SimplexId v) const;
@@ -66,6 +72,8 @@ public:
   SimplexId getTetNeighbor(SimplexId t, int i) const;
   // Star = the cells (tets in 3D, triangles in 2D) that contain v.
   int getVertexStarNumber(SimplexId v) const {
+    if (isInteriorVertex(v))
+      return grid::cellTypeCount(dims_.dimension) * (dims_.dimension + 1);
     return dims_.dimension == 3 ? getVertexTetNumber(v) : getVertexTriangleNumber(v);
   }
   SimplexId getVertexStar(SimplexId v, int i) const {
@@ -73,7 +81,15 @@ public:
   }
   // Vertices of the i-th star cell (getCellVertexNumber() of them), without the id
   // round trip: the hot path of link-based algorithms.
-  void getVertexStarVertices(SimplexId v, int i, SimplexId* vertices) const;
+  void getVertexStarVertices(SimplexId v, int i, SimplexId* vertices) const {
+    if (!isInteriorVertex(v)) {
+      boundaryVertexStarVertices(v, i, vertices);
+      return;
+    }
+    const int cellSize = dims_.dimension + 1;
+    for (int q = 0; q < cellSize; ++q)
+      vertices[q] = v + starVertexOffset_[i * cellSize + q];
+  }
 
   bool isVertexOnBoundary(SimplexId v) const;
   bool isEdgeOnBoundary(SimplexId e) const;
@@ -94,7 +110,16 @@ private:
   SimplexId encode(int type, const SimplexId base[3], const SimplexId* offsets,
                    int mask) const;
   bool isInterior(const SimplexId c[3]) const;
-  bool isInteriorVertex(SimplexId v) const;
+  bool isInteriorVertex(SimplexId v) const {
+    if (!onBoundary_.empty())
+      return onBoundary_[v] == 0;
+    SimplexId c[3];
+    grid::vertexCoords(dims_, v, c);
+    return isInterior(c);
+  }
+  int boundaryVertexNeighborNumber(SimplexId v) const;
+  SimplexId boundaryVertexNeighbor(SimplexId v, int i) const;
+  void boundaryVertexStarVertices(SimplexId v, int i, SimplexId* vertices) const;
   bool sharesBoundaryPlane(const SimplexId* vertices, int count) const;
 
   grid::Dims dims_;
