@@ -354,7 +354,7 @@ gridNeighbors(const GridShape& g) {
         bool inside = true;
         for (int k = 0; k < g.dimension; ++k) {
           const int a = g.axes[k];
-          u[a] += sign * ((mask >> k) & 1);
+          u[a] += SimplexId(sign) * ((mask >> k) & 1);
           inside = inside && u[a] >= 0 && u[a] < g.n[a];
         }
         if (inside)
