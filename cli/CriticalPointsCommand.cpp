@@ -4,6 +4,7 @@
 #include "MeshInput.h"
 
 #include "core/common/BackendSelection.h"
+#include "core/common/Timer.h"
 #include "core/critical_points/CriticalPoints.h"
 #include "triangulation/io/MeshFiles.h"
 
@@ -22,7 +23,10 @@ const char* kUsage =
     ", .vtu .vtp .vti .vtk .ply (a point array or x|y|z)"
 #endif
     "\n"
-    "options: --backend auto|cpu|gpu (default auto)  --json  --repeat N (benchmarks)\n";
+    "options: --backend auto|cpu|gpu (default auto)  --json  --repeat N (benchmarks)\n"
+    "         --triangulation implicit|explicit (raw volumes; explicit stores the tets "
+    "of\n"
+    "         the grid as a mesh: the mesh backend on a known domain, for comparisons)\n";
 
 template <typename Triangulation>
 critical_points::Output runRepeated(Triangulation& tri, const ScalarArrayView& values,
@@ -37,18 +41,29 @@ critical_points::Output runRepeated(Triangulation& tri, const ScalarArrayView& v
   return output;
 }
 
-void print(const critical_points::Output& output, const std::string& input,
-           SimplexId vertices, int dimension, const std::vector<double>& totals,
-           bool json) {
+// What the run was on: the input file, its size, and the triangulation that served it
+// (with the seconds spent building it, outside the algorithm's own timings).
+struct RunContext {
+  std::string input;
+  SimplexId vertices = 0;
+  int dimension = 0;
+  std::string triangulation;
+  double triangulationSeconds = 0;
+};
+
+void print(const critical_points::Output& output, const RunContext& run,
+           const std::vector<double>& totals, bool json) {
   if (json) {
     JsonObject counts;
     for (int t = 0; t < kCriticalTypeCount; ++t)
       counts.add(criticalTypeKey(CriticalType(t)), output.counts[t]);
     JsonObject out;
     out.add("command", std::string("critical-points"));
-    out.add("input", input);
-    out.add("vertices", vertices);
-    out.add("dimension", dimension);
+    out.add("input", run.input);
+    out.add("vertices", run.vertices);
+    out.add("dimension", run.dimension);
+    out.add("triangulation", run.triangulation);
+    out.add("triangulation_seconds", run.triangulationSeconds);
     out.addRaw("counts", counts.str());
     addRunReport(out, output.report, totals);
     std::cout << out.str() << "\n";
@@ -56,8 +71,9 @@ void print(const critical_points::Output& output, const std::string& input,
   }
   for (const auto& w : output.report.warnings)
     std::cerr << "warning: " << w << "\n";
-  std::cout << "critical points of " << input << " (" << vertices << " vertices, "
-            << dimension << "D), backend " << output.report.backend << "\n";
+  std::cout << "critical points of " << run.input << " (" << run.vertices << " vertices, "
+            << run.dimension << "D, " << run.triangulation << " triangulation), backend "
+            << output.report.backend << "\n";
   for (int t = 0; t < kCriticalTypeCount; ++t)
     std::cout << "  " << criticalTypeKey(CriticalType(t)) << ": " << output.counts[t]
               << "\n";
@@ -73,9 +89,10 @@ int runCriticalPoints(const std::vector<std::string>& args) {
     std::cout << kUsage;
     return args.empty() ? 2 : 0;
   }
-  const Arguments a(
-      args, {"--raw", "--dims", "--type", "--mesh", "--array", "--backend", "--repeat"},
-      {"--json"});
+  const Arguments a(args,
+                    {"--raw", "--dims", "--type", "--mesh", "--array", "--backend",
+                     "--repeat", "--triangulation"},
+                    {"--json"});
   const Backend backend = parseBackend(a.get("--backend", "auto"));
   const int repeat = std::max(1, std::stoi(a.get("--repeat", "1")));
   const bool json = a.has("--json");
@@ -86,23 +103,37 @@ int runCriticalPoints(const std::vector<std::string>& args) {
     const io::RawVolume volume =
         io::readRawVolume(a.require("--raw"), io::parseDims(a.require("--dims")),
                           parseScalarType(a.require("--type")));
-    ImplicitTriangulation tri(volume.dims[0], volume.dims[1], volume.dims[2]);
-    const auto output = runRepeated(tri, volume.view(), backend, repeat, totals);
-    print(output, a.get("--raw"), tri.getNumberOfVertices(), tri.getDimension(), totals,
-          json);
+    const ImplicitTriangulation grid(volume.dims[0], volume.dims[1], volume.dims[2]);
+    RunContext run{a.get("--raw"), grid.getNumberOfVertices(), grid.getDimension(),
+                   a.get("--triangulation", "implicit")};
+    if (run.triangulation == "implicit") {
+      ImplicitTriangulation tri = grid;
+      const auto output = runRepeated(tri, volume.view(), backend, repeat, totals);
+      print(output, run, totals, json);
+    } else if (run.triangulation == "explicit") {
+      Timer timer;
+      ExplicitTriangulation tri = explicitCopyOf(grid);
+      run.triangulationSeconds = timer.seconds();
+      const auto output = runRepeated(tri, volume.view(), backend, repeat, totals);
+      print(output, run, totals, json);
+    } else {
+      throw Error("--triangulation must be implicit or explicit, got '" +
+                  run.triangulation + "'");
+    }
   } else {
     MeshInput mesh = loadMesh(a.require("--mesh"), a.require("--array"));
     if (!mesh.note.empty())
       std::cerr << "warning: " << mesh.note << "\n";
-    auto run = [&](auto& tri) {
+    auto runOn = [&](auto& tri, const char* kind) {
       const auto output = runRepeated(tri, mesh.values, backend, repeat, totals);
-      print(output, a.get("--mesh"), tri.getNumberOfVertices(), tri.getDimension(),
+      print(output,
+            {a.get("--mesh"), tri.getNumberOfVertices(), tri.getDimension(), kind},
             totals, json);
     };
     if (mesh.implicitTriangulation)
-      run(*mesh.implicitTriangulation);
+      runOn(*mesh.implicitTriangulation, "implicit");
     else
-      run(*mesh.explicitTriangulation);
+      runOn(*mesh.explicitTriangulation, "explicit");
   }
   return 0;
 }

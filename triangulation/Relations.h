@@ -21,8 +21,11 @@ enum Relation : std::uint32_t {
   TE = 1u << 11,
   TF = 1u << 12,
   TT = 1u << 13,
-  Boundary = 1u << 14, // is{Vertex,Edge,Triangle}OnBoundary
-  AllRelations = (1u << 15) - 1,
+  BoundaryVertices = 1u << 14,  // isVertexOnBoundary
+  BoundaryEdges = 1u << 15,     // isEdgeOnBoundary
+  BoundaryTriangles = 1u << 16, // isTriangleOnBoundary
+  Boundary = BoundaryVertices | BoundaryEdges | BoundaryTriangles,
+  AllRelations = (1u << 17) - 1,
 };
 using Relations = std::uint32_t;
 

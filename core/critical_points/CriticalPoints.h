@@ -34,7 +34,7 @@ struct Output {
 };
 
 // The relations the classification reads (TTK's preconditionTriangulation).
-constexpr Relations kRequiredRelations = VV | VT | VF | Boundary;
+constexpr Relations kRequiredRelations = VV | VT | VF | BoundaryVertices;
 
 // Throws Error for bad input (size mismatch, NaN/Inf values), Aborted on abort.
 // Fills output; report says which backend ran and the stage timings.

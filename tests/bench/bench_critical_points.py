@@ -19,9 +19,10 @@ import sys
 PATTERN = re.compile(r"(.*)_(\d+)x(\d+)x(\d+)_(uint8|int16le|float32|float64)\.raw$")
 
 
-def run(topogpu, path, dims, dtype, backend, repeat):
+def run(topogpu, path, dims, dtype, backend, repeat, triangulation="implicit"):
     cmd = [topogpu, "critical-points", "--raw", path, "--dims", ",".join(map(str, dims)),
-           "--type", dtype, "--backend", backend, "--json", "--repeat", str(repeat)]
+           "--type", dtype, "--backend", backend, "--json", "--repeat", str(repeat),
+           "--triangulation", triangulation]
     result = subprocess.run(cmd, capture_output=True, text=True)
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed: {result.stderr}")
@@ -55,6 +56,9 @@ def main():
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--synthetic", type=int, default=0, help="also an N^3 float32 field")
     p.add_argument("--only", default="", help="comma-separated volume name prefixes")
+    p.add_argument("--explicit", default="",
+                   help="comma-separated volume prefixes also run on the CPU with the grid's "
+                        "tets stored as an explicit mesh (the mesh backend's cost)")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
 
@@ -93,8 +97,23 @@ def main():
         print(f"{name:28s} cpu {row['cpu']['best_seconds']:.4f} s  gpu {row['gpu']['best_seconds']:.4f} s"
               f"  x{row['speedup']:.1f}  same counts: {same}", flush=True)
 
+    # The mesh backend on the same domains: what storing the triangulation costs.
+    mesh_rows = []
+    for name, path, dims, dtype in inputs:
+        if not args.explicit or not any(name.startswith(o) for o in args.explicit.split(",")):
+            continue
+        grid = run(args.topogpu, path, dims, dtype, "cpu", 1)
+        mesh = run(args.topogpu, path, dims, dtype, "cpu", 1, "explicit")
+        same = grid["counts"] == mesh["counts"]
+        ok &= same
+        mesh_rows.append({"name": name, "dims": dims, "type": dtype, "implicit": grid, "explicit": mesh,
+                          "counts_identical": same})
+        print(f"{name:28s} implicit {grid['total_seconds']:.3f} s {grid['peak_host_memory_mib']:.0f} MiB"
+              f" | explicit build {mesh['triangulation_seconds']:.3f} s + run {mesh['total_seconds']:.3f} s"
+              f" {mesh['peak_host_memory_mib']:.0f} MiB  same counts: {same}", flush=True)
+
     with open(os.path.join(args.out, "bench_critical_points.json"), "w") as f:
-        json.dump({"cpu_count": os.cpu_count(), "rows": rows}, f, indent=1)
+        json.dump({"cpu_count": os.cpu_count(), "rows": rows, "mesh_rows": mesh_rows}, f, indent=1)
     device = next((r["gpu"]["device"] for r in rows if r["gpu"]["device"]), "no GPU")
     lines = [f"Critical points, `topogpu critical-points`, best of {args.repeat} runs "
              f"(CPU: TBB on {os.cpu_count()} cores; GPU: {device}). Times include the vertex "
@@ -108,6 +127,19 @@ def main():
                      f"{r['cpu']['best_seconds']:.4f} | {r['gpu']['best_seconds']:.4f} | {r['speedup']:.1f} | "
                      f"{classify:.4f} | {r['cpu']['peak_host_memory_mib']:.0f} | {r['gpu']['peak_host_memory_mib']:.0f} | "
                      f"{r['gpu']['peak_device_memory_mib']:.0f} | {r['counts_identical']} |")
+    if mesh_rows:
+        lines += ["", "Implicit grid vs the same tets as an explicit mesh (CPU, one run each):", "",
+                  "| volume | tets | implicit s | implicit peak MiB | explicit build s | explicit precondition s | explicit total s | explicit peak MiB | counts equal |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for r in mesh_rows:
+            d = r["dims"]
+            tets = 6 * (d[0] - 1) * (d[1] - 1) * (d[2] - 1)
+            g, m = r["implicit"], r["explicit"]
+            lines.append(f"| {r['name']} {'x'.join(map(str, d))} | {tets} | {g['total_seconds']:.3f} | "
+                         f"{g['peak_host_memory_mib']:.0f} | {m['triangulation_seconds']:.3f} | "
+                         f"{m['timings'].get('precondition', 0):.3f} | "
+                         f"{m['triangulation_seconds'] + m['total_seconds']:.3f} | "
+                         f"{m['peak_host_memory_mib']:.0f} | {r['counts_identical']} |")
     with open(os.path.join(args.out, "bench_critical_points.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     return 0 if ok else 1

@@ -46,6 +46,7 @@ fi
 
 echo "== benchmark"
 python3 tests/bench/bench_critical_points.py --topogpu build-gpu/bin/topogpu \
-  --volumes "$VOLUMES" --out "$OUT_DIR" --synthetic 512 || status=$?
+  --volumes "$VOLUMES" --out "$OUT_DIR" --synthetic 512 \
+  --explicit fuel,neghip,silicium,tooth,engine || status=$?
 cat "$OUT_DIR/bench_critical_points.md" 2>/dev/null || true
 exit $status

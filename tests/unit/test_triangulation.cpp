@@ -395,6 +395,31 @@ TEST(ExplicitTriangulation, PreconditionOneRelationAtATime) {
   }
 }
 
+// Each boundary flag requested alone (the critical points ask only for the vertices' one)
+// matches brute force, in 2D and 3D, on a mesh with holes.
+TEST(ExplicitTriangulation, PreconditionBoundaryFlagsAlone) {
+  for (const bool is3D : {true, false}) {
+    std::mt19937 rng(is3D ? 5 : 6);
+    const SimplexId nv = is3D ? 27 : 20;
+    const std::vector<Tuple> cells = randomSubcomplex(
+        is3D ? kuhnCells(3, 3, 3) : kuhnCells(4, 5, 1), nv, 3, false, rng);
+    const int dim = is3D ? 3 : 2;
+    const BruteComplex ref(nv, dim, cells);
+    const Relation flags[] = {BoundaryVertices, BoundaryEdges, BoundaryTriangles};
+    for (int d = 0; d < dim; ++d) {
+      ExplicitTriangulation tri(nv, dim, flatten(cells));
+      tri.precondition(flags[d]);
+      tri.precondition(d == 1 ? Relations(EV) : d == 2 ? Relations(FV) : Relations(0));
+      std::set<Tuple> got;
+      for (SimplexId id = 0; id < countOf(tri, d); ++id) {
+        if (onBoundary(tri, d, id))
+          got.insert(verticesOf(tri, d, id));
+      }
+      EXPECT_EQ(got, ref.boundary(d)) << kDimName[d] << " boundary alone, dim " << dim;
+    }
+  }
+}
+
 // ---- error cases
 // ----------------------------------------------------------------------------
 

@@ -1,9 +1,12 @@
 #include "ExplicitTriangulation.h"
 
+#include "triangulation/implicit/ImplicitTriangulation.h"
+
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 #include <utility>
 
@@ -21,26 +24,51 @@ template <typename Body> void parallelFor(SimplexId n, Body body) {
 }
 
 // Rows indexed by target, each listing (ascending) the sources whose `arity` items name
-// it: the inverse of a fixed-arity relation, built by one parallel sort of the pairs.
+// it: the inverse of a fixed-arity relation, by parallel counting (atomic per-target
+// counters, a prefix sum, an atomic fill) and a sort of each short row for determinism.
 template <typename Item>
 CompressedRows invert(SimplexId numberOfTargets, SimplexId numberOfSources, int arity,
                       Item item) {
-  std::vector<std::pair<SimplexId, SimplexId>> pairs(numberOfSources * arity);
+  std::vector<std::atomic<SimplexId>> cursor(numberOfTargets + 1);
   parallelFor(numberOfSources, [&](SimplexId s) {
     for (int k = 0; k < arity; ++k)
-      pairs[s * arity + k] = {item(s, k), s};
+      cursor[item(s, k) + 1].fetch_add(1, std::memory_order_relaxed);
   });
-  tbb::parallel_sort(pairs.begin(), pairs.end());
   CompressedRows rows;
   rows.offsets.assign(numberOfTargets + 1, 0);
-  rows.data.resize(pairs.size());
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    ++rows.offsets[pairs[i].first + 1];
-    rows.data[i] = pairs[i].second;
+  for (SimplexId t = 0; t < numberOfTargets; ++t) {
+    rows.offsets[t + 1] = rows.offsets[t] + cursor[t + 1].load(std::memory_order_relaxed);
+    cursor[t].store(rows.offsets[t], std::memory_order_relaxed);
   }
-  for (SimplexId t = 0; t < numberOfTargets; ++t)
-    rows.offsets[t + 1] += rows.offsets[t];
+  rows.data.resize(rows.offsets.back());
+  parallelFor(numberOfSources, [&](SimplexId s) {
+    for (int k = 0; k < arity; ++k)
+      rows.data[cursor[item(s, k)].fetch_add(1, std::memory_order_relaxed)] = s;
+  });
+  parallelFor(numberOfTargets, [&](SimplexId t) {
+    std::sort(rows.data.begin() + rows.offsets[t],
+              rows.data.begin() + rows.offsets[t + 1]);
+  });
   return rows;
+}
+
+// Sorts the faces the cells produced, keeps one of each and records how many cells
+// produced it (saturating), in one pass over the sorted list.
+template <typename Simplex>
+void uniqueWithCounts(std::vector<Simplex>& faces, std::vector<std::uint8_t>& counts) {
+  tbb::parallel_sort(faces.begin(), faces.end());
+  counts.clear();
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < faces.size();) {
+    std::size_t j = i + 1;
+    while (j < faces.size() && faces[j] == faces[i])
+      ++j;
+    faces[kept++] = faces[i];
+    counts.push_back(std::uint8_t(std::min<std::size_t>(j - i, 255)));
+    i = j;
+  }
+  faces.resize(kept);
+  faces.shrink_to_fit();
 }
 
 // offsets of the runs of equal first entries in a sorted simplex list, one row per vertex
@@ -68,7 +96,8 @@ enum Step : std::uint32_t {
   StepEdgeTets = 1u << 9,
   StepTriangleTets = 1u << 10,
   StepTetNeighbors = 1u << 11,
-  StepBoundary = 1u << 12,
+  StepBoundaryVertices = 1u << 12,
+  StepBoundaryEdges = 1u << 13,
 };
 
 constexpr int kTetEdgePairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
@@ -142,8 +171,12 @@ void ExplicitTriangulation::precondition(Relations r) {
     buildTriangleTets();
   if (r & TT && is3D)
     buildTetNeighbors();
-  if (r & Boundary)
-    buildBoundary();
+  if (r & BoundaryVertices)
+    buildBoundaryVertices();
+  if (r & BoundaryEdges)
+    buildBoundaryEdges();
+  if (r & BoundaryTriangles)
+    buildTriangles(); // the cell counts of the triangles are the flags
 }
 
 void ExplicitTriangulation::buildEdges() {
@@ -156,8 +189,7 @@ void ExplicitTriangulation::buildEdges() {
       for (int j = i + 1; j < arity; ++j)
         edges_[c * pairsPerCell + k++] = {getCellVertex(c, i), getCellVertex(c, j)};
   });
-  tbb::parallel_sort(edges_.begin(), edges_.end());
-  edges_.erase(std::unique(edges_.begin(), edges_.end()), edges_.end());
+  uniqueWithCounts(edges_, edgeCellCount_);
   edgesByLowVertex_ = rowsByLowVertex(edges_, numberOfVertices_);
 }
 
@@ -172,8 +204,7 @@ void ExplicitTriangulation::buildTriangles() {
                                getCellVertex(t, kTetFaces[f][1]),
                                getCellVertex(t, kTetFaces[f][2])};
   });
-  tbb::parallel_sort(triangles_.begin(), triangles_.end());
-  triangles_.erase(std::unique(triangles_.begin(), triangles_.end()), triangles_.end());
+  uniqueWithCounts(triangles_, triangleCellCount_);
   trianglesByLowVertex_ = rowsByLowVertex(triangles_, numberOfVertices_);
 }
 
@@ -288,40 +319,46 @@ void ExplicitTriangulation::buildTetNeighbors() {
   });
 }
 
-void ExplicitTriangulation::buildBoundary() {
-  buildVertexEdges();
-  buildEdgeTriangles();
-  if (dimension_ == 3)
-    buildTriangleTets();
-  TOPOGPU_ONCE(StepBoundary);
-  // A facet (triangle in 3D, edge in 2D) is on the boundary when one cell holds it; lower
-  // simplices are on the boundary when some boundary facet contains them.
-  edgeOnBoundary_.assign(getNumberOfEdges(), 0);
+// A facet (triangle in 3D, edge in 2D) is on the boundary when one cell holds it; lower
+// simplices are on the boundary when some boundary facet contains them.
+void ExplicitTriangulation::buildBoundaryVertices() {
+  const bool is3D = dimension_ == 3;
+  if (is3D)
+    buildTriangles();
+  else
+    buildEdges();
+  TOPOGPU_ONCE(StepBoundaryVertices);
+  const std::vector<std::uint8_t>& counts = is3D ? triangleCellCount_ : edgeCellCount_;
   vertexOnBoundary_.assign(numberOfVertices_, 0);
-  if (dimension_ == 3) {
-    triangleOnBoundary_.assign(getNumberOfTriangles(), 0);
-    SimplexId nonManifold = 0;
-    for (SimplexId f = 0; f < getNumberOfTriangles(); ++f) {
-      triangleOnBoundary_[f] = triangleTets_.size(f) == 1;
-      nonManifold += triangleTets_.size(f) > 2;
-    }
-    nonManifoldFacets_ = nonManifold;
-    parallelFor(getNumberOfEdges(), [&](SimplexId e) {
-      for (int k = 0; k < edgeTriangles_.size(e); ++k)
-        edgeOnBoundary_[e] |= triangleOnBoundary_[edgeTriangles_.at(e, k)];
-    });
-  } else {
-    SimplexId nonManifold = 0;
-    for (SimplexId e = 0; e < getNumberOfEdges(); ++e) {
-      edgeOnBoundary_[e] = edgeTriangles_.size(e) == 1;
-      nonManifold += edgeTriangles_.size(e) > 2;
-    }
-    nonManifoldFacets_ = nonManifold;
+  nonManifoldFacets_ = 0;
+  for (std::size_t f = 0; f < counts.size(); ++f) {
+    nonManifoldFacets_ += counts[f] > 2;
+    if (counts[f] != 1)
+      continue;
+    for (int k = 0; k < dimension_; ++k)
+      vertexOnBoundary_[is3D ? triangles_[f][k] : edges_[f][k]] = 1;
   }
-  parallelFor(numberOfVertices_, [&](SimplexId v) {
-    for (int k = 0; k < vertexEdges_.size(v); ++k)
-      vertexOnBoundary_[v] |= edgeOnBoundary_[vertexEdges_.at(v, k)];
-  });
+}
+
+void ExplicitTriangulation::buildBoundaryEdges() {
+  buildEdges();
+  buildTriangles();
+  TOPOGPU_ONCE(StepBoundaryEdges);
+  if (dimension_ == 2) {
+    edgeOnBoundary_.resize(getNumberOfEdges());
+    for (SimplexId e = 0; e < getNumberOfEdges(); ++e)
+      edgeOnBoundary_[e] = edgeCellCount_[e] == 1;
+    return;
+  }
+  edgeOnBoundary_.assign(getNumberOfEdges(), 0);
+  for (SimplexId f = 0; f < getNumberOfTriangles(); ++f) {
+    if (triangleCellCount_[f] != 1)
+      continue;
+    const auto& t = triangles_[f];
+    edgeOnBoundary_[findEdge(t[0], t[1])] = 1;
+    edgeOnBoundary_[findEdge(t[0], t[2])] = 1;
+    edgeOnBoundary_[findEdge(t[1], t[2])] = 1;
+  }
 }
 
 SimplexId ExplicitTriangulation::findEdge(SimplexId a, SimplexId b) const {
@@ -354,6 +391,17 @@ SimplexId ExplicitTriangulation::findTriangle(SimplexId a, SimplexId b,
   const auto last = triangles_.begin() + trianglesByLowVertex_[key[0] + 1];
   const auto it = std::lower_bound(first, last, key);
   return it != last && *it == key ? SimplexId(it - triangles_.begin()) : -1;
+}
+
+ExplicitTriangulation explicitCopyOf(const ImplicitTriangulation& grid) {
+  const int arity = grid.getCellVertexNumber();
+  std::vector<SimplexId> cells(grid.getNumberOfCells() * arity);
+  parallelFor(grid.getNumberOfCells(), [&](SimplexId c) {
+    for (int k = 0; k < arity; ++k)
+      cells[c * arity + k] = grid.getCellVertex(c, k);
+  });
+  return ExplicitTriangulation(grid.getNumberOfVertices(), grid.getDimension(),
+                               std::move(cells));
 }
 
 } // namespace topogpu

@@ -7,6 +7,7 @@
 #include "triangulation/Relations.h"
 
 #include <array>
+#include <cstdint>
 #include <vector>
 
 namespace topogpu {
@@ -19,6 +20,8 @@ struct CompressedRows {
   SimplexId at(SimplexId r, int i) const { return data[offsets[r] + i]; }
   bool empty() const { return offsets.size() <= 1; }
 };
+
+class ImplicitTriangulation;
 
 class ExplicitTriangulation {
 public:
@@ -96,14 +99,14 @@ public:
   bool isVertexOnBoundary(SimplexId v) const { return vertexOnBoundary_[v] != 0; }
   bool isEdgeOnBoundary(SimplexId e) const { return edgeOnBoundary_[e] != 0; }
   bool isTriangleOnBoundary(SimplexId f) const {
-    return dimension_ == 3 && triangleOnBoundary_[f] != 0;
+    return dimension_ == 3 && triangleCellCount_[f] == 1;
   }
 
   SimplexId findEdge(SimplexId a, SimplexId b) const;
   SimplexId findTriangle(SimplexId a, SimplexId b, SimplexId c) const;
 
   // Facets (triangles in 3D, edges in 2D) shared by more than two cells; computed by
-  // precondition(Boundary). A manifold mesh has none.
+  // precondition(BoundaryVertices). A manifold mesh has none.
   SimplexId getNumberOfNonManifoldFacets() const { return nonManifoldFacets_; }
 
 private:
@@ -119,7 +122,8 @@ private:
   void buildEdgeTets();
   void buildTriangleTets();
   void buildTetNeighbors();
-  void buildBoundary();
+  void buildBoundaryVertices();
+  void buildBoundaryEdges();
 
   int dimension_;
   SimplexId numberOfVertices_;
@@ -139,8 +143,16 @@ private:
   std::vector<SimplexId> vertexNeighbors_; // parallel to vertexEdges_.data
   CompressedRows vertexTriangles_, vertexTets_, edgeTriangles_, edgeTets_, triangleTets_,
       tetNeighbors_;
-  std::vector<char> vertexOnBoundary_, edgeOnBoundary_, triangleOnBoundary_;
+  // How many cells produced each edge / triangle (saturating at 255): a facet in one cell
+  // is on the boundary, in more than two it is non-manifold.
+  std::vector<std::uint8_t> edgeCellCount_, triangleCellCount_;
+  std::vector<char> vertexOnBoundary_, edgeOnBoundary_;
   SimplexId nonManifoldFacets_ = 0;
 };
+
+// The cells of a grid's Freudenthal triangulation stored as an explicit mesh (same
+// vertex ids): the mesh backend on a domain whose answer the grid backend knows, for
+// tests, benchmarks and the later GALE comparisons.
+ExplicitTriangulation explicitCopyOf(const ImplicitTriangulation& grid);
 
 } // namespace topogpu

@@ -100,7 +100,7 @@ ImplicitTriangulation::ImplicitTriangulation(SimplexId nx, SimplexId ny, Simplex
 }
 
 void ImplicitTriangulation::precondition(Relations relations) {
-  if (!(relations & (VV | VE | VF | VT | Boundary)) || !onBoundary_.empty())
+  if (!(relations & (VV | VE | VF | VT | BoundaryVertices)) || !onBoundary_.empty())
     return;
   onBoundary_.resize(getNumberOfVertices());
   tbb::parallel_for(tbb::blocked_range<SimplexId>(0, getNumberOfVertices()),
