@@ -52,43 +52,12 @@ CompressedRows invert(SimplexId numberOfTargets, SimplexId numberOfSources, int 
   return rows;
 }
 
-// Sorts the faces the cells produced, keeps one of each and records how many cells
-// produced it (saturating), in one pass over the sorted list.
-template <typename Simplex>
-void uniqueWithCounts(std::vector<Simplex>& faces, std::vector<std::uint8_t>& counts) {
-  tbb::parallel_sort(faces.begin(), faces.end());
-  counts.clear();
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < faces.size();) {
-    std::size_t j = i + 1;
-    while (j < faces.size() && faces[j] == faces[i])
-      ++j;
-    faces[kept++] = faces[i];
-    counts.push_back(std::uint8_t(std::min<std::size_t>(j - i, 255)));
-    i = j;
-  }
-  faces.resize(kept);
-  faces.shrink_to_fit();
-}
-
-// offsets of the runs of equal first entries in a sorted simplex list, one row per vertex
-template <typename Simplex>
-std::vector<SimplexId> rowsByLowVertex(const std::vector<Simplex>& sorted,
-                                       SimplexId numberOfVertices) {
-  std::vector<SimplexId> offsets(numberOfVertices + 1, 0);
-  for (const Simplex& s : sorted)
-    ++offsets[s[0] + 1];
-  for (SimplexId v = 0; v < numberOfVertices; ++v)
-    offsets[v + 1] += offsets[v];
-  return offsets;
-}
-
 enum Step : std::uint32_t {
   StepEdges = 1u << 0,
   StepTriangles = 1u << 1,
   StepVertexEdges = 1u << 2,
   StepVertexTriangles = 1u << 3,
-  StepVertexTets = 1u << 4,
+  StepVertexStar = 1u << 4,
   StepTriangleEdges = 1u << 5,
   StepTetEdges = 1u << 6,
   StepTetTriangles = 1u << 7,
@@ -162,7 +131,7 @@ void ExplicitTriangulation::precondition(Relations r) {
   if (r & (VF | FV))
     buildVertexTriangles();
   if (r & VT && is3D)
-    buildVertexTets();
+    buildVertexStar();
   if (r & (EF | FE))
     buildEdgeTriangles();
   if (r & (ET | TE) && is3D)
@@ -179,33 +148,89 @@ void ExplicitTriangulation::precondition(Relations r) {
     buildTriangles(); // the cell counts of the triangles are the flags
 }
 
+// The faces with K vertices whose lowest vertex is v, from v's star (cells are stored
+// ascending, so the vertices above v are a suffix of each cell), sorted; a face repeats
+// once per cell that holds it.
+template <int K>
+void ExplicitTriangulation::gatherFacesAbove(
+    SimplexId v, std::vector<std::array<SimplexId, K>>& faces) const {
+  faces.clear();
+  const int arity = dimension_ + 1;
+  for (int i = 0; i < vertexStar_.size(v); ++i) {
+    const SimplexId* cell = &cells_[vertexStar_.at(v, i) * arity];
+    const int first = int(std::find(cell, cell + arity, v) - cell) + 1;
+    for (int a = first; a < arity; ++a) {
+      if constexpr (K == 2) {
+        faces.push_back({v, cell[a]});
+      } else {
+        for (int b = a + 1; b < arity; ++b)
+          faces.push_back({v, cell[a], cell[b]});
+      }
+    }
+  }
+  std::sort(faces.begin(), faces.end());
+}
+
+// Unique faces with their cell counts, grouped by lowest vertex: two parallel passes over
+// the vertices (count, then fill) with no global sort, so memory stays at the output.
+template <int K>
+void ExplicitTriangulation::buildFacesByLowVertex(
+    std::vector<std::array<SimplexId, K>>& faces, std::vector<std::uint8_t>& cellCounts,
+    std::vector<SimplexId>& offsets) {
+  buildVertexStar();
+  offsets.assign(numberOfVertices_ + 1, 0);
+  auto forEachUnique = [&](const std::vector<std::array<SimplexId, K>>& local,
+                           auto&& visit) {
+    for (std::size_t i = 0; i < local.size();) {
+      std::size_t j = i + 1;
+      while (j < local.size() && local[j] == local[i])
+        ++j;
+      visit(local[i], std::uint8_t(std::min<std::size_t>(j - i, 255)));
+      i = j;
+    }
+  };
+  tbb::parallel_for(Range(0, numberOfVertices_), [&](const Range& r) {
+    std::vector<std::array<SimplexId, K>> local;
+    for (SimplexId v = r.begin(); v < r.end(); ++v) {
+      gatherFacesAbove<K>(v, local);
+      SimplexId n = 0;
+      forEachUnique(local, [&](const auto&, std::uint8_t) { ++n; });
+      offsets[v + 1] = n;
+    }
+  });
+  for (SimplexId v = 0; v < numberOfVertices_; ++v)
+    offsets[v + 1] += offsets[v];
+  faces.resize(offsets.back());
+  cellCounts.resize(offsets.back());
+  tbb::parallel_for(Range(0, numberOfVertices_), [&](const Range& r) {
+    std::vector<std::array<SimplexId, K>> local;
+    for (SimplexId v = r.begin(); v < r.end(); ++v) {
+      gatherFacesAbove<K>(v, local);
+      SimplexId at = offsets[v];
+      forEachUnique(local, [&](const auto& face, std::uint8_t count) {
+        faces[at] = face;
+        cellCounts[at++] = count;
+      });
+    }
+  });
+}
+
 void ExplicitTriangulation::buildEdges() {
   TOPOGPU_ONCE(StepEdges);
-  const int arity = dimension_ + 1, pairsPerCell = arity * (arity - 1) / 2;
-  edges_.resize(numberOfCells_ * pairsPerCell);
-  parallelFor(numberOfCells_, [&](SimplexId c) {
-    int k = 0;
-    for (int i = 0; i < arity; ++i)
-      for (int j = i + 1; j < arity; ++j)
-        edges_[c * pairsPerCell + k++] = {getCellVertex(c, i), getCellVertex(c, j)};
-  });
-  uniqueWithCounts(edges_, edgeCellCount_);
-  edgesByLowVertex_ = rowsByLowVertex(edges_, numberOfVertices_);
+  buildFacesByLowVertex<2>(edges_, edgeCellCount_, edgesByLowVertex_);
 }
 
 void ExplicitTriangulation::buildTriangles() {
   if (dimension_ == 2)
     return; // the cells are the triangles
   TOPOGPU_ONCE(StepTriangles);
-  triangles_.resize(numberOfCells_ * 4);
-  parallelFor(numberOfCells_, [&](SimplexId t) {
-    for (int f = 0; f < 4; ++f)
-      triangles_[t * 4 + f] = {getCellVertex(t, kTetFaces[f][0]),
-                               getCellVertex(t, kTetFaces[f][1]),
-                               getCellVertex(t, kTetFaces[f][2])};
-  });
-  uniqueWithCounts(triangles_, triangleCellCount_);
-  trianglesByLowVertex_ = rowsByLowVertex(triangles_, numberOfVertices_);
+  buildFacesByLowVertex<3>(triangles_, triangleCellCount_, trianglesByLowVertex_);
+}
+
+void ExplicitTriangulation::buildVertexStar() {
+  TOPOGPU_ONCE(StepVertexStar);
+  vertexStar_ = invert(numberOfVertices_, numberOfCells_, dimension_ + 1,
+                       [&](SimplexId c, int k) { return getCellVertex(c, k); });
 }
 
 void ExplicitTriangulation::buildVertexEdges() {
@@ -223,16 +248,14 @@ void ExplicitTriangulation::buildVertexEdges() {
 }
 
 void ExplicitTriangulation::buildVertexTriangles() {
+  if (dimension_ == 2) {
+    buildVertexStar(); // the triangles are the cells
+    return;
+  }
   buildTriangles();
   TOPOGPU_ONCE(StepVertexTriangles);
   vertexTriangles_ = invert(numberOfVertices_, getNumberOfTriangles(), 3,
                             [&](SimplexId f, int k) { return getTriangleVertex(f, k); });
-}
-
-void ExplicitTriangulation::buildVertexTets() {
-  TOPOGPU_ONCE(StepVertexTets);
-  vertexTets_ = invert(numberOfVertices_, numberOfCells_, 4,
-                       [&](SimplexId t, int k) { return getCellVertex(t, k); });
 }
 
 void ExplicitTriangulation::buildTriangleEdges() {

@@ -61,14 +61,16 @@ public:
   }
   int getVertexEdgeNumber(SimplexId v) const { return vertexEdges_.size(v); }
   SimplexId getVertexEdge(SimplexId v, int i) const { return vertexEdges_.at(v, i); }
-  int getVertexTriangleNumber(SimplexId v) const { return vertexTriangles_.size(v); }
+  int getVertexTriangleNumber(SimplexId v) const {
+    return dimension_ == 2 ? vertexStar_.size(v) : vertexTriangles_.size(v);
+  }
   SimplexId getVertexTriangle(SimplexId v, int i) const {
-    return vertexTriangles_.at(v, i);
+    return dimension_ == 2 ? vertexStar_.at(v, i) : vertexTriangles_.at(v, i);
   }
   int getVertexTetNumber(SimplexId v) const {
-    return dimension_ == 3 ? vertexTets_.size(v) : 0;
+    return dimension_ == 3 ? vertexStar_.size(v) : 0;
   }
-  SimplexId getVertexTet(SimplexId v, int i) const { return vertexTets_.at(v, i); }
+  SimplexId getVertexTet(SimplexId v, int i) const { return vertexStar_.at(v, i); }
   int getEdgeTriangleNumber(SimplexId e) const { return edgeTriangles_.size(e); }
   SimplexId getEdgeTriangle(SimplexId e, int i) const { return edgeTriangles_.at(e, i); }
   int getEdgeTetNumber(SimplexId e) const {
@@ -114,7 +116,13 @@ private:
   void buildTriangles();
   void buildVertexEdges();
   void buildVertexTriangles();
-  void buildVertexTets();
+  void buildVertexStar();
+  template <int K>
+  void gatherFacesAbove(SimplexId v, std::vector<std::array<SimplexId, K>>& faces) const;
+  template <int K>
+  void buildFacesByLowVertex(std::vector<std::array<SimplexId, K>>& faces,
+                             std::vector<std::uint8_t>& cellCounts,
+                             std::vector<SimplexId>& offsets);
   void buildTriangleEdges();
   void buildTetEdges();
   void buildTetTriangles();
@@ -141,7 +149,8 @@ private:
   std::vector<std::array<SimplexId, 4>> tetTriangles_;
   CompressedRows vertexEdges_;
   std::vector<SimplexId> vertexNeighbors_; // parallel to vertexEdges_.data
-  CompressedRows vertexTriangles_, vertexTets_, edgeTriangles_, edgeTets_, triangleTets_,
+  CompressedRows vertexStar_;              // cells around each vertex: VT in 3D, VF in 2D
+  CompressedRows vertexTriangles_, edgeTriangles_, edgeTets_, triangleTets_,
       tetNeighbors_;
   // How many cells produced each edge / triangle (saturating at 255): a facet in one cell
   // is on the boundary, in more than two it is non-manifold.
