@@ -10,12 +10,64 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
+#include <algorithm>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 namespace topogpu {
 
+namespace {
+
+// Stable counting sort for 8- and 16-bit values: rank = vertices with a smaller value +
+// vertices with the same value and a smaller index, in O(n) with per-chunk histograms
+// (the (value, index) order needs no comparisons when values have few bits).
+template <typename ValueT>
+void countingOrder(const ValueT* values, SimplexId n, SimplexId* order) {
+  using Unsigned = std::make_unsigned_t<ValueT>;
+  constexpr std::size_t bins = std::size_t(1) << (8 * sizeof(ValueT));
+  // signed values shift so that the most negative one lands in bin 0
+  constexpr Unsigned flip =
+      std::is_signed_v<ValueT> ? Unsigned(Unsigned(1) << (8 * sizeof(ValueT) - 1)) : 0;
+  const SimplexId chunks = std::max<SimplexId>(1, std::min<SimplexId>(64, n / 65536));
+  std::vector<SimplexId> counts(std::size_t(chunks) * bins, 0);
+  auto binOf = [&](SimplexId v) {
+    return std::size_t(Unsigned(Unsigned(values[v]) ^ flip));
+  };
+  tbb::parallel_for(SimplexId(0), chunks, [&](SimplexId c) {
+    SimplexId* local = &counts[std::size_t(c) * bins];
+    for (SimplexId v = n * c / chunks; v < n * (c + 1) / chunks; ++v)
+      ++local[binOf(v)];
+  });
+  // exclusive prefix over (bin, chunk): chunk c's first rank for each bin
+  SimplexId running = 0;
+  for (std::size_t b = 0; b < bins; ++b) {
+    for (SimplexId c = 0; c < chunks; ++c) {
+      SimplexId& slot = counts[std::size_t(c) * bins + b];
+      const SimplexId count = slot;
+      slot = running;
+      running += count;
+    }
+  }
+  tbb::parallel_for(SimplexId(0), chunks, [&](SimplexId c) {
+    SimplexId* next = &counts[std::size_t(c) * bins];
+    for (SimplexId v = n * c / chunks; v < n * (c + 1) / chunks; ++v)
+      order[v] = next[binOf(v)]++;
+  });
+}
+
+} // namespace
+
 void computeVertexOrderCpu(const ScalarArrayView& values, SimplexId* order) {
+  bool counted = false;
+  TOPOGPU_DISPATCH_SCALAR(values.type, {
+    if constexpr (std::is_integral_v<ValueT> && sizeof(ValueT) <= 2) {
+      countingOrder(static_cast<const ValueT*>(values.data), values.size, order);
+      counted = true;
+    }
+  });
+  if (counted)
+    return;
   std::vector<SimplexId> sorted(values.size);
   std::iota(sorted.begin(), sorted.end(), SimplexId(0));
   TOPOGPU_DISPATCH_SCALAR(values.type, {

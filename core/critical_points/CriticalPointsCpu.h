@@ -3,6 +3,8 @@
 #pragma once
 
 #include "core/critical_points/CriticalType.h"
+#include "core/critical_points/GridLinkClassifier.h"
+#include "triangulation/implicit/ImplicitTriangulation.h"
 
 #include <tbb/parallel_for.h>
 
@@ -85,24 +87,44 @@ CriticalType classifyVertex(const Triangulation& tri, SimplexId v, const Simplex
   return criticalTypeFromLink(tri.getDimension(), lower, upper);
 }
 
-// Classifies all vertices in blocks; progress and abort are handled between blocks on
-// the calling thread.
-template <typename Triangulation>
-void classifyVerticesCpu(const Triangulation& tri, const SimplexId* order,
-                         std::int8_t* types, const Monitor& monitor) {
-  const SimplexId n = tri.getNumberOfVertices();
+// Runs body(first, last) over all vertices in blocks, each block in parallel; progress
+// and abort are handled between blocks, on the calling thread.
+template <typename Body>
+void forVertexBlocks(SimplexId n, const Monitor& monitor, Body body) {
   const SimplexId blocks = std::max<SimplexId>(1, std::min<SimplexId>(32, n / 4096));
   for (SimplexId b = 0; b < blocks; ++b) {
     monitor.checkAbort();
-    const SimplexId first = n * b / blocks, last = n * (b + 1) / blocks;
-    tbb::parallel_for(tbb::blocked_range<SimplexId>(first, last),
+    tbb::parallel_for(tbb::blocked_range<SimplexId>(n * b / blocks, n * (b + 1) / blocks),
                       [&](const tbb::blocked_range<SimplexId>& range) {
-                        LinkScratch scratch;
-                        for (SimplexId v = range.begin(); v < range.end(); ++v)
-                          types[v] = std::int8_t(classifyVertex(tri, v, order, scratch));
+                        body(range.begin(), range.end());
                       });
     monitor.report(double(b + 1) / blocks);
   }
+}
+
+// Any triangulation: the generic link classifier.
+template <typename Triangulation>
+void classifyVerticesCpu(const Triangulation& tri, const SimplexId* order,
+                         std::int8_t* types, const Monitor& monitor) {
+  forVertexBlocks(tri.getNumberOfVertices(), monitor,
+                  [&](SimplexId first, SimplexId last) {
+                    LinkScratch scratch;
+                    for (SimplexId v = first; v < last; ++v)
+                      types[v] = std::int8_t(classifyVertex(tri, v, order, scratch));
+                  });
+}
+
+// Grids: the stencil classifier with the interior lookup table, exactly what the GPU
+// runs; the generic classifier above stays the cross-check in the tests.
+inline void classifyVerticesCpu(const ImplicitTriangulation& tri, const SimplexId* order,
+                                std::int8_t* types, const Monitor& monitor) {
+  const std::vector<std::int8_t> table = grid::buildInteriorLinkTable(tri.getDimension());
+  forVertexBlocks(
+      tri.getNumberOfVertices(), monitor, [&](SimplexId first, SimplexId last) {
+        for (SimplexId v = first; v < last; ++v)
+          types[v] = std::int8_t(
+              grid::classifyGridVertexWithTable(tri.dims(), v, order, table.data()));
+      });
 }
 
 } // namespace topogpu::critical_points

@@ -6,7 +6,9 @@
 // itself.
 #include "BruteForce.h"
 
+#include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
+#include "core/critical_points/CriticalPointsCpu.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
@@ -364,7 +366,6 @@ gridNeighbors(const GridShape& g) {
   };
 }
 
-
 // Runs the implicit backend and the grid oracle on one field and compares everything.
 template <typename T>
 void checkGrid(SimplexId nx, SimplexId ny, SimplexId nz, const std::vector<T>& values,
@@ -375,9 +376,7 @@ void checkGrid(SimplexId nx, SimplexId ny, SimplexId nz, const std::vector<T>& v
   critical_points::Parameters params;
   params.backend = Backend::Cpu;
   critical_points::Output out;
-  critical_points::execute(tri,
-                           viewOf(values),
-                           params, Monitor{}, out);
+  critical_points::execute(tri, viewOf(values), params, Monitor{}, out);
   const OracleResult oracle = gridOracle(g, values.data());
   // The box is contractible: if this fails, the oracle's links are wrong.
   EXPECT_EQ(oracle.eulerSum, 1) << "Euler relation of the oracle";
@@ -492,6 +491,33 @@ TEST(CriticalPointsOracle, RandomGrids2D) {
                              std::to_string(n[2]) + " range " + std::to_string(range);
     checkGrid(n[0], n[1], n[2], randomField<double>(rng, n[0] * n[1] * n[2], range),
               what);
+  }
+}
+
+// The grid path runs the stencil classifier (shared with the GPU); the generic,
+// triangulation-based classifier must give the same class to every vertex.
+TEST(CriticalPointsOracle, GenericClassifierAgreesWithStencilOnGrids) {
+  std::mt19937 rng(3);
+  for (int seed = 0; seed < 40; ++seed) {
+    std::uniform_int_distribution<int> size(2, 12);
+    SimplexId n[3] = {size(rng), size(rng), size(rng)};
+    if (seed % 4 == 0)
+      n[seed % 3] = 1;
+    ImplicitTriangulation tri(n[0], n[1], n[2]);
+    tri.precondition(critical_points::kRequiredRelations);
+    const auto values =
+        randomField<double>(rng, tri.getNumberOfVertices(), seed % 2 ? 3 : 1000);
+    std::vector<SimplexId> order(values.size());
+    computeVertexOrderCpu(viewOf(values), order.data());
+    std::vector<std::int8_t> stencil(values.size());
+    critical_points::classifyVerticesCpu(tri, order.data(), stencil.data(), Monitor{});
+    critical_points::LinkScratch scratch;
+    for (SimplexId v = 0; v < tri.getNumberOfVertices(); ++v)
+      ASSERT_EQ(
+          std::int8_t(critical_points::classifyVertex(tri, v, order.data(), scratch)),
+          stencil[v])
+          << "vertex " << v << " of " << n[0] << "x" << n[1] << "x" << n[2] << " seed "
+          << seed;
   }
 }
 
