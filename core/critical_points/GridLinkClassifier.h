@@ -13,9 +13,10 @@
 
 namespace topogpu::grid {
 
-TOPOGPU_HD int linkRoot(const signed char* parent, int x) {
-  while (parent[x] != x)
-    x = parent[x];
+// Slots hold their union-find parent, or -1 when the neighbour does not exist.
+TOPOGPU_HD int linkRoot(const std::int8_t* parent, int x) {
+  while (static_cast<int>(parent[x]) != x)
+    x = static_cast<int>(parent[x]);
   return x;
 }
 
@@ -24,7 +25,7 @@ TOPOGPU_HD CriticalType classifyGridVertex(const Dims& dims, SimplexId v,
   SimplexId c[3];
   vertexCoords(dims, v, c);
   const SimplexId ov = order[v];
-  signed char parent[27];
+  std::int8_t parent[27];
   bool lower[27] = {};
   for (int s = 0; s < 27; ++s)
     parent[s] = -1;
@@ -37,7 +38,7 @@ TOPOGPU_HD CriticalType classifyGridVertex(const Dims& dims, SimplexId v,
     if (!anchorValid(dims, n, 0))
       continue;
     const int slot = displacementSlot(c, n);
-    parent[slot] = static_cast<signed char>(slot);
+    parent[slot] = static_cast<std::int8_t>(slot);
     lower[slot] = order[vertexAt(dims, n)] < ov;
   }
   const int cellTypes = cellTypeCount(dims.dimension);
@@ -65,14 +66,14 @@ TOPOGPU_HD CriticalType classifyGridVertex(const Dims& dims, SimplexId v,
         for (int j = i + 1; j < n; ++j) {
           if (lower[slots[i]] == lower[slots[j]])
             parent[linkRoot(parent, slots[i])] =
-                static_cast<signed char>(linkRoot(parent, slots[j]));
+                static_cast<std::int8_t>(linkRoot(parent, slots[j]));
         }
       }
     }
   }
   int lowerCount = 0, upperCount = 0;
   for (int s = 0; s < 27; ++s) {
-    if (parent[s] == s)
+    if (static_cast<int>(parent[s]) == s)
       (lower[s] ? lowerCount : upperCount)++;
   }
   return criticalTypeFromLink(dims.dimension, lowerCount, upperCount);
