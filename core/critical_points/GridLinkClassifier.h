@@ -13,10 +13,12 @@
 
 namespace topogpu::grid {
 
-// Slots hold their union-find parent, or -1 when the neighbour does not exist.
-TOPOGPU_HD int linkRoot(const std::int8_t* parent, int x) {
-  while (static_cast<int>(parent[x]) != x)
-    x = static_cast<int>(parent[x]);
+// Slots hold their union-find parent, or kNoSlot when the neighbour does not exist.
+constexpr std::uint8_t kNoSlot = 255;
+
+TOPOGPU_HD int linkRoot(const std::uint8_t* parent, int x) {
+  while (parent[x] != x)
+    x = parent[x];
   return x;
 }
 
@@ -25,10 +27,10 @@ TOPOGPU_HD CriticalType classifyGridVertex(const Dims& dims, SimplexId v,
   SimplexId c[3];
   vertexCoords(dims, v, c);
   const SimplexId ov = order[v];
-  std::int8_t parent[27];
+  std::uint8_t parent[27];
   bool lower[27] = {};
   for (int s = 0; s < 27; ++s)
-    parent[s] = -1;
+    parent[s] = kNoSlot;
   const int edgeTypes = edgeTypeCount(dims.dimension);
   for (int k = 0; k < 2 * edgeTypes; ++k) {
     const int mask = k / 2 + 1, sign = k % 2 ? -1 : 1;
@@ -38,7 +40,7 @@ TOPOGPU_HD CriticalType classifyGridVertex(const Dims& dims, SimplexId v,
     if (!anchorValid(dims, n, 0))
       continue;
     const int slot = displacementSlot(c, n);
-    parent[slot] = static_cast<std::int8_t>(slot);
+    parent[slot] = static_cast<std::uint8_t>(slot);
     lower[slot] = order[vertexAt(dims, n)] < ov;
   }
   const int cellTypes = cellTypeCount(dims.dimension);
@@ -66,14 +68,14 @@ TOPOGPU_HD CriticalType classifyGridVertex(const Dims& dims, SimplexId v,
         for (int j = i + 1; j < n; ++j) {
           if (lower[slots[i]] == lower[slots[j]])
             parent[linkRoot(parent, slots[i])] =
-                static_cast<std::int8_t>(linkRoot(parent, slots[j]));
+                static_cast<std::uint8_t>(linkRoot(parent, slots[j]));
         }
       }
     }
   }
   int lowerCount = 0, upperCount = 0;
   for (int s = 0; s < 27; ++s) {
-    if (static_cast<int>(parent[s]) == s)
+    if (parent[s] == s)
       (lower[s] ? lowerCount : upperCount)++;
   }
   return criticalTypeFromLink(dims.dimension, lowerCount, upperCount);
