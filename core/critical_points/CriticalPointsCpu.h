@@ -118,7 +118,7 @@ void classifyVerticesCpu(const Triangulation& tri, const SimplexId* order,
 // runs; the generic classifier above stays the cross-check in the tests.
 inline void classifyVerticesCpu(const ImplicitTriangulation& tri, const SimplexId* order,
                                 std::int8_t* types, const Monitor& monitor) {
-  const std::vector<std::int8_t> table = grid::buildInteriorLinkTable(tri.getDimension());
+  const std::vector<std::int8_t>& table = grid::interiorLinkTable(tri.getDimension());
   forVertexBlocks(
       tri.getNumberOfVertices(), monitor, [&](SimplexId first, SimplexId last) {
         for (SimplexId v = first; v < last; ++v)

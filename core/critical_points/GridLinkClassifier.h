@@ -109,7 +109,14 @@ inline std::vector<std::int8_t> buildInteriorLinkTable(int dimension) {
   return table;
 }
 
-// interiorTable: buildInteriorLinkTable(dims.dimension), in memory the caller can read.
+// The table of a dimension, built on first use (about 16k stencil walks) and kept.
+inline const std::vector<std::int8_t>& interiorLinkTable(int dimension) {
+  static const std::vector<std::int8_t> table2D = buildInteriorLinkTable(2);
+  static const std::vector<std::int8_t> table3D = buildInteriorLinkTable(3);
+  return dimension == 3 ? table3D : table2D;
+}
+
+// interiorTable: interiorLinkTable(dims.dimension), in memory the caller can read.
 TOPOGPU_HD CriticalType classifyGridVertexWithTable(const Dims& dims, SimplexId v,
                                                     const SimplexId* order,
                                                     const std::int8_t* interiorTable) {

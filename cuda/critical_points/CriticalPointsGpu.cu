@@ -66,7 +66,7 @@ void classifyGridVertices(const grid::Dims& dims, const ScalarArrayView& values,
 
   timer.reset();
   thrust::device_vector<std::int8_t> deviceTypes(n);
-  const std::vector<std::int8_t> table = grid::buildInteriorLinkTable(dims.dimension);
+  const std::vector<std::int8_t>& table = grid::interiorLinkTable(dims.dimension);
   const thrust::device_vector<std::int8_t> deviceTable(table.begin(), table.end());
   const int block = 256;
   const unsigned grid = unsigned((n + block - 1) / block);
