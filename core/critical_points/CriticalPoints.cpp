@@ -11,6 +11,9 @@
 #include "cuda/critical_points/CriticalPointsGpu.h"
 #endif
 
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
 #include <string>
 
 namespace topogpu::critical_points {
@@ -30,34 +33,65 @@ void validate(SimplexId numberOfVertices, const ScalarArrayView& values) {
                 std::to_string(bad));
 }
 
-// Compacted list, counts and boundary flags from the per-vertex types.
+// Ascending ids of the non-regular vertices: counted per block in parallel, then each
+// block writes its part at its prefix offset (the CPU twin of the GPU's copy_if).
+std::vector<SimplexId> selectCritical(const std::vector<std::int8_t>& types) {
+  const SimplexId n = SimplexId(types.size());
+  const SimplexId blocks = std::max<SimplexId>(1, std::min<SimplexId>(256, n / 65536));
+  std::vector<SimplexId> offsets(blocks + 1, 0);
+  auto isCritical = [&](SimplexId v) {
+    return types[v] != std::int8_t(CriticalType::Regular);
+  };
+  tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
+    for (SimplexId v = n * b / blocks; v < n * (b + 1) / blocks; ++v)
+      offsets[b + 1] += isCritical(v);
+  });
+  for (SimplexId b = 0; b < blocks; ++b)
+    offsets[b + 1] += offsets[b];
+  std::vector<SimplexId> critical(offsets.back());
+  tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
+    SimplexId at = offsets[b];
+    for (SimplexId v = n * b / blocks; v < n * (b + 1) / blocks; ++v) {
+      if (isCritical(v))
+        critical[at++] = v;
+    }
+  });
+  return critical;
+}
+
+// Compacted list (unless the GPU made it), counts and boundary flags.
 template <typename Triangulation>
 void summarize(const Triangulation& tri, Output& output, bool listReady) {
   Timer timer;
-  if (!listReady) {
-    output.criticalVertices.clear();
-    for (SimplexId v = 0; v < SimplexId(output.vertexTypes.size()); ++v) {
-      if (output.vertexTypes[v] != std::int8_t(CriticalType::Regular))
-        output.criticalVertices.push_back(v);
-    }
-  }
+  if (!listReady)
+    output.criticalVertices = selectCritical(output.vertexTypes);
   output.counts.fill(0);
   output.counts[int(CriticalType::Regular)] =
       SimplexId(output.vertexTypes.size() - output.criticalVertices.size());
-  output.criticalOnBoundary.resize(output.criticalVertices.size());
-  for (std::size_t i = 0; i < output.criticalVertices.size(); ++i) {
-    const SimplexId v = output.criticalVertices[i];
+  for (const SimplexId v : output.criticalVertices)
     ++output.counts[output.vertexTypes[v]];
-    output.criticalOnBoundary[i] = tri.isVertexOnBoundary(v) ? 1 : 0;
-  }
+  output.criticalOnBoundary.resize(output.criticalVertices.size());
+  tbb::parallel_for(std::size_t(0), output.criticalVertices.size(), [&](std::size_t i) {
+    output.criticalOnBoundary[i] =
+        tri.isVertexOnBoundary(output.criticalVertices[i]) ? 1 : 0;
+  });
   output.report.timings.emplace_back("summary", timer.seconds());
+}
+
+// What the CPU classifier reads from each backend: the grid's stencil needs nothing
+// prepared; meshes need the link relations.
+constexpr Relations requiredRelations(const ImplicitTriangulation&) {
+  return 0;
+}
+constexpr Relations requiredRelations(const ExplicitTriangulation&) {
+  return kRequiredRelations;
 }
 
 template <typename Triangulation>
 void runCpu(Triangulation& tri, const ScalarArrayView& values, const Monitor& monitor,
             Output& output) {
   Timer timer;
-  tri.precondition(kRequiredRelations);
+  tri.precondition(requiredRelations(tri));
   output.report.timings.emplace_back("precondition", timer.seconds());
   std::vector<SimplexId> order(values.size);
   timer.reset();
