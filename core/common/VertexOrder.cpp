@@ -11,6 +11,8 @@
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <type_traits>
 #include <vector>
@@ -56,17 +58,56 @@ void countingOrder(const ValueT* values, SimplexId n, SimplexId* order) {
   });
 }
 
+// 32-bit values: the order-preserving unsigned image of the value in the high half and
+// the vertex index in the low half make one 64-bit key per vertex, so the (value, index)
+// order is a plain sort of contiguous integers (no indirect comparisons).
+template <typename ValueT> std::uint64_t packedKey(ValueT x, SimplexId v) {
+  std::uint32_t bits = 0;
+  if constexpr (std::is_floating_point_v<ValueT>) {
+    const float canonical = x + 0.0f; // -0.0 ties with +0.0, as in the comparison sort
+    std::memcpy(&bits, &canonical, sizeof bits);
+    bits = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+  } else if constexpr (std::is_signed_v<ValueT>) {
+    bits = std::uint32_t(x) ^ 0x80000000u;
+  } else {
+    bits = std::uint32_t(x);
+  }
+  return (std::uint64_t(bits) << 32) | std::uint64_t(v);
+}
+
+template <typename ValueT>
+void packedSortOrder(const ValueT* values, SimplexId n, SimplexId* order) {
+  std::vector<std::uint64_t> keys(n);
+  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n),
+                    [&](const tbb::blocked_range<SimplexId>& range) {
+                      for (SimplexId v = range.begin(); v < range.end(); ++v)
+                        keys[v] = packedKey(values[v], v);
+                    });
+  tbb::parallel_sort(keys.begin(), keys.end());
+  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n),
+                    [&](const tbb::blocked_range<SimplexId>& range) {
+                      for (SimplexId rank = range.begin(); rank < range.end(); ++rank)
+                        order[keys[rank] & 0xffffffffu] = rank;
+                    });
+}
+
 } // namespace
 
 void computeVertexOrderCpu(const ScalarArrayView& values, SimplexId* order) {
-  bool counted = false;
+  bool done = false;
   TOPOGPU_DISPATCH_SCALAR(values.type, {
+    const auto* v = static_cast<const ValueT*>(values.data);
     if constexpr (std::is_integral_v<ValueT> && sizeof(ValueT) <= 2) {
-      countingOrder(static_cast<const ValueT*>(values.data), values.size, order);
-      counted = true;
+      countingOrder(v, values.size, order);
+      done = true;
+    } else if constexpr (sizeof(ValueT) == 4) {
+      if (values.size <= SimplexId(0xffffffffu)) {
+        packedSortOrder(v, values.size, order);
+        done = true;
+      }
     }
   });
-  if (counted)
+  if (done)
     return;
   std::vector<SimplexId> sorted(values.size);
   std::iota(sorted.begin(), sorted.end(), SimplexId(0));
