@@ -21,10 +21,12 @@
 #include <vtkPolyData.h>
 #include <vtkSignedCharArray.h>
 #include <vtkSmartPointer.h>
+#include <vtkStreamingDemandDrivenPipeline.h>
 #include <vtkStringArray.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 
+#include <algorithm>
 #include <exception>
 #include <string>
 #include <utility>
@@ -96,6 +98,66 @@ vtkSmartPointer<ArrayT> namedArray(const char* name, vtkIdType n) {
   return array;
 }
 
+// Which points of this piece it outputs. Ghost points belong to another piece. Pieces
+// of an image also share the points of their common face; the piece on the far side
+// owns them, so the near piece drops its last non-ghost layer wherever that layer is not
+// the whole extent's far face.
+class PieceOwnership {
+public:
+  PieceOwnership(vtkDataSet* input, vtkInformation* inputInfo)
+      : ghosts_(input->GetPointData()->GetGhostArray()) {
+    auto* image = vtkImageData::SafeDownCast(input);
+    if (image == nullptr ||
+        !inputInfo->Has(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT()))
+      return;
+    int whole[6];
+    inputInfo->Get(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT(), whole);
+    image->GetExtent(extent_);
+    image->GetDimensions(dims_);
+    for (int a = 0; a < 3; ++a) {
+      // last non-ghost index along axis a (ghost layers are whole planes)
+      int center[3] = {dims_[0] / 2, dims_[1] / 2, dims_[2] / 2};
+      lastOwned_[a] = dims_[a] - 1;
+      for (int k = dims_[a] - 1; k >= 0 && ghosts_; --k) {
+        center[a] = k;
+        if (!isGhost(center[0] + dims_[0] * (center[1] + dims_[1] * center[2]))) {
+          lastOwned_[a] = k;
+          break;
+        }
+      }
+      if (extent_[2 * a] + lastOwned_[a] < whole[2 * a + 1])
+        --lastOwned_[a]; // the shared face belongs to the next piece
+    }
+    isImage_ = true;
+  }
+
+  bool owns(vtkIdType v) const {
+    if (isGhost(v))
+      return false;
+    if (!isImage_)
+      return true;
+    const int ijk[3] = {int(v % dims_[0]), int((v / dims_[0]) % dims_[1]),
+                        int(v / (vtkIdType(dims_[0]) * dims_[1]))};
+    for (int a = 0; a < 3; ++a) {
+      if (ijk[a] > lastOwned_[a])
+        return false;
+    }
+    return true;
+  }
+
+private:
+  bool isGhost(vtkIdType v) const {
+    return ghosts_ != nullptr &&
+           (ghosts_->GetValue(v) & vtkDataSetAttributes::DUPLICATEPOINT);
+  }
+
+  vtkUnsignedCharArray* ghosts_;
+  bool isImage_ = false;
+  int extent_[6] = {0, 0, 0, 0, 0, 0};
+  int dims_[3] = {1, 1, 1};
+  int lastOwned_[3] = {0, 0, 0};
+};
+
 } // namespace
 
 struct vtkTopoGPUCriticalPoints::TriangulationCache {
@@ -123,6 +185,23 @@ int vtkTopoGPUCriticalPoints::FillInputPortInformation(int port, vtkInformation*
   if (port != 0)
     return 0;
   info->Set(vtkAlgorithm::INPUT_REQUIRED_DATA_TYPE(), "vtkDataSet");
+  return 1;
+}
+
+int vtkTopoGPUCriticalPoints::RequestUpdateExtent(vtkInformation* request,
+                                                  vtkInformationVector** inputVector,
+                                                  vtkInformationVector* outputVector) {
+  if (!this->Superclass::RequestUpdateExtent(request, inputVector, outputVector))
+    return 0;
+  vtkInformation* outInfo = outputVector->GetInformationObject(0);
+  vtkInformation* inInfo = inputVector[0]->GetInformationObject(0);
+  const int requested =
+      outInfo->Has(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS())
+          ? outInfo->Get(
+                vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS())
+          : 0;
+  inInfo->Set(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS(),
+              std::max(requested, 1));
   return 1;
 }
 
@@ -201,6 +280,19 @@ int vtkTopoGPUCriticalPoints::RequestData(vtkInformation*,
     vtkWarningMacro(<< warning);
 
   const topogpu::Timer outputTimer;
+  // In a distributed run each point is output by exactly one piece.
+  {
+    const PieceOwnership owner(input, inputVector[0]->GetInformationObject(0));
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < result.criticalVertices.size(); ++i) {
+      if (!owner.owns(result.criticalVertices[i]))
+        continue;
+      result.criticalVertices[kept] = result.criticalVertices[i];
+      result.criticalOnBoundary[kept++] = result.criticalOnBoundary[i];
+    }
+    result.criticalVertices.resize(kept);
+    result.criticalOnBoundary.resize(kept);
+  }
   const vtkIdType n = vtkIdType(result.criticalVertices.size());
   auto points = vtkSmartPointer<vtkPoints>::New();
   if (auto* pointSet = vtkPointSet::SafeDownCast(input)) {

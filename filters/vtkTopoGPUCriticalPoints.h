@@ -18,6 +18,10 @@
  * "TopoGPUBackend" (string, backend that ran), "TopoGPUTime" (double, seconds),
  * "TopoGPUTimingStages" (strings) with the parallel "TopoGPUTimings" (double, seconds).
  *
+ * Distributed runs: one ghost layer is requested upstream and ghost points are not
+ * output. Ties are broken by the local index, which orders a piece of an image like the
+ * whole (both are (z, y, x) lexicographic), so image pieces reproduce the serial result.
+ *
  * Bad input (missing or multi-component array, NaN/Inf values, empty or 1D data, no
  * triangles or tets) is reported with vtkErrorMacro and gives an empty output; the
  * request still succeeds, so a pipeline is never left in a failed state.
@@ -53,6 +57,11 @@ protected:
   ~vtkTopoGPUCriticalPoints() override;
 
   int FillInputPortInformation(int port, vtkInformation* info) override;
+  // Asks for one layer of ghost points: in a distributed run (pvbatch/pvserver with MPI)
+  // a vertex on a piece border then sees its whole link, and ghost points are left out
+  // of the output, so the pieces together give the serial answer.
+  int RequestUpdateExtent(vtkInformation* request, vtkInformationVector** inputVector,
+                          vtkInformationVector* outputVector) override;
   int RequestData(vtkInformation* request, vtkInformationVector** inputVector,
                   vtkInformationVector* outputVector) override;
 
