@@ -125,7 +125,8 @@ public:
           break;
         }
       }
-      if (extent_[2 * a] + lastOwned_[a] < whole[2 * a + 1])
+      const std::size_t low = std::size_t(2) * a, high = low + 1;
+      if (extent_[low] + lastOwned_[a] < whole[high])
         --lastOwned_[a]; // the shared face belongs to the next piece
     }
     isImage_ = true;
