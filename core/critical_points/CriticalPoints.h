@@ -33,7 +33,8 @@ struct Output {
   SimplexId count(CriticalType t) const { return counts[int(t)]; }
 };
 
-// The relations the classification reads (TTK's preconditionTriangulation).
+// The relations the generic (mesh) classification reads, as TTK's
+// preconditionTriangulation; the grid path's stencil needs none.
 constexpr Relations kRequiredRelations = VV | VT | VF | BoundaryVertices;
 
 // Throws Error for bad input (size mismatch, NaN/Inf values), Aborted on abort.
