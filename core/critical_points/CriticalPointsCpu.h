@@ -1,5 +1,6 @@
-// CPU classification, written once against the triangulation interface and instantiated
-// per backend (compile-time dispatch).
+// CPU classification: the generic link classifier, written once against the
+// triangulation interface and instantiated per backend (compile-time dispatch), and the
+// grid specialisation that runs the stencil classifier the GPU runs.
 #pragma once
 
 #include "core/critical_points/CriticalType.h"
@@ -55,6 +56,7 @@ CriticalType classifyVertex(const Triangulation& tri, SimplexId v, const Simplex
       h = (h + 1) & (tableSize - 1);
     s.slotTable[h] = i;
   }
+  // Every vertex of a star cell is a neighbour of v, so the probe always finds it.
   auto slotOf = [&](SimplexId u) {
     int h = hash(u);
     while (s.neighbors[s.slotTable[h]] != u)
