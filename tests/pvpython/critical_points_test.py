@@ -401,6 +401,23 @@ def case_progress_abort():
     print("progress_abort: %d progress steps, abort honoured, rerun complete" % len(set(inner)))
 
 
+def case_array_choices():
+    """The GUI offers numeric one-component point arrays only (no string arrays)."""
+    from vtkmodules.vtkCommonCore import vtkStringArray
+    img = image((3, 3, 3), np.arange(27, dtype=np.float32), "f")
+    labels = vtkStringArray()
+    labels.SetName("labels")
+    labels.SetNumberOfValues(27)
+    img.GetPointData().AddArray(labels)
+    source = producer(img)
+    source.UpdatePipeline()
+    cp = TopoGPUCriticalPoints(Input=source)
+    domain = cp.GetProperty("SelectInputScalars").SMProperty.GetDomain("array_list")
+    offered = [domain.GetString(i) for i in range(domain.GetNumberOfStrings())]
+    assert offered == ["f"], "arrays offered: %r" % offered
+    print("array_choices: offered %r" % offered)
+
+
 CASES = {name[5:]: f for name, f in dict(globals()).items() if name.startswith("case_")}
 if CASE not in CASES:
     raise SystemExit("unknown case %s; known: %s" % (CASE, sorted(CASES)))
