@@ -33,7 +33,7 @@ TOPOGPU_HD CriticalType classifyGridVertex(const Dims& dims, SimplexId v,
     parent[s] = kNoSlot;
   const int edgeTypes = edgeTypeCount(dims.dimension);
   for (int k = 0; k < 2 * edgeTypes; ++k) {
-    const int mask = k / 2 + 1, sign = k % 2 ? -1 : 1;
+    const int mask = neighborMask(k), sign = neighborSign(k);
     SimplexId n[3];
     for (int a = 0; a < 3; ++a)
       n[a] = c[a] + SimplexId(sign) * ((mask >> a) & 1);
@@ -100,10 +100,8 @@ inline std::vector<std::int8_t> buildInteriorLinkTable(int dimension) {
   std::vector<SimplexId> order(vertexCount(cube), 300);
   order[center] = 100;
   for (unsigned mask = 0; mask < table.size(); ++mask) {
-    for (int k = 0; k < bits; ++k) {
-      const SimplexId offset = (k % 2 ? -1 : 1) * maskOffset(cube, k / 2 + 1);
-      order[center + offset] = (mask >> k) & 1u ? k : 200 + k;
-    }
+    for (int k = 0; k < bits; ++k)
+      order[center + neighborOffset(cube, k)] = (mask >> k) & 1u ? k : 200 + k;
     table[mask] = std::int8_t(classifyGridVertex(cube, center, order.data()));
   }
   return table;
@@ -122,17 +120,13 @@ TOPOGPU_HD CriticalType classifyGridVertexWithTable(const Dims& dims, SimplexId 
                                                     const std::int8_t* interiorTable) {
   SimplexId c[3];
   vertexCoords(dims, v, c);
-  for (int a = 0; a < dims.dimension; ++a) {
-    if (c[a] == 0 || c[a] == dims.n[a] - 1)
-      return classifyGridVertex(dims, v, order);
-  }
+  if (!isInteriorCoords(dims, c))
+    return classifyGridVertex(dims, v, order);
   const SimplexId ov = order[v];
   unsigned mask = 0;
   const int bits = interiorMaskBits(dims.dimension);
-  for (int k = 0; k < bits; ++k) {
-    const SimplexId offset = (k % 2 ? -1 : 1) * maskOffset(dims, k / 2 + 1);
-    mask |= unsigned(order[v + offset] < ov) << k;
-  }
+  for (int k = 0; k < bits; ++k)
+    mask |= unsigned(order[v + neighborOffset(dims, k)] < ov) << k;
   return CriticalType(interiorTable[mask]);
 }
 

@@ -6,7 +6,6 @@
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
 #include "cuda/common/GpuDevice.h"
-#include "cuda/common/VertexOrderGpu.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
@@ -63,8 +62,12 @@ void compareCriticalPoints(const std::string& name, const std::array<SimplexId, 
 
 void compareOrder(const std::string& name, const ScalarArrayView& values) {
   std::vector<SimplexId> cpu(values.size), gpu(values.size);
-  computeVertexOrderCpu(values, cpu.data());
-  gpu::computeVertexOrder(values, gpu.data());
+  RunReport cpuReport, gpuReport;
+  computeVertexOrder(values, cpu.data(), Backend::Cpu, cpuReport);
+  computeVertexOrder(values, gpu.data(), Backend::Gpu, gpuReport);
+  expect(cpuReport.backend == "cpu" && gpuReport.backend == "gpu",
+         name + ": vertex order ran on " + cpuReport.backend + " and " +
+             gpuReport.backend);
   expect(cpu == gpu, name + ": vertex orders differ");
 }
 

@@ -49,6 +49,27 @@ TOPOGPU_HD SimplexId maskOffset(const Dims& d, int mask) {
          ((mask & 4) ? d.n[0] * d.n[1] : 0);
 }
 
+// Neighbour k of a vertex (k < 2(2^d - 1)): +mask for even k, -mask for odd k, with
+// mask = k/2 + 1. Every vertex-neighbour enumeration uses this one order.
+TOPOGPU_HD int neighborSign(int k) {
+  return k % 2 ? -1 : 1;
+}
+TOPOGPU_HD int neighborMask(int k) {
+  return k / 2 + 1;
+}
+TOPOGPU_HD SimplexId neighborOffset(const Dims& d, int k) {
+  return neighborSign(k) * maskOffset(d, neighborMask(k));
+}
+
+// True when no coordinate lies on the grid's boundary: the whole star exists.
+TOPOGPU_HD bool isInteriorCoords(const Dims& d, const SimplexId c[3]) {
+  for (int a = 0; a < d.dimension; ++a) {
+    if (c[a] == 0 || c[a] == d.n[a] - 1)
+      return false;
+  }
+  return true;
+}
+
 // True when base + mask stays inside the grid, i.e. base is a valid anchor for a simplex
 // spanning the axes of mask.
 TOPOGPU_HD bool anchorValid(const Dims& d, const SimplexId c[3], int mask) {

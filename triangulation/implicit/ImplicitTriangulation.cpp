@@ -88,7 +88,7 @@ ImplicitTriangulation::ImplicitTriangulation(SimplexId nx, SimplexId ny, Simplex
   for (int t = 0; t < tetTypes_; ++t)
     tetOffset_[t + 1] = tetOffset_[t] + boxSize(7);
   for (int k = 0; k < 2 * edgeTypes_; ++k)
-    neighborOffset_[k] = (k % 2 ? -1 : 1) * grid::maskOffset(dims_, k / 2 + 1);
+    neighborOffset_[k] = grid::neighborOffset(dims_, k);
   const int cellSize = active + 1;
   for (int k = 0; k < grid::cellTypeCount(active) * cellSize; ++k) {
     const int type = k / cellSize, own = grid::cellChainMask(active, type, k % cellSize);
@@ -140,11 +140,7 @@ SimplexId ImplicitTriangulation::encode(int type, const SimplexId base[3],
 }
 
 bool ImplicitTriangulation::isInterior(const SimplexId c[3]) const {
-  for (int a = 0; a < dims_.dimension; ++a) {
-    if (c[a] == 0 || c[a] == dims_.n[a] - 1)
-      return false;
-  }
-  return true;
+  return grid::isInteriorCoords(dims_, c);
 }
 
 // ---- boundary relations ------------------------------------------------------------
@@ -256,11 +252,9 @@ SimplexId ImplicitTriangulation::findTet(SimplexId a, SimplexId b, SimplexId c,
 int ImplicitTriangulation::boundaryVertexNeighborNumber(SimplexId v) const {
   SimplexId c[3];
   grid::vertexCoords(dims_, v, c);
-  if (isInterior(c))
-    return 2 * edgeTypes_;
   return countValid(2 * edgeTypes_, [&](int k) {
     SimplexId n[3];
-    addMask(c, k / 2 + 1, k % 2 ? -1 : 1, n);
+    addMask(c, grid::neighborMask(k), grid::neighborSign(k), n);
     return grid::anchorValid(dims_, n, 0);
   });
 }
@@ -269,9 +263,9 @@ SimplexId ImplicitTriangulation::boundaryVertexNeighbor(SimplexId v, int i) cons
   SimplexId c[3];
   grid::vertexCoords(dims_, v, c);
   auto neighbor = [&](int k, SimplexId n[3]) {
-    addMask(c, k / 2 + 1, k % 2 ? -1 : 1, n);
+    addMask(c, grid::neighborMask(k), grid::neighborSign(k), n);
   };
-  const int k = isInterior(c) ? i : nthValid(2 * edgeTypes_, i, [&](int kk) {
+  const int k = nthValid(2 * edgeTypes_, i, [&](int kk) {
     SimplexId n[3];
     neighbor(kk, n);
     return grid::anchorValid(dims_, n, 0);
@@ -361,14 +355,11 @@ void ImplicitTriangulation::boundaryVertexStarVertices(SimplexId v, int i,
     addMask(c, grid::cellChainMask(d, k / cellSize, k % cellSize), -1, base);
   };
   const int candidates = grid::cellTypeCount(d) * cellSize;
-  int k = i;
-  if (!isInterior(c)) {
-    k = nthValid(candidates, i, [&](int kk) {
-      SimplexId base[3];
-      anchor(kk, base);
-      return grid::anchorValid(dims_, base, span);
-    });
-  }
+  const int k = nthValid(candidates, i, [&](int kk) {
+    SimplexId base[3];
+    anchor(kk, base);
+    return grid::anchorValid(dims_, base, span);
+  });
   SimplexId base[3];
   anchor(k, base);
   const SimplexId first = grid::vertexAt(dims_, base);
