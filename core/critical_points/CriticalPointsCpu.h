@@ -47,10 +47,15 @@ CriticalType classifyVertex(const Triangulation& tri, SimplexId v, const Simplex
   const auto hash = [tableSize](SimplexId u) {
     return int((std::uint64_t(u) * 0x9E3779B97F4A7C15ull) >> 40) & (tableSize - 1);
   };
+  // TTK's boundary rule (3D only) reads which side of the link touches the boundary.
+  const bool onBoundary = tri.getDimension() == 3 && tri.isVertexOnBoundary(v);
+  bool lowerOnBoundary = false, upperOnBoundary = false;
   for (int i = 0; i < degree; ++i) {
     s.neighbors[i] = tri.getVertexNeighbor(v, i);
     s.parent[i] = i;
     s.isLower[i] = order[s.neighbors[i]] < order[v];
+    if (onBoundary && tri.isVertexOnBoundary(s.neighbors[i]))
+      (s.isLower[i] ? lowerOnBoundary : upperOnBoundary) = true;
     int h = hash(s.neighbors[i]);
     while (s.slotTable[h] >= 0)
       h = (h + 1) & (tableSize - 1);
@@ -86,7 +91,8 @@ CriticalType classifyVertex(const Triangulation& tri, SimplexId v, const Simplex
     if (findRoot(s.parent, i) == i)
       (s.isLower[i] ? lower : upper)++;
   }
-  return criticalTypeFromLink(tri.getDimension(), lower, upper);
+  return criticalTypeFromLink(tri.getDimension(), lower, upper, lowerOnBoundary,
+                              upperOnBoundary, onBoundary);
 }
 
 // Runs body(first, last) over all vertices in blocks, each block in parallel; progress

@@ -36,25 +36,35 @@ inline const char* criticalTypeKey(CriticalType t) {
   return "?";
 }
 
-// lower/upper: connected components of the lower and upper link. No lower component is a
-// minimum, no upper one a maximum, one of each is regular. In 3D, >= 2 lower and 1 upper
-// is a 1-saddle, 1 lower and >= 2 upper a 2-saddle. In 2D (surfaces and images), TTK's
-// rule: (2,1), (1,2) and (2,2) are (1-)saddles. Everything else is degenerate.
-TOPOGPU_HD CriticalType criticalTypeFromLink(int dimension, int lower, int upper) {
-  if (lower == 0)
+// TTK's ScalarFieldCriticalPoints rule, from lower/upper = the numbers of connected
+// components of the lower and upper links. (0,1) is a minimum, (1,0) a maximum, (1,1)
+// regular, except in 3D on the boundary: there a vertex whose upper link touches the
+// boundary (lowerOnBoundary/upperOnBoundary: some lower/upper neighbour is a boundary
+// vertex) while its lower link does not is a 1-saddle, and the reverse a 2-saddle (the
+// boundary cuts a saddle's link). In 3D (2,1) is a 1-saddle and (1,2) a 2-saddle; in 2D
+// (2,1), (1,2) and (2,2) are saddles (Saddle1). Everything else is degenerate: monkey
+// saddles, (3,1) and (1,3) in 3D, and also (0,0), (0,2), (2,0) (an isolated vertex, or a
+// boundary vertex that is an extremum and a saddle at once).
+TOPOGPU_HD CriticalType criticalTypeFromLink(int dimension, int lower, int upper,
+                                             bool lowerOnBoundary, bool upperOnBoundary,
+                                             bool vertexOnBoundary) {
+  if (lower == 0 && upper == 1)
     return CriticalType::Minimum;
-  if (upper == 0)
+  if (lower == 1 && upper == 0)
     return CriticalType::Maximum;
-  if (lower == 1 && upper == 1)
+  if (lower == 1 && upper == 1) {
+    if (dimension == 3 && vertexOnBoundary && upperOnBoundary != lowerOnBoundary)
+      return upperOnBoundary ? CriticalType::Saddle1 : CriticalType::Saddle2;
     return CriticalType::Regular;
+  }
   if (dimension == 3) {
-    if (upper == 1)
+    if (lower == 2 && upper == 1)
       return CriticalType::Saddle1;
-    if (lower == 1)
+    if (lower == 1 && upper == 2)
       return CriticalType::Saddle2;
     return CriticalType::Degenerate;
   }
-  if (lower <= 2 && upper <= 2)
+  if (lower >= 1 && upper >= 1 && lower <= 2 && upper <= 2)
     return CriticalType::Saddle1;
   return CriticalType::Degenerate;
 }

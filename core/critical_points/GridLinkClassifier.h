@@ -1,8 +1,9 @@
 // Link classification of one grid vertex from the Freudenthal stencil alone: the link
 // lives in 27 slots indexed by the neighbour's displacement, link edges come from the
-// cells of the vertex's star. Host + device: the CUDA kernel and the CPU grid path run
-// this same function, so they agree by construction; the generic, triangulation-based
-// classifier (CriticalPointsCpu.h) and brute-force oracles check it in the tests.
+// cells of the vertex's star (stencil coordinates: TTK's orientation). Host + device: the
+// CUDA kernel and the CPU grid path run this same function, so they agree by
+// construction; the generic, triangulation-based classifier (CriticalPointsCpu.h) and
+// brute-force oracles check it in the tests.
 #pragma once
 
 #include "core/critical_points/CriticalType.h"
@@ -29,6 +30,10 @@ TOPOGPU_HD CriticalType classifyGridVertex(const Dims& dims, SimplexId v,
   const SimplexId ov = order[v];
   std::uint8_t parent[27];
   bool lower[27] = {};
+  // TTK's boundary rule reads whether a lower / an upper neighbour is a boundary vertex;
+  // only a boundary vertex of a 3D grid needs it (never an interior one: the table).
+  const bool onBoundary = dims.dimension == 3 && isBoundaryCoords(dims, c);
+  bool lowerOnBoundary = false, upperOnBoundary = false;
   for (int s = 0; s < 27; ++s)
     parent[s] = kNoSlot;
   const int edgeTypes = edgeTypeCount(dims.dimension);
@@ -42,6 +47,8 @@ TOPOGPU_HD CriticalType classifyGridVertex(const Dims& dims, SimplexId v,
     const int slot = displacementSlot(c, n);
     parent[slot] = static_cast<std::uint8_t>(slot);
     lower[slot] = order[vertexAt(dims, n)] < ov;
+    if (onBoundary && isBoundaryCoords(dims, n))
+      (lower[slot] ? lowerOnBoundary : upperOnBoundary) = true;
   }
   const int cellTypes = cellTypeCount(dims.dimension);
   const int span = cellSpanMask(dims.dimension);
@@ -78,7 +85,8 @@ TOPOGPU_HD CriticalType classifyGridVertex(const Dims& dims, SimplexId v,
     if (parent[s] == s)
       (lower[s] ? lowerCount : upperCount)++;
   }
-  return criticalTypeFromLink(dims.dimension, lowerCount, upperCount);
+  return criticalTypeFromLink(dims.dimension, lowerCount, upperCount, lowerOnBoundary,
+                              upperOnBoundary, onBoundary);
 }
 
 // For an interior vertex the whole star is present, so its class depends only on which

@@ -11,17 +11,19 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 #include <string>
-#include <numeric>
 #include <vector>
 
 namespace topogpu::test {
 
 using Tuple = std::vector<SimplexId>; // sorted vertex ids of one simplex
 
-// Cells (maximal simplices) of the Kuhn triangulation of an nx x ny x nz grid, enumerated
+// Cells (maximal simplices) of the Kuhn triangulation (around the (0,0,0)-(1,1,1)
+// diagonal: not TTK's, see ttkGridCells) of an nx x ny x nz grid, a generic mesh for the
+// explicit backend's tests, enumerated
 // the textbook way: per cube (square) of the active axes, one simplex per permutation of
 // those axes, walking base -> +e_a -> +e_a+e_b -> ... -> opposite corner. Axes of size 1
 // are simply not stepped along, so 4x1x6 gives the 2D triangulation of the (x, z) plane.
@@ -50,6 +52,53 @@ inline std::vector<Tuple> kuhnCells(SimplexId nx, SimplexId ny, SimplexId nz) {
           std::sort(cell.begin(), cell.end());
           cells.push_back(cell);
         } while (std::next_permutation(perm.begin(), perm.end()));
+      }
+  return cells;
+}
+
+// Cells of TTK's triangulation of an nx x ny x nz grid, written from TTK's documented
+// split and nothing else: with the corners of a voxel named A..H in x-fastest order
+// (A=(0,0,0), B=(1,0,0), C=(0,1,0), D=(1,1,0), E=(0,0,1), F=(1,0,1), G=(0,1,1),
+// H=(1,1,1)) its tets are ABCG, BCDG, ABEG, BEFG, BFGH, BDGH (around the B-G diagonal);
+// a pixel a=(0,0), b=(1,0), c=(0,1), d=(1,1) of the two active axes splits into abc and
+// bcd (along the b-c diagonal). Axes of size 1 are squeezed out: 4x1x6 is 2D in (x, z).
+inline std::vector<Tuple> ttkGridCells(SimplexId nx, SimplexId ny, SimplexId nz) {
+  const SimplexId n[3] = {nx, ny, nz};
+  const SimplexId stride[3] = {1, nx, nx * ny};
+  std::vector<int> axes;
+  for (int a = 0; a < 3; ++a) {
+    if (n[a] > 1)
+      axes.push_back(a);
+  }
+  static const int tets[6][4] = {{0, 1, 2, 6}, {1, 2, 3, 6}, {0, 1, 4, 6},
+                                 {1, 4, 5, 6}, {1, 5, 6, 7}, {1, 3, 6, 7}};
+  static const int triangles[2][3] = {{0, 1, 2}, {1, 2, 3}};
+  std::vector<Tuple> cells;
+  SimplexId c[3];
+  for (c[2] = 0; c[2] < std::max<SimplexId>(1, nz - 1); ++c[2])
+    for (c[1] = 0; c[1] < std::max<SimplexId>(1, ny - 1); ++c[1])
+      for (c[0] = 0; c[0] < std::max<SimplexId>(1, nx - 1); ++c[0]) {
+        const SimplexId base = c[0] * stride[0] + c[1] * stride[1] + c[2] * stride[2];
+        // corner k of the voxel (pixel): bit i of k steps along active axis i
+        auto corner = [&](int k) {
+          SimplexId id = base;
+          for (std::size_t i = 0; i < axes.size(); ++i)
+            id += ((k >> i) & 1) * stride[axes[i]];
+          return id;
+        };
+        if (axes.size() == 3) {
+          for (const auto& t : tets) {
+            Tuple cell{corner(t[0]), corner(t[1]), corner(t[2]), corner(t[3])};
+            std::sort(cell.begin(), cell.end());
+            cells.push_back(cell);
+          }
+        } else {
+          for (const auto& t : triangles) {
+            Tuple cell{corner(t[0]), corner(t[1]), corner(t[2])};
+            std::sort(cell.begin(), cell.end());
+            cells.push_back(cell);
+          }
+        }
       }
   return cells;
 }
@@ -152,11 +201,12 @@ struct BruteComplex {
 
 // The shared data folder: $TOPOGPU_SHARED_DATA when set, else the configured path.
 // A random sub-complex of `grid` on nv vertices: each cell dropped with probability
-// 1/dropOneIn (holes, pinched vertices and edges), vertex ids permuted, and optionally the
-// vertices within each cell shuffled; nothing grid-like is left to rely on.
+// 1/dropOneIn (holes, pinched vertices and edges), vertex ids permuted, and optionally
+// the vertices within each cell shuffled; nothing grid-like is left to rely on.
 template <typename Rng>
 std::vector<Tuple> randomSubcomplex(const std::vector<Tuple>& grid, SimplexId nv,
-                                    unsigned dropOneIn, bool shuffleCellVertices, Rng& rng) {
+                                    unsigned dropOneIn, bool shuffleCellVertices,
+                                    Rng& rng) {
   std::vector<SimplexId> relabel(nv);
   std::iota(relabel.begin(), relabel.end(), SimplexId(0));
   std::shuffle(relabel.begin(), relabel.end(), rng);

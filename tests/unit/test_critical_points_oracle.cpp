@@ -1,7 +1,8 @@
 // Critical points against an independent brute-force classifier. The oracle rebuilds the
-// link of every vertex from the cells of its star (Kuhn tets of the surrounding cubes on
-// grids, a vertex -> cells scan on meshes), splits it by the (value, index) order and
-// counts components with its own union-find. It also yields chi of the lower link, so the
+// link of every vertex from the cells of its star (TTK's tets of the surrounding voxels,
+// from TTK's corner list, on grids; a vertex -> cells scan on meshes), splits it by the
+// (value, index) order, counts components with its own union-find and applies TTK 1.2's
+// rule restated below. It also yields chi of the lower link, so the
 // Euler relation sum_v (1 - chi(lower link of v)) == chi(domain) checks the oracle
 // itself.
 #include "BruteForce.h"
@@ -25,25 +26,33 @@
 namespace topogpu::test {
 namespace {
 
-// The classification rule, restated from the specification (not CriticalType.h).
-std::int8_t ruleType(int dimension, int lower, int upper) {
-  if (lower == 0)
-    return 0; // minimum
-  if (upper == 0)
-    return 3; // maximum
-  if (lower == 1 && upper == 1)
-    return 5; // regular
-  if (dimension == 3) {
-    if (lower >= 2 && upper == 1)
-      return 1;
-    if (lower == 1 && upper >= 2)
-      return 2;
-    return 4;
+// TTK 1.2's ScalarFieldCriticalPoints::getCriticalType, restated from its specification
+// (not from CriticalType.h): (lower, upper) link components (0,1) minimum, (1,0)
+// maximum, (1,1) regular but for the 3D boundary case, then 3D (2,1) 1-saddle, (1,2)
+// 2-saddle, 2D (2,1) (1,2) (2,2) saddle; all else degenerate. lowerB/upperB: some
+// lower/upper neighbour is a boundary vertex; onB: v is.
+std::int8_t ruleType(int dimension, int lower, int upper, bool lowerB, bool upperB,
+                     bool onB) {
+  const std::int8_t minimum = 0, saddle1 = 1, saddle2 = 2, maximum = 3, degenerate = 4,
+                    regular = 5;
+  if (lower == 0 && upper == 1)
+    return minimum;
+  if (lower == 1 && upper == 0)
+    return maximum;
+  if (lower == 1 && upper == 1) {
+    if (dimension == 3 && onB && upperB && !lowerB)
+      return saddle1;
+    if (dimension == 3 && onB && lowerB && !upperB)
+      return saddle2;
+    return regular;
   }
-  if ((lower == 2 && upper == 1) || (lower == 1 && upper == 2) ||
-      (lower == 2 && upper == 2))
-    return 1;
-  return 4;
+  if (dimension == 3)
+    return lower == 2 && upper == 1   ? saddle1
+           : lower == 1 && upper == 2 ? saddle2
+                                      : degenerate;
+  const bool saddle = (lower == 2 && upper == 1) || (lower == 1 && upper == 2) ||
+                      (lower == 2 && upper == 2);
+  return saddle ? saddle1 : degenerate;
 }
 
 struct OracleResult {
@@ -102,12 +111,16 @@ struct GridShape {
   }
 };
 
-// Link of v from the Kuhn simplices of the (up to 2^d) cubes around it: a simplex of the
-// cube at `base` for axis permutation p is base, base+e_p0, base+e_p0+e_p1, ...; when v
-// is one of its corners, the other corners span a face of the link.
+// Link of v from TTK's cells of the (up to 2^d) voxels around it: corners named by bit
+// masks over the active axes (bit i = one step along active axis i), voxel tets ABCG,
+// BCDG, ABEG, BEFG, BFGH, BDGH (A=0 ... H=7 in x-fastest order), pixel triangles abc,
+// bcd; when v is a corner of a cell, the other corners span a face of its link.
 template <typename T>
 void classifyGridVertex(const GridShape& g, const Field<T>& f, SimplexId v,
                         std::int8_t& type, int& lowerCount, int& upperCount, int& chi) {
+  static const int tets[6][4] = {{0, 1, 2, 6}, {1, 2, 3, 6}, {0, 1, 4, 6},
+                                 {1, 4, 5, 6}, {1, 5, 6, 7}, {1, 3, 6, 7}};
+  static const int triangles[2][4] = {{0, 1, 2, 0}, {1, 2, 3, 0}};
   const int d = g.dimension;
   const SimplexId c[3] = {v % g.n[0], v / g.n[0] % g.n[1], v / (g.n[0] * g.n[1])};
   // local slot of a neighbour: its displacement in {-1,0,1}^3
@@ -115,52 +128,45 @@ void classifyGridVertex(const GridShape& g, const Field<T>& f, SimplexId v,
   std::uint32_t edgeSeen[27] = {}; // bit b of edgeSeen[a]: link edge (a, b) counted
   SmallUnionFind<27> uf;
   uf.reset(27);
-  int vertices = 0, lowerVertices = 0, lowerEdges = 0, lowerTriangles = 0;
-  int perm[6][3];
-  int permutations = 0;
-  {
-    int p[3] = {0, 1, 2};
-    do {
-      for (int k = 0; k < 3; ++k)
-        perm[permutations][k] = g.axes[p[k]];
-      ++permutations;
-    } while (std::next_permutation(p, p + d));
-  }
-  for (int cube = 0; cube < (1 << d); ++cube) {
+  int lowerVertices = 0, lowerEdges = 0, lowerTriangles = 0;
+  bool lowerB = false, upperB = false;
+  for (int voxel = 0; voxel < (1 << d); ++voxel) {
     SimplexId base[3] = {c[0], c[1], c[2]};
     bool valid = true;
     for (int k = 0; k < d; ++k) {
       const int a = g.axes[k];
-      base[a] -= (cube >> k) & 1;
+      base[a] -= (voxel >> k) & 1;
       valid = valid && base[a] >= 0 && base[a] + 1 < g.n[a];
     }
     if (!valid)
       continue;
-    for (int p = 0; p < permutations; ++p) {
+    for (int t = 0; t < (d == 3 ? 6 : 2); ++t) {
+      const int* cell = d == 3 ? tets[t] : triangles[t];
       SimplexId corner[4][3];
       int self = -1;
-      for (int step = 0; step <= d; ++step) {
+      for (int q = 0; q <= d; ++q) {
         for (int a = 0; a < 3; ++a)
-          corner[step][a] = step == 0 ? base[a] : corner[step - 1][a];
-        if (step > 0)
-          ++corner[step][perm[p][step - 1]];
-        if (corner[step][0] == c[0] && corner[step][1] == c[1] && corner[step][2] == c[2])
-          self = step;
+          corner[q][a] = base[a];
+        for (int k = 0; k < d; ++k)
+          corner[q][g.axes[k]] += (cell[q] >> k) & 1;
+        if (corner[q][0] == c[0] && corner[q][1] == c[1] && corner[q][2] == c[2])
+          self = q;
       }
       if (self < 0)
         continue;
       int slot[3], ns = 0;
-      for (int step = 0; step <= d; ++step) {
-        if (step == self)
+      for (int q = 0; q <= d; ++q) {
+        if (q == self)
           continue;
-        const int s = int(corner[step][0] - c[0] + 1) +
-                      3 * int(corner[step][1] - c[1] + 1) +
-                      9 * int(corner[step][2] - c[2] + 1);
+        const int s = int(corner[q][0] - c[0] + 1) + 3 * int(corner[q][1] - c[1] + 1) +
+                      9 * int(corner[q][2] - c[2] + 1);
         if (!present[s]) {
           present[s] = true;
-          isLower[s] = f.below(g.index(corner[step]), v);
-          ++vertices;
+          const SimplexId u = g.index(corner[q]);
+          isLower[s] = f.below(u, v);
           lowerVertices += isLower[s];
+          if (g.onBoundary(u))
+            (isLower[s] ? lowerB : upperB) = true;
         }
         slot[ns++] = s;
       }
@@ -185,9 +191,8 @@ void classifyGridVertex(const GridShape& g, const Field<T>& f, SimplexId v,
     if (present[s] && uf.root(s) == s)
       (isLower[s] ? lowerCount : upperCount)++;
   }
-  (void)vertices;
   chi = lowerVertices - lowerEdges + lowerTriangles;
-  type = ruleType(d, lowerCount, upperCount);
+  type = ruleType(d, lowerCount, upperCount, lowerB, upperB, g.onBoundary(v));
 }
 
 template <typename T> OracleResult gridOracle(const GridShape& g, const T* values) {
@@ -214,9 +219,10 @@ template <typename T> OracleResult gridOracle(const GridShape& g, const T* value
 // ---- mesh oracle: any list of cells
 // ---------------------------------------------------------
 
+// boundary: the boundary vertices (BruteComplex::boundary(0)).
 template <typename T>
 OracleResult meshOracle(SimplexId nv, int dimension, const std::vector<Tuple>& cells,
-                        const T* values) {
+                        const std::set<Tuple>& boundary, const T* values) {
   OracleResult r;
   r.types.resize(nv);
   r.lower.resize(nv);
@@ -263,12 +269,17 @@ OracleResult meshOracle(SimplexId nv, int dimension, const std::vector<Tuple>& c
     for (const Tuple& t : triangles)
       chi += f.below(t[0], v) && f.below(t[1], v) && f.below(t[2], v);
     int lower = 0, upper = 0;
-    for (const auto& [u, s] : slot)
+    bool lowerB = false, upperB = false;
+    for (const auto& [u, s] : slot) {
       if (root(s) == s)
         (f.below(u, v) ? lower : upper)++;
+      if (boundary.count({u}))
+        (f.below(u, v) ? lowerB : upperB) = true;
+    }
     r.lower[v] = lower;
     r.upper[v] = upper;
-    r.types[v] = ruleType(dimension, lower, upper);
+    r.types[v] =
+        ruleType(dimension, lower, upper, lowerB, upperB, boundary.count({v}) > 0);
     r.eulerSum += 1 - chi;
   }
   return r;
@@ -313,11 +324,14 @@ void compareOutput(const critical_points::Output& out, const OracleResult& oracl
         << "boundary flag of critical vertex " << out.criticalVertices[i];
 }
 
-// Minima and maxima by the trivial definition, from a neighbour list only.
+// Minima and maxima by the trivial definition, from a neighbour list only. With a
+// connected link (grids) the rule's extrema are exactly these; on meshes (pinched or
+// empty links) an extremum by neighbours whose link is not one component is degenerate.
 template <typename T>
 void checkExtremaByNeighbors(
     const critical_points::Output& out, const T* values,
-    const std::function<void(SimplexId, std::vector<SimplexId>&)>& neighbors) {
+    const std::function<void(SimplexId, std::vector<SimplexId>&)>& neighbors,
+    bool connectedLinks) {
   const SimplexId n = SimplexId(out.vertexTypes.size());
   const Field<T> f{values};
   std::vector<SimplexId> nb;
@@ -329,22 +343,31 @@ void checkExtremaByNeighbors(
     for (SimplexId u : nb) {
       (f.below(u, v) ? allHigher : allLower) = false;
     }
-    // An isolated vertex is both by this definition; the rule tests "no lower link
-    // component" first, so it is a minimum.
-    if (nb.empty())
-      allLower = false;
+    // An isolated vertex is both by this definition and neither by the rule.
+    if (nb.empty()) {
+      if (out.vertexTypes[v] != 4 && failures++ < 5)
+        ADD_FAILURE() << "isolated vertex " << v << " is not degenerate";
+      continue;
+    }
+    const bool minimum = out.vertexTypes[v] == 0, maximum = out.vertexTypes[v] == 3;
+    const bool degenerate = out.vertexTypes[v] == 4;
     minima += allHigher;
     maxima += allLower;
-    if ((out.vertexTypes[v] == 0) != allHigher && failures++ < 5)
+    if (minimum != allHigher && (connectedLinks || !(allHigher && degenerate)) &&
+        failures++ < 5)
       ADD_FAILURE() << "vertex " << v << " minimum by neighbours: " << allHigher;
-    if ((out.vertexTypes[v] == 3) != allLower && failures++ < 5)
+    if (maximum != allLower && (connectedLinks || !(allLower && degenerate)) &&
+        failures++ < 5)
       ADD_FAILURE() << "vertex " << v << " maximum by neighbours: " << allLower;
   }
-  EXPECT_EQ(out.count(CriticalType::Minimum), minima);
-  EXPECT_EQ(out.count(CriticalType::Maximum), maxima);
+  if (connectedLinks) {
+    EXPECT_EQ(out.count(CriticalType::Minimum), minima);
+    EXPECT_EQ(out.count(CriticalType::Maximum), maxima);
+  }
 }
 
-// Grid neighbours in the Kuhn triangulation: v +- (a non-empty set of unit steps).
+// Grid neighbours in TTK's triangulation: v +- (a non-empty set of unit steps along the
+// active axes) where the first active axis steps the other way (the B-G diagonal).
 std::function<void(SimplexId, std::vector<SimplexId>&)>
 gridNeighbors(const GridShape& g) {
   return [g](SimplexId v, std::vector<SimplexId>& out) {
@@ -356,7 +379,7 @@ gridNeighbors(const GridShape& g) {
         bool inside = true;
         for (int k = 0; k < g.dimension; ++k) {
           const int a = g.axes[k];
-          u[a] += SimplexId(sign) * ((mask >> k) & 1);
+          u[a] += SimplexId(k == 0 ? -sign : sign) * ((mask >> k) & 1);
           inside = inside && u[a] >= 0 && u[a] < g.n[a];
         }
         if (inside)
@@ -383,7 +406,7 @@ void checkGrid(SimplexId nx, SimplexId ny, SimplexId nz, const std::vector<T>& v
   compareOutput(
       out, oracle, [&](SimplexId v) { return g.onBoundary(v); }, what);
   if (extrema)
-    checkExtremaByNeighbors(out, values.data(), gridNeighbors(g));
+    checkExtremaByNeighbors(out, values.data(), gridNeighbors(g), true);
 }
 
 template <typename T>
@@ -397,9 +420,9 @@ void checkMesh(SimplexId nv, int dim, const std::vector<Tuple>& cells,
   critical_points::Output out;
   critical_points::execute(tri, {values.data(), scalarTypeOf<T>(), nv}, params, Monitor{},
                            out);
-  const OracleResult oracle = meshOracle(nv, dim, cells, values.data());
-  EXPECT_EQ(oracle.eulerSum, ref.euler()) << "Euler relation of the oracle";
   const std::set<Tuple> boundary = ref.boundary(0);
+  const OracleResult oracle = meshOracle(nv, dim, cells, boundary, values.data());
+  EXPECT_EQ(oracle.eulerSum, ref.euler()) << "Euler relation of the oracle";
   compareOutput(
       out, oracle, [&](SimplexId v) { return boundary.count({v}) > 0; }, what);
   std::vector<std::vector<SimplexId>> adjacency(nv);
@@ -409,7 +432,7 @@ void checkMesh(SimplexId nv, int dim, const std::vector<Tuple>& cells,
   }
   checkExtremaByNeighbors(
       out, values.data(),
-      [&](SimplexId v, std::vector<SimplexId>& nb) { nb = adjacency[v]; });
+      [&](SimplexId v, std::vector<SimplexId>& nb) { nb = adjacency[v]; }, false);
 }
 
 // ---- real volumes
@@ -530,8 +553,10 @@ TEST(CriticalPointsOracle, OraclesAgreeOnGrids) {
     const auto values = randomField<std::int32_t>(rng, nx * ny * nz, 3 + seed);
     const GridShape g(nx, ny, nz);
     const OracleResult a = gridOracle(g, values.data());
+    const std::vector<Tuple> cells = ttkGridCells(nx, ny, nz);
+    const BruteComplex ref(nx * ny * nz, g.dimension, cells);
     const OracleResult b =
-        meshOracle(nx * ny * nz, g.dimension, kuhnCells(nx, ny, nz), values.data());
+        meshOracle(nx * ny * nz, g.dimension, cells, ref.boundary(0), values.data());
     EXPECT_EQ(a.types, b.types) << "seed " << seed;
     EXPECT_EQ(a.eulerSum, b.eulerSum) << "seed " << seed;
   }
@@ -548,7 +573,7 @@ TEST(CriticalPointsOracle, ExplicitTetrahedralizedGrids) {
     if (seed % 3 == 2)
       n[seed % 2 ? 2 : 0] = 1;
     const SimplexId nv = n[0] * n[1] * n[2];
-    std::vector<Tuple> cells = kuhnCells(n[0], n[1], n[2]);
+    std::vector<Tuple> cells = ttkGridCells(n[0], n[1], n[2]);
     std::shuffle(cells.begin(), cells.end(), rng);
     const int dim = int(cells.front().size()) - 1;
     const auto values = randomField<float>(rng, nv, seed % 2 ? 3 : 1000);

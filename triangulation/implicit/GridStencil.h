@@ -5,6 +5,13 @@
 // non-empty subsets of the axes (bit masks of unit steps). A cube splits into 6 tets
 // (one per axis permutation), a square into 2 triangles; each vertex owns 2^d-1 edge
 // directions. No connectivity is stored: ids are (type, base vertex) packed per type.
+//
+// Orientation: TTK splits a voxel around its (1,0,0)-(0,1,1) diagonal (tets ABCG, BCDG,
+// ABEG, BEFG, BFGH, BDGH with corners x-fastest) and a pixel along (1,0)-(0,1). That is
+// the Kuhn split with the first axis mirrored, so every chain above lives in "stencil
+// coordinates" where c[0] = n[0] - 1 - x: only vertexCoords, vertexAt and the id offset
+// of a unit step (maskOffset: -1 along the first axis) know about the mirror, and every
+// simplex, the link classifier, the CUDA kernel and the implicit triangulation follow.
 #pragma once
 
 #include "core/common/Types.h"
@@ -18,34 +25,40 @@ constexpr int kTetTypes = 6;          // axis permutations
 struct Dims {
   SimplexId n[3] = {1, 1, 1}; // vertices per (squeezed) axis; n[2] == 1 in 2D
   int dimension = 3;
+  // Which faces of the box are the domain's boundary, bit 2a (c[a] == 0) and 2a+1
+  // (c[a] == n[a]-1) in stencil coordinates: a piece of a distributed grid has faces
+  // that are cuts, not boundary. Only the critical points' boundary rule reads it.
+  int boundaryFaces = 0x3f;
 };
 
 TOPOGPU_HD SimplexId vertexCount(const Dims& d) {
   return d.n[0] * d.n[1] * d.n[2];
 }
 
+// Stencil coordinates of vertex id v (x fastest in ids; c[0] mirrored, see above).
 TOPOGPU_HD void vertexCoords(const Dims& d, SimplexId v, SimplexId c[3]) {
   if (v < SimplexId(0xffffffffu) && d.n[0] * d.n[1] < SimplexId(0xffffffffu)) {
     // 32-bit division is several times cheaper than 64-bit on CPUs and GPUs
     const auto u = static_cast<std::uint32_t>(v), n0 = static_cast<std::uint32_t>(d.n[0]),
                n1 = static_cast<std::uint32_t>(d.n[1]);
     const std::uint32_t row = u / n0;
-    c[0] = u - row * n0;
+    c[0] = SimplexId(n0 - 1 - (u - row * n0));
     c[1] = row % n1;
     c[2] = row / n1;
     return;
   }
-  c[0] = v % d.n[0];
+  c[0] = d.n[0] - 1 - v % d.n[0];
   c[1] = (v / d.n[0]) % d.n[1];
   c[2] = v / (d.n[0] * d.n[1]);
 }
 
 TOPOGPU_HD SimplexId vertexAt(const Dims& d, const SimplexId c[3]) {
-  return c[0] + d.n[0] * (c[1] + d.n[1] * c[2]);
+  return (d.n[0] - 1 - c[0]) + d.n[0] * (c[1] + d.n[1] * c[2]);
 }
 
+// Id offset of the step by mask in stencil coordinates.
 TOPOGPU_HD SimplexId maskOffset(const Dims& d, int mask) {
-  return ((mask & 1) ? 1 : 0) + ((mask & 2) ? d.n[0] : 0) +
+  return ((mask & 1) ? -1 : 0) + ((mask & 2) ? d.n[0] : 0) +
          ((mask & 4) ? d.n[0] * d.n[1] : 0);
 }
 
@@ -68,6 +81,16 @@ TOPOGPU_HD bool isInteriorCoords(const Dims& d, const SimplexId c[3]) {
       return false;
   }
   return true;
+}
+
+// True when the vertex lies on a face of the box that is the domain's boundary.
+TOPOGPU_HD bool isBoundaryCoords(const Dims& d, const SimplexId c[3]) {
+  for (int a = 0; a < d.dimension; ++a) {
+    if ((c[a] == 0 && (d.boundaryFaces >> (2 * a) & 1)) ||
+        (c[a] == d.n[a] - 1 && (d.boundaryFaces >> (2 * a + 1) & 1)))
+      return true;
+  }
+  return false;
 }
 
 // True when base + mask stays inside the grid, i.e. base is a valid anchor for a simplex

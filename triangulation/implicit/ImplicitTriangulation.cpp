@@ -50,8 +50,22 @@ template <typename Valid> int countValid(int count, Valid valid) {
   return n;
 }
 
-template <std::size_t N> void sortSmall(std::array<SimplexId, N>& a) {
-  std::sort(a.begin(), a.end());
+// Vertices of a simplex in chain order: each step of a chain adds at least one unit
+// coordinate, so the coordinate sum orders them (ids do not: the first axis is mirrored).
+template <std::size_t N>
+void chainOrder(const grid::Dims& dims, const std::array<SimplexId, N>& v,
+                SimplexId (&c)[N][3]) {
+  std::array<std::size_t, N> rank{};
+  SimplexId sums[N], raw[N][3];
+  for (std::size_t k = 0; k < N; ++k) {
+    grid::vertexCoords(dims, v[k], raw[k]);
+    sums[k] = raw[k][0] + raw[k][1] + raw[k][2];
+    rank[k] = k;
+  }
+  std::sort(rank.begin(), rank.end(),
+            [&](std::size_t a, std::size_t b) { return sums[a] < sums[b]; });
+  for (std::size_t k = 0; k < N; ++k)
+    std::copy(raw[rank[k]], raw[rank[k]] + 3, c[k]);
 }
 
 } // namespace
@@ -59,12 +73,15 @@ template <std::size_t N> void sortSmall(std::array<SimplexId, N>& a) {
 ImplicitTriangulation::ImplicitTriangulation(SimplexId nx, SimplexId ny, SimplexId nz) {
   const SimplexId sizes[3] = {nx, ny, nz};
   int active = 0;
-  for (SimplexId s : sizes) {
+  for (int axis = 0; axis < 3; ++axis) {
+    const SimplexId s = sizes[axis];
     if (s <= 0)
       throw Error("empty grid (" + std::to_string(nx) + "x" + std::to_string(ny) + "x" +
                   std::to_string(nz) + " points)");
-    if (s > 1)
+    if (s > 1) {
+      axisOf_[active] = axis;
       dims_.n[active++] = s;
+    }
   }
   if (active < 2)
     throw Error("grid of " + std::to_string(nx) + "x" + std::to_string(ny) + "x" +
@@ -195,32 +212,25 @@ SimplexId ImplicitTriangulation::getTetTriangle(SimplexId t, int i) const {
 // ---- lookups -----------------------------------------------------------------------
 
 SimplexId ImplicitTriangulation::findEdge(SimplexId a, SimplexId b) const {
-  if (a > b)
-    std::swap(a, b);
-  SimplexId ca[3], cb[3];
-  grid::vertexCoords(dims_, a, ca);
-  grid::vertexCoords(dims_, b, cb);
-  const int mask = displacementMask(ca, cb);
+  SimplexId c[2][3];
+  chainOrder(dims_, std::array<SimplexId, 2>{a, b}, c);
+  const int mask = displacementMask(c[0], c[1]);
   if (mask <= 0)
     return -1;
-  return encode(mask - 1, ca, edgeOffset_.data(), mask);
+  return encode(mask - 1, c[0], edgeOffset_.data(), mask);
 }
 
 SimplexId ImplicitTriangulation::findTriangle(SimplexId a, SimplexId b,
                                               SimplexId c) const {
-  std::array<SimplexId, 3> v{a, b, c};
-  sortSmall(v);
-  SimplexId c0[3], c1[3], c2[3];
-  grid::vertexCoords(dims_, v[0], c0);
-  grid::vertexCoords(dims_, v[1], c1);
-  grid::vertexCoords(dims_, v[2], c2);
-  const int s1 = displacementMask(c0, c1), s2 = displacementMask(c0, c2);
+  SimplexId cs[3][3];
+  chainOrder(dims_, std::array<SimplexId, 3>{a, b, c}, cs);
+  const int s1 = displacementMask(cs[0], cs[1]), s2 = displacementMask(cs[0], cs[2]);
   if (s1 <= 0 || s2 <= 0)
     return -1;
   for (int t = 0; t < triangleTypes_; ++t) {
     const grid::TriangleType type = grid::triangleType(dims_.dimension, t);
     if (type.s1 == s1 && type.s2 == s2)
-      return encode(t, c0, triangleOffset_.data(), s2);
+      return encode(t, cs[0], triangleOffset_.data(), s2);
   }
   return -1;
 }
@@ -229,11 +239,8 @@ SimplexId ImplicitTriangulation::findTet(SimplexId a, SimplexId b, SimplexId c,
                                          SimplexId d) const {
   if (dims_.dimension != 3)
     return -1;
-  std::array<SimplexId, 4> v{a, b, c, d};
-  sortSmall(v);
   SimplexId cs[4][3];
-  for (int k = 0; k < 4; ++k)
-    grid::vertexCoords(dims_, v[k], cs[k]);
+  chainOrder(dims_, std::array<SimplexId, 4>{a, b, c, d}, cs);
   const int m1 = displacementMask(cs[0], cs[1]), m2 = displacementMask(cs[0], cs[2]),
             m3 = displacementMask(cs[0], cs[3]);
   if (m3 != 7)
@@ -453,8 +460,23 @@ SimplexId ImplicitTriangulation::getTetNeighbor(SimplexId t, int i) const {
 
 // ---- boundary ------------------------------------------------------------------------
 
+void ImplicitTriangulation::setBoundaryFaces(int faces) {
+  int mask = 0;
+  for (int a = 0; a < dims_.dimension; ++a) {
+    int low = (faces >> (2 * axisOf_[a])) & 1, high = (faces >> (2 * axisOf_[a] + 1)) & 1;
+    if (a == 0)
+      std::swap(low, high); // stencil coordinates mirror the first axis
+    mask |= low << (2 * a) | high << (2 * a + 1);
+  }
+  dims_.boundaryFaces = mask;
+}
+
 bool ImplicitTriangulation::isVertexOnBoundary(SimplexId v) const {
-  return !isInteriorVertex(v);
+  if (dims_.boundaryFaces == 0x3f)
+    return !isInteriorVertex(v);
+  SimplexId c[3];
+  grid::vertexCoords(dims_, v, c);
+  return grid::isBoundaryCoords(dims_, c);
 }
 
 bool ImplicitTriangulation::sharesBoundaryPlane(const SimplexId* vertices,
@@ -463,7 +485,10 @@ bool ImplicitTriangulation::sharesBoundaryPlane(const SimplexId* vertices,
   for (int k = 0; k < count; ++k)
     grid::vertexCoords(dims_, vertices[k], c[k]);
   for (int a = 0; a < dims_.dimension; ++a) {
-    for (SimplexId side : {SimplexId(0), dims_.n[a] - 1}) {
+    for (int high = 0; high < 2; ++high) {
+      if (!((dims_.boundaryFaces >> (2 * a + high)) & 1))
+        continue;
+      const SimplexId side = high ? dims_.n[a] - 1 : 0;
       bool all = true;
       for (int k = 0; k < count && all; ++k)
         all = c[k][a] == side;

@@ -21,6 +21,12 @@ public:
   ImplicitTriangulation(SimplexId nx, SimplexId ny, SimplexId nz);
 
   const grid::Dims& dims() const { return dims_; }
+  // Which faces of the grid's box are the domain's boundary (default: all), bit 2a for
+  // the low and 2a+1 for the high face along VTK axis a (x, y, z). A piece of a
+  // distributed image passes the faces that are real, not cuts between pieces; the
+  // boundary queries (isVertexOnBoundary, ...) and the critical points' boundary rule
+  // follow it. Bits of squeezed axes are ignored.
+  void setBoundaryFaces(int faces);
   int getDimension() const { return dims_.dimension; }
   // Every relation is computed from the coordinates; preconditioning adjacency or
   // boundary queries only adds a byte per vertex marking the grid boundary, so interior
@@ -123,6 +129,7 @@ private:
   bool sharesBoundaryPlane(const SimplexId* vertices, int count) const;
 
   grid::Dims dims_;
+  int axisOf_[3] = {0, 1, 2}; // VTK axis of each squeezed axis
   int edgeTypes_ = 0, triangleTypes_ = 0, tetTypes_ = 0;
   std::array<SimplexId, grid::kMaxEdgeTypes + 1> edgeOffset_{};
   std::array<SimplexId, grid::kMaxTriangleTypes + 1> triangleOffset_{};
