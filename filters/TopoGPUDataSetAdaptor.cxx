@@ -3,11 +3,14 @@
 #include <vtkCellArray.h>
 #include <vtkCellType.h>
 #include <vtkDataArray.h>
+#include <vtkDataSetAttributes.h>
 #include <vtkIdList.h>
 #include <vtkImageData.h>
 #include <vtkNew.h>
+#include <vtkPointData.h>
 #include <vtkPolyData.h>
 #include <vtkType.h>
+#include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 
 #include <vector>
@@ -64,9 +67,23 @@ TriangulationResult makeTriangulation(vtkDataSet* input) {
   if (auto* image = vtkImageData::SafeDownCast(input)) {
     int dims[3];
     image->GetDimensions(dims);
+    auto grid = std::make_shared<ImplicitTriangulation>(dims[0], dims[1], dims[2]);
+    // A piece of a distributed image: a face made of ghost points is a cut between
+    // pieces, not the domain's boundary (TTK's boundary rule reads it).
+    if (vtkUnsignedCharArray* ghosts = image->GetPointData()->GetGhostArray()) {
+      int faces = 0;
+      for (int f = 0; f < 6; ++f) {
+        int ijk[3] = {dims[0] / 2, dims[1] / 2, dims[2] / 2};
+        ijk[f / 2] = f % 2 ? dims[f / 2] - 1 : 0;
+        const vtkIdType v =
+            ijk[0] + vtkIdType(dims[0]) * (ijk[1] + vtkIdType(dims[1]) * ijk[2]);
+        if (!(ghosts->GetValue(v) & vtkDataSetAttributes::DUPLICATEPOINT))
+          faces |= 1 << f;
+      }
+      grid->setBoundaryFaces(faces);
+    }
     TriangulationResult result;
-    result.triangulation =
-        std::make_shared<ImplicitTriangulation>(dims[0], dims[1], dims[2]);
+    result.triangulation = std::move(grid);
     return result;
   }
   if (vtkUnstructuredGrid::SafeDownCast(input) || vtkPolyData::SafeDownCast(input))

@@ -3,7 +3,8 @@
 Independent of the C++ code under test: it builds the simplicial complex from the cells,
 takes each vertex's link from the triangles that contain it, splits the link into its
 lower and upper parts under the total order (value, vertex id), counts their connected
-components and classifies with TTK's rule. It also checks the Euler relation
+components and classifies with TTK 1.2's rule (ScalarFieldCriticalPoints, restated in
+classify below). Grids are split into cells from TTK's documented corner list. It also checks the Euler relation
 sum_v (1 - chi(lower link of v)) == chi(complex), which holds for any simplicial complex
 because every simplex is counted once, at its highest vertex.
 """
@@ -15,13 +16,20 @@ MINIMUM, SADDLE1, SADDLE2, MAXIMUM, DEGENERATE, REGULAR = range(6)
 VTK_TRIANGLE, VTK_TETRA = 5, 10
 
 
-def grid_cells(dims):
-    """Freudenthal (Kuhn) split of a grid of dims = (nx, ny, nz) points, x fastest.
+# TTK's split of a voxel, corners A..H in x-fastest order (A=(0,0,0), B=(1,0,0),
+# C=(0,1,0), D=(1,1,0), E=(0,0,1), F=(1,0,1), G=(0,1,1), H=(1,1,1)): ABCG, BCDG, ABEG,
+# BEFG, BFGH, BDGH (around the B-G diagonal). A pixel a=(0,0), b=(1,0), c=(0,1), d=(1,1):
+# abc and bcd (along the b-c diagonal). Corner k: bit i steps along active axis i.
+TTK_VOXEL_TETS = ((0, 1, 2, 6), (1, 2, 3, 6), (0, 1, 4, 6), (1, 4, 5, 6), (1, 5, 6, 7),
+                  (1, 3, 6, 7))
+TTK_PIXEL_TRIANGLES = ((0, 1, 2), (1, 2, 3))
 
-    Axes with one point are dropped, so a one-voxel-thick grid is 2D. Each cube becomes
-    6 tets, one per axis permutation (a, b, c): base, base+e_a, base+e_a+e_b,
-    base+(1,1,1); each square 2 triangles: base, base+e_p, base+e_p+e_q and base,
-    base+e_q, base+e_p+e_q (p < q the two remaining axes).
+
+def grid_cells(dims):
+    """TTK's triangulation of a grid of dims = (nx, ny, nz) points, x fastest.
+
+    Axes with one point are dropped, so a one-voxel-thick grid is 2D (its pixels split
+    along the (1,0)-(0,1) diagonal of the two remaining axes).
     """
     dims = [int(d) for d in dims]
     strides = [1, dims[0], dims[0] * dims[1]]
@@ -31,16 +39,12 @@ def grid_cells(dims):
     mesh = np.meshgrid(*[np.arange(dims[a] - 1, dtype=np.int64) for a in axes],
                        indexing="ij")
     base = sum(m.ravel() * strides[a] for m, a in zip(mesh, axes))
-    step = [strides[a] for a in axes]
-    if len(axes) == 3:
-        blocks = []
-        for a, b, _ in itertools.permutations(range(3)):
-            blocks.append(np.stack([base, base + step[a], base + step[a] + step[b],
-                                    base + step[0] + step[1] + step[2]], axis=1))
-        return np.concatenate(blocks)
-    p, q = step
-    return np.concatenate([np.stack([base, base + p, base + p + q], axis=1),
-                           np.stack([base, base + q, base + p + q], axis=1)])
+
+    def corner(k):
+        return base + sum(((k >> i) & 1) * strides[a] for i, a in enumerate(axes))
+
+    split = TTK_VOXEL_TETS if len(axes) == 3 else TTK_PIXEL_TRIANGLES
+    return np.concatenate([np.stack([corner(k) for k in cell], axis=1) for cell in split])
 
 
 def cells_of_highest_dimension(types, offsets, connectivity):
@@ -114,7 +118,7 @@ def classify(values, cells, number_of_points):
     """Critical type of every vertex, boundary flags and the Euler check.
 
     values: one scalar per point; cells: (m, d+1) vertex ids of triangles (d=2) or
-    tets (d=3). Vertices in no cell have empty links: no lower component, so minima.
+    tets (d=3). Vertices in no cell have empty links: degenerate under TTK's rule.
     """
     n = int(number_of_points)
     values = np.asarray(values).reshape(-1)
@@ -161,19 +165,6 @@ def classify(values, cells, number_of_points):
     lower_count = np.bincount(center[roots & lower], minlength=n)
     upper_count = np.bincount(center[roots & ~lower], minlength=n)
 
-    types = np.full(n, DEGENERATE, dtype=np.int64)
-    if dimension == 3:
-        types[(lower_count >= 2) & (upper_count == 1)] = SADDLE1
-        types[(lower_count == 1) & (upper_count >= 2)] = SADDLE2
-    else:
-        saddle = ((lower_count == 2) & (upper_count == 1)) | \
-                 ((lower_count == 1) & (upper_count == 2)) | \
-                 ((lower_count == 2) & (upper_count == 2))
-        types[saddle] = SADDLE1
-    types[(lower_count == 1) & (upper_count == 1)] = REGULAR
-    types[upper_count == 0] = MAXIMUM
-    types[lower_count == 0] = MINIMUM
-
     # boundary: vertices of facets that lie in exactly one cell
     facets = np.concatenate([cells[:, list(c)] for c in
                              itertools.combinations(range(dimension + 1), dimension)])
@@ -183,6 +174,31 @@ def classify(values, cells, number_of_points):
     keys, first, counts = np.unique(facet_key, return_index=True, return_counts=True)
     on_boundary = np.zeros(n, dtype=bool)
     on_boundary[facets[first[counts == 1]].ravel()] = True
+
+    # TTK's boundary case reads whether some lower / upper neighbour is on the boundary
+    lower_on_boundary = np.bincount(center[lower & on_boundary[other]], minlength=n) > 0
+    upper_on_boundary = np.bincount(center[~lower & on_boundary[other]], minlength=n) > 0
+
+    # TTK 1.2's rule: (lower, upper) components (0,1) minimum, (1,0) maximum, (1,1)
+    # regular but in 3D a boundary vertex with only its upper (lower) link touching the
+    # boundary is a 1-saddle (2-saddle); 3D (2,1) 1-saddle, (1,2) 2-saddle; 2D (2,1),
+    # (1,2), (2,2) saddle; anything else degenerate.
+    types = np.full(n, DEGENERATE, dtype=np.int64)
+    if dimension == 3:
+        types[(lower_count == 2) & (upper_count == 1)] = SADDLE1
+        types[(lower_count == 1) & (upper_count == 2)] = SADDLE2
+    else:
+        saddle = ((lower_count == 2) & (upper_count == 1)) | \
+                 ((lower_count == 1) & (upper_count == 2)) | \
+                 ((lower_count == 2) & (upper_count == 2))
+        types[saddle] = SADDLE1
+    one_one = (lower_count == 1) & (upper_count == 1)
+    types[one_one] = REGULAR
+    if dimension == 3:
+        types[one_one & on_boundary & upper_on_boundary & ~lower_on_boundary] = SADDLE1
+        types[one_one & on_boundary & lower_on_boundary & ~upper_on_boundary] = SADDLE2
+    types[(lower_count == 1) & (upper_count == 0)] = MAXIMUM
+    types[(lower_count == 0) & (upper_count == 1)] = MINIMUM
 
     r = Result()
     r.dimension = dimension
