@@ -517,6 +517,25 @@ TEST(CriticalPointsOracle, RandomGrids2D) {
   }
 }
 
+// Grids with axes of 2 points: every vertex and its whole star lie on the boundary (so
+// TTK's boundary case never fires: both link sides touch the boundary), only partial
+// stars; few values make ties everywhere. RandomGrids3D covers the boundary case.
+TEST(CriticalPointsOracle, ThinGrids) {
+  std::mt19937 rng(6);
+  const SimplexId shapes[][3] = {{2, 2, 2}, {2, 2, 7}, {2, 6, 2}, {5, 2, 2}, {2, 5, 6},
+                                 {6, 2, 5}, {5, 6, 2}, {2, 9, 1}, {1, 2, 8}, {2, 2, 1}};
+  for (int round = 0; round < 12; ++round) {
+    for (const auto& n : shapes) {
+      const int range = round % 3 == 0 ? 2 : round % 3 == 1 ? 3 : 100000;
+      const std::string what = "thin " + std::to_string(n[0]) + "x" +
+                               std::to_string(n[1]) + "x" + std::to_string(n[2]) +
+                               " round " + std::to_string(round);
+      checkGrid(n[0], n[1], n[2], randomField<float>(rng, n[0] * n[1] * n[2], range),
+                what);
+    }
+  }
+}
+
 // The grid path runs the stencil classifier (shared with the GPU); the generic,
 // triangulation-based classifier must give the same class to every vertex.
 TEST(CriticalPointsOracle, GenericClassifierAgreesWithStencilOnGrids) {
