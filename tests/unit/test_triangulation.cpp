@@ -434,6 +434,32 @@ TEST(ImplicitTriangulation, RejectsDegenerateGrids) {
   EXPECT_NO_THROW(ImplicitTriangulation(2, 2, 1));
 }
 
+// Faces declared boundary one at a time, in VTK's axes (bit 2a low, 2a+1 high face of
+// axis a): a vertex is on the boundary exactly when its (x, y, z) lies on a declared
+// face.
+TEST(ImplicitTriangulation, BoundaryFacesFollowVtkAxes) {
+  const SimplexId shapes[][3] = {{4, 5, 6}, {4, 1, 6}, {1, 3, 5}};
+  for (const auto& n : shapes) {
+    for (int faces : {0, 1, 2, 4, 8, 16, 32, 0x15, 0x3f}) {
+      ImplicitTriangulation grid(n[0], n[1], n[2]);
+      grid.setBoundaryFaces(faces);
+      for (SimplexId v = 0; v < n[0] * n[1] * n[2]; ++v) {
+        const SimplexId c[3] = {v % n[0], v / n[0] % n[1], v / (n[0] * n[1])};
+        bool expected = false;
+        for (int a = 0; a < 3; ++a) {
+          if (n[a] == 1)
+            continue; // squeezed axis: not a face
+          expected = expected || (c[a] == 0 && (faces >> (2 * a) & 1)) ||
+                     (c[a] == n[a] - 1 && (faces >> (2 * a + 1) & 1));
+        }
+        ASSERT_EQ(grid.isVertexOnBoundary(v), expected)
+            << n[0] << "x" << n[1] << "x" << n[2] << " faces " << faces << " vertex "
+            << v;
+      }
+    }
+  }
+}
+
 TEST(ExplicitTriangulation, RejectsBadConnectivity) {
   // vertex id out of range, both ends
   EXPECT_THROW(ExplicitTriangulation(4, 3, {0, 1, 2, 4}), Error);
