@@ -427,6 +427,9 @@ def case_progress_abort():
     assert full > 0, "no critical points on a random field"
     assert len(set(inner)) >= 5, "too few progress steps: %r" % seen
     assert inner == sorted(inner), "progress went backwards: %r" % inner
+    # every stage reports: the triangulation ends at 10%, the core call fills 10%..95%
+    assert any(abs(p - 0.1) < 1e-9 for p in inner), "no triangulation progress: %r" % inner
+    assert max(inner) >= 0.9, "the core's progress does not reach its end: %r" % inner
 
     seen.clear()
     abort_at[0] = 0.2
