@@ -534,6 +534,30 @@ def case_default_array():
     print("default_array: RTData by default, 'height' when no active scalars, error when none")
 
 
+def case_documentation():
+    """The help ships in the plugin (Debian's ParaView has no Qt help): the filter and
+    each of its properties carry a short and a long help, shown as the panel's tooltips;
+    the representation hint asks for point sprites."""
+    cp = TopoGPUCriticalPoints(Input=Wavelet())
+    proxy = cp.SMProxy
+    doc = proxy.GetDocumentation()
+    assert doc.GetShortHelp() and doc.GetLongHelp() and doc.GetDescription(), "filter help missing"
+    names = []
+    it = proxy.NewPropertyIterator()
+    it.Begin()
+    while not it.IsAtEnd():
+        prop_doc = it.GetProperty().GetDocumentation()
+        assert prop_doc is not None and prop_doc.GetShortHelp() and prop_doc.GetDescription(), \
+            "property %s has no short help / description" % it.GetKey()
+        names.append(it.GetKey())
+        it.Next()
+    assert {"Input", "SelectInputScalars", "Backend"} <= set(names), names
+    hints = proxy.GetHints()
+    hint = hints.FindNestedElementByName("RepresentationType") if hints else None
+    assert hint is not None and hint.GetAttribute("type") == "Point Gaussian", "no sprite hint"
+    print("documentation: filter and %d properties documented" % len(names))
+
+
 CASES = {name[5:]: f for name, f in dict(globals()).items() if name.startswith("case_")}
 if CASE not in CASES:
     raise SystemExit("unknown case %s; known: %s" % (CASE, sorted(CASES)))
