@@ -555,6 +555,7 @@ def case_documentation():
     hints = proxy.GetHints()
     hint = hints.FindNestedElementByName("RepresentationType") if hints else None
     assert hint is not None and hint.GetAttribute("type") == "Point Gaussian", "no sprite hint"
+    assert hints.FindNestedElementByName("ShowProxyDocumentationInPanel") is not None
     print("documentation: filter and %d properties documented" % len(names))
 
 
