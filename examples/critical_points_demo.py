@@ -55,10 +55,14 @@ glyphs.ScaleArray = ["POINTS", "No scale array"]
 glyphs.ScaleFactor = 2.5
 glyphs.GlyphMode = "All Points"
 glyph_display = Show(glyphs, view)
+# The plugin's default colour map for CriticalType: one colour and one legend label per
+# type (minimum, 1-saddle, 2-saddle, maximum, degenerate), as in the GUI.
 ColorBy(glyph_display, ("POINTS", "CriticalType"))
 lut = GetColorTransferFunction("CriticalType")
-lut.ApplyPreset("Rainbow Uniform", True)
-lut.RescaleTransferFunction(0.0, 4.0)
+assert list(lut.Annotations)[1::2] == list(names.values()), lut.Annotations
+# ColorBy rescales the map to the data; categorical mode keeps one colour per value
+# whatever the range (ParaView 5.11 does not take this flag from the plugin's defaults).
+lut.InterpretValuesAsCategories = 1
 glyph_display.SetScalarBarVisibility(view, True)
 view.CameraPosition = [2.2 * n, -2.6 * n, 2.4 * n]
 view.CameraViewUp = [0, 0, 1]

@@ -97,8 +97,9 @@ def check(out, messages, data, array, cells, expected_dimension, input_points=No
     copied = out.PointData[array]
     print("%s: %d points, chi %d, oracle counts %s, filter %d critical points"
           % (CASE, n, ref.euler_domain, ref.counts[:5].tolist(), len(ids)))
-    assert out.VTKObject.GetPointData().GetArray("ttkVertexScalarField").GetDataType() == \
-        out.VTKObject.GetPointData().GetArray("ttkVertexScalarField").GetDataType()
+    # TTK's vertex id array is a vtkIdType array, and CriticalType is signed char
+    assert out.VTKObject.GetPointData().GetArray("ttkVertexScalarField").IsA("vtkIdTypeArray")
+    assert out.VTKObject.GetPointData().GetArray("CriticalType").IsA("vtkSignedCharArray")
     assert np.array_equal(ids, ref.critical), \
         "critical vertex sets differ: filter-only %s, oracle-only %s" % (
             np.setdiff1d(ids, ref.critical)[:10], np.setdiff1d(ref.critical, ids)[:10])
@@ -161,6 +162,7 @@ def expect_error(source, array, fragment):
     text = " ".join(messages.errors)
     assert fragment.lower() in text.lower(), "error %r lacks %r" % (text, fragment)
     print("%s: error as expected: %s" % (CASE, text.strip().splitlines()[-1]))
+    return text
 
 
 def image(dims, values, name="s", components=1):
@@ -240,9 +242,52 @@ def mesh_case(reader, array, dimension, cache_check=True):
         data2 = servermanager.Fetch(calc)
         ref2, stages2 = check(out3, messages2, data2, "negated", cells, dimension)
         assert "triangulation (cached)" in stages2, stages2
-        # negating swaps minima and maxima (up to ties broken by id)
         print("%s: negated field %s" % (CASE, ref2.counts[:5].tolist()))
     return ref
+
+
+def assert_negation_swaps(ids, types, neg_ids, neg_types, label, dimension=3):
+    """On a tie-free field, negating the values reverses the vertex order, which swaps
+    each vertex's lower and upper links: minima <-> maxima, 1- <-> 2-saddles, while
+    degenerate and regular vertices keep their class (vertex for vertex). In 2D a saddle
+    stays a saddle (its lower and upper links both have two or more components)."""
+    swap = np.array([3, 2, 1, 0, 4] if dimension == 3 else [3, 1, 2, 0, 4], dtype=np.int64)
+    assert np.array_equal(np.sort(ids), np.sort(neg_ids)), \
+        "%s: negation changed the critical vertex set" % label
+    order, neg_order = np.argsort(ids), np.argsort(neg_ids)
+    t, nt = np.asarray(types)[order].astype(np.int64), np.asarray(neg_types)[neg_order]
+    wrong = np.flatnonzero(swap[t] != nt)
+    assert wrong.size == 0, "%s: negation did not swap types at vertices %s (%s -> %s)" % (
+        label, np.asarray(ids)[order][wrong][:10], t[wrong][:10], nt[wrong][:10])
+    print("%s: negation swaps %d critical points' types as expected" % (label, len(ids)))
+
+
+def case_negated_random():
+    """A tie-free random field on a grid and on a tet mesh, and its negation."""
+    rng = np.random.default_rng(21)
+    for dims in ((9, 8, 7), (15, 13, 1)):
+        n = dims[0] * dims[1] * dims[2]
+        values = rng.permutation(n).astype(np.float64)  # distinct: no ties
+        img = image(dims, values, "s")
+        img.GetPointData().AddArray(numpy_support.numpy_to_vtk(-values, deep=1))
+        img.GetPointData().GetArray(1).SetName("neg")
+        source = producer(img)
+        _, out, messages = run_filter(source, "s")
+        _, neg, messages2 = run_filter(source, "neg")
+        assert not messages.errors and not messages2.errors
+        ids, types = np.asarray(out.PointData["ttkVertexScalarField"]), np.asarray(out.PointData["CriticalType"])
+        assert len(ids) > 0
+        assert_negation_swaps(ids, types, np.asarray(neg.PointData["ttkVertexScalarField"]),
+                              np.asarray(neg.PointData["CriticalType"]), "grid %s" % (dims,),
+                              3 if dims[2] > 1 else 2)
+    # a tetrahedral mesh of the same kind (the explicit backend)
+    tets = Tetrahedralize(Input=producer(image((7, 6, 5), rng.permutation(210).astype(np.float64), "s")))
+    calc = Calculator(Input=tets, ResultArrayName="neg", Function="-s")
+    _, out, _ = run_filter(calc, "s")
+    _, neg, _ = run_filter(calc, "neg")
+    assert_negation_swaps(np.asarray(out.PointData["ttkVertexScalarField"]), np.asarray(out.PointData["CriticalType"]),
+                          np.asarray(neg.PointData["ttkVertexScalarField"]), np.asarray(neg.PointData["CriticalType"]),
+                          "tet mesh")
 
 
 def case_post_lox():
@@ -382,6 +427,9 @@ def case_progress_abort():
     assert full > 0, "no critical points on a random field"
     assert len(set(inner)) >= 5, "too few progress steps: %r" % seen
     assert inner == sorted(inner), "progress went backwards: %r" % inner
+    # every stage reports: the triangulation ends at 10%, the core call fills 10%..95%
+    assert any(abs(p - 0.1) < 1e-9 for p in inner), "no triangulation progress: %r" % inner
+    assert max(inner) >= 0.9, "the core's progress does not reach its end: %r" % inner
 
     seen.clear()
     abort_at[0] = 0.2
@@ -401,21 +449,114 @@ def case_progress_abort():
     print("progress_abort: %d progress steps, abort honoured, rerun complete" % len(set(inner)))
 
 
+def bit_array(name, n):
+    from vtkmodules.vtkCommonCore import vtkBitArray
+    bits = vtkBitArray()
+    bits.SetName(name)
+    bits.SetNumberOfValues(n)
+    for i in range(n):
+        bits.SetValue(i, i % 2)
+    return bits
+
+
 def case_array_choices():
-    """The GUI offers numeric one-component point arrays only (no string arrays)."""
+    """The GUI offers numeric one-component point arrays only: no string, bit or
+    multi-component arrays; every numeric type the core reads is offered. Choosing a bit
+    array anyway (pvpython) is an error naming it."""
     from vtkmodules.vtkCommonCore import vtkStringArray
     img = image((3, 3, 3), np.arange(27, dtype=np.float32), "f")
     labels = vtkStringArray()
     labels.SetName("labels")
     labels.SetNumberOfValues(27)
     img.GetPointData().AddArray(labels)
+    img.GetPointData().AddArray(bit_array("bits", 27))
+    for name, dtype in (("u8", np.uint8), ("i64", np.int64), ("d", np.float64)):
+        array = numpy_support.numpy_to_vtk(np.arange(27).astype(dtype), deep=1)
+        array.SetName(name)
+        img.GetPointData().AddArray(array)
+    vectors = numpy_support.numpy_to_vtk(np.zeros((27, 3)), deep=1)
+    vectors.SetName("vec")
+    img.GetPointData().AddArray(vectors)
     source = producer(img)
     source.UpdatePipeline()
     cp = TopoGPUCriticalPoints(Input=source)
     domain = cp.GetProperty("SelectInputScalars").SMProperty.GetDomain("array_list")
-    offered = [domain.GetString(i) for i in range(domain.GetNumberOfStrings())]
-    assert offered == ["f"], "arrays offered: %r" % offered
+    offered = sorted(domain.GetString(i) for i in range(domain.GetNumberOfStrings()))
+    assert offered == ["d", "f", "i64", "u8"], "arrays offered: %r" % offered
     print("array_choices: offered %r" % offered)
+    text = expect_error(source, "bits", "bit array")
+    assert "bits" in text, text
+
+
+def case_default_array():
+    """Without SelectInputScalars (pvpython), the filter runs on the active point
+    scalars, else on the first numeric one-component point array, as the GUI would."""
+    wavelet = Wavelet()
+    cp = TopoGPUCriticalPoints(Input=wavelet)
+    messages = Messages(cp)
+    cp.UpdatePipeline()
+    assert not messages.errors, messages.errors
+    default = dsa.WrapDataObject(servermanager.Fetch(cp))
+    _, explicit, _ = run_filter(wavelet, "RTData")
+    assert "RTData" in default.PointData.keys(), default.PointData.keys()
+    assert len(default.Points) > 0
+    assert np.array_equal(default.PointData["ttkVertexScalarField"],
+                          explicit.PointData["ttkVertexScalarField"])
+    assert np.array_equal(default.PointData["CriticalType"], explicit.PointData["CriticalType"])
+    # no active scalars: a bit array and a vector come first, then the numeric scalar
+    rng = np.random.default_rng(5)
+    img = vtkImageData()
+    img.SetDimensions(6, 5, 4)
+    img.GetPointData().AddArray(bit_array("bits", 120))
+    vectors = numpy_support.numpy_to_vtk(np.zeros((120, 3)), deep=1)
+    vectors.SetName("vec")
+    img.GetPointData().AddArray(vectors)
+    values = numpy_support.numpy_to_vtk(rng.random(120), deep=1)
+    values.SetName("height")
+    img.GetPointData().AddArray(values)
+    assert img.GetPointData().GetScalars() is None
+    cp2 = TopoGPUCriticalPoints(Input=producer(img))
+    messages2 = Messages(cp2)
+    cp2.UpdatePipeline()
+    assert not messages2.errors, messages2.errors
+    out = dsa.WrapDataObject(servermanager.Fetch(cp2))
+    assert "height" in out.PointData.keys() and len(out.Points) > 0, out.PointData.keys()
+    # nothing usable: an error that names the arrays present
+    only_bits = vtkImageData()
+    only_bits.SetDimensions(3, 3, 3)
+    only_bits.GetPointData().AddArray(bit_array("bits", 27))
+    cp3 = TopoGPUCriticalPoints(Input=producer(only_bits))
+    messages3 = Messages(cp3)
+    cp3.UpdatePipeline()
+    assert messages3.errors and "numeric" in messages3.errors[-1] and "bits" in messages3.errors[-1], \
+        messages3.errors
+    assert servermanager.Fetch(cp3).GetNumberOfPoints() == 0
+    print("default_array: RTData by default, 'height' when no active scalars, error when none")
+
+
+def case_documentation():
+    """The help ships in the plugin (Debian's ParaView has no Qt help): the filter and
+    each of its properties carry a short and a long help, shown as the panel's tooltips;
+    the representation hint asks for point sprites."""
+    cp = TopoGPUCriticalPoints(Input=Wavelet())
+    proxy = cp.SMProxy
+    doc = proxy.GetDocumentation()
+    assert doc.GetShortHelp() and doc.GetLongHelp() and doc.GetDescription(), "filter help missing"
+    names = []
+    it = proxy.NewPropertyIterator()
+    it.Begin()
+    while not it.IsAtEnd():
+        prop_doc = it.GetProperty().GetDocumentation()
+        assert prop_doc is not None and prop_doc.GetShortHelp() and prop_doc.GetDescription(), \
+            "property %s has no short help / description" % it.GetKey()
+        names.append(it.GetKey())
+        it.Next()
+    assert {"Input", "SelectInputScalars", "Backend"} <= set(names), names
+    hints = proxy.GetHints()
+    hint = hints.FindNestedElementByName("RepresentationType") if hints else None
+    assert hint is not None and hint.GetAttribute("type") == "Point Gaussian", "no sprite hint"
+    assert hints.FindNestedElementByName("ShowProxyDocumentationInPanel") is not None
+    print("documentation: filter and %d properties documented" % len(names))
 
 
 CASES = {name[5:]: f for name, f in dict(globals()).items() if name.startswith("case_")}

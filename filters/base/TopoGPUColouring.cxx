@@ -1,0 +1,40 @@
+#include "TopoGPUColouring.h"
+
+#include <vtkSMSettings.h>
+
+#include <mutex>
+#include <set>
+#include <sstream>
+
+namespace topogpu::vtk {
+
+void registerCategoricalColours(const std::string& arrayName, const std::string& title,
+                                const std::vector<Category>& categories) {
+  static std::mutex mutex;
+  static std::set<std::string> done;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (categories.empty() || !done.insert(arrayName).second)
+    return;
+  std::ostringstream annotations, indexed, points;
+  for (std::size_t i = 0; i < categories.size(); ++i) {
+    const Category& c = categories[i];
+    const char* sep = i == 0 ? "" : ", ";
+    annotations << sep << '"' << c.value << "\", \"" << c.label << '"';
+    indexed << sep << c.rgb[0] << ", " << c.rgb[1] << ", " << c.rgb[2];
+    // a flat band from value - 0.5 to value + 0.5
+    for (const double x : {c.value - 0.5, c.value + 0.5})
+      points << (i == 0 && x == c.value - 0.5 ? "" : ", ") << x << ", " << c.rgb[0]
+             << ", " << c.rgb[1] << ", " << c.rgb[2];
+  }
+  std::ostringstream json;
+  json << "{\"array_lookup_tables\": {\"" << arrayName << "\": {\"Title\": \"" << title
+       << "\", \"PVLookupTable\": {\"InterpretValuesAsCategories\": 1, "
+       << "\"AnnotationsInitialized\": 1, \"Annotations\": [" << annotations.str()
+       << "], \"IndexedColors\": [" << indexed.str()
+       << "], \"AutomaticRescaleRangeMode\": -1, \"Discretize\": 1, "
+       << "\"NumberOfTableValues\": " << categories.size() << ", \"RGBPoints\": ["
+       << points.str() << "]}}}}";
+  vtkSMSettings::GetInstance()->AddCollectionFromString(json.str(), 0.0);
+}
+
+} // namespace topogpu::vtk

@@ -1,0 +1,24 @@
+// Default colour maps for output arrays, so outputs look right without a state file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace topogpu::vtk {
+
+struct Category {
+  int value;
+  std::string label;
+  double rgb[3];
+};
+
+// Registers, once per process and at the lowest priority (a user's own settings win),
+// ParaView's per-array-name colour map defaults (settings key array_lookup_tables) for
+// arrayName: one colour band and one legend label per category, and the legend title.
+// ParaView 5.11 does not take InterpretValuesAsCategories from settings, so the map is
+// a discretized continuous one with one band centred on each value, which reads the
+// same; the categorical flag is set too for versions that take it.
+void registerCategoricalColours(const std::string& arrayName, const std::string& title,
+                                const std::vector<Category>& categories);
+
+} // namespace topogpu::vtk

@@ -1,0 +1,60 @@
+// What vtkTopoGPUAlgorithm prepares for a module's filter before its core call: the
+// input, the chosen point scalar as a typed view, the (cached) triangulation, the
+// backend, a Monitor wired to VTK's progress and abort, the piece ownership of a
+// distributed run, and the RunReport the base class writes to the output's field data.
+#pragma once
+
+#include "TopoGPUDataSetAdaptor.h"
+
+#include "core/common/ScalarArray.h"
+#include "core/common/Types.h"
+
+#include <string>
+
+class vtkDataArray;
+class vtkDataSet;
+class vtkInformation;
+class vtkInformationVector;
+class vtkUnsignedCharArray;
+
+namespace topogpu::vtk {
+
+// Which points of this piece it outputs. Ghost points belong to another piece. Pieces
+// of an image also share the points of their common face; the piece on the far side
+// owns them, so the near piece drops its last non-ghost layer wherever that layer is not
+// the whole extent's far face.
+class PieceOwnership {
+public:
+  PieceOwnership(vtkDataSet* input, vtkInformation* inputInfo);
+  bool owns(vtkIdType v) const;
+
+private:
+  bool isGhost(vtkIdType v) const;
+
+  vtkUnsignedCharArray* ghosts_;
+  bool isImage_ = false;
+  int dims_[3] = {1, 1, 1};
+  int lastOwned_[3] = {0, 0, 0};
+};
+
+struct FilterRun {
+  vtkDataSet* input = nullptr;
+  vtkInformationVector** inputVector = nullptr;
+  vtkInformationVector* outputVector = nullptr;
+  vtkDataArray* scalars = nullptr; // the chosen point scalar (never a vtkBitArray)
+  ScalarArrayView values;
+  AnyTriangulation* triangulation = nullptr;
+  Backend backend = Backend::Auto;
+  // Maps the core's own 0..1 onto the part of the progress bar left for it.
+  Monitor monitor;
+  const PieceOwnership* ownership = nullptr;
+  // Filled by the module from its core output; written to field data by the base.
+  RunReport report;
+
+  // Calls f(triangulation&) with the concrete triangulation type.
+  template <typename F> decltype(auto) visit(F&& f) {
+    return topogpu::vtk::visit(*triangulation, std::forward<F>(f));
+  }
+};
+
+} // namespace topogpu::vtk

@@ -1,0 +1,114 @@
+/**
+ * @class   vtkTopoGPUAlgorithm
+ * @brief   Base class of the TopoGPU filters (as TTK's ttkAlgorithm).
+ *
+ * Holds what every TopoGPU filter does around its core call, so a module's filter holds
+ * only its own parameters, its core call and its outputs:
+ *
+ * - the input point scalar: the array set with SetInputArrayToProcess(0, ...); when no
+ *   name is given (pvpython without SelectInputScalars), the input's active point
+ *   scalars, else its first numeric one-component point array. vtkBitArray and
+ *   non-point arrays are rejected with a message naming the array;
+ * - the triangulation, cached while the input's connectivity is unchanged (explicit
+ *   meshes build their relations once, which dominates a rerun);
+ * - the Backend property (0 auto, 1 CPU, 2 GPU) as topogpu::Backend;
+ * - a topogpu::Monitor wired to UpdateProgress and CheckAbort; the triangulation takes
+ *   the first tenth of the progress bar, the core call the next 85%;
+ * - one ghost layer requested upstream and the piece ownership of a distributed run;
+ * - the RunReport written to field data: TopoGPUBackend (string), TopoGPUTime (double,
+ *   seconds), TopoGPUTimingStages (strings) with the parallel TopoGPUTimings (seconds);
+ *   its warnings go to vtkWarningMacro;
+ * - bad input (topogpu::Error) reported with vtkErrorMacro and an empty output; an
+ *   abort gives an empty output and no error. The request still succeeds, so a
+ *   pipeline is never left in a failed state.
+ *
+ * A subclass implements Compute() and fills its outputs there; output port types come
+ * from FillOutputPortInformation (DATA_TYPE_NAME), as for any vtkAlgorithm.
+ */
+#ifndef vtkTopoGPUAlgorithm_h
+#define vtkTopoGPUAlgorithm_h
+
+#include "TopoGPUFiltersModule.h"
+
+#include <vtkAlgorithm.h>
+
+class vtkDataArray;
+class vtkDataSet;
+
+#include <memory>
+#include <string>
+
+#ifndef __VTK_WRAP__
+namespace topogpu {
+namespace vtk {
+struct FilterRun;
+}
+} // namespace topogpu
+#endif
+
+class TOPOGPUFILTERS_EXPORT vtkTopoGPUAlgorithm : public vtkAlgorithm {
+public:
+  vtkTypeMacro(vtkTopoGPUAlgorithm, vtkAlgorithm);
+  void PrintSelf(ostream& os, vtkIndent indent) override;
+
+  enum BackendChoice { BACKEND_AUTO = 0, BACKEND_CPU = 1, BACKEND_GPU = 2 };
+
+  ///@{
+  /**
+   * Processor that runs the module: 0 auto, 1 CPU, 2 GPU. Default: 0 (auto).
+   * GPU on a mesh, or without a usable device, falls back to the CPU with a warning.
+   */
+  vtkSetClampMacro(Backend, int, BACKEND_AUTO, BACKEND_GPU);
+  vtkGetMacro(Backend, int);
+  ///@}
+
+  vtkTypeBool ProcessRequest(vtkInformation* request, vtkInformationVector** inputVector,
+                             vtkInformationVector* outputVector) override;
+
+protected:
+  vtkTopoGPUAlgorithm();
+  ~vtkTopoGPUAlgorithm() override;
+
+  // One vtkDataSet input by default.
+  int FillInputPortInformation(int port, vtkInformation* info) override;
+  virtual int RequestDataObject(vtkInformation* request,
+                                vtkInformationVector** inputVector,
+                                vtkInformationVector* outputVector);
+  virtual int RequestInformation(vtkInformation* request,
+                                 vtkInformationVector** inputVector,
+                                 vtkInformationVector* outputVector);
+  // Asks for one layer of ghost points: in a distributed run a vertex on a piece border
+  // then sees its whole link, and the ownership leaves the ghosts out of the output.
+  virtual int RequestUpdateExtent(vtkInformation* request,
+                                  vtkInformationVector** inputVector,
+                                  vtkInformationVector* outputVector);
+  int RequestData(vtkInformation* request, vtkInformationVector** inputVector,
+                  vtkInformationVector* outputVector);
+
+#ifndef __VTK_WRAP__
+  // The module's part: its core call through run.visit and its outputs. Throws
+  // topogpu::Error for bad input and lets topogpu::Aborted through.
+  virtual void Compute(topogpu::vtk::FilterRun& run) = 0;
+
+  // The point scalar to run on (see the class comment); throws topogpu::Error naming
+  // the problem. name receives the array's name for messages.
+  vtkDataArray* ResolveInputScalars(vtkInformationVector** inputVector, vtkDataSet* input,
+                                    std::string& name);
+#endif
+
+  // Whether the module needs an input scalar (all of today's do).
+  bool NeedsInputScalars = true;
+  // Starts every error message, e.g. "TopoGPU Critical Points".
+  const char* Label = "TopoGPU";
+
+private:
+  vtkTopoGPUAlgorithm(const vtkTopoGPUAlgorithm&) = delete;
+  void operator=(const vtkTopoGPUAlgorithm&) = delete;
+
+  int Backend = BACKEND_AUTO;
+
+  struct TriangulationCache;
+  std::unique_ptr<TriangulationCache> Cache;
+};
+
+#endif

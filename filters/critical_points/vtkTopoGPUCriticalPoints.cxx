@@ -1,0 +1,130 @@
+#include "vtkTopoGPUCriticalPoints.h"
+
+#include "TopoGPUColouring.h"
+#include "TopoGPUFilterRun.h"
+
+#include "core/common/Timer.h"
+#include "core/critical_points/CriticalPoints.h"
+
+#include <vtkCellArray.h>
+#include <vtkDataArray.h>
+#include <vtkDataSet.h>
+#include <vtkIdList.h>
+#include <vtkIdTypeArray.h>
+#include <vtkInformation.h>
+#include <vtkInformationVector.h>
+#include <vtkObjectFactory.h>
+#include <vtkPointData.h>
+#include <vtkPointSet.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkSignedCharArray.h>
+#include <vtkSmartPointer.h>
+
+vtkStandardNewMacro(vtkTopoGPUCriticalPoints);
+
+namespace {
+
+template <typename ArrayT>
+vtkSmartPointer<ArrayT> namedArray(const char* name, vtkIdType n) {
+  auto array = vtkSmartPointer<ArrayT>::New();
+  array->SetName(name);
+  array->SetNumberOfTuples(n);
+  return array;
+}
+
+} // namespace
+
+vtkTopoGPUCriticalPoints::vtkTopoGPUCriticalPoints() {
+  this->Label = "TopoGPU Critical Points";
+  // Colours of TTK's critical point legend order (blue minima to red maxima).
+  topogpu::vtk::registerCategoricalColours("CriticalType", "Critical type",
+                                           {{0, "minimum", {0.23, 0.30, 0.75}},
+                                            {1, "1-saddle", {0.40, 0.76, 0.65}},
+                                            {2, "2-saddle", {0.99, 0.68, 0.38}},
+                                            {3, "maximum", {0.70, 0.02, 0.15}},
+                                            {4, "degenerate", {0.50, 0.50, 0.50}}});
+}
+
+vtkTopoGPUCriticalPoints::~vtkTopoGPUCriticalPoints() = default;
+
+void vtkTopoGPUCriticalPoints::PrintSelf(ostream& os, vtkIndent indent) {
+  this->Superclass::PrintSelf(os, indent);
+}
+
+int vtkTopoGPUCriticalPoints::FillOutputPortInformation(int port, vtkInformation* info) {
+  if (port != 0)
+    return 0;
+  info->Set(vtkDataObject::DATA_TYPE_NAME(), "vtkPolyData");
+  return 1;
+}
+
+void vtkTopoGPUCriticalPoints::Compute(topogpu::vtk::FilterRun& run) {
+  namespace cp = topogpu::critical_points;
+  cp::Parameters parameters;
+  parameters.backend = run.backend;
+  cp::Output result;
+  run.visit([&](auto& triangulation) {
+    cp::execute(triangulation, run.values, parameters, run.monitor, result);
+  });
+  run.report = result.report;
+
+  const topogpu::Timer outputTimer;
+  // In a distributed run each point is output by exactly one piece.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < result.criticalVertices.size(); ++i) {
+    if (!run.ownership->owns(result.criticalVertices[i]))
+      continue;
+    result.criticalVertices[kept] = result.criticalVertices[i];
+    result.criticalOnBoundary[kept++] = result.criticalOnBoundary[i];
+  }
+  result.criticalVertices.resize(kept);
+  result.criticalOnBoundary.resize(kept);
+
+  vtkDataSet* input = run.input;
+  const vtkIdType n = vtkIdType(kept);
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  auto* pointSet = vtkPointSet::SafeDownCast(input);
+  if (pointSet != nullptr && pointSet->GetPoints() != nullptr)
+    points->SetDataType(pointSet->GetPoints()->GetDataType());
+  else
+    points->SetDataTypeToDouble();
+  points->SetNumberOfPoints(n);
+  auto ids = vtkSmartPointer<vtkIdList>::New();
+  ids->SetNumberOfIds(n);
+  auto types = namedArray<vtkSignedCharArray>("CriticalType", n);
+  auto boundary = namedArray<vtkSignedCharArray>("IsOnBoundary", n);
+  auto vertexIds = namedArray<vtkIdTypeArray>("ttkVertexScalarField", n);
+  double x[3];
+  for (vtkIdType i = 0; i < n; ++i) {
+    const vtkIdType v = vtkIdType(result.criticalVertices[i]);
+    input->GetPoint(v, x);
+    points->SetPoint(i, x);
+    ids->SetId(i, v);
+    types->SetValue(i, static_cast<signed char>(result.vertexTypes[v]));
+    boundary->SetValue(i, static_cast<signed char>(result.criticalOnBoundary[i] ? 1 : 0));
+    vertexIds->SetValue(i, v);
+  }
+  auto verts = vtkSmartPointer<vtkCellArray>::New();
+  verts->AllocateExact(n, n);
+  for (vtkIdType i = 0; i < n; ++i)
+    verts->InsertNextCell(1, &i);
+
+  vtkSmartPointer<vtkDataArray> scalarCopy;
+  scalarCopy.TakeReference(run.scalars->NewInstance());
+  scalarCopy->SetName(run.scalars->GetName());
+  scalarCopy->SetNumberOfComponents(1);
+  scalarCopy->SetNumberOfTuples(n);
+  run.scalars->GetTuples(ids, scalarCopy);
+
+  vtkPolyData* output = vtkPolyData::GetData(run.outputVector, 0);
+  output->SetPoints(points);
+  output->SetVerts(verts);
+  vtkPointData* pd = output->GetPointData();
+  pd->AddArray(types);
+  pd->AddArray(boundary);
+  pd->AddArray(scalarCopy);
+  pd->AddArray(vertexIds);
+  pd->SetActiveScalars("CriticalType");
+  run.report.timings.emplace_back("output", outputTimer.seconds());
+}
