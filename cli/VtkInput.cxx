@@ -1,71 +1,133 @@
 // VTK formats for the CLI: the readers VTK ships, then the adaptor the filters use.
-#include "MeshInput.h"
+// VTK readers report problems through vtkOutputWindow and still return a (partial)
+// output, so every message is captured while reading and any error fails the load.
+#include "Domain.h"
 #include "TopoGPUDataSetAdaptor.h"
 
+#include <vtkCellData.h>
 #include <vtkDataSet.h>
 #include <vtkDataSetReader.h>
-#include <vtkDoubleArray.h>
-#include <vtkPLYReader.h>
+#include <vtkObjectFactory.h>
+#include <vtkOutputWindow.h>
 #include <vtkPointData.h>
 #include <vtkSmartPointer.h>
 #include <vtkXMLGenericDataObjectReader.h>
 
-#include <fstream>
-
 namespace topogpu::cli {
 
-MeshInput loadMeshWithVtk(const std::string& path, const std::string& arrayName) {
-  if (!std::ifstream(path))
-    throw Error("cannot open mesh '" + path + "'");
+namespace {
+
+class CapturingOutputWindow : public vtkOutputWindow {
+public:
+  static CapturingOutputWindow* New();
+  vtkTypeMacro(CapturingOutputWindow, vtkOutputWindow);
+  void DisplayErrorText(const char* text) override { errors.emplace_back(text); }
+  void DisplayWarningText(const char* text) override { warnings.emplace_back(text); }
+  void DisplayGenericWarningText(const char* text) override { warnings.emplace_back(text); }
+  void DisplayText(const char* text) override { warnings.emplace_back(text); }
+  void DisplayDebugText(const char*) override {}
+  std::vector<std::string> errors, warnings;
+};
+vtkStandardNewMacro(CapturingOutputWindow);
+
+// "ERROR: In file, line N\nvtkXMLReader (0x...): message" -> "message".
+std::string vtkMessage(std::string text) {
+  const std::size_t object = text.find("): ");
+  if (object != std::string::npos)
+    text = text.substr(object + 3);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+    text.pop_back();
+  for (char& c : text) {
+    if (c == '\n')
+      c = ' ';
+  }
+  return text;
+}
+
+// Installs the capturing window for one read, restoring the previous one after.
+class CaptureVtkMessages {
+public:
+  CaptureVtkMessages() : previous_(vtkOutputWindow::GetInstance()) {
+    vtkOutputWindow::SetInstance(window_);
+  }
+  ~CaptureVtkMessages() { vtkOutputWindow::SetInstance(previous_); }
+  CaptureVtkMessages(const CaptureVtkMessages&) = delete;
+  CaptureVtkMessages& operator=(const CaptureVtkMessages&) = delete;
+  const CapturingOutputWindow& window() const { return *window_; }
+
+private:
+  vtkSmartPointer<vtkOutputWindow> previous_;
+  vtkSmartPointer<CapturingOutputWindow> window_ =
+      vtkSmartPointer<CapturingOutputWindow>::New();
+};
+
+vtkSmartPointer<vtkDataSet> readDataSet(const std::string& path) {
+  const CaptureVtkMessages capture;
   vtkSmartPointer<vtkDataSet> data;
   const std::string ext = path.substr(path.find_last_of('.') + 1);
-  if (ext == "vtk") {
+  if (ext == "vtk" || ext == "VTK") {
     auto reader = vtkSmartPointer<vtkDataSetReader>::New();
     reader->SetFileName(path.c_str());
+    reader->ReadAllScalarsOn();
+    reader->ReadAllFieldsOn();
     reader->Update();
     data = reader->GetOutput();
-  } else if (ext == "ply") {
-    auto reader = vtkSmartPointer<vtkPLYReader>::New();
-    reader->SetFileName(path.c_str());
-    reader->Update();
-    data = reader->GetOutput();
-  } else if (ext == "vtu" || ext == "vtp" || ext == "vti") {
+  } else {
     auto reader = vtkSmartPointer<vtkXMLGenericDataObjectReader>::New();
     reader->SetFileName(path.c_str());
     reader->Update();
     data = vtkDataSet::SafeDownCast(reader->GetOutput());
-  } else {
-    throw Error("unsupported mesh format '." + ext +
-                "' (expected .off .vtu .vtp .vti .vtk .ply)");
   }
+  if (!capture.window().errors.empty())
+    throw Error("cannot read '" + path + "': " + vtkMessage(capture.window().errors[0]));
   if (data == nullptr || data->GetNumberOfPoints() == 0)
     throw Error("could not read a data set with points from '" + path + "'");
+  return data;
+}
 
-  MeshInput input;
-  input.keepAlive = std::shared_ptr<void>(data.GetPointer(), [keep = data](void*) {});
-  const int axis = arrayName == "x"   ? 0
-                   : arrayName == "y" ? 1
-                   : arrayName == "z" ? 2
-                                      : -1;
-  if (axis >= 0 && data->GetPointData()->GetArray(arrayName.c_str()) == nullptr) {
-    input.ownedValues.resize(data->GetNumberOfPoints());
+} // namespace
+
+Domain loadWithVtk(const std::string& path, const std::string& arrayName) {
+  const vtkSmartPointer<vtkDataSet> data = readDataSet(path);
+  Domain domain;
+  domain.input = path;
+  // The domain's views (values, and cells the adaptor may view) point into `data`.
+  domain.storage = std::shared_ptr<const void>(data.GetPointer(), [keep = data](const void*) {});
+  vtkDataArray* array = data->GetPointData()->GetArray(arrayName.c_str());
+  const int axis = coordinateAxis(arrayName);
+  if (array == nullptr && axis >= 0) {
+    auto values = std::make_shared<std::vector<double>>(std::size_t(data->GetNumberOfPoints()));
     for (vtkIdType v = 0; v < data->GetNumberOfPoints(); ++v)
-      input.ownedValues[v] = data->GetPoint(v)[axis];
-    input.values = {input.ownedValues.data(), ScalarType::Float64,
-                    SimplexId(input.ownedValues.size())};
+      (*values)[v] = data->GetPoint(v)[axis];
+    domain.values = viewOf(*values);
+    domain.storage = std::shared_ptr<const void>(
+        values.get(), [values, keep = data](const void*) {});
+  } else if (array == nullptr) {
+    std::string known;
+    for (int i = 0; i < data->GetPointData()->GetNumberOfArrays(); ++i) {
+      const char* name = data->GetPointData()->GetArrayName(i);
+      if (name != nullptr && data->GetPointData()->GetArray(i) != nullptr)
+        known += (known.empty() ? "" : ", ") + std::string(name);
+    }
+    throw Error("'" + path + "' has no numeric point array '" + arrayName + "' (it has: " +
+                (known.empty() ? std::string("none") : known) +
+                "; or use x, y or z for a coordinate)");
   } else {
-    input.values = vtk::viewScalarArray(data->GetPointData()->GetArray(arrayName.c_str()),
-                                        arrayName);
+    domain.values = vtk::viewScalarArray(array, arrayName);
   }
   vtk::TriangulationResult result = vtk::makeTriangulation(data);
-  input.note = result.note;
+  if (!result.note.empty())
+    domain.notes.push_back(result.note);
   if (auto* grid =
-          std::get_if<std::shared_ptr<ImplicitTriangulation>>(&result.triangulation))
-    input.implicitTriangulation = *grid;
-  else
-    input.explicitTriangulation =
+          std::get_if<std::shared_ptr<ImplicitTriangulation>>(&result.triangulation)) {
+    domain.implicitTriangulation = *grid;
+    domain.triangulation = "implicit";
+  } else {
+    domain.explicitTriangulation =
         std::get<std::shared_ptr<ExplicitTriangulation>>(result.triangulation);
-  return input;
+    domain.triangulation = "explicit";
+  }
+  return domain;
 }
 
 } // namespace topogpu::cli
