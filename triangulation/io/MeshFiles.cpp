@@ -389,10 +389,12 @@ public:
 
   std::uint64_t listCount(int type, const std::string& what) {
     const double n = value(type, what);
+    if (!(n >= 0) || n != std::floor(n))
+      throw Error(where_ + ": " + what + " is negative (corrupt file?)");
     // Each item takes at least one byte (binary) or two (ascii).
-    if (!(n >= 0) || n > double(remaining()) || n != std::floor(n))
-      throw Error(where_ + ": " + what + " is " + std::to_string(n) +
-                  ", impossible in a file of this size (corrupt file?)");
+    if (n > double(remaining()))
+      throw Error(where_ + ": " + what + " is " + std::to_string(std::uint64_t(n)) +
+                  ", more than the rest of the file can hold (truncated or corrupt file)");
     return std::uint64_t(n);
   }
 
