@@ -6,6 +6,13 @@
 
 namespace topogpu::cli {
 
+namespace {
+[[noreturn]] void unknownArgument(const std::string& command, const std::string& arg) {
+  throw Error((arg.rfind('-', 0) == 0 ? "unknown option '" : "unexpected argument '") +
+              arg + "' (see 'topogpu " + command + " --help')");
+}
+} // namespace
+
 Arguments::Arguments(const std::string& command, const std::vector<std::string>& args,
                      const std::vector<OptionSpec>& options)
     : command_(command) {
@@ -17,8 +24,7 @@ Arguments::Arguments(const std::string& command, const std::vector<std::string>&
         spec = &o;
     }
     if (spec == nullptr)
-      throw Error((a.rfind('-', 0) == 0 ? "unknown option '" : "unexpected argument '") +
-                  a + "' (see 'topogpu " + command + " --help')");
+      unknownArgument(command, a);
     if (values_.count(a))
       throw Error("option " + a + " is given twice");
     if (spec->value.empty()) {

@@ -17,13 +17,15 @@ int runCriticalPoints(const Arguments& args, CommandContext& context) {
   domain.visit([&](auto& triangulation) {
     for (int r = 0; r < run.repeat; ++r) {
       critical_points::execute(triangulation, domain.values,
-                               critical_points::Parameters{run.backend}, Monitor{}, output);
+                               critical_points::Parameters{run.backend}, Monitor{},
+                               output);
       result.totals.push_back(output.report.totalSeconds());
     }
   });
   JsonObject counts;
   for (int t = 0; t < kCriticalTypeCount; ++t) {
-    counts.add(criticalTypeKey(CriticalType(t)), static_cast<long long>(output.counts[t]));
+    counts.add(criticalTypeKey(CriticalType(t)),
+               static_cast<long long>(output.counts[t]));
     result.lines.push_back(std::string(criticalTypeKey(CriticalType(t))) + ": " +
                            std::to_string(output.counts[t]));
   }

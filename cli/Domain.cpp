@@ -127,7 +127,8 @@ int coordinateAxis(const std::string& arrayName) {
 
 std::vector<OptionSpec> domainOptions() {
   return {
-      {"--raw", "FILE", "headerless volume, x fastest, little-endian (needs --dims, --type)"},
+      {"--raw", "FILE",
+       "headerless volume, x fastest, little-endian (needs --dims, --type)"},
       {"--dims", "X,Y[,Z]", "grid points per axis of --raw (a size-1 axis is dropped)"},
       {"--type", "T",
        "value type of --raw: uint8 int8 uint16 int16 uint32 int32 uint64 int64 float32 "
@@ -140,9 +141,11 @@ std::vector<OptionSpec> domainOptions() {
        " (this build has no VTK: no .vtu .vtp .vti .vtk)"
 #endif
       },
-      {"--array", "NAME", "point array of --mesh as the scalar field, or x, y, z (a coordinate)"},
+      {"--array", "NAME",
+       "point array of --mesh as the scalar field, or x, y, z (a coordinate)"},
       {"--triangulation", "implicit|explicit",
-       "grids only: explicit stores the grid's simplices as a mesh (the mesh backend on a "
+       "grids only: explicit stores the grid's simplices as a mesh (the mesh backend on "
+       "a "
        "known domain, for comparisons); default implicit"},
   };
 }
@@ -169,8 +172,8 @@ Domain loadDomain(const Arguments& args, CommandContext& context) {
     domain.triangulation = "explicit";
     domain.triangulationSeconds = timer.seconds();
   } else if (kind == "implicit" && !domain.implicitTriangulation) {
-    throw Error("--triangulation implicit needs a grid (--raw or .vti); '" + domain.input +
-                "' is a mesh");
+    throw Error("--triangulation implicit needs a grid (--raw or .vti); '" +
+                domain.input + "' is a mesh");
   }
   if (domain.values.size != domain.numberOfVertices())
     throw Error("the scalar array of '" + domain.input + "' has " +

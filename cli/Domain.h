@@ -20,8 +20,8 @@ struct Domain {
   // Backs `values` (and, for VTK inputs, arrays the triangulation may view): declared
   // first so that it is destroyed last.
   std::shared_ptr<const void> storage;
-  std::string input;         // the file, as given
-  std::string triangulation; // "implicit" or "explicit"
+  std::string input;               // the file, as given
+  std::string triangulation;       // "implicit" or "explicit"
   double triangulationSeconds = 0; // building the explicit one, outside the algorithm
   std::shared_ptr<ImplicitTriangulation> implicitTriangulation;
   std::shared_ptr<ExplicitTriangulation> explicitTriangulation;

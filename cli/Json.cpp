@@ -50,7 +50,9 @@ std::string jsonNumber(double value) {
   return buffer;
 }
 
-void JsonObject::add(const std::string& key, double value) { addRaw(key, jsonNumber(value)); }
+void JsonObject::add(const std::string& key, double value) {
+  addRaw(key, jsonNumber(value));
+}
 
 void JsonObject::addRaw(const std::string& key, const std::string& json) {
   if (!body_.empty())

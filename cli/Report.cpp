@@ -25,7 +25,8 @@ void printResult(const CommandContext& context, const Domain& domain,
     out.add("triangulation_seconds", domain.triangulationSeconds);
     out.merge(result.fields);
     RunReport report = result.report;
-    report.warnings.insert(report.warnings.begin(), domain.notes.begin(), domain.notes.end());
+    report.warnings.insert(report.warnings.begin(), domain.notes.begin(),
+                           domain.notes.end());
     addRunReport(out, report, result.totals);
     std::cout << out.str() << "\n";
     return;
@@ -34,22 +35,23 @@ void printResult(const CommandContext& context, const Domain& domain,
     std::cerr << "warning: " << w << "\n";
   for (const auto& w : result.report.warnings)
     std::cerr << "warning: " << w << "\n";
-  std::cout << context.command << " of " << domain.input << " (" << domain.numberOfVertices()
-            << " vertices, " << domain.dimension() << "D, " << domain.triangulation
-            << " triangulation), backend " << result.report.backend << "\n";
+  std::cout << context.command << " of " << domain.input << " ("
+            << domain.numberOfVertices() << " vertices, " << domain.dimension() << "D, "
+            << domain.triangulation << " triangulation), backend "
+            << result.report.backend << "\n";
   for (const auto& line : result.lines)
     std::cout << "  " << line << "\n";
   if (domain.triangulationSeconds > 0)
-    std::cout << "  time triangulation (outside the total): " << domain.triangulationSeconds
-              << " s\n";
+    std::cout << "  time triangulation (outside the total): "
+              << domain.triangulationSeconds << " s\n";
   for (const auto& [stage, seconds] : result.report.timings)
     std::cout << "  time " << stage << ": " << seconds << " s\n";
   std::cout << "  total: " << result.report.totalSeconds() << " s\n";
 }
 
 void printError(const std::string& command, bool json, const std::string& message) {
-  std::cerr << "topogpu" << (command.empty() ? "" : " " + command) << ": error: " << message
-            << "\n";
+  std::cerr << "topogpu" << (command.empty() ? "" : " " + command)
+            << ": error: " << message << "\n";
   if (json) {
     JsonObject out;
     if (!command.empty())

@@ -38,7 +38,9 @@ public:
   vtkTypeMacro(CapturingOutputWindow, vtkOutputWindow);
   void DisplayErrorText(const char* text) override { errors.emplace_back(text); }
   void DisplayWarningText(const char* text) override { warnings.emplace_back(text); }
-  void DisplayGenericWarningText(const char* text) override { warnings.emplace_back(text); }
+  void DisplayGenericWarningText(const char* text) override {
+    warnings.emplace_back(text);
+  }
   void DisplayText(const char* text) override { warnings.emplace_back(text); }
   void DisplayDebugText(const char*) override {}
   std::vector<std::string> errors, warnings;
@@ -146,16 +148,18 @@ Domain loadWithVtk(const std::string& path, const std::string& arrayName) {
   Domain domain;
   domain.input = path;
   // The domain's views (values, and cells the adaptor may view) point into `data`.
-  domain.storage = std::shared_ptr<const void>(data.GetPointer(), [keep = data](const void*) {});
+  domain.storage =
+      std::shared_ptr<const void>(data.GetPointer(), [keep = data](const void*) {});
   vtkDataArray* array = data->GetPointData()->GetArray(arrayName.c_str());
   const int axis = coordinateAxis(arrayName);
   if (array == nullptr && axis >= 0) {
-    auto values = std::make_shared<std::vector<double>>(std::size_t(data->GetNumberOfPoints()));
+    auto values =
+        std::make_shared<std::vector<double>>(std::size_t(data->GetNumberOfPoints()));
     for (vtkIdType v = 0; v < data->GetNumberOfPoints(); ++v)
       (*values)[v] = data->GetPoint(v)[axis];
     domain.values = viewOf(*values);
-    domain.storage = std::shared_ptr<const void>(
-        values.get(), [values, keep = data](const void*) {});
+    domain.storage =
+        std::shared_ptr<const void>(values.get(), [values, keep = data](const void*) {});
   } else if (array == nullptr) {
     std::string known;
     for (int i = 0; i < data->GetPointData()->GetNumberOfArrays(); ++i) {
@@ -163,8 +167,8 @@ Domain loadWithVtk(const std::string& path, const std::string& arrayName) {
       if (name != nullptr && data->GetPointData()->GetArray(i) != nullptr)
         known += (known.empty() ? "" : ", ") + std::string(name);
     }
-    throw Error("'" + path + "' has no numeric point array '" + arrayName + "' (it has: " +
-                (known.empty() ? std::string("none") : known) +
+    throw Error("'" + path + "' has no numeric point array '" + arrayName +
+                "' (it has: " + (known.empty() ? std::string("none") : known) +
                 "; or use x, y or z for a coordinate)");
   } else {
     domain.values = vtk::viewScalarArray(array, arrayName);

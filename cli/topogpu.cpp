@@ -69,7 +69,8 @@ int main(int argc, char** argv) {
                "unexpected internal failure while " + context.activity +
                    " (please report it with the command line)");
   } catch (...) {
-    printError(name, context.json, "unexpected internal failure while " + context.activity);
+    printError(name, context.json,
+               "unexpected internal failure while " + context.activity);
   }
   return 1;
 }

@@ -342,7 +342,7 @@ with tempfile.TemporaryDirectory() as tmp:
         bad.append((cp + ["--mesh", write(tmp, name + ".ply", content), "--array", array], needle))
 
     # VTK formats (builds with VTK): readers' errors become ours.
-    probe = topogpu("critical-points", "--mesh", os.path.join(tmp, "none.vtu"), "--array", "z")
+    probe = topogpu("critical-points", "--mesh", write(tmp, "probe.vtu", "x"), "--array", "z")
     with_vtk = "no VTK" not in probe.stderr
     if with_vtk:
         bad += [

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <sstream>
 #include <string_view>
 #include <sys/stat.h>
 
@@ -16,18 +17,28 @@ namespace {
 
 using u128 = unsigned __int128;
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+// Throws Error with the parts streamed together (messages are built only on failure).
+template <typename... Parts> [[noreturn]] void fail(const Parts&... parts) {
+  std::ostringstream message;
+  (message << ... << parts);
+  throw Error(message.str());
+}
+
+std::string quoted(const std::string& path) {
+  return "'" + path + "'";
+}
 
 // Whole file in memory (its size was checked by readableFileSize).
-std::string readAll(const std::string& path, std::uint64_t size, const std::string& what) {
+std::string readAll(const std::string& path, std::uint64_t size,
+                    const std::string& what) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    throw Error("cannot open " + what + " " + quoted(path));
+    fail("cannot open ", what, " ", quoted(path));
   std::string data(size, '\0');
   in.read(data.data(), std::streamsize(size));
   if (std::uint64_t(in.gcount()) != size)
-    throw Error("could not read all " + std::to_string(size) + " bytes of " + what + " " +
-                quoted(path));
+    fail("could not read all ", std::to_string(size), " bytes of ", what, " ",
+         quoted(path));
   return data;
 }
 
@@ -104,17 +115,17 @@ std::string shown(std::string_view token) {
 
 std::uint64_t readableFileSize(const std::string& path, const std::string& what) {
   if (path.empty())
-    throw Error("empty file name given for the " + what);
+    fail("empty file name given for the ", what);
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0)
-    throw Error("cannot open " + what + " " + quoted(path) + ": " + std::strerror(errno));
+    fail("cannot open ", what, " ", quoted(path), ": ", std::strerror(errno));
   if (S_ISDIR(info.st_mode))
-    throw Error(what + " " + quoted(path) + " is a directory, not a file");
+    fail(what, " ", quoted(path), " is a directory, not a file");
   if (!S_ISREG(info.st_mode))
-    throw Error(what + " " + quoted(path) + " is not a regular file");
+    fail(what, " ", quoted(path), " is not a regular file");
   std::ifstream probe(path, std::ios::binary);
   if (!probe)
-    throw Error("cannot open " + what + " " + quoted(path) + ": " + std::strerror(errno));
+    fail("cannot open ", what, " ", quoted(path), ": ", std::strerror(errno));
   return std::uint64_t(info.st_size);
 }
 
@@ -123,56 +134,56 @@ RawVolume readRawVolume(const std::string& path, const std::array<SimplexId, 3>&
   RawVolume volume;
   volume.dims = dims;
   volume.type = type;
-  const std::string shape = std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
-                            std::to_string(dims[2]) + " " + scalarTypeName(type);
+  const std::string shape = std::to_string(dims[0]) + "x" + std::to_string(dims[1]) +
+                            "x" + std::to_string(dims[2]) + " " + scalarTypeName(type);
   // Overflow-safe: a product that does not fit cannot match any file.
   std::uint64_t count = 1, bytes = 0;
   for (const SimplexId d : dims) {
     if (d <= 0)
-      throw Error("grid dimensions must be positive (--dims " + shape + ")");
+      fail("grid dimensions must be positive (--dims ", shape, ")");
     if (__builtin_mul_overflow(count, std::uint64_t(d), &count))
-      throw Error("--dims " + shape + ": the number of grid points overflows 64 bits");
+      fail("--dims ", shape, ": the number of grid points overflows 64 bits");
   }
   if (count > std::uint64_t(std::numeric_limits<SimplexId>::max()) ||
       __builtin_mul_overflow(count, std::uint64_t(scalarTypeSize(type)), &bytes))
-    throw Error("--dims " + shape + ": the volume's byte count overflows 64 bits");
+    fail("--dims ", shape, ": the volume's byte count overflows 64 bits");
   const std::uint64_t fileSize = readableFileSize(path, "raw volume");
   if (fileSize != bytes)
-    throw Error("raw volume " + quoted(path) + " has " + std::to_string(fileSize) +
-                " bytes but " + shape + " needs " + std::to_string(bytes));
+    fail("raw volume ", quoted(path), " has ", std::to_string(fileSize), " bytes but ",
+         shape, " needs ", std::to_string(bytes));
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    throw Error("cannot open raw volume " + quoted(path));
+    fail("cannot open raw volume ", quoted(path));
   volume.bytes.resize(bytes);
   in.read(reinterpret_cast<char*>(volume.bytes.data()), std::streamsize(bytes));
   if (std::uint64_t(in.gcount()) != bytes)
-    throw Error("could not read all " + std::to_string(bytes) + " bytes of raw volume " +
-                quoted(path));
+    fail("could not read all ", std::to_string(bytes), " bytes of raw volume ",
+         quoted(path));
   return volume;
 }
 
 std::array<SimplexId, 3> parseDims(const std::string& text) {
   std::array<SimplexId, 3> dims{1, 1, 1};
-  const std::string usage = "--dims expects X,Y,Z (or X,Y) positive integers, got '" + text + "'";
+  const std::string usage =
+      "--dims expects X,Y,Z (or X,Y) positive integers, got '" + text + "'";
   std::size_t begin = 0;
   int count = 0;
   while (true) {
     const std::size_t comma = text.find(',', begin);
-    const std::string_view part =
-        std::string_view(text).substr(begin, comma == std::string::npos ? std::string::npos
-                                                                        : comma - begin);
+    const std::string_view part = std::string_view(text).substr(
+        begin, comma == std::string::npos ? std::string::npos : comma - begin);
     if (count == 3)
-      throw Error("--dims takes at most three sizes: '" + text + "'");
+      fail("--dims takes at most three sizes: '", text, "'");
     std::int64_t value = 0;
     if (!parseInt64(part, value) || value <= 0)
-      throw Error(usage);
+      fail(usage);
     dims[count++] = value;
     if (comma == std::string::npos)
       break;
     begin = comma + 1;
   }
   if (count < 2)
-    throw Error(usage);
+    fail(usage);
   return dims;
 }
 
@@ -183,78 +194,75 @@ SurfaceMesh readOff(const std::string& path) {
   Tokens tokens(data, 0, true);
   std::string_view token;
   if (!tokens.next(token))
-    throw Error(quoted(path) + " is empty, not an OFF file");
+    fail(quoted(path), " is empty, not an OFF file");
   if (token != "OFF") {
     if (token.size() > 3 && token.substr(token.size() - 3) == "OFF")
-      throw Error(where + ": the " + shown(token) +
-                  " variant is not supported (plain OFF only)");
-    throw Error(quoted(path) + " is not an OFF file (no OFF header)");
+      fail(where, ": the ", shown(token), " variant is not supported (plain OFF only)");
+    fail(quoted(path), " is not an OFF file (no OFF header)");
   }
   auto integer = [&](const char* what) {
     if (!tokens.next(token))
-      throw Error(where + " ends early (expected " + what + ")");
+      fail(where, " ends early (expected ", what, ")");
     std::int64_t value = 0;
     if (!parseInt64(token, value))
-      throw Error(where + ": expected " + what + ", got " + shown(token));
+      fail(where, ": expected ", what, ", got ", shown(token));
     return value;
   };
   const std::int64_t vertices = integer("the vertex count");
   const std::int64_t faces = integer("the face count");
   integer("the edge count"); // unused by the format, but must be there
   if (vertices <= 0)
-    throw Error(where + " declares no vertices");
+    fail(where, " declares no vertices");
   if (faces <= 0)
-    throw Error(where + " has no faces");
+    fail(where, " has no faces");
   // Each vertex takes 3 numbers, each face 4, each token a byte and a separator.
   const u128 least = u128(2) * (u128(3) * u128(vertices) + u128(4) * u128(faces)) - 1;
   if (least > tokens.remaining())
-    throw Error(where + " declares " + std::to_string(vertices) + " vertices and " +
-                std::to_string(faces) + " faces, more than its " + std::to_string(size) +
-                " bytes can hold (truncated file or corrupt header)");
+    fail(where, " declares ", std::to_string(vertices), " vertices and ",
+         std::to_string(faces), " faces, more than its ", std::to_string(size),
+         " bytes can hold (truncated file or corrupt header)");
   SurfaceMesh mesh;
   mesh.points.resize(std::size_t(vertices) * 3);
   for (std::int64_t v = 0; v < vertices; ++v) {
     for (int k = 0; k < 3; ++k) {
       if (!tokens.next(token))
-        throw Error(where + " ends inside the vertex list (vertex " + std::to_string(v) +
-                    " of " + std::to_string(vertices) + ")");
+        fail(where, " ends inside the vertex list (vertex ", std::to_string(v), " of ",
+             std::to_string(vertices), ")");
       if (!parseFinite(token, mesh.points[3 * v + k]))
-        throw Error(where + ": vertex " + std::to_string(v) + " has coordinate " +
-                    shown(token) + ", not a finite number");
+        fail(where, ": vertex ", std::to_string(v), " has coordinate ", shown(token),
+             ", not a finite number");
     }
   }
   mesh.cells.resize(std::size_t(faces) * 3);
   for (std::int64_t f = 0; f < faces; ++f) {
-    const std::string face = "face " + std::to_string(f);
+    const auto face = [f] { return "face " + std::to_string(f); };
     if (!tokens.next(token))
-      throw Error(where + " ends inside the face list (" + face + " of " +
-                  std::to_string(faces) + ")");
+      fail(where, " ends inside the face list (", face(), " of ", std::to_string(faces),
+           ")");
     std::int64_t n = 0;
     if (!parseInt64(token, n))
-      throw Error(where + ": " + face + " starts with " + shown(token) +
-                  ", not a vertex count");
+      fail(where, ": ", face(), " starts with ", shown(token), ", not a vertex count");
     if (n < 3)
-      throw Error(where + ": " + face + " has " + std::to_string(n) +
-                  " vertices (a face needs at least 3)");
+      fail(where, ": ", face(), " has ", std::to_string(n),
+           " vertices (a face needs at least 3)");
     if (n != 3)
-      throw Error(where + ": " + face + " has " + std::to_string(n) +
-                  " vertices; only triangle meshes are supported (triangulate it first)");
+      fail(where, ": ", face(), " has ", std::to_string(n),
+           " vertices; only triangle meshes are supported (triangulate it first)");
     for (int k = 0; k < 3; ++k) {
       if (!tokens.next(token))
-        throw Error(where + " ends inside " + face);
+        fail(where, " ends inside ", face());
       std::int64_t id = 0;
       if (!parseInt64(token, id))
-        throw Error(where + ": " + face + " has vertex id " + shown(token) +
-                    ", not an integer");
+        fail(where, ": ", face(), " has vertex id ", shown(token), ", not an integer");
       if (id < 0 || id >= vertices)
-        throw Error(where + ": " + face + " refers to vertex " + std::to_string(id) +
-                    " but the file has " + std::to_string(vertices) + " vertices");
+        fail(where, ": ", face(), " refers to vertex ", std::to_string(id),
+             " but the file has ", std::to_string(vertices), " vertices");
       mesh.cells[3 * f + k] = id;
     }
     if (mesh.cells[3 * f] == mesh.cells[3 * f + 1] ||
         mesh.cells[3 * f] == mesh.cells[3 * f + 2] ||
         mesh.cells[3 * f + 1] == mesh.cells[3 * f + 2])
-      throw Error(where + ": " + face + " repeats a vertex (a degenerate triangle)");
+      fail(where, ": ", face(), " repeats a vertex (a degenerate triangle)");
     tokens.skipLine(); // an optional colour
   }
   return mesh;
@@ -273,10 +281,10 @@ struct PlyType {
 };
 
 constexpr PlyType kPlyTypes[] = {
-    {"char", "int8", 1, true, true},       {"uchar", "uint8", 1, true, false},
-    {"short", "int16", 2, true, true},     {"ushort", "uint16", 2, true, false},
-    {"int", "int32", 4, true, true},       {"uint", "uint32", 4, true, false},
-    {"float", "float32", 4, false, true},  {"double", "float64", 8, false, true}};
+    {"char", "int8", 1, true, true},      {"uchar", "uint8", 1, true, false},
+    {"short", "int16", 2, true, true},    {"ushort", "uint16", 2, true, false},
+    {"int", "int32", 4, true, true},      {"uint", "uint32", 4, true, false},
+    {"float", "float32", 4, false, true}, {"double", "float64", 8, false, true}};
 
 int plyTypeIndex(std::string_view name) {
   for (int t = 0; t < int(std::size(kPlyTypes)); ++t) {
@@ -354,47 +362,60 @@ double decode(const char* p, int t, bool swap) {
   }
 }
 
+// Which value is being read, spelled out only when it is bad.
+struct PlyPlace {
+  const PlyElement& element;
+  std::uint64_t index;
+  const PlyProperty& property;
+  bool listLength;
+};
+
+std::string describe(const PlyPlace& at) {
+  return at.element.name + " " + std::to_string(at.index) + " property " +
+         at.property.name + (at.listLength ? " (list length)" : "");
+}
+
 // Reads the body value by value, ascii or binary, with every read bounds-checked.
 class PlyBody {
 public:
   PlyBody(const std::string& data, std::size_t start, PlyFormat format,
           const std::string& where)
-      : data_(data), pos_(start), format_(format), where_(where), tokens_(data, start, false),
+      : data_(data), pos_(start), format_(format), where_(where),
+        tokens_(data, start, false),
         swap_((format == PlyFormat::BigEndian) == hostIsLittleEndian()) {}
 
-  double value(int type, const std::string& what) {
+  double value(int type, const PlyPlace& at) {
     if (format_ == PlyFormat::Ascii) {
       std::string_view token;
       if (!tokens_.next(token))
-        throw Error(where_ + " ends early (in " + what + ")");
+        fail(where_, " ends early (in ", describe(at), ")");
       if (kPlyTypes[type].integral) {
         std::int64_t v = 0;
         if (!parseInt64(token, v))
-          throw Error(where_ + ": " + what + " is " + shown(token) + ", not an integer");
+          fail(where_, ": ", describe(at), " is ", shown(token), ", not an integer");
         return double(v);
       }
       double v = 0;
       if (!parseFinite(token, v))
-        throw Error(where_ + ": " + what + " is " + shown(token) +
-                    ", not a finite number");
+        fail(where_, ": ", describe(at), " is ", shown(token), ", not a finite number");
       return v;
     }
     const std::size_t n = std::size_t(kPlyTypes[type].size);
     if (data_.size() - pos_ < n)
-      throw Error(where_ + " is truncated (in " + what + ")");
+      fail(where_, " is truncated (in ", describe(at), ")");
     const double v = decode(data_.data() + pos_, type, swap_);
     pos_ += n;
     return v;
   }
 
-  std::uint64_t listCount(int type, const std::string& what) {
-    const double n = value(type, what);
+  std::uint64_t listCount(int type, const PlyPlace& at) {
+    const double n = value(type, at);
     if (!(n >= 0) || n != std::floor(n))
-      throw Error(where_ + ": " + what + " is negative (corrupt file?)");
+      fail(where_, ": ", describe(at), " is negative (corrupt file?)");
     // Each item takes at least one byte (binary) or two (ascii).
     if (n > double(remaining()))
-      throw Error(where_ + ": " + what + " is " + std::to_string(std::uint64_t(n)) +
-                  ", more than the rest of the file can hold (truncated or corrupt file)");
+      fail(where_, ": ", describe(at), " is ", std::to_string(std::uint64_t(n)),
+           ", more than the rest of the file can hold (truncated or corrupt file)");
     return std::uint64_t(n);
   }
 
@@ -434,7 +455,7 @@ SurfaceMesh readPly(const std::string& path) {
   };
   std::string line;
   if (!nextLine(line) || line != "ply")
-    throw Error(quoted(path) + " is not a PLY file (no 'ply' magic line)");
+    fail(quoted(path), " is not a PLY file (no 'ply' magic line)");
   bool haveFormat = false, ended = false;
   PlyFormat format = PlyFormat::Ascii;
   std::vector<PlyElement> elements;
@@ -450,7 +471,7 @@ SurfaceMesh readPly(const std::string& path) {
       ended = true;
     } else if (words[0] == "format") {
       if (words.size() != 3)
-        throw Error(where + ": malformed format line '" + line + "'");
+        fail(where, ": malformed format line '", line, "'");
       if (words[1] == "ascii")
         format = PlyFormat::Ascii;
       else if (words[1] == "binary_little_endian")
@@ -458,64 +479,65 @@ SurfaceMesh readPly(const std::string& path) {
       else if (words[1] == "binary_big_endian")
         format = PlyFormat::BigEndian;
       else
-        throw Error(where + ": unknown format " + shown(words[1]) +
-                    " (expected ascii, binary_little_endian or binary_big_endian)");
+        fail(where, ": unknown format ", shown(words[1]),
+             " (expected ascii, binary_little_endian or binary_big_endian)");
       haveFormat = true;
     } else if (words[0] == "element") {
       std::int64_t count = 0;
       if (words.size() != 3 || !parseInt64(words[2], count) || count < 0)
-        throw Error(where + ": malformed element line " + shown(line));
+        fail(where, ": malformed element line ", shown(line));
       // An element takes at least a byte; this bounds every allocation below.
       if (std::uint64_t(count) > size)
-        throw Error(where + " declares " + std::to_string(count) + " " +
-                    std::string(words[1]) + " elements, more than its " +
-                    std::to_string(size) + " bytes can hold (corrupt header?)");
+        fail(where, " declares ", std::to_string(count), " ", std::string(words[1]),
+             " elements, more than its ", std::to_string(size),
+             " bytes can hold (corrupt header?)");
       elements.push_back({std::string(words[1]), std::uint64_t(count), {}});
     } else if (words[0] == "property") {
       if (elements.empty())
-        throw Error(where + ": a property comes before any element");
+        fail(where, ": a property comes before any element");
       PlyProperty p;
       if (words.size() == 3) {
         p.type = plyTypeIndex(words[1]);
         p.name = std::string(words[2]);
         if (p.type < 0)
-          throw Error(where + ": unknown property type " + shown(words[1]));
+          fail(where, ": unknown property type ", shown(words[1]));
       } else if (words.size() == 5 && words[1] == "list") {
         p.countType = plyTypeIndex(words[2]);
         p.type = plyTypeIndex(words[3]);
         p.name = std::string(words[4]);
         if (p.countType < 0 || p.type < 0 || !kPlyTypes[p.countType].integral)
-          throw Error(where + ": bad list property " + shown(line));
+          fail(where, ": bad list property ", shown(line));
       } else {
-        throw Error(where + ": malformed property line " + shown(line));
+        fail(where, ": malformed property line ", shown(line));
       }
       elements.back().properties.push_back(p);
     } else {
-      throw Error(where + ": unexpected header line " + shown(line));
+      fail(where, ": unexpected header line ", shown(line));
     }
   }
   if (!ended)
-    throw Error(where + " has no end_header line (truncated or not a PLY file)");
+    fail(where, " has no end_header line (truncated or not a PLY file)");
   if (!haveFormat)
-    throw Error(where + " has no format line");
+    fail(where, " has no format line");
 
   // The smallest body the header allows (lists empty), before reading any of it.
   u128 least = 0;
   for (const auto& e : elements) {
     if (e.properties.empty() && e.count > 0)
-      throw Error(where + ": element '" + e.name + "' has no properties");
+      fail(where, ": element '", e.name, "' has no properties");
     u128 perElement = 0;
     for (const auto& p : e.properties)
-      perElement += std::uint64_t(kPlyTypes[p.countType >= 0 ? p.countType : p.type].size);
+      perElement +=
+          std::uint64_t(kPlyTypes[p.countType >= 0 ? p.countType : p.type].size);
     if (format == PlyFormat::Ascii)
       perElement = 2 * u128(e.properties.size()); // a digit and a separator each
     least += perElement * e.count;
   }
   const std::size_t bodySize = data.size() - std::min(pos, data.size());
   if (least > (format == PlyFormat::Ascii ? u128(bodySize) + 1 : u128(bodySize)))
-    throw Error(where + " is truncated: its header needs at least " +
-                std::to_string(std::uint64_t(std::min<u128>(least, ~std::uint64_t(0)))) +
-                " bytes of data but only " + std::to_string(bodySize) + " follow it");
+    fail(where, " is truncated: its header needs at least ",
+         std::to_string(std::uint64_t(std::min<u128>(least, ~std::uint64_t(0)))),
+         " bytes of data but only ", std::to_string(bodySize), " follow it");
 
   SurfaceMesh mesh;
   PlyBody body(data, std::min(pos, data.size()), format, where);
@@ -525,7 +547,7 @@ SurfaceMesh readPly(const std::string& path) {
     const bool isVertex = e.name == "vertex" && !haveVertices;
     const bool isFace = e.name == "face" && !haveFaces;
     if (isFace && !haveVertices)
-      throw Error(where + ": the face element comes before the vertex element");
+      fail(where, ": the face element comes before the vertex element");
     std::vector<int> arrayOf(e.properties.size(), -1); // vertex property -> pointArrays
     int faceList = -1;
     if (isVertex) {
@@ -547,48 +569,46 @@ SurfaceMesh readPly(const std::string& path) {
           faceList = int(k);
       }
       if (faceList < 0)
-        throw Error(where + ": the face element has no vertex_indices list");
+        fail(where, ": the face element has no vertex_indices list");
       mesh.cells.reserve(std::size_t(e.count) * 3);
     }
     for (std::uint64_t i = 0; i < e.count; ++i) {
       for (std::size_t k = 0; k < e.properties.size(); ++k) {
         const auto& p = e.properties[k];
-        const std::string what = e.name + " " + std::to_string(i) + " property " + p.name;
         if (p.countType < 0) {
-          const double v = body.value(p.type, what);
+          const double v = body.value(p.type, {e, i, p, false});
           if (arrayOf[k] >= 0)
             mesh.pointArrays[arrayOf[k]].second[i] = v;
           continue;
         }
-        const std::uint64_t n = body.listCount(p.countType, what + " (list length)");
+        const std::uint64_t n = body.listCount(p.countType, {e, i, p, true});
         if (int(k) == faceList && n != 3)
-          throw Error(where + ": face " + std::to_string(i) + " has " + std::to_string(n) +
-                      (n < 3 ? " vertices (a face needs at least 3)"
-                             : " vertices; only triangle meshes are supported "
-                               "(triangulate it first)"));
+          fail(where, ": face ", std::to_string(i), " has ", std::to_string(n),
+               (n < 3 ? " vertices (a face needs at least 3)"
+                      : " vertices; only triangle meshes are supported "
+                        "(triangulate it first)"));
         for (std::uint64_t j = 0; j < n; ++j) {
-          const double v = body.value(p.type, what);
+          const double v = body.value(p.type, {e, i, p, false});
           if (int(k) != faceList)
             continue;
           if (!(v >= 0 && v < double(vertexCount)) || v != std::floor(v))
-            throw Error(where + ": face " + std::to_string(i) + " refers to vertex " +
-                        std::to_string(v) + " but the file has " +
-                        std::to_string(vertexCount) + " vertices");
+            fail(where, ": face ", std::to_string(i), " refers to vertex ", v,
+                 " but the file has ", std::to_string(vertexCount), " vertices");
           mesh.cells.push_back(SimplexId(v));
         }
         if (int(k) == faceList) {
           const SimplexId* c = mesh.cells.data() + mesh.cells.size() - 3;
           if (c[0] == c[1] || c[0] == c[2] || c[1] == c[2])
-            throw Error(where + ": face " + std::to_string(i) +
-                        " repeats a vertex (a degenerate triangle)");
+            fail(where, ": face ", std::to_string(i),
+                 " repeats a vertex (a degenerate triangle)");
         }
       }
     }
   }
   if (!haveVertices || vertexCount == 0)
-    throw Error(where + " has no vertices");
+    fail(where, " has no vertices");
   if (mesh.cells.empty())
-    throw Error(where + " has no faces (a triangle mesh is needed, not a point cloud)");
+    fail(where, " has no faces (a triangle mesh is needed, not a point cloud)");
   const std::vector<double>* axis[3] = {nullptr, nullptr, nullptr};
   for (const auto& [name, values] : mesh.pointArrays) {
     for (int a = 0; a < 3; ++a) {
@@ -597,7 +617,7 @@ SurfaceMesh readPly(const std::string& path) {
     }
   }
   if (!axis[0] || !axis[1] || !axis[2])
-    throw Error(where + ": the vertex element lacks an x, y or z property");
+    fail(where, ": the vertex element lacks an x, y or z property");
   mesh.points.resize(std::size_t(vertexCount) * 3);
   for (SimplexId v = 0; v < vertexCount; ++v) {
     for (int a = 0; a < 3; ++a)
