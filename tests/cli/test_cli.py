@@ -45,16 +45,17 @@ def check(condition, message):
         print("FAIL:", message)
 
 
-def limit_memory():
+def memory_cap(limit):
     # A corrupt header must not be able to take the machine's memory: with this cap an
     # attempt to allocate it fails (and must be reported as an error, not a crash).
-    resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def topogpu(*args, timeout=60):
+def topogpu(*args, timeout=60, memory=3 << 30):
     try:
         return subprocess.run([TOPOGPU, *map(str, args)], capture_output=True, text=True,
-                              errors="replace", timeout=timeout, preexec_fn=limit_memory)
+                              errors="replace", timeout=timeout,
+                              preexec_fn=memory_cap(memory))
     except subprocess.TimeoutExpired:
         return subprocess.CompletedProcess(args, "timeout", "", "timeout")
 
@@ -64,10 +65,10 @@ def counts_of(result):
     return [data["counts"][k] for k in KEYS], data
 
 
-def expect_error(label, args, needle=None, allow_success=False):
+def expect_error(label, args, needle=None, allow_success=False, memory=3 << 30):
     """The CLI must exit 1 with a message (JSON with --json), or 0 when allowed (a
     corrupted byte can leave a valid file); never a signal, a hang or raw exception text."""
-    result = topogpu(*args)
+    result = topogpu(*args, memory=memory)
     rc, err = result.returncode, result.stderr
     if allow_success and rc == 0:
         check(True, label)
@@ -199,6 +200,13 @@ with tempfile.TemporaryDirectory() as tmp:
               f"{command} --help")
     result = topogpu("info", "--json")
     check(result.returncode == 0 and "cuda_build" in json.loads(result.stdout), "info --json")
+    # Every command of the table rejects options it does not list.
+    listed = re.findall(r"^  ([a-z][a-z-]+) ", topogpu("help").stdout, re.M)
+    check("critical-points" in listed and "info" in listed, f"commands listed: {listed}")
+    for command in listed:
+        if command != "help":
+            expect_error(f"{command} --bogus", [command, "--bogus"], "unknown option")
+            expect_error(f"{command} --bogus --json", [command, "--bogus", "--json"])
 
     # --- the bad-input corpus ---------------------------------------------------------
     ok_raw = raw_case(tmp, "ok", np.arange(24), np.uint8)
@@ -352,6 +360,13 @@ with tempfile.TemporaryDirectory() as tmp:
             (cp + ["--mesh", os.path.join(DATA, "tets", "vtk_post_lox.vtk"), "--array", "Nope"],
              "no numeric point array"),
         ]
+
+    # Out of memory: a clear message saying what was being done.
+    big = raw_case(tmp, "big", np.random.default_rng(1).integers(0, 255, 128 ** 3), np.uint8)
+    expect_error("explicit 128^3 grid under a 300 MB cap",
+                 cp + ["--raw", big, "--dims", "128,128,128", "--type", "uint8",
+                       "--triangulation", "explicit", "--backend", "cpu"],
+                 "not enough memory for building the explicit triangulation", memory=300 << 20)
 
     for args, needle in bad:
         label = "bad input " + " ".join(map(str, args))[-140:]
