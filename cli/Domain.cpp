@@ -3,6 +3,8 @@
 #include "core/common/Timer.h"
 #include "triangulation/io/MeshFiles.h"
 
+#include <cctype>
+
 namespace topogpu::cli {
 
 namespace {

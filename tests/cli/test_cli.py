@@ -368,6 +368,27 @@ with tempfile.TemporaryDirectory() as tmp:
                        "--triangulation", "explicit", "--backend", "cpu"],
                  "not enough memory for building the explicit triangulation", memory=300 << 20)
 
+    # A .vti is a grid: the implicit triangulation, or explicit on request; both equal
+    # the oracle on the grid's cells.
+    vti_values = rng.random(5 * 6 * 7)
+    vti = write(tmp, "grid.vti", f"""<?xml version="1.0"?>
+<VTKFile type="ImageData" version="0.1" byte_order="LittleEndian">
+<ImageData WholeExtent="0 4 0 5 0 6" Origin="0 0 0" Spacing="1 1 1">
+<Piece Extent="0 4 0 5 0 6"><PointData Scalars="f">
+<DataArray type="Float64" Name="f" format="ascii">{' '.join(map(repr, vti_values))}</DataArray>
+</PointData><CellData/></Piece></ImageData></VTKFile>
+""")
+    if with_vtk:
+        expected = cp_oracle.classify(vti_values, cp_oracle.grid_cells((5, 6, 7)), 5 * 6 * 7)
+        for triangulation in ("implicit", "explicit"):
+            result = topogpu("critical-points", "--mesh", vti, "--array", "f", "--json",
+                             "--triangulation", triangulation)
+            check(result.returncode == 0, f"grid.vti: {result.stderr}")
+            if result.returncode == 0:
+                counts, data = counts_of(result)
+                check(counts == list(expected.counts) and data["triangulation"] == triangulation,
+                      f"grid.vti ({triangulation}): {counts} != oracle {list(expected.counts)}")
+
     for args, needle in bad:
         label = "bad input " + " ".join(map(str, args))[-140:]
         expect_error(label, args, needle)
@@ -392,7 +413,8 @@ with tempfile.TemporaryDirectory() as tmp:
                     (os.path.join(DATA, "tets", "vtk_tetraMesh.vtk"), "z"),
                     (os.path.join(DATA, "tets", "vtk_Tetrahedron.vtu"), "z"),
                     (os.path.join(DATA, "tets", "vtk_Tetrahedron.vtu"), "z"),
-                    (os.path.join(DATA, "surfaces", "ttk_casting.vtu"), "z")]
+                    (os.path.join(DATA, "surfaces", "ttk_casting.vtu"), "z"),
+                    (vti, "f")]
     for source, array in sources:
         if not os.path.exists(source):
             print("missing", source)
