@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
       throw topogpu::Error("no options given");
     }
     const Arguments parsed(name, args, command->options);
+    context.json = parsed.has("--json"); // "--json" may have been another option's value
     return command->run(parsed, context);
   } catch (const topogpu::Error& e) {
     printError(name, context.json, e.what());
