@@ -2,6 +2,7 @@
 
 #include "core/common/Types.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace topogpu::cli {
@@ -31,7 +32,12 @@ Arguments::Arguments(const std::string& command, const std::vector<std::string>&
       values_[a] = "1";
       continue;
     }
-    if (i + 1 >= args.size())
+    // "--repeat --json": the value is missing, not "--json".
+    const bool nextIsOption =
+        i + 1 < args.size() &&
+        std::any_of(options.begin(), options.end(),
+                    [&](const OptionSpec& o) { return o.name == args[i + 1]; });
+    if (i + 1 >= args.size() || nextIsOption)
       throw Error("option " + a + " needs a value (" + spec->value + ")");
     values_[a] = args[++i];
   }
