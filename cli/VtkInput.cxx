@@ -22,10 +22,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 
 namespace topogpu::cli {
@@ -50,8 +53,11 @@ vtkStandardNewMacro(CapturingOutputWindow);
 // "ERROR: In file, line N\nvtkXMLReader (0x...): message" -> "message".
 std::string vtkMessage(std::string text) {
   const std::size_t object = text.find("): ");
+  const std::size_t firstLine = text.find('\n');
   if (object != std::string::npos)
     text = text.substr(object + 3);
+  else if (text.find(" In ") < firstLine && firstLine != std::string::npos)
+    text = text.substr(firstLine + 1); // "Generic Warning: In file, line N\n..."
   while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
     text.pop_back();
   for (char& c : text) {
@@ -78,6 +84,22 @@ private:
       vtkSmartPointer<CapturingOutputWindow>::New();
 };
 
+bool endsWithClosingTag(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const std::streamoff size = in.tellg();
+  const std::streamoff tail = std::min<std::streamoff>(size, 256);
+  std::string end(std::size_t(std::max<std::streamoff>(tail, 0)), '\0');
+  in.seekg(size - tail);
+  in.read(end.data(), tail);
+  if (!in)
+    return false;
+  while (!end.empty() && std::isspace(static_cast<unsigned char>(end.back())))
+    end.pop_back();
+  const std::string tag = "</VTKFile>";
+  return end.size() >= tag.size() &&
+         end.compare(end.size() - tag.size(), tag.size(), tag) == 0;
+}
+
 vtkSmartPointer<vtkDataSet> readDataSet(const std::string& path) {
   const CaptureVtkMessages capture;
   vtkSmartPointer<vtkDataSet> data;
@@ -90,6 +112,12 @@ vtkSmartPointer<vtkDataSet> readDataSet(const std::string& path) {
     reader->Update();
     data = reader->GetOutput();
   } else {
+    // The XML readers stop parsing at appended raw data and read short arrays without a
+    // word, so a truncated file is caught here: a whole one ends with </VTKFile>.
+    if (!endsWithClosingTag(path))
+      throw Error("'" + path +
+                  "' is truncated or not a VTK XML file (it does not end with "
+                  "</VTKFile>)");
     auto reader = vtkSmartPointer<vtkXMLGenericDataObjectReader>::New();
     reader->SetFileName(path.c_str());
     reader->Update();
@@ -97,6 +125,12 @@ vtkSmartPointer<vtkDataSet> readDataSet(const std::string& path) {
   }
   if (!capture.window().errors.empty())
     throw Error("cannot read '" + path + "': " + vtkMessage(capture.window().errors[0]));
+  // The legacy reader says a short binary block is a warning ("Error reading binary
+  // data!") and keeps the partial array: for us it is an error.
+  for (const auto& warning : capture.window().warnings) {
+    if (warning.find("rror") != std::string::npos)
+      throw Error("cannot read '" + path + "': " + vtkMessage(warning));
+  }
   if (data == nullptr || data->GetNumberOfPoints() == 0)
     throw Error("could not read a data set with points from '" + path + "'");
   return data;
