@@ -2,34 +2,79 @@
 
 #include "core/common/Types.h"
 
+#include <algorithm>
+#include <charconv>
+
 namespace topogpu::cli {
 
-Arguments::Arguments(const std::vector<std::string>& args,
-                     const std::set<std::string>& valueFlags,
-                     const std::set<std::string>& switches) {
+namespace {
+[[noreturn]] void unknownArgument(const std::string& command, const std::string& arg) {
+  throw Error((arg.rfind('-', 0) == 0 ? "unknown option '" : "unexpected argument '") +
+              arg + "' (see 'topogpu " + command + " --help')");
+}
+} // namespace
+
+Arguments::Arguments(const std::string& command, const std::vector<std::string>& args,
+                     const std::vector<OptionSpec>& options)
+    : command_(command) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (valueFlags.count(a)) {
-      if (i + 1 >= args.size())
-        throw Error("option " + a + " needs a value");
-      values_[a] = args[++i];
-    } else if (switches.count(a)) {
-      values_[a] = "1";
-    } else {
-      throw Error("unknown argument '" + a + "'");
+    const OptionSpec* spec = nullptr;
+    for (const auto& o : options) {
+      if (o.name == a)
+        spec = &o;
     }
+    if (spec == nullptr)
+      unknownArgument(command, a);
+    if (values_.count(a))
+      throw Error("option " + a + " is given twice");
+    if (spec->value.empty()) {
+      values_[a] = "1";
+      continue;
+    }
+    // "--repeat --json": the value is missing, not "--json".
+    const bool nextIsOption =
+        i + 1 < args.size() &&
+        std::any_of(options.begin(), options.end(),
+                    [&](const OptionSpec& o) { return o.name == args[i + 1]; });
+    if (i + 1 >= args.size() || nextIsOption)
+      throw Error("option " + a + " needs a value (" + spec->value + ")");
+    values_[a] = args[++i];
   }
 }
 
-std::string Arguments::get(const std::string& flag, const std::string& fallback) const {
-  const auto it = values_.find(flag);
+std::string Arguments::get(const std::string& option, const std::string& fallback) const {
+  const auto it = values_.find(option);
   return it == values_.end() ? fallback : it->second;
 }
 
-std::string Arguments::require(const std::string& flag) const {
-  if (!has(flag))
-    throw Error("missing required option " + flag);
-  return get(flag);
+std::string Arguments::require(const std::string& option) const {
+  if (!has(option))
+    throw Error("missing required option " + option + " (see 'topogpu " + command_ +
+                " --help')");
+  return get(option);
+}
+
+std::int64_t Arguments::integer(const std::string& option, std::int64_t fallback,
+                                std::int64_t min, std::int64_t max) const {
+  if (!has(option))
+    return fallback;
+  return parseInteger(get(option), "option " + option, min, max);
+}
+
+std::int64_t parseInteger(const std::string& text, const std::string& what,
+                          std::int64_t min, std::int64_t max) {
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  const std::string range = std::to_string(min) + ".." + std::to_string(max);
+  if (ec == std::errc::result_out_of_range)
+    throw Error(what + ": '" + text + "' is out of range (" + range + ")");
+  if (text.empty() || ec != std::errc() || ptr != end)
+    throw Error(what + ": '" + text + "' is not an integer");
+  if (value < min || value > max)
+    throw Error(what + ": " + text + " is out of range (" + range + ")");
+  return value;
 }
 
 } // namespace topogpu::cli

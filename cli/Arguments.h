@@ -1,24 +1,39 @@
-// Minimal "--flag value" parsing for the subcommands.
+// "--option value" parsing against a subcommand's option list, and strict number parsing
+// (the whole text must be the number; the message names the option).
 #pragma once
 
+#include <cstdint>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
 namespace topogpu::cli {
 
+struct OptionSpec {
+  std::string name;  // "--repeat"
+  std::string value; // placeholder of its value ("N"); empty for a switch
+  std::string help;  // one line for the usage text
+};
+
 class Arguments {
 public:
-  // valueFlags take a value, switches do not; anything else is an error.
-  Arguments(const std::vector<std::string>& args, const std::set<std::string>& valueFlags,
-            const std::set<std::string>& switches);
-  bool has(const std::string& flag) const { return values_.count(flag) != 0; }
-  std::string get(const std::string& flag, const std::string& fallback = "") const;
-  std::string require(const std::string& flag) const;
+  // Options not in `options`, a repeated option, or a missing value -> Error.
+  Arguments(const std::string& command, const std::vector<std::string>& args,
+            const std::vector<OptionSpec>& options);
+  bool has(const std::string& option) const { return values_.count(option) != 0; }
+  std::string get(const std::string& option, const std::string& fallback = "") const;
+  std::string require(const std::string& option) const;
+  // The option's value as an integer in [min, max], or fallback when it is absent.
+  std::int64_t integer(const std::string& option, std::int64_t fallback, std::int64_t min,
+                       std::int64_t max) const;
 
 private:
+  std::string command_;
   std::map<std::string, std::string> values_;
 };
+
+// Parses all of `text` as a base-10 integer in [min, max]; `what` names it in the Error.
+std::int64_t parseInteger(const std::string& text, const std::string& what,
+                          std::int64_t min, std::int64_t max);
 
 } // namespace topogpu::cli

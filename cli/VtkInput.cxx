@@ -1,71 +1,225 @@
 // VTK formats for the CLI: the readers VTK ships, then the adaptor the filters use.
-#include "MeshInput.h"
+// VTK readers report problems through vtkOutputWindow and still return a (partial)
+// output, so every message is captured while reading and any error fails the load.
+// They also trust the file: a corrupt cell list crashes them (a segfault in
+// vtkCellArray::ImportLegacyFormat, an abort in vtkXMLUnstructuredDataReader), so the
+// file is first read in a child process and a child killed by a signal means a corrupt
+// file (TOPOGPU_TRUST_VTK_FILES=1 skips that first read, for benchmarks on known files).
+#include "Domain.h"
 #include "TopoGPUDataSetAdaptor.h"
 
+#include <vtkCellData.h>
 #include <vtkDataSet.h>
 #include <vtkDataSetReader.h>
-#include <vtkDoubleArray.h>
-#include <vtkPLYReader.h>
+#include <vtkLogger.h>
+#include <vtkObjectFactory.h>
+#include <vtkOutputWindow.h>
 #include <vtkPointData.h>
 #include <vtkSmartPointer.h>
 #include <vtkXMLGenericDataObjectReader.h>
 
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
 
 namespace topogpu::cli {
 
-MeshInput loadMeshWithVtk(const std::string& path, const std::string& arrayName) {
-  if (!std::ifstream(path))
-    throw Error("cannot open mesh '" + path + "'");
+namespace {
+
+class CapturingOutputWindow : public vtkOutputWindow {
+public:
+  static CapturingOutputWindow* New();
+  vtkTypeMacro(CapturingOutputWindow, vtkOutputWindow);
+  void DisplayErrorText(const char* text) override { errors.emplace_back(text); }
+  void DisplayWarningText(const char* text) override { warnings.emplace_back(text); }
+  void DisplayGenericWarningText(const char* text) override {
+    warnings.emplace_back(text);
+  }
+  void DisplayText(const char* text) override { warnings.emplace_back(text); }
+  void DisplayDebugText(const char*) override {}
+  std::vector<std::string> errors, warnings;
+};
+vtkStandardNewMacro(CapturingOutputWindow);
+
+// "ERROR: In file, line N\nvtkXMLReader (0x...): message" -> "message".
+std::string vtkMessage(std::string text) {
+  const std::size_t object = text.find("): ");
+  const std::size_t firstLine = text.find('\n');
+  if (object != std::string::npos)
+    text = text.substr(object + 3);
+  else if (text.find(" In ") < firstLine && firstLine != std::string::npos)
+    text = text.substr(firstLine + 1); // "Generic Warning: In file, line N\n..."
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+    text.pop_back();
+  for (char& c : text) {
+    if (c == '\n')
+      c = ' ';
+  }
+  return text;
+}
+
+// Installs the capturing window for one read, restoring the previous one after.
+class CaptureVtkMessages {
+public:
+  CaptureVtkMessages() : previous_(vtkOutputWindow::GetInstance()) {
+    vtkOutputWindow::SetInstance(window_);
+  }
+  ~CaptureVtkMessages() { vtkOutputWindow::SetInstance(previous_); }
+  CaptureVtkMessages(const CaptureVtkMessages&) = delete;
+  CaptureVtkMessages& operator=(const CaptureVtkMessages&) = delete;
+  const CapturingOutputWindow& window() const { return *window_; }
+
+private:
+  vtkSmartPointer<vtkOutputWindow> previous_;
+  vtkSmartPointer<CapturingOutputWindow> window_ =
+      vtkSmartPointer<CapturingOutputWindow>::New();
+};
+
+bool endsWithClosingTag(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const std::streamoff size = in.tellg();
+  const std::streamoff tail = std::min<std::streamoff>(size, 256);
+  std::string end(std::size_t(std::max<std::streamoff>(tail, 0)), '\0');
+  in.seekg(size - tail);
+  in.read(end.data(), tail);
+  if (!in)
+    return false;
+  while (!end.empty() && std::isspace(static_cast<unsigned char>(end.back())))
+    end.pop_back();
+  const std::string tag = "</VTKFile>";
+  return end.size() >= tag.size() &&
+         end.compare(end.size() - tag.size(), tag.size(), tag) == 0;
+}
+
+vtkSmartPointer<vtkDataSet> readDataSet(const std::string& path) {
+  const CaptureVtkMessages capture;
   vtkSmartPointer<vtkDataSet> data;
   const std::string ext = path.substr(path.find_last_of('.') + 1);
-  if (ext == "vtk") {
+  if (ext == "vtk" || ext == "VTK") {
     auto reader = vtkSmartPointer<vtkDataSetReader>::New();
     reader->SetFileName(path.c_str());
+    reader->ReadAllScalarsOn();
+    reader->ReadAllFieldsOn();
     reader->Update();
     data = reader->GetOutput();
-  } else if (ext == "ply") {
-    auto reader = vtkSmartPointer<vtkPLYReader>::New();
-    reader->SetFileName(path.c_str());
-    reader->Update();
-    data = reader->GetOutput();
-  } else if (ext == "vtu" || ext == "vtp" || ext == "vti") {
+  } else {
+    // The XML readers stop parsing at appended raw data and read short arrays without a
+    // word, so a truncated file is caught here: a whole one ends with </VTKFile>.
+    if (!endsWithClosingTag(path))
+      throw Error("'" + path +
+                  "' is truncated or not a VTK XML file (it does not end with "
+                  "</VTKFile>)");
     auto reader = vtkSmartPointer<vtkXMLGenericDataObjectReader>::New();
     reader->SetFileName(path.c_str());
     reader->Update();
     data = vtkDataSet::SafeDownCast(reader->GetOutput());
-  } else {
-    throw Error("unsupported mesh format '." + ext +
-                "' (expected .off .vtu .vtp .vti .vtk .ply)");
+  }
+  if (!capture.window().errors.empty())
+    throw Error("cannot read '" + path + "': " + vtkMessage(capture.window().errors[0]));
+  // The legacy reader says a short binary block is a warning ("Error reading binary
+  // data!") and keeps the partial array: for us it is an error.
+  for (const auto& warning : capture.window().warnings) {
+    if (warning.find("rror") != std::string::npos)
+      throw Error("cannot read '" + path + "': " + vtkMessage(warning));
   }
   if (data == nullptr || data->GetNumberOfPoints() == 0)
     throw Error("could not read a data set with points from '" + path + "'");
+  return data;
+}
 
-  MeshInput input;
-  input.keepAlive = std::shared_ptr<void>(data.GetPointer(), [keep = data](void*) {});
-  const int axis = arrayName == "x"   ? 0
-                   : arrayName == "y" ? 1
-                   : arrayName == "z" ? 2
-                                      : -1;
-  if (axis >= 0 && data->GetPointData()->GetArray(arrayName.c_str()) == nullptr) {
-    input.ownedValues.resize(data->GetNumberOfPoints());
+// Reads `path` in a child process; throws Error when the reader kills the child.
+void probeInChild(const std::string& path) {
+  const char* trust = std::getenv("TOPOGPU_TRUST_VTK_FILES");
+  if (trust != nullptr && std::string(trust) == "1")
+    return;
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  if (child < 0)
+    return; // no probe possible: read directly, as without it
+  if (child == 0) {
+    // The parent's own read reports what the reader says.
+    const int devNull = open("/dev/null", O_WRONLY);
+    if (devNull >= 0) {
+      dup2(devNull, STDOUT_FILENO);
+      dup2(devNull, STDERR_FILENO);
+    }
+    int status = 0;
+    try {
+      readDataSet(path);
+    } catch (...) {
+      status = 3; // the parent's own read reports the problem
+    }
+    _exit(status);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR)
+      return;
+  }
+  if (WIFSIGNALED(status))
+    throw Error("'" + path + "' is corrupt: VTK's reader crashed on it (signal " +
+                std::to_string(WTERMSIG(status)) + ")");
+}
+
+} // namespace
+
+Domain loadWithVtk(const std::string& path, const std::string& arrayName) {
+  // Errors reach the user once, through our message, not also as VTK's log lines.
+  vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF);
+  probeInChild(path);
+  const vtkSmartPointer<vtkDataSet> data = readDataSet(path);
+  Domain domain;
+  domain.input = path;
+  // The domain's views (values, and cells the adaptor may view) point into `data`.
+  domain.storage =
+      std::shared_ptr<const void>(data.GetPointer(), [keep = data](const void*) {});
+  vtkDataArray* array = data->GetPointData()->GetArray(arrayName.c_str());
+  const int axis = coordinateAxis(arrayName);
+  if (array == nullptr && axis >= 0) {
+    auto values =
+        std::make_shared<std::vector<double>>(std::size_t(data->GetNumberOfPoints()));
     for (vtkIdType v = 0; v < data->GetNumberOfPoints(); ++v)
-      input.ownedValues[v] = data->GetPoint(v)[axis];
-    input.values = {input.ownedValues.data(), ScalarType::Float64,
-                    SimplexId(input.ownedValues.size())};
+      (*values)[v] = data->GetPoint(v)[axis];
+    domain.values = viewOf(*values);
+    domain.storage =
+        std::shared_ptr<const void>(values.get(), [values, keep = data](const void*) {});
+  } else if (array == nullptr) {
+    std::string known;
+    for (int i = 0; i < data->GetPointData()->GetNumberOfArrays(); ++i) {
+      const char* name = data->GetPointData()->GetArrayName(i);
+      if (name != nullptr && data->GetPointData()->GetArray(i) != nullptr)
+        known += (known.empty() ? "" : ", ") + std::string(name);
+    }
+    throw Error("'" + path + "' has no numeric point array '" + arrayName +
+                "' (it has: " + (known.empty() ? std::string("none") : known) +
+                "; or use x, y or z for a coordinate)");
   } else {
-    input.values = vtk::viewScalarArray(data->GetPointData()->GetArray(arrayName.c_str()),
-                                        arrayName);
+    domain.values = vtk::viewScalarArray(array, arrayName);
   }
   vtk::TriangulationResult result = vtk::makeTriangulation(data);
-  input.note = result.note;
+  if (!result.note.empty())
+    domain.notes.push_back(result.note);
   if (auto* grid =
-          std::get_if<std::shared_ptr<ImplicitTriangulation>>(&result.triangulation))
-    input.implicitTriangulation = *grid;
-  else
-    input.explicitTriangulation =
+          std::get_if<std::shared_ptr<ImplicitTriangulation>>(&result.triangulation)) {
+    domain.implicitTriangulation = *grid;
+    domain.triangulation = "implicit";
+  } else {
+    domain.explicitTriangulation =
         std::get<std::shared_ptr<ExplicitTriangulation>>(result.triangulation);
-  return input;
+    domain.triangulation = "explicit";
+  }
+  return domain;
 }
 
 } // namespace topogpu::cli

@@ -1,0 +1,84 @@
+#include "Commands.h"
+
+#include "Domain.h"
+
+namespace topogpu::cli {
+
+std::vector<OptionSpec> concat(std::vector<std::vector<OptionSpec>> groups) {
+  std::vector<OptionSpec> all;
+  for (auto& g : groups)
+    all.insert(all.end(), g.begin(), g.end());
+  return all;
+}
+
+std::vector<OptionSpec> runOptions() {
+  return {{"--backend", "auto|cpu|gpu",
+           "auto: the GPU when there is one and the data fits, else the CPU (default)"},
+          {"--json", "", "print one JSON object (errors too) instead of text"},
+          {"--repeat", "N", "run N times (benchmarks; 1 to 1000000, default 1)"}};
+}
+
+// The one table of subcommands: a new module adds its row here.
+const std::vector<Command>& commandTable() {
+  static const std::vector<Command> table = {
+      {"critical-points",
+       "classify the vertices of a scalar field (TTK's ScalarFieldCriticalPoints)",
+       {"--raw FILE --dims X,Y,Z --type T [options]",
+        "--mesh FILE --array NAME [options]"},
+       concat({domainOptions(), runOptions()}),
+       "Counts minima, 1-saddles, 2-saddles, maxima, degenerate and regular vertices "
+       "(JSON key \"counts\": minimum saddle1 saddle2 maximum degenerate regular).",
+       runCriticalPoints},
+      {"info",
+       "build features (CUDA, VTK) and the GPU seen",
+       {"[--json]"},
+       {{"--json", "", "print one JSON object"}},
+       "",
+       runInfo},
+  };
+  return table;
+}
+
+const Command* findCommand(const std::string& name) {
+  for (const auto& c : commandTable()) {
+    if (c.name == name)
+      return &c;
+  }
+  return nullptr;
+}
+
+std::string usageText() {
+  std::string text = "usage: topogpu <command> [options]\ncommands:\n";
+  for (const auto& c : commandTable()) {
+    std::string name = c.name;
+    name.resize(std::max<std::size_t>(name.size() + 2, 18), ' ');
+    text += "  " + name + c.summary + "\n";
+  }
+  text += "  help [COMMAND]    this text, or a command's options\n"
+          "run 'topogpu <command> --help' for a command's options; exit code 0 on "
+          "success, 1 on any error\n";
+  return text;
+}
+
+std::string helpText(const Command& command) {
+  std::string text;
+  for (std::size_t i = 0; i < command.synopsis.size(); ++i)
+    text += std::string(i ? "       " : "usage: ") + "topogpu " + command.name + " " +
+            command.synopsis[i] + "\n";
+  text += command.summary + "\noptions:\n";
+  std::vector<OptionSpec> options = command.options;
+  options.push_back({"--help", "", "this text"});
+  std::size_t width = 0;
+  for (const auto& o : options)
+    width = std::max(width, o.name.size() + 1 + o.value.size());
+  for (const auto& o : options) {
+    std::string left = o.name + (o.value.empty() ? "" : " " + o.value);
+    left.resize(width + 2, ' ');
+    text += "  " + left + o.help + "\n";
+  }
+  if (!command.details.empty())
+    text += command.details + "\n";
+  return text;
+}
+
+} // namespace topogpu::cli

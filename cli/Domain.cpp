@@ -1,0 +1,187 @@
+#include "Domain.h"
+
+#include "core/common/Timer.h"
+#include "triangulation/io/MeshFiles.h"
+
+#include <cctype>
+
+namespace topogpu::cli {
+
+namespace {
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// A triangle mesh read without VTK (.off, .ply) with the scalar array asked for.
+Domain surfaceDomain(io::SurfaceMesh surface, const std::string& path,
+                     const std::string& arrayName, bool offFile) {
+  auto values = std::make_shared<std::vector<double>>();
+  const int axis = coordinateAxis(arrayName);
+  for (auto& [name, array] : surface.pointArrays) {
+    if (name == arrayName) {
+      *values = std::move(array);
+      break;
+    }
+  }
+  if (values->empty()) {
+    if (axis < 0) {
+      std::string known;
+      for (const auto& [name, array] : surface.pointArrays)
+        known += (known.empty() ? "" : ", ") + name;
+      throw Error(offFile ? "OFF files carry no point arrays; use --array x, y or z (a "
+                            "coordinate as the scalar field)"
+                          : "'" + path + "' has no vertex property '" + arrayName +
+                                "' (it has: " + known + ")");
+    }
+    values->resize(std::size_t(surface.numberOfVertices()));
+    for (SimplexId v = 0; v < surface.numberOfVertices(); ++v)
+      (*values)[v] = surface.points[3 * v + axis];
+  }
+  Domain domain;
+  domain.input = path;
+  domain.triangulation = "explicit";
+  domain.values = viewOf(*values);
+  domain.storage = values;
+  const SimplexId vertices = surface.numberOfVertices();
+  surface.pointArrays.clear();
+  surface.points = {};
+  domain.explicitTriangulation =
+      std::make_shared<ExplicitTriangulation>(vertices, 2, std::move(surface.cells));
+  return domain;
+}
+
+Domain loadRaw(const Arguments& args, CommandContext& context) {
+  for (const char* meshOnly : {"--array"}) {
+    if (args.has(meshOnly))
+      throw Error(std::string(meshOnly) + " applies to --mesh inputs only");
+  }
+  const std::string path = args.require("--raw");
+  const auto dims = io::parseDims(args.require("--dims"));
+  const ScalarType type = parseScalarType(args.require("--type"));
+  context.activity = "reading raw volume '" + path + "'";
+  auto volume = std::make_shared<io::RawVolume>(io::readRawVolume(path, dims, type));
+  Domain domain;
+  domain.input = path;
+  domain.implicitTriangulation =
+      std::make_shared<ImplicitTriangulation>(dims[0], dims[1], dims[2]);
+  domain.values = volume->view();
+  domain.storage = volume;
+  domain.triangulation = "implicit";
+  return domain;
+}
+
+Domain loadMesh(const Arguments& args, CommandContext& context) {
+  for (const char* rawOnly : {"--dims", "--type"}) {
+    if (args.has(rawOnly))
+      throw Error(std::string(rawOnly) + " applies to --raw inputs only");
+  }
+  const std::string path = args.require("--mesh");
+  const std::string arrayName = args.require("--array");
+  const std::string name = lower(path);
+  context.activity = "reading mesh '" + path + "'";
+  io::readableFileSize(path, "mesh");
+  if (endsWith(name, ".off"))
+    return surfaceDomain(io::readOff(path), path, arrayName, true);
+  if (endsWith(name, ".ply"))
+    return surfaceDomain(io::readPly(path), path, arrayName, false);
+  const bool vtkFormat = endsWith(name, ".vtu") || endsWith(name, ".vtp") ||
+                         endsWith(name, ".vti") || endsWith(name, ".vtk");
+  if (!vtkFormat)
+    throw Error("unsupported mesh format of '" + path +
+                "' (expected .off .ply .vtu .vtp .vti .vtk)");
+#if TOPOGPU_WITH_VTK
+  return loadWithVtk(path, arrayName);
+#else
+  throw Error("this build has no VTK: --mesh reads only .off and .ply files (got '" +
+              path + "')");
+#endif
+}
+
+} // namespace
+
+SimplexId Domain::numberOfVertices() const {
+  return implicitTriangulation ? implicitTriangulation->getNumberOfVertices()
+                               : explicitTriangulation->getNumberOfVertices();
+}
+
+int Domain::dimension() const {
+  return implicitTriangulation ? implicitTriangulation->getDimension()
+                               : explicitTriangulation->getDimension();
+}
+
+int coordinateAxis(const std::string& arrayName) {
+  if (arrayName == "x")
+    return 0;
+  if (arrayName == "y")
+    return 1;
+  if (arrayName == "z")
+    return 2;
+  return -1;
+}
+
+std::vector<OptionSpec> domainOptions() {
+  return {
+      {"--raw", "FILE",
+       "headerless volume, x fastest, little-endian (needs --dims, --type)"},
+      {"--dims", "X,Y[,Z]", "grid points per axis of --raw (a size-1 axis is dropped)"},
+      {"--type", "T",
+       "value type of --raw: uint8 int8 uint16 int16 uint32 int32 uint64 int64 float32 "
+       "float64"},
+      {"--mesh", "FILE",
+       "triangle or tet mesh: .off .ply"
+#if TOPOGPU_WITH_VTK
+       " .vtu .vtp .vti .vtk (a .vti is a grid)"
+#else
+       " (this build has no VTK: no .vtu .vtp .vti .vtk)"
+#endif
+      },
+      {"--array", "NAME",
+       "point array of --mesh as the scalar field, or x, y, z (a coordinate)"},
+      {"--triangulation", "implicit|explicit",
+       "grids only: explicit stores the grid's simplices as a mesh (the mesh backend on "
+       "a "
+       "known domain, for comparisons); default implicit"},
+  };
+}
+
+Domain loadDomain(const Arguments& args, CommandContext& context) {
+  if (args.has("--raw") == args.has("--mesh"))
+    throw Error("give exactly one input: --raw FILE or --mesh FILE (see 'topogpu " +
+                context.command + " --help')");
+  const std::string kind = args.get("--triangulation", "");
+  if (!kind.empty() && kind != "implicit" && kind != "explicit")
+    throw Error("--triangulation must be implicit or explicit, got '" + kind + "'");
+  Domain domain = args.has("--raw") ? loadRaw(args, context) : loadMesh(args, context);
+  for (const char* flag : {"--raw", "--mesh"}) {
+    if (args.has(flag))
+      domain.input = args.get(flag);
+  }
+  if (kind == "explicit" && domain.implicitTriangulation) {
+    context.activity = "building the explicit triangulation of '" + domain.input + "' (" +
+                       std::to_string(domain.numberOfVertices()) + " vertices)";
+    Timer timer;
+    domain.explicitTriangulation = std::make_shared<ExplicitTriangulation>(
+        explicitCopyOf(*domain.implicitTriangulation));
+    domain.implicitTriangulation.reset();
+    domain.triangulation = "explicit";
+    domain.triangulationSeconds = timer.seconds();
+  } else if (kind == "implicit" && !domain.implicitTriangulation) {
+    throw Error("--triangulation implicit needs a grid (--raw or .vti); '" +
+                domain.input + "' is a mesh");
+  }
+  if (domain.values.size != domain.numberOfVertices())
+    throw Error("the scalar array of '" + domain.input + "' has " +
+                std::to_string(domain.values.size) + " values for " +
+                std::to_string(domain.numberOfVertices()) + " vertices");
+  return domain;
+}
+
+} // namespace topogpu::cli

@@ -1,0 +1,55 @@
+// The CLI's one domain loader: a raw volume (implicit grid, or its tets/triangles stored
+// explicitly) or a mesh file (.off .ply without VTK; .vtu .vtp .vti .vtk with VTK: a .vti
+// is a grid) with its scalar array. The Domain owns everything its views point into.
+#pragma once
+
+#include "Arguments.h"
+#include "Commands.h"
+
+#include "core/common/ScalarArray.h"
+#include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/implicit/ImplicitTriangulation.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace topogpu::cli {
+
+struct Domain {
+  // Backs `values` (and, for VTK inputs, arrays the triangulation may view): declared
+  // first so that it is destroyed last.
+  std::shared_ptr<const void> storage;
+  std::string input;               // the file, as given
+  std::string triangulation;       // "implicit" or "explicit"
+  double triangulationSeconds = 0; // building the explicit one, outside the algorithm
+  std::shared_ptr<ImplicitTriangulation> implicitTriangulation;
+  std::shared_ptr<ExplicitTriangulation> explicitTriangulation;
+  ScalarArrayView values;
+  std::vector<std::string> notes; // said to the user as warnings
+
+  SimplexId numberOfVertices() const;
+  int dimension() const;
+  // Calls f(triangulation&) with the one this domain has.
+  template <typename F> decltype(auto) visit(F&& f) {
+    if (implicitTriangulation)
+      return f(*implicitTriangulation);
+    return f(*explicitTriangulation);
+  }
+};
+
+// --raw --dims --type --mesh --array --triangulation.
+std::vector<OptionSpec> domainOptions();
+
+// Reads the domain the options name; every problem -> Error naming it.
+Domain loadDomain(const Arguments& args, CommandContext& context);
+
+#if TOPOGPU_WITH_VTK
+// .vtu .vtp .vti .vtk through VTK's readers and the filters' adaptor (VtkInput.cxx).
+Domain loadWithVtk(const std::string& path, const std::string& arrayName);
+#endif
+
+// 0, 1, 2 for "x", "y", "z" (a coordinate as the scalar field), else -1.
+int coordinateAxis(const std::string& arrayName);
+
+} // namespace topogpu::cli
