@@ -9,7 +9,8 @@ namespace topogpu::gpu {
 
 namespace {
 [[noreturn]] void noCuda(const char* entry) {
-  throw GpuError(std::string(entry) + ": this build of TopoGPU has no CUDA support", false);
+  throw GpuError(std::string(entry) + ": this build of TopoGPU has no CUDA support",
+                 false);
 }
 } // namespace
 

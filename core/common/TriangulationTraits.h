@@ -22,7 +22,8 @@ inline constexpr bool isGridTriangulation = IsGridTriangulation<std::decay_t<T>>
 
 // Backends that count their non-manifold facets (the explicit one) expose
 // getNumberOfNonManifoldFacets(); algorithms then warn about them.
-template <typename T, typename = void> struct CountsNonManifoldFacets : std::false_type {};
+template <typename T, typename = void>
+struct CountsNonManifoldFacets : std::false_type {};
 template <typename T>
 struct CountsNonManifoldFacets<
     T, std::void_t<decltype(std::declval<const T&>().getNumberOfNonManifoldFacets())>>

@@ -22,15 +22,15 @@ namespace {
 
 // body(first, last) over [0, n) in a few batches run one after the other (each in
 // parallel), so that progress and abort are handled on the calling thread between them.
-template <typename Body>
-void forBatches(SimplexId n, const Monitor& monitor, Body body) {
+template <typename Body> void forBatches(SimplexId n, const Monitor& monitor, Body body) {
   const SimplexId batches = std::max<SimplexId>(1, std::min<SimplexId>(16, n / 65536));
   for (SimplexId b = 0; b < batches; ++b) {
     monitor.checkAbort();
-    tbb::parallel_for(tbb::blocked_range<SimplexId>(n * b / batches, n * (b + 1) / batches),
-                      [&](const tbb::blocked_range<SimplexId>& range) {
-                        body(range.begin(), range.end());
-                      });
+    tbb::parallel_for(
+        tbb::blocked_range<SimplexId>(n * b / batches, n * (b + 1) / batches),
+        [&](const tbb::blocked_range<SimplexId>& range) {
+          body(range.begin(), range.end());
+        });
     monitor.report(double(b + 1) / batches);
   }
 }
@@ -146,10 +146,11 @@ void computeVertexOrderCpu(const ScalarArrayView& values, SimplexId* order,
     });
   });
   monitor.report(kSortEnd);
-  forBatches(values.size, monitor.stage(kSortEnd, 1), [&](SimplexId first, SimplexId last) {
-    for (SimplexId rank = first; rank < last; ++rank)
-      order[sorted[rank]] = rank;
-  });
+  forBatches(values.size, monitor.stage(kSortEnd, 1),
+             [&](SimplexId first, SimplexId last) {
+               for (SimplexId rank = first; rank < last; ++rank)
+                 order[sorted[rank]] = rank;
+             });
 }
 
 void computeVertexOrder(const ScalarArrayView& values, SimplexId* order, Backend backend,

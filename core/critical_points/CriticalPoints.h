@@ -76,7 +76,8 @@ void warnAboutMesh(const Triangulation& tri, RunReport& report) {
   if constexpr (CountsNonManifoldFacets<Triangulation>::value) {
     if (tri.getNumberOfNonManifoldFacets() > 0)
       report.warnings.push_back(
-          "the mesh is non-manifold: " + std::to_string(tri.getNumberOfNonManifoldFacets()) +
+          "the mesh is non-manifold: " +
+          std::to_string(tri.getNumberOfNonManifoldFacets()) +
           (tri.getDimension() == 3 ? " triangles are" : " edges are") +
           " shared by more than two cells; vertices are still classified by the "
           "components of their links");
@@ -85,9 +86,10 @@ void warnAboutMesh(const Triangulation& tri, RunReport& report) {
   for (SimplexId v = 0; v < tri.getNumberOfVertices(); ++v)
     isolated += tri.getVertexNeighborNumber(v) == 0;
   if (isolated > 0)
-    report.warnings.push_back(std::to_string(isolated) +
-                              " vertices belong to no cell; their links are empty and each "
-                              "is reported as degenerate");
+    report.warnings.push_back(
+        std::to_string(isolated) +
+        " vertices belong to no cell; their links are empty and each "
+        "is reported as degenerate");
 }
 
 // Compacted list (unless the GPU made it), counts and boundary flags.
@@ -134,15 +136,15 @@ void runCpu(Triangulation& tri, Relations relations, const ScalarArrayView& valu
 } // namespace detail
 
 template <typename Triangulation>
-void execute(Triangulation& tri, const ScalarArrayView& values, const Parameters& parameters,
-             const Monitor& monitor, Output& output) {
+void execute(Triangulation& tri, const ScalarArrayView& values,
+             const Parameters& parameters, const Monitor& monitor, Output& output) {
   output.clear();
   detail::validate(tri.getNumberOfVertices(), values);
   bool listReady = false;
   if constexpr (isGridTriangulation<Triangulation>) {
     // The grid's stencil classifier needs no relations.
-    const Backend resolved =
-        resolveBackend(parameters.backend, detail::gridDeviceBytes(values), output.report);
+    const Backend resolved = resolveBackend(
+        parameters.backend, detail::gridDeviceBytes(values), output.report);
     runWithFallback(
         resolved, "critical points", output.report,
         [&] {

@@ -53,7 +53,8 @@ void computeVertexOrder(const ScalarArrayView& values, SimplexId* order,
       monitor.report(0.2);
       monitor.checkAbort();
       computeVertexOrderOnDevice(thrust::raw_pointer_cast(deviceValues.data()),
-                                 values.size, thrust::raw_pointer_cast(deviceOrder.data()));
+                                 values.size,
+                                 thrust::raw_pointer_cast(deviceOrder.data()));
     });
     monitor.report(0.8);
     monitor.checkAbort();

@@ -8,6 +8,8 @@
 //   gpu_equality [VOLUME_DIR]          everything (needs a GPU)
 //   gpu_equality --host-only [DIR]     the Morse relation on the CPU's classes only, to
 //                                      check the check on a machine without a GPU
+//   gpu_equality --no-faults [DIR]     without fault injection (under compute-sanitizer,
+//                                      which counts the injected failure as an error)
 #include "core/common/BackendSelection.h"
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
@@ -31,7 +33,7 @@ using namespace topogpu;
 namespace {
 
 int failures = 0, checks = 0;
-bool hostOnly = false;
+bool hostOnly = false, injectFaults = true;
 
 void expect(bool ok, const std::string& what) {
   ++checks;
@@ -54,7 +56,8 @@ void expect(bool ok, const std::string& what) {
 //   #min - #s1 + #s2 - #max (3D; + #max in 2D) + sum of the host terms = 1.
 // A regular vertex that is really a saddle, or a saddle of the wrong index, fails it.
 void checkMorseRelation(const std::string& name, const ImplicitTriangulation& tri,
-                        const ScalarArrayView& values, const std::vector<std::int8_t>& types) {
+                        const ScalarArrayView& values,
+                        const std::vector<std::int8_t>& types) {
   const SimplexId n = tri.getNumberOfVertices();
   if (n >= (SimplexId(1) << 20)) {
     std::printf("  %-40s Morse relation skipped (%lld vertices: host check kept small)\n",
@@ -66,7 +69,8 @@ void checkMorseRelation(const std::string& name, const ImplicitTriangulation& tr
   const int d = tri.getDimension();
   const int k = tri.getCellVertexNumber();
   std::vector<long long> c(n, 1); // the vertex itself
-  std::vector<std::vector<std::uint64_t>> faces(k); // faces[size], packed 21 bits a vertex
+  std::vector<std::vector<std::uint64_t>> faces(
+      k); // faces[size], packed 21 bits a vertex
   for (SimplexId cell = 0; cell < tri.getNumberOfCells(); ++cell) {
     SimplexId vs[4];
     for (int i = 0; i < k; ++i)
@@ -117,11 +121,21 @@ void checkMorseRelation(const std::string& name, const ImplicitTriangulation& tr
     }
     int expected = 0;
     switch (t) {
-    case CriticalType::Minimum: expected = 1; break;
-    case CriticalType::Saddle1: expected = -1; break;
-    case CriticalType::Saddle2: expected = 1; break;
-    case CriticalType::Maximum: expected = d == 3 ? -1 : 1; break;
-    default: expected = 0; break;
+    case CriticalType::Minimum:
+      expected = 1;
+      break;
+    case CriticalType::Saddle1:
+      expected = -1;
+      break;
+    case CriticalType::Saddle2:
+      expected = 1;
+      break;
+    case CriticalType::Maximum:
+      expected = d == 3 ? -1 : 1;
+      break;
+    default:
+      expected = 0;
+      break;
     }
     ++interior[int(t)];
     relation += expected;
@@ -130,18 +144,20 @@ void checkMorseRelation(const std::string& name, const ImplicitTriangulation& tr
   }
   expect(euler == 1, name + ": the cells' Euler characteristic is " +
                          std::to_string(euler) + ", not 1 (a box)");
-  expect(relation + hostTerms == 1 && mismatches == 0,
-         name + ": Morse relation broken: interior min - s1 + s2 -/+ max = " +
-             std::to_string(relation) + ", boundary/degenerate terms " +
-             std::to_string(hostTerms) + " (sum must be 1); " + std::to_string(mismatches) +
-             " interior vertices whose class contradicts their lower link" +
-             (firstMismatch >= 0 ? " (first: vertex " + std::to_string(firstMismatch) +
-                                       ", class " + std::to_string(types[firstMismatch]) +
-                                       ", 1 - chi(lower link) = " +
-                                       std::to_string(c[firstMismatch]) + ")"
-                                 : std::string()));
-  std::printf("  %-40s Morse: interior min %lld s1 %lld s2 %lld max %lld, host terms %lld\n",
-              name.c_str(), interior[0], interior[1], interior[2], interior[3], hostTerms);
+  expect(
+      relation + hostTerms == 1 && mismatches == 0,
+      name + ": Morse relation broken: interior min - s1 + s2 -/+ max = " +
+          std::to_string(relation) + ", boundary/degenerate terms " +
+          std::to_string(hostTerms) + " (sum must be 1); " + std::to_string(mismatches) +
+          " interior vertices whose class contradicts their lower link" +
+          (firstMismatch >= 0
+               ? " (first: vertex " + std::to_string(firstMismatch) + ", class " +
+                     std::to_string(types[firstMismatch]) +
+                     ", 1 - chi(lower link) = " + std::to_string(c[firstMismatch]) + ")"
+               : std::string()));
+  std::printf(
+      "  %-40s Morse: interior min %lld s1 %lld s2 %lld max %lld, host terms %lld\n",
+      name.c_str(), interior[0], interior[1], interior[2], interior[3], hostTerms);
 }
 
 // Runs both backends on one field and compares every vertex.
@@ -276,7 +292,6 @@ void memoryBehaviour() {
              " -> " + std::to_string(after >> 20) + " MiB");
 }
 
-
 std::string joined(const std::vector<std::string>& lines) {
   std::string all;
   for (const auto& l : lines)
@@ -324,8 +339,8 @@ void faultInjection() {
                out.counts == reference.counts,
            tag + ": fallback result differs from the CPU's");
     expect(after <= before + (std::size_t(16) << 20),
-           tag + ": device memory not released: " + std::to_string(before >> 20) + " -> " +
-               std::to_string(after >> 20) + " MiB");
+           tag + ": device memory not released: " + std::to_string(before >> 20) +
+               " -> " + std::to_string(after >> 20) + " MiB");
     // The failure came mid-run: the stages before it ran on the device.
     bool uploaded = false;
     for (const auto& t : out.report.timings)
@@ -346,13 +361,14 @@ void faultInjection() {
     const std::size_t after = gpu::deviceMemoryInUse();
     const std::string warnings = joined(report.warnings);
     expect(report.backend == "cpu" && order == referenceOrder,
-           tag + ": fallback order differs from the CPU's (backend " + report.backend + ")");
+           tag + ": fallback order differs from the CPU's (backend " + report.backend +
+               ")");
     expect(contains(warnings, "vertex order") && contains(warnings, stage) &&
                contains(warnings, "out of device memory"),
            tag + ": warning does not name the failure: " + warnings);
     expect(after <= before + (std::size_t(16) << 20),
-           tag + ": device memory not released: " + std::to_string(before >> 20) + " -> " +
-               std::to_string(after >> 20) + " MiB");
+           tag + ": device memory not released: " + std::to_string(before >> 20) +
+               " -> " + std::to_string(after >> 20) + " MiB");
   }
 
   // The device is still usable.
@@ -365,8 +381,16 @@ void faultInjection() {
 } // namespace
 
 int main(int argc, char** argv) try {
-  if (argc > 1 && std::string(argv[1]) == "--host-only") {
-    hostOnly = true;
+  while (argc > 1 && std::strncmp(argv[1], "--", 2) == 0) {
+    const std::string flag = argv[1];
+    if (flag == "--host-only") {
+      hostOnly = true;
+    } else if (flag == "--no-faults") {
+      injectFaults = false;
+    } else {
+      std::printf("unknown option %s\n", flag.c_str());
+      return 2;
+    }
     --argc;
     ++argv;
   }
@@ -382,7 +406,8 @@ int main(int argc, char** argv) try {
     realVolumes(argv[1]);
   if (!hostOnly) {
     memoryBehaviour();
-    faultInjection();
+    if (injectFaults)
+      faultInjection();
   }
   std::printf("%d passed, %d failed\n", checks - failures, failures);
   return failures == 0 ? 0 : 1;

@@ -58,7 +58,8 @@ TEST(Fallback, CpuBackendNeverTouchesGpu) {
   RunReport report;
   bool gpuCalled = false, cpuCalled = false;
   runWithFallback(
-      Backend::Cpu, "stage", report, [&] { gpuCalled = true; }, [&] { cpuCalled = true; });
+      Backend::Cpu, "stage", report, [&] { gpuCalled = true; },
+      [&] { cpuCalled = true; });
   EXPECT_FALSE(gpuCalled);
   EXPECT_TRUE(cpuCalled);
   EXPECT_EQ(report.backend, "cpu");
