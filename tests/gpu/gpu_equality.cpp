@@ -332,7 +332,9 @@ void faultInjection() {
     expect(contains(warnings, "critical points") && contains(warnings, stage) &&
                contains(warnings, "out of device memory") &&
                contains(warnings, "TOPOGPU_TEST_GPU_FAULT"),
-           tag + ": warning does not name the stage and the failure: " + warnings);
+           std::string(tag)
+               .append(": warning does not name the stage and the failure: ")
+               .append(warnings));
     expect(out.vertexTypes == reference.vertexTypes &&
                out.criticalVertices == reference.criticalVertices &&
                out.criticalOnBoundary == reference.criticalOnBoundary &&
@@ -365,7 +367,9 @@ void faultInjection() {
                ")");
     expect(contains(warnings, "vertex order") && contains(warnings, stage) &&
                contains(warnings, "out of device memory"),
-           tag + ": warning does not name the failure: " + warnings);
+           std::string(tag)
+               .append(": warning does not name the failure: ")
+               .append(warnings));
     expect(after <= before + (std::size_t(16) << 20),
            tag + ": device memory not released: " + std::to_string(before >> 20) +
                " -> " + std::to_string(after >> 20) + " MiB");
