@@ -23,8 +23,8 @@ void runWithFallback(Backend resolved, const std::string& stage, RunReport& repo
       return;
     } catch (const GpuError& e) {
       report.warnings.push_back("GPU " + stage + " failed" +
-                                (e.outOfMemory() ? " (out of device memory: " : " (") +
-                                e.what() + "); ran on the CPU instead");
+                                (e.outOfMemory() ? " (out of device memory): " : ": ") +
+                                e.what() + "; ran on the CPU instead");
     }
   }
   report.backend = "cpu";

@@ -7,10 +7,9 @@ namespace topogpu::gpu {
 
 void throwCudaError(cudaError_t status, const std::string& what) {
   cudaGetLastError();
-  const bool oom = status == cudaErrorMemoryAllocation;
-  throw GpuError(what + ": " + (oom ? "out of memory (" : "CUDA error (") +
+  throw GpuError(what + ": " + cudaGetErrorName(status) + " (" +
                      cudaGetErrorString(status) + ")",
-                 oom);
+                 status == cudaErrorMemoryAllocation);
 }
 
 namespace {
