@@ -18,46 +18,50 @@ OUT_DIR=${2:-${OUT:-build-gpu/out}}
 BUILD_DIR=${BUILD_DIR:-build-gpu}
 mkdir -p "$OUT_DIR"
 OUT_DIR=$(cd "$OUT_DIR" && pwd)
-exec > >(tee "$OUT_DIR/summary.txt") 2>&1
 
-extra=()
-if [ -d .tbb/usr/lib/x86_64-linux-gnu/cmake/TBB ]; then
-  extra+=("-DTBB_DIR=$PWD/.tbb/usr/lib/x86_64-linux-gnu/cmake/TBB")
-  export LD_LIBRARY_PATH="$PWD/.tbb/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-fi
-generator=()
-command -v ninja >/dev/null && generator=(-G Ninja)
+run() {
+  extra=()
+  if [ -d .tbb/usr/lib/x86_64-linux-gnu/cmake/TBB ]; then
+    extra+=("-DTBB_DIR=$PWD/.tbb/usr/lib/x86_64-linux-gnu/cmake/TBB")
+    export LD_LIBRARY_PATH="$PWD/.tbb/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+  fi
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
 
-echo "== configure + build (sm_90, no VTK, no GoogleTest)"
-start=$(date +%s)
-cmake -S . -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DTOPOGPU_ENABLE_PARAVIEW=OFF -DTOPOGPU_BUILD_TESTS=OFF -DTOPOGPU_BUILD_GPU_TESTS=ON \
-  -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}" >"$OUT_DIR/configure.log" 2>&1 ||
-  { tail -50 "$OUT_DIR/configure.log"; exit 1; }
-cmake --build "$BUILD_DIR" -j "$(nproc)" >"$OUT_DIR/build.log" 2>&1 ||
-  { tail -50 "$OUT_DIR/build.log"; exit 1; }
-echo "   built in $(($(date +%s) - start)) s"
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader || true
-"$BUILD_DIR/bin/topogpu" info
+  echo "== configure + build (sm_90, no VTK, no GoogleTest)"
+  start=$(date +%s)
+  cmake -S . -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DTOPOGPU_ENABLE_PARAVIEW=OFF -DTOPOGPU_BUILD_TESTS=OFF -DTOPOGPU_BUILD_GPU_TESTS=ON \
+    -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}" >"$OUT_DIR/configure.log" 2>&1 ||
+    { tail -50 "$OUT_DIR/configure.log"; return 1; }
+  cmake --build "$BUILD_DIR" -j "$(nproc)" >"$OUT_DIR/build.log" 2>&1 ||
+    { tail -50 "$OUT_DIR/build.log"; return 1; }
+  echo "   built in $(($(date +%s) - start)) s"
+  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader || true
+  "$BUILD_DIR/bin/topogpu" info
 
-status=0
-echo "== CPU vs GPU equality, Morse relation, fault injection"
-"$BUILD_DIR/bin/gpu_equality" "$VOLUMES" >"$OUT_DIR/gpu_equality.txt" 2>&1 || status=$?
-grep -E "^FAIL|passed|SKIP|device:" "$OUT_DIR/gpu_equality.txt" || true
-[ "$status" = 0 ] || echo "gpu_equality failed ($status): see gpu_equality.txt"
+  status=0
+  echo "== CPU vs GPU equality, Morse relation, fault injection"
+  "$BUILD_DIR/bin/gpu_equality" "$VOLUMES" >"$OUT_DIR/gpu_equality.txt" 2>&1 || status=$?
+  grep -E "^FAIL|passed|SKIP|device:" "$OUT_DIR/gpu_equality.txt" || true
+  [ "$status" = 0 ] || echo "gpu_equality failed ($status): see gpu_equality.txt"
 
-if command -v compute-sanitizer >/dev/null; then
-  echo "== compute-sanitizer memcheck (synthetic fields)"
-  compute-sanitizer --tool memcheck --error-exitcode 3 "$BUILD_DIR/bin/gpu_equality" --no-faults \
-    >"$OUT_DIR/memcheck.txt" 2>&1 || { status=$?; echo "memcheck failed ($status)"; }
-  grep -E "ERROR SUMMARY|passed" "$OUT_DIR/memcheck.txt" || true
-fi
+  if command -v compute-sanitizer >/dev/null; then
+    echo "== compute-sanitizer memcheck (synthetic fields)"
+    compute-sanitizer --tool memcheck --error-exitcode 3 "$BUILD_DIR/bin/gpu_equality" --no-faults \
+      >"$OUT_DIR/memcheck.txt" 2>&1 || { status=$?; echo "memcheck failed ($status)"; }
+    grep -E "ERROR SUMMARY|passed" "$OUT_DIR/memcheck.txt" || true
+  fi
 
-echo "== benchmark"
-python3 tests/bench/bench_critical_points.py --topogpu "$BUILD_DIR/bin/topogpu" \
-  --volumes "$VOLUMES" --out "$OUT_DIR" --synthetic 512 \
-  --explicit fuel,neghip,silicium,tooth,engine >"$OUT_DIR/bench.log" 2>&1 ||
-  { status=$?; echo "benchmark failed: see bench.log"; tail -20 "$OUT_DIR/bench.log"; }
-cat "$OUT_DIR/bench_critical_points.md" 2>/dev/null || true
-echo "== exit $status"
-exit $status
+  echo "== benchmark"
+  python3 tests/bench/bench_critical_points.py --topogpu "$BUILD_DIR/bin/topogpu" \
+    --volumes "$VOLUMES" --out "$OUT_DIR" --synthetic 512 \
+    --explicit fuel,neghip,silicium,tooth,engine >"$OUT_DIR/bench.log" 2>&1 ||
+    { status=$?; echo "benchmark failed: see bench.log"; tail -20 "$OUT_DIR/bench.log"; }
+  cat "$OUT_DIR/bench_critical_points.md" 2>/dev/null || true
+  echo "== exit $status"
+  return $status
+}
+
+run 2>&1 | tee "$OUT_DIR/summary.txt"
+exit "${PIPESTATUS[0]}"
