@@ -131,7 +131,7 @@ void checkMorseRelation(const std::string& name, const ImplicitTriangulation& tr
       expected = 1;
       break;
     case CriticalType::Maximum:
-      expected = d == 3 ? -1 : 1;
+      expected = d % 2 == 0 ? 1 : -1; // index d
       break;
     default:
       expected = 0;
