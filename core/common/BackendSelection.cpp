@@ -1,19 +1,12 @@
 #include "BackendSelection.h"
 
-#if TOPOGPU_WITH_CUDA
 #include "cuda/common/GpuDevice.h"
-#endif
 
 namespace topogpu {
 
+// A CUDA-free build links cuda/GpuStubs.cpp, whose deviceAvailable says so.
 bool gpuAvailable(std::string* why) {
-#if TOPOGPU_WITH_CUDA
   return gpu::deviceAvailable(why);
-#else
-  if (why)
-    *why = "this build of TopoGPU has no CUDA support";
-  return false;
-#endif
 }
 
 Backend resolveBackend(Backend requested, std::size_t deviceBytes, RunReport& report) {
@@ -24,7 +17,6 @@ Backend resolveBackend(Backend requested, std::size_t deviceBytes, RunReport& re
       if (requested == Backend::Gpu)
         report.warnings.push_back("GPU requested but " + why + "; running on the CPU");
     } else {
-#if TOPOGPU_WITH_CUDA
       const std::size_t freeBytes = gpu::freeDeviceMemory();
       if (deviceBytes > freeBytes) {
         report.warnings.push_back(
@@ -34,9 +26,6 @@ Backend resolveBackend(Backend requested, std::size_t deviceBytes, RunReport& re
       } else {
         resolved = Backend::Gpu;
       }
-#else
-      (void)deviceBytes;
-#endif
     }
   }
   report.backend = resolved == Backend::Gpu ? "gpu" : "cpu";

@@ -50,6 +50,18 @@ public:
   Aborted() : std::runtime_error("computation aborted by the user") {}
 };
 
+// A failure of the GPU itself (a CUDA error, device memory exhausted, no CUDA in this
+// build), never of the input: runWithFallback catches it and reruns on the CPU.
+class GpuError : public std::runtime_error {
+public:
+  GpuError(const std::string& what, bool outOfMemory)
+      : std::runtime_error(what), outOfMemory_(outOfMemory) {}
+  bool outOfMemory() const { return outOfMemory_; }
+
+private:
+  bool outOfMemory_;
+};
+
 // Progress reporting and abort checks, called from the calling thread only (VTK wants
 // UpdateProgress on the thread that runs RequestData).
 struct Monitor {
@@ -64,6 +76,15 @@ struct Monitor {
     if (abortRequested && abortRequested())
       throw Aborted();
   }
+  // The same monitor with progress mapped onto [begin, end], so that a stage reporting
+  // 0..1 fills its share of the caller's bar.
+  Monitor stage(double begin, double end) const {
+    Monitor m;
+    m.abortRequested = abortRequested;
+    if (progress)
+      m.progress = [p = progress, begin, end](double f) { p(begin + (end - begin) * f); };
+    return m;
+  }
 };
 
 // What ran and how long each stage took, for field data, the CLI and benchmarks.
@@ -71,7 +92,10 @@ struct RunReport {
   std::string backend; // "cpu" or "gpu": the one that actually ran
   std::vector<std::string> warnings;
   std::vector<std::pair<std::string, double>> timings; // stage name, seconds
-  std::size_t peakDeviceBytes = 0; // device memory in use, sampled at the fullest stage
+  // Largest device memory in use (cudaMemGetInfo: the whole device, other processes
+  // included) sampled at the end of each GPU stage: not a true peak, as scratch space
+  // freed inside a stage (the sort's) is never seen.
+  std::size_t peakDeviceBytes = 0;
 
   double totalSeconds() const {
     double sum = 0;

@@ -1,11 +1,10 @@
 #include "VertexOrder.h"
 
 #include "BackendSelection.h"
+#include "Fallback.h"
 #include "Timer.h"
 
-#if TOPOGPU_WITH_CUDA
 #include "cuda/common/VertexOrderGpu.h"
-#endif
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
@@ -21,11 +20,27 @@ namespace topogpu {
 
 namespace {
 
+// body(first, last) over [0, n) in a few batches run one after the other (each in
+// parallel), so that progress and abort are handled on the calling thread between them.
+template <typename Body> void forBatches(SimplexId n, const Monitor& monitor, Body body) {
+  const SimplexId batches = std::max<SimplexId>(1, std::min<SimplexId>(16, n / 65536));
+  for (SimplexId b = 0; b < batches; ++b) {
+    monitor.checkAbort();
+    tbb::parallel_for(
+        tbb::blocked_range<SimplexId>(n * b / batches, n * (b + 1) / batches),
+        [&](const tbb::blocked_range<SimplexId>& range) {
+          body(range.begin(), range.end());
+        });
+    monitor.report(double(b + 1) / batches);
+  }
+}
+
 // Stable counting sort for 8- and 16-bit values: rank = vertices with a smaller value +
 // vertices with the same value and a smaller index, in O(n) with per-chunk histograms
 // (the (value, index) order needs no comparisons when values have few bits).
 template <typename ValueT>
-void countingOrder(const ValueT* values, SimplexId n, SimplexId* order) {
+void countingOrder(const ValueT* values, SimplexId n, SimplexId* order,
+                   const Monitor& monitor) {
   using Unsigned = std::make_unsigned_t<ValueT>;
   constexpr std::size_t bins = std::size_t(1) << (8 * sizeof(ValueT));
   // signed values shift so that the most negative one lands in bin 0
@@ -41,6 +56,8 @@ void countingOrder(const ValueT* values, SimplexId n, SimplexId* order) {
     for (SimplexId v = n * c / chunks; v < n * (c + 1) / chunks; ++v)
       ++local[binOf(v)];
   });
+  monitor.report(0.5);
+  monitor.checkAbort();
   // exclusive prefix over (bin, chunk): chunk c's first rank for each bin
   SimplexId running = 0;
   for (std::size_t b = 0; b < bins; ++b) {
@@ -56,6 +73,7 @@ void countingOrder(const ValueT* values, SimplexId n, SimplexId* order) {
     for (SimplexId v = n * c / chunks; v < n * (c + 1) / chunks; ++v)
       order[v] = next[binOf(v)]++;
   });
+  monitor.report(1.0);
 }
 
 // 32-bit values: the order-preserving unsigned image of the value in the high half and
@@ -75,34 +93,39 @@ template <typename ValueT> std::uint64_t packedKey(ValueT x, SimplexId v) {
   return (std::uint64_t(bits) << 32) | std::uint64_t(v);
 }
 
+// The sort itself reports nothing (one parallel call); the stages around it do.
+constexpr double kSortBegin = 0.15, kSortEnd = 0.85;
+
 template <typename ValueT>
-void packedSortOrder(const ValueT* values, SimplexId n, SimplexId* order) {
+void packedSortOrder(const ValueT* values, SimplexId n, SimplexId* order,
+                     const Monitor& monitor) {
   std::vector<std::uint64_t> keys(n);
-  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n),
-                    [&](const tbb::blocked_range<SimplexId>& range) {
-                      for (SimplexId v = range.begin(); v < range.end(); ++v)
-                        keys[v] = packedKey(values[v], v);
-                    });
+  forBatches(n, monitor.stage(0, kSortBegin), [&](SimplexId first, SimplexId last) {
+    for (SimplexId v = first; v < last; ++v)
+      keys[v] = packedKey(values[v], v);
+  });
   tbb::parallel_sort(keys.begin(), keys.end());
-  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n),
-                    [&](const tbb::blocked_range<SimplexId>& range) {
-                      for (SimplexId rank = range.begin(); rank < range.end(); ++rank)
-                        order[keys[rank] & 0xffffffffu] = rank;
-                    });
+  monitor.report(kSortEnd);
+  forBatches(n, monitor.stage(kSortEnd, 1), [&](SimplexId first, SimplexId last) {
+    for (SimplexId rank = first; rank < last; ++rank)
+      order[keys[rank] & 0xffffffffu] = rank;
+  });
 }
 
 } // namespace
 
-void computeVertexOrderCpu(const ScalarArrayView& values, SimplexId* order) {
+void computeVertexOrderCpu(const ScalarArrayView& values, SimplexId* order,
+                           const Monitor& monitor) {
+  monitor.checkAbort();
   bool done = false;
   TOPOGPU_DISPATCH_SCALAR(values.type, {
     const auto* v = static_cast<const ValueT*>(values.data);
     if constexpr (std::is_integral_v<ValueT> && sizeof(ValueT) <= 2) {
-      countingOrder(v, values.size, order);
+      countingOrder(v, values.size, order, monitor);
       done = true;
     } else if constexpr (sizeof(ValueT) == 4) {
       if (values.size <= SimplexId(0xffffffffu)) {
-        packedSortOrder(v, values.size, order);
+        packedSortOrder(v, values.size, order, monitor);
         done = true;
       }
     }
@@ -110,7 +133,10 @@ void computeVertexOrderCpu(const ScalarArrayView& values, SimplexId* order) {
   if (done)
     return;
   std::vector<SimplexId> sorted(values.size);
-  std::iota(sorted.begin(), sorted.end(), SimplexId(0));
+  forBatches(values.size, monitor.stage(0, kSortBegin),
+             [&](SimplexId first, SimplexId last) {
+               std::iota(sorted.begin() + first, sorted.begin() + last, first);
+             });
   TOPOGPU_DISPATCH_SCALAR(values.type, {
     const auto* v = static_cast<const ValueT*>(values.data);
     // -0.0 == +0.0 here, so signed zeros tie and fall back to the index, as on the GPU,
@@ -119,35 +145,31 @@ void computeVertexOrderCpu(const ScalarArrayView& values, SimplexId* order) {
       return v[a] < v[b] || (!(v[b] < v[a]) && a < b);
     });
   });
-  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, values.size),
-                    [&](const tbb::blocked_range<SimplexId>& range) {
-                      for (SimplexId rank = range.begin(); rank < range.end(); ++rank)
-                        order[sorted[rank]] = rank;
-                    });
+  monitor.report(kSortEnd);
+  forBatches(values.size, monitor.stage(kSortEnd, 1),
+             [&](SimplexId first, SimplexId last) {
+               for (SimplexId rank = first; rank < last; ++rank)
+                 order[sorted[rank]] = rank;
+             });
 }
 
 void computeVertexOrder(const ScalarArrayView& values, SimplexId* order, Backend backend,
-                        RunReport& report) {
+                        RunReport& report, const Monitor& monitor) {
   Timer timer;
   // Keys, indices, ranks and the sort's scratch space on the device.
   const std::size_t deviceBytes =
       values.size * (2 * scalarTypeSize(values.type) + 4 * sizeof(SimplexId));
-  [[maybe_unused]] const Backend resolved = resolveBackend(backend, deviceBytes, report);
-#if TOPOGPU_WITH_CUDA
-  if (resolved == Backend::Gpu) {
-    try {
-      gpu::computeVertexOrder(values, order);
-      report.timings.emplace_back("vertex order (gpu)", timer.seconds());
-      return;
-    } catch (const std::exception& e) {
-      report.warnings.push_back(std::string("GPU vertex order failed (") + e.what() +
-                                "); ran on the CPU instead");
-      report.backend = "cpu";
-    }
-  }
-#endif
-  computeVertexOrderCpu(values, order);
-  report.timings.emplace_back("vertex order (cpu)", timer.seconds());
+  runWithFallback(
+      resolveBackend(backend, deviceBytes, report), "vertex order", report,
+      [&] {
+        gpu::computeVertexOrder(values, order, monitor);
+        report.timings.emplace_back("vertex order (gpu)", timer.seconds());
+      },
+      [&] {
+        timer.reset();
+        computeVertexOrderCpu(values, order, monitor);
+        report.timings.emplace_back("vertex order (cpu)", timer.seconds());
+      });
 }
 
 } // namespace topogpu

@@ -7,12 +7,15 @@
 
 namespace topogpu {
 
-// CPU path: TBB parallel sort.
-void computeVertexOrderCpu(const ScalarArrayView& values, SimplexId* order);
+// CPU path: counting sort (8/16-bit values) or TBB parallel sort. Reports progress
+// 0..1 between its stages and throws Aborted when monitor asks.
+void computeVertexOrderCpu(const ScalarArrayView& values, SimplexId* order,
+                           const Monitor& monitor = Monitor{});
 
 // Runs on the backend the request resolves to (see resolveBackend) and records it in
-// report; the GPU and CPU paths give identical orders.
+// report; a GPU failure falls back to the CPU with a warning (runWithFallback). The GPU
+// and CPU paths give identical orders.
 void computeVertexOrder(const ScalarArrayView& values, SimplexId* order, Backend backend,
-                        RunReport& report);
+                        RunReport& report, const Monitor& monitor = Monitor{});
 
 } // namespace topogpu

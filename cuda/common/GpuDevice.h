@@ -1,4 +1,5 @@
-// Device presence and memory, behind a CUDA-free header.
+// Device presence and memory, behind a CUDA-free header (a CUDA-free build links
+// cuda/GpuStubs.cpp instead).
 #pragma once
 
 #include <cstddef>
@@ -10,8 +11,9 @@ bool deviceAvailable(std::string* why);
 std::size_t freeDeviceMemory();
 // Name and memory of device 0, for reports ("NVIDIA H100 80GB HBM3, 79 GiB").
 std::string deviceDescription();
-// Peak device memory in use seen by the current process since the last reset, in bytes
-// (sampled after each stage; see cuda/common/GpuDevice.cu).
+// Device memory in use right now on device 0, in bytes (total - free from
+// cudaMemGetInfo: every process's allocations, the CUDA context included). An
+// instantaneous sample, not a peak.
 std::size_t deviceMemoryInUse();
 
 } // namespace topogpu::gpu

@@ -1,5 +1,7 @@
 #include "VertexOrderGpu.h"
 
+#include "CudaCheck.h"
+
 #include <thrust/device_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/scatter.h>
@@ -37,17 +39,28 @@ void computeVertexOrderOnDevice(const ValueT* deviceValues, SimplexId size,
   thrust::scatter(thrust::device, thrust::counting_iterator<SimplexId>(0),
                   thrust::counting_iterator<SimplexId>(size), sortedVertices.begin(),
                   deviceOrder);
+  stageDone("vertex order");
 }
 
-void computeVertexOrder(const ScalarArrayView& values, SimplexId* order) {
-  thrust::device_vector<SimplexId> deviceOrder(values.size);
-  TOPOGPU_DISPATCH_SCALAR(values.type, {
-    const auto* host = static_cast<const ValueT*>(values.data);
-    thrust::device_vector<ValueT> deviceValues(host, host + values.size);
-    computeVertexOrderOnDevice(thrust::raw_pointer_cast(deviceValues.data()), values.size,
-                               thrust::raw_pointer_cast(deviceOrder.data()));
+void computeVertexOrder(const ScalarArrayView& values, SimplexId* order,
+                        const Monitor& monitor) {
+  translateCudaFailures("vertex order", [&] {
+    thrust::device_vector<SimplexId> deviceOrder(values.size);
+    TOPOGPU_DISPATCH_SCALAR(values.type, {
+      const auto* host = static_cast<const ValueT*>(values.data);
+      thrust::device_vector<ValueT> deviceValues(host, host + values.size);
+      stageDone("upload");
+      monitor.report(0.2);
+      monitor.checkAbort();
+      computeVertexOrderOnDevice(thrust::raw_pointer_cast(deviceValues.data()),
+                                 values.size,
+                                 thrust::raw_pointer_cast(deviceOrder.data()));
+    });
+    monitor.report(0.8);
+    monitor.checkAbort();
+    thrust::copy(deviceOrder.begin(), deviceOrder.end(), order);
+    monitor.report(1.0);
   });
-  thrust::copy(deviceOrder.begin(), deviceOrder.end(), order);
 }
 
 #define TOPOGPU_INSTANTIATE_ORDER(T)                                                     \

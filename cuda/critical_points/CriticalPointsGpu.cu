@@ -2,6 +2,7 @@
 
 #include "core/common/Timer.h"
 #include "core/critical_points/GridLinkClassifier.h"
+#include "cuda/common/CudaCheck.h"
 #include "cuda/common/GpuDevice.h"
 #include "cuda/common/VertexOrderGpu.h"
 
@@ -17,11 +18,6 @@
 namespace topogpu::gpu {
 
 namespace {
-
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
-}
 
 // One thread per vertex, the stencil classifier shared with the CPU grid path (the
 // 16 KiB interior table stays in the caches).
@@ -45,50 +41,53 @@ struct IsCritical {
 void classifyGridVertices(const grid::Dims& dims, const ScalarArrayView& values,
                           const Monitor& monitor, std::int8_t* types,
                           std::vector<SimplexId>& criticalVertices, RunReport& report) {
-  const SimplexId n = grid::vertexCount(dims);
-  Timer timer;
-  thrust::device_vector<SimplexId> order(n);
-  TOPOGPU_DISPATCH_SCALAR(values.type, {
-    const auto* host = static_cast<const ValueT*>(values.data);
-    thrust::device_vector<ValueT> deviceValues(host, host + n);
-    check(cudaDeviceSynchronize(), "upload");
-    report.timings.emplace_back("upload (gpu)", timer.seconds());
+  translateCudaFailures("critical points", [&] {
+    const SimplexId n = grid::vertexCount(dims);
+    Timer timer;
+    thrust::device_vector<SimplexId> order(n);
+    TOPOGPU_DISPATCH_SCALAR(values.type, {
+      const auto* host = static_cast<const ValueT*>(values.data);
+      thrust::device_vector<ValueT> deviceValues(host, host + n);
+      stageDone("upload");
+      report.timings.emplace_back("upload (gpu)", timer.seconds());
+      monitor.report(0.1);
+      monitor.checkAbort();
+      timer.reset();
+      computeVertexOrderOnDevice(thrust::raw_pointer_cast(deviceValues.data()), n,
+                                 thrust::raw_pointer_cast(order.data()));
+      report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+      report.timings.emplace_back("vertex order (gpu)", timer.seconds());
+    });
+    monitor.report(0.5);
     monitor.checkAbort();
+
     timer.reset();
-    computeVertexOrderOnDevice(thrust::raw_pointer_cast(deviceValues.data()), n,
-                               thrust::raw_pointer_cast(order.data()));
-    check(cudaDeviceSynchronize(), "vertex order");
+    thrust::device_vector<std::int8_t> deviceTypes(n);
+    const std::vector<std::int8_t>& table = grid::interiorLinkTable(dims.dimension);
+    const thrust::device_vector<std::int8_t> deviceTable(table.begin(), table.end());
+    const int block = 256;
+    const unsigned grid = unsigned((n + block - 1) / block);
+    classifyKernel<<<grid, block>>>(dims, thrust::raw_pointer_cast(order.data()),
+                                    thrust::raw_pointer_cast(deviceTable.data()),
+                                    thrust::raw_pointer_cast(deviceTypes.data()));
+    stageDone("classify");
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-    report.timings.emplace_back("vertex order (gpu)", timer.seconds());
+    report.timings.emplace_back("classify (gpu)", timer.seconds());
+    monitor.report(0.9);
+    monitor.checkAbort();
+
+    timer.reset();
+    thrust::device_vector<SimplexId> critical(n);
+    auto end = thrust::copy_if(thrust::device, thrust::counting_iterator<SimplexId>(0),
+                               thrust::counting_iterator<SimplexId>(n), critical.begin(),
+                               IsCritical{thrust::raw_pointer_cast(deviceTypes.data())});
+    criticalVertices.resize(end - critical.begin());
+    thrust::copy(critical.begin(), end, criticalVertices.begin());
+    thrust::copy(deviceTypes.begin(), deviceTypes.end(), types);
+    stageDone("download");
+    report.timings.emplace_back("compact + download (gpu)", timer.seconds());
+    monitor.report(1.0);
   });
-  monitor.report(0.4);
-  monitor.checkAbort();
-
-  timer.reset();
-  thrust::device_vector<std::int8_t> deviceTypes(n);
-  const std::vector<std::int8_t>& table = grid::interiorLinkTable(dims.dimension);
-  const thrust::device_vector<std::int8_t> deviceTable(table.begin(), table.end());
-  const int block = 256;
-  const unsigned grid = unsigned((n + block - 1) / block);
-  classifyKernel<<<grid, block>>>(dims, thrust::raw_pointer_cast(order.data()),
-                                  thrust::raw_pointer_cast(deviceTable.data()),
-                                  thrust::raw_pointer_cast(deviceTypes.data()));
-  check(cudaGetLastError(), "classify launch");
-  check(cudaDeviceSynchronize(), "classify");
-  report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-  report.timings.emplace_back("classify (gpu)", timer.seconds());
-  monitor.report(0.8);
-
-  timer.reset();
-  thrust::device_vector<SimplexId> critical(n);
-  auto end = thrust::copy_if(thrust::device, thrust::counting_iterator<SimplexId>(0),
-                             thrust::counting_iterator<SimplexId>(n), critical.begin(),
-                             IsCritical{thrust::raw_pointer_cast(deviceTypes.data())});
-  criticalVertices.resize(end - critical.begin());
-  thrust::copy(critical.begin(), end, criticalVertices.begin());
-  thrust::copy(deviceTypes.begin(), deviceTypes.end(), types);
-  report.timings.emplace_back("compact + download (gpu)", timer.seconds());
-  monitor.report(1.0);
 }
 
 } // namespace topogpu::gpu

@@ -1,7 +1,15 @@
 // CPU-versus-GPU equality on the device: vertex order and critical point classes must be
-// identical, vertex for vertex, on real volumes and synthetic fields. Exit code 0 when
-// all pass, 1 on any mismatch, 77 (skip) when no GPU is present. No GoogleTest: the GPU
-// machine has none.
+// identical, vertex for vertex, on real volumes and synthetic fields; the GPU's classes
+// must satisfy the Euler (Morse) relation, computed independently on the host; a CUDA
+// failure injected mid-run must fall back to the CPU's result, say so, and release the
+// device memory. Exit code 0 when all pass, 1 on any failure, 77 (skip) when no GPU is
+// present. No GoogleTest: the GPU machine has none.
+//
+//   gpu_equality [VOLUME_DIR]          everything (needs a GPU)
+//   gpu_equality --host-only [DIR]     the Morse relation on the CPU's classes only, to
+//                                      check the check on a machine without a GPU
+//   gpu_equality --no-faults [DIR]     without fault injection (under compute-sanitizer,
+//                                      which counts the injected failure as an error)
 #include "core/common/BackendSelection.h"
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
@@ -9,8 +17,11 @@
 #include "triangulation/implicit/ImplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <dirent.h>
 #include <random>
 #include <regex>
@@ -22,6 +33,7 @@ using namespace topogpu;
 namespace {
 
 int failures = 0, checks = 0;
+bool hostOnly = false, injectFaults = true;
 
 void expect(bool ok, const std::string& what) {
   ++checks;
@@ -31,12 +43,133 @@ void expect(bool ok, const std::string& what) {
   }
 }
 
+// The Euler relation, checked against the classes. For any total order of the vertices
+// of a simplicial complex K, counting each simplex at its highest vertex gives
+//   chi(K) = sum over v of c(v),   c(v) = sum over simplices whose top is v of (-1)^dim
+//          = 1 - chi(lower link of v),
+// and chi(box) = 1. c(v) is computed here from the cells alone (every face of every cell,
+// deduplicated), not from the classifier. For an interior vertex the link is a sphere, so
+// by Alexander duality c(v) follows from the class: (-1)^index for a minimum (index 0),
+// 1-saddle (1), 2-saddle (2) and maximum (the dimension), 0 for a regular vertex. Each
+// interior non-degenerate vertex must match; boundary and degenerate vertices enter with
+// their host value, so that
+//   #min - #s1 + #s2 - #max (3D; + #max in 2D) + sum of the host terms = 1.
+// A regular vertex that is really a saddle, or a saddle of the wrong index, fails it.
+void checkMorseRelation(const std::string& name, const ImplicitTriangulation& tri,
+                        const ScalarArrayView& values,
+                        const std::vector<std::int8_t>& types) {
+  const SimplexId n = tri.getNumberOfVertices();
+  if (n >= (SimplexId(1) << 20)) {
+    std::printf("  %-40s Morse relation skipped (%lld vertices: host check kept small)\n",
+                name.c_str(), (long long)n);
+    return;
+  }
+  std::vector<SimplexId> order(n);
+  computeVertexOrderCpu(values, order.data());
+  const int d = tri.getDimension();
+  const int k = tri.getCellVertexNumber();
+  std::vector<long long> c(n, 1); // the vertex itself
+  std::vector<std::vector<std::uint64_t>> faces(
+      k); // faces[size], packed 21 bits a vertex
+  for (SimplexId cell = 0; cell < tri.getNumberOfCells(); ++cell) {
+    SimplexId vs[4];
+    for (int i = 0; i < k; ++i)
+      vs[i] = tri.getCellVertex(cell, i);
+    std::sort(vs, vs + k);
+    for (unsigned mask = 1; mask < (1u << k); ++mask) {
+      const int size = __builtin_popcount(mask);
+      if (size == 1)
+        continue;
+      if (size == k) { // the cell itself: cells are distinct
+        SimplexId top = vs[0];
+        for (int i = 1; i < k; ++i)
+          top = order[vs[i]] > order[top] ? vs[i] : top;
+        c[top] += (d % 2 == 0) ? 1 : -1;
+        continue;
+      }
+      std::uint64_t key = 0;
+      for (int i = 0; i < k; ++i)
+        if (mask & (1u << i))
+          key = (key << 21) | std::uint64_t(vs[i]);
+      faces[size].push_back(key);
+    }
+  }
+  for (int size = 2; size < k; ++size) {
+    auto& f = faces[size];
+    std::sort(f.begin(), f.end());
+    f.erase(std::unique(f.begin(), f.end()), f.end());
+    const int sign = (size - 1) % 2 == 0 ? 1 : -1;
+    for (std::uint64_t key : f) {
+      SimplexId top = -1;
+      for (int i = 0; i < size; ++i, key >>= 21) {
+        const SimplexId v = SimplexId(key & ((1u << 21) - 1));
+        if (top < 0 || order[v] > order[top])
+          top = v;
+      }
+      c[top] += sign;
+    }
+  }
+  long long euler = 0, relation = 0, hostTerms = 0;
+  SimplexId mismatches = 0, firstMismatch = -1;
+  std::array<long long, kCriticalTypeCount> interior{};
+  for (SimplexId v = 0; v < n; ++v) {
+    euler += c[v];
+    const auto t = CriticalType(types[v]);
+    if (tri.isVertexOnBoundary(v) || t == CriticalType::Degenerate) {
+      hostTerms += c[v];
+      continue;
+    }
+    int expected = 0;
+    switch (t) {
+    case CriticalType::Minimum:
+      expected = 1;
+      break;
+    case CriticalType::Saddle1:
+      expected = -1;
+      break;
+    case CriticalType::Saddle2:
+      expected = 1;
+      break;
+    case CriticalType::Maximum:
+      expected = d % 2 == 0 ? 1 : -1; // index d
+      break;
+    default:
+      expected = 0;
+      break;
+    }
+    ++interior[int(t)];
+    relation += expected;
+    if (expected != c[v] && mismatches++ == 0)
+      firstMismatch = v;
+  }
+  expect(euler == 1, name + ": the cells' Euler characteristic is " +
+                         std::to_string(euler) + ", not 1 (a box)");
+  expect(
+      relation + hostTerms == 1 && mismatches == 0,
+      name + ": Morse relation broken: interior min - s1 + s2 -/+ max = " +
+          std::to_string(relation) + ", boundary/degenerate terms " +
+          std::to_string(hostTerms) + " (sum must be 1); " + std::to_string(mismatches) +
+          " interior vertices whose class contradicts their lower link" +
+          (firstMismatch >= 0
+               ? " (first: vertex " + std::to_string(firstMismatch) + ", class " +
+                     std::to_string(types[firstMismatch]) +
+                     ", 1 - chi(lower link) = " + std::to_string(c[firstMismatch]) + ")"
+               : std::string()));
+  std::printf(
+      "  %-40s Morse: interior min %lld s1 %lld s2 %lld max %lld, host terms %lld\n",
+      name.c_str(), interior[0], interior[1], interior[2], interior[3], hostTerms);
+}
+
 // Runs both backends on one field and compares every vertex.
 void compareCriticalPoints(const std::string& name, const std::array<SimplexId, 3>& dims,
                            const ScalarArrayView& values) {
   ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
   critical_points::Output cpu, gpu;
   critical_points::execute(tri, values, {Backend::Cpu}, Monitor{}, cpu);
+  if (hostOnly) {
+    checkMorseRelation(name, tri, values, cpu.vertexTypes);
+    return;
+  }
   critical_points::execute(tri, values, {Backend::Gpu}, Monitor{}, gpu);
   expect(gpu.report.backend == "gpu",
          name + ": GPU path did not run (" +
@@ -48,8 +181,7 @@ void compareCriticalPoints(const std::string& name, const std::array<SimplexId, 
   expect(differing == 0 && cpu.criticalVertices == gpu.criticalVertices &&
              cpu.criticalOnBoundary == gpu.criticalOnBoundary,
          name + ": " + std::to_string(differing) + " vertices classified differently");
-  // Morse-theoretic sanity on a box (chi = 1): min - s1 + s2 - max is fixed for 3D
-  // non-degenerate fields; checked where no degenerate vertex spoils it.
+  checkMorseRelation(name, tri, values, gpu.vertexTypes);
   const auto& c = gpu.counts;
   const double cpuTime = cpu.report.totalSeconds(), gpuTime = gpu.report.totalSeconds();
   std::printf("  %-40s %9lld verts  min %7lld s1 %7lld s2 %7lld max %7lld deg %5lld | "
@@ -61,6 +193,8 @@ void compareCriticalPoints(const std::string& name, const std::array<SimplexId, 
 }
 
 void compareOrder(const std::string& name, const ScalarArrayView& values) {
+  if (hostOnly)
+    return;
   std::vector<SimplexId> cpu(values.size), gpu(values.size);
   RunReport cpuReport, gpuReport;
   computeVertexOrder(values, cpu.data(), Backend::Cpu, cpuReport);
@@ -158,19 +292,127 @@ void memoryBehaviour() {
              " -> " + std::to_string(after >> 20) + " MiB");
 }
 
+std::string joined(const std::vector<std::string>& lines) {
+  std::string all;
+  for (const auto& l : lines)
+    all += l + "\n";
+  return all;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A CUDA failure in the middle of a run (TOPOGPU_TEST_GPU_FAULT=<stage>: a real
+// out-of-memory error raised after the stage's device memory is allocated) must give the
+// CPU's result, a warning naming the stage and the failure, and leave no device memory
+// behind; a clean GPU run afterwards must still work.
+void faultInjection() {
+  const SimplexId side = 100, n = side * side * side;
+  std::vector<float> field(n);
+  std::mt19937 rng(11);
+  for (auto& x : field)
+    x = float(rng() % 5000);
+  ImplicitTriangulation tri(side, side, side);
+  critical_points::Output reference, out;
+  critical_points::execute(tri, viewOf(field), {Backend::Cpu}, Monitor{}, reference);
+  critical_points::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{}, out); // warm
+  std::vector<SimplexId> referenceOrder(n), order(n);
+  computeVertexOrderCpu(viewOf(field), referenceOrder.data());
+
+  for (const char* stage : {"upload", "vertex order", "classify", "download"}) {
+    const std::string tag = std::string("fault in '") + stage + "'";
+    const std::size_t before = gpu::deviceMemoryInUse();
+    setenv("TOPOGPU_TEST_GPU_FAULT", stage, 1);
+    critical_points::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{}, out);
+    unsetenv("TOPOGPU_TEST_GPU_FAULT");
+    const std::size_t after = gpu::deviceMemoryInUse();
+    const std::string warnings = joined(out.report.warnings);
+    expect(out.report.backend == "cpu", tag + ": backend " + out.report.backend);
+    expect(contains(warnings, "critical points") && contains(warnings, stage) &&
+               contains(warnings, "out of device memory") &&
+               contains(warnings, "TOPOGPU_TEST_GPU_FAULT"),
+           std::string(tag)
+               .append(": warning does not name the stage and the failure: ")
+               .append(warnings));
+    expect(out.vertexTypes == reference.vertexTypes &&
+               out.criticalVertices == reference.criticalVertices &&
+               out.criticalOnBoundary == reference.criticalOnBoundary &&
+               out.counts == reference.counts,
+           tag + ": fallback result differs from the CPU's");
+    expect(after <= before + (std::size_t(16) << 20),
+           tag + ": device memory not released: " + std::to_string(before >> 20) +
+               " -> " + std::to_string(after >> 20) + " MiB");
+    // The failure came mid-run: the stages before it ran on the device.
+    bool uploaded = false;
+    for (const auto& t : out.report.timings)
+      uploaded |= t.first == "upload (gpu)";
+    expect(std::strcmp(stage, "upload") == 0 || uploaded,
+           tag + ": no GPU stage ran before the fault");
+    std::printf("  %-40s -> %s", tag.c_str(), warnings.c_str());
+  }
+
+  // The vertex order on its own.
+  for (const char* stage : {"upload", "vertex order"}) {
+    const std::string tag = std::string("vertex order, fault in '") + stage + "'";
+    const std::size_t before = gpu::deviceMemoryInUse();
+    RunReport report;
+    setenv("TOPOGPU_TEST_GPU_FAULT", stage, 1);
+    computeVertexOrder(viewOf(field), order.data(), Backend::Gpu, report);
+    unsetenv("TOPOGPU_TEST_GPU_FAULT");
+    const std::size_t after = gpu::deviceMemoryInUse();
+    const std::string warnings = joined(report.warnings);
+    expect(report.backend == "cpu" && order == referenceOrder,
+           tag + ": fallback order differs from the CPU's (backend " + report.backend +
+               ")");
+    expect(contains(warnings, "vertex order") && contains(warnings, stage) &&
+               contains(warnings, "out of device memory"),
+           std::string(tag)
+               .append(": warning does not name the failure: ")
+               .append(warnings));
+    expect(after <= before + (std::size_t(16) << 20),
+           tag + ": device memory not released: " + std::to_string(before >> 20) +
+               " -> " + std::to_string(after >> 20) + " MiB");
+  }
+
+  // The device is still usable.
+  critical_points::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{}, out);
+  expect(out.report.backend == "gpu" && out.report.warnings.empty() &&
+             out.vertexTypes == reference.vertexTypes,
+         "GPU run after the injected faults failed: " + joined(out.report.warnings));
+}
+
 } // namespace
 
 int main(int argc, char** argv) try {
+  while (argc > 1 && std::strncmp(argv[1], "--", 2) == 0) {
+    const std::string flag = argv[1];
+    if (flag == "--host-only") {
+      hostOnly = true;
+    } else if (flag == "--no-faults") {
+      injectFaults = false;
+    } else {
+      std::printf("unknown option %s\n", flag.c_str());
+      return 2;
+    }
+    --argc;
+    ++argv;
+  }
   std::string why;
-  if (!gpuAvailable(&why)) {
+  if (!hostOnly && !gpuAvailable(&why)) {
     std::printf("SKIP: %s\n", why.c_str());
     return 77;
   }
-  std::printf("device: %s\n", gpu::deviceDescription().c_str());
+  if (!hostOnly)
+    std::printf("device: %s\n", gpu::deviceDescription().c_str());
   syntheticFields();
   if (argc > 1)
     realVolumes(argv[1]);
-  memoryBehaviour();
+  if (!hostOnly) {
+    memoryBehaviour();
+    if (injectFaults)
+      faultInjection();
+  }
   std::printf("%d passed, %d failed\n", checks - failures, failures);
   return failures == 0 ? 0 : 1;
 } catch (const std::exception& e) {

@@ -1,0 +1,44 @@
+// Every gpu:: entry point for a build without CUDA, in one place: the device is reported
+// absent (so resolveBackend picks the CPU) and the algorithms throw GpuError (so a
+// direct call falls back to the CPU as well). A new module adds its entries here.
+#include "cuda/common/GpuDevice.h"
+#include "cuda/common/VertexOrderGpu.h"
+#include "cuda/critical_points/CriticalPointsGpu.h"
+
+namespace topogpu::gpu {
+
+namespace {
+[[noreturn]] void noCuda(const char* entry) {
+  throw GpuError(std::string(entry) + ": this build of TopoGPU has no CUDA support",
+                 false);
+}
+} // namespace
+
+bool deviceAvailable(std::string* why) {
+  if (why)
+    *why = "this build of TopoGPU has no CUDA support";
+  return false;
+}
+
+std::size_t freeDeviceMemory() {
+  return 0;
+}
+
+std::string deviceDescription() {
+  return "no CUDA device (CUDA-free build)";
+}
+
+std::size_t deviceMemoryInUse() {
+  return 0;
+}
+
+void computeVertexOrder(const ScalarArrayView&, SimplexId*, const Monitor&) {
+  noCuda("vertex order");
+}
+
+void classifyGridVertices(const grid::Dims&, const ScalarArrayView&, const Monitor&,
+                          std::int8_t*, std::vector<SimplexId>&, RunReport&) {
+  noCuda("critical points");
+}
+
+} // namespace topogpu::gpu
