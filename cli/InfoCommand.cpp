@@ -4,9 +4,7 @@
 
 #include "core/common/BackendSelection.h"
 
-#if TOPOGPU_WITH_CUDA
 #include "cuda/common/GpuDevice.h"
-#endif
 
 #include <iostream>
 
@@ -16,10 +14,8 @@ int runInfo(const Arguments& args, CommandContext& context) {
   std::string why;
   const bool gpu = gpuAvailable(&why);
   std::string device;
-#if TOPOGPU_WITH_CUDA
   if (gpu)
     device = gpu::deviceDescription();
-#endif
   if (context.json) {
     JsonObject out;
     out.add("command", context.command);

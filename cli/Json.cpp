@@ -1,8 +1,6 @@
 #include "Json.h"
 
-#if TOPOGPU_WITH_CUDA
 #include "cuda/common/GpuDevice.h"
-#endif
 
 #include <sys/resource.h>
 
@@ -132,10 +130,8 @@ void addRunReport(JsonObject& out, const RunReport& report,
   out.addRaw("runs_total_seconds", jsonArray(runs));
   out.add("peak_host_memory_mib", peakHostMemoryMiB());
   out.add("peak_device_memory_mib", double(report.peakDeviceBytes) / (1024.0 * 1024.0));
-#if TOPOGPU_WITH_CUDA
   if (report.backend == "gpu")
     out.add("device", gpu::deviceDescription());
-#endif
 }
 
 } // namespace topogpu::cli
