@@ -35,7 +35,7 @@ struct Output {
 
 // The relations the generic (mesh) classification reads, as TTK's
 // preconditionTriangulation; the grid path's stencil needs none.
-constexpr Relations kRequiredRelations = VV | VT | VF | BoundaryVertices;
+constexpr Relations kRequiredRelations = VV | VertexStar | BoundaryVertices;
 
 // Throws Error for bad input (size mismatch, NaN/Inf values), Aborted on abort.
 // Fills output; report says which backend ran and the stage timings.
