@@ -78,10 +78,11 @@ void summarize(const Triangulation& tri, Output& output, bool listReady) {
   output.report.timings.emplace_back("summary", timer.seconds());
 }
 
-// What the CPU classifier reads from each backend: the grid's stencil needs nothing
-// prepared; meshes need the link relations.
+// What the classification and summary read from each backend: the grid's stencil needs
+// nothing prepared but the summary reads the boundary flags (free on grids); meshes need
+// the link relations.
 constexpr Relations requiredRelations(const ImplicitTriangulation&) {
-  return 0;
+  return BoundaryVertices;
 }
 constexpr Relations requiredRelations(const ExplicitTriangulation&) {
   return kRequiredRelations;
@@ -121,6 +122,7 @@ void execute(ImplicitTriangulation& tri, const ScalarArrayView& values,
       output.vertexTypes.resize(values.size);
       gpu::classifyGridVertices(tri.dims(), values, monitor, output.vertexTypes.data(),
                                 output.criticalVertices, output.report);
+      tri.precondition(requiredRelations(tri));
       summarize(tri, output, true);
       return;
     } catch (const Aborted&) {
