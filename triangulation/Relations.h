@@ -70,8 +70,7 @@ constexpr Relations expandRelations(Relations r, int dimension) {
 #define TOPOGPU_REQUIRE_INDEX(id, count, what)                                           \
   ((id) >= 0 && (id) < (count)                                                           \
        ? (void)0                                                                         \
-       : ::topogpu::failPrecondition(__func__, std::string(what) + " " +                 \
-                                                   std::to_string(id) +                  \
-                                                   " out of range [0, " +                \
-                                                   std::to_string(count) + ")"))
+       : ::topogpu::failPrecondition(                                                    \
+             __func__, std::string(what) + " " + std::to_string(id) +                    \
+                           " out of range [0, " + std::to_string(count) + ")"))
 #endif

@@ -449,8 +449,8 @@ TEST(ExplicitTriangulation, IdWidthsAndViews) {
       auto narrow = std::make_shared<std::vector<std::int32_t>>(flat.begin(), flat.end());
       auto wide = std::make_shared<std::vector<std::int64_t>>(flat.begin(), flat.end());
       std::vector<ExplicitTriangulation> variants;
-      variants.push_back(ExplicitTriangulation::view(nv, dim, narrow->data(), count,
-                                                     narrow, width));
+      variants.push_back(
+          ExplicitTriangulation::view(nv, dim, narrow->data(), count, narrow, width));
       variants.push_back(
           ExplicitTriangulation::view(nv, dim, wide->data(), count, wide, width));
       variants.push_back(ExplicitTriangulation::fromCells32(
@@ -543,8 +543,8 @@ TEST(ExplicitTriangulation, CountsNonManifoldFacets) {
 }
 
 // Debug builds (and the sanitizer build) check every accessor's precondition, on both
-// backends: a forgotten relation or an id out of range fails loudly, naming it, instead of
-// reading out of bounds (meshes) or passing unnoticed (grids).
+// backends: a forgotten relation or an id out of range fails loudly, naming it, instead
+// of reading out of bounds (meshes) or passing unnoticed (grids).
 TEST(Preconditions, MissingRelationIsCaughtInDebugBuilds) {
 #ifdef NDEBUG
   GTEST_SKIP() << "precondition checks are compiled out of Release builds";

@@ -140,8 +140,8 @@ ExplicitTriangulation::ExplicitTriangulation(SimplexId numberOfVertices,
                                              int cellDimension,
                                              std::vector<SimplexId> cellVertices,
                                              IdWidth width)
-    : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
-      numberOfCells_(0), forceWide_(width == IdWidth::Force64) {
+    : dimension_(cellDimension), numberOfVertices_(numberOfVertices), numberOfCells_(0),
+      forceWide_(width == IdWidth::Force64) {
   if (cellDimension != 2 && cellDimension != 3)
     throw Error("explicit triangulation needs triangles or tetrahedra (cell dimension " +
                 std::to_string(cellDimension) + ")");
@@ -151,12 +151,12 @@ ExplicitTriangulation::ExplicitTriangulation(SimplexId numberOfVertices,
                                      : "cell connectivity is not a multiple of " +
                                            std::to_string(arity) + " vertex ids");
   const SimplexId count = SimplexId(cellVertices.size() / arity);
-  const bool narrow = !forceWide_ &&
-                      numberOfVertices <= std::numeric_limits<std::int32_t>::max() &&
-                      std::all_of(cellVertices.begin(), cellVertices.end(), [](SimplexId v) {
-                        return v >= std::numeric_limits<std::int32_t>::min() &&
-                               v <= std::numeric_limits<std::int32_t>::max();
-                      });
+  const bool narrow =
+      !forceWide_ && numberOfVertices <= std::numeric_limits<std::int32_t>::max() &&
+      std::all_of(cellVertices.begin(), cellVertices.end(), [](SimplexId v) {
+        return v >= std::numeric_limits<std::int32_t>::min() &&
+               v <= std::numeric_limits<std::int32_t>::max();
+      });
   Cells cells;
   cells.count = count;
   if (narrow) {
@@ -173,10 +173,10 @@ ExplicitTriangulation::ExplicitTriangulation(SimplexId numberOfVertices,
   *this = ExplicitTriangulation(std::move(cells), numberOfVertices, cellDimension, width);
 }
 
-ExplicitTriangulation ExplicitTriangulation::fromCells32(SimplexId numberOfVertices,
-                                                         int cellDimension,
-                                                         std::vector<std::int32_t> cellVertices,
-                                                         IdWidth width) {
+ExplicitTriangulation
+ExplicitTriangulation::fromCells32(SimplexId numberOfVertices, int cellDimension,
+                                   std::vector<std::int32_t> cellVertices,
+                                   IdWidth width) {
   const std::size_t arity = std::size_t(std::max(cellDimension, 0)) + 1;
   auto owned = std::make_shared<std::vector<std::int32_t>>(std::move(cellVertices));
   Cells cells;
@@ -189,12 +189,10 @@ ExplicitTriangulation ExplicitTriangulation::fromCells32(SimplexId numberOfVerti
   return ExplicitTriangulation(std::move(cells), numberOfVertices, cellDimension, width);
 }
 
-ExplicitTriangulation ExplicitTriangulation::view(SimplexId numberOfVertices,
-                                                  int cellDimension,
-                                                  const std::int32_t* cellVertices,
-                                                  SimplexId numberOfCells,
-                                                  std::shared_ptr<const void> owner,
-                                                  IdWidth width) {
+ExplicitTriangulation
+ExplicitTriangulation::view(SimplexId numberOfVertices, int cellDimension,
+                            const std::int32_t* cellVertices, SimplexId numberOfCells,
+                            std::shared_ptr<const void> owner, IdWidth width) {
   Cells cells;
   cells.narrow = cellVertices;
   cells.count = numberOfCells;
@@ -202,12 +200,10 @@ ExplicitTriangulation ExplicitTriangulation::view(SimplexId numberOfVertices,
   return ExplicitTriangulation(std::move(cells), numberOfVertices, cellDimension, width);
 }
 
-ExplicitTriangulation ExplicitTriangulation::view(SimplexId numberOfVertices,
-                                                  int cellDimension,
-                                                  const std::int64_t* cellVertices,
-                                                  SimplexId numberOfCells,
-                                                  std::shared_ptr<const void> owner,
-                                                  IdWidth width) {
+ExplicitTriangulation
+ExplicitTriangulation::view(SimplexId numberOfVertices, int cellDimension,
+                            const std::int64_t* cellVertices, SimplexId numberOfCells,
+                            std::shared_ptr<const void> owner, IdWidth width) {
   Cells cells;
   cells.wide = cellVertices;
   cells.count = numberOfCells;
@@ -281,7 +277,8 @@ void ExplicitTriangulation::validateCells() {
       cursor[v].store(offsets[v], std::memory_order_relaxed);
     byLowVertex.allocate(numberOfCells_, numberOfCells_ - 1, forceWide_);
     parallelFor(numberOfCells_, [&](SimplexId c) {
-      byLowVertex.set(cursor[sortedCell(c)[0]].fetch_add(1, std::memory_order_relaxed), c);
+      byLowVertex.set(cursor[sortedCell(c)[0]].fetch_add(1, std::memory_order_relaxed),
+                      c);
     });
   }
   std::vector<SimplexId>().swap(counts);
@@ -497,9 +494,9 @@ void ExplicitTriangulation::buildVertexTriangles() {
   }
   buildTriangles();
   TOPOGPU_ONCE(StepVertexTriangles);
-  vertexTriangles_ = invert(numberOfVertices_, getNumberOfTrianglesUnchecked(), 3,
-                            forceWide_,
-                            [&](SimplexId f, int k) { return triangleVertices_[3 * f + k]; });
+  vertexTriangles_ =
+      invert(numberOfVertices_, getNumberOfTrianglesUnchecked(), 3, forceWide_,
+             [&](SimplexId f, int k) { return triangleVertices_[3 * f + k]; });
 }
 
 void ExplicitTriangulation::buildTriangleEdges() {
@@ -507,7 +504,8 @@ void ExplicitTriangulation::buildTriangleEdges() {
   buildTriangles();
   TOPOGPU_ONCE(StepTriangleEdges);
   const SimplexId n = getNumberOfTrianglesUnchecked();
-  triangleEdges_.allocate(std::size_t(n) * 3, getNumberOfEdgesUnchecked() - 1, forceWide_);
+  triangleEdges_.allocate(std::size_t(n) * 3, getNumberOfEdgesUnchecked() - 1,
+                          forceWide_);
   parallelFor(n, [&](SimplexId f) {
     SimplexId a, b, c;
     if (dimension_ == 2) {
@@ -739,9 +737,8 @@ ExplicitTriangulation explicitCopyOf(const ImplicitTriangulation& grid, IdWidth 
       for (int k = 0; k < arity; ++k)
         connectivity[c * arity + k] = std::int32_t(grid.getCellVertex(c, k));
     });
-    return ExplicitTriangulation::fromCells32(grid.getNumberOfVertices(),
-                                              grid.getDimension(), std::move(connectivity),
-                                              width);
+    return ExplicitTriangulation::fromCells32(
+        grid.getNumberOfVertices(), grid.getDimension(), std::move(connectivity), width);
   }
   std::vector<SimplexId> connectivity(std::size_t(cells) * arity);
   parallelFor(cells, [&](SimplexId c) {

@@ -52,8 +52,8 @@ struct CompressedRows {
 class ImplicitTriangulation;
 
 enum class IdWidth {
-  Auto,     // 32-bit wherever the values fit
-  Force64,  // 64-bit everywhere (the path meshes beyond 2^31 simplices take; for tests)
+  Auto,    // 32-bit wherever the values fit
+  Force64, // 64-bit everywhere (the path meshes beyond 2^31 simplices take; for tests)
 };
 
 class ExplicitTriangulation {
@@ -62,7 +62,8 @@ public:
   // any vertex order (kept as given). Throws Error on vertex ids out of range, repeated
   // vertices in a cell, identical cells, or an empty mesh.
   ExplicitTriangulation(SimplexId numberOfVertices, int cellDimension,
-                        std::vector<SimplexId> cellVertices, IdWidth width = IdWidth::Auto);
+                        std::vector<SimplexId> cellVertices,
+                        IdWidth width = IdWidth::Auto);
   // Owned 32-bit connectivity (explicitCopyOf and readers of small meshes).
   static ExplicitTriangulation fromCells32(SimplexId numberOfVertices, int cellDimension,
                                            std::vector<std::int32_t> cellVertices,
@@ -92,7 +93,8 @@ public:
   SimplexId getNumberOfTriangles() const {
     if (dimension_ == 2)
       return numberOfCells_;
-    TOPOGPU_REQUIRE_RELATION(prepared_, FV | VF | EF | FE | FT | TF | TT | BoundaryTriangles);
+    TOPOGPU_REQUIRE_RELATION(prepared_,
+                             FV | VF | EF | FE | FT | TF | TT | BoundaryTriangles);
     return SimplexId(triangleCellCount_.size());
   }
   SimplexId getNumberOfTets() const { return dimension_ == 3 ? numberOfCells_ : 0; }
@@ -320,8 +322,8 @@ private:
   Cells cells_;
   const std::int32_t* narrowCells_ = nullptr;
   const std::int64_t* wideCells_ = nullptr;
-  std::uint32_t built_ = 0;  // internal build steps done
-  Relations prepared_ = 0; // what callers asked for: what the accessors may read
+  std::uint32_t built_ = 0; // internal build steps done
+  Relations prepared_ = 0;  // what callers asked for: what the accessors may read
 
   IdArray edgeVertices_, edgesByLowVertex_;         // 2 ids per edge, ascending
   IdArray triangleVertices_, trianglesByLowVertex_; // 3D only: 3 ids per triangle

@@ -102,9 +102,14 @@ ImplicitTriangulation::ImplicitTriangulation(SimplexId nx, SimplexId ny, Simplex
 void ImplicitTriangulation::precondition(Relations relations) {
   relations = expandRelations(relations, dims_.dimension);
   // Relations computed through others grant those too (the accessors call them).
-  const Relations uses[][2] = {{VE, VV},          {FE, FV},      {EF, EV | VF | FV},
-                               {ET, EV | VT},     {FT, FV | VT}, {TT, TF | FT | FV | VT},
-                               {BoundaryEdges, EV}, {BoundaryTriangles, FV}};
+  const Relations uses[][2] = {{VE, VV},
+                               {FE, FV},
+                               {EF, EV | VF | FV},
+                               {ET, EV | VT},
+                               {FT, FV | VT},
+                               {TT, TF | FT | FV | VT},
+                               {BoundaryEdges, EV},
+                               {BoundaryTriangles, FV}};
   prepared_ |= relations;
   for (const auto& use : uses)
     prepared_ |= (relations & use[0]) ? use[1] : 0;

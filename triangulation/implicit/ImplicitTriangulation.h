@@ -140,7 +140,7 @@ private:
   std::array<SimplexId, std::size_t(2) * grid::kMaxEdgeTypes> neighborOffset_{};
   std::array<SimplexId, std::size_t(4) * grid::kTetTypes * 4> starVertexOffset_{};
   std::vector<std::uint8_t> onBoundary_; // per vertex, filled by precondition()
-  Relations prepared_ = 0;                // what callers asked for (debug checks)
+  Relations prepared_ = 0;               // what callers asked for (debug checks)
 };
 
 } // namespace topogpu
