@@ -117,8 +117,12 @@ TriangulationResult fromCellArray(vtkDataSet* input, vtkCellArray* cellArray,
 
 TriangulationResult fromCells(vtkUnstructuredGrid* grid) {
   vtkUnsignedCharArray* types = grid->GetCellTypesArray();
-  if (grid->GetNumberOfCells() == 0 || types == nullptr)
+  if (grid->GetNumberOfCells() == 0 || types == nullptr || grid->GetCells() == nullptr)
     throw Error("the input has no cells");
+  if (types->GetNumberOfTuples() != grid->GetCells()->GetNumberOfCells())
+    throw Error("the input's cell types (" + std::to_string(types->GetNumberOfTuples()) +
+                ") and cells (" + std::to_string(grid->GetCells()->GetNumberOfCells()) +
+                ") differ in number");
   const unsigned char* type = types->GetPointer(0);
   return fromCellArray(grid, grid->GetCells(), 0, grid->GetNumberOfCells(),
                        [type](vtkIdType c, vtkIdType) { return int(type[c]); });

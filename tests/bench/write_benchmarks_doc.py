@@ -72,7 +72,9 @@ if os.path.exists(explicit_source):
 
 `python3 tests/bench/bench_explicit.py --binary before=/work/main/build/bin/topogpu --binary after=build/bin/topogpu`
 on {explicit.get('host', 'the dev box')}: `topogpu critical-points --triangulation explicit --backend cpu`,
-each run alone in its own process, peak = that process's maximum resident set. grid128 is
+each run alone in its own process (peak = that process's maximum resident set), the
+binaries interleaved, fastest of {max(r.get('runs', 1) for r in explicit['rows'])} runs kept: the 2-core box is shared with other work, so
+absolute times vary between sessions (up to 2-3x), peaks do not. grid128 is
 a random uint8 128^3 field (seed 1), engine is engine_256x256x128_uint8.raw, both stored
 as the grid's tets. Before: cells sorted and copied, 64-bit ids, edges + VE + a VV copy,
 every triangle stored for the boundary flags, VF built though 3D never reads it. After:
