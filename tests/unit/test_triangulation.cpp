@@ -322,6 +322,11 @@ TEST_P(GridTriangulation, BothBackendsMatchBruteForce) {
     compareWithBruteForce(explicitTri, ref,
                           (wide ? "explicit 64-bit " : "explicit ") + name.str());
     checkFind(explicitTri, ref);
+    // the grid's own cells stored as a mesh (the CLI's --triangulation explicit)
+    ExplicitTriangulation copy = explicitCopyOf(implicit, width);
+    EXPECT_EQ(copy.cellsAre32Bit(), !wide);
+    copy.precondition(AllRelations);
+    compareWithBruteForce(copy, ref, (wide ? "copy 64-bit " : "copy ") + name.str());
   }
 }
 
