@@ -9,54 +9,144 @@
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPolyData.h>
+#include <vtkSmartPointer.h>
 #include <vtkType.h>
+#include <vtkTypeInt32Array.h>
+#include <vtkTypeInt64Array.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace topogpu::vtk {
 
 namespace {
 
-// Collects the cells of the highest dimension present (tets, else triangles); other
-// cells are counted as skipped.
-TriangulationResult fromCells(vtkDataSet* input) {
-  const vtkIdType cells = input->GetNumberOfCells();
-  if (cells == 0)
+const char* cellTypeName(int type) {
+  return type == VTK_TETRA ? "VTK_TETRA" : "VTK_TRIANGLE";
+}
+
+// vtkTypeInt64 may be long long where std::int64_t is long: same width and
+// representation, so the ids are read in place either way.
+const std::int32_t* asFixedWidth(const vtkTypeInt32* ids) {
+  static_assert(sizeof(vtkTypeInt32) == sizeof(std::int32_t), "32-bit ids");
+  return reinterpret_cast<const std::int32_t*>(ids);
+}
+const std::int64_t* asFixedWidth(const vtkTypeInt64* ids) {
+  static_assert(sizeof(vtkTypeInt64) == sizeof(std::int64_t), "64-bit ids");
+  return reinterpret_cast<const std::int64_t*>(ids);
+}
+
+// One vtkCellArray read in its own storage width (32- or 64-bit offsets and ids), as
+// ExplicitTriangulation can view either without a copy.
+template <typename Visitor>
+decltype(auto) withStorage(vtkCellArray* cells, Visitor&& visit) {
+  if (cells->IsStorage64Bit())
+    return visit(cells->GetOffsetsArray64()->GetPointer(0),
+                 cells->GetConnectivityArray64());
+  return visit(cells->GetOffsetsArray32()->GetPointer(0),
+               cells->GetConnectivityArray32());
+}
+
+// The cells of one vtkCellArray (an unstructured grid's, or a poly data's polygons)
+// whose first data-set cell id is firstId; typeOf(c, size) gives the VTK type of cell c.
+// Reads cells through the offsets, so a cell's ids are never mixed with its neighbour's,
+// and rejects a triangle or tetrahedron with the wrong number of ids, naming it.
+template <typename TypeOf>
+TriangulationResult fromCellArray(vtkDataSet* input, vtkCellArray* cellArray,
+                                  vtkIdType firstId, vtkIdType totalCells,
+                                  TypeOf typeOf) {
+  const vtkIdType cells = cellArray == nullptr ? 0 : cellArray->GetNumberOfCells();
+  if (totalCells == 0)
     throw Error("the input has no cells");
-  vtkIdType tets = 0, triangles = 0;
-  for (vtkIdType c = 0; c < cells; ++c) {
-    const int type = input->GetCellType(c);
-    tets += type == VTK_TETRA;
-    triangles += type == VTK_TRIANGLE;
-  }
-  if (tets == 0 && triangles == 0)
+  return withStorage(
+      cellArray,
+      [&](const auto* offsets, auto* connectivityArray) -> TriangulationResult {
+        vtkIdType tets = 0, triangles = 0;
+        for (vtkIdType c = 0; c < cells; ++c) {
+          const vtkIdType size = vtkIdType(offsets[c + 1] - offsets[c]);
+          const int type = typeOf(c, size);
+          if (type != VTK_TETRA && type != VTK_TRIANGLE)
+            continue;
+          const vtkIdType expected = type == VTK_TETRA ? 4 : 3;
+          if (size != expected)
+            throw Error("cell " + std::to_string(firstId + c) + " is a " +
+                        cellTypeName(type) + " with " + std::to_string(size) +
+                        " point ids (a " +
+                        (type == VTK_TETRA ? "tetrahedron" : "triangle") + " has " +
+                        std::to_string(expected) + ")");
+          (type == VTK_TETRA ? tets : triangles) += 1;
+        }
+        if (tets == 0 && triangles == 0)
+          throw Error("the input has no triangle or tetrahedron cells (" +
+                      std::to_string(totalCells) +
+                      " cells of other types); triangulate it first (Tetrahedralize or "
+                      "Triangulate filter)");
+        const int dimension = tets > 0 ? 3 : 2;
+        const int wanted = tets > 0 ? VTK_TETRA : VTK_TRIANGLE;
+        const vtkIdType used = tets > 0 ? tets : triangles;
+        const SimplexId points = input->GetNumberOfPoints();
+        TriangulationResult result;
+        if (used == totalCells) {
+          // Every cell is wanted and has arity ids: the connectivity array is the cell
+          // list. View it in place; the triangulation holds a reference to the VTK array.
+          vtkSmartPointer<vtkDataArray> keep = connectivityArray;
+          std::shared_ptr<const void> owner(connectivityArray->GetPointer(0),
+                                            [keep](const void*) {});
+          result.triangulation =
+              std::make_shared<ExplicitTriangulation>(ExplicitTriangulation::view(
+                  points, dimension, asFixedWidth(connectivityArray->GetPointer(0)),
+                  SimplexId(used), std::move(owner)));
+          return result;
+        }
+        result.note = std::to_string(totalCells - used) + " of " +
+                      std::to_string(totalCells) + " cells are not " +
+                      (tets > 0 ? "tetrahedra" : "triangles") + " and were ignored";
+        const auto* ids = connectivityArray->GetPointer(0);
+        std::vector<SimplexId> connectivity;
+        connectivity.reserve(std::size_t(used) * (dimension + 1));
+        for (vtkIdType c = 0; c < cells; ++c) {
+          const vtkIdType size = vtkIdType(offsets[c + 1] - offsets[c]);
+          if (typeOf(c, size) == wanted)
+            connectivity.insert(connectivity.end(), ids + offsets[c],
+                                ids + offsets[c + 1]);
+        }
+        result.triangulation = std::make_shared<ExplicitTriangulation>(
+            points, dimension, std::move(connectivity));
+        return result;
+      });
+}
+
+TriangulationResult fromCells(vtkUnstructuredGrid* grid) {
+  vtkUnsignedCharArray* types = grid->GetCellTypesArray();
+  if (grid->GetNumberOfCells() == 0 || types == nullptr || grid->GetCells() == nullptr)
+    throw Error("the input has no cells");
+  if (types->GetNumberOfTuples() != grid->GetCells()->GetNumberOfCells())
+    throw Error("the input's cell types (" + std::to_string(types->GetNumberOfTuples()) +
+                ") and cells (" + std::to_string(grid->GetCells()->GetNumberOfCells()) +
+                ") differ in number");
+  const unsigned char* type = types->GetPointer(0);
+  return fromCellArray(grid, grid->GetCells(), 0, grid->GetNumberOfCells(),
+                       [type](vtkIdType c, vtkIdType) { return int(type[c]); });
+}
+
+// Poly data: triangles are the polygons with 3 ids (VTK types a polygon by its size, so
+// none is malformed); vertices, lines, strips and larger polygons are skipped.
+TriangulationResult fromCells(vtkPolyData* poly) {
+  const vtkIdType before = poly->GetNumberOfVerts() + poly->GetNumberOfLines();
+  if (poly->GetNumberOfCells() == 0)
+    throw Error("the input has no cells");
+  vtkCellArray* polys = poly->GetPolys();
+  if (polys == nullptr || polys->GetNumberOfCells() == 0)
     throw Error("the input has no triangle or tetrahedron cells (" +
-                std::to_string(cells) +
+                std::to_string(poly->GetNumberOfCells()) +
                 " cells of other types); triangulate it first (Tetrahedralize or "
                 "Triangulate filter)");
-  const int dimension = tets > 0 ? 3 : 2;
-  const int wanted = tets > 0 ? VTK_TETRA : VTK_TRIANGLE;
-  std::vector<SimplexId> connectivity;
-  connectivity.reserve((tets > 0 ? tets : triangles) * (dimension + 1));
-  vtkNew<vtkIdList> ids;
-  for (vtkIdType c = 0; c < cells; ++c) {
-    if (input->GetCellType(c) != wanted)
-      continue;
-    input->GetCellPoints(c, ids);
-    for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k)
-      connectivity.push_back(ids->GetId(k));
-  }
-  TriangulationResult result;
-  const vtkIdType skipped = cells - (tets > 0 ? tets : triangles);
-  if (skipped > 0)
-    result.note = std::to_string(skipped) + " of " + std::to_string(cells) +
-                  " cells are not " + (tets > 0 ? "tetrahedra" : "triangles") +
-                  " and were ignored";
-  result.triangulation = std::make_shared<ExplicitTriangulation>(
-      input->GetNumberOfPoints(), dimension, std::move(connectivity));
-  return result;
+  return fromCellArray(
+      poly, polys, before, poly->GetNumberOfCells(),
+      [](vtkIdType, vtkIdType size) { return size == 3 ? VTK_TRIANGLE : VTK_POLYGON; });
 }
 
 } // namespace
@@ -86,8 +176,10 @@ TriangulationResult makeTriangulation(vtkDataSet* input) {
     result.triangulation = std::move(grid);
     return result;
   }
-  if (vtkUnstructuredGrid::SafeDownCast(input) || vtkPolyData::SafeDownCast(input))
-    return fromCells(input);
+  if (auto* grid = vtkUnstructuredGrid::SafeDownCast(input))
+    return fromCells(grid);
+  if (auto* poly = vtkPolyData::SafeDownCast(input))
+    return fromCells(poly);
   throw Error(std::string("unsupported input type ") + input->GetClassName() +
               " (expected vtkImageData, vtkUnstructuredGrid or vtkPolyData)");
 }

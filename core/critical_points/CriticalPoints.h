@@ -39,7 +39,7 @@ struct Output {
 
 // The relations the generic (mesh) classification reads, as TTK's
 // preconditionTriangulation; the grid path's stencil needs none.
-constexpr Relations kRequiredRelations = VV | VT | VF | BoundaryVertices;
+constexpr Relations kRequiredRelations = VV | VertexStar | BoundaryVertices;
 
 // Throws Error for bad input (size mismatch, NaN/Inf values), Aborted on abort.
 // Fills output; report says which backend ran and the stage timings. Progress runs
@@ -142,7 +142,9 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   detail::validate(tri.getNumberOfVertices(), values);
   bool listReady = false;
   if constexpr (isGridTriangulation<Triangulation>) {
-    // The grid's stencil classifier needs no relations.
+    // The grid's stencil classifier needs no relations; the summary reads the boundary
+    // flags (free on grids, but asked for like any relation).
+    tri.precondition(BoundaryVertices);
     const Backend resolved = resolveBackend(
         parameters.backend, detail::gridDeviceBytes(values), output.report);
     runWithFallback(

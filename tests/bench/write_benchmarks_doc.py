@@ -44,6 +44,47 @@ for r in data.get("mesh_rows", []):
         f"{g['peak_host_memory_mib']:.0f} | {m['triangulation_seconds']:.3f} | "
         f"{m['timings'].get('precondition', 0):.3f} | {m['triangulation_seconds'] + m['total_seconds']:.3f} | "
         f"{m['peak_host_memory_mib']:.0f} |")
+# Before/after of the explicit backend (bench_explicit.py; one process per run, peak =
+# the process's maxrss).
+explicit_source = os.path.join(root, "docs/bench-results/explicit_critical_points.json")
+explicit_section = ""
+if os.path.exists(explicit_source):
+    explicit = json.load(open(explicit_source))
+    by_case = {}
+    for r in explicit["rows"]:
+        by_case.setdefault(r["case"], {})[r["label"]] = r
+    lines = []
+    for case, runs in by_case.items():
+        for label in sorted(runs, key=lambda x: (x != "before", x)):
+            r = runs[label]
+            t = r.get("timings") or {}
+            d = [int(x) for x in r["dims"].split(",")]
+            tets = 6 * (d[0] - 1) * (d[1] - 1) * (d[2] - 1)
+            lines.append(
+                f"| {case} {r['dims'].replace(',', 'x')} {r['type']} | {tets:,} | {label} | "
+                f"{r['wall_seconds']:.1f} | {r.get('triangulation_seconds') or 0:.1f} | "
+                f"{t.get('precondition', 0):.1f} | {t.get('classify (cpu)', 0):.1f} | "
+                f"{r['peak_memory_mib']:,.0f} |")
+    same = all(len({str(r.get("counts")) for r in runs.values()}) == 1
+               for runs in by_case.values())
+    explicit_section = f"""
+## Explicit backend before/after the lean rewrite (dev box)
+
+`python3 tests/bench/bench_explicit.py --binary before=/work/main/build/bin/topogpu --binary after=build/bin/topogpu`
+on {explicit.get('host', 'the dev box')}: `topogpu critical-points --triangulation explicit --backend cpu`,
+each run alone in its own process (peak = that process's maximum resident set), the
+binaries interleaved, fastest of {max(r.get('runs', 1) for r in explicit['rows'])} runs kept: the 2-core box is shared with other work, so
+absolute times vary between sessions (up to 2-3x), peaks do not. grid128 is
+a random uint8 128^3 field (seed 1), engine is engine_256x256x128_uint8.raw, both stored
+as the grid's tets. Before: cells sorted and copied, 64-bit ids, edges + VE + a VV copy,
+every triangle stored for the boundary flags, VF built though 3D never reads it. After:
+the input's cells read in place, VV built from the vertex star, boundary vertices from
+per-vertex facet counts (no facet list), 32-bit ids where they fit. Counts identical
+before and after on every case: {same}.
+
+| case | tets | binary | wall s | build (validate cells) s | precondition s | classify s | peak MiB |
+|---|---:|---|---:|---:|---:|---:|---:|
+""" + "\n".join(lines) + "\n"
 all_same = all(r["counts_identical"] for r in rows + data.get("mesh_rows", []))
 
 page = f"""# Benchmarks
@@ -97,6 +138,7 @@ classifier cost. This is the baseline the GALE backend (next issue) is measured 
 |---|---:|---:|---:|---:|---:|---:|---:|
 """ + "\n".join(mesh) + """
 
+""" + explicit_section + """
 ## Dev box (2 cores, no GPU)
 
 `build/bin/topogpu critical-points --raw engine_256x256x128_uint8.raw --dims 256,256,128 --type uint8 --repeat 3`

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -288,8 +289,11 @@ TEST_P(GridTriangulation, BothBackendsMatchBruteForce) {
   name << g.nx << "x" << g.ny << "x" << g.nz;
 
   // Relations must be right both on the fly and from whatever precondition() caches.
+  // Debug builds refuse accessors whose relation was not asked for (tested below).
+#ifdef NDEBUG
   ImplicitTriangulation onTheFly(g.nx, g.ny, g.nz);
   compareWithBruteForce(onTheFly, ref, "implicit without precondition " + name.str());
+#endif
   ImplicitTriangulation implicit(g.nx, g.ny, g.nz);
   implicit.precondition(AllRelations);
   compareWithBruteForce(implicit, ref, "implicit " + name.str());
@@ -311,10 +315,20 @@ TEST_P(GridTriangulation, BothBackendsMatchBruteForce) {
   std::shuffle(shuffled.begin(), shuffled.end(), rng);
   for (Tuple& c : shuffled)
     std::shuffle(c.begin(), c.end(), rng);
-  ExplicitTriangulation explicitTri(nv, dim, flatten(shuffled));
-  explicitTri.precondition(AllRelations);
-  compareWithBruteForce(explicitTri, ref, "explicit " + name.str());
-  checkFind(explicitTri, ref);
+  for (const IdWidth width : {IdWidth::Auto, IdWidth::Force64}) {
+    const bool wide = width == IdWidth::Force64;
+    ExplicitTriangulation explicitTri(nv, dim, flatten(shuffled), width);
+    EXPECT_EQ(explicitTri.cellsAre32Bit(), !wide);
+    explicitTri.precondition(AllRelations);
+    compareWithBruteForce(explicitTri, ref,
+                          (wide ? "explicit 64-bit " : "explicit ") + name.str());
+    checkFind(explicitTri, ref);
+    // the grid's own cells stored as a mesh (the CLI's --triangulation explicit)
+    ExplicitTriangulation copy = explicitCopyOf(implicit, width);
+    EXPECT_EQ(copy.cellsAre32Bit(), !wide);
+    copy.precondition(AllRelations);
+    compareWithBruteForce(copy, ref, (wide ? "copy 64-bit " : "copy ") + name.str());
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Grids, GridTriangulation,
@@ -419,6 +433,165 @@ TEST(ExplicitTriangulation, PreconditionBoundaryFlagsAlone) {
       EXPECT_EQ(got, ref.boundary(d)) << kDimName[d] << " boundary alone, dim " << dim;
     }
   }
+}
+
+// Both id widths and both ways of holding the cells (owned, a view of the caller's 32-
+// or 64-bit buffer) give the same complex; the view reads the caller's cells in place,
+// in their given vertex order, and keeps the buffer alive through its owner.
+TEST(ExplicitTriangulation, IdWidthsAndViews) {
+  for (int seed = 0; seed < 6; ++seed) {
+    std::mt19937 rng(100 + seed);
+    const bool is3D = seed % 2 == 0;
+    const int dim = is3D ? 3 : 2;
+    const SimplexId nv = is3D ? 27 : 20;
+    std::vector<Tuple> cells = randomSubcomplex(
+        is3D ? kuhnCells(3, 3, 3) : kuhnCells(4, 5, 1), nv, 3, false, rng);
+    for (Tuple& c : cells)
+      std::shuffle(c.begin(), c.end(), rng);
+    const BruteComplex ref(nv, dim, cells);
+    const std::vector<SimplexId> flat = flatten(cells);
+    const SimplexId count = SimplexId(cells.size());
+    for (const IdWidth width : {IdWidth::Auto, IdWidth::Force64}) {
+      auto narrow = std::make_shared<std::vector<std::int32_t>>(flat.begin(), flat.end());
+      auto wide = std::make_shared<std::vector<std::int64_t>>(flat.begin(), flat.end());
+      std::vector<ExplicitTriangulation> variants;
+      variants.push_back(
+          ExplicitTriangulation::view(nv, dim, narrow->data(), count, narrow, width));
+      variants.push_back(
+          ExplicitTriangulation::view(nv, dim, wide->data(), count, wide, width));
+      variants.push_back(ExplicitTriangulation::fromCells32(
+          nv, dim, std::vector<std::int32_t>(flat.begin(), flat.end()), width));
+      narrow.reset(); // the triangulations' owners keep the buffers alive
+      wide.reset();
+      for (std::size_t k = 0; k < variants.size(); ++k) {
+        ExplicitTriangulation& tri = variants[k];
+        const std::string what = "seed " + std::to_string(seed) + " variant " +
+                                 std::to_string(k) +
+                                 (width == IdWidth::Force64 ? " 64-bit" : "");
+        // cells as given: same ids in the same (orientation-carrying) order
+        for (SimplexId c = 0; c < count; ++c)
+          for (int i = 0; i <= dim; ++i)
+            ASSERT_EQ(tri.getCellVertex(c, i), flat[c * (dim + 1) + i]) << what;
+        tri.precondition(AllRelations);
+        compareWithBruteForce(tri, ref, what);
+        checkFind(tri, ref);
+      }
+      // each view reads the caller's buffer in its own width
+      EXPECT_TRUE(variants[0].cellsAre32Bit());
+      EXPECT_FALSE(variants[1].cellsAre32Bit());
+      // forcing 64-bit ids doubles the relations' storage
+      if (width == IdWidth::Force64) {
+        ExplicitTriangulation lean(nv, dim, flat);
+        lean.precondition(AllRelations);
+        EXPECT_GT(variants[2].memoryBytes(), lean.memoryBytes() * 3 / 2);
+      }
+    }
+  }
+}
+
+// What the critical points ask for (VV, the vertex star, the boundary vertices) comes out
+// right on its own, and builds no edge or triangle list.
+TEST(ExplicitTriangulation, CriticalPointRelationsAlone) {
+  for (const bool is3D : {true, false}) {
+    std::mt19937 rng(is3D ? 21 : 22);
+    const SimplexId nv = is3D ? 27 : 20;
+    const int dim = is3D ? 3 : 2;
+    const std::vector<Tuple> cells = randomSubcomplex(
+        is3D ? kuhnCells(3, 3, 3) : kuhnCells(4, 5, 1), nv, 3, false, rng);
+    const BruteComplex ref(nv, dim, cells);
+    ExplicitTriangulation tri(nv, dim, flatten(cells));
+    tri.precondition(VV | VertexStar | BoundaryVertices);
+    const auto vv = ref.relation(0, 0);
+    std::set<Tuple> boundary;
+    for (SimplexId v = 0; v < nv; ++v) {
+      std::multiset<Tuple> got;
+      for (int i = 0; i < tri.getVertexNeighborNumber(v); ++i)
+        got.insert({tri.getVertexNeighbor(v, i)});
+      EXPECT_EQ(got, vv.at({v})) << "VV of " << v;
+      std::multiset<Tuple> star, expected;
+      for (int i = 0; i < tri.getVertexStarNumber(v); ++i) {
+        SimplexId vertices[4];
+        tri.getVertexStarVertices(v, i, vertices);
+        Tuple t(vertices, vertices + dim + 1);
+        std::sort(t.begin(), t.end());
+        star.insert(t);
+      }
+      for (const Tuple& c : ref.simplices[dim])
+        if (std::binary_search(c.begin(), c.end(), v))
+          expected.insert(c);
+      EXPECT_EQ(star, expected) << "star of " << v;
+      if (tri.isVertexOnBoundary(v))
+        boundary.insert({v});
+    }
+    EXPECT_EQ(boundary, ref.boundary(0));
+    // offsets + ids of VV and the star, and one flag byte per vertex: nothing else
+    std::size_t starEntries = 0, neighborEntries = 0;
+    for (SimplexId v = 0; v < nv; ++v) {
+      starEntries += tri.getVertexStarNumber(v);
+      neighborEntries += tri.getVertexNeighborNumber(v);
+    }
+    EXPECT_EQ(tri.memoryBytes(),
+              4 * (2 * (nv + 1) + starEntries + neighborEntries) + std::size_t(nv));
+  }
+}
+
+// A book of three triangles on one edge, and three tets on one triangle: the shared facet
+// is non-manifold, counted without a facet list.
+TEST(ExplicitTriangulation, CountsNonManifoldFacets) {
+  ExplicitTriangulation book(5, 2, {0, 1, 2, 1, 0, 3, 4, 0, 1});
+  book.precondition(BoundaryVertices);
+  EXPECT_EQ(book.getNumberOfNonManifoldFacets(), 1);
+  ExplicitTriangulation tets(6, 3, {0, 1, 2, 3, 2, 1, 0, 4, 5, 0, 2, 1});
+  tets.precondition(BoundaryVertices);
+  EXPECT_EQ(tets.getNumberOfNonManifoldFacets(), 1);
+  for (SimplexId v = 0; v < 6; ++v)
+    EXPECT_TRUE(tets.isVertexOnBoundary(v));
+}
+
+// Debug builds (and the sanitizer build) check every accessor's precondition, on both
+// backends: a forgotten relation or an id out of range fails loudly, naming it, instead
+// of reading out of bounds (meshes) or passing unnoticed (grids).
+TEST(Preconditions, MissingRelationIsCaughtInDebugBuilds) {
+#ifdef NDEBUG
+  GTEST_SKIP() << "precondition checks are compiled out of Release builds";
+#else
+  auto expectMisuse = [](auto&& call, const std::string& words) {
+    try {
+      call();
+      ADD_FAILURE() << "no error; expected one naming " << words;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  ExplicitTriangulation mesh(5, 3, {0, 1, 2, 3, 1, 2, 3, 4});
+  ImplicitTriangulation grid(3, 3, 3);
+  expectMisuse([&] { mesh.getVertexNeighborNumber(0); }, "relation VV");
+  expectMisuse([&] { grid.getVertexNeighborNumber(0); }, "relation VV");
+  expectMisuse([&] { mesh.getVertexStarNumber(0); }, "relation VertexStar");
+  expectMisuse([&] { grid.getVertexStarNumber(0); }, "relation VertexStar");
+  expectMisuse([&] { mesh.isVertexOnBoundary(0); }, "relation BoundaryVertices");
+  expectMisuse([&] { grid.isVertexOnBoundary(0); }, "relation BoundaryVertices");
+  expectMisuse([&] { mesh.getEdgeTriangleNumber(0); }, "relation EF");
+  expectMisuse([&] { grid.getEdgeTriangleNumber(0); }, "relation EF");
+  expectMisuse([&] { grid.getTetNeighborNumber(0); }, "relation TT");
+  // asking for one relation does not grant an unrelated one
+  mesh.precondition(VV);
+  grid.precondition(VV);
+  EXPECT_EQ(mesh.getVertexNeighborNumber(0), 3);
+  EXPECT_EQ(grid.getVertexNeighborNumber(0), grid.getVertexNeighborNumber(0));
+  expectMisuse([&] { mesh.getVertexTetNumber(0); }, "relation VT");
+  expectMisuse([&] { grid.getVertexTetNumber(0); }, "relation VT");
+  // VertexStar and VT name the same relation in 3D
+  mesh.precondition(VertexStar);
+  grid.precondition(VertexStar);
+  EXPECT_EQ(mesh.getVertexTetNumber(4), 1);
+  EXPECT_EQ(grid.getVertexTetNumber(0), grid.getVertexStarNumber(0));
+  // ids out of range
+  expectMisuse([&] { mesh.getVertexNeighbor(0, 3); }, "out of range");
+  expectMisuse([&] { mesh.getVertexNeighbor(5, 0); }, "vertex 5 out of range");
+  expectMisuse([&] { grid.getVertexNeighbor(27, 0); }, "vertex 27 out of range");
+  expectMisuse([&] { mesh.getCellVertex(2, 0); }, "cell 2 out of range");
+#endif
 }
 
 // ---- error cases

@@ -2,15 +2,39 @@
 
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
+#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace topogpu {
+
+void IdArray::allocate(std::size_t size, SimplexId maxValue, bool forceWide) {
+  release();
+  wide_ = forceWide || maxValue > std::numeric_limits<std::int32_t>::max();
+  if (wide_)
+    wideData_.assign(size, 0);
+  else
+    narrowData_.assign(size, 0);
+}
+
+void IdArray::sort(std::size_t first, std::size_t last) {
+  if (wide_)
+    std::sort(wideData_.begin() + first, wideData_.begin() + last);
+  else
+    std::sort(narrowData_.begin() + first, narrowData_.begin() + last);
+}
+
+void IdArray::release() {
+  std::vector<std::int32_t>().swap(narrowData_);
+  std::vector<std::int64_t>().swap(wideData_);
+}
 
 namespace {
 
@@ -23,32 +47,63 @@ template <typename Body> void parallelFor(SimplexId n, Body body) {
   });
 }
 
+// Insertion sort of at most 4 ids (std::sort trips GCC 12's -Warray-bounds here).
+inline void sortSmall(SimplexId* ids, int n) {
+  for (int i = 1; i < n; ++i)
+    for (int j = i; j > 0 && ids[j] < ids[j - 1]; --j)
+      std::swap(ids[j], ids[j - 1]);
+}
+
+// Flags set from several threads: a relaxed atomic store keeps it free of data races
+// without a std::atomic per element.
+inline void setFlag(std::vector<std::uint8_t>& flags, SimplexId i) {
+  __atomic_store_n(&flags[i], std::uint8_t(1), __ATOMIC_RELAXED);
+}
+
+// Exclusive prefix sum of counts[1..n] in place (counts[0] == 0), into offsets.
+void offsetsFromCounts(const std::vector<SimplexId>& counts, IdArray& offsets,
+                       bool forceWide) {
+  SimplexId total = 0;
+  for (std::size_t i = 1; i < counts.size(); ++i)
+    total += counts[i];
+  offsets.allocate(counts.size(), total, forceWide);
+  SimplexId at = 0;
+  for (std::size_t i = 1; i < counts.size(); ++i) {
+    at += counts[i];
+    offsets.set(i, at);
+  }
+}
+
 // Rows indexed by target, each listing (ascending) the sources whose `arity` items name
 // it: the inverse of a fixed-arity relation, by parallel counting (atomic per-target
 // counters, a prefix sum, an atomic fill) and a sort of each short row for determinism.
 template <typename Item>
 CompressedRows invert(SimplexId numberOfTargets, SimplexId numberOfSources, int arity,
-                      Item item) {
+                      bool forceWide, Item item) {
   std::vector<std::atomic<SimplexId>> cursor(numberOfTargets + 1);
   parallelFor(numberOfSources, [&](SimplexId s) {
     for (int k = 0; k < arity; ++k)
       cursor[item(s, k) + 1].fetch_add(1, std::memory_order_relaxed);
   });
   CompressedRows rows;
-  rows.offsets.assign(numberOfTargets + 1, 0);
+  SimplexId total = 0;
+  for (SimplexId t = 1; t <= numberOfTargets; ++t)
+    total += cursor[t].load(std::memory_order_relaxed);
+  rows.offsets.allocate(numberOfTargets + 1, total, forceWide);
+  SimplexId at = 0;
   for (SimplexId t = 0; t < numberOfTargets; ++t) {
-    rows.offsets[t + 1] = rows.offsets[t] + cursor[t + 1].load(std::memory_order_relaxed);
-    cursor[t].store(rows.offsets[t], std::memory_order_relaxed);
+    const SimplexId n = cursor[t + 1].load(std::memory_order_relaxed);
+    cursor[t].store(at, std::memory_order_relaxed);
+    at += n;
+    rows.offsets.set(t + 1, at);
   }
-  rows.data.resize(rows.offsets.back());
+  rows.data.allocate(total, numberOfSources - 1, forceWide);
   parallelFor(numberOfSources, [&](SimplexId s) {
     for (int k = 0; k < arity; ++k)
-      rows.data[cursor[item(s, k)].fetch_add(1, std::memory_order_relaxed)] = s;
+      rows.data.set(cursor[item(s, k)].fetch_add(1, std::memory_order_relaxed), s);
   });
-  parallelFor(numberOfTargets, [&](SimplexId t) {
-    std::sort(rows.data.begin() + rows.offsets[t],
-              rows.data.begin() + rows.offsets[t + 1]);
-  });
+  parallelFor(numberOfTargets,
+              [&](SimplexId t) { rows.data.sort(rows.offsets[t], rows.offsets[t + 1]); });
   return rows;
 }
 
@@ -67,6 +122,7 @@ enum Step : std::uint32_t {
   StepTetNeighbors = 1u << 11,
   StepBoundaryVertices = 1u << 12,
   StepBoundaryEdges = 1u << 13,
+  StepVertexNeighbors = 1u << 14,
 };
 
 constexpr int kTetEdgePairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
@@ -82,55 +138,189 @@ constexpr int kTetFaces[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
 
 ExplicitTriangulation::ExplicitTriangulation(SimplexId numberOfVertices,
                                              int cellDimension,
-                                             std::vector<SimplexId> cellVertices)
-    : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
-      cells_(std::move(cellVertices)) {
+                                             std::vector<SimplexId> cellVertices,
+                                             IdWidth width)
+    : dimension_(cellDimension), numberOfVertices_(numberOfVertices), numberOfCells_(0),
+      forceWide_(width == IdWidth::Force64) {
   if (cellDimension != 2 && cellDimension != 3)
     throw Error("explicit triangulation needs triangles or tetrahedra (cell dimension " +
                 std::to_string(cellDimension) + ")");
-  const int arity = cellDimension + 1;
-  if (cells_.empty() || cells_.size() % arity != 0)
-    throw Error(cells_.empty() ? "mesh has no cells"
-                               : "cell connectivity is not a multiple of " +
-                                     std::to_string(arity) + " vertex ids");
-  numberOfCells_ = SimplexId(cells_.size()) / arity;
-  std::string problem;
-  for (SimplexId c = 0; c < numberOfCells_ && problem.empty(); ++c) {
-    SimplexId* cell = &cells_[c * arity];
-    std::sort(cell, cell + arity);
-    if (cell[0] < 0 || cell[arity - 1] >= numberOfVertices)
-      problem = "cell " + std::to_string(c) + " names a vertex id outside [0, " +
-                std::to_string(numberOfVertices) + ")";
-    else if (std::adjacent_find(cell, cell + arity) != cell + arity)
-      problem = "cell " + std::to_string(c) + " is degenerate (a vertex repeats)";
+  const std::size_t arity = std::size_t(cellDimension) + 1;
+  if (cellVertices.empty() || cellVertices.size() % arity != 0)
+    throw Error(cellVertices.empty() ? "mesh has no cells"
+                                     : "cell connectivity is not a multiple of " +
+                                           std::to_string(arity) + " vertex ids");
+  const SimplexId count = SimplexId(cellVertices.size() / arity);
+  const bool narrow =
+      !forceWide_ && numberOfVertices <= std::numeric_limits<std::int32_t>::max() &&
+      std::all_of(cellVertices.begin(), cellVertices.end(), [](SimplexId v) {
+        return v >= std::numeric_limits<std::int32_t>::min() &&
+               v <= std::numeric_limits<std::int32_t>::max();
+      });
+  Cells cells;
+  cells.count = count;
+  if (narrow) {
+    auto owned = std::make_shared<std::vector<std::int32_t>>(cellVertices.begin(),
+                                                             cellVertices.end());
+    std::vector<SimplexId>().swap(cellVertices);
+    cells.narrow = owned->data();
+    cells.owner = std::move(owned);
+  } else {
+    auto owned = std::make_shared<std::vector<std::int64_t>>(std::move(cellVertices));
+    cells.wide = owned->data();
+    cells.owner = std::move(owned);
   }
-  if (!problem.empty())
-    throw Error(problem);
+  *this = ExplicitTriangulation(std::move(cells), numberOfVertices, cellDimension, width);
+}
+
+ExplicitTriangulation
+ExplicitTriangulation::fromCells32(SimplexId numberOfVertices, int cellDimension,
+                                   std::vector<std::int32_t> cellVertices,
+                                   IdWidth width) {
+  const std::size_t arity = std::size_t(std::max(cellDimension, 0)) + 1;
+  auto owned = std::make_shared<std::vector<std::int32_t>>(std::move(cellVertices));
+  Cells cells;
+  cells.narrow = owned->data();
+  cells.count = SimplexId(owned->size() / arity);
+  if (owned->size() % arity != 0)
+    throw Error("cell connectivity is not a multiple of " + std::to_string(arity) +
+                " vertex ids");
+  cells.owner = std::move(owned);
+  return ExplicitTriangulation(std::move(cells), numberOfVertices, cellDimension, width);
+}
+
+ExplicitTriangulation
+ExplicitTriangulation::view(SimplexId numberOfVertices, int cellDimension,
+                            const std::int32_t* cellVertices, SimplexId numberOfCells,
+                            std::shared_ptr<const void> owner, IdWidth width) {
+  Cells cells;
+  cells.narrow = cellVertices;
+  cells.count = numberOfCells;
+  cells.owner = std::move(owner);
+  return ExplicitTriangulation(std::move(cells), numberOfVertices, cellDimension, width);
+}
+
+ExplicitTriangulation
+ExplicitTriangulation::view(SimplexId numberOfVertices, int cellDimension,
+                            const std::int64_t* cellVertices, SimplexId numberOfCells,
+                            std::shared_ptr<const void> owner, IdWidth width) {
+  Cells cells;
+  cells.wide = cellVertices;
+  cells.count = numberOfCells;
+  cells.owner = std::move(owner);
+  return ExplicitTriangulation(std::move(cells), numberOfVertices, cellDimension, width);
+}
+
+ExplicitTriangulation::ExplicitTriangulation(Cells cells, SimplexId numberOfVertices,
+                                             int cellDimension, IdWidth width)
+    : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
+      numberOfCells_(cells.count), forceWide_(width == IdWidth::Force64),
+      cells_(std::move(cells)) {
+  narrowCells_ = cells_.narrow;
+  wideCells_ = cells_.wide;
+  if (cellDimension != 2 && cellDimension != 3)
+    throw Error("explicit triangulation needs triangles or tetrahedra (cell dimension " +
+                std::to_string(cellDimension) + ")");
+  if (numberOfCells_ <= 0 || (narrowCells_ == nullptr && wideCells_ == nullptr))
+    throw Error("mesh has no cells");
+  validateCells();
+}
+
+std::array<SimplexId, 4> ExplicitTriangulation::sortedCell(SimplexId c) const {
+  std::array<SimplexId, 4> s{0, 0, 0, std::numeric_limits<SimplexId>::max()};
+  for (int k = 0; k <= dimension_; ++k)
+    s[k] = cellVertex(c, k);
+  sortSmall(s.data(), dimension_ + 1);
+  return s;
+}
+
+// Ids in range, no repeated vertex, no two cells on the same vertices; the first bad cell
+// (lowest id) is named. Identical cells are found per lowest vertex (a counting sort by
+// that vertex, then a local sort), so no sorted copy of the cells is kept.
+void ExplicitTriangulation::validateCells() {
+  const int arity = dimension_ + 1;
+  const SimplexId none = std::numeric_limits<SimplexId>::max();
+  const SimplexId firstBad = tbb::parallel_reduce(
+      Range(0, numberOfCells_), none,
+      [&](const Range& r, SimplexId found) {
+        for (SimplexId c = r.begin(); c < r.end() && c < found; ++c) {
+          const auto s = sortedCell(c);
+          if (s[0] < 0 || s[arity - 1] >= numberOfVertices_ ||
+              std::adjacent_find(s.begin(), s.begin() + arity) != s.begin() + arity)
+            return c;
+        }
+        return found;
+      },
+      [](SimplexId a, SimplexId b) { return std::min(a, b); });
+  if (firstBad != none) {
+    const auto s = sortedCell(firstBad);
+    if (s[0] < 0 || s[arity - 1] >= numberOfVertices_)
+      throw Error("cell " + std::to_string(firstBad) + " names a vertex id outside [0, " +
+                  std::to_string(numberOfVertices_) + ")");
+    throw Error("cell " + std::to_string(firstBad) + " is degenerate (a vertex repeats)");
+  }
   // Identical cells would make the complex non-simplicial: reject them.
-  std::vector<SimplexId> byVertices(numberOfCells_);
-  for (SimplexId c = 0; c < numberOfCells_; ++c)
-    byVertices[c] = c;
-  auto less = [&](SimplexId a, SimplexId b) {
-    return std::lexicographical_compare(&cells_[a * arity], &cells_[a * arity] + arity,
-                                        &cells_[b * arity], &cells_[b * arity] + arity);
-  };
-  tbb::parallel_sort(byVertices.begin(), byVertices.end(), less);
-  for (SimplexId i = 1; i < numberOfCells_; ++i) {
-    if (!less(byVertices[i - 1], byVertices[i]))
-      throw Error("cells " + std::to_string(byVertices[i - 1]) + " and " +
-                  std::to_string(byVertices[i]) + " have the same vertices");
+  std::vector<SimplexId> counts(numberOfVertices_ + 1, 0);
+  {
+    std::vector<std::atomic<SimplexId>> n(numberOfVertices_);
+    parallelFor(numberOfCells_, [&](SimplexId c) {
+      n[sortedCell(c)[0]].fetch_add(1, std::memory_order_relaxed);
+    });
+    for (SimplexId v = 0; v < numberOfVertices_; ++v)
+      counts[v + 1] = n[v].load(std::memory_order_relaxed);
   }
-  if (dimension_ == 2)
-    triangleLookup_ = std::move(byVertices);
+  IdArray offsets, byLowVertex;
+  offsetsFromCounts(counts, offsets, forceWide_);
+  {
+    std::vector<std::atomic<SimplexId>> cursor(numberOfVertices_);
+    for (SimplexId v = 0; v < numberOfVertices_; ++v)
+      cursor[v].store(offsets[v], std::memory_order_relaxed);
+    byLowVertex.allocate(numberOfCells_, numberOfCells_ - 1, forceWide_);
+    parallelFor(numberOfCells_, [&](SimplexId c) {
+      byLowVertex.set(cursor[sortedCell(c)[0]].fetch_add(1, std::memory_order_relaxed),
+                      c);
+    });
+  }
+  std::vector<SimplexId>().swap(counts);
+  using Pair = std::pair<SimplexId, SimplexId>;
+  const Pair noPair{none, none};
+  const Pair duplicate = tbb::parallel_reduce(
+      Range(0, numberOfVertices_), noPair,
+      [&](const Range& r, Pair found) {
+        std::vector<std::pair<std::array<SimplexId, 4>, SimplexId>> local;
+        for (SimplexId v = r.begin(); v < r.end(); ++v) {
+          local.clear();
+          for (SimplexId i = offsets[v]; i < offsets[v + 1]; ++i)
+            local.emplace_back(sortedCell(byLowVertex[i]), byLowVertex[i]);
+          std::sort(local.begin(), local.end());
+          for (std::size_t i = 1; i < local.size(); ++i) {
+            if (local[i].first == local[i - 1].first)
+              found = std::min(found, Pair{local[i - 1].second, local[i].second});
+          }
+        }
+        return found;
+      },
+      [](const Pair& a, const Pair& b) { return std::min(a, b); });
+  if (duplicate != noPair)
+    throw Error("cells " + std::to_string(duplicate.first) + " and " +
+                std::to_string(duplicate.second) + " have the same vertices");
 }
 
 void ExplicitTriangulation::precondition(Relations r) {
+  r = expandRelations(r, dimension_);
+  prepared_ |= r;
   const bool is3D = dimension_ == 3;
-  if (r & (VV | VE | EV))
+  if (r & VV)
+    buildVertexNeighbors();
+  if (r & VE)
     buildVertexEdges();
+  if (r & EV)
+    buildEdges();
   if (r & (VF | FV))
     buildVertexTriangles();
-  if (r & VT && is3D)
+  if (r & FV && is3D)
+    buildTriangles();
+  if (r & VertexStar)
     buildVertexStar();
   if (r & (EF | FE))
     buildEdgeTriangles();
@@ -148,37 +338,44 @@ void ExplicitTriangulation::precondition(Relations r) {
     buildTriangles(); // the cell counts of the triangles are the flags
 }
 
-// The faces with K vertices whose lowest vertex is v, from v's star (cells are stored
-// ascending, so the vertices above v are a suffix of each cell), sorted; a face repeats
-// once per cell that holds it.
+// The faces with K vertices whose lowest vertex is v, from v's star (each cell's vertices
+// above v, sorted locally), sorted; a face repeats once per cell that holds it.
 template <int K>
 void ExplicitTriangulation::gatherFacesAbove(
     SimplexId v, std::vector<std::array<SimplexId, K>>& faces) const {
   faces.clear();
   const int arity = dimension_ + 1;
   for (int i = 0; i < vertexStar_.size(v); ++i) {
-    const SimplexId* cell = &cells_[vertexStar_.at(v, i) * arity];
-    const int first = int(std::find(cell, cell + arity, v) - cell) + 1;
-    for (int a = first; a < arity; ++a) {
+    const SimplexId cell = vertexStar_.at(v, i);
+    SimplexId above[3];
+    int n = 0;
+    for (int k = 0; k < arity; ++k) {
+      const SimplexId u = cellVertex(cell, k);
+      if (u > v)
+        above[n++] = u;
+    }
+    sortSmall(above, n);
+    for (int a = 0; a < n; ++a) {
       if constexpr (K == 2) {
-        faces.push_back({v, cell[a]});
+        faces.push_back({v, above[a]});
       } else {
-        for (int b = a + 1; b < arity; ++b)
-          faces.push_back({v, cell[a], cell[b]});
+        for (int b = a + 1; b < n; ++b)
+          faces.push_back({v, above[a], above[b]});
       }
     }
   }
   std::sort(faces.begin(), faces.end());
 }
 
-// Unique faces with their cell counts, grouped by lowest vertex: two parallel passes over
-// the vertices (count, then fill) with no global sort, so memory stays at the output.
+// Unique faces (K ids each) with their cell counts, grouped by lowest vertex: two
+// parallel passes over the vertices (count, then fill) with no global sort, so memory
+// stays at the output.
 template <int K>
-void ExplicitTriangulation::buildFacesByLowVertex(
-    std::vector<std::array<SimplexId, K>>& faces, std::vector<std::uint8_t>& cellCounts,
-    std::vector<SimplexId>& offsets) {
+void ExplicitTriangulation::buildFacesByLowVertex(IdArray& faces,
+                                                  std::vector<std::uint8_t>& cellCounts,
+                                                  IdArray& offsets) {
   buildVertexStar();
-  offsets.assign(numberOfVertices_ + 1, 0);
+  std::vector<SimplexId> counts(numberOfVertices_ + 1, 0);
   auto forEachUnique = [&](const std::vector<std::array<SimplexId, K>>& local,
                            auto&& visit) {
     for (std::size_t i = 0; i < local.size();) {
@@ -195,20 +392,22 @@ void ExplicitTriangulation::buildFacesByLowVertex(
       gatherFacesAbove<K>(v, local);
       SimplexId n = 0;
       forEachUnique(local, [&](const auto&, std::uint8_t) { ++n; });
-      offsets[v + 1] = n;
+      counts[v + 1] = n;
     }
   });
-  for (SimplexId v = 0; v < numberOfVertices_; ++v)
-    offsets[v + 1] += offsets[v];
-  faces.resize(offsets.back());
-  cellCounts.resize(offsets.back());
+  offsetsFromCounts(counts, offsets, forceWide_);
+  std::vector<SimplexId>().swap(counts);
+  const SimplexId total = offsets[numberOfVertices_];
+  faces.allocate(std::size_t(total) * K, numberOfVertices_ - 1, forceWide_);
+  cellCounts.assign(total, 0);
   tbb::parallel_for(Range(0, numberOfVertices_), [&](const Range& r) {
     std::vector<std::array<SimplexId, K>> local;
     for (SimplexId v = r.begin(); v < r.end(); ++v) {
       gatherFacesAbove<K>(v, local);
       SimplexId at = offsets[v];
       forEachUnique(local, [&](const auto& face, std::uint8_t count) {
-        faces[at] = face;
+        for (int k = 0; k < K; ++k)
+          faces.set(std::size_t(at) * K + k, face[k]);
         cellCounts[at++] = count;
       });
     }
@@ -217,33 +416,74 @@ void ExplicitTriangulation::buildFacesByLowVertex(
 
 void ExplicitTriangulation::buildEdges() {
   TOPOGPU_ONCE(StepEdges);
-  buildFacesByLowVertex<2>(edges_, edgeCellCount_, edgesByLowVertex_);
+  buildFacesByLowVertex<2>(edgeVertices_, edgeCellCount_, edgesByLowVertex_);
 }
 
 void ExplicitTriangulation::buildTriangles() {
   if (dimension_ == 2)
     return; // the cells are the triangles
   TOPOGPU_ONCE(StepTriangles);
-  buildFacesByLowVertex<3>(triangles_, triangleCellCount_, trianglesByLowVertex_);
+  buildFacesByLowVertex<3>(triangleVertices_, triangleCellCount_, trianglesByLowVertex_);
 }
 
 void ExplicitTriangulation::buildVertexStar() {
   TOPOGPU_ONCE(StepVertexStar);
-  vertexStar_ = invert(numberOfVertices_, numberOfCells_, dimension_ + 1,
-                       [&](SimplexId c, int k) { return getCellVertex(c, k); });
+  vertexStar_ = invert(numberOfVertices_, numberOfCells_, dimension_ + 1, forceWide_,
+                       [&](SimplexId c, int k) { return cellVertex(c, k); });
+}
+
+// VV straight from the star: the other vertices of v's cells, sorted and deduplicated
+// per vertex (count, then fill), with no edge list in between.
+void ExplicitTriangulation::buildVertexNeighbors() {
+  buildVertexStar();
+  TOPOGPU_ONCE(StepVertexNeighbors);
+  const int arity = dimension_ + 1;
+  auto gather = [&](SimplexId v, std::vector<SimplexId>& local) {
+    local.clear();
+    for (int i = 0; i < vertexStar_.size(v); ++i) {
+      const SimplexId cell = vertexStar_.at(v, i);
+      for (int k = 0; k < arity; ++k) {
+        const SimplexId u = cellVertex(cell, k);
+        if (u != v)
+          local.push_back(u);
+      }
+    }
+    std::sort(local.begin(), local.end());
+    local.erase(std::unique(local.begin(), local.end()), local.end());
+  };
+  std::vector<SimplexId> counts(numberOfVertices_ + 1, 0);
+  tbb::parallel_for(Range(0, numberOfVertices_), [&](const Range& r) {
+    std::vector<SimplexId> local;
+    for (SimplexId v = r.begin(); v < r.end(); ++v) {
+      gather(v, local);
+      counts[v + 1] = SimplexId(local.size());
+    }
+  });
+  offsetsFromCounts(counts, vertexNeighbors_.offsets, forceWide_);
+  std::vector<SimplexId>().swap(counts);
+  vertexNeighbors_.data.allocate(vertexNeighbors_.offsets[numberOfVertices_],
+                                 numberOfVertices_ - 1, forceWide_);
+  tbb::parallel_for(Range(0, numberOfVertices_), [&](const Range& r) {
+    std::vector<SimplexId> local;
+    for (SimplexId v = r.begin(); v < r.end(); ++v) {
+      gather(v, local);
+      const SimplexId at = vertexNeighbors_.offsets[v];
+      for (std::size_t i = 0; i < local.size(); ++i)
+        vertexNeighbors_.data.set(at + i, local[i]);
+    }
+  });
 }
 
 void ExplicitTriangulation::buildVertexEdges() {
+  buildVertexNeighbors();
   buildEdges();
   TOPOGPU_ONCE(StepVertexEdges);
-  vertexEdges_ = invert(numberOfVertices_, getNumberOfEdges(), 2,
-                        [&](SimplexId e, int k) { return edges_[e][k]; });
-  vertexNeighbors_.resize(vertexEdges_.data.size());
+  vertexEdges_.allocate(vertexNeighbors_.data.size(), getNumberOfEdgesUnchecked() - 1,
+                        forceWide_);
   parallelFor(numberOfVertices_, [&](SimplexId v) {
-    for (SimplexId i = vertexEdges_.offsets[v]; i < vertexEdges_.offsets[v + 1]; ++i) {
-      const auto& e = edges_[vertexEdges_.data[i]];
-      vertexNeighbors_[i] = e[0] == v ? e[1] : e[0];
-    }
+    for (SimplexId i = vertexNeighbors_.offsets[v]; i < vertexNeighbors_.offsets[v + 1];
+         ++i)
+      vertexEdges_.set(i, findEdge(v, vertexNeighbors_.data[i]));
   });
 }
 
@@ -254,64 +494,77 @@ void ExplicitTriangulation::buildVertexTriangles() {
   }
   buildTriangles();
   TOPOGPU_ONCE(StepVertexTriangles);
-  vertexTriangles_ = invert(numberOfVertices_, getNumberOfTriangles(), 3,
-                            [&](SimplexId f, int k) { return getTriangleVertex(f, k); });
+  vertexTriangles_ =
+      invert(numberOfVertices_, getNumberOfTrianglesUnchecked(), 3, forceWide_,
+             [&](SimplexId f, int k) { return triangleVertices_[3 * f + k]; });
 }
 
 void ExplicitTriangulation::buildTriangleEdges() {
   buildEdges();
   buildTriangles();
   TOPOGPU_ONCE(StepTriangleEdges);
-  triangleEdges_.resize(getNumberOfTriangles());
-  parallelFor(getNumberOfTriangles(), [&](SimplexId f) {
-    const SimplexId a = getTriangleVertex(f, 0), b = getTriangleVertex(f, 1),
-                    c = getTriangleVertex(f, 2);
-    triangleEdges_[f] = {findEdge(a, b), findEdge(a, c), findEdge(b, c)};
+  const SimplexId n = getNumberOfTrianglesUnchecked();
+  triangleEdges_.allocate(std::size_t(n) * 3, getNumberOfEdgesUnchecked() - 1,
+                          forceWide_);
+  parallelFor(n, [&](SimplexId f) {
+    SimplexId a, b, c;
+    if (dimension_ == 2) {
+      a = cellVertex(f, 0), b = cellVertex(f, 1), c = cellVertex(f, 2);
+    } else {
+      a = triangleVertices_[3 * f], b = triangleVertices_[3 * f + 1],
+      c = triangleVertices_[3 * f + 2];
+    }
+    triangleEdges_.set(3 * f, findEdge(a, b));
+    triangleEdges_.set(3 * f + 1, findEdge(a, c));
+    triangleEdges_.set(3 * f + 2, findEdge(b, c));
   });
 }
 
 void ExplicitTriangulation::buildTetEdges() {
   buildEdges();
   TOPOGPU_ONCE(StepTetEdges);
-  tetEdges_.resize(numberOfCells_);
+  tetEdges_.allocate(std::size_t(numberOfCells_) * 6, getNumberOfEdgesUnchecked() - 1,
+                     forceWide_);
   parallelFor(numberOfCells_, [&](SimplexId t) {
     for (int i = 0; i < 6; ++i)
-      tetEdges_[t][i] = findEdge(getCellVertex(t, kTetEdgePairs[i][0]),
-                                 getCellVertex(t, kTetEdgePairs[i][1]));
+      tetEdges_.set(6 * t + i, findEdge(cellVertex(t, kTetEdgePairs[i][0]),
+                                        cellVertex(t, kTetEdgePairs[i][1])));
   });
 }
 
 void ExplicitTriangulation::buildTetTriangles() {
   buildTriangles();
   TOPOGPU_ONCE(StepTetTriangles);
-  tetTriangles_.resize(numberOfCells_);
+  tetTriangles_.allocate(std::size_t(numberOfCells_) * 4,
+                         getNumberOfTrianglesUnchecked() - 1, forceWide_);
   parallelFor(numberOfCells_, [&](SimplexId t) {
     for (int i = 0; i < 4; ++i)
-      tetTriangles_[t][i] = findTriangle(getCellVertex(t, kTetFaces[i][0]),
-                                         getCellVertex(t, kTetFaces[i][1]),
-                                         getCellVertex(t, kTetFaces[i][2]));
+      tetTriangles_.set(4 * t + i, findTriangle(cellVertex(t, kTetFaces[i][0]),
+                                                cellVertex(t, kTetFaces[i][1]),
+                                                cellVertex(t, kTetFaces[i][2])));
   });
 }
 
 void ExplicitTriangulation::buildEdgeTriangles() {
   buildTriangleEdges();
   TOPOGPU_ONCE(StepEdgeTriangles);
-  edgeTriangles_ = invert(getNumberOfEdges(), getNumberOfTriangles(), 3,
-                          [&](SimplexId f, int k) { return triangleEdges_[f][k]; });
+  edgeTriangles_ =
+      invert(getNumberOfEdgesUnchecked(), getNumberOfTrianglesUnchecked(), 3, forceWide_,
+             [&](SimplexId f, int k) { return triangleEdges_[3 * f + k]; });
 }
 
 void ExplicitTriangulation::buildEdgeTets() {
   buildTetEdges();
   TOPOGPU_ONCE(StepEdgeTets);
-  edgeTets_ = invert(getNumberOfEdges(), numberOfCells_, 6,
-                     [&](SimplexId t, int k) { return tetEdges_[t][k]; });
+  edgeTets_ = invert(getNumberOfEdgesUnchecked(), numberOfCells_, 6, forceWide_,
+                     [&](SimplexId t, int k) { return tetEdges_[6 * t + k]; });
 }
 
 void ExplicitTriangulation::buildTriangleTets() {
   buildTetTriangles();
   TOPOGPU_ONCE(StepTriangleTets);
-  triangleTets_ = invert(getNumberOfTriangles(), numberOfCells_, 4,
-                         [&](SimplexId t, int k) { return tetTriangles_[t][k]; });
+  triangleTets_ = invert(getNumberOfTrianglesUnchecked(), numberOfCells_, 4, forceWide_,
+                         [&](SimplexId t, int k) { return tetTriangles_[4 * t + k]; });
 }
 
 void ExplicitTriangulation::buildTetNeighbors() {
@@ -320,111 +573,180 @@ void ExplicitTriangulation::buildTetNeighbors() {
   // neighbours across each face, in face order
   auto forEachNeighbor = [&](SimplexId t, auto&& visit) {
     for (int i = 0; i < 4; ++i) {
-      const SimplexId f = tetTriangles_[t][i];
+      const SimplexId f = tetTriangles_[4 * t + i];
       for (int k = 0; k < triangleTets_.size(f); ++k) {
         if (triangleTets_.at(f, k) != t)
           visit(triangleTets_.at(f, k));
       }
     }
   };
-  tetNeighbors_.offsets.assign(numberOfCells_ + 1, 0);
+  std::vector<SimplexId> counts(numberOfCells_ + 1, 0);
   parallelFor(numberOfCells_, [&](SimplexId t) {
     SimplexId n = 0;
     forEachNeighbor(t, [&](SimplexId) { ++n; });
-    tetNeighbors_.offsets[t + 1] = n;
+    counts[t + 1] = n;
   });
-  for (SimplexId t = 0; t < numberOfCells_; ++t)
-    tetNeighbors_.offsets[t + 1] += tetNeighbors_.offsets[t];
-  tetNeighbors_.data.resize(tetNeighbors_.offsets.back());
+  offsetsFromCounts(counts, tetNeighbors_.offsets, forceWide_);
+  tetNeighbors_.data.allocate(tetNeighbors_.offsets[numberOfCells_], numberOfCells_ - 1,
+                              forceWide_);
   parallelFor(numberOfCells_, [&](SimplexId t) {
     SimplexId at = tetNeighbors_.offsets[t];
-    forEachNeighbor(t, [&](SimplexId other) { tetNeighbors_.data[at++] = other; });
+    forEachNeighbor(t, [&](SimplexId other) { tetNeighbors_.data.set(at++, other); });
   });
 }
 
-// A facet (triangle in 3D, edge in 2D) is on the boundary when one cell holds it; lower
-// simplices are on the boundary when some boundary facet contains them.
+// A facet (triangle in 3D, edge in 2D) is on the boundary when one cell holds it; its
+// vertices are then on the boundary. Facets are enumerated per lowest vertex from the
+// star and counted locally, so no facet list is stored.
 void ExplicitTriangulation::buildBoundaryVertices() {
-  const bool is3D = dimension_ == 3;
-  if (is3D)
-    buildTriangles();
-  else
-    buildEdges();
+  buildVertexStar();
   TOPOGPU_ONCE(StepBoundaryVertices);
-  const std::vector<std::uint8_t>& counts = is3D ? triangleCellCount_ : edgeCellCount_;
   vertexOnBoundary_.assign(numberOfVertices_, 0);
-  nonManifoldFacets_ = 0;
-  for (std::size_t f = 0; f < counts.size(); ++f) {
-    nonManifoldFacets_ += counts[f] > 2;
-    if (counts[f] != 1)
-      continue;
-    for (int k = 0; k < dimension_; ++k)
-      vertexOnBoundary_[is3D ? triangles_[f][k] : edges_[f][k]] = 1;
-  }
+  auto scan = [&](auto arity, const Range& r) {
+    constexpr int K = decltype(arity)::value;
+    std::vector<std::array<SimplexId, K>> facets;
+    SimplexId nonManifold = 0;
+    for (SimplexId v = r.begin(); v < r.end(); ++v) {
+      gatherFacesAbove<K>(v, facets);
+      for (std::size_t i = 0; i < facets.size();) {
+        std::size_t j = i + 1;
+        while (j < facets.size() && facets[j] == facets[i])
+          ++j;
+        nonManifold += j - i > 2;
+        if (j - i == 1) {
+          for (const SimplexId u : facets[i])
+            setFlag(vertexOnBoundary_, u);
+        }
+        i = j;
+      }
+    }
+    return nonManifold;
+  };
+  nonManifoldFacets_ = tbb::parallel_reduce(
+      Range(0, numberOfVertices_), SimplexId(0),
+      [&](const Range& r, SimplexId n) {
+        return n + (dimension_ == 3 ? scan(std::integral_constant<int, 3>(), r)
+                                    : scan(std::integral_constant<int, 2>(), r));
+      },
+      [](SimplexId a, SimplexId b) { return a + b; });
 }
 
 void ExplicitTriangulation::buildBoundaryEdges() {
   buildEdges();
   buildTriangles();
   TOPOGPU_ONCE(StepBoundaryEdges);
+  const SimplexId edges = getNumberOfEdgesUnchecked();
+  edgeOnBoundary_.assign(edges, 0);
   if (dimension_ == 2) {
-    edgeOnBoundary_.resize(getNumberOfEdges());
-    for (SimplexId e = 0; e < getNumberOfEdges(); ++e)
-      edgeOnBoundary_[e] = edgeCellCount_[e] == 1;
+    parallelFor(edges, [&](SimplexId e) { edgeOnBoundary_[e] = edgeCellCount_[e] == 1; });
     return;
   }
-  edgeOnBoundary_.assign(getNumberOfEdges(), 0);
-  for (SimplexId f = 0; f < getNumberOfTriangles(); ++f) {
+  parallelFor(getNumberOfTrianglesUnchecked(), [&](SimplexId f) {
     if (triangleCellCount_[f] != 1)
-      continue;
-    const auto& t = triangles_[f];
-    edgeOnBoundary_[findEdge(t[0], t[1])] = 1;
-    edgeOnBoundary_[findEdge(t[0], t[2])] = 1;
-    edgeOnBoundary_[findEdge(t[1], t[2])] = 1;
-  }
+      return;
+    const SimplexId a = triangleVertices_[3 * f], b = triangleVertices_[3 * f + 1],
+                    c = triangleVertices_[3 * f + 2];
+    setFlag(edgeOnBoundary_, findEdge(a, b));
+    setFlag(edgeOnBoundary_, findEdge(a, c));
+    setFlag(edgeOnBoundary_, findEdge(b, c));
+  });
 }
 
 SimplexId ExplicitTriangulation::findEdge(SimplexId a, SimplexId b) const {
+#ifndef NDEBUG
+  if (!(built_ & StepEdges))
+    failPrecondition(__func__, "the edges were not built (precondition EV first)");
+#endif
   if (a > b)
     std::swap(a, b);
-  const auto first = edges_.begin() + edgesByLowVertex_[a];
-  const auto last = edges_.begin() + edgesByLowVertex_[a + 1];
-  const std::array<SimplexId, 2> key{a, b};
-  const auto it = std::lower_bound(first, last, key);
-  return it != last && *it == key ? SimplexId(it - edges_.begin()) : -1;
+  if (a < 0 || b >= numberOfVertices_)
+    return -1;
+  // edges of a are ascending by their other vertex
+  SimplexId lo = edgesByLowVertex_[a], hi = edgesByLowVertex_[a + 1];
+  while (lo < hi) {
+    const SimplexId mid = lo + (hi - lo) / 2;
+    if (edgeVertices_[2 * mid + 1] < b)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < edgesByLowVertex_[a + 1] && edgeVertices_[2 * lo + 1] == b ? lo : -1;
 }
 
 SimplexId ExplicitTriangulation::findTriangle(SimplexId a, SimplexId b,
                                               SimplexId c) const {
   std::array<SimplexId, 3> key{a, b, c};
   std::sort(key.begin(), key.end());
+  if (key[0] < 0 || key[2] >= numberOfVertices_)
+    return -1;
   if (dimension_ == 2) {
-    const auto it = std::lower_bound(
-        triangleLookup_.begin(), triangleLookup_.end(), key,
-        [&](SimplexId cell, const std::array<SimplexId, 3>& k) {
-          return std::lexicographical_compare(&cells_[cell * 3], &cells_[cell * 3] + 3,
-                                              k.begin(), k.end());
-        });
-    if (it == triangleLookup_.end() ||
-        !std::equal(key.begin(), key.end(), &cells_[*it * 3]))
-      return -1;
-    return *it;
+#ifndef NDEBUG
+    if (!(built_ & StepVertexStar))
+      failPrecondition(__func__, "the vertex star was not built (precondition VF first)");
+#endif
+    for (int i = 0; i < vertexStar_.size(key[0]); ++i) {
+      const SimplexId cell = vertexStar_.at(key[0], i);
+      const auto s = sortedCell(cell);
+      if (s[0] == key[0] && s[1] == key[1] && s[2] == key[2])
+        return cell;
+    }
+    return -1;
   }
-  const auto first = triangles_.begin() + trianglesByLowVertex_[key[0]];
-  const auto last = triangles_.begin() + trianglesByLowVertex_[key[0] + 1];
-  const auto it = std::lower_bound(first, last, key);
-  return it != last && *it == key ? SimplexId(it - triangles_.begin()) : -1;
+#ifndef NDEBUG
+  if (!(built_ & StepTriangles))
+    failPrecondition(__func__, "the triangles were not built (precondition FV first)");
+#endif
+  SimplexId lo = trianglesByLowVertex_[key[0]], hi = trianglesByLowVertex_[key[0] + 1];
+  const SimplexId last = hi;
+  auto less = [&](SimplexId f) {
+    const SimplexId p = triangleVertices_[3 * f + 1], q = triangleVertices_[3 * f + 2];
+    return p < key[1] || (p == key[1] && q < key[2]);
+  };
+  while (lo < hi) {
+    const SimplexId mid = lo + (hi - lo) / 2;
+    if (less(mid))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < last && triangleVertices_[3 * lo + 1] == key[1] &&
+                 triangleVertices_[3 * lo + 2] == key[2]
+             ? lo
+             : -1;
 }
 
-ExplicitTriangulation explicitCopyOf(const ImplicitTriangulation& grid) {
+std::size_t ExplicitTriangulation::memoryBytes() const {
+  auto ids = [](const IdArray& a) { return a.size() * (a.isWide() ? 8 : 4); };
+  auto rows = [&](const CompressedRows& r) { return ids(r.offsets) + ids(r.data); };
+  return ids(edgeVertices_) + ids(edgesByLowVertex_) + ids(triangleVertices_) +
+         ids(trianglesByLowVertex_) + ids(triangleEdges_) + ids(tetEdges_) +
+         ids(tetTriangles_) + rows(vertexNeighbors_) + ids(vertexEdges_) +
+         rows(vertexStar_) + rows(vertexTriangles_) + rows(edgeTriangles_) +
+         rows(edgeTets_) + rows(triangleTets_) + rows(tetNeighbors_) +
+         edgeCellCount_.size() + triangleCellCount_.size() + vertexOnBoundary_.size() +
+         edgeOnBoundary_.size();
+}
+
+ExplicitTriangulation explicitCopyOf(const ImplicitTriangulation& grid, IdWidth width) {
   const int arity = grid.getCellVertexNumber();
-  std::vector<SimplexId> cells(grid.getNumberOfCells() * arity);
-  parallelFor(grid.getNumberOfCells(), [&](SimplexId c) {
+  const SimplexId cells = grid.getNumberOfCells();
+  if (width == IdWidth::Auto &&
+      grid.getNumberOfVertices() <= std::numeric_limits<std::int32_t>::max()) {
+    std::vector<std::int32_t> connectivity(std::size_t(cells) * arity);
+    parallelFor(cells, [&](SimplexId c) {
+      for (int k = 0; k < arity; ++k)
+        connectivity[c * arity + k] = std::int32_t(grid.getCellVertex(c, k));
+    });
+    return ExplicitTriangulation::fromCells32(
+        grid.getNumberOfVertices(), grid.getDimension(), std::move(connectivity), width);
+  }
+  std::vector<SimplexId> connectivity(std::size_t(cells) * arity);
+  parallelFor(cells, [&](SimplexId c) {
     for (int k = 0; k < arity; ++k)
-      cells[c * arity + k] = grid.getCellVertex(c, k);
+      connectivity[c * arity + k] = grid.getCellVertex(c, k);
   });
   return ExplicitTriangulation(grid.getNumberOfVertices(), grid.getDimension(),
-                               std::move(cells));
+                               std::move(connectivity), width);
 }
 
 } // namespace topogpu

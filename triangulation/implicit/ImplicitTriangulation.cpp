@@ -117,7 +117,21 @@ ImplicitTriangulation::ImplicitTriangulation(SimplexId nx, SimplexId ny, Simplex
 }
 
 void ImplicitTriangulation::precondition(Relations relations) {
-  if (!(relations & (VV | VE | VF | VT | BoundaryVertices)) || !onBoundary_.empty())
+  relations = expandRelations(relations, dims_.dimension);
+  // Relations computed through others grant those too (the accessors call them).
+  const Relations uses[][2] = {{VE, VV},
+                               {FE, FV},
+                               {EF, EV | VF | FV},
+                               {ET, EV | VT},
+                               {FT, FV | VT},
+                               {TT, TF | FT | FV | VT},
+                               {BoundaryEdges, EV},
+                               {BoundaryTriangles, FV}};
+  prepared_ |= relations;
+  for (const auto& use : uses)
+    prepared_ |= (relations & use[0]) ? use[1] : 0;
+  // The vertex table speeds up the star queries only; boundary flags need none.
+  if (!(relations & (VV | VE | VF | VT)) || !onBoundary_.empty())
     return;
   onBoundary_.resize(getNumberOfVertices());
   tbb::parallel_for(tbb::blocked_range<SimplexId>(0, getNumberOfVertices()),
@@ -163,6 +177,8 @@ bool ImplicitTriangulation::isInterior(const SimplexId c[3]) const {
 // ---- boundary relations ------------------------------------------------------------
 
 SimplexId ImplicitTriangulation::getEdgeVertex(SimplexId e, int i) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, EV);
+  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
   const Anchor a = decode(e, edgeOffset_.data(), edgeTypes_, edgeMask);
   SimplexId c[3];
   addMask(a.base, i == 0 ? 0 : a.type + 1, 1, c);
@@ -170,6 +186,9 @@ SimplexId ImplicitTriangulation::getEdgeVertex(SimplexId e, int i) const {
 }
 
 SimplexId ImplicitTriangulation::getTriangleVertex(SimplexId f, int i) const {
+  if (dims_.dimension == 3) // in 2D the triangles are the cells
+    TOPOGPU_REQUIRE_RELATION(prepared_, FV);
+  TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
   const Anchor a = decode(f, triangleOffset_.data(), triangleTypes_, triangleSpanMask);
   const grid::TriangleType type = grid::triangleType(dims_.dimension, a.type);
   SimplexId c[3];
@@ -178,6 +197,7 @@ SimplexId ImplicitTriangulation::getTriangleVertex(SimplexId f, int i) const {
 }
 
 SimplexId ImplicitTriangulation::getTetVertex(SimplexId t, int i) const {
+  TOPOGPU_REQUIRE_INDEX(t, getNumberOfTets(), "tetrahedron");
   const Anchor a = decode(t, tetOffset_.data(), tetTypes_, tetMask);
   SimplexId c[3];
   addMask(a.base, grid::tetChainMask(a.type, i), 1, c);
@@ -185,17 +205,20 @@ SimplexId ImplicitTriangulation::getTetVertex(SimplexId t, int i) const {
 }
 
 SimplexId ImplicitTriangulation::getTriangleEdge(SimplexId f, int i) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, FE);
   const SimplexId v0 = getTriangleVertex(f, 0), v1 = getTriangleVertex(f, 1),
                   v2 = getTriangleVertex(f, 2);
   return i == 0 ? findEdge(v0, v1) : i == 1 ? findEdge(v0, v2) : findEdge(v1, v2);
 }
 
 SimplexId ImplicitTriangulation::getTetEdge(SimplexId t, int i) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, TE);
   static const int pairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
   return findEdge(getTetVertex(t, pairs[i][0]), getTetVertex(t, pairs[i][1]));
 }
 
 SimplexId ImplicitTriangulation::getTetTriangle(SimplexId t, int i) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, TF);
   // triangle i is the face opposite vertex 3 - i, so faces come in lexicographic order
   SimplexId v[4];
   for (int k = 0; k < 4; ++k)
@@ -283,10 +306,13 @@ SimplexId ImplicitTriangulation::boundaryVertexNeighbor(SimplexId v, int i) cons
 }
 
 SimplexId ImplicitTriangulation::getVertexEdge(SimplexId v, int i) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, VE);
   return findEdge(v, getVertexNeighbor(v, i));
 }
 
 int ImplicitTriangulation::getVertexTriangleNumber(SimplexId v) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, VF);
+  TOPOGPU_REQUIRE_INDEX(v, getNumberOfVertices(), "vertex");
   if (isInteriorVertex(v))
     return 3 * triangleTypes_;
   SimplexId c[3];
@@ -303,6 +329,7 @@ int ImplicitTriangulation::getVertexTriangleNumber(SimplexId v) const {
 }
 
 SimplexId ImplicitTriangulation::getVertexTriangle(SimplexId v, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getVertexTriangleNumber(v), "triangle index");
   SimplexId c[3];
   grid::vertexCoords(dims_, v, c);
   auto anchor = [&](int k, SimplexId base[3]) {
@@ -322,6 +349,8 @@ SimplexId ImplicitTriangulation::getVertexTriangle(SimplexId v, int i) const {
 }
 
 int ImplicitTriangulation::getVertexTetNumber(SimplexId v) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, VT);
+  TOPOGPU_REQUIRE_INDEX(v, getNumberOfVertices(), "vertex");
   if (dims_.dimension != 3)
     return 0;
   if (isInteriorVertex(v))
@@ -338,6 +367,7 @@ int ImplicitTriangulation::getVertexTetNumber(SimplexId v) const {
 }
 
 SimplexId ImplicitTriangulation::getVertexTet(SimplexId v, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getVertexTetNumber(v), "tetrahedron index");
   SimplexId c[3];
   grid::vertexCoords(dims_, v, c);
   auto anchor = [&](int k, SimplexId base[3]) {
@@ -377,6 +407,7 @@ void ImplicitTriangulation::boundaryVertexStarVertices(SimplexId v, int i,
 
 // Cofaces of a simplex = the star of its first vertex filtered by containment.
 int ImplicitTriangulation::getEdgeTriangleNumber(SimplexId e) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, EF);
   const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
   return countValid(getVertexTriangleNumber(a), [&](int k) {
     const SimplexId f = getVertexTriangle(a, k);
@@ -386,6 +417,7 @@ int ImplicitTriangulation::getEdgeTriangleNumber(SimplexId e) const {
 }
 
 SimplexId ImplicitTriangulation::getEdgeTriangle(SimplexId e, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getEdgeTriangleNumber(e), "triangle index");
   const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
   const int k = nthValid(getVertexTriangleNumber(a), i, [&](int kk) {
     const SimplexId f = getVertexTriangle(a, kk);
@@ -406,12 +438,14 @@ template <typename Tri> bool tetContains(const Tri& tri, SimplexId t, SimplexId 
 } // namespace
 
 int ImplicitTriangulation::getEdgeTetNumber(SimplexId e) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, ET);
   const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
   return countValid(getVertexTetNumber(a),
                     [&](int k) { return tetContains(*this, getVertexTet(a, k), b); });
 }
 
 SimplexId ImplicitTriangulation::getEdgeTet(SimplexId e, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getEdgeTetNumber(e), "tetrahedron index");
   const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
   const int k = nthValid(getVertexTetNumber(a), i, [&](int kk) {
     return tetContains(*this, getVertexTet(a, kk), b);
@@ -420,6 +454,7 @@ SimplexId ImplicitTriangulation::getEdgeTet(SimplexId e, int i) const {
 }
 
 int ImplicitTriangulation::getTriangleTetNumber(SimplexId f) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, FT);
   const SimplexId a = getTriangleVertex(f, 0), b = getTriangleVertex(f, 1),
                   c = getTriangleVertex(f, 2);
   return countValid(getVertexTetNumber(a), [&](int k) {
@@ -429,6 +464,7 @@ int ImplicitTriangulation::getTriangleTetNumber(SimplexId f) const {
 }
 
 SimplexId ImplicitTriangulation::getTriangleTet(SimplexId f, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getTriangleTetNumber(f), "tetrahedron index");
   const SimplexId a = getTriangleVertex(f, 0), b = getTriangleVertex(f, 1),
                   c = getTriangleVertex(f, 2);
   const int k = nthValid(getVertexTetNumber(a), i, [&](int kk) {
@@ -439,6 +475,7 @@ SimplexId ImplicitTriangulation::getTriangleTet(SimplexId f, int i) const {
 }
 
 int ImplicitTriangulation::getTetNeighborNumber(SimplexId t) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, TT);
   int n = 0;
   for (int i = 0; i < 4; ++i)
     n += getTriangleTetNumber(getTetTriangle(t, i)) - 1;
@@ -446,6 +483,7 @@ int ImplicitTriangulation::getTetNeighborNumber(SimplexId t) const {
 }
 
 SimplexId ImplicitTriangulation::getTetNeighbor(SimplexId t, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getTetNeighborNumber(t), "neighbour index");
   for (int face = 0; face < 4; ++face) {
     const SimplexId f = getTetTriangle(t, face);
     const int count = getTriangleTetNumber(f);
@@ -472,6 +510,8 @@ void ImplicitTriangulation::setBoundaryFaces(int faces) {
 }
 
 bool ImplicitTriangulation::isVertexOnBoundary(SimplexId v) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryVertices);
+  TOPOGPU_REQUIRE_INDEX(v, getNumberOfVertices(), "vertex");
   if (dims_.boundaryFaces == 0x3f)
     return !isInteriorVertex(v);
   SimplexId c[3];
@@ -500,11 +540,14 @@ bool ImplicitTriangulation::sharesBoundaryPlane(const SimplexId* vertices,
 }
 
 bool ImplicitTriangulation::isEdgeOnBoundary(SimplexId e) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryEdges);
   const SimplexId v[2] = {getEdgeVertex(e, 0), getEdgeVertex(e, 1)};
   return sharesBoundaryPlane(v, 2);
 }
 
 bool ImplicitTriangulation::isTriangleOnBoundary(SimplexId f) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryTriangles);
+  TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
   if (dims_.dimension != 3)
     return false; // in 2D triangles are the cells; the boundary is made of edges
   const SimplexId v[3] = {getTriangleVertex(f, 0), getTriangleVertex(f, 1),

@@ -31,6 +31,8 @@ public:
   // Every relation is computed from the coordinates; preconditioning adjacency or
   // boundary queries only adds a byte per vertex marking the grid boundary, so interior
   // vertices (almost all) skip the coordinate arithmetic (table of index offsets).
+  // Requests are recorded either way: debug builds check them in every accessor, so a
+  // forgotten relation fails on grids as it would on meshes.
   void precondition(Relations relations);
 
   SimplexId getNumberOfVertices() const { return grid::vertexCount(dims_); }
@@ -57,9 +59,12 @@ public:
   // The vertex-star accessors are inline with an interior fast path (index offsets):
   // they are the inner loop of every link-based algorithm.
   int getVertexNeighborNumber(SimplexId v) const {
+    TOPOGPU_REQUIRE_RELATION(prepared_, VV);
+    TOPOGPU_REQUIRE_INDEX(v, getNumberOfVertices(), "vertex");
     return isInteriorVertex(v) ? 2 * edgeTypes_ : boundaryVertexNeighborNumber(v);
   }
   SimplexId getVertexNeighbor(SimplexId v, int i) const {
+    TOPOGPU_REQUIRE_INDEX(i, getVertexNeighborNumber(v), "neighbour index");
     return isInteriorVertex(v) ? v + neighborOffset_[i] : boundaryVertexNeighbor(v, i);
   }
   int getVertexEdgeNumber(SimplexId v) const { return getVertexNeighborNumber(v); }
@@ -78,6 +83,8 @@ public:
   SimplexId getTetNeighbor(SimplexId t, int i) const;
   // Star = the cells (tets in 3D, triangles in 2D) that contain v.
   int getVertexStarNumber(SimplexId v) const {
+    TOPOGPU_REQUIRE_RELATION(prepared_, VertexStar);
+    TOPOGPU_REQUIRE_INDEX(v, getNumberOfVertices(), "vertex");
     if (isInteriorVertex(v))
       return grid::cellTypeCount(dims_.dimension) * (dims_.dimension + 1);
     return dims_.dimension == 3 ? getVertexTetNumber(v) : getVertexTriangleNumber(v);
@@ -88,6 +95,7 @@ public:
   // Vertices of the i-th star cell (getCellVertexNumber() of them), without the id
   // round trip: the hot path of link-based algorithms.
   void getVertexStarVertices(SimplexId v, int i, SimplexId* vertices) const {
+    TOPOGPU_REQUIRE_INDEX(i, getVertexStarNumber(v), "star index");
     if (!isInteriorVertex(v)) {
       boundaryVertexStarVertices(v, i, vertices);
       return;
@@ -139,6 +147,7 @@ private:
   std::array<SimplexId, std::size_t(2) * grid::kMaxEdgeTypes> neighborOffset_{};
   std::array<SimplexId, std::size_t(4) * grid::kTetTypes * 4> starVertexOffset_{};
   std::vector<std::uint8_t> onBoundary_; // per vertex, filled by precondition()
+  Relations prepared_ = 0;               // what callers asked for (debug checks)
 };
 
 } // namespace topogpu
