@@ -34,7 +34,8 @@ JsonObject rangeOf(const ScalarArrayView& values, std::string& text) {
 void writeRaw(const std::string& path, const std::vector<unsigned char>& bytes) {
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   if (file)
-    file.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    file.write(reinterpret_cast<const char*>(bytes.data()),
+               std::streamsize(bytes.size()));
   if (!file || !file.flush())
     throw Error("cannot write the smoothed volume to '" + path + "'");
 }
@@ -45,8 +46,8 @@ int runSmooth(const Arguments& args, CommandContext& context) {
   const RunOptions run = parseRunOptions(args);
   scalar_field_smoother::Parameters parameters;
   parameters.backend = run.backend;
-  parameters.numberOfIterations = int(
-      args.integer("--iterations", 1, 0, scalar_field_smoother::kMaxIterations));
+  parameters.numberOfIterations =
+      int(args.integer("--iterations", 1, 0, scalar_field_smoother::kMaxIterations));
   const std::string outputPath = args.get("--output");
   if (args.has("--output") && !args.has("--raw"))
     throw Error("--output writes a raw volume and applies to --raw inputs only");

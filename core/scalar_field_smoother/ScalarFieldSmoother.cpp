@@ -56,13 +56,13 @@ void fromDoubles(const std::vector<double>& smoothedValues, ScalarType type, voi
 
 std::size_t gridDeviceBytes(const ScalarArrayView& values, bool masked) {
   // input and output in their type, two double buffers, the mask
-  return values.size * (2 * scalarTypeSize(values.type) + 2 * sizeof(double) +
-                        (masked ? 1 : 0));
+  return values.size *
+         (2 * scalarTypeSize(values.type) + 2 * sizeof(double) + (masked ? 1 : 0));
 }
 
 void smoothGridOnGpu(const grid::Dims& dims, const ScalarArrayView& values,
-                     const Parameters& parameters, const Monitor& monitor,
-                     void* smoothed, RunReport& report) {
+                     const Parameters& parameters, const Monitor& monitor, void* smoothed,
+                     RunReport& report) {
   gpu::smoothGrid(dims, values, parameters.numberOfIterations, parameters.mask, monitor,
                   smoothed, report);
 }

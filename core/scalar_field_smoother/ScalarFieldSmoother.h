@@ -30,7 +30,7 @@ namespace topogpu::scalar_field_smoother {
 constexpr int kMaxIterations = 1000000;
 
 struct Parameters {
-  int numberOfIterations = 1; // 0 copies the input
+  int numberOfIterations = 1;      // 0 copies the input
   Backend backend = Backend::Auto; // the GPU runs on regular grids; meshes use the CPU
   // Optional, one per vertex: vertices whose mask is 0 keep their value (TTK's mask
   // field); nullptr smooths every vertex.
@@ -65,8 +65,8 @@ void fromDoubles(const std::vector<double>& smoothedValues, ScalarType type, voi
 std::size_t gridDeviceBytes(const ScalarArrayView& values, bool masked);
 
 void smoothGridOnGpu(const grid::Dims& dims, const ScalarArrayView& values,
-                     const Parameters& parameters, const Monitor& monitor,
-                     void* smoothed, RunReport& report);
+                     const Parameters& parameters, const Monitor& monitor, void* smoothed,
+                     RunReport& report);
 
 // The CPU passes, ping-ponging two double buffers. Grids use the stencil function the
 // CUDA kernel uses; meshes read the VV relation in its stored order.
@@ -80,24 +80,24 @@ void smoothCpu(const Triangulation& tri, const Parameters& parameters,
     monitor.checkAbort();
     const double* in = current.data();
     double* out = next.data();
-    tbb::parallel_for(
-        tbb::blocked_range<SimplexId>(0, n), [&](const tbb::blocked_range<SimplexId>& r) {
-          for (SimplexId v = r.begin(); v < r.end(); ++v) {
-            if constexpr (isGridTriangulation<Triangulation>) {
-              out[v] = smoothedGridValue(tri.dims(), v, in, mask);
-            } else {
-              if (mask != nullptr && mask[v] == 0) {
-                out[v] = in[v];
-                continue;
-              }
-              const int degree = tri.getVertexNeighborNumber(v);
-              double sum = in[v];
-              for (int k = 0; k < degree; ++k)
-                sum += in[tri.getVertexNeighbor(v, k)];
-              out[v] = sum / double(degree + 1);
-            }
-          }
-        });
+    tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n),
+                      [&](const tbb::blocked_range<SimplexId>& r) {
+                        for (SimplexId v = r.begin(); v < r.end(); ++v) {
+                          if constexpr (isGridTriangulation<Triangulation>) {
+                            out[v] = smoothedGridValue(tri.dims(), v, in, mask);
+                          } else {
+                            if (mask != nullptr && mask[v] == 0) {
+                              out[v] = in[v];
+                              continue;
+                            }
+                            const int degree = tri.getVertexNeighborNumber(v);
+                            double sum = in[v];
+                            for (int k = 0; k < degree; ++k)
+                              sum += in[tri.getVertexNeighbor(v, k)];
+                            out[v] = sum / double(degree + 1);
+                          }
+                        }
+                      });
     current.swap(next);
     monitor.report(double(it + 1) / parameters.numberOfIterations);
   }
@@ -128,9 +128,9 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   detail::validate(tri.getNumberOfVertices(), values, parameters);
   if constexpr (isGridTriangulation<Triangulation>) {
     // The stencil needs no relations.
-    const Backend resolved =
-        resolveBackend(parameters.backend,
-                       detail::gridDeviceBytes(values, parameters.mask != nullptr), report);
+    const Backend resolved = resolveBackend(
+        parameters.backend, detail::gridDeviceBytes(values, parameters.mask != nullptr),
+        report);
     runWithFallback(
         resolved, "scalar field smoother", report,
         [&] {

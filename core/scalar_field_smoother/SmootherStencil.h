@@ -33,8 +33,8 @@ TOPOGPU_HD double divRn(double a, double b) {
 // One pass at grid vertex v: (value + sum of its Freudenthal neighbours' values) /
 // (1 + neighbour count), neighbours in GridStencil's order k = 0, 1, ...; a vertex whose
 // mask is 0 keeps its value (TTK's mask).
-TOPOGPU_HD double smoothedGridValue(const grid::Dims& d, SimplexId v, const double* values,
-                                    const std::uint8_t* mask) {
+TOPOGPU_HD double smoothedGridValue(const grid::Dims& d, SimplexId v,
+                                    const double* values, const std::uint8_t* mask) {
   if (mask != nullptr && mask[v] == 0)
     return values[v];
   SimplexId c[3];

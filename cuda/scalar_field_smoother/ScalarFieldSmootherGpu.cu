@@ -20,7 +20,8 @@ unsigned blocksFor(SimplexId n) {
   return unsigned((n + kBlock - 1) / kBlock);
 }
 
-template <typename T> __global__ void toDoubleKernel(const T* in, SimplexId n, double* out) {
+template <typename T>
+__global__ void toDoubleKernel(const T* in, SimplexId n, double* out) {
   const SimplexId v = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (v < n)
     out[v] = double(in[v]);
@@ -77,7 +78,8 @@ void smoothGrid(const grid::Dims& dims, const ScalarArrayView& values,
         mask != nullptr ? thrust::raw_pointer_cast(deviceMask.data()) : nullptr;
     for (int it = 0; it < numberOfIterations; ++it) {
       smoothKernel<<<blocks, kBlock>>>(dims, thrust::raw_pointer_cast(current.data()),
-                                       maskPointer, thrust::raw_pointer_cast(next.data()));
+                                       maskPointer,
+                                       thrust::raw_pointer_cast(next.data()));
       // Synchronises, so that progress and abort follow the passes.
       stageDone("smooth");
       current.swap(next);

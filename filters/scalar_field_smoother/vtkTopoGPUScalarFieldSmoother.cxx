@@ -29,7 +29,8 @@ vtkTopoGPUScalarFieldSmoother::~vtkTopoGPUScalarFieldSmoother() = default;
 void vtkTopoGPUScalarFieldSmoother::PrintSelf(ostream& os, vtkIndent indent) {
   this->Superclass::PrintSelf(os, indent);
   os << indent << "NumberOfIterations: " << this->NumberOfIterations << "\n";
-  os << indent << "ForceInputMaskScalarField: " << this->ForceInputMaskScalarField << "\n";
+  os << indent << "ForceInputMaskScalarField: " << this->ForceInputMaskScalarField
+     << "\n";
 }
 
 int vtkTopoGPUScalarFieldSmoother::FillOutputPortInformation(int port,
@@ -41,9 +42,9 @@ int vtkTopoGPUScalarFieldSmoother::FillOutputPortInformation(int port,
   return 1;
 }
 
-int vtkTopoGPUScalarFieldSmoother::RequestUpdateExtent(vtkInformation* request,
-                                                       vtkInformationVector** inputVector,
-                                                       vtkInformationVector* outputVector) {
+int vtkTopoGPUScalarFieldSmoother::RequestUpdateExtent(
+    vtkInformation* request, vtkInformationVector** inputVector,
+    vtkInformationVector* outputVector) {
   this->Superclass::RequestUpdateExtent(request, inputVector, outputVector);
   // Each pass reads one more ring of neighbours: as many ghost layers as passes keep
   // the owned points of a piece exact.

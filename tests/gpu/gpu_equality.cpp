@@ -263,14 +263,15 @@ void compareSmoother(const std::string& name, const std::array<SimplexId, 3>& di
   std::vector<T> cpu(values.size()), gpu(values.size());
   RunReport cpuReport, gpuReport;
   p.backend = Backend::Cpu;
-  scalar_field_smoother::execute(tri, viewOf(values), p, Monitor{}, cpu.data(), cpuReport);
+  scalar_field_smoother::execute(tri, viewOf(values), p, Monitor{}, cpu.data(),
+                                 cpuReport);
   p.backend = Backend::Gpu;
-  scalar_field_smoother::execute(tri, viewOf(values), p, Monitor{}, gpu.data(), gpuReport);
-  expect(gpuReport.backend == "gpu", name + ": GPU smoother did not run (" +
-                                         (gpuReport.warnings.empty()
-                                              ? std::string("?")
-                                              : gpuReport.warnings[0]) +
-                                         ")");
+  scalar_field_smoother::execute(tri, viewOf(values), p, Monitor{}, gpu.data(),
+                                 gpuReport);
+  expect(gpuReport.backend == "gpu",
+         name + ": GPU smoother did not run (" +
+             (gpuReport.warnings.empty() ? std::string("?") : gpuReport.warnings[0]) +
+             ")");
   SimplexId differing = 0;
   for (std::size_t v = 0; v < values.size(); ++v)
     differing += std::memcmp(&cpu[v], &gpu[v], sizeof(T)) != 0;
@@ -284,9 +285,10 @@ void compareSmoother(const std::string& name, const std::array<SimplexId, 3>& di
 
 void smootherFields() {
   std::mt19937 rng(11);
-  for (auto dims : {std::array<SimplexId, 3>{33, 17, 9}, std::array<SimplexId, 3>{64, 64, 1},
-                    std::array<SimplexId, 3>{2, 2, 2}, std::array<SimplexId, 3>{40, 1, 30},
-                    std::array<SimplexId, 3>{256, 256, 256}}) {
+  for (auto dims :
+       {std::array<SimplexId, 3>{33, 17, 9}, std::array<SimplexId, 3>{64, 64, 1},
+        std::array<SimplexId, 3>{2, 2, 2}, std::array<SimplexId, 3>{40, 1, 30},
+        std::array<SimplexId, 3>{256, 256, 256}}) {
     const SimplexId n = dims[0] * dims[1] * dims[2];
     const std::string tag = std::to_string(dims[0]) + "x" + std::to_string(dims[1]) +
                             "x" + std::to_string(dims[2]);
@@ -297,8 +299,9 @@ void smootherFields() {
     std::normal_distribution<float> normal(0.f, 1.f);
     for (SimplexId v = 0; v < n; ++v) {
       const SimplexId row = v / dims[0], layer = row / dims[1];
-      sines[v] = std::sin(0.3 * double(v % dims[0])) * std::cos(0.21 * double(row % dims[1])) +
-                 0.1 * double(layer);
+      sines[v] =
+          std::sin(0.3 * double(v % dims[0])) * std::cos(0.21 * double(row % dims[1])) +
+          0.1 * double(layer);
       noise[v] = normal(rng);
       bytes[v] = std::uint8_t(rng());
       wide[v] = std::int64_t(rng()) * 4096 - (std::int64_t(1) << 40);

@@ -87,7 +87,8 @@ void expectMatches(const std::vector<T>& got, const std::vector<double>& expecte
     const double e = expected[v];
     bool ok;
     if constexpr (std::is_floating_point_v<T>) {
-      const double tolerance = (std::is_same_v<T, float> ? 1e-6 : 1e-12) * (1 + std::fabs(e));
+      const double tolerance =
+          (std::is_same_v<T, float> ? 1e-6 : 1e-12) * (1 + std::fabs(e));
       ok = std::fabs(double(got[v]) - e) <= tolerance;
     } else {
       const double fraction = e - std::floor(e);
@@ -120,8 +121,8 @@ std::vector<T> smooth(Triangulation& tri, const std::vector<T>& values, int iter
 }
 
 template <typename T>
-void checkGrid(std::mt19937& rng, SimplexId nx, SimplexId ny, SimplexId nz, int iterations,
-               bool masked) {
+void checkGrid(std::mt19937& rng, SimplexId nx, SimplexId ny, SimplexId nz,
+               int iterations, bool masked) {
   const SimplexId n = nx * ny * nz;
   const auto values = randomValues<T>(rng, n);
   std::vector<std::uint8_t> mask;
@@ -131,8 +132,8 @@ void checkGrid(std::mt19937& rng, SimplexId nx, SimplexId ny, SimplexId nz, int 
       m = std::uint8_t(rng() % 3 ? 1 : 0);
   }
   const auto nbrs = neighboursFromCells(n, ttkGridCells(nx, ny, nz));
-  const auto expected =
-      bruteSmooth(nbrs, std::vector<double>(values.begin(), values.end()), iterations, mask);
+  const auto expected = bruteSmooth(
+      nbrs, std::vector<double>(values.begin(), values.end()), iterations, mask);
   const std::string what = std::string(scalarTypeName(scalarTypeOf<T>())) + " " +
                            std::to_string(nx) + "x" + std::to_string(ny) + "x" +
                            std::to_string(nz) + " iterations " +
@@ -210,9 +211,10 @@ TEST(ScalarFieldSmoother, RandomMeshes) {
                   bruteSmooth(nbrs, values, iterations, {}),
                   "random mesh seed " + std::to_string(seed));
     const auto shorts = randomValues<std::int16_t>(rng, nv);
-    expectMatches(smooth(mesh, shorts, 1),
-                  bruteSmooth(nbrs, std::vector<double>(shorts.begin(), shorts.end()), 1, {}),
-                  "random int16 mesh seed " + std::to_string(seed));
+    expectMatches(
+        smooth(mesh, shorts, 1),
+        bruteSmooth(nbrs, std::vector<double>(shorts.begin(), shorts.end()), 1, {}),
+        "random int16 mesh seed " + std::to_string(seed));
   }
 }
 
@@ -318,7 +320,8 @@ TEST(ScalarFieldSmoother, ProgressPerPassAndAbortBetweenPasses) {
   monitor.progress = [&](double) { ++passes; };
   monitor.abortRequested = [&] { return passes >= 2; };
   p.numberOfIterations = 100;
-  EXPECT_THROW(sfs::execute(tri, viewOf(values), p, monitor, out.data(), report), Aborted);
+  EXPECT_THROW(sfs::execute(tri, viewOf(values), p, monitor, out.data(), report),
+               Aborted);
   EXPECT_EQ(passes, 2);
 }
 
