@@ -29,6 +29,21 @@ const std::vector<Command>& commandTable() {
        "Counts minima, 1-saddles, 2-saddles, maxima, degenerate and regular vertices "
        "(JSON key \"counts\": minimum saddle1 saddle2 maximum degenerate regular).",
        runCriticalPoints},
+      {"smooth",
+       "Laplacian smoothing of a scalar field (TTK's ScalarFieldSmoother)",
+       {"--raw FILE --dims X,Y,Z --type T [--iterations N] [--output FILE] [options]",
+        "--mesh FILE --array NAME [--iterations N] [options]"},
+       concat({domainOptions(),
+               {{"--iterations", "N",
+                 "smoothing passes, 0 to 1000000 (default 1); each averages every "
+                 "vertex with its neighbours"},
+                {"--output", "FILE",
+                 "write the smoothed field as a raw volume of the input's dims and type "
+                 "(--raw inputs only)"}},
+               runOptions()}),
+       "Reports the value range before and after (JSON keys \"range_before\", "
+       "\"range_after\": min, max) in the input's type (integers rounded to nearest).",
+       runSmooth},
       {"info",
        "build features (CUDA, VTK) and the GPU seen",
        {"[--json]"},

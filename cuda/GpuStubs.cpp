@@ -4,6 +4,7 @@
 #include "cuda/common/GpuDevice.h"
 #include "cuda/common/VertexOrderGpu.h"
 #include "cuda/critical_points/CriticalPointsGpu.h"
+#include "cuda/scalar_field_smoother/ScalarFieldSmootherGpu.h"
 
 namespace topogpu::gpu {
 
@@ -39,6 +40,11 @@ void computeVertexOrder(const ScalarArrayView&, SimplexId*, const Monitor&) {
 void classifyGridVertices(const grid::Dims&, const ScalarArrayView&, const Monitor&,
                           std::int8_t*, std::vector<SimplexId>&, RunReport&) {
   noCuda("critical points");
+}
+
+void smoothGrid(const grid::Dims&, const ScalarArrayView&, int, const std::uint8_t*,
+                const Monitor&, void*, RunReport&) {
+  noCuda("scalar field smoother");
 }
 
 } // namespace topogpu::gpu

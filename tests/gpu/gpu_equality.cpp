@@ -1,5 +1,6 @@
-// CPU-versus-GPU equality on the device: vertex order and critical point classes must be
-// identical, vertex for vertex, on real volumes and synthetic fields; the GPU's classes
+// CPU-versus-GPU equality on the device: vertex order, critical point classes and the
+// scalar field smoother's output (bit for bit) must be identical, vertex for vertex, on
+// real volumes and synthetic fields; the GPU's classes
 // must satisfy the Euler (Morse) relation, computed independently on the host; a CUDA
 // failure injected mid-run must fall back to the CPU's result, say so, and release the
 // device memory. Exit code 0 when all pass, 1 on any failure, 77 (skip) when no GPU is
@@ -13,6 +14,7 @@
 #include "core/common/BackendSelection.h"
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
+#include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "cuda/common/GpuDevice.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
@@ -243,6 +245,74 @@ void syntheticFields() {
   compareOrder("uint64", viewOf(u64));
 }
 
+// The scalar field smoother: the GPU's output must equal the CPU's bit for bit (both
+// run SmootherStencil.h's function, same neighbour order, explicit round-to-nearest).
+template <typename T>
+void compareSmoother(const std::string& name, const std::array<SimplexId, 3>& dims,
+                     const std::vector<T>& values, int iterations, bool masked) {
+  ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+  std::vector<std::uint8_t> mask;
+  scalar_field_smoother::Parameters p;
+  p.numberOfIterations = iterations;
+  if (masked) {
+    mask.resize(values.size());
+    for (std::size_t v = 0; v < mask.size(); ++v)
+      mask[v] = std::uint8_t((v * 2654435761u >> 7) % 4 != 0);
+    p.mask = mask.data();
+  }
+  std::vector<T> cpu(values.size()), gpu(values.size());
+  RunReport cpuReport, gpuReport;
+  p.backend = Backend::Cpu;
+  scalar_field_smoother::execute(tri, viewOf(values), p, Monitor{}, cpu.data(),
+                                 cpuReport);
+  p.backend = Backend::Gpu;
+  scalar_field_smoother::execute(tri, viewOf(values), p, Monitor{}, gpu.data(),
+                                 gpuReport);
+  expect(gpuReport.backend == "gpu",
+         name + ": GPU smoother did not run (" +
+             (gpuReport.warnings.empty() ? std::string("?") : gpuReport.warnings[0]) +
+             ")");
+  SimplexId differing = 0;
+  for (std::size_t v = 0; v < values.size(); ++v)
+    differing += std::memcmp(&cpu[v], &gpu[v], sizeof(T)) != 0;
+  expect(differing == 0, name + ": " + std::to_string(differing) +
+                             " smoothed values differ between CPU and GPU");
+  const double cpuTime = cpuReport.totalSeconds(), gpuTime = gpuReport.totalSeconds();
+  std::printf("  %-40s %9lld verts  %d passes%s | cpu %.4f s gpu %.4f s (x%.1f)\n",
+              name.c_str(), (long long)values.size(), iterations, masked ? " masked" : "",
+              cpuTime, gpuTime, cpuTime / std::max(gpuTime, 1e-9));
+}
+
+void smootherFields() {
+  std::mt19937 rng(11);
+  for (auto dims :
+       {std::array<SimplexId, 3>{33, 17, 9}, std::array<SimplexId, 3>{64, 64, 1},
+        std::array<SimplexId, 3>{2, 2, 2}, std::array<SimplexId, 3>{40, 1, 30},
+        std::array<SimplexId, 3>{256, 256, 256}}) {
+    const SimplexId n = dims[0] * dims[1] * dims[2];
+    const std::string tag = std::to_string(dims[0]) + "x" + std::to_string(dims[1]) +
+                            "x" + std::to_string(dims[2]);
+    std::vector<double> sines(n);
+    std::vector<float> noise(n);
+    std::vector<std::uint8_t> bytes(n);
+    std::vector<std::int64_t> wide(n);
+    std::normal_distribution<float> normal(0.f, 1.f);
+    for (SimplexId v = 0; v < n; ++v) {
+      const SimplexId row = v / dims[0], layer = row / dims[1];
+      sines[v] =
+          std::sin(0.3 * double(v % dims[0])) * std::cos(0.21 * double(row % dims[1])) +
+          0.1 * double(layer);
+      noise[v] = normal(rng);
+      bytes[v] = std::uint8_t(rng());
+      wide[v] = std::int64_t(rng()) * 4096 - (std::int64_t(1) << 40);
+    }
+    compareSmoother("smooth sines float64 " + tag, dims, sines, 5, false);
+    compareSmoother("smooth noise float32 " + tag, dims, noise, 3, true);
+    compareSmoother("smooth uint8 " + tag, dims, bytes, 1, false);
+    compareSmoother("smooth int64 " + tag, dims, wide, 2, false);
+  }
+}
+
 void realVolumes(const std::string& folder) {
   DIR* dir = opendir(folder.c_str());
   if (dir == nullptr) {
@@ -409,6 +479,7 @@ int main(int argc, char** argv) try {
   if (argc > 1)
     realVolumes(argv[1]);
   if (!hostOnly) {
+    smootherFields();
     memoryBehaviour();
     if (injectFaults)
       faultInjection();

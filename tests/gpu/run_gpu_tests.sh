@@ -59,6 +59,12 @@ run() {
     --explicit fuel,neghip,silicium,tooth,engine >"$OUT_DIR/bench.log" 2>&1 ||
     { status=$?; echo "benchmark failed: see bench.log"; tail -20 "$OUT_DIR/bench.log"; }
   cat "$OUT_DIR/bench_critical_points.md" 2>/dev/null || true
+
+  echo "== benchmark: scalar field smoother (CPU and GPU outputs byte-identical)"
+  python3 tests/bench/bench_smooth.py --topogpu "$BUILD_DIR/bin/topogpu" \
+    --volumes "$VOLUMES" --out "$OUT_DIR" --iterations 10 >"$OUT_DIR/bench_smooth.log" 2>&1 ||
+    { status=$?; echo "smoother benchmark failed: see bench_smooth.log"; tail -20 "$OUT_DIR/bench_smooth.log"; }
+  cat "$OUT_DIR/bench_smooth.md" 2>/dev/null || true
   echo "== exit $status"
   return $status
 }

@@ -1,0 +1,70 @@
+#include "ScalarFieldSmoother.h"
+
+#include "cuda/scalar_field_smoother/ScalarFieldSmootherGpu.h"
+
+#include <cmath>
+#include <string>
+
+namespace topogpu::scalar_field_smoother::detail {
+
+void validate(SimplexId numberOfVertices, const ScalarArrayView& values,
+              const Parameters& parameters) {
+  if (numberOfVertices == 0)
+    throw Error("the input has no vertices");
+  if (values.size != numberOfVertices)
+    throw Error("scalar array has " + std::to_string(values.size) +
+                " values but the domain has " + std::to_string(numberOfVertices) +
+                " vertices");
+  if (parameters.numberOfIterations < 0 || parameters.numberOfIterations > kMaxIterations)
+    throw Error("the number of iterations must be between 0 and " +
+                std::to_string(kMaxIterations) + ", got " +
+                std::to_string(parameters.numberOfIterations));
+  const SimplexId bad = firstNonFiniteValue(values);
+  if (bad >= 0)
+    throw Error("scalar array has a NaN or infinite value at vertex " +
+                std::to_string(bad));
+  if (values.type == ScalarType::Float64) {
+    // A sum of up to 15 values must stay finite.
+    const auto* x = static_cast<const double*>(values.data);
+    for (SimplexId v = 0; v < values.size; ++v) {
+      if (std::fabs(x[v]) > 1e307)
+        throw Error("scalar array has a value of magnitude above 1e307 at vertex " +
+                    std::to_string(v) + "; the smoother's sums would overflow");
+    }
+  }
+}
+
+std::vector<double> toDoubles(const ScalarArrayView& values) {
+  std::vector<double> out(values.size);
+  TOPOGPU_DISPATCH_SCALAR(values.type, {
+    const auto* in = static_cast<const ValueT*>(values.data);
+    tbb::parallel_for(SimplexId(0), values.size,
+                      [&](SimplexId v) { out[v] = double(in[v]); });
+  });
+  return out;
+}
+
+void fromDoubles(const std::vector<double>& smoothedValues, ScalarType type, void* out) {
+  const SimplexId n = SimplexId(smoothedValues.size());
+  TOPOGPU_DISPATCH_SCALAR(type, {
+    auto* typed = static_cast<ValueT*>(out);
+    tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) {
+      typed[v] = toValue<ValueT>(smoothedValues[v]);
+    });
+  });
+}
+
+std::size_t gridDeviceBytes(const ScalarArrayView& values, bool masked) {
+  // input and output in their type, two double buffers, the mask
+  return values.size *
+         (2 * scalarTypeSize(values.type) + 2 * sizeof(double) + (masked ? 1 : 0));
+}
+
+void smoothGridOnGpu(const grid::Dims& dims, const ScalarArrayView& values,
+                     const Parameters& parameters, const Monitor& monitor, void* smoothed,
+                     RunReport& report) {
+  gpu::smoothGrid(dims, values, parameters.numberOfIterations, parameters.mask, monitor,
+                  smoothed, report);
+}
+
+} // namespace topogpu::scalar_field_smoother::detail

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Scalar field smoother benchmark: CPU (TBB, all cores) against GPU, same binary, same
+run. For every raw volume (NAME_XxYxZ_type.raw) and optionally a synthetic N^3 float32
+field, runs `topogpu smooth --iterations K --json` with each backend (fastest of
+--repeat runs), checks that both wrote byte-identical volumes, and writes
+bench_smooth.json and bench_smooth.md.
+
+    python3 tests/bench/bench_smooth.py --topogpu build/bin/topogpu \\
+        --volumes ../shared/data/volumes --out out [--iterations 10] [--synthetic 256]
+"""
+import argparse
+import filecmp
+import json
+import os
+import re
+import subprocess
+import sys
+
+PATTERN = re.compile(r"(.*)_(\d+)x(\d+)x(\d+)_(uint8|int16le|float32|float64)\.raw$")
+
+
+def run(topogpu, path, dims, dtype, backend, iterations, repeat, output):
+    cmd = [topogpu, "smooth", "--raw", path, "--dims", ",".join(map(str, dims)),
+           "--type", dtype, "--iterations", str(iterations), "--backend", backend,
+           "--repeat", str(repeat), "--output", output, "--json"]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {result.stderr}")
+    return json.loads(result.stdout)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--topogpu", required=True)
+    p.add_argument("--volumes", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--iterations", type=int, default=10)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--synthetic", type=int, default=0, help="also an N^3 float32 field")
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    inputs = []
+    if os.path.isdir(args.volumes):
+        for name in sorted(os.listdir(args.volumes)):
+            m = PATTERN.match(name)
+            if m:
+                dtype = "int16" if m.group(5) == "int16le" else m.group(5)
+                inputs.append((m.group(1), os.path.join(args.volumes, name),
+                               tuple(int(m.group(i)) for i in (2, 3, 4)), dtype))
+    if args.synthetic:
+        import numpy as np
+        n = args.synthetic
+        path = os.path.join(args.out, f"synthetic_{n}.raw")
+        np.random.default_rng(1).normal(size=n ** 3).astype(np.float32).tofile(path)
+        inputs.append((f"noise {n}^3", path, (n, n, n), "float32"))
+    rows, failed = [], False
+    for name, path, dims, dtype in inputs:
+        out_cpu = os.path.join(args.out, "smooth_cpu.raw")
+        out_gpu = os.path.join(args.out, "smooth_gpu.raw")
+        cpu = run(args.topogpu, path, dims, dtype, "cpu", args.iterations, args.repeat, out_cpu)
+        gpu = run(args.topogpu, path, dims, dtype, "gpu", args.iterations, args.repeat, out_gpu)
+        identical = filecmp.cmp(out_cpu, out_gpu, shallow=False)
+        failed |= not identical or gpu["backend"] != "gpu"
+        row = {"name": name, "dims": dims, "type": dtype, "iterations": args.iterations,
+               "cpu_seconds": min(cpu["runs_total_seconds"]),
+               "gpu_seconds": min(gpu["runs_total_seconds"]), "gpu_backend": gpu["backend"],
+               "identical": identical, "peak_device_memory_mib": gpu["peak_device_memory_mib"]}
+        rows.append(row)
+        print(f"{name:24s} {'x'.join(map(str, dims)):>14s} {dtype:8s} cpu {row['cpu_seconds']:.4f} s "
+              f"gpu {row['gpu_seconds']:.4f} s ({row['gpu_backend']}) identical {identical}")
+        for f in (out_cpu, out_gpu):
+            os.remove(f)
+    with open(os.path.join(args.out, "bench_smooth.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    with open(os.path.join(args.out, "bench_smooth.md"), "w") as f:
+        f.write(f"| input | dims | type | passes | CPU s | GPU s | speed-up | identical |\n"
+                f"|---|---|---|---|---|---|---|---|\n")
+        for r in rows:
+            f.write(f"| {r['name']} | {'x'.join(map(str, r['dims']))} | {r['type']} | "
+                    f"{r['iterations']} | {r['cpu_seconds']:.4f} | {r['gpu_seconds']:.4f} | "
+                    f"{r['cpu_seconds'] / max(r['gpu_seconds'], 1e-9):.1f} | {r['identical']} |\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,199 @@
+"""pvpython checks of the TopoGPU Scalar Field Smoother filter against the numpy oracle
+(smoother_oracle.py: neighbours from the cells, TTK's tets corner list on images).
+
+Usage: pvpython scalar_field_smoother_test.py PLUGIN DATA_DIR CASE
+Each CASE is one ctest; a failed check raises, so pvpython exits non-zero.
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import smoother_oracle as oracle  # noqa: E402
+
+from paraview import servermanager  # noqa: E402
+from paraview.simple import *  # noqa: E402,F401,F403
+from vtkmodules.numpy_interface import dataset_adapter as dsa  # noqa: E402
+from vtkmodules.util import numpy_support  # noqa: E402
+from vtkmodules.util.misc import calldata_type  # noqa: E402
+from vtkmodules.util.vtkConstants import VTK_STRING  # noqa: E402
+from vtkmodules.vtkCommonDataModel import vtkImageData, vtkPolyData, vtkUnstructuredGrid  # noqa: E402,E501
+
+PLUGIN, DATA, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
+LoadPlugin(PLUGIN, remote=False, ns=globals())
+
+
+_observers = []  # the callbacks must outlive the proxies
+
+
+def errors_of(proxy):
+    errors = []
+
+    @calldata_type(VTK_STRING)
+    def on_error(_obj, _event, text):
+        errors.append(text)
+
+    proxy.GetClientSideObject().AddObserver("ErrorEvent", on_error)
+    _observers.append(on_error)
+    return errors
+
+
+def fetch(proxy):
+    proxy.UpdatePipeline()
+    return dsa.WrapDataObject(servermanager.Fetch(proxy))
+
+
+def cells_of(data):
+    """Point ids of every cell (all triangles or all tets), from the data set itself."""
+    obj = data.VTKObject
+    if isinstance(obj, vtkImageData):
+        return oracle.grid_cells(obj.GetDimensions())
+    cell_array = obj.GetPolys() if isinstance(obj, vtkPolyData) else obj.GetCells()
+    offsets = numpy_support.vtk_to_numpy(cell_array.GetOffsetsArray())
+    ids = numpy_support.vtk_to_numpy(cell_array.GetConnectivityArray()).astype(np.int64)
+    sizes = np.diff(offsets)
+    assert sizes.size and np.all(sizes == sizes[0]), "mixed cell sizes"
+    return ids.reshape(-1, int(sizes[0]))
+
+
+def check_smoother(source, array, iterations, mask=None):
+    """Runs the filter and compares the smoothed array with the oracle; the rest of the
+    input must pass through unchanged."""
+    before = fetch(source)
+    smoother = TopoGPUScalarFieldSmoother(Input=source)
+    errors = errors_of(smoother)
+    smoother.SelectInputScalars = ["POINTS", array]
+    smoother.NumberOfIterations = iterations
+    if mask is not None:
+        smoother.ForceInputMaskScalarField = 1
+        smoother.InputMask = ["POINTS", mask]
+    out = fetch(smoother)
+    assert not errors, errors
+    assert out.VTKObject.GetClassName() == before.VTKObject.GetClassName()
+    assert out.VTKObject.GetNumberOfPoints() == before.VTKObject.GetNumberOfPoints()
+    assert out.VTKObject.GetNumberOfCells() == before.VTKObject.GetNumberOfCells()
+    values = np.asarray(before.PointData[array])
+    got = np.asarray(out.PointData[array])
+    assert got.dtype == values.dtype, (got.dtype, values.dtype)
+    mask_values = None if mask is None else np.asarray(before.PointData[mask])
+    expected = oracle.smooth(values, oracle.edges_of_cells(cells_of(before)), iterations,
+                             mask_values)
+    bad = oracle.mismatches(got, expected, values.dtype)
+    assert bad.size == 0, "%d of %d values differ from the oracle, e.g. vertex %d: %r vs %r" % (
+        bad.size, got.size, bad[0], got[bad[0]], expected[bad[0]])
+    if iterations > 0 and mask is None:  # masked extremes may stay
+        assert np.ptp(got.astype(float)) < np.ptp(values.astype(float)), "range did not shrink"
+    for name in before.PointData.keys():
+        if name != array:
+            assert np.array_equal(np.asarray(out.PointData[name]),
+                                  np.asarray(before.PointData[name])), name + " changed"
+    backend = out.FieldData["TopoGPUBackend"].GetValue(0)
+    assert backend in ("cpu", "gpu"), backend
+    print("%s: %d values smoothed %d times on the %s, as the oracle" % (
+        CASE, got.size, iterations, backend))
+    return smoother, out
+
+
+def image(dims, arrays):
+    img = vtkImageData()
+    img.SetDimensions(*dims)
+    for name, values in arrays.items():
+        a = numpy_support.numpy_to_vtk(np.ascontiguousarray(values), deep=1)
+        a.SetName(name)
+        img.GetPointData().AddArray(a)
+    img.GetPointData().SetActiveScalars(list(arrays)[0])
+    source = TrivialProducer()
+    source.GetClientSideObject().SetOutput(img)
+    return source
+
+
+# ---- cases ---------------------------------------------------------------------------
+def case_wavelet3d():
+    _, out = check_smoother(Wavelet(), "RTData", 3)
+    assert out.PointData.GetScalars().GetName() == "RTData", "no longer the active scalars"
+
+
+def case_image2d_types():
+    rng = np.random.default_rng(3)
+    for dtype in (np.uint8, np.int16, np.int32, np.float64):
+        info = np.iinfo(dtype) if np.dtype(dtype).kind != "f" else None
+        values = (rng.integers(info.min, info.max, 23 * 17, endpoint=True) if info
+                  else rng.normal(size=23 * 17)).astype(dtype)
+        check_smoother(image((23, 17, 1), {"s": values, "other": np.arange(23 * 17.0)}),
+                       "s", 2)
+
+
+def case_mask():
+    rng = np.random.default_rng(4)
+    n = 9 * 8 * 7
+    check_smoother(image((9, 8, 7), {"s": rng.normal(size=n),
+                                      "keep": (rng.random(n) < 0.7).astype(np.int8)}),
+                   "s", 3, mask="keep")
+
+
+def case_sphere():
+    sphere = Sphere(ThetaResolution=32, PhiResolution=24)
+    check_smoother(Elevation(Input=sphere, LowPoint=[0, 0, -0.5], HighPoint=[0, 0, 0.5]),
+                   "Elevation", 4)
+
+
+def case_tets():
+    path = os.path.join(DATA, "tets", "vtk_post_lox.vtk")
+    if not os.path.exists(path):
+        print("SKIP: no %s" % path)
+        return
+    check_smoother(LegacyVTKReader(FileNames=[path]), "Pressure", 2)
+
+
+def case_default_array():
+    # pvpython without SelectInputScalars: the active point scalars (RTData)
+    smoother = TopoGPUScalarFieldSmoother(Input=Wavelet())
+    errors = errors_of(smoother)
+    out = fetch(smoother)
+    assert not errors, errors
+    before = np.asarray(fetch(Wavelet()).PointData["RTData"])
+    assert not np.array_equal(np.asarray(out.PointData["RTData"]), before), "not smoothed"
+
+
+def case_bad_inputs():
+    values = np.arange(5 * 4 * 3, dtype=np.float32)
+    values[7] = np.nan
+    for source, settings, fragment in [
+            (image((5, 4, 3), {"s": values}), {}, "NaN or infinite value at vertex 7"),
+            (Wavelet(), {"SelectInputScalars": ["POINTS", "nope"]}, "no point scalar array"),
+            (Wavelet(), {"ForceInputMaskScalarField": 1,
+                         "InputMask": ["POINTS", "missing"]}, "mask")]:
+        smoother = TopoGPUScalarFieldSmoother(Input=source)
+        errors = errors_of(smoother)
+        for key, value in settings.items():
+            setattr(smoother, key, value)
+        out = fetch(smoother)
+        assert out.VTKObject.GetNumberOfPoints() == 0, "output not empty"
+        text = " ".join(errors)
+        assert fragment.lower() in text.lower(), "error %r lacks %r" % (text, fragment)
+        print("bad input: error as expected: %s" % text.strip().splitlines()[-1])
+
+
+def case_documentation():
+    proxy = TopoGPUScalarFieldSmoother(Input=Wavelet()).SMProxy
+    doc = proxy.GetDocumentation()
+    assert doc.GetShortHelp() and doc.GetLongHelp() and doc.GetDescription()
+    names = []
+    it = proxy.NewPropertyIterator()
+    it.Begin()
+    while not it.IsAtEnd():
+        prop_doc = it.GetProperty().GetDocumentation()
+        assert prop_doc is not None and prop_doc.GetShortHelp() and prop_doc.GetDescription(), \
+            "property %s has no short help / description" % it.GetKey()
+        names.append(it.GetKey())
+        it.Next()
+    assert {"Input", "SelectInputScalars", "NumberOfIterations", "ForceInputMaskScalarField",
+            "InputMask", "Backend"} <= set(names), names
+    print("documentation: filter and %d properties documented" % len(names))
+
+
+CASES = {name[5:]: f for name, f in dict(globals()).items() if name.startswith("case_")}
+if CASE not in CASES:
+    raise SystemExit("unknown case %s; known: %s" % (CASE, sorted(CASES)))
+CASES[CASE]()
