@@ -616,6 +616,7 @@ TEST(ImplicitTriangulation, BoundaryFacesFollowVtkAxes) {
     for (int faces : {0, 1, 2, 4, 8, 16, 32, 0x15, 0x3f}) {
       ImplicitTriangulation grid(n[0], n[1], n[2]);
       grid.setBoundaryFaces(faces);
+      grid.precondition(BoundaryVertices);
       for (SimplexId v = 0; v < n[0] * n[1] * n[2]; ++v) {
         const SimplexId c[3] = {v % n[0], v / n[0] % n[1], v / (n[0] * n[1])};
         bool expected = false;
