@@ -65,7 +65,10 @@ def main():
         row = {"name": name, "dims": dims, "type": dtype, "iterations": args.iterations,
                "cpu_seconds": min(cpu["runs_total_seconds"]),
                "gpu_seconds": min(gpu["runs_total_seconds"]), "gpu_backend": gpu["backend"],
-               "identical": identical, "peak_device_memory_mib": gpu["peak_device_memory_mib"]}
+               "identical": identical,
+               "cpu_peak_host_memory_mib": cpu["peak_host_memory_mib"],
+               "gpu_peak_host_memory_mib": gpu["peak_host_memory_mib"],
+               "peak_device_memory_mib": gpu["peak_device_memory_mib"]}
         rows.append(row)
         print(f"{name:24s} {'x'.join(map(str, dims)):>14s} {dtype:8s} cpu {row['cpu_seconds']:.4f} s "
               f"gpu {row['gpu_seconds']:.4f} s ({row['gpu_backend']}) identical {identical}")
@@ -74,12 +77,15 @@ def main():
     with open(os.path.join(args.out, "bench_smooth.json"), "w") as f:
         json.dump(rows, f, indent=1)
     with open(os.path.join(args.out, "bench_smooth.md"), "w") as f:
-        f.write(f"| input | dims | type | passes | CPU s | GPU s | speed-up | identical |\n"
-                f"|---|---|---|---|---|---|---|---|\n")
+        f.write(f"| input | dims | type | passes | CPU s | GPU s | speed-up | CPU peak host MiB | "
+                f"GPU-run peak host MiB | device MiB in use | identical |\n"
+                f"|---|---|---|---|---|---|---|---|---|---|---|\n")
         for r in rows:
             f.write(f"| {r['name']} | {'x'.join(map(str, r['dims']))} | {r['type']} | "
                     f"{r['iterations']} | {r['cpu_seconds']:.4f} | {r['gpu_seconds']:.4f} | "
-                    f"{r['cpu_seconds'] / max(r['gpu_seconds'], 1e-9):.1f} | {r['identical']} |\n")
+                    f"{r['cpu_seconds'] / max(r['gpu_seconds'], 1e-9):.1f} | "
+                    f"{r['cpu_peak_host_memory_mib']:.0f} | {r['gpu_peak_host_memory_mib']:.0f} | "
+                    f"{r['peak_device_memory_mib']:.0f} | {r['identical']} |\n")
     return 1 if failed else 0
 
 

@@ -85,6 +85,30 @@ before and after on every case: {same}.
 | case | tets | binary | wall s | build (validate cells) s | precondition s | classify s | peak MiB |
 |---|---:|---|---:|---:|---:|---:|---:|
 """ + "\n".join(lines) + "\n"
+# The module template's smoother (bench_smooth.py on the GPU host).
+smooth_source = os.path.join(root, "docs/bench-results/smooth_h200.json")
+smooth_section = ""
+if os.path.exists(smooth_source):
+    smooth = json.load(open(smooth_source))
+    lines = []
+    for r in sorted(smooth, key=lambda r: -size(r["dims"])):
+        memory = (f"{r['cpu_peak_host_memory_mib']:.0f} | {r['gpu_peak_host_memory_mib']:.0f}"
+                  if "cpu_peak_host_memory_mib" in r else "- | -")
+        lines.append(
+            f"| {r['name']} {'x'.join(map(str, r['dims']))} {r['type']} | {r['iterations']} | "
+            f"{r['cpu_seconds']:.4f} | {r['gpu_seconds']:.4f} | "
+            f"{r['cpu_seconds'] / max(r['gpu_seconds'], 1e-9):.1f} | {memory} | "
+            f"{r['peak_device_memory_mib']:.0f} | {r['identical']} |")
+    smooth_section = f"""
+## Scalar field smoother (`topogpu smooth`), CPU vs GPU
+
+`python3 tests/bench/bench_smooth.py --topogpu build-gpu/bin/topogpu --volumes VOLUMES --out OUT --iterations 10`
+on the GPU host: each volume smoothed by 10 Laplacian passes with each backend (fastest of
+the runs), the two output files compared byte for byte ("identical").
+
+| volume | passes | CPU s | GPU s | GPU speedup | CPU peak host MiB | GPU-run peak host MiB | device MiB in use | identical |
+|---|---:|---:|---:|---:|---:|---:|---:|---|
+""" + "\n".join(lines) + "\n"
 all_same = all(r["counts_identical"] for r in rows + data.get("mesh_rows", []))
 
 page = f"""# Benchmarks
@@ -134,11 +158,11 @@ explicit mesh (`topogpu critical-points --triangulation explicit`): same domain,
 answer, so the difference is what an explicit triangulation and the generic link
 classifier cost. This is the baseline the GALE backend (next issue) is measured against.
 
-| volume | tets | implicit s | implicit peak MiB | explicit: build (validate cells) s | explicit: precondition (edges, triangles, VV, VT, boundary) s | explicit total s | explicit peak MiB |
+| volume | tets | implicit s | implicit peak MiB | explicit: build (validate cells) s | explicit: precondition (VV, vertex star, boundary vertices) s | explicit total s | explicit peak MiB |
 |---|---:|---:|---:|---:|---:|---:|---:|
 """ + "\n".join(mesh) + """
 
-""" + explicit_section + """
+""" + explicit_section + smooth_section + """
 ## Dev box (2 cores, no GPU)
 
 `build/bin/topogpu critical-points --raw engine_256x256x128_uint8.raw --dims 256,256,128 --type uint8 --repeat 3`
