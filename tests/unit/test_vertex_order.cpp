@@ -15,7 +15,6 @@
 namespace topogpu {
 namespace {
 
-
 // Checks order against the brute-force reference on values.
 template <typename T> void checkOrder(const std::vector<T>& values, const char* what) {
   SCOPED_TRACE(what);
