@@ -4,6 +4,7 @@
 #include <tbb/parallel_reduce.h>
 
 #include <algorithm>
+#include <string>
 
 #include <cmath>
 #include <type_traits>
@@ -81,6 +82,19 @@ SimplexId firstNonFiniteValue(const ScalarArrayView& values) {
     }
   });
   return first;
+}
+
+void validateVertexField(SimplexId numberOfVertices, const ScalarArrayView& values) {
+  if (numberOfVertices == 0)
+    throw Error("the input has no vertices");
+  if (values.size != numberOfVertices)
+    throw Error("scalar array has " + std::to_string(values.size) +
+                " values but the domain has " + std::to_string(numberOfVertices) +
+                " vertices");
+  const SimplexId bad = firstNonFiniteValue(values);
+  if (bad >= 0)
+    throw Error("scalar array has a NaN or infinite value at vertex " +
+                std::to_string(bad));
 }
 
 } // namespace topogpu

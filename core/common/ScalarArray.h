@@ -70,6 +70,10 @@ template <typename T> ScalarArrayView viewOf(const std::vector<T>& values) {
 // Index of the first NaN or infinite value, or -1 when all values are finite.
 SimplexId firstNonFiniteValue(const ScalarArrayView& values);
 
+// The checks every vertex-field algorithm makes first: a non-empty domain, one value per
+// vertex, every value finite. Throws Error naming the problem.
+void validateVertexField(SimplexId numberOfVertices, const ScalarArrayView& values);
+
 } // namespace topogpu
 
 // Runs BODY with `ValueT` bound to the C++ type of TYPE_ENUM.

@@ -9,19 +9,6 @@
 
 namespace topogpu::critical_points::detail {
 
-void validate(SimplexId numberOfVertices, const ScalarArrayView& values) {
-  if (numberOfVertices == 0)
-    throw Error("the input has no vertices");
-  if (values.size != numberOfVertices)
-    throw Error("scalar array has " + std::to_string(values.size) +
-                " values but the domain has " + std::to_string(numberOfVertices) +
-                " vertices");
-  const SimplexId bad = firstNonFiniteValue(values);
-  if (bad >= 0)
-    throw Error("scalar array has a NaN or infinite value at vertex " +
-                std::to_string(bad));
-}
-
 // Counted per block in parallel, then each block writes its part at its prefix offset
 // (the CPU twin of the GPU's copy_if).
 std::vector<SimplexId> selectCritical(const std::vector<std::int8_t>& types) {

@@ -58,8 +58,6 @@ namespace detail {
 // Where each stage ends on the 0..1 progress bar.
 constexpr double kOrderEnd = 0.4, kClassifyEnd = 0.9;
 
-void validate(SimplexId numberOfVertices, const ScalarArrayView& values);
-
 // Ascending ids of the non-regular vertices.
 std::vector<SimplexId> selectCritical(const std::vector<std::int8_t>& types);
 
@@ -139,7 +137,7 @@ template <typename Triangulation>
 void execute(Triangulation& tri, const ScalarArrayView& values,
              const Parameters& parameters, const Monitor& monitor, Output& output) {
   output.clear();
-  detail::validate(tri.getNumberOfVertices(), values);
+  validateVertexField(tri.getNumberOfVertices(), values);
   bool listReady = false;
   if constexpr (isGridTriangulation<Triangulation>) {
     // The grid's stencil classifier needs no relations; the summary reads the boundary

@@ -9,20 +9,11 @@ namespace topogpu::scalar_field_smoother::detail {
 
 void validate(SimplexId numberOfVertices, const ScalarArrayView& values,
               const Parameters& parameters) {
-  if (numberOfVertices == 0)
-    throw Error("the input has no vertices");
-  if (values.size != numberOfVertices)
-    throw Error("scalar array has " + std::to_string(values.size) +
-                " values but the domain has " + std::to_string(numberOfVertices) +
-                " vertices");
   if (parameters.numberOfIterations < 0 || parameters.numberOfIterations > kMaxIterations)
     throw Error("the number of iterations must be between 0 and " +
                 std::to_string(kMaxIterations) + ", got " +
                 std::to_string(parameters.numberOfIterations));
-  const SimplexId bad = firstNonFiniteValue(values);
-  if (bad >= 0)
-    throw Error("scalar array has a NaN or infinite value at vertex " +
-                std::to_string(bad));
+  validateVertexField(numberOfVertices, values);
   if (values.type == ScalarType::Float64) {
     // A sum of up to 15 values must stay finite.
     const auto* x = static_cast<const double*>(values.data);
