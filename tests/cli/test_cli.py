@@ -11,102 +11,23 @@ import json
 import os
 import random
 import re
-import resource
 import struct
-import subprocess
 import sys
 import tempfile
 
-try:
-    import numpy as np
-except ImportError:
-    print("SKIP: numpy is not available to this python")
-    sys.exit(77)
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "pvpython"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_helpers import (check, expect_error, finish, np, raw_case, read_off,  # noqa: E402
+                         topogpu, write)
+import cli_helpers  # noqa: E402
 import cp_oracle  # noqa: E402
 
-TOPOGPU, DATA = sys.argv[1], sys.argv[2]
+_, DATA = cli_helpers.arguments()
 KEYS = ["minimum", "saddle1", "saddle2", "maximum", "degenerate", "regular"]
-# What the C++ runtime says when an exception escapes untranslated.
-RAW_EXCEPTION_TEXT = re.compile(
-    r"stoi|stol|stod|std::|bad_alloc|vector::|basic_string|max_size\(\)|terminate called|"
-    r"what\(\)|Segmentation|Aborted|core dumped")
-failures = []
-passed = 0
-
-
-def check(condition, message):
-    global passed
-    if condition:
-        passed += 1
-    else:
-        failures.append(message)
-        print("FAIL:", message)
-
-
-def memory_cap(limit):
-    # A corrupt header must not be able to take the machine's memory: with this cap an
-    # attempt to allocate it fails (and must be reported as an error, not a crash).
-    return lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
-def topogpu(*args, timeout=60, memory=3 << 30):
-    try:
-        return subprocess.run([TOPOGPU, *map(str, args)], capture_output=True, text=True,
-                              errors="replace", timeout=timeout,
-                              preexec_fn=memory_cap(memory))
-    except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(args, "timeout", "", "timeout")
 
 
 def counts_of(result):
     data = json.loads(result.stdout)
     return [data["counts"][k] for k in KEYS], data
-
-
-def expect_error(label, args, needle=None, allow_success=False, memory=3 << 30):
-    """The CLI must exit 1 with a message (JSON with --json), or 0 when allowed (a
-    corrupted byte can leave a valid file); never a signal, a hang or raw exception text."""
-    result = topogpu(*args, memory=memory)
-    rc, err = result.returncode, result.stderr
-    if allow_success and rc == 0:
-        check(True, label)
-        return result
-    ok = rc == 1 and err.strip() != "" and not RAW_EXCEPTION_TEXT.search(err)
-    if ok and "--json" in args:
-        try:
-            data = json.loads(result.stdout)
-            ok = isinstance(data.get("error"), str) and data["error"] != ""
-        except ValueError:
-            ok = False
-    if ok and needle is not None:
-        ok = needle in err
-    check(ok, f"{label}: rc {rc}, stderr {err[-300:]!r}, stdout {result.stdout[-200:]!r}"
-              + (f" (wanted {needle!r})" if needle else ""))
-    return result
-
-
-def write(tmp, name, content):
-    path = os.path.join(tmp, name)
-    with open(path, "wb" if isinstance(content, bytes) else "w") as f:
-        f.write(content)
-    return path
-
-
-def raw_case(tmp, name, values, dtype):
-    path = os.path.join(tmp, name + ".raw")
-    np.asarray(values, dtype=dtype).tofile(path)
-    return path
-
-
-def read_off(path):
-    with open(path) as f:
-        tokens = [t for line in f for t in line.split("#")[0].split()]
-    nv, nf = int(tokens[1]), int(tokens[2])
-    coords = np.array(tokens[4:4 + 3 * nv], dtype=float).reshape(nv, 3)
-    faces = np.array(tokens[4 + 3 * nv:4 + 3 * nv + 4 * nf], dtype=np.int64).reshape(nf, 4)[:, 1:]
-    return coords, faces
 
 
 def read_legacy_vtk_binary(path):
@@ -468,5 +389,4 @@ if "no VTK" not in probe.stderr and os.path.exists(post):
           f"post: {data['vertices']} vertices, dimension {data['dimension']}")
     check(counts == list(expected.counts), f"post: counts {counts} != oracle {list(expected.counts)}")
 
-print(f"{passed} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+finish()

@@ -6,45 +6,19 @@ input (exit 1 with a message naming the problem).
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-try:
-    import numpy as np
-except ImportError:
-    print("SKIP: numpy is not available to this python")
-    sys.exit(77)
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "pvpython"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_helpers import check, expect_error, finish, np, raw_case, read_off  # noqa: E402
+import cli_helpers  # noqa: E402
 import smoother_oracle as oracle  # noqa: E402
 
-TOPOGPU, DATA = sys.argv[1], sys.argv[2]
-failures = []
-passed = 0
-
-
-def check(condition, message):
-    global passed
-    if condition:
-        passed += 1
-    else:
-        failures.append(message)
-        print("FAIL:", message)
+_, DATA = cli_helpers.arguments()
 
 
 def topogpu(*args):
-    return subprocess.run([TOPOGPU, *map(str, args)], capture_output=True, text=True,
-                          timeout=120)
-
-
-def expect_error(label, args, needle):
-    result = topogpu(*args)
-    ok = result.returncode == 1 and needle in result.stderr
-    if ok and "--json" in args:
-        ok = needle in json.loads(result.stdout).get("error", "")
-    check(ok, f"{label}: rc {result.returncode}, stderr {result.stderr[-300:]!r} "
-              f"(wanted {needle!r})")
+    return cli_helpers.topogpu(*args, timeout=120)
 
 
 rng = np.random.default_rng(5)
@@ -61,9 +35,8 @@ with tempfile.TemporaryDirectory() as tmp:
             info = np.iinfo(dtype)
             values = rng.integers(info.min, info.max, n, endpoint=True).astype(dtype)
         name = f"{np.dtype(dtype).name} {dims} x{iterations} {kind}"
-        source = os.path.join(tmp, "in.raw")
+        source = raw_case(tmp, "in", values, dtype)
         target = os.path.join(tmp, "out.raw")
-        values.tofile(source)
         result = topogpu("smooth", "--raw", source, "--dims", ",".join(map(str, dims)),
                          "--type", np.dtype(dtype).name, "--iterations", iterations,
                          "--triangulation", kind, "--output", target, "--json")
@@ -95,12 +68,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # --- a mesh: TTK's terrain, z as the field ------------------------------------------
     terrain = os.path.join(DATA, "surfaces", "ttk_inputData_terrain.off")
     if os.path.exists(terrain):
-        with open(terrain) as f:
-            tokens = [t for line in f for t in line.split("#")[0].split()]
-        nv, nf = int(tokens[1]), int(tokens[2])
-        coords = np.array(tokens[4:4 + 3 * nv], dtype=float).reshape(nv, 3)
-        faces = np.array(tokens[4 + 3 * nv:4 + 3 * nv + 4 * nf],
-                         dtype=np.int64).reshape(nf, 4)[:, 1:]
+        coords, faces = read_off(terrain)
         expected = oracle.smooth(coords[:, 2], oracle.edges_of_cells(faces), 5)
         result = topogpu("smooth", "--mesh", terrain, "--array", "z", "--iterations", 5,
                          "--json")
@@ -114,8 +82,7 @@ with tempfile.TemporaryDirectory() as tmp:
         print("shared data missing: mesh case skipped")
 
     # --- bad input ------------------------------------------------------------------------
-    good = os.path.join(tmp, "good.raw")
-    np.arange(24, dtype=np.float32).tofile(good)
+    good = raw_case(tmp, "good", np.arange(24), np.float32)
     raw = ["smooth", "--raw", good, "--dims", "4,3,2", "--type", "float32"]
     expect_error("negative iterations", raw + ["--iterations", "-2"], "--iterations")
     expect_error("too many iterations", raw + ["--iterations", "1000001", "--json"],
@@ -125,17 +92,14 @@ with tempfile.TemporaryDirectory() as tmp:
     expect_error("--output of a mesh", ["smooth", "--mesh", terrain, "--array", "z",
                                         "--output", os.path.join(tmp, "x.raw")],
                  "--raw inputs only")
-    nan = os.path.join(tmp, "nan.raw")
     values = np.zeros(24, dtype=np.float32)
     values[13] = np.nan
-    values.tofile(nan)
+    nan = raw_case(tmp, "nan", values, np.float32)
     expect_error("NaN value", ["smooth", "--raw", nan, "--dims", "4,3,2", "--type",
                                "float32", "--json"], "NaN or infinite value at vertex 13")
-    huge = os.path.join(tmp, "huge.raw")
-    np.full(24, 1.5e308).tofile(huge)
+    huge = raw_case(tmp, "huge", np.full(24, 1.5e308), np.float64)
     expect_error("float64 near its maximum", ["smooth", "--raw", huge, "--dims", "4,3,2",
                                               "--type", "float64"], "would overflow")
     expect_error("unknown option", raw + ["--mask", "m.raw"], "--mask")
 
-print(f"{passed} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+finish()

@@ -207,19 +207,27 @@ void compareOrder(const std::string& name, const ScalarArrayView& values) {
   expect(cpu == gpu, name + ": vertex orders differ");
 }
 
+// The synthetic fields' shapes: odd sizes, 2D in (x, y), a single voxel, 2D in (x, z),
+// then `large`, for many thread blocks.
+std::vector<std::array<SimplexId, 3>>
+syntheticShapes(const std::array<SimplexId, 3>& large) {
+  return {{33, 17, 9}, {64, 64, 1}, {2, 2, 2}, {40, 1, 30}, large};
+}
+
+std::string dimsTag(const std::array<SimplexId, 3>& dims) {
+  return std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
+         std::to_string(dims[2]);
+}
+
 void syntheticFields() {
   std::mt19937 rng(7);
   // Massive ties: a handful of distinct values.
-  for (auto dims :
-       {std::array<SimplexId, 3>{33, 17, 9}, std::array<SimplexId, 3>{64, 64, 1},
-        std::array<SimplexId, 3>{2, 2, 2}, std::array<SimplexId, 3>{40, 1, 30},
-        std::array<SimplexId, 3>{128, 96, 80}}) {
+  for (const auto& dims : syntheticShapes({128, 96, 80})) {
     const SimplexId n = dims[0] * dims[1] * dims[2];
     std::vector<std::uint8_t> ties(n);
     for (auto& x : ties)
       x = std::uint8_t(rng() % 4);
-    const std::string tag = std::to_string(dims[0]) + "x" + std::to_string(dims[1]) +
-                            "x" + std::to_string(dims[2]);
+    const std::string tag = dimsTag(dims);
     compareOrder("ties " + tag, viewOf(ties));
     compareCriticalPoints("ties uint8 " + tag, dims, viewOf(ties));
     std::vector<double> smooth(n);
@@ -285,13 +293,9 @@ void compareSmoother(const std::string& name, const std::array<SimplexId, 3>& di
 
 void smootherFields() {
   std::mt19937 rng(11);
-  for (auto dims :
-       {std::array<SimplexId, 3>{33, 17, 9}, std::array<SimplexId, 3>{64, 64, 1},
-        std::array<SimplexId, 3>{2, 2, 2}, std::array<SimplexId, 3>{40, 1, 30},
-        std::array<SimplexId, 3>{256, 256, 256}}) {
+  for (const auto& dims : syntheticShapes({256, 256, 256})) {
     const SimplexId n = dims[0] * dims[1] * dims[2];
-    const std::string tag = std::to_string(dims[0]) + "x" + std::to_string(dims[1]) +
-                            "x" + std::to_string(dims[2]);
+    const std::string tag = dimsTag(dims);
     std::vector<double> sines(n);
     std::vector<float> noise(n);
     std::vector<std::uint8_t> bytes(n);

@@ -10,40 +10,19 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cp_oracle as oracle  # noqa: E402
+from pv_helpers import Messages, documented_properties, fetch  # noqa: E402
+import pv_helpers  # noqa: E402
 
 from paraview import servermanager  # noqa: E402
 from paraview.simple import *  # noqa: E402,F401,F403
 from vtkmodules.numpy_interface import dataset_adapter as dsa  # noqa: E402
 from vtkmodules.util import numpy_support  # noqa: E402
-from vtkmodules.util.misc import calldata_type  # noqa: E402
-from vtkmodules.util.vtkConstants import VTK_STRING  # noqa: E402
 from vtkmodules.vtkCommonCore import vtkDoubleArray, vtkFloatArray, vtkPoints  # noqa: E402
 from vtkmodules.vtkCommonDataModel import (  # noqa: E402
     VTK_HEXAHEDRON, VTK_LINE, VTK_QUAD, VTK_TETRA, vtkImageData, vtkPolyData,
     vtkUnstructuredGrid, vtkCellArray)
 
-PLUGIN, DATA, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
-LoadPlugin(PLUGIN, remote=False, ns=globals())
-
-
-class Messages:
-    """Collects the filter's vtkErrorMacro / vtkWarningMacro texts."""
-
-    def __init__(self, proxy):
-        self.errors, self.warnings = [], []
-        algorithm = proxy.GetClientSideObject()
-
-        @calldata_type(VTK_STRING)
-        def on_error(_obj, _event, text):
-            self.errors.append(text)
-
-        @calldata_type(VTK_STRING)
-        def on_warning(_obj, _event, text):
-            self.warnings.append(text)
-
-        algorithm.AddObserver("ErrorEvent", on_error)
-        algorithm.AddObserver("WarningEvent", on_warning)
-        self._keep = (on_error, on_warning)
+PLUGIN, DATA, CASE = pv_helpers.load_plugin(globals())
 
 
 def run_filter(source, array, backend=None):
@@ -52,14 +31,12 @@ def run_filter(source, array, backend=None):
     cp.SelectInputScalars = ["POINTS", array]
     if backend is not None:
         cp.Backend = backend
-    cp.UpdatePipeline()
-    return cp, dsa.WrapDataObject(servermanager.Fetch(cp)), messages
+    return cp, fetch(cp), messages
 
 
 def rerun(cp, array):
     cp.SelectInputScalars = ["POINTS", array]
-    cp.UpdatePipeline()
-    return dsa.WrapDataObject(servermanager.Fetch(cp))
+    return fetch(cp)
 
 
 def field_strings(out, name):
@@ -539,28 +516,13 @@ def case_documentation():
     each of its properties carry a short and a long help, shown as the panel's tooltips;
     the representation hint asks for point sprites."""
     cp = TopoGPUCriticalPoints(Input=Wavelet())
-    proxy = cp.SMProxy
-    doc = proxy.GetDocumentation()
-    assert doc.GetShortHelp() and doc.GetLongHelp() and doc.GetDescription(), "filter help missing"
-    names = []
-    it = proxy.NewPropertyIterator()
-    it.Begin()
-    while not it.IsAtEnd():
-        prop_doc = it.GetProperty().GetDocumentation()
-        assert prop_doc is not None and prop_doc.GetShortHelp() and prop_doc.GetDescription(), \
-            "property %s has no short help / description" % it.GetKey()
-        names.append(it.GetKey())
-        it.Next()
+    names = documented_properties(cp)
     assert {"Input", "SelectInputScalars", "Backend"} <= set(names), names
-    hints = proxy.GetHints()
+    hints = cp.SMProxy.GetHints()
     hint = hints.FindNestedElementByName("RepresentationType") if hints else None
     assert hint is not None and hint.GetAttribute("type") == "Point Gaussian", "no sprite hint"
     assert hints.FindNestedElementByName("ShowProxyDocumentationInPanel") is not None
     print("documentation: filter and %d properties documented" % len(names))
 
 
-CASES = {name[5:]: f for name, f in dict(globals()).items() if name.startswith("case_")}
-if CASE not in CASES:
-    raise SystemExit("unknown case %s; known: %s" % (CASE, sorted(CASES)))
-CASES[CASE]()
-print("%s: OK" % CASE)
+pv_helpers.run_case(globals(), CASE)

@@ -11,37 +11,14 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import smoother_oracle as oracle  # noqa: E402
+from pv_helpers import Messages, documented_properties, fetch  # noqa: E402
+import pv_helpers  # noqa: E402
 
-from paraview import servermanager  # noqa: E402
 from paraview.simple import *  # noqa: E402,F401,F403
-from vtkmodules.numpy_interface import dataset_adapter as dsa  # noqa: E402
 from vtkmodules.util import numpy_support  # noqa: E402
-from vtkmodules.util.misc import calldata_type  # noqa: E402
-from vtkmodules.util.vtkConstants import VTK_STRING  # noqa: E402
 from vtkmodules.vtkCommonDataModel import vtkImageData, vtkPolyData, vtkUnstructuredGrid  # noqa: E402,E501
 
-PLUGIN, DATA, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
-LoadPlugin(PLUGIN, remote=False, ns=globals())
-
-
-_observers = []  # the callbacks must outlive the proxies
-
-
-def errors_of(proxy):
-    errors = []
-
-    @calldata_type(VTK_STRING)
-    def on_error(_obj, _event, text):
-        errors.append(text)
-
-    proxy.GetClientSideObject().AddObserver("ErrorEvent", on_error)
-    _observers.append(on_error)
-    return errors
-
-
-def fetch(proxy):
-    proxy.UpdatePipeline()
-    return dsa.WrapDataObject(servermanager.Fetch(proxy))
+PLUGIN, DATA, CASE = pv_helpers.load_plugin(globals())
 
 
 def cells_of(data):
@@ -62,7 +39,7 @@ def check_smoother(source, array, iterations, mask=None):
     input must pass through unchanged."""
     before = fetch(source)
     smoother = TopoGPUScalarFieldSmoother(Input=source)
-    errors = errors_of(smoother)
+    errors = Messages(smoother).errors
     smoother.SelectInputScalars = ["POINTS", array]
     smoother.NumberOfIterations = iterations
     if mask is not None:
@@ -149,7 +126,7 @@ def case_tets():
 def case_default_array():
     # pvpython without SelectInputScalars: the active point scalars (RTData)
     smoother = TopoGPUScalarFieldSmoother(Input=Wavelet())
-    errors = errors_of(smoother)
+    errors = Messages(smoother).errors
     out = fetch(smoother)
     assert not errors, errors
     before = np.asarray(fetch(Wavelet()).PointData["RTData"])
@@ -165,7 +142,7 @@ def case_bad_inputs():
             (Wavelet(), {"ForceInputMaskScalarField": 1,
                          "InputMask": ["POINTS", "missing"]}, "mask")]:
         smoother = TopoGPUScalarFieldSmoother(Input=source)
-        errors = errors_of(smoother)
+        errors = Messages(smoother).errors
         for key, value in settings.items():
             setattr(smoother, key, value)
         out = fetch(smoother)
@@ -176,24 +153,10 @@ def case_bad_inputs():
 
 
 def case_documentation():
-    proxy = TopoGPUScalarFieldSmoother(Input=Wavelet()).SMProxy
-    doc = proxy.GetDocumentation()
-    assert doc.GetShortHelp() and doc.GetLongHelp() and doc.GetDescription()
-    names = []
-    it = proxy.NewPropertyIterator()
-    it.Begin()
-    while not it.IsAtEnd():
-        prop_doc = it.GetProperty().GetDocumentation()
-        assert prop_doc is not None and prop_doc.GetShortHelp() and prop_doc.GetDescription(), \
-            "property %s has no short help / description" % it.GetKey()
-        names.append(it.GetKey())
-        it.Next()
+    names = documented_properties(TopoGPUScalarFieldSmoother(Input=Wavelet()))
     assert {"Input", "SelectInputScalars", "NumberOfIterations", "ForceInputMaskScalarField",
             "InputMask", "Backend"} <= set(names), names
     print("documentation: filter and %d properties documented" % len(names))
 
 
-CASES = {name[5:]: f for name, f in dict(globals()).items() if name.startswith("case_")}
-if CASE not in CASES:
-    raise SystemExit("unknown case %s; known: %s" % (CASE, sorted(CASES)))
-CASES[CASE]()
+pv_helpers.run_case(globals(), CASE)

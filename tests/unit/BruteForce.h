@@ -196,10 +196,9 @@ struct BruteComplex {
   }
 };
 
-// ---- data files
-// ---------------------------------------------------------------------------
+// ---- random meshes
+// ------------------------------------------------------------------------
 
-// The shared data folder: $TOPOGPU_SHARED_DATA when set, else the configured path.
 // A random sub-complex of `grid` on nv vertices: each cell dropped with probability
 // 1/dropOneIn (holes, pinched vertices and edges), vertex ids permuted, and optionally
 // the vertices within each cell shuffled; nothing grid-like is left to rely on.
@@ -224,6 +223,45 @@ std::vector<Tuple> randomSubcomplex(const std::vector<Tuple>& grid, SimplexId nv
   return cells;
 }
 
+struct RandomMesh {
+  SimplexId numberOfVertices = 0;
+  int dimension = 0;
+  std::vector<Tuple> cells;
+};
+
+// Mesh `index` of a series the explicit backend's tests share: odd indices give
+// triangles, even ones tets; indices 0, 1 mod 4 give random cells over 8..14 vertices
+// (non-manifold, pinched, with holes and isolated vertices), 2, 3 mod 4 random
+// sub-complexes of a Kuhn grid (randomSubcomplex). It draws from rng only, so a test's
+// series is fixed by its seed and its count.
+template <typename Rng> RandomMesh randomMesh(int index, Rng& rng) {
+  RandomMesh mesh;
+  mesh.dimension = index % 2 ? 2 : 3;
+  if (index % 4 < 2) {
+    mesh.numberOfVertices = 8 + index % 7;
+    std::set<Tuple> chosen;
+    std::uniform_int_distribution<SimplexId> pick(0, mesh.numberOfVertices - 1);
+    const int wanted = 4 + index % 20;
+    for (int k = 0; k < 200 && int(chosen.size()) < wanted; ++k) {
+      std::set<SimplexId> cell;
+      while (int(cell.size()) < mesh.dimension + 1)
+        cell.insert(pick(rng));
+      chosen.insert(Tuple(cell.begin(), cell.end()));
+    }
+    mesh.cells.assign(chosen.begin(), chosen.end());
+  } else {
+    const bool tets = mesh.dimension == 3;
+    mesh.numberOfVertices = tets ? 36 : 30;
+    mesh.cells = randomSubcomplex(tets ? kuhnCells(4, 3, 3) : kuhnCells(6, 5, 1),
+                                  mesh.numberOfVertices, 4, true, rng);
+  }
+  return mesh;
+}
+
+// ---- data files
+// ---------------------------------------------------------------------------
+
+// The shared data folder: $TOPOGPU_SHARED_DATA when set, else the configured path.
 inline std::string sharedDataDir() {
   if (const char* env = std::getenv("TOPOGPU_SHARED_DATA"))
     return env;

@@ -611,28 +611,11 @@ TEST(CriticalPointsOracle, ExplicitTetrahedralizedGrids) {
 TEST(CriticalPointsOracle, ExplicitRandomMeshes) {
   std::mt19937 rng(5);
   for (int seed = 0; seed < 60; ++seed) {
-    const int dim = seed % 2 ? 2 : 3;
-    std::vector<Tuple> cells;
-    SimplexId nv;
-    if (seed % 4 < 2) {
-      nv = 8 + seed % 7;
-      std::set<Tuple> chosen;
-      std::uniform_int_distribution<SimplexId> pick(0, nv - 1);
-      const int wanted = 4 + seed % 20;
-      for (int k = 0; k < 200 && int(chosen.size()) < wanted; ++k) {
-        std::set<SimplexId> cell;
-        while (int(cell.size()) < dim + 1)
-          cell.insert(pick(rng));
-        chosen.insert(Tuple(cell.begin(), cell.end()));
-      }
-      cells.assign(chosen.begin(), chosen.end());
-    } else {
-      const std::vector<Tuple> grid = dim == 3 ? kuhnCells(4, 3, 3) : kuhnCells(6, 5, 1);
-      nv = dim == 3 ? 36 : 30;
-      cells = randomSubcomplex(grid, nv, 4, true, rng);
-    }
-    const auto values = randomField<double>(rng, nv, seed % 3 ? 4 : 1000);
-    checkMesh(nv, dim, cells, values, "random mesh seed " + std::to_string(seed));
+    const RandomMesh mesh = randomMesh(seed, rng);
+    const auto values =
+        randomField<double>(rng, mesh.numberOfVertices, seed % 3 ? 4 : 1000);
+    checkMesh(mesh.numberOfVertices, mesh.dimension, mesh.cells, values,
+              "random mesh seed " + std::to_string(seed));
   }
 }
 

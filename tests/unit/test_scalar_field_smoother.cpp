@@ -183,28 +183,10 @@ TEST(ScalarFieldSmoother, LargerGrids) {
 TEST(ScalarFieldSmoother, RandomMeshes) {
   std::mt19937 rng(12);
   for (int seed = 0; seed < 40; ++seed) {
-    const int dim = seed % 2 ? 2 : 3;
-    std::vector<Tuple> cells;
-    SimplexId nv;
-    if (seed % 4 < 2) {
-      nv = 8 + seed % 7;
-      std::set<Tuple> chosen;
-      std::uniform_int_distribution<SimplexId> pick(0, nv - 1);
-      for (int k = 0; k < 200 && int(chosen.size()) < 4 + seed % 20; ++k) {
-        std::set<SimplexId> cell;
-        while (int(cell.size()) < dim + 1)
-          cell.insert(pick(rng));
-        chosen.insert(Tuple(cell.begin(), cell.end()));
-      }
-      cells.assign(chosen.begin(), chosen.end());
-    } else {
-      const std::vector<Tuple> grid = dim == 3 ? kuhnCells(4, 3, 3) : kuhnCells(6, 5, 1);
-      nv = dim == 3 ? 36 : 30;
-      cells = randomSubcomplex(grid, nv, 4, true, rng);
-    }
-    ExplicitTriangulation mesh(nv, dim, flatten(cells));
-    std::vector<Tuple> sorted = cells;
-    const auto nbrs = neighboursFromCells(nv, sorted);
+    const RandomMesh random = randomMesh(seed, rng);
+    const SimplexId nv = random.numberOfVertices;
+    ExplicitTriangulation mesh(nv, random.dimension, flatten(random.cells));
+    const auto nbrs = neighboursFromCells(nv, random.cells);
     const int iterations = 1 + seed % 4;
     const auto values = randomValues<double>(rng, nv);
     expectMatches(smooth(mesh, values, iterations),

@@ -1,0 +1,81 @@
+"""What the pvpython filter tests share: loading the plugin, collecting a filter's error
+and warning messages, fetching its output, checking its documentation, and running the
+case named on the command line.
+
+A test script: `PLUGIN, DATA, CASE = pv_helpers.load_plugin(globals())`, one
+`case_<name>()` function a ctest, then `pv_helpers.run_case(globals(), CASE)`.
+"""
+import sys
+
+from paraview import servermanager
+from paraview.simple import LoadPlugin
+from vtkmodules.numpy_interface import dataset_adapter as dsa
+from vtkmodules.util.misc import calldata_type
+from vtkmodules.util.vtkConstants import VTK_STRING
+
+_alive = []  # the observers' callbacks must outlive the proxies that call them
+
+
+def load_plugin(namespace):
+    """PLUGIN DATA_DIR CASE from the command line; the plugin's filters are added to
+    namespace (the test's globals), as paraview.simple's own are."""
+    if len(sys.argv) != 4:
+        raise SystemExit("usage: pvpython %s PLUGIN DATA_DIR CASE" % sys.argv[0])
+    plugin, data, case = sys.argv[1:4]
+    LoadPlugin(plugin, remote=False, ns=namespace)
+    return plugin, data, case
+
+
+class Messages:
+    """Collects the filter's vtkErrorMacro / vtkWarningMacro texts."""
+
+    def __init__(self, proxy):
+        self.errors, self.warnings = [], []
+        algorithm = proxy.GetClientSideObject()
+
+        @calldata_type(VTK_STRING)
+        def on_error(_obj, _event, text):
+            self.errors.append(text)
+
+        @calldata_type(VTK_STRING)
+        def on_warning(_obj, _event, text):
+            self.warnings.append(text)
+
+        algorithm.AddObserver("ErrorEvent", on_error)
+        algorithm.AddObserver("WarningEvent", on_warning)
+        _alive.append((on_error, on_warning))
+
+
+def fetch(proxy):
+    """Updates the proxy and returns its output, wrapped for numpy access."""
+    proxy.UpdatePipeline()
+    return dsa.WrapDataObject(servermanager.Fetch(proxy))
+
+
+def documented_properties(proxy):
+    """Asserts that the filter and each of its properties carry a short help and a
+    description (the panel's tooltips; Debian's ParaView has no Qt help); returns the
+    property names, for the caller to check the ones it must have."""
+    sm_proxy = proxy.SMProxy
+    doc = sm_proxy.GetDocumentation()
+    assert doc.GetShortHelp() and doc.GetLongHelp() and doc.GetDescription(), \
+        "filter help missing"
+    names = []
+    it = sm_proxy.NewPropertyIterator()
+    it.Begin()
+    while not it.IsAtEnd():
+        prop_doc = it.GetProperty().GetDocumentation()
+        assert prop_doc is not None and prop_doc.GetShortHelp() and prop_doc.GetDescription(), \
+            "property %s has no short help / description" % it.GetKey()
+        names.append(it.GetKey())
+        it.Next()
+    return names
+
+
+def run_case(namespace, case):
+    """Runs namespace's case_<case>(); a failed check raises, so pvpython exits non-zero."""
+    cases = {name[5:]: f for name, f in namespace.items() if name.startswith("case_")}
+    if case not in cases:
+        raise SystemExit("unknown case %s; known: %s" % (case, sorted(cases)))
+    cases[case]()
+    print("%s: OK" % case)
