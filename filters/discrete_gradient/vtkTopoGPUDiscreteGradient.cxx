@@ -87,13 +87,18 @@ void vtkTopoGPUDiscreteGradient::Compute(topogpu::vtk::FilterRun& run) {
       cubical::cellCoords(g, cell, c);
       // The centre of a cell is the midpoint of its lowest and highest corners (the
       // squeezed grid's vertex ids are the image's point ids).
-      const vtkIdType low =
-          vtkIdType(c[0] / 2 + g.n[0] * (c[1] / 2 + g.n[1] * (c[2] / 2)));
-      const vtkIdType high = vtkIdType(
-          (c[0] + 1) / 2 + g.n[0] * ((c[1] + 1) / 2 + g.n[1] * ((c[2] + 1) / 2)));
+      topogpu::SimplexId lowest[3], highest[3];
+      for (int a = 0; a < 3; ++a) {
+        lowest[a] = c[a] / 2;
+        highest[a] = (c[a] + 1) / 2;
+      }
+      const topogpu::SimplexId low =
+          lowest[0] + g.n[0] * (lowest[1] + g.n[1] * lowest[2]);
+      const topogpu::SimplexId high =
+          highest[0] + g.n[0] * (highest[1] + g.n[1] * highest[2]);
       double a[3], b[3];
-      input->GetPoint(low, a);
-      input->GetPoint(high, b);
+      input->GetPoint(vtkIdType(low), a);
+      input->GetPoint(vtkIdType(high), b);
       points->SetPoint(i, 0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1]), 0.5 * (a[2] + b[2]));
       dimension->SetValue(i, static_cast<signed char>(k));
       cellIds->SetValue(i, vtkIdType(result.criticalCellIds[k][j]));

@@ -326,10 +326,11 @@ TEST(DiscreteGradient, LargerRandomFieldsMatchPersistence) {
   for (const auto& dims : {std::array<SimplexId, 3>{9, 8, 7}, {25, 23, 1}}) {
     const SimplexId n = dims[0] * dims[1] * dims[2];
     std::vector<double> values(n);
-    for (SimplexId v = 0; v < n; ++v)
-      values[v] =
-          std::sin(0.9 * double(v % dims[0])) * std::cos(0.7 * double(v / dims[0])) +
-          0.3 * std::uniform_real_distribution<double>(0, 1)(rng);
+    for (SimplexId v = 0; v < n; ++v) {
+      const SimplexId x = v % dims[0], row = v / dims[0];
+      values[v] = std::sin(0.9 * double(x)) * std::cos(0.7 * double(row)) +
+                  0.3 * std::uniform_real_distribution<double>(0, 1)(rng);
+    }
     checkAgainstOracle(dims, values, "sines " + std::to_string(n));
   }
 }
