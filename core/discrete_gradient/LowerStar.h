@@ -30,13 +30,20 @@ TOPOGPU_HD int offsetOf(int t, int a) {
   return (t / pow3(a)) % 3 - 1;
 }
 
+// Index of the lowest set bit (s != 0).
+TOPOGPU_HD int lowestBit(std::uint32_t s) {
+#if defined(__CUDA_ARCH__)
+  return __ffs(int(s)) - 1;
+#else
+  return __builtin_ctz(s);
+#endif
+}
+
 // The element of `set` with the smallest key (set non-empty).
 TOPOGPU_HD int popMin(std::uint32_t& set, const std::uint32_t* key) {
   int best = -1;
   for (std::uint32_t s = set; s != 0; s &= s - 1) {
-    int t = 0;
-    while (((s >> t) & 1u) == 0)
-      ++t;
+    const int t = lowestBit(s);
     if (best < 0 || key[t] < key[best])
       best = t;
   }
@@ -78,16 +85,10 @@ TOPOGPU_HD void processLowerStar(const Grid& g, SimplexId v, const SimplexId* ra
   // Each vertex's bit: its position among the lower vertices, v on top.
   int bit[27];
   for (std::uint32_t s = lower; s != 0; s &= s - 1) {
-    int t = 0;
-    while (((s >> t) & 1u) == 0)
-      ++t;
+    const int t = lowestBit(s);
     int below = 0;
-    for (std::uint32_t w = lower; w != 0; w &= w - 1) {
-      int q = 0;
-      while (((w >> q) & 1u) == 0)
-        ++q;
-      below += r[q] < r[t];
-    }
+    for (std::uint32_t w = lower; w != 0; w &= w - 1)
+      below += r[lowestBit(w)] < r[t];
     bit[t] = below;
   }
   bit[kCenter] = 26;
