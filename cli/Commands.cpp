@@ -29,6 +29,16 @@ const std::vector<Command>& commandTable() {
        "Counts minima, 1-saddles, 2-saddles, maxima, degenerate and regular vertices "
        "(JSON key \"counts\": minimum saddle1 saddle2 maximum degenerate regular).",
        runCriticalPoints},
+      {"discrete-gradient",
+       "discrete gradient on the grid's cubical complex (Robins et al.'s lower stars)",
+       {"--raw FILE --dims X,Y,Z --type T [options]",
+        "--mesh FILE.vti --array NAME [options]"},
+       concat({domainOptions(), runOptions()}),
+       "Counts the critical cells of each dimension (JSON key \"critical_cells\": "
+       "[n0, n1, n2, n3], n3 = 0 in 2D): minima, 1-saddles, 2-saddles, maxima of the "
+       "lower-star filtration. Regular grids only (a mesh is rejected); an axis of one "
+       "point is squeezed out (2D).",
+       runDiscreteGradient},
       {"smooth",
        "Laplacian smoothing of a scalar field (TTK's ScalarFieldSmoother)",
        {"--raw FILE --dims X,Y,Z --type T [--iterations N] [--output FILE] [options]",

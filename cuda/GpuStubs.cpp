@@ -4,6 +4,7 @@
 #include "cuda/common/GpuDevice.h"
 #include "cuda/common/VertexOrderGpu.h"
 #include "cuda/critical_points/CriticalPointsGpu.h"
+#include "cuda/discrete_gradient/DiscreteGradientGpu.h"
 #include "cuda/scalar_field_smoother/ScalarFieldSmootherGpu.h"
 
 namespace topogpu::gpu {
@@ -45,6 +46,12 @@ void classifyGridVertices(const grid::Dims&, const ScalarArrayView&, const Monit
 void smoothGrid(const grid::Dims&, const ScalarArrayView&, int, const std::uint8_t*,
                 const Monitor&, void*, RunReport&) {
   noCuda("scalar field smoother");
+}
+
+void computeDiscreteGradient(const cubical::Grid&, const ScalarArrayView&, const Monitor&,
+                             std::vector<std::uint8_t>&,
+                             std::array<std::vector<SimplexId>, 4>&, RunReport&) {
+  noCuda("discrete gradient");
 }
 
 } // namespace topogpu::gpu

@@ -1,4 +1,5 @@
-// CPU-versus-GPU equality on the device: vertex order, critical point classes and the
+// CPU-versus-GPU equality on the device: vertex order, critical point classes, the
+// discrete gradient (every cell's byte and the critical cells) and the
 // scalar field smoother's output (bit for bit) must be identical, vertex for vertex, on
 // real volumes and synthetic fields; the GPU's classes
 // must satisfy the Euler (Morse) relation, computed independently on the host; a CUDA
@@ -14,6 +15,7 @@
 #include "core/common/BackendSelection.h"
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
+#include "core/discrete_gradient/DiscreteGradient.h"
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "cuda/common/GpuDevice.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -194,6 +196,43 @@ void compareCriticalPoints(const std::string& name, const std::array<SimplexId, 
               gpuTime, cpuTime / std::max(gpuTime, 1e-9));
 }
 
+// The discrete gradient: both paths run cubical::processLowerStar on the same vertex
+// order, so every cell's byte and the compacted critical cells must be identical; the
+// critical cells satisfy Euler's relation on a box (min - s1 + s2 - max = 1).
+void compareDiscreteGradient(const std::string& name,
+                             const std::array<SimplexId, 3>& dims,
+                             const ScalarArrayView& values) {
+  ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+  discrete_gradient::Output cpu, gpu;
+  discrete_gradient::execute(tri, values, {Backend::Cpu}, Monitor{}, cpu);
+  const auto& c = cpu.counts;
+  expect(c[0] - c[1] + c[2] - c[3] == 1,
+         name + ": discrete gradient breaks Euler's relation: " + std::to_string(c[0]) +
+             " - " + std::to_string(c[1]) + " + " + std::to_string(c[2]) + " - " +
+             std::to_string(c[3]));
+  if (hostOnly)
+    return;
+  discrete_gradient::execute(tri, values, {Backend::Gpu}, Monitor{}, gpu);
+  expect(gpu.report.backend == "gpu",
+         name + ": GPU discrete gradient did not run (" +
+             (gpu.report.warnings.empty() ? std::string("?") : gpu.report.warnings[0]) +
+             ")");
+  SimplexId differing = 0;
+  const bool sameSize = cpu.gradient.size() == gpu.gradient.size();
+  for (std::size_t i = 0; sameSize && i < cpu.gradient.size(); ++i)
+    differing += cpu.gradient[i] != gpu.gradient[i];
+  expect(sameSize && differing == 0 && cpu.criticalCells == gpu.criticalCells &&
+             cpu.criticalCellIds == gpu.criticalCellIds && cpu.counts == gpu.counts,
+         name + ": discrete gradient: " + std::to_string(differing) +
+             " cells differ (sizes " + std::to_string(cpu.gradient.size()) + ", " +
+             std::to_string(gpu.gradient.size()) + ")");
+  const double cpuTime = cpu.report.totalSeconds(), gpuTime = gpu.report.totalSeconds();
+  std::printf("  %-40s gradient: %lld %lld %lld %lld critical cells | cpu %.4f s gpu "
+              "%.4f s (x%.1f)\n",
+              name.c_str(), (long long)c[0], (long long)c[1], (long long)c[2],
+              (long long)c[3], cpuTime, gpuTime, cpuTime / std::max(gpuTime, 1e-9));
+}
+
 void compareOrder(const std::string& name, const ScalarArrayView& values) {
   if (hostOnly)
     return;
@@ -230,6 +269,7 @@ void syntheticFields() {
     const std::string tag = dimsTag(dims);
     compareOrder("ties " + tag, viewOf(ties));
     compareCriticalPoints("ties uint8 " + tag, dims, viewOf(ties));
+    compareDiscreteGradient("ties uint8 " + tag, dims, viewOf(ties));
     std::vector<double> smooth(n);
     for (SimplexId v = 0; v < n; ++v) {
       const SimplexId row = v / dims[0], layer = row / dims[1];
@@ -237,6 +277,7 @@ void syntheticFields() {
       smooth[v] = std::sin(0.3 * x) * std::cos(0.21 * y) + std::sin(0.17 * z + 0.1 * x);
     }
     compareCriticalPoints("sines float64 " + tag, dims, viewOf(smooth));
+    compareDiscreteGradient("sines float64 " + tag, dims, viewOf(smooth));
   }
   // Every value type, including signed zeros that must tie.
   std::vector<float> zeros(1000);
@@ -341,6 +382,7 @@ void realVolumes(const std::string& folder) {
         std::string(folder).append("/").append(name), dims, parseScalarType(type));
     compareOrder(name, volume.view());
     compareCriticalPoints(name, dims, volume.view());
+    compareDiscreteGradient(name, dims, volume.view());
   }
 }
 
@@ -424,6 +466,34 @@ void faultInjection() {
     expect(std::strcmp(stage, "upload") == 0 || uploaded,
            tag + ": no GPU stage ran before the fault");
     std::printf("  %-40s -> %s", tag.c_str(), warnings.c_str());
+  }
+
+  // The discrete gradient's stages.
+  discrete_gradient::Output gradientReference, gradientOut;
+  discrete_gradient::execute(tri, viewOf(field), {Backend::Cpu}, Monitor{},
+                             gradientReference);
+  for (const char* stage :
+       {"upload", "vertex order", "gradient", "critical cells", "download"}) {
+    const std::string tag = std::string("discrete gradient, fault in '") + stage + "'";
+    const std::size_t before = gpu::deviceMemoryInUse();
+    setenv("TOPOGPU_TEST_GPU_FAULT", stage, 1);
+    discrete_gradient::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{},
+                               gradientOut);
+    unsetenv("TOPOGPU_TEST_GPU_FAULT");
+    const std::size_t after = gpu::deviceMemoryInUse();
+    const std::string warnings = joined(gradientOut.report.warnings);
+    expect(gradientOut.report.backend == "cpu" &&
+               gradientOut.gradient == gradientReference.gradient &&
+               gradientOut.criticalCells == gradientReference.criticalCells,
+           tag + ": fallback result differs from the CPU's (backend " +
+               gradientOut.report.backend + ")");
+    expect(contains(warnings, "discrete gradient") && contains(warnings, stage),
+           std::string(tag)
+               .append(": warning does not name the failure: ")
+               .append(warnings));
+    expect(after <= before + (std::size_t(16) << 20),
+           tag + ": device memory not released: " + std::to_string(before >> 20) +
+               " -> " + std::to_string(after >> 20) + " MiB");
   }
 
   // The vertex order on its own.

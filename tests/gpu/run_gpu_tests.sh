@@ -65,6 +65,11 @@ run() {
     --volumes "$VOLUMES" --out "$OUT_DIR" --iterations 10 >"$OUT_DIR/bench_smooth.log" 2>&1 ||
     { status=$?; echo "smoother benchmark failed: see bench_smooth.log"; tail -20 "$OUT_DIR/bench_smooth.log"; }
   cat "$OUT_DIR/bench_smooth.md" 2>/dev/null || true
+  echo "== benchmark: discrete gradient (CPU and GPU critical cells identical)"
+  python3 tests/bench/bench_discrete_gradient.py --topogpu "$BUILD_DIR/bin/topogpu" \
+    --volumes "$VOLUMES" --out "$OUT_DIR" --synthetic 512 >"$OUT_DIR/bench_discrete_gradient.log" 2>&1 ||
+    { status=$?; echo "discrete gradient benchmark failed: see bench_discrete_gradient.log"; tail -20 "$OUT_DIR/bench_discrete_gradient.log"; }
+  cat "$OUT_DIR/bench_discrete_gradient.md" 2>/dev/null || true
   echo "== exit $status"
   return $status
 }

@@ -1,0 +1,115 @@
+#include "DiscreteGradientGpu.h"
+
+#include "core/common/Timer.h"
+#include "core/discrete_gradient/LowerStar.h"
+#include "cuda/common/CudaCheck.h"
+#include "cuda/common/GpuDevice.h"
+#include "cuda/common/VertexOrderGpu.h"
+
+#include <thrust/copy.h>
+#include <thrust/count.h>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/fill.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <algorithm>
+#include <string>
+
+namespace topogpu::gpu {
+
+namespace {
+
+// One thread per vertex: its lower star, the function the CPU path runs.
+__global__ void lowerStarKernel(cubical::Grid grid, SimplexId n, const SimplexId* order,
+                                std::uint8_t* gradient) {
+  const SimplexId v = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (v < n)
+    cubical::processLowerStar(grid, v, order, gradient);
+}
+
+void launchLowerStars(const cubical::Grid& grid, SimplexId n, const SimplexId* order,
+                      std::uint8_t* gradient) {
+  const int block = 128;
+  const unsigned blocks = unsigned((n + block - 1) / block);
+  lowerStarKernel<<<blocks, block>>>(grid, n, order, gradient);
+}
+
+struct IsCriticalOfDimension {
+  cubical::Grid grid;
+  const std::uint8_t* gradient;
+  int dimension;
+  __device__ bool operator()(SimplexId cell) const {
+    return gradient[cell] == cubical::kCritical &&
+           cubical::cellDimension(grid, cell) == dimension;
+  }
+};
+
+} // namespace
+
+void computeDiscreteGradient(const cubical::Grid& grid, const ScalarArrayView& values,
+                             const Monitor& monitor, std::vector<std::uint8_t>& gradient,
+                             std::array<std::vector<SimplexId>, 4>& criticalCells,
+                             RunReport& report) {
+  translateCudaFailures("discrete gradient", [&] {
+    const SimplexId n = values.size;
+    const SimplexId cells = cubical::cellCount(grid);
+    Timer timer;
+    thrust::device_vector<SimplexId> order(n);
+    TOPOGPU_DISPATCH_SCALAR(values.type, {
+      const auto* host = static_cast<const ValueT*>(values.data);
+      thrust::device_vector<ValueT> deviceValues(host, host + n);
+      stageDone("upload");
+      report.timings.emplace_back("upload (gpu)", timer.seconds());
+      monitor.report(0.05);
+      monitor.checkAbort();
+      timer.reset();
+      computeVertexOrderOnDevice(thrust::raw_pointer_cast(deviceValues.data()), n,
+                                 thrust::raw_pointer_cast(order.data()));
+      stageDone("vertex order");
+      report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+      report.timings.emplace_back("vertex order (gpu)", timer.seconds());
+    });
+    monitor.report(0.3);
+    monitor.checkAbort();
+
+    timer.reset();
+    thrust::device_vector<std::uint8_t> deviceGradient(cells, cubical::kUnassigned);
+    launchLowerStars(grid, n, thrust::raw_pointer_cast(order.data()),
+                     thrust::raw_pointer_cast(deviceGradient.data()));
+    stageDone("gradient");
+    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+    report.timings.emplace_back("gradient (gpu)", timer.seconds());
+    monitor.report(0.8);
+    monitor.checkAbort();
+
+    timer.reset();
+    order.clear();
+    order.shrink_to_fit();
+    const auto first = thrust::counting_iterator<SimplexId>(0);
+    const auto last = thrust::counting_iterator<SimplexId>(cells);
+    for (int k = 0; k < 4; ++k) {
+      const IsCriticalOfDimension critical{
+          grid, thrust::raw_pointer_cast(deviceGradient.data()), k};
+      const SimplexId count = thrust::count_if(thrust::device, first, last, critical);
+      thrust::device_vector<SimplexId> list(count);
+      thrust::copy_if(thrust::device, first, last, list.begin(), critical);
+      criticalCells[k].resize(std::size_t(count));
+      thrust::copy(list.begin(), list.end(), criticalCells[k].begin());
+    }
+    stageDone("critical cells");
+    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+    report.timings.emplace_back("critical cells (gpu)", timer.seconds());
+    monitor.report(0.9);
+    monitor.checkAbort();
+
+    timer.reset();
+    gradient.resize(std::size_t(cells));
+    thrust::copy(deviceGradient.begin(), deviceGradient.end(), gradient.begin());
+    stageDone("download");
+    report.timings.emplace_back("download (gpu)", timer.seconds());
+    monitor.report(1.0);
+  });
+}
+
+} // namespace topogpu::gpu

@@ -1,0 +1,126 @@
+#include "vtkTopoGPUDiscreteGradient.h"
+
+#include "TopoGPUColouring.h"
+#include "TopoGPUFilterRun.h"
+
+#include "core/common/Timer.h"
+#include "core/discrete_gradient/DiscreteGradient.h"
+
+#include <vtkCellArray.h>
+#include <vtkDataSet.h>
+#include <vtkFieldData.h>
+#include <vtkIdTypeArray.h>
+#include <vtkInformation.h>
+#include <vtkInformationVector.h>
+#include <vtkObjectFactory.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkSignedCharArray.h>
+#include <vtkSmartPointer.h>
+
+vtkStandardNewMacro(vtkTopoGPUDiscreteGradient);
+
+namespace {
+
+template <typename ArrayT>
+vtkSmartPointer<ArrayT> namedArray(const char* name, vtkIdType n) {
+  auto array = vtkSmartPointer<ArrayT>::New();
+  array->SetName(name);
+  array->SetNumberOfTuples(n);
+  return array;
+}
+
+} // namespace
+
+vtkTopoGPUDiscreteGradient::vtkTopoGPUDiscreteGradient() {
+  this->Label = "TopoGPU Discrete Gradient";
+  topogpu::vtk::registerCategoricalColours("CellDimension", "Critical cell dimension",
+                                           {{0, "minimum", {0.23, 0.30, 0.75}},
+                                            {1, "1-saddle", {0.40, 0.76, 0.65}},
+                                            {2, "2-saddle", {0.99, 0.68, 0.38}},
+                                            {3, "maximum", {0.70, 0.02, 0.15}}});
+}
+
+vtkTopoGPUDiscreteGradient::~vtkTopoGPUDiscreteGradient() = default;
+
+void vtkTopoGPUDiscreteGradient::PrintSelf(ostream& os, vtkIndent indent) {
+  this->Superclass::PrintSelf(os, indent);
+}
+
+int vtkTopoGPUDiscreteGradient::FillOutputPortInformation(int port,
+                                                          vtkInformation* info) {
+  if (port != 0)
+    return 0;
+  info->Set(vtkDataObject::DATA_TYPE_NAME(), "vtkPolyData");
+  return 1;
+}
+
+void vtkTopoGPUDiscreteGradient::Compute(topogpu::vtk::FilterRun& run) {
+  namespace dg = topogpu::discrete_gradient;
+  namespace cubical = topogpu::cubical;
+  dg::Parameters parameters;
+  parameters.backend = run.backend;
+  dg::Output result;
+  run.visit([&](auto& triangulation) {
+    dg::execute(triangulation, run.values, parameters, run.monitor, result);
+  });
+  run.report = result.report;
+
+  const topogpu::Timer outputTimer;
+  vtkIdType n = 0;
+  for (int k = 0; k < 4; ++k)
+    n += vtkIdType(result.criticalCells[k].size());
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble();
+  points->SetNumberOfPoints(n);
+  auto dimension = namedArray<vtkSignedCharArray>("CellDimension", n);
+  auto cellIds = namedArray<vtkIdTypeArray>("CellId", n);
+  auto refinedIds = namedArray<vtkIdTypeArray>("RefinedCellId", n);
+  const cubical::Grid& g = result.grid;
+  vtkDataSet* input = run.input;
+  vtkIdType i = 0;
+  for (int k = 0; k < 4; ++k) {
+    for (std::size_t j = 0; j < result.criticalCells[k].size(); ++j, ++i) {
+      const topogpu::SimplexId cell = result.criticalCells[k][j];
+      topogpu::SimplexId c[3];
+      cubical::cellCoords(g, cell, c);
+      // The centre of a cell is the midpoint of its lowest and highest corners (the
+      // squeezed grid's vertex ids are the image's point ids).
+      topogpu::SimplexId lowest[3], highest[3];
+      for (int a = 0; a < 3; ++a) {
+        lowest[a] = c[a] / 2;
+        highest[a] = (c[a] + 1) / 2;
+      }
+      const topogpu::SimplexId low =
+          lowest[0] + g.n[0] * (lowest[1] + g.n[1] * lowest[2]);
+      const topogpu::SimplexId high =
+          highest[0] + g.n[0] * (highest[1] + g.n[1] * highest[2]);
+      double a[3], b[3];
+      input->GetPoint(vtkIdType(low), a);
+      input->GetPoint(vtkIdType(high), b);
+      points->SetPoint(i, 0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1]), 0.5 * (a[2] + b[2]));
+      dimension->SetValue(i, static_cast<signed char>(k));
+      cellIds->SetValue(i, vtkIdType(result.criticalCellIds[k][j]));
+      refinedIds->SetValue(i, vtkIdType(cell));
+    }
+  }
+  auto verts = vtkSmartPointer<vtkCellArray>::New();
+  verts->AllocateExact(n, n);
+  for (vtkIdType v = 0; v < n; ++v)
+    verts->InsertNextCell(1, &v);
+
+  vtkPolyData* output = vtkPolyData::GetData(run.outputVector, 0);
+  output->SetPoints(points);
+  output->SetVerts(verts);
+  vtkPointData* pd = output->GetPointData();
+  pd->AddArray(dimension);
+  pd->AddArray(cellIds);
+  pd->AddArray(refinedIds);
+  pd->SetActiveScalars("CellDimension");
+  auto counts = namedArray<vtkIdTypeArray>("CriticalCellCounts", 4);
+  for (int k = 0; k < 4; ++k)
+    counts->SetValue(k, vtkIdType(result.counts[k]));
+  output->GetFieldData()->AddArray(counts);
+  run.report.timings.emplace_back("output", outputTimer.seconds());
+}

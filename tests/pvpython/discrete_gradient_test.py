@@ -1,0 +1,144 @@
+"""pvpython checks of the TopoGPU Discrete Gradient filter: hand-counted complexes (a
+bump over a ring, a bump inside a sphere), the global minimum's vertex among the critical
+0-cells at its point, Euler's relation, ramps with one minimum, the default array, bad
+input (NaN, a mesh) and the documentation.
+
+Usage: pvpython discrete_gradient_test.py PLUGIN DATA_DIR CASE
+Each CASE is one ctest; a failed check raises, so pvpython exits non-zero.
+"""
+import sys
+
+import numpy as np
+
+from paraview import servermanager  # noqa: E402
+from paraview.simple import *  # noqa: E402,F401,F403
+from vtkmodules.numpy_interface import dataset_adapter as dsa  # noqa: E402
+from vtkmodules.util import numpy_support  # noqa: E402
+from vtkmodules.util.misc import calldata_type  # noqa: E402
+from vtkmodules.util.vtkConstants import VTK_STRING  # noqa: E402
+from vtkmodules.vtkCommonDataModel import vtkImageData  # noqa: E402
+
+PLUGIN, DATA, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
+LoadPlugin(PLUGIN, remote=False, ns=globals())
+
+_observers = []  # the callbacks must outlive the proxies
+
+
+def errors_of(proxy):
+    errors = []
+
+    @calldata_type(VTK_STRING)
+    def on_error(_obj, _event, text):
+        errors.append(text)
+
+    proxy.GetClientSideObject().AddObserver("ErrorEvent", on_error)
+    _observers.append(on_error)
+    return errors
+
+
+def fetch(proxy):
+    proxy.UpdatePipeline()
+    return dsa.WrapDataObject(servermanager.Fetch(proxy))
+
+
+def image(dims, values, spacing=(1, 1, 1), origin=(0, 0, 0)):
+    img = vtkImageData()
+    img.SetDimensions(*dims)
+    img.SetSpacing(*spacing)
+    img.SetOrigin(*origin)
+    a = numpy_support.numpy_to_vtk(np.ascontiguousarray(values), deep=1)
+    a.SetName("s")
+    img.GetPointData().AddArray(a)
+    img.GetPointData().SetActiveScalars("s")
+    source = TrivialProducer()
+    source.GetClientSideObject().SetOutput(img)
+    return source
+
+
+def run(source):
+    gradient = TopoGPUDiscreteGradient(Input=source)
+    errors = errors_of(gradient)
+    out = fetch(gradient)
+    assert not errors, errors
+    dims = np.asarray(out.PointData["CellDimension"])
+    counts = [int(np.sum(dims == k)) for k in range(4)]
+    field = [int(x) for x in np.asarray(out.FieldData["CriticalCellCounts"])]
+    assert counts == field, (counts, field)
+    assert counts[0] - counts[1] + counts[2] - counts[3] == 1, "Euler: %s" % counts
+    return out, counts
+
+
+# ---- cases ---------------------------------------------------------------------------
+def case_bumps():
+    bump2 = np.arange(9, dtype=np.float32)
+    bump2[4] = 100
+    _, counts = run(image((3, 3, 1), bump2))
+    assert counts == [1, 1, 1, 0], counts
+    bump3 = np.arange(27, dtype=np.float64)
+    bump3[13] = 1000
+    out, counts = run(image((3, 3, 3), bump3, spacing=(2, 1, 0.5), origin=(1, 2, 3)))
+    assert counts == [1, 0, 1, 1], counts
+    # the minimum is vertex 0, at the origin; the maximum a voxel's centre
+    dims = np.asarray(out.PointData["CellDimension"])
+    pts = np.asarray(out.Points)
+    assert np.allclose(pts[dims == 0][0], (1, 2, 3)), pts[dims == 0]
+    centre = pts[dims == 3][0]
+    assert np.allclose((centre - (1, 2, 3)) / (2, 1, 0.5) % 1, 0.5), centre
+
+
+def case_wavelet():
+    source = Wavelet()
+    out, counts = run(source)
+    values = np.asarray(fetch(source).PointData["RTData"])
+    img = fetch(source).VTKObject
+    # the global minimum's vertex has an empty lower star: a critical 0-cell there
+    v = int(np.argmin(values))
+    dims = np.asarray(out.PointData["CellDimension"])
+    pts = np.asarray(out.Points)[dims == 0]
+    assert np.any(np.all(np.isclose(pts, img.GetPoint(v)), axis=1)), "no minimum at %d" % v
+    print("wavelet critical cells:", counts)
+
+
+def case_ramp():
+    z, y, x = np.meshgrid(np.arange(5), np.arange(6), np.arange(7), indexing="ij")
+    for dims, values in (((7, 6, 5), (x + 2 * y + 3 * z).ravel()),
+                         ((7, 1, 5), (x[:, 0, :] - z[:, 0, :]).ravel())):
+        _, counts = run(image(dims, values.astype(np.int16)))
+        assert counts == [1, 0, 0, 0], (dims, counts)
+
+
+def case_bad_inputs():
+    values = np.arange(5 * 4 * 3, dtype=np.float32)
+    values[7] = np.nan
+    sphere = Elevation(Input=Sphere())
+    for source, fragment in ((image((5, 4, 3), values), "NaN or infinite value at vertex 7"),
+                             (sphere, "regular grid")):
+        gradient = TopoGPUDiscreteGradient(Input=source)
+        errors = errors_of(gradient)
+        out = fetch(gradient)
+        assert out.VTKObject.GetNumberOfPoints() == 0, "output not empty"
+        text = " ".join(errors)
+        assert fragment.lower() in text.lower(), "error %r lacks %r" % (text, fragment)
+        print("bad input: error as expected: %s" % text.strip().splitlines()[-1])
+
+
+def case_documentation():
+    proxy = TopoGPUDiscreteGradient(Input=Wavelet()).SMProxy
+    doc = proxy.GetDocumentation()
+    assert doc.GetShortHelp() and doc.GetLongHelp() and doc.GetDescription()
+    names = []
+    it = proxy.NewPropertyIterator()
+    it.Begin()
+    while not it.IsAtEnd():
+        prop_doc = it.GetProperty().GetDocumentation()
+        assert prop_doc is not None and prop_doc.GetShortHelp() and prop_doc.GetDescription(), \
+            "property %s has no short help / description" % it.GetKey()
+        names.append(it.GetKey())
+        it.Next()
+    assert {"Input", "SelectInputScalars", "Backend"} <= set(names), names
+
+
+CASES = {name[5:]: f for name, f in dict(globals()).items() if name.startswith("case_")}
+if CASE not in CASES:
+    raise SystemExit("unknown case %s; known: %s" % (CASE, sorted(CASES)))
+CASES[CASE]()
