@@ -51,9 +51,9 @@ def run_cli(path, dims, type_name, backend):
         cells = data["critical_cells"]
     except (ValueError, KeyError, TypeError):
         return None, (f"rc {result.returncode}, no \"critical_cells\" in its JSON: "
-                      f"stdout {result.stdout[-300:]!r} stderr {result.stderr[-300:]!r}")
+                      f"stdout {result.stdout[-300:]!r} stderr {result.stderr.strip()[:300]!r}")
     if result.returncode != 0:
-        return None, f"rc {result.returncode}, stderr {result.stderr[-300:]!r}"
+        return None, f"rc {result.returncode}, stderr {result.stderr.strip()[:300]!r}"
     return cells, None
 
 
