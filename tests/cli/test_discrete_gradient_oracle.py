@@ -46,15 +46,24 @@ def run_cli(path, dims, type_name, backend):
                                 timeout=120)
     except subprocess.TimeoutExpired:
         return None, "timed out: " + " ".join(args)
+    data = None
     try:
         data = json.loads(result.stdout)
         cells = data["critical_cells"]
     except (ValueError, KeyError, TypeError):
+        if (result.returncode == 1 and result.stderr.strip() and isinstance(data, dict)
+                and isinstance(data.get("error"), str) and data["error"]):
+            return None, f"rc 1, \"error\": {result.stderr.strip()[:300]!r}"
         return None, (f"rc {result.returncode}, no \"critical_cells\" in its JSON: "
                       f"stdout {result.stdout[-300:]!r} stderr {result.stderr.strip()[:300]!r}")
     if result.returncode != 0:
         return None, f"rc {result.returncode}, stderr {result.stderr.strip()[:300]!r}"
     return cells, None
+
+
+def clear_error(error):
+    # The issue asks 2D and 3D grids; a 1D one may be refused, with rc 1 and a message.
+    return error is not None and error.startswith("rc 1,") and "\"error\"" in error
 
 
 def compare(label, grid, expected, tmp, dims=None):
@@ -64,9 +73,10 @@ def compare(label, grid, expected, tmp, dims=None):
     path = os.path.join(tmp, "case.raw")
     grid.astype(grid.dtype.newbyteorder("<")).tofile(path)
     dims = dims or list(grid.shape[::-1])
+    one_d = sum(1 for d in dims if d > 1) < 2
     for backend in BACKENDS:
         cells, error = run_cli(path, dims, type_name, backend)
-        check(error is None and cells == expected,
+        check((error is None and cells == expected) or (one_d and clear_error(error)),
               f"{label} dims {dims} {type_name} --backend {backend}: CLI {cells} "
               f"!= oracle {expected}" + (f" ({error})" if error else ""))
 
@@ -86,7 +96,8 @@ TYPES = ["uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "int64
 REGIMES = ["distinct", "continuous", "ties2", "ties3", "ties4"]
 SHAPES = [  # [z, y, x]; the 1-thick ones are 2D complexes
     (1, 2, 2), (1, 3, 4), (1, 5, 5), (1, 6, 7), (1, 8, 5), (2, 2, 2), (2, 3, 4), (3, 3, 3),
-    (3, 4, 5), (4, 4, 4), (4, 3, 2), (5, 4, 3), (2, 5, 5), (3, 1, 6), (4, 5, 1), (1, 1, 9)]
+    (3, 4, 5), (4, 4, 4), (4, 3, 2), (5, 4, 3), (2, 5, 5), (3, 1, 6), (4, 5, 1), (1, 2, 9),
+    (1, 1, 9)]
 
 
 def small_grid(rng, shape, regime, type_name):
