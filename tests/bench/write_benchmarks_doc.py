@@ -109,6 +109,36 @@ the runs), the two output files compared byte for byte ("identical").
 | volume | passes | CPU s | GPU s | GPU speedup | CPU peak host MiB | GPU-run peak host MiB | device MiB in use | identical |
 |---|---:|---:|---:|---:|---:|---:|---:|---|
 """ + "\n".join(lines) + "\n"
+# Discrete gradient on the cubical complex (bench_discrete_gradient.py on the GPU host).
+gradient_source = os.path.join(root, "docs/bench-results/discrete_gradient_h200.json")
+gradient_section = ""
+if os.path.exists(gradient_source):
+    gradient = json.load(open(gradient_source))
+    lines = []
+    for r in sorted(gradient, key=lambda r: -size(r["dims"])):
+        g, c = r["gpu_timings"], r["cpu_timings"]
+        lines.append(
+            f"| {r['name']} {'x'.join(map(str, r['dims']))} {r['type']} | "
+            f"{' / '.join(str(n) for n in r['critical_cells'])} | {r['cpu_seconds']:.4f} | "
+            f"{c.get('gradient (cpu)', 0):.4f} | {r['gpu_seconds']:.4f} | "
+            f"{g.get('gradient (gpu)', 0):.4f} | {g.get('download (gpu)', 0):.4f} | "
+            f"{r['cpu_seconds'] / max(r['gpu_seconds'], 1e-9):.1f} | "
+            f"{r['cpu_peak_host_memory_mib']:.0f} | {r['gpu_peak_host_memory_mib']:.0f} | "
+            f"{r['peak_device_memory_mib']:.0f} | {r['critical_cells'] == r['gpu_critical_cells']} |")
+    gradient_section = f"""
+## Discrete gradient on the cubical complex (`topogpu discrete-gradient`), CPU vs GPU
+
+`python3 tests/bench/bench_discrete_gradient.py --topogpu build-gpu/bin/topogpu --volumes VOLUMES --out OUT --synthetic 512`
+on the GPU host: ProcessLowerStars, one vertex's lower star per thread (CPU: TBB; GPU: one
+CUDA thread), the same host/device function on both, so the gradients are bit-identical
+(gpu_equality compares every cell's byte). Totals include the vertex order, the critical
+cell compaction and, on the GPU, the transfers: the download of the one-byte-per-cell
+gradient (8 bytes per vertex) dominates the GPU total until the Morse-Smale stages keep it
+on the device. Critical cells per dimension (vertices / edges / quads / voxels).
+
+| volume | critical cells | CPU s | CPU gradient s | GPU s | GPU gradient s | GPU download s | GPU speedup | CPU peak host MiB | GPU-run peak host MiB | device MiB in use | CPU = GPU |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
+""" + "\n".join(lines) + "\n"
 all_same = all(r["counts_identical"] for r in rows + data.get("mesh_rows", []))
 
 page = f"""# Benchmarks
@@ -162,7 +192,7 @@ classifier cost. This is the baseline the GALE backend (next issue) is measured 
 |---|---:|---:|---:|---:|---:|---:|---:|
 """ + "\n".join(mesh) + """
 
-""" + explicit_section + smooth_section + """
+""" + explicit_section + smooth_section + gradient_section + """
 ## Dev box (2 cores, no GPU)
 
 `build/bin/topogpu critical-points --raw engine_256x256x128_uint8.raw --dims 256,256,128 --type uint8 --repeat 3`
