@@ -388,7 +388,7 @@ std::string mebibytes(double bytes) {
 
 vtkIdType extentPoints(const long* e) {
   vtkIdType n = 1;
-  for (int a = 0; a < 3; ++a)
+  for (std::size_t a = 0; a < 3; ++a)
     n *= std::max<vtkIdType>(0, vtkIdType(e[2 * a + 1] - e[2 * a] + 1));
   return n;
 }
@@ -431,12 +431,10 @@ struct GatheredDomain {
   std::string name;
 };
 
-} // namespace
-
 // Collective over all ranks. Returns the whole image on rank 0 and nothing elsewhere;
 // throws topogpu::Error (on rank 0 and on a rank whose own piece is bad) or
 // topogpu::Aborted (everywhere) when the gather does not go ahead.
-static GatheredDomain
+GatheredDomain
 gatherWholeDomain(vtkMultiProcessController* controller, vtkDataSet* input,
                   bool needsScalars,
                   const std::function<vtkDataArray*(std::string&)>& resolveScalars,
@@ -515,7 +513,7 @@ gatherWholeDomain(vtkMultiProcessController* controller, vtkDataSet* input,
                  " vs rank " + std::to_string(firstPiece) + ")";
         decision = 2;
       }
-      for (int a = 0; a < 3; ++a) {
+      for (std::size_t a = 0; a < 3; ++a) {
         whole[2 * a] = std::min(whole[2 * a], h[1 + 2 * a]);
         whole[2 * a + 1] = std::max(whole[2 * a + 1], h[2 + 2 * a]);
       }
@@ -614,6 +612,8 @@ gatherWholeDomain(vtkMultiProcessController* controller, vtkDataSet* input,
   result.name = name;
   return result;
 }
+
+} // namespace
 
 int vtkTopoGPUAlgorithm::RequestData(vtkInformation*, vtkInformationVector** inputVector,
                                      vtkInformationVector* outputVector) {
