@@ -477,7 +477,8 @@ gatherWholeDomain(vtkMultiProcessController* controller, vtkDataSet* input,
       const double* direction = image->GetDirectionMatrix()->GetData();
       std::copy(direction, direction + 9, geometry + 6);
     }
-  } catch (const topogpu::Error& e) {
+  } catch (const std::exception& e) {
+    // Any failure here must still reach the collective steps below.
     header[0] = PIECE_ERROR;
     localError = e.what();
   }
@@ -516,6 +517,11 @@ gatherWholeDomain(vtkMultiProcessController* controller, vtkDataSet* input,
       for (std::size_t a = 0; a < 3; ++a) {
         whole[2 * a] = std::min(whole[2 * a], h[1 + 2 * a]);
         whole[2 * a + 1] = std::max(whole[2 * a + 1], h[2 + 2 * a]);
+      }
+      if (h[8] != extentPoints(h + 1) * vtkDataArray::GetDataTypeSize(int(h[7]))) {
+        reason = "the piece on rank " + std::to_string(r) +
+                 " has a scalar array whose size does not match its extent";
+        decision = 2;
       }
       largestPiece = std::max<vtkIdType>(largestPiece, h[8]);
     }
@@ -657,6 +663,7 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation*, vtkInformationVector** inp
       if (!domain.image) {
         // The result is on rank 0: an empty output of the port's type says where.
         addResultRank(outputVector);
+        progress(1.0);
         return 1;
       }
       gathered = domain.image;
