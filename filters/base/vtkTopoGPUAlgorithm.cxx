@@ -15,6 +15,9 @@
 #include <vtkImageData.h>
 #include <vtkInformation.h>
 #include <vtkInformationVector.h>
+#include <vtkIntArray.h>
+#include <vtkMatrix3x3.h>
+#include <vtkMultiProcessController.h>
 #include <vtkPointData.h>
 #include <vtkPolyData.h>
 #include <vtkSmartPointer.h>
@@ -23,8 +26,16 @@
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <fstream>
+#include <functional>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -318,6 +329,298 @@ void clearOutputs(vtkInformationVector* outputVector) {
 
 } // namespace
 
+namespace {
+
+// Whole-domain mode (NeedsWholeDomain): the pieces of a distributed image gathered to
+// one rank. Every step is collective, and every rank learns whether the gather goes
+// ahead before any data moves, so a failing rank never leaves the others blocked.
+constexpr int kResultRank = 0;
+constexpr int kValuesTag = 0x7470; // "tp"
+// Values travel in chunks well under MPI's int counts.
+constexpr vtkIdType kChunkBytes = vtkIdType(1) << 30;
+
+// Whole-domain mode: every rank's outputs name the rank holding the result.
+void addResultRank(vtkInformationVector* outputVector) {
+  for (int i = 0; i < outputVector->GetNumberOfInformationObjects(); ++i) {
+    if (vtkDataObject* output = vtkDataObject::GetData(outputVector, i)) {
+      auto rank = vtkSmartPointer<vtkIntArray>::New();
+      rank->SetName("TopoGPUResultRank");
+      rank->InsertNextValue(kResultRank);
+      output->GetFieldData()->AddArray(rank);
+    }
+  }
+}
+
+enum PieceStatus : long {
+  PIECE_OK = 0,
+  PIECE_EMPTY = 1,
+  PIECE_ERROR = 2,
+  PIECE_ABORTED = 3
+};
+// Header of one piece: status, extent (6), VTK data type, value bytes.
+constexpr int kHeaderLongs = 9;
+// Geometry of one piece: origin (3), spacing (3), direction (9).
+constexpr int kHeaderDoubles = 15;
+
+// Memory rank 0 may use: /proc/meminfo's MemAvailable. TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES
+// overrides it (tests force a small budget with it).
+double availableMemoryBytes() {
+  if (const char* forced = std::getenv("TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES"))
+    return std::strtod(forced, nullptr);
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  while (std::getline(meminfo, line)) {
+    long long kib = 0;
+    if (std::sscanf(line.c_str(), "MemAvailable: %lld kB", &kib) == 1)
+      return double(kib) * 1024.0;
+  }
+  const long pages = sysconf(_SC_AVPHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && pageSize > 0)
+    return double(pages) * double(pageSize);
+  return std::numeric_limits<double>::infinity();
+}
+
+std::string mebibytes(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1024.0 * 1024.0));
+  return text;
+}
+
+vtkIdType extentPoints(const long* e) {
+  vtkIdType n = 1;
+  for (std::size_t a = 0; a < 3; ++a)
+    n *= std::max<vtkIdType>(0, vtkIdType(e[2 * a + 1] - e[2 * a] + 1));
+  return n;
+}
+
+void sendValues(vtkMultiProcessController* controller, const char* data,
+                vtkIdType bytes) {
+  for (vtkIdType at = 0; at < bytes; at += kChunkBytes)
+    controller->Send(data + at, std::min(kChunkBytes, bytes - at), kResultRank,
+                     kValuesTag);
+}
+
+void receiveValues(vtkMultiProcessController* controller, char* data, vtkIdType bytes,
+                   int from) {
+  for (vtkIdType at = 0; at < bytes; at += kChunkBytes)
+    controller->Receive(data + at, std::min(kChunkBytes, bytes - at), from, kValuesTag);
+}
+
+// Copies a piece's values (x fastest, over its extent) into the whole image's array and
+// marks the points it covers. Ghost and shared points are written by several pieces
+// with the same values.
+void placePiece(const long* piece, const long* whole, const char* values, int valueSize,
+                char* target, std::vector<unsigned char>& covered) {
+  const vtkIdType nx = whole[1] - whole[0] + 1, ny = whole[3] - whole[2] + 1;
+  const vtkIdType rowPoints = piece[1] - piece[0] + 1;
+  const std::size_t rowBytes = std::size_t(rowPoints) * std::size_t(valueSize);
+  for (long k = piece[4]; k <= piece[5]; ++k) {
+    for (long j = piece[2]; j <= piece[3]; ++j) {
+      const vtkIdType to =
+          (piece[0] - whole[0]) + nx * ((j - whole[2]) + ny * (k - whole[4]));
+      std::memcpy(target + std::size_t(to) * std::size_t(valueSize), values, rowBytes);
+      std::memset(covered.data() + to, 1, std::size_t(rowPoints));
+      values += rowBytes;
+    }
+  }
+}
+
+struct GatheredDomain {
+  vtkSmartPointer<vtkImageData> image; // rank 0 only
+  vtkDataArray* scalars = nullptr;
+  std::string name;
+};
+
+// Collective over all ranks. Returns the whole image on rank 0 and nothing elsewhere;
+// throws topogpu::Error (on rank 0 and on a rank whose own piece is bad) or
+// topogpu::Aborted (everywhere) when the gather does not go ahead.
+GatheredDomain
+gatherWholeDomain(vtkMultiProcessController* controller, vtkDataSet* input,
+                  bool needsScalars,
+                  const std::function<vtkDataArray*(std::string&)>& resolveScalars,
+                  bool aborted, double bytesPerPoint) {
+  const int rank = controller->GetLocalProcessId();
+  const int ranks = controller->GetNumberOfProcesses();
+  long header[kHeaderLongs] = {PIECE_EMPTY, 0, -1, 0, -1, 0, -1, VTK_VOID, 0};
+  double geometry[kHeaderDoubles] = {0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+  std::string localError, name;
+  vtkSmartPointer<vtkDataArray> contiguous;
+  try {
+    auto* image = vtkImageData::SafeDownCast(input);
+    if (aborted)
+      header[0] = PIECE_ABORTED;
+    else if (input == nullptr || input->GetNumberOfPoints() == 0)
+      header[0] = PIECE_EMPTY;
+    else if (image == nullptr)
+      throw topogpu::Error(std::string("a distributed ") + input->GetClassName() +
+                           " cannot be gathered to one rank (only images, vtkImageData, "
+                           "are); run this filter on one process or on an image");
+    else if (!needsScalars)
+      throw topogpu::Error("whole-domain mode gathers the input scalar; this filter "
+                           "has none");
+    else {
+      vtkDataArray* scalars = resolveScalars(name);
+      contiguous = scalars;
+      if (!scalars->HasStandardMemoryLayout()) {
+        contiguous.TakeReference(vtkDataArray::CreateDataArray(scalars->GetDataType()));
+        contiguous->DeepCopy(scalars);
+      }
+      int extent[6];
+      image->GetExtent(extent);
+      for (int i = 0; i < 6; ++i)
+        header[1 + i] = extent[i];
+      header[0] = PIECE_OK;
+      header[7] = scalars->GetDataType();
+      header[8] = long(scalars->GetNumberOfTuples()) * scalars->GetDataTypeSize();
+      image->GetOrigin(geometry);
+      image->GetSpacing(geometry + 3);
+      const double* direction = image->GetDirectionMatrix()->GetData();
+      std::copy(direction, direction + 9, geometry + 6);
+    }
+  } catch (const std::exception& e) {
+    // Any failure here must still reach the collective steps below.
+    header[0] = PIECE_ERROR;
+    localError = e.what();
+  }
+
+  std::vector<long> headers(std::size_t(ranks) * kHeaderLongs);
+  std::vector<double> geometries(std::size_t(ranks) * kHeaderDoubles);
+  controller->Gather(header, headers.data(), kHeaderLongs, kResultRank);
+  controller->Gather(geometry, geometries.data(), kHeaderDoubles, kResultRank);
+
+  // Rank 0 decides: 0 go ahead, 1 abort, 2 fail.
+  long decision = 0;
+  std::string reason;
+  long whole[6] = {0, -1, 0, -1, 0, -1};
+  int firstPiece = -1;
+  vtkIdType wholePoints = 0, largestPiece = 0;
+  if (rank == kResultRank) {
+    std::vector<int> bad;
+    for (int r = 0; r < ranks; ++r) {
+      const long* h = headers.data() + std::size_t(r) * kHeaderLongs;
+      if (h[0] == PIECE_ABORTED)
+        decision = std::max(decision, 1L);
+      if (h[0] == PIECE_ERROR)
+        bad.push_back(r);
+      if (h[0] != PIECE_OK)
+        continue;
+      if (firstPiece < 0) {
+        firstPiece = r;
+        std::copy(h + 1, h + 7, whole);
+      }
+      const long* f = headers.data() + std::size_t(firstPiece) * kHeaderLongs;
+      if (h[7] != f[7]) {
+        reason = "the pieces' scalar arrays differ in type (rank " + std::to_string(r) +
+                 " vs rank " + std::to_string(firstPiece) + ")";
+        decision = 2;
+      }
+      for (std::size_t a = 0; a < 3; ++a) {
+        whole[2 * a] = std::min(whole[2 * a], h[1 + 2 * a]);
+        whole[2 * a + 1] = std::max(whole[2 * a + 1], h[2 + 2 * a]);
+      }
+      if (h[8] != extentPoints(h + 1) * vtkDataArray::GetDataTypeSize(int(h[7]))) {
+        reason = "the piece on rank " + std::to_string(r) +
+                 " has a scalar array whose size does not match its extent";
+        decision = 2;
+      }
+      largestPiece = std::max<vtkIdType>(largestPiece, h[8]);
+    }
+    if (!bad.empty()) {
+      reason = "the piece";
+      reason += bad.size() > 1 ? "s on ranks" : " on rank";
+      for (std::size_t i = 0; i < bad.size(); ++i)
+        reason += (i ? ", " : " ") + std::to_string(bad[i]);
+      reason += bad.size() > 1 ? " are not usable (see their errors)"
+                               : " is not usable (see its error)";
+      decision = 2;
+    } else if (firstPiece < 0 && decision == 0) {
+      reason = "the input is empty (no points on any rank)";
+      decision = 2;
+    }
+    if (decision == 0) {
+      wholePoints = extentPoints(whole);
+      const int valueSize = vtkDataArray::GetDataTypeSize(
+          int(headers[7 + std::size_t(firstPiece) * kHeaderLongs]));
+      const double field = double(wholePoints) * valueSize;
+      const double needed = field + double(largestPiece) + double(wholePoints) +
+                            double(wholePoints) * bytesPerPoint;
+      const double available = availableMemoryBytes();
+      if (needed > available) {
+        reason = "the whole field (" + std::to_string(wholePoints) + " points, " +
+                 mebibytes(field) + ") gathered to rank 0 with what the computation " +
+                 "needs there takes about " + mebibytes(needed) + ", more than the " +
+                 mebibytes(available) +
+                 " available; this filter needs the whole domain " +
+                 "on one rank, so run it on a machine with more memory or on a " +
+                 "smaller (e.g. resampled) field";
+        decision = 2;
+      }
+    }
+  }
+  controller->Broadcast(&decision, 1, kResultRank);
+  if (decision == 1)
+    throw topogpu::Aborted();
+  if (decision == 2) {
+    if (!localError.empty())
+      throw topogpu::Error(localError);
+    if (rank == kResultRank)
+      throw topogpu::Error("whole-domain gather: " + reason);
+    throw topogpu::Aborted(); // rank 0 reports why; an empty output here, no second error
+  }
+
+  GatheredDomain result;
+  if (rank != kResultRank) {
+    if (header[0] == PIECE_OK)
+      sendValues(controller, static_cast<const char*>(contiguous->GetVoidPointer(0)),
+                 header[8]);
+    return result;
+  }
+  const long* first = headers.data() + std::size_t(firstPiece) * kHeaderLongs;
+  const double* g = geometries.data() + std::size_t(firstPiece) * kHeaderDoubles;
+  const int dataType = int(first[7]);
+  const int valueSize = vtkDataArray::GetDataTypeSize(dataType);
+  vtkSmartPointer<vtkDataArray> values;
+  values.TakeReference(vtkDataArray::CreateDataArray(dataType));
+  values->SetName(name.c_str());
+  values->SetNumberOfTuples(wholePoints);
+  char* target = static_cast<char*>(values->GetVoidPointer(0));
+  std::vector<unsigned char> covered(std::size_t(wholePoints), 0);
+  std::vector<char> buffer;
+  for (int r = 0; r < ranks; ++r) {
+    const long* h = headers.data() + std::size_t(r) * kHeaderLongs;
+    if (h[0] != PIECE_OK)
+      continue;
+    const char* piece = nullptr;
+    if (r == rank) {
+      piece = static_cast<const char*>(contiguous->GetVoidPointer(0));
+    } else {
+      buffer.resize(std::size_t(h[8]));
+      receiveValues(controller, buffer.data(), h[8], r);
+      piece = buffer.data();
+    }
+    placePiece(h + 1, whole, piece, valueSize, target, covered);
+  }
+  const auto missing = std::count(covered.begin(), covered.end(), 0);
+  if (missing > 0)
+    throw topogpu::Error(
+        "whole-domain gather: the pieces leave " + std::to_string(missing) + " of the " +
+        std::to_string(wholePoints) + " points of their extent uncovered");
+  if (name.empty())
+    name = "(unnamed)";
+  result.image = vtkSmartPointer<vtkImageData>::New();
+  result.image->SetExtent(int(whole[0]), int(whole[1]), int(whole[2]), int(whole[3]),
+                          int(whole[4]), int(whole[5]));
+  result.image->SetOrigin(g[0], g[1], g[2]);
+  result.image->SetSpacing(g[3], g[4], g[5]);
+  result.image->SetDirectionMatrix(g + 6);
+  result.image->GetPointData()->SetScalars(values);
+  result.scalars = values;
+  result.name = name;
+  return result;
+}
+
+} // namespace
+
 int vtkTopoGPUAlgorithm::RequestData(vtkInformation*, vtkInformationVector** inputVector,
                                      vtkInformationVector* outputVector) {
   clearOutputs(outputVector);
@@ -337,11 +640,43 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation*, vtkInformationVector** inp
       this->UpdateProgress(p);
     }
   };
+  vtkMultiProcessController* controller =
+      vtkMultiProcessController::GetGlobalController();
+  vtkInformation* outInfo = outputVector->GetInformationObject(0);
+  const int pieces =
+      outInfo != nullptr &&
+              outInfo->Has(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_PIECES())
+          ? outInfo->Get(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_PIECES())
+          : 1;
+  const bool wholeDomain = this->NeedsWholeDomain() && controller != nullptr &&
+                           controller->GetNumberOfProcesses() > 1 && pieces > 1;
+  vtkSmartPointer<vtkImageData> gathered;
   try {
+    if (wholeDomain) {
+      const topogpu::Timer gatherTimer;
+      GatheredDomain domain = gatherWholeDomain(
+          controller, input, this->NeedsInputScalars,
+          [&](std::string& name) {
+            return this->ResolveInputScalars(inputVector, input, name);
+          },
+          this->CheckAbort(), this->WholeDomainBytesPerPoint());
+      if (!domain.image) {
+        // The result is on rank 0: an empty output of the port's type says where.
+        addResultRank(outputVector);
+        progress(1.0);
+        return 1;
+      }
+      gathered = domain.image;
+      input = gathered;
+      run.scalars = domain.scalars;
+      run.values = topogpu::vtk::viewScalarArray(run.scalars, domain.name);
+      stages.emplace_back("gather to rank 0", gatherTimer.seconds());
+      progress(0.05);
+    }
     if (input == nullptr || input->GetNumberOfPoints() == 0)
       throw topogpu::Error("the input is empty (no points)");
     run.input = input;
-    if (this->NeedsInputScalars) {
+    if (this->NeedsInputScalars && !wholeDomain) {
       std::string name;
       run.scalars = this->ResolveInputScalars(inputVector, input, name);
       run.values = topogpu::vtk::viewScalarArray(run.scalars, name);
@@ -376,8 +711,9 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation*, vtkInformationVector** inp
       progress(kCoreStart + (kCoreEnd - kCoreStart) * std::clamp(fraction, 0.0, 1.0));
     };
     run.monitor.abortRequested = [this]() { return this->CheckAbort(); };
-    const topogpu::vtk::PieceOwnership ownership(input,
-                                                 inputVector[0]->GetInformationObject(0));
+    // A gathered image is one piece: no ghosts, every point owned.
+    const topogpu::vtk::PieceOwnership ownership(
+        input, wholeDomain ? nullptr : inputVector[0]->GetInformationObject(0));
     run.ownership = &ownership;
     this->Compute(run);
     if (!cacheable)
@@ -419,6 +755,8 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation*, vtkInformationVector** inp
     fd->AddArray(stageNames);
     fd->AddArray(stageSeconds);
   }
+  if (wholeDomain)
+    addResultRank(outputVector);
   progress(1.0);
   return 1;
 }

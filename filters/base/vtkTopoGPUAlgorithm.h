@@ -22,6 +22,13 @@
  *   abort gives an empty output and no error. The request still succeeds, so a
  *   pipeline is never left in a failed state.
  *
+ * - whole-domain mode, for a module that opts in with NeedsWholeDomain(): in a
+ *   distributed run with more than one piece, the pieces' extents and input scalar are
+ *   gathered to rank 0, Compute() runs once there on the whole image and the other
+ *   ranks output an empty data object of the port's type. Every rank's output carries
+ *   the field data "TopoGPUResultRank" (int, the rank holding the result). The gather
+ *   fails with a clear error when the whole field would not fit in rank 0's memory.
+ *
  * A subclass implements Compute() and fills its outputs there; output port types come
  * from FillOutputPortInformation (DATA_TYPE_NAME), as for any vtkAlgorithm.
  */
@@ -95,6 +102,20 @@ protected:
   vtkDataArray* ResolveInputScalars(vtkInformationVector** inputVector, vtkDataSet* input,
                                     std::string& name);
 #endif
+
+  // Whether the module's result depends on the whole domain at once (a discrete
+  // gradient pairs cells across piece borders, so per-piece results are wrong). When
+  // true and the run is distributed (more than one piece over MPI ranks), images are
+  // gathered to rank 0 and Compute() runs there only; run.input is then the gathered
+  // image. One piece: nothing changes.
+  virtual bool NeedsWholeDomain() const {
+    return false;
+  }
+  // Bytes per point the module's core needs on rank 0 besides the gathered field, for
+  // the "does the whole field fit" check of whole-domain mode.
+  virtual double WholeDomainBytesPerPoint() const {
+    return 16.0;
+  }
 
   // Whether the module needs an input scalar (all of today's do).
   bool NeedsInputScalars = true;

@@ -14,8 +14,10 @@
  * the cell's id on the (2nx-1)(2ny-1)(2nz-1) refined grid). Field data: see
  * vtkTopoGPUAlgorithm, plus "CriticalCellCounts" (n0 n1 n2 n3).
  *
- * Distributed runs: each piece's gradient is its own (the Morse-Smale complex will
- * gather the field to one rank).
+ * Distributed runs (pvbatch --mpi): the gradient pairs cells across piece borders, so
+ * the filter runs in whole-domain mode: the field is gathered to rank 0, which outputs
+ * the critical cells of the whole domain; the other ranks output an empty vtkPolyData
+ * (field data "TopoGPUResultRank" = 0 everywhere).
  */
 #ifndef vtkTopoGPUDiscreteGradient_h
 #define vtkTopoGPUDiscreteGradient_h
@@ -37,6 +39,13 @@ protected:
 #ifndef __VTK_WRAP__
   void Compute(topogpu::vtk::FilterRun& run) override;
 #endif
+  bool NeedsWholeDomain() const override {
+    return true;
+  }
+  // The vertex order (8 bytes) and one gradient byte per cell (8 cells per vertex).
+  double WholeDomainBytesPerPoint() const override {
+    return 16.0;
+  }
 
 private:
   vtkTopoGPUDiscreteGradient(const vtkTopoGPUDiscreteGradient&) = delete;
