@@ -142,14 +142,6 @@ void assemble(const Roots& roots, Output& output) {
       side[k] = exits[k] ? s : cubical::topIndexAt(g, p);
     }
   };
-  for (const SimplexId s : saddles) {
-    SimplexId side[2];
-    bool exits[2];
-    saddleSides(s, side, exits);
-    for (int k = 0; k < 2; ++k)
-      if (exits[k])
-        markExit(s);
-  }
   output.maxima = topMaxima;
   std::vector<SimplexId> boundaryMaximumLabel(std::size_t(nBoundary), -1);
   for (SimplexId i = 0; i < nBoundary; ++i)
@@ -230,15 +222,19 @@ void assemble(const Roots& roots, Output& output) {
         minima[output.ascendingManifold[cubical::vertexOfCell(g, e + step)]];
     addArcs(output.saddle1Minimum, e, m0, m1);
   }
+  // A saddle on the boundary has one coface, so one V-path: one arc of multiplicity 1.
   for (const SimplexId s : saddles) {
     SimplexId side[2];
     bool exits[2];
     saddleSides(s, side, exits);
-    SimplexId m[2];
-    for (int k = 0; k < 2; ++k)
-      m[k] =
-          output.maxima[exits[k] ? exitLabel(s) : output.cellDescendingManifold[side[k]]];
-    addArcs(output.saddleMaximum, s, m[0], m[1]);
+    if (exits[0] || exits[1]) {
+      const SimplexId inside = output.cellDescendingManifold[side[exits[0] ? 1 : 0]];
+      output.saddleMaximum.push_back({s, output.maxima[inside], 1});
+      continue;
+    }
+    addArcs(output.saddleMaximum, s,
+            output.maxima[output.cellDescendingManifold[side[0]]],
+            output.maxima[output.cellDescendingManifold[side[1]]]);
   }
 }
 
