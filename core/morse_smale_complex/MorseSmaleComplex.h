@@ -105,9 +105,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
                                 output.report);
       });
   monitor.checkAbort();
-  Timer timer;
   detail::assemble(roots, output);
-  output.report.timings.emplace_back("manifolds and arcs (cpu)", timer.seconds());
   monitor.report(1.0);
 }
 
