@@ -75,6 +75,7 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   });
   const auto& counts = output.gradient.counts;
   std::vector<std::string> items;
+  items.reserve(4);
   for (int k = 0; k < 4; ++k)
     items.push_back(std::to_string(counts[k]));
   result.fields.addRaw("critical_cells", jsonArray(items));

@@ -76,7 +76,7 @@ TOPOGPU_HD SimplexId topCellSuccessor(const Grid& g, const std::uint8_t* gradien
   const int s = codeSign(code);
   SimplexId c[3];
   cellCoords(g, cell, c);
-  c[a] += 2 * s;
+  c[a] += SimplexId(2) * s;
   if (c[a] < 0 || c[a] >= refinedSize(g, a))
     return -1 - (cell + s * refinedStride(g, a));
   return topIndexAt(g, c);
