@@ -533,6 +533,34 @@ void faultInjection() {
                " -> " + std::to_string(after >> 20) + " MiB");
   }
 
+  // The Morse-Smale complex's stages (stage 1 runs on the GPU unharmed, stage 2 falls
+  // back to the CPU).
+  morse_smale_complex::Output mscReference, mscOut;
+  morse_smale_complex::execute(tri, viewOf(field), {Backend::Cpu}, Monitor{},
+                               mscReference);
+  for (const char* stage : {"morse-smale upload", "minima roots", "maxima roots"}) {
+    const std::string tag = std::string("morse-smale complex, fault in '") + stage + "'";
+    const std::size_t before = gpu::deviceMemoryInUse();
+    setenv("TOPOGPU_TEST_GPU_FAULT", stage, 1);
+    morse_smale_complex::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{}, mscOut);
+    unsetenv("TOPOGPU_TEST_GPU_FAULT");
+    const std::size_t after = gpu::deviceMemoryInUse();
+    const std::string warnings = joined(mscOut.report.warnings);
+    expect(mscOut.report.backend == "cpu" &&
+               mscOut.ascendingManifold == mscReference.ascendingManifold &&
+               mscOut.cellDescendingManifold == mscReference.cellDescendingManifold &&
+               mscOut.saddleMaximum == mscReference.saddleMaximum,
+           tag + ": fallback result differs from the CPU's (backend " +
+               mscOut.report.backend + ")");
+    expect(contains(warnings, "morse-smale complex") && contains(warnings, stage),
+           std::string(tag)
+               .append(": warning does not name the failure: ")
+               .append(warnings));
+    expect(after <= before + (std::size_t(16) << 20),
+           tag + ": device memory not released: " + std::to_string(before >> 20) +
+               " -> " + std::to_string(after >> 20) + " MiB");
+  }
+
   // The vertex order on its own.
   for (const char* stage : {"upload", "vertex order"}) {
     const std::string tag = std::string("vertex order, fault in '") + stage + "'";
