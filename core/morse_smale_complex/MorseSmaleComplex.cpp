@@ -52,9 +52,12 @@ SimplexId indexIn(const std::vector<SimplexId>& sorted, SimplexId value) {
 } // namespace
 
 std::size_t deviceBytes(const cubical::Grid& grid) {
-  // gradient bytes, two root arrays of vertices and of top cells
-  return std::size_t(cubical::cellCount(grid)) +
-         4 * sizeof(SimplexId) * std::size_t(grid.n[0] * grid.n[1] * grid.n[2]);
+  // The vertex order first (values, order and the sort's scratch, 8-byte values at
+  // worst, as the discrete gradient's estimate), then the gradient bytes with a double
+  // buffered root array of vertices and one of top cells.
+  const std::size_t n = std::size_t(grid.n[0] * grid.n[1] * grid.n[2]);
+  return std::max(n * (3 * 8 + 5 * sizeof(SimplexId)),
+                  std::size_t(cubical::cellCount(grid)) + 4 * sizeof(SimplexId) * n);
 }
 
 void boundaryRoots(const cubical::Grid& g, Roots& roots, const Monitor& monitor) {
