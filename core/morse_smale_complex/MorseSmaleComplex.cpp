@@ -9,6 +9,46 @@
 #include <atomic>
 #include <memory>
 
+namespace topogpu::morse_smale_complex {
+
+std::vector<SimplexId> descendingPath(const discrete_gradient::Output& dg, SimplexId v) {
+  const cubical::Grid& g = dg.grid;
+  std::vector<SimplexId> cells{cubical::vertexCell(g, v)};
+  for (SimplexId next = cubical::vertexSuccessor(g, dg.gradient.data(), v); next != v;
+       next = cubical::vertexSuccessor(g, dg.gradient.data(), v)) {
+    cells.push_back((cells.back() + cubical::vertexCell(g, next)) / 2); // the edge
+    cells.push_back(cubical::vertexCell(g, next));
+    v = next;
+  }
+  return cells;
+}
+
+std::vector<SimplexId> ascendingPath(const discrete_gradient::Output& dg,
+                                     const SimplexId* rank, SimplexId t) {
+  const cubical::Grid& g = dg.grid;
+  std::vector<SimplexId> cells{cubical::topCellOf(g, t)};
+  for (;;) {
+    const SimplexId next = cubical::topCellSuccessor(g, dg.gradient.data(), t);
+    if (next == t)
+      return cells;
+    if (next < 0) {
+      SimplexId i = cubical::boundaryIndexOf(g, -1 - next);
+      cells.push_back(-1 - next);
+      for (SimplexId up = cubical::boundarySuccessor(g, rank, i); up != i;
+           up = cubical::boundarySuccessor(g, rank, i)) {
+        cells.push_back(cubical::boundaryFacetOf(g, up));
+        i = up;
+      }
+      return cells;
+    }
+    cells.push_back((cells.back() + cubical::topCellOf(g, next)) / 2); // the facet
+    cells.push_back(cubical::topCellOf(g, next));
+    t = next;
+  }
+}
+
+} // namespace topogpu::morse_smale_complex
+
 namespace topogpu::morse_smale_complex::detail {
 
 namespace {

@@ -57,6 +57,16 @@ template <typename Triangulation>
 void execute(Triangulation& triangulation, const ScalarArrayView& values,
              const Parameters& parameters, const Monitor& monitor, Output& output);
 
+// Arc geometry is recomputed on demand rather than stored: the cells (refined ids) of one
+// V-path, from a saddle's face or coface to its extremum. descendingPath: from vertex v,
+// vertex, edge, vertex, ..., minimum. ascendingPath: from top cell t (VTK cell id), top
+// cell, facet, top cell, ..., maximum; a path that leaves the box goes on over boundary
+// facets (the boundary rule, which needs the vertex order `rank`) to its boundary root.
+std::vector<SimplexId> descendingPath(const discrete_gradient::Output& gradient,
+                                      SimplexId v);
+std::vector<SimplexId> ascendingPath(const discrete_gradient::Output& gradient,
+                                     const SimplexId* rank, SimplexId t);
+
 namespace detail {
 
 // Roots of the three forests: per vertex its minimum vertex, per top cell its maximum top

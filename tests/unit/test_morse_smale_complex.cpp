@@ -368,6 +368,37 @@ void checkAgainstBruteForce(const Coord& dims, const std::vector<T>& values,
                   out.maxima[k] / (rx * ry)};
     EXPECT_TRUE(B.onBoundary(c)) << tag << ": boundary maximum " << out.maxima[k];
   }
+  // Arc geometry on demand: consecutive cells are face and coface, the walks end at the
+  // labelled extremum (an exit ends at the boundary root, the maximum or its facet).
+  auto adjacent = [&](SimplexId a, SimplexId b) {
+    const SimplexId rx = 2 * B.n[0] - 1, ry = 2 * B.n[1] - 1;
+    const SimplexId diff = std::abs(a - b);
+    return diff == 1 || diff == rx || diff == rx * ry;
+  };
+  for (SimplexId v = 0; v < SimplexId(out.ascendingManifold.size()); ++v) {
+    const std::vector<SimplexId> path = msc::descendingPath(out.gradient, v);
+    for (std::size_t i = 1; i < path.size(); ++i)
+      ASSERT_TRUE(adjacent(path[i - 1], path[i])) << tag << ": vertex " << v;
+    ASSERT_EQ(path.back(), E.vertexMinimum[std::size_t(v)]) << tag << ": vertex " << v;
+  }
+  for (SimplexId t = 0; t < SimplexId(out.cellDescendingManifold.size()); ++t) {
+    const std::vector<SimplexId> path =
+        msc::ascendingPath(out.gradient, B.rank.data(), t);
+    const SimplexId rx = 2 * B.n[0] - 1, ry = 2 * B.n[1] - 1;
+    auto coord = [&](SimplexId id) {
+      return Coord{id % rx, (id / rx) % ry, id / (rx * ry)};
+    };
+    for (std::size_t i = 1; i < path.size(); ++i) // V-path steps, then surface steps
+      ASSERT_TRUE(adjacent(path[i - 1], path[i]) ||
+                  (B.onBoundary(coord(path[i - 1])) && B.onBoundary(coord(path[i]))))
+          << tag << ": top cell " << t;
+    const SimplexId label = out.maxima.at(out.cellDescendingManifold[t]);
+    const SimplexId end = path.back();
+    const Coord c = coord(end);
+    const bool endsAtMaximum = end == label;
+    const bool endsAtItsFacet = B.onBoundary(c) && B.id(B.cofaces(c).at(0)) == label;
+    ASSERT_TRUE(endsAtMaximum || endsAtItsFacet) << tag << ": top cell " << t;
+  }
   checkRegions(out, tag);
 }
 
