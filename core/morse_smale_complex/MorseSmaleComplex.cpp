@@ -96,7 +96,7 @@ std::size_t deviceBytes(const cubical::Grid& grid) {
   // worst, as the discrete gradient's estimate), then the gradient bytes with a double
   // buffered root array of vertices and one of top cells.
   const std::size_t n = std::size_t(grid.n[0] * grid.n[1] * grid.n[2]);
-  return std::max(n * (3 * 8 + 5 * sizeof(SimplexId)),
+  return std::max(n * (std::size_t(3 * 8) + 5 * sizeof(SimplexId)),
                   std::size_t(cubical::cellCount(grid)) + 4 * sizeof(SimplexId) * n);
 }
 
