@@ -54,7 +54,8 @@ const std::vector<Command>& commandTable() {
        "2D "
        "the saddle-maximum arcs start at 1-saddles and are still counted under "
        "saddle2_maximum), the boundary maxima where ascending paths leave the box, and "
-       "the unlabelled vertices and cells (always 0). Saddle-saddle arcs: not yet.",
+       "the unlabelled vertices and cells (counted; 0 with the boundary rule). "
+       "Saddle-saddle arcs: not yet.",
        runMorseSmaleComplex},
       {"smooth",
        "Laplacian smoothing of a scalar field (TTK's ScalarFieldSmoother)",
