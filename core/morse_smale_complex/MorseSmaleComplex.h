@@ -13,6 +13,8 @@
 
 #include "core/discrete_gradient/DiscreteGradient.h"
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 namespace topogpu::morse_smale_complex {
@@ -99,21 +101,33 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
                 std::to_string(output.gradient.grid.dimension) +
                 " axis of more than one "
                 "vertex");
-  output.report = output.gradient.report;
+  // Stage 2's own report, merged below so that a warning both stages give (no device)
+  // appears once.
+  RunReport stage;
   const Backend resolved = resolveBackend(
-      parameters.backend, detail::deviceBytes(output.gradient.grid), output.report);
+      parameters.backend, detail::deviceBytes(output.gradient.grid), stage);
   detail::Roots roots;
   runWithFallback(
-      resolved, "morse-smale complex", output.report,
+      resolved, "morse-smale complex", stage,
       [&] {
         detail::computeRootsGpu(values, output.gradient, monitor.stage(0.5, 0.8), roots,
-                                output.report);
+                                stage);
       },
       [&] {
         roots = detail::Roots();
         detail::computeRootsCpu(values, output.gradient, monitor.stage(0.5, 0.8), roots,
-                                output.report);
+                                stage);
       });
+  output.report = output.gradient.report;
+  output.report.backend = stage.backend;
+  for (const std::string& w : stage.warnings)
+    if (std::find(output.report.warnings.begin(), output.report.warnings.end(), w) ==
+        output.report.warnings.end())
+      output.report.warnings.push_back(w);
+  output.report.timings.insert(output.report.timings.end(), stage.timings.begin(),
+                               stage.timings.end());
+  output.report.peakDeviceBytes =
+      std::max(output.report.peakDeviceBytes, stage.peakDeviceBytes);
   monitor.checkAbort();
   detail::assemble(roots, output);
   monitor.report(1.0);
