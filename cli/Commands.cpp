@@ -39,6 +39,24 @@ const std::vector<Command>& commandTable() {
        "lower-star filtration. Regular grids only (a mesh is rejected); an axis of one "
        "point is squeezed out (2D).",
        runDiscreteGradient},
+      {"msc",
+       "Morse-Smale complex of a grid field: saddle-extremum arcs and manifolds",
+       {"--raw FILE --dims X,Y,Z --type T [--details FILE] [options]",
+        "--mesh FILE.vti --array NAME [--details FILE] [options]"},
+       concat({domainOptions(),
+               {{"--details", "FILE",
+                 "write the critical cells, arcs [saddle, extremum, multiplicity] "
+                 "(refined-grid ids) and the per-vertex / per-cell labels as JSON "
+                 "(meant for small grids and tests)"}},
+               runOptions()}),
+       "Counts the critical cells (\"critical_cells\": [n0, n1, n2, n3]), the "
+       "saddle-extremum arcs (\"arcs\": {\"saddle1_minimum\", \"saddle2_maximum\"}; in "
+       "2D "
+       "the saddle-maximum arcs start at 1-saddles and are still counted under "
+       "saddle2_maximum), the boundary maxima where ascending paths leave the box, and "
+       "the unlabelled vertices and cells (counted; 0 with the boundary rule). "
+       "Saddle-saddle arcs: not yet.",
+       runMorseSmaleComplex},
       {"smooth",
        "Laplacian smoothing of a scalar field (TTK's ScalarFieldSmoother)",
        {"--raw FILE --dims X,Y,Z --type T [--iterations N] [--output FILE] [options]",

@@ -5,6 +5,7 @@
 #include "cuda/common/VertexOrderGpu.h"
 #include "cuda/critical_points/CriticalPointsGpu.h"
 #include "cuda/discrete_gradient/DiscreteGradientGpu.h"
+#include "cuda/morse_smale_complex/MorseSmaleComplexGpu.h"
 #include "cuda/scalar_field_smoother/ScalarFieldSmootherGpu.h"
 
 namespace topogpu::gpu {
@@ -52,6 +53,13 @@ void computeDiscreteGradient(const cubical::Grid&, const ScalarArrayView&, const
                              std::vector<std::uint8_t>&,
                              std::array<std::vector<SimplexId>, 4>&, RunReport&) {
   noCuda("discrete gradient");
+}
+
+void computeGradientRoots(const cubical::Grid&, const ScalarArrayView&,
+                          const std::vector<std::uint8_t>&, const Monitor&,
+                          std::vector<SimplexId>&, std::vector<SimplexId>&,
+                          std::vector<SimplexId>&, RunReport&) {
+  noCuda("morse-smale complex");
 }
 
 } // namespace topogpu::gpu

@@ -1,5 +1,6 @@
 // CPU-versus-GPU equality on the device: vertex order, critical point classes, the
-// discrete gradient (every cell's byte and the critical cells) and the
+// discrete gradient (every cell's byte and the critical cells), the Morse-Smale
+// complex's stage 2 (manifold labels, saddle-extremum arcs, boundary maxima) and the
 // scalar field smoother's output (bit for bit) must be identical, vertex for vertex, on
 // real volumes and synthetic fields; the GPU's classes
 // must satisfy the Euler (Morse) relation, computed independently on the host; a CUDA
@@ -16,6 +17,7 @@
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
+#include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "cuda/common/GpuDevice.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -233,6 +235,38 @@ void compareDiscreteGradient(const std::string& name,
               (long long)c[3], cpuTime, gpuTime, cpuTime / std::max(gpuTime, 1e-9));
 }
 
+// The Morse-Smale complex (stage 2): both paths walk the same gradient forests, so every
+// label, maximum and arc must be identical; every vertex and top cell labelled.
+void compareMorseSmaleComplex(const std::string& name,
+                              const std::array<SimplexId, 3>& dims,
+                              const ScalarArrayView& values) {
+  ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+  morse_smale_complex::Output cpu, gpu;
+  morse_smale_complex::execute(tri, values, {Backend::Cpu}, Monitor{}, cpu);
+  expect(cpu.unlabelledAscending == 0 && cpu.unlabelledDescending == 0 &&
+             cpu.unlabelledCells == 0,
+         name + ": Morse-Smale complex left vertices or cells unlabelled");
+  if (hostOnly)
+    return;
+  morse_smale_complex::execute(tri, values, {Backend::Gpu}, Monitor{}, gpu);
+  expect(gpu.report.backend == "gpu",
+         name + ": GPU Morse-Smale complex did not run (" +
+             (gpu.report.warnings.empty() ? std::string("?") : gpu.report.warnings[0]) +
+             ")");
+  expect(cpu.ascendingManifold == gpu.ascendingManifold &&
+             cpu.descendingManifold == gpu.descendingManifold &&
+             cpu.cellDescendingManifold == gpu.cellDescendingManifold &&
+             cpu.maxima == gpu.maxima && cpu.saddle1Minimum == gpu.saddle1Minimum &&
+             cpu.saddleMaximum == gpu.saddleMaximum,
+         name + ": Morse-Smale complex labels or arcs differ between CPU and GPU");
+  const double cpuTime = cpu.report.totalSeconds(), gpuTime = gpu.report.totalSeconds();
+  std::printf("  %-40s msc: %zu saddle-min %zu saddle-max arcs, %lld boundary maxima | "
+              "cpu %.4f s gpu %.4f s (x%.1f)\n",
+              name.c_str(), cpu.saddle1Minimum.size(), cpu.saddleMaximum.size(),
+              (long long)cpu.boundaryMaxima, cpuTime, gpuTime,
+              cpuTime / std::max(gpuTime, 1e-9));
+}
+
 void compareOrder(const std::string& name, const ScalarArrayView& values) {
   if (hostOnly)
     return;
@@ -270,6 +304,7 @@ void syntheticFields() {
     compareOrder("ties " + tag, viewOf(ties));
     compareCriticalPoints("ties uint8 " + tag, dims, viewOf(ties));
     compareDiscreteGradient("ties uint8 " + tag, dims, viewOf(ties));
+    compareMorseSmaleComplex("ties uint8 " + tag, dims, viewOf(ties));
     std::vector<double> smooth(n);
     for (SimplexId v = 0; v < n; ++v) {
       const SimplexId row = v / dims[0], layer = row / dims[1];
@@ -278,6 +313,7 @@ void syntheticFields() {
     }
     compareCriticalPoints("sines float64 " + tag, dims, viewOf(smooth));
     compareDiscreteGradient("sines float64 " + tag, dims, viewOf(smooth));
+    compareMorseSmaleComplex("sines float64 " + tag, dims, viewOf(smooth));
   }
   // Every value type, including signed zeros that must tie.
   std::vector<float> zeros(1000);
@@ -383,6 +419,7 @@ void realVolumes(const std::string& folder) {
     compareOrder(name, volume.view());
     compareCriticalPoints(name, dims, volume.view());
     compareDiscreteGradient(name, dims, volume.view());
+    compareMorseSmaleComplex(name, dims, volume.view());
   }
 }
 
@@ -488,6 +525,34 @@ void faultInjection() {
            tag + ": fallback result differs from the CPU's (backend " +
                gradientOut.report.backend + ")");
     expect(contains(warnings, "discrete gradient") && contains(warnings, stage),
+           std::string(tag)
+               .append(": warning does not name the failure: ")
+               .append(warnings));
+    expect(after <= before + (std::size_t(16) << 20),
+           tag + ": device memory not released: " + std::to_string(before >> 20) +
+               " -> " + std::to_string(after >> 20) + " MiB");
+  }
+
+  // The Morse-Smale complex's stages (stage 1 runs on the GPU unharmed, stage 2 falls
+  // back to the CPU).
+  morse_smale_complex::Output mscReference, mscOut;
+  morse_smale_complex::execute(tri, viewOf(field), {Backend::Cpu}, Monitor{},
+                               mscReference);
+  for (const char* stage : {"morse-smale upload", "minima roots", "maxima roots"}) {
+    const std::string tag = std::string("morse-smale complex, fault in '") + stage + "'";
+    const std::size_t before = gpu::deviceMemoryInUse();
+    setenv("TOPOGPU_TEST_GPU_FAULT", stage, 1);
+    morse_smale_complex::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{}, mscOut);
+    unsetenv("TOPOGPU_TEST_GPU_FAULT");
+    const std::size_t after = gpu::deviceMemoryInUse();
+    const std::string warnings = joined(mscOut.report.warnings);
+    expect(mscOut.report.backend == "cpu" &&
+               mscOut.ascendingManifold == mscReference.ascendingManifold &&
+               mscOut.cellDescendingManifold == mscReference.cellDescendingManifold &&
+               mscOut.saddleMaximum == mscReference.saddleMaximum,
+           tag + ": fallback result differs from the CPU's (backend " +
+               mscOut.report.backend + ")");
+    expect(contains(warnings, "morse-smale complex") && contains(warnings, stage),
            std::string(tag)
                .append(": warning does not name the failure: ")
                .append(warnings));

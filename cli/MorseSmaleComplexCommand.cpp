@@ -1,0 +1,119 @@
+// `topogpu msc`: the domain loader (grids only), the core call, critical cells, arcs,
+// boundary maxima and unlabelled counts in the shared envelope; --details writes the
+// complex itself for oracle tests.
+#include "Commands.h"
+#include "Domain.h"
+#include "Report.h"
+
+#include "core/morse_smale_complex/MorseSmaleComplex.h"
+
+#include <fstream>
+
+namespace topogpu::cli {
+
+namespace {
+
+std::string idList(const std::vector<SimplexId>& ids) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    s += (i ? "," : "") + std::to_string(ids[i]);
+  return s + "]";
+}
+
+std::string arcList(const std::vector<morse_smale_complex::Arc>& arcs) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < arcs.size(); ++i)
+    s += (i ? ",[" : "[") + std::to_string(arcs[i].saddle) + "," +
+         std::to_string(arcs[i].extremum) + "," + std::to_string(arcs[i].multiplicity) +
+         "]";
+  return s + "]";
+}
+
+void writeDetails(const std::string& path, const morse_smale_complex::Output& out) {
+  std::ofstream file(path);
+  if (!file)
+    throw Error("cannot write the details file '" + path + "'");
+  const auto& g = out.gradient.grid;
+  file << "{\"dims\":[" << g.n[0] << "," << g.n[1] << "," << g.n[2]
+       << "],\"dimension\":" << g.dimension << ",\"critical_cells\":[";
+  for (int k = 0; k < 4; ++k)
+    file << (k ? "," : "") << idList(out.gradient.criticalCells[k]);
+  file << "],\"maxima\":" << idList(out.maxima)
+       << ",\"boundary_maxima\":" << out.boundaryMaxima
+       << ",\"saddle1_minimum\":" << arcList(out.saddle1Minimum)
+       << ",\"saddle_maximum\":" << arcList(out.saddleMaximum)
+       << ",\"AscendingManifold\":" << idList(out.ascendingManifold)
+       << ",\"DescendingManifold\":" << idList(out.descendingManifold)
+       << ",\"CellDescendingManifold\":" << idList(out.cellDescendingManifold) << "}\n";
+  if (!file)
+    throw Error("cannot write the details file '" + path + "'");
+}
+
+long long multiplicitySum(const std::vector<morse_smale_complex::Arc>& arcs) {
+  long long sum = 0;
+  for (const auto& a : arcs)
+    sum += a.multiplicity;
+  return sum;
+}
+
+} // namespace
+
+int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
+  const RunOptions run = parseRunOptions(args);
+  Domain domain = loadDomain(args, context);
+  context.activity = "computing the Morse-Smale complex of '" + domain.input + "' (" +
+                     std::to_string(domain.numberOfVertices()) + " vertices)";
+  CommandResult result;
+  morse_smale_complex::Output output;
+  domain.visit([&](auto& triangulation) {
+    for (int r = 0; r < run.repeat; ++r) {
+      morse_smale_complex::execute(triangulation, domain.values,
+                                   morse_smale_complex::Parameters{run.backend},
+                                   Monitor{}, output);
+      result.totals.push_back(output.report.totalSeconds());
+    }
+  });
+  const auto& counts = output.gradient.counts;
+  std::vector<std::string> items;
+  items.reserve(4);
+  for (int k = 0; k < 4; ++k)
+    items.push_back(std::to_string(counts[k]));
+  result.fields.addRaw("critical_cells", jsonArray(items));
+  JsonObject arcs;
+  arcs.add("saddle1_minimum", static_cast<long long>(output.saddle1Minimum.size()));
+  arcs.add("saddle1_minimum_multiplicity_sum", multiplicitySum(output.saddle1Minimum));
+  arcs.add("saddle2_maximum", static_cast<long long>(output.saddleMaximum.size()));
+  arcs.add("saddle2_maximum_multiplicity_sum", multiplicitySum(output.saddleMaximum));
+  result.fields.add("arcs", arcs);
+  result.fields.add("boundary_maxima", static_cast<long long>(output.boundaryMaxima));
+  JsonObject unlabelled;
+  unlabelled.add("ascending", static_cast<long long>(output.unlabelledAscending));
+  unlabelled.add("descending", static_cast<long long>(output.unlabelledDescending));
+  result.fields.add("unlabelled_vertices", unlabelled);
+  result.fields.add("unlabelled_voxels", static_cast<long long>(output.unlabelledCells));
+
+  const bool is2D = output.gradient.grid.dimension == 2;
+  result.lines.push_back("critical cells: " + items[0] + " minima, " + items[1] +
+                         " 1-saddles, " + (is2D ? "" : items[2] + " 2-saddles, ") +
+                         items[is2D ? 2 : 3] + " maxima");
+  result.lines.push_back("arcs: " + std::to_string(output.saddle1Minimum.size()) +
+                         " saddle-minimum (multiplicity sum " +
+                         std::to_string(multiplicitySum(output.saddle1Minimum)) + "), " +
+                         std::to_string(output.saddleMaximum.size()) +
+                         " saddle-maximum (multiplicity sum " +
+                         std::to_string(multiplicitySum(output.saddleMaximum)) +
+                         "); saddle-saddle arcs: not computed yet");
+  result.lines.push_back("boundary maxima (ascending paths leaving the box): " +
+                         std::to_string(output.boundaryMaxima));
+  result.lines.push_back(
+      "unlabelled: " + std::to_string(output.unlabelledAscending) +
+      " vertices (ascending), " + std::to_string(output.unlabelledDescending) +
+      " vertices (descending), " + std::to_string(output.unlabelledCells) + " cells");
+  if (args.has("--details"))
+    writeDetails(args.get("--details"), output);
+  result.report = output.report;
+  printResult(context, domain, result);
+  return 0;
+}
+
+} // namespace topogpu::cli
