@@ -5,6 +5,7 @@
 #include "cuda/common/VertexOrderGpu.h"
 #include "cuda/critical_points/CriticalPointsGpu.h"
 #include "cuda/discrete_gradient/DiscreteGradientGpu.h"
+#include "cuda/morse_smale_complex/SaddleConnectionsGpu.h"
 #include "cuda/scalar_field_smoother/ScalarFieldSmootherGpu.h"
 
 namespace topogpu::gpu {
@@ -52,6 +53,16 @@ void computeDiscreteGradient(const cubical::Grid&, const ScalarArrayView&, const
                              std::vector<std::uint8_t>&,
                              std::array<std::vector<SimplexId>, 4>&, RunReport&) {
   noCuda("discrete gradient");
+}
+
+// ---- Morse-Smale complex, stage 3 (saddle connections) ----
+void computeSaddleConnections(const cubical::Grid&, const std::vector<std::uint8_t>&,
+                              const std::vector<SimplexId>&,
+                              const std::vector<SimplexId>&, const Monitor&,
+                              std::vector<SimplexId>&, std::vector<SimplexId>&,
+                              std::vector<std::uint64_t>&, SimplexId[3], int&,
+                              RunReport&) {
+  noCuda("saddle connections");
 }
 
 } // namespace topogpu::gpu
