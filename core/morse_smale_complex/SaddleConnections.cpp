@@ -32,41 +32,51 @@ std::uint64_t checkedAdd(std::uint64_t a, std::uint64_t b) {
 
 namespace {
 
-// Each row's (column, value) list, then offsets by a prefix sum: rows run in parallel and
-// the result is the same for any thread count.
+// Rows in parallel, in blocks: each block sorts and merges its rows' (column, value)
+// lists into its own part, then the parts are copied at their prefix offsets. The result
+// is the same for any thread count; allocations are per block, not per row.
 template <typename RowFunction>
 Csr byRows(SimplexId rows, SimplexId cols, RowFunction&& row) {
-  std::vector<std::vector<std::pair<SimplexId, std::uint64_t>>> lists(
-      static_cast<std::size_t>(rows));
-  tbb::parallel_for(SimplexId(0), rows, [&](SimplexId i) {
-    auto& list = lists[std::size_t(i)];
-    row(i, list);
-    std::sort(list.begin(), list.end(),
-              [](const auto& x, const auto& y) { return x.first < y.first; });
-    std::size_t kept = 0;
-    for (std::size_t k = 0; k < list.size(); ++k) {
-      if (kept > 0 && list[kept - 1].first == list[k].first)
-        list[kept - 1].second = checkedAdd(list[kept - 1].second, list[k].second);
-      else
-        list[kept++] = list[k];
-    }
-    list.resize(kept);
-  });
+  constexpr SimplexId kBlock = 1024;
+  const SimplexId blocks = (rows + kBlock - 1) / kBlock;
+  struct Part {
+    std::vector<SimplexId> columns;
+    std::vector<std::uint64_t> values;
+  };
+  std::vector<Part> parts(static_cast<std::size_t>(blocks));
   Csr c;
   c.rows = rows;
   c.cols = cols;
   c.offsets.assign(std::size_t(rows) + 1, 0);
+  tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
+    Part& part = parts[std::size_t(b)];
+    std::vector<std::pair<SimplexId, std::uint64_t>> list;
+    for (SimplexId i = b * kBlock; i < std::min(rows, (b + 1) * kBlock); ++i) {
+      list.clear();
+      row(i, list);
+      std::sort(list.begin(), list.end(),
+                [](const auto& x, const auto& y) { return x.first < y.first; });
+      const std::size_t first = part.columns.size();
+      for (const auto& [column, value] : list) {
+        if (part.columns.size() > first && part.columns.back() == column) {
+          part.values.back() = checkedAdd(part.values.back(), value);
+        } else {
+          part.columns.push_back(column);
+          part.values.push_back(value);
+        }
+      }
+      c.offsets[std::size_t(i) + 1] = SimplexId(part.columns.size() - first);
+    }
+  });
   for (SimplexId i = 0; i < rows; ++i)
-    c.offsets[std::size_t(i) + 1] =
-        c.offsets[std::size_t(i)] + SimplexId(lists[i].size());
+    c.offsets[std::size_t(i) + 1] += c.offsets[std::size_t(i)];
   c.columns.resize(std::size_t(c.offsets.back()));
   c.values.resize(std::size_t(c.offsets.back()));
-  tbb::parallel_for(SimplexId(0), rows, [&](SimplexId i) {
-    SimplexId at = c.offsets[std::size_t(i)];
-    for (const auto& [column, value] : lists[std::size_t(i)]) {
-      c.columns[std::size_t(at)] = column;
-      c.values[std::size_t(at++)] = value;
-    }
+  tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
+    const Part& part = parts[std::size_t(b)];
+    const auto at = std::ptrdiff_t(c.offsets[std::size_t(b * kBlock)]);
+    std::copy(part.columns.begin(), part.columns.end(), c.columns.begin() + at);
+    std::copy(part.values.begin(), part.values.end(), c.values.begin() + at);
   });
   return c;
 }
@@ -87,15 +97,19 @@ Csr multiply(const Csr& a, const Csr& b) {
   });
 }
 
-Csr add(const Csr& a, const Csr& b) {
-  if (a.rows != b.rows || a.cols != b.cols)
-    throw Error("internal error: sparse sum of mismatched matrices");
-  return byRows(a.rows, a.cols, [&](SimplexId i, auto& list) {
-    for (SimplexId p = a.offsets[i]; p < a.offsets[i + 1]; ++p)
-      list.emplace_back(a.columns[p], a.values[p]);
-    for (SimplexId p = b.offsets[i]; p < b.offsets[i + 1]; ++p)
-      list.emplace_back(b.columns[p], b.values[p]);
+Csr sum(const std::vector<Csr>& terms) {
+  for (const Csr& t : terms)
+    if (t.rows != terms[0].rows || t.cols != terms[0].cols)
+      throw Error("internal error: sparse sum of mismatched matrices");
+  return byRows(terms[0].rows, terms[0].cols, [&](SimplexId i, auto& list) {
+    for (const Csr& t : terms)
+      for (SimplexId p = t.offsets[i]; p < t.offsets[i + 1]; ++p)
+        list.emplace_back(t.columns[p], t.values[p]);
   });
+}
+
+Csr add(const Csr& a, const Csr& b) {
+  return sum({a, b});
 }
 
 Csr assemble(SimplexId rows, SimplexId cols, const std::vector<SimplexId>& r,
@@ -119,21 +133,36 @@ void countPaths(const discrete_gradient::Output& gradient, Minor& minor,
   // A* = A + A B + A B^2 + ...: every path from a 1-saddle to a junction, once per
   // length; ends because the minor is a DAG (a longer chain than there are junctions
   // means a cycle, i.e. a corrupt gradient).
+  // The terms A B^k wait in `pending` and are summed into A* when they outweigh it, so
+  // each entry is merged O(log) times instead of once per iteration (the same sum).
   Csr star;
   star.rows = minor.a.rows;
   star.cols = minor.a.cols;
   star.offsets.assign(std::size_t(star.rows) + 1, 0);
+  std::vector<Csr> pending;
+  SimplexId pendingNnz = 0;
+  const auto flush = [&] {
+    pending.push_back(std::move(star));
+    star = sum(pending);
+    pending.clear();
+    pendingNnz = 0;
+  };
   Csr frontier = std::move(minor.a);
   int iterations = 0;
   while (frontier.nnz() > 0) {
     if (iterations > minor.junctions + 1)
       throw Error("the discrete gradient has a closed V-path between saddles (it is not "
                   "a valid gradient)");
-    star = add(star, frontier);
-    frontier = multiply(frontier, minor.b);
+    Csr next = multiply(frontier, minor.b);
+    pendingNnz += frontier.nnz();
+    pending.push_back(std::move(frontier));
+    if (pendingNnz > std::max<SimplexId>(star.nnz(), 1 << 16))
+      flush();
+    frontier = std::move(next);
     ++iterations;
     monitor.checkAbort();
   }
+  flush();
   const Csr counts = add(multiply(star, minor.bStar), minor.d);
   out.productIterations = iterations;
   out.arcs.clear();

@@ -73,6 +73,7 @@ std::uint64_t checkedAdd(std::uint64_t a, std::uint64_t b);
 // each row ascending, no explicit zeros.
 Csr multiply(const Csr& a, const Csr& b);
 Csr add(const Csr& a, const Csr& b);
+Csr sum(const std::vector<Csr>& terms); // at least one term
 
 // The DAG minor as coordinate lists (source, target, paths) before assembly; the four
 // matrices of the paper. Sources and targets are indices: 1-saddles and 2-saddles by
