@@ -190,7 +190,9 @@ TEST(SaddleConnections, HandBuiltMultiplicityTwo) {
   dg::Output g;
   g.grid.n[0] = g.grid.n[1] = g.grid.n[2] = 2;
   g.grid.dimension = 3;
-  const auto cell = [](int x, int y, int z) { return SimplexId(x + 3 * (y + 3 * z)); };
+  const auto cell = [](int x, int y, int z) {
+    return SimplexId(x) + 3 * (SimplexId(y) + 3 * SimplexId(z));
+  };
   g.gradient.assign(27, 0);
   for (int z = 0; z < 3; ++z)
     for (int y = 0; y < 3; ++y)
@@ -228,7 +230,7 @@ TEST(SaddleConnections, HandBuiltMultiplicityTwo) {
 
 TEST(SaddleConnections, TracedPathsAreVPaths) {
   std::mt19937 rng(99);
-  std::vector<float> v(9 * 8 * 7);
+  std::vector<float> v(std::size_t(9) * 8 * 7);
   std::uniform_int_distribution<int> value(0, 5);
   for (auto& x : v)
     x = float(value(rng));
@@ -268,7 +270,7 @@ TEST(SaddleConnections, TracedPathsAreVPaths) {
 }
 
 TEST(SaddleConnections, TwoDimensionalGridsHaveNoStage) {
-  std::vector<float> v(7 * 6);
+  std::vector<float> v(std::size_t(7) * 6);
   for (std::size_t i = 0; i < v.size(); ++i)
     v[i] = float((i * 7919) % 13);
   const dg::Output g = gradientOf(7, 6, 1, v);
