@@ -1,5 +1,6 @@
 // CPU-versus-GPU equality on the device: vertex order, critical point classes, the
-// discrete gradient (every cell's byte and the critical cells) and the
+// discrete gradient (every cell's byte and the critical cells), the saddle connections
+// (arcs and multiplicities) and the
 // scalar field smoother's output (bit for bit) must be identical, vertex for vertex, on
 // real volumes and synthetic fields; the GPU's classes
 // must satisfy the Euler (Morse) relation, computed independently on the host; a CUDA
@@ -16,6 +17,7 @@
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
+#include "core/morse_smale_complex/SaddleConnections.h"
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "cuda/common/GpuDevice.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -233,6 +235,55 @@ void compareDiscreteGradient(const std::string& name,
               (long long)c[3], cpuTime, gpuTime, cpuTime / std::max(gpuTime, 1e-9));
 }
 
+// Saddle connections (MSC stage 3) of the CPU's gradient on both backends: the same
+// arcs, multiplicities and minor (the GPU multiplies in double under a 2^53 check, the
+// CPU in checked 64-bit integers; a GPU rerun on the CPU is reported and fails here).
+void compareSaddleConnections(const std::string& name,
+                              const std::array<SimplexId, 3>& dims,
+                              const ScalarArrayView& values) {
+  ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+  discrete_gradient::Output gradient;
+  discrete_gradient::execute(tri, values, {Backend::Cpu}, Monitor{}, gradient);
+  saddle_connections::SaddleConnections cpu, gpu;
+  RunReport cpuReport, gpuReport;
+  saddle_connections::compute(gradient, Backend::Cpu, Monitor{}, cpu, cpuReport);
+  std::uint64_t sum = 0;
+  for (const auto& arc : cpu.arcs)
+    sum += arc.multiplicity;
+  expect(sum == cpu.multiplicitySum, name + ": saddle connections: multiplicity sum");
+  if (hostOnly) {
+    std::printf(
+        "  %-40s saddle-saddle: %zu arcs, %llu paths, %lld junctions, %d products "
+        "| cpu %.4f s\n",
+        name.c_str(), cpu.arcs.size(), (unsigned long long)cpu.multiplicitySum,
+        (long long)cpu.junctionNodes, cpu.productIterations, cpuReport.totalSeconds());
+    return;
+  }
+  saddle_connections::compute(gradient, Backend::Gpu, Monitor{}, gpu, gpuReport);
+  const bool ran = gradient.grid.dimension < 3 || gradient.counts[1] == 0 ||
+                   gradient.counts[2] == 0 || gpuReport.backend == "gpu";
+  expect(ran,
+         name + ": GPU saddle connections did not run (" +
+             (gpuReport.warnings.empty() ? std::string("?") : gpuReport.warnings[0]) +
+             ")");
+  expect(cpu.arcs == gpu.arcs && cpu.multiplicitySum == gpu.multiplicitySum &&
+             cpu.junctionNodes == gpu.junctionNodes &&
+             cpu.reachableNodes == gpu.reachableNodes &&
+             cpu.minorEdges == gpu.minorEdges &&
+             cpu.productIterations == gpu.productIterations,
+         name + ": saddle connections: " + std::to_string(cpu.arcs.size()) + " vs " +
+             std::to_string(gpu.arcs.size()) + " arcs, sums " +
+             std::to_string(cpu.multiplicitySum) + " vs " +
+             std::to_string(gpu.multiplicitySum));
+  const double cpuTime = cpuReport.totalSeconds(), gpuTime = gpuReport.totalSeconds();
+  std::printf(
+      "  %-40s saddle-saddle: %zu arcs, %llu paths, %lld junctions, %d products | "
+      "cpu %.4f s gpu %.4f s (x%.1f)\n",
+      name.c_str(), cpu.arcs.size(), (unsigned long long)cpu.multiplicitySum,
+      (long long)cpu.junctionNodes, cpu.productIterations, cpuTime, gpuTime,
+      cpuTime / std::max(gpuTime, 1e-9));
+}
+
 void compareOrder(const std::string& name, const ScalarArrayView& values) {
   if (hostOnly)
     return;
@@ -270,6 +321,7 @@ void syntheticFields() {
     compareOrder("ties " + tag, viewOf(ties));
     compareCriticalPoints("ties uint8 " + tag, dims, viewOf(ties));
     compareDiscreteGradient("ties uint8 " + tag, dims, viewOf(ties));
+    compareSaddleConnections("ties uint8 " + tag, dims, viewOf(ties));
     std::vector<double> smooth(n);
     for (SimplexId v = 0; v < n; ++v) {
       const SimplexId row = v / dims[0], layer = row / dims[1];
@@ -278,6 +330,7 @@ void syntheticFields() {
     }
     compareCriticalPoints("sines float64 " + tag, dims, viewOf(smooth));
     compareDiscreteGradient("sines float64 " + tag, dims, viewOf(smooth));
+    compareSaddleConnections("sines float64 " + tag, dims, viewOf(smooth));
   }
   // Every value type, including signed zeros that must tie.
   std::vector<float> zeros(1000);
@@ -383,6 +436,7 @@ void realVolumes(const std::string& folder) {
     compareOrder(name, volume.view());
     compareCriticalPoints(name, dims, volume.view());
     compareDiscreteGradient(name, dims, volume.view());
+    compareSaddleConnections(name, dims, volume.view());
   }
 }
 
