@@ -197,6 +197,10 @@ Matrix fromKeys(int rows, int cols, thrust::device_vector<SimplexId>& keys,
       thrust::reduce_by_key(thrust::device, keys.begin(), keys.end(), values.begin(),
                             uniqueKeys.begin(), sums.begin());
   const std::size_t nnz = static_cast<std::size_t>(end.first - uniqueKeys.begin());
+  if (nnz > std::size_t(INT_MAX))
+    throw GpuError("saddle connections: a path-count matrix has more than 2^31 nonzeros "
+                   "(cuSPARSE SpGEMM's 32-bit indices)",
+                   false);
   uniqueKeys.resize(nnz);
   sums.resize(nnz);
   const double largest = *thrust::max_element(thrust::device, sums.begin(), sums.end());

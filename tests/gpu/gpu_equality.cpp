@@ -20,6 +20,7 @@
 #include "core/morse_smale_complex/SaddleConnections.h"
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "cuda/common/GpuDevice.h"
+#include "tests/unit/SaddleConnectionsChain.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
@@ -282,6 +283,36 @@ void compareSaddleConnections(const std::string& name,
       name.c_str(), cpu.arcs.size(), (unsigned long long)cpu.multiplicitySum,
       (long long)cpu.junctionNodes, cpu.productIterations, cpuTime, gpuTime,
       cpuTime / std::max(gpuTime, 1e-9));
+}
+
+// Hand-built chains with 2^k V-paths: exact on the GPU below 2^53 (k = 40); at k = 60
+// the GPU's double products reach 2^53 and the run is recounted on the CPU (warning),
+// still exact; at k = 64 both report the overflow as an Error.
+void saddleConnectionChains() {
+  for (const int k : {40, 60, 64}) {
+    const discrete_gradient::Output chain = test::diamondChain(k);
+    const std::string name = "diamond chain 2^" + std::to_string(k);
+    for (const Backend backend : {Backend::Cpu, Backend::Gpu}) {
+      saddle_connections::SaddleConnections out;
+      RunReport report;
+      try {
+        saddle_connections::compute(chain, backend, Monitor{}, out, report);
+        expect(k < 64 && out.arcs.size() == 1 && out.arcs[0].multiplicity == (1ull << k),
+               name + " on " + backendName(backend) + ": wrong arcs");
+        if (backend == Backend::Gpu)
+          expect(report.backend == (k < 53 ? "gpu" : "cpu") &&
+                     report.warnings.size() == (k < 53 ? 0u : 1u),
+                 name + ": GPU ran on " + report.backend + " with " +
+                     std::to_string(report.warnings.size()) + " warnings");
+      } catch (const Error& e) {
+        expect(k == 64 && std::string(e.what()).find("multiplicity overflow") !=
+                              std::string::npos,
+               name + " on " + backendName(backend) + ": " + e.what());
+      }
+      if (hostOnly)
+        break;
+    }
+  }
 }
 
 void compareOrder(const std::string& name, const ScalarArrayView& values) {
@@ -604,6 +635,7 @@ int main(int argc, char** argv) try {
   if (!hostOnly)
     std::printf("device: %s\n", gpu::deviceDescription().c_str());
   syntheticFields();
+  saddleConnectionChains();
   if (argc > 1)
     realVolumes(argv[1]);
   if (!hostOnly) {
