@@ -344,5 +344,51 @@ TEST(SaddleConnections, SparseProductOverflowIsAnError) {
   EXPECT_THROW(sc::detail::add(fine, fine), Error); // 2^63 + 2^63 in A* += A
 }
 
+// Bad input: a "gradient" with a closed V-path (the four side quads of the second cube
+// of a one-diamond chain paired around it) is reported, not looped on.
+TEST(SaddleConnections, ClosedVPathIsAnError) {
+  dg::Output g = diamondChain(1);
+  const auto cell = [](SimplexId x, SimplexId y, SimplexId z) {
+    return x + 5 * (y + 3 * z);
+  };
+  const auto pair = [&](SimplexId edge, SimplexId quad, int axis, int sign) {
+    g.gradient[std::size_t(edge)] = cubical::pairCode(axis, sign);
+    g.gradient[std::size_t(quad)] = cubical::pairCode(axis, -sign);
+  };
+  pair(cell(2, 2, 1), cell(3, 2, 1), 0, +1);
+  pair(cell(4, 2, 1), cell(4, 1, 1), 1, -1);
+  pair(cell(4, 0, 1), cell(3, 0, 1), 0, -1);
+  sc::SaddleConnections result;
+  RunReport report;
+  try {
+    sc::compute(g, Backend::Cpu, Monitor{}, result, report);
+    ADD_FAILURE() << "a cyclic gradient gave " << result.arcs.size() << " arcs";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("closed V-path"), std::string::npos) << e.what();
+  }
+}
+
+// A GPU request without a usable GPU (the CUDA-free stub, or a GPU failure) reruns on
+// the CPU with a warning and the same result.
+TEST(SaddleConnections, GpuRequestFallsBackToTheSameResult) {
+  const dg::Output g = diamondChain(5);
+  sc::SaddleConnections cpu, requested;
+  RunReport cpuReport, report;
+  sc::compute(g, Backend::Cpu, Monitor{}, cpu, cpuReport);
+  sc::compute(g, Backend::Gpu, Monitor{}, requested, report);
+  EXPECT_EQ(cpu.arcs, requested.arcs);
+  EXPECT_EQ(cpu.multiplicitySum, requested.multiplicitySum);
+  EXPECT_EQ(report.warnings.size(), report.backend == "cpu" ? 1u : 0u);
+}
+
+TEST(SaddleConnections, AbortIsHonoured) {
+  const dg::Output g = diamondChain(8);
+  Monitor monitor;
+  monitor.abortRequested = [] { return true; };
+  sc::SaddleConnections result;
+  RunReport report;
+  EXPECT_THROW(sc::compute(g, Backend::Cpu, monitor, result, report), Aborted);
+}
+
 } // namespace
 } // namespace topogpu::test
