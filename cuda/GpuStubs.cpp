@@ -6,6 +6,7 @@
 #include "cuda/critical_points/CriticalPointsGpu.h"
 #include "cuda/discrete_gradient/DiscreteGradientGpu.h"
 #include "cuda/morse_smale_complex/MorseSmaleComplexGpu.h"
+#include "cuda/morse_smale_complex/SaddleConnectionsGpu.h"
 #include "cuda/scalar_field_smoother/ScalarFieldSmootherGpu.h"
 
 namespace topogpu::gpu {
@@ -60,6 +61,16 @@ void computeGradientRoots(const cubical::Grid&, const ScalarArrayView&,
                           std::vector<SimplexId>&, std::vector<SimplexId>&,
                           std::vector<SimplexId>&, RunReport&) {
   noCuda("morse-smale complex");
+}
+
+// ---- Morse-Smale complex, stage 3 (saddle connections) ----
+void computeSaddleConnections(const cubical::Grid&, const std::vector<std::uint8_t>&,
+                              const std::vector<SimplexId>&,
+                              const std::vector<SimplexId>&, const Monitor&,
+                              std::vector<SimplexId>&, std::vector<SimplexId>&,
+                              std::vector<std::uint64_t>&, SimplexId[3], int&,
+                              RunReport&) {
+  noCuda("saddle connections");
 }
 
 } // namespace topogpu::gpu

@@ -1,6 +1,7 @@
 // CPU-versus-GPU equality on the device: vertex order, critical point classes, the
 // discrete gradient (every cell's byte and the critical cells), the Morse-Smale
-// complex's stage 2 (manifold labels, saddle-extremum arcs, boundary maxima) and the
+// complex's stage 2 (manifold labels, saddle-extremum arcs, boundary maxima), its
+// saddle connections (arcs and multiplicities) and the
 // scalar field smoother's output (bit for bit) must be identical, vertex for vertex, on
 // real volumes and synthetic fields; the GPU's classes
 // must satisfy the Euler (Morse) relation, computed independently on the host; a CUDA
@@ -18,8 +19,10 @@
 #include "core/critical_points/CriticalPoints.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
+#include "core/morse_smale_complex/SaddleConnections.h"
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "cuda/common/GpuDevice.h"
+#include "tests/unit/SaddleConnectionsChain.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
@@ -267,6 +270,85 @@ void compareMorseSmaleComplex(const std::string& name,
               cpuTime / std::max(gpuTime, 1e-9));
 }
 
+// Saddle connections (MSC stage 3) of the CPU's gradient on both backends: the same
+// arcs, multiplicities and minor (the GPU multiplies in double under a 2^53 check, the
+// CPU in checked 64-bit integers; a GPU rerun on the CPU is reported and fails here).
+void compareSaddleConnections(const std::string& name,
+                              const std::array<SimplexId, 3>& dims,
+                              const ScalarArrayView& values) {
+  ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+  discrete_gradient::Output gradient;
+  discrete_gradient::execute(tri, values, {Backend::Cpu}, Monitor{}, gradient);
+  saddle_connections::SaddleConnections cpu, gpu;
+  RunReport cpuReport, gpuReport;
+  saddle_connections::compute(gradient, Backend::Cpu, Monitor{}, cpu, cpuReport);
+  std::uint64_t sum = 0;
+  for (const auto& arc : cpu.arcs)
+    sum += arc.multiplicity;
+  expect(sum == cpu.multiplicitySum, name + ": saddle connections: multiplicity sum");
+  if (hostOnly) {
+    std::printf(
+        "  %-40s saddle-saddle: %zu arcs, %llu paths, %lld junctions, %d products "
+        "| cpu %.4f s\n",
+        name.c_str(), cpu.arcs.size(), (unsigned long long)cpu.multiplicitySum,
+        (long long)cpu.junctionNodes, cpu.productIterations, cpuReport.totalSeconds());
+    return;
+  }
+  saddle_connections::compute(gradient, Backend::Gpu, Monitor{}, gpu, gpuReport);
+  const bool ran = gradient.grid.dimension < 3 || gradient.counts[1] == 0 ||
+                   gradient.counts[2] == 0 || gpuReport.backend == "gpu";
+  expect(ran,
+         name + ": GPU saddle connections did not run (" +
+             (gpuReport.warnings.empty() ? std::string("?") : gpuReport.warnings[0]) +
+             ")");
+  expect(cpu.arcs == gpu.arcs && cpu.multiplicitySum == gpu.multiplicitySum &&
+             cpu.junctionNodes == gpu.junctionNodes &&
+             cpu.reachableNodes == gpu.reachableNodes &&
+             cpu.minorEdges == gpu.minorEdges &&
+             cpu.productIterations == gpu.productIterations,
+         name + ": saddle connections: " + std::to_string(cpu.arcs.size()) + " vs " +
+             std::to_string(gpu.arcs.size()) + " arcs, sums " +
+             std::to_string(cpu.multiplicitySum) + " vs " +
+             std::to_string(gpu.multiplicitySum));
+  const double cpuTime = cpuReport.totalSeconds(), gpuTime = gpuReport.totalSeconds();
+  std::printf(
+      "  %-40s saddle-saddle: %zu arcs, %llu paths, %lld junctions, %d products | "
+      "cpu %.4f s gpu %.4f s (x%.1f)\n",
+      name.c_str(), cpu.arcs.size(), (unsigned long long)cpu.multiplicitySum,
+      (long long)cpu.junctionNodes, cpu.productIterations, cpuTime, gpuTime,
+      cpuTime / std::max(gpuTime, 1e-9));
+}
+
+// Hand-built chains with 2^k V-paths: exact on the GPU below 2^53 (k = 40); at k = 60
+// the GPU's double products reach 2^53 and the run is recounted on the CPU (warning),
+// still exact; at k = 64 both report the overflow as an Error.
+void saddleConnectionChains() {
+  for (const int k : {40, 60, 64}) {
+    const discrete_gradient::Output chain = test::diamondChain(k);
+    const std::string name = "diamond chain 2^" + std::to_string(k);
+    for (const Backend backend : {Backend::Cpu, Backend::Gpu}) {
+      saddle_connections::SaddleConnections out;
+      RunReport report;
+      try {
+        saddle_connections::compute(chain, backend, Monitor{}, out, report);
+        expect(k < 64 && out.arcs.size() == 1 && out.arcs[0].multiplicity == (1ull << k),
+               name + " on " + backendName(backend) + ": wrong arcs");
+        if (backend == Backend::Gpu)
+          expect(report.backend == (k < 53 ? "gpu" : "cpu") &&
+                     report.warnings.size() == (k < 53 ? 0u : 1u),
+                 name + ": GPU ran on " + report.backend + " with " +
+                     std::to_string(report.warnings.size()) + " warnings");
+      } catch (const Error& e) {
+        expect(k == 64 && std::string(e.what()).find("multiplicity overflow") !=
+                              std::string::npos,
+               name + " on " + backendName(backend) + ": " + e.what());
+      }
+      if (hostOnly)
+        break;
+    }
+  }
+}
+
 void compareOrder(const std::string& name, const ScalarArrayView& values) {
   if (hostOnly)
     return;
@@ -305,6 +387,7 @@ void syntheticFields() {
     compareCriticalPoints("ties uint8 " + tag, dims, viewOf(ties));
     compareDiscreteGradient("ties uint8 " + tag, dims, viewOf(ties));
     compareMorseSmaleComplex("ties uint8 " + tag, dims, viewOf(ties));
+    compareSaddleConnections("ties uint8 " + tag, dims, viewOf(ties));
     std::vector<double> smooth(n);
     for (SimplexId v = 0; v < n; ++v) {
       const SimplexId row = v / dims[0], layer = row / dims[1];
@@ -314,6 +397,7 @@ void syntheticFields() {
     compareCriticalPoints("sines float64 " + tag, dims, viewOf(smooth));
     compareDiscreteGradient("sines float64 " + tag, dims, viewOf(smooth));
     compareMorseSmaleComplex("sines float64 " + tag, dims, viewOf(smooth));
+    compareSaddleConnections("sines float64 " + tag, dims, viewOf(smooth));
   }
   // Every value type, including signed zeros that must tie.
   std::vector<float> zeros(1000);
@@ -420,6 +504,7 @@ void realVolumes(const std::string& folder) {
     compareCriticalPoints(name, dims, volume.view());
     compareDiscreteGradient(name, dims, volume.view());
     compareMorseSmaleComplex(name, dims, volume.view());
+    compareSaddleConnections(name, dims, volume.view());
   }
 }
 
@@ -615,6 +700,7 @@ int main(int argc, char** argv) try {
   if (!hostOnly)
     std::printf("device: %s\n", gpu::deviceDescription().c_str());
   syntheticFields();
+  saddleConnectionChains();
   if (argc > 1)
     realVolumes(argv[1]);
   if (!hostOnly) {
