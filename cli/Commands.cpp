@@ -40,22 +40,27 @@ const std::vector<Command>& commandTable() {
        "point is squeezed out (2D).",
        runDiscreteGradient},
       {"msc",
-       "Morse-Smale complex of a grid field: saddle-extremum arcs and manifolds",
+       "Morse-Smale complex of a grid field: arcs (saddle-extremum, saddle-saddle) and "
+       "manifolds",
        {"--raw FILE --dims X,Y,Z --type T [--details FILE] [options]",
         "--mesh FILE.vti --array NAME [--details FILE] [options]"},
        concat({domainOptions(),
                {{"--details", "FILE",
                  "write the critical cells, arcs [saddle, extremum, multiplicity] "
                  "(refined-grid ids) and the per-vertex / per-cell labels as JSON "
-                 "(meant for small grids and tests)"}},
+                 "(meant for small grids and tests)"},
+                {"--no-saddle-connections", "",
+                 "skip the 1-saddle to 2-saddle arcs (the expensive stage)"}},
                runOptions()}),
        "Counts the critical cells (\"critical_cells\": [n0, n1, n2, n3]), the "
        "saddle-extremum arcs (\"arcs\": {\"saddle1_minimum\", \"saddle2_maximum\"}; in "
        "2D "
        "the saddle-maximum arcs start at 1-saddles and are still counted under "
        "saddle2_maximum), the boundary maxima where ascending paths leave the box, and "
-       "the unlabelled vertices and cells (counted; 0 with the boundary rule). "
-       "Saddle-saddle arcs: not yet.",
+       "the unlabelled vertices and cells (counted; 0 with the boundary rule), and in 3D "
+       "the 1-saddle to 2-saddle arcs with their numbers of V-paths "
+       "(\"saddle1_saddle2\", "
+       "\"saddle1_saddle2_multiplicity_sum\").",
        runMorseSmaleComplex},
       {"smooth",
        "Laplacian smoothing of a scalar field (TTK's ScalarFieldSmoother)",

@@ -29,6 +29,15 @@ std::string arcList(const std::vector<morse_smale_complex::Arc>& arcs) {
   return s + "]";
 }
 
+std::string connectionList(const std::vector<saddle_connections::Arc>& arcs) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < arcs.size(); ++i)
+    s += (i ? ",[" : "[") + std::to_string(arcs[i].saddle1) + "," +
+         std::to_string(arcs[i].saddle2) + "," + std::to_string(arcs[i].multiplicity) +
+         "]";
+  return s + "]";
+}
+
 void writeDetails(const std::string& path, const morse_smale_complex::Output& out) {
   std::ofstream file(path);
   if (!file)
@@ -42,6 +51,7 @@ void writeDetails(const std::string& path, const morse_smale_complex::Output& ou
        << ",\"boundary_maxima\":" << out.boundaryMaxima
        << ",\"saddle1_minimum\":" << arcList(out.saddle1Minimum)
        << ",\"saddle_maximum\":" << arcList(out.saddleMaximum)
+       << ",\"saddle1_saddle2\":" << connectionList(out.saddleConnections.arcs)
        << ",\"AscendingManifold\":" << idList(out.ascendingManifold)
        << ",\"DescendingManifold\":" << idList(out.descendingManifold)
        << ",\"CellDescendingManifold\":" << idList(out.cellDescendingManifold) << "}\n";
@@ -65,11 +75,13 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
                      std::to_string(domain.numberOfVertices()) + " vertices)";
   CommandResult result;
   morse_smale_complex::Output output;
+  morse_smale_complex::Parameters parameters{run.backend};
+  const bool noSaddleConnections = args.has("--no-saddle-connections");
+  parameters.computeSaddleConnections = !noSaddleConnections;
   domain.visit([&](auto& triangulation) {
     for (int r = 0; r < run.repeat; ++r) {
-      morse_smale_complex::execute(triangulation, domain.values,
-                                   morse_smale_complex::Parameters{run.backend},
-                                   Monitor{}, output);
+      morse_smale_complex::execute(triangulation, domain.values, parameters, Monitor{},
+                                   output);
       result.totals.push_back(output.report.totalSeconds());
     }
   });
@@ -84,6 +96,13 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   arcs.add("saddle1_minimum_multiplicity_sum", multiplicitySum(output.saddle1Minimum));
   arcs.add("saddle2_maximum", static_cast<long long>(output.saddleMaximum.size()));
   arcs.add("saddle2_maximum_multiplicity_sum", multiplicitySum(output.saddleMaximum));
+  const auto& connections = output.saddleConnections;
+  if (!noSaddleConnections) {
+    // 64-bit unsigned sum, written as a JSON number exactly (no double rounding).
+    arcs.add("saddle1_saddle2", static_cast<long long>(connections.arcs.size()));
+    arcs.addRaw("saddle1_saddle2_multiplicity_sum",
+                std::to_string(connections.multiplicitySum));
+  }
   result.fields.add("arcs", arcs);
   result.fields.add("boundary_maxima", static_cast<long long>(output.boundaryMaxima));
   JsonObject unlabelled;
@@ -96,13 +115,16 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   result.lines.push_back("critical cells: " + items[0] + " minima, " + items[1] +
                          " 1-saddles, " + (is2D ? "" : items[2] + " 2-saddles, ") +
                          items[is2D ? 2 : 3] + " maxima");
-  result.lines.push_back("arcs: " + std::to_string(output.saddle1Minimum.size()) +
-                         " saddle-minimum (multiplicity sum " +
-                         std::to_string(multiplicitySum(output.saddle1Minimum)) + "), " +
-                         std::to_string(output.saddleMaximum.size()) +
-                         " saddle-maximum (multiplicity sum " +
-                         std::to_string(multiplicitySum(output.saddleMaximum)) +
-                         "); saddle-saddle arcs: not computed yet");
+  result.lines.push_back(
+      "arcs: " + std::to_string(output.saddle1Minimum.size()) +
+      " saddle-minimum (multiplicity sum " +
+      std::to_string(multiplicitySum(output.saddle1Minimum)) + "), " +
+      std::to_string(output.saddleMaximum.size()) + " saddle-maximum (multiplicity sum " +
+      std::to_string(multiplicitySum(output.saddleMaximum)) + ")" +
+      (noSaddleConnections ? std::string("; saddle-saddle arcs: not computed")
+                           : "; " + std::to_string(connections.arcs.size()) +
+                                 " saddle-saddle (multiplicity sum " +
+                                 std::to_string(connections.multiplicitySum) + ")"));
   result.lines.push_back("boundary maxima (ascending paths leaving the box): " +
                          std::to_string(output.boundaryMaxima));
   result.lines.push_back(

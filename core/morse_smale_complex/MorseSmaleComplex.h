@@ -12,6 +12,7 @@
 #pragma once
 
 #include "core/discrete_gradient/DiscreteGradient.h"
+#include "core/morse_smale_complex/SaddleConnections.h"
 
 #include <algorithm>
 #include <string>
@@ -21,6 +22,9 @@ namespace topogpu::morse_smale_complex {
 
 struct Parameters {
   Backend backend = Backend::Auto;
+  // Stage 3, the 1-saddle to 2-saddle arcs with their multiplicities: the expensive
+  // stage, so it can be switched off (3D only; 2D grids have none).
+  bool computeSaddleConnections = true;
 };
 
 // One saddle-extremum arc: refined-grid ids of the saddle and the extremum (a maximum
@@ -51,6 +55,8 @@ struct Output {
   // Vertices without an ascending / descending label, top cells without a label (0:
   // checked by the tests, reported by the CLI).
   SimplexId unlabelledAscending = 0, unlabelledDescending = 0, unlabelledCells = 0;
+  // Stage 3 (empty in 2D or when switched off).
+  saddle_connections::SaddleConnections saddleConnections;
   RunReport report;
 };
 
@@ -87,6 +93,18 @@ std::size_t deviceBytes(const cubical::Grid& grid);
 // Labels, maxima and arcs from the roots (host, shared by both paths).
 void assemble(const Roots& roots, Output& output);
 
+// Adds a stage's own report to the run's: timings appended, a warning both stages give
+// (no device) kept once, the backend of the stage that ran last.
+inline void mergeReport(const RunReport& stage, RunReport& report) {
+  report.backend = stage.backend;
+  for (const std::string& w : stage.warnings)
+    if (std::find(report.warnings.begin(), report.warnings.end(), w) ==
+        report.warnings.end())
+      report.warnings.push_back(w);
+  report.timings.insert(report.timings.end(), stage.timings.begin(), stage.timings.end());
+  report.peakDeviceBytes = std::max(report.peakDeviceBytes, stage.peakDeviceBytes);
+}
+
 } // namespace detail
 
 template <typename Triangulation>
@@ -119,17 +137,19 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
                                 stage);
       });
   output.report = output.gradient.report;
-  output.report.backend = stage.backend;
-  for (const std::string& w : stage.warnings)
-    if (std::find(output.report.warnings.begin(), output.report.warnings.end(), w) ==
-        output.report.warnings.end())
-      output.report.warnings.push_back(w);
-  output.report.timings.insert(output.report.timings.end(), stage.timings.begin(),
-                               stage.timings.end());
-  output.report.peakDeviceBytes =
-      std::max(output.report.peakDeviceBytes, stage.peakDeviceBytes);
+  detail::mergeReport(stage, output.report);
   monitor.checkAbort();
   detail::assemble(roots, output);
+  if (parameters.computeSaddleConnections && output.gradient.grid.dimension == 3) {
+    RunReport connections;
+    const Backend resolvedConnections =
+        resolveBackend(parameters.backend,
+                       saddle_connections::deviceBytes(output.gradient), connections);
+    saddle_connections::compute(output.gradient, resolvedConnections,
+                                monitor.stage(0.85, 1), output.saddleConnections,
+                                connections);
+    detail::mergeReport(connections, output.report);
+  }
   monitor.report(1.0);
 }
 

@@ -109,6 +109,18 @@ def check_details(tag, out, details):
         check(set(total) == set(saddles), f"{tag}: {key} arcs start at saddles")
     check(out["unlabelled_vertices"] == {"ascending": 0, "descending": 0}
           and out["unlabelled_voxels"] == 0, f"{tag}: unlabelled {out['unlabelled_vertices']}")
+    # Saddle-saddle arcs (3D): between a critical edge and a critical quad, at least one
+    # V-path each, counts and multiplicity sum as in the JSON; none in 2D. (Their exact
+    # multiplicities are checked against a brute-force V-path count in the unit tests.)
+    links = details["saddle1_saddle2"]
+    check(len(links) == out["arcs"]["saddle1_saddle2"], f"{tag}: saddle1_saddle2 count")
+    check(sum(m for _, _, m in links) == out["arcs"]["saddle1_saddle2_multiplicity_sum"],
+          f"{tag}: saddle1_saddle2 multiplicity sum")
+    check(all(a in set(crit[1]) and b in set(crit[2]) and m >= 1 for a, b, m in links),
+          f"{tag}: saddle1_saddle2 arcs join a 1-saddle and a 2-saddle")
+    check(len(set((a, b) for a, b, _ in links)) == len(links), f"{tag}: pairs listed once")
+    if d == 2:
+        check(not links, f"{tag}: no saddle-saddle arcs in 2D")
 
 
 with tempfile.TemporaryDirectory() as tmp:
