@@ -93,10 +93,11 @@ std::size_t deviceBytes(const cubical::Grid& grid);
 // Labels, maxima and arcs from the roots (host, shared by both paths).
 void assemble(const Roots& roots, Output& output);
 
-// Adds a stage's own report to the run's: timings appended, a warning both stages give
-// (no device) kept once, the backend of the stage that ran last.
+// Adds a stage's own report to the run's: timings appended (each names its backend), a
+// warning both stages give (no device) kept once; the run counts as "gpu" only when every
+// stage ran there, so a stage that fell back shows as "cpu" with its warning.
 inline void mergeReport(const RunReport& stage, RunReport& report) {
-  report.backend = stage.backend;
+  report.backend = report.backend == "gpu" && stage.backend == "gpu" ? "gpu" : "cpu";
   for (const std::string& w : stage.warnings)
     if (std::find(report.warnings.begin(), report.warnings.end(), w) ==
         report.warnings.end())

@@ -294,24 +294,35 @@ Matrix multiply(cusparseHandle_t handle, Matrix& a, Matrix& b) {
   } release{descr};
   const double alpha = 1, beta = 0;
   const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
-  std::size_t size1 = 0, size2 = 0;
+  // ALG3 computes the intermediate products in chunks (a fraction of them at a time):
+  // the default algorithm returns "insufficient resources" once the products of one
+  // multiplication outgrow its scratch (engine, tooth, lidc2 on an H200).
+  const auto alg = CUSPARSE_SPGEMM_ALG3;
+  const float chunkFraction = 0.2f;
+  std::size_t size1 = 0, size2 = 0, size3 = 0;
   cusparseCheck(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, ma.d, mb.d, &beta,
-                                              mc.d, CUDA_R_64F, CUSPARSE_SPGEMM_DEFAULT,
-                                              descr, &size1, nullptr),
+                                              mc.d, CUDA_R_64F, alg, descr, &size1,
+                                              nullptr),
                 "SpGEMM work estimation");
   thrust::device_vector<char> buffer1(std::max<std::size_t>(size1, 1));
   cusparseCheck(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, ma.d, mb.d, &beta,
-                                              mc.d, CUDA_R_64F, CUSPARSE_SPGEMM_DEFAULT,
-                                              descr, &size1, raw(buffer1)),
+                                              mc.d, CUDA_R_64F, alg, descr, &size1,
+                                              raw(buffer1)),
                 "SpGEMM work estimation");
-  cusparseCheck(cusparseSpGEMM_compute(handle, op, op, &alpha, ma.d, mb.d, &beta, mc.d,
-                                       CUDA_R_64F, CUSPARSE_SPGEMM_DEFAULT, descr, &size2,
-                                       nullptr),
-                "SpGEMM compute");
+  cusparseCheck(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, ma.d, mb.d, &beta,
+                                              mc.d, CUDA_R_64F, alg, descr, chunkFraction,
+                                              &size3, nullptr, nullptr),
+                "SpGEMM memory estimate");
+  {
+    thrust::device_vector<char> buffer3(std::max<std::size_t>(size3, 1));
+    cusparseCheck(cusparseSpGEMM_estimateMemory(
+                      handle, op, op, &alpha, ma.d, mb.d, &beta, mc.d, CUDA_R_64F, alg,
+                      descr, chunkFraction, &size3, raw(buffer3), &size2),
+                  "SpGEMM memory estimate");
+  } // buffer3 is only needed for the estimate
   thrust::device_vector<char> buffer2(std::max<std::size_t>(size2, 1));
   cusparseCheck(cusparseSpGEMM_compute(handle, op, op, &alpha, ma.d, mb.d, &beta, mc.d,
-                                       CUDA_R_64F, CUSPARSE_SPGEMM_DEFAULT, descr, &size2,
-                                       raw(buffer2)),
+                                       CUDA_R_64F, alg, descr, &size2, raw(buffer2)),
                 "SpGEMM compute");
   int64_t rowsC = 0, colsC = 0, nnzC = 0;
   cusparseCheck(cusparseSpMatGetSize(mc.d, &rowsC, &colsC, &nnzC), "SpGEMM size");
@@ -331,7 +342,7 @@ Matrix multiply(cusparseHandle_t handle, Matrix& a, Matrix& b) {
       cusparseCsrSetPointers(mc.d, raw(c.offsets), raw(c.columns), raw(c.values)),
       "SpGEMM set pointers");
   cusparseCheck(cusparseSpGEMM_copy(handle, op, op, &alpha, ma.d, mb.d, &beta, mc.d,
-                                    CUDA_R_64F, CUSPARSE_SPGEMM_DEFAULT, descr),
+                                    CUDA_R_64F, alg, descr),
                 "SpGEMM copy");
   // canonical (sorted columns, no duplicates) and checked against 2^53
   thrust::device_vector<SimplexId> keys;
