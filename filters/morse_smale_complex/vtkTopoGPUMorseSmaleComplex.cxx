@@ -107,7 +107,8 @@ public:
 
 private:
   vtkIdType vertex(const SimplexId v[3]) const {
-    return vtkIdType(v[0] + g_.n[0] * (v[1] + g_.n[1] * v[2]));
+    const SimplexId id = v[0] + g_.n[0] * (v[1] + g_.n[1] * v[2]);
+    return static_cast<vtkIdType>(id);
   }
 
   const cubical::Grid& g_;
