@@ -1,0 +1,94 @@
+/**
+ * @class   vtkTopoGPUMorseSmaleComplex
+ * @brief   Morse-Smale complex of an image's point scalar (TopoGPU), TTK's outputs.
+ *
+ * Computes the discrete gradient of a point scalar on the cubical complex of a
+ * vtkImageData, the saddle-extremum arcs and the manifolds of the extrema
+ * (core/morse_smale_complex), and outputs them on TTK MorseSmaleComplex's four ports
+ * with its array names, so TTK pipelines read them:
+ *
+ * - port 0, critical points (vtkUnstructuredGrid of vertices at the cells' centres):
+ *   CellDimension, CellId, the input scalar's name (the cell's value: the largest of
+ *   its vertices'), IsOnBoundary, ManifoldSize, and IsBoundaryMaximum (1 for the
+ *   boundary facets where ascending paths that leave the box end, see
+ *   docs/filters/morse-smale-complex.md);
+ * - port 1, 1-separatrices (vtkUnstructuredGrid of polylines along the V-paths, one per
+ *   path): point data CellDimension, CellId; cell data SourceId, DestinationId,
+ *   SeparatrixId, SeparatrixType (0 1-saddle to minimum, 1 saddle-saddle, d-1 saddle to
+ *   maximum, as TTK), SeparatrixFunctionMaximum/Minimum/Difference, Multiplicity,
+ *   NumberOfCriticalPointsOnBoundary;
+ * - port 2, 2-separatrices: empty (not computed yet);
+ * - port 3, segmentation: the input image with the point arrays AscendingManifold,
+ *   DescendingManifold, MorseSmaleManifold and the cell array DescendingManifold.
+ *
+ * Distributed runs (pvbatch --mpi): whole-domain mode, as the discrete gradient: the
+ * field is gathered to rank 0, which outputs the complex of the whole domain.
+ */
+#ifndef vtkTopoGPUMorseSmaleComplex_h
+#define vtkTopoGPUMorseSmaleComplex_h
+
+#include "TopoGPUFiltersModule.h"
+#include "vtkTopoGPUAlgorithm.h"
+
+class TOPOGPUFILTERS_EXPORT vtkTopoGPUMorseSmaleComplex : public vtkTopoGPUAlgorithm {
+public:
+  static vtkTopoGPUMorseSmaleComplex* New();
+  vtkTypeMacro(vtkTopoGPUMorseSmaleComplex, vtkTopoGPUAlgorithm);
+  void PrintSelf(ostream& os, vtkIndent indent) override;
+
+  ///@{
+  /** Output switches, TTK's names. Default: on, except ComputeSaddleConnectors (the
+   * expensive stage 3, as TTK) and the 2-separatrices (not computed yet). */
+  vtkSetMacro(ComputeCriticalPoints, bool);
+  vtkGetMacro(ComputeCriticalPoints, bool);
+  vtkSetMacro(ComputeAscendingSeparatrices1, bool);
+  vtkGetMacro(ComputeAscendingSeparatrices1, bool);
+  vtkSetMacro(ComputeDescendingSeparatrices1, bool);
+  vtkGetMacro(ComputeDescendingSeparatrices1, bool);
+  vtkSetMacro(ComputeSaddleConnectors, bool);
+  vtkGetMacro(ComputeSaddleConnectors, bool);
+  vtkSetMacro(ComputeAscendingSeparatrices2, bool);
+  vtkGetMacro(ComputeAscendingSeparatrices2, bool);
+  vtkSetMacro(ComputeDescendingSeparatrices2, bool);
+  vtkGetMacro(ComputeDescendingSeparatrices2, bool);
+  vtkSetMacro(ComputeAscendingSegmentation, bool);
+  vtkGetMacro(ComputeAscendingSegmentation, bool);
+  vtkSetMacro(ComputeDescendingSegmentation, bool);
+  vtkGetMacro(ComputeDescendingSegmentation, bool);
+  vtkSetMacro(ComputeFinalSegmentation, bool);
+  vtkGetMacro(ComputeFinalSegmentation, bool);
+  ///@}
+
+protected:
+  vtkTopoGPUMorseSmaleComplex();
+  ~vtkTopoGPUMorseSmaleComplex() override;
+
+  int FillOutputPortInformation(int port, vtkInformation* info) override;
+#ifndef __VTK_WRAP__
+  void Compute(topogpu::vtk::FilterRun& run) override;
+#endif
+  bool NeedsWholeDomain() const override {
+    return true;
+  }
+  // The gradient's 16 bytes, the vertex order and roots (3 x 8), labels (4 x 8).
+  double WholeDomainBytesPerPoint() const override {
+    return 72.0;
+  }
+
+private:
+  vtkTopoGPUMorseSmaleComplex(const vtkTopoGPUMorseSmaleComplex&) = delete;
+  void operator=(const vtkTopoGPUMorseSmaleComplex&) = delete;
+
+  bool ComputeCriticalPoints = true;
+  bool ComputeAscendingSeparatrices1 = true;
+  bool ComputeDescendingSeparatrices1 = true;
+  // Saddle-saddle arcs (stage 3, SeparatrixType 1): not computed yet.
+  bool ComputeSaddleConnectors = false;
+  bool ComputeAscendingSeparatrices2 = false;
+  bool ComputeDescendingSeparatrices2 = false;
+  bool ComputeAscendingSegmentation = true;
+  bool ComputeDescendingSegmentation = true;
+  bool ComputeFinalSegmentation = true;
+};
+
+#endif

@@ -1,0 +1,378 @@
+"""pvpython checks of the TopoGPU Morse-Smale Complex filter.
+
+Two oracles: the CLI (`topogpu msc --details`, a separate front end of the core: its
+critical cells, boundary maxima, arcs with multiplicities and labels, as refined-grid
+ids) and numpy checks written here from the definitions: cell positions give refined
+coordinates, consecutive polyline cells are faces of each other (refined distance 1),
+V-path values are monotone (a cell's value is its largest vertex value, computed here
+from the image), endpoints are the critical cells named by SourceId/DestinationId,
+every vertex is labelled, ManifoldSize is the labels' histogram, MorseSmaleManifold is
+one id per (ascending, descending) pair, Euler's relation on the critical cells.
+
+Usage: pvpython morse_smale_complex_test.py PLUGIN DATA_DIR CASE  (TOPOGPU_CLI: the CLI)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pv_helpers  # noqa: E402
+from paraview import servermanager  # noqa: E402
+from paraview.simple import *  # noqa: E402,F401,F403
+from vtkmodules.numpy_interface import dataset_adapter as dsa  # noqa: E402
+from vtkmodules.util import numpy_support  # noqa: E402
+from vtkmodules.vtkCommonDataModel import vtkImageData  # noqa: E402
+
+PLUGIN, DATA, CASE = pv_helpers.load_plugin(globals())
+CLI = os.environ.get("TOPOGPU_CLI", "")
+PORTS = ("critical points", "1-separatrices", "2-separatrices", "segmentation")
+
+
+def image(dims, values, spacing=(1, 1, 1), origin=(0, 0, 0)):
+    img = vtkImageData()
+    img.SetDimensions(*dims)
+    img.SetSpacing(*spacing)
+    img.SetOrigin(*origin)
+    a = numpy_support.numpy_to_vtk(np.ascontiguousarray(values), deep=1)
+    a.SetName("s")
+    img.GetPointData().AddArray(a)
+    img.GetPointData().SetActiveScalars("s")
+    source = TrivialProducer()
+    source.GetClientSideObject().SetOutput(img)
+    return source, img
+
+
+def outputs(msc):
+    msc.UpdatePipeline()
+    return [dsa.WrapDataObject(servermanager.Fetch(msc, idx=p)) for p in range(4)]
+
+
+def refined(points, img):
+    """Refined-grid coordinates (2x the vertex index: odd along the axes a cell spans)
+    of cell centres, on the squeezed grid (axes of one vertex dropped)."""
+    origin, spacing = np.array(img.GetOrigin()), np.array(img.GetSpacing())
+    exact = 2 * (np.asarray(points) - origin) / spacing - 2 * np.array(img.GetExtent()[0::2])
+    coords = np.rint(exact).astype(np.int64)
+    assert np.allclose(coords, exact), "off-grid point"
+    keep = [a for a in range(3) if img.GetDimensions()[a] > 1]
+    out = np.zeros_like(coords)
+    out[:, :len(keep)] = coords[:, keep]
+    return out
+
+
+def on_boundary(coords, n):
+    """Cells on an extreme plane of an axis they do not span."""
+    hit = np.zeros(len(coords), dtype=bool)
+    for a in range(3):
+        if n[a] > 1:
+            hit |= (coords[:, a] % 2 == 0) & ((coords[:, a] == 0) | (coords[:, a] == 2 * n[a] - 2))
+    return hit
+
+
+def squeezed_dims(img):
+    n = [d for d in img.GetDimensions() if d > 1]
+    return n + [1] * (3 - len(n))
+
+
+def refined_id(coords, n):
+    r = [2 * k - 1 for k in n]
+    return coords[:, 0] + r[0] * (coords[:, 1] + r[1] * coords[:, 2])
+
+
+def cell_values(coords, values, n):
+    """The lower-star value of each cell: the largest of its vertices'."""
+    v = np.asarray(values, dtype=np.float64).reshape(n[2], n[1], n[0])
+    best = np.full(len(coords), -np.inf)
+    for corner in range(8):
+        idx = [(coords[:, a] + ((corner >> a) & 1)) // 2 for a in range(3)]
+        best = np.maximum(best, v[idx[2], idx[1], idx[0]])
+    return best
+
+
+def check(msc, img, values, name="s"):
+    """The numpy checks; returns the outputs and the critical cells as refined ids."""
+    cp, sep, sep2, seg = outputs(msc)
+    n = squeezed_dims(img)
+    dimension = 3 if n[2] > 1 else 2
+    nv = img.GetNumberOfPoints()
+    # Port 0.
+    dims = np.asarray(cp.PointData["CellDimension"])
+    bmax = np.asarray(cp.PointData["IsBoundaryMaximum"]).astype(bool)
+    coords = refined(cp.Points, img)
+    assert np.array_equal(dims, (coords % 2).sum(axis=1)), "CellDimension vs position"
+    counts = [int(np.sum((dims == k) & ~bmax)) for k in range(4)]
+    assert counts == list(np.asarray(cp.FieldData["CriticalCellCounts"])), counts
+    assert counts[0] - counts[1] + counts[2] - counts[3] == 1, "Euler: %s" % counts
+    assert np.all(dims[bmax] == dimension - 1), "a boundary maximum is not a facet"
+    assert int(bmax.sum()) == int(np.asarray(cp.FieldData["BoundaryMaximumCount"])[0])
+    assert np.allclose(np.asarray(cp.PointData[name]), cell_values(coords, values, n)), \
+        "critical point values"
+    ids = refined_id(coords, n)
+    # Port 3: every vertex labelled, sizes, the Morse-Smale ids.
+    asc = np.asarray(seg.PointData["AscendingManifold"])
+    desc = np.asarray(seg.PointData["DescendingManifold"])
+    ms = np.asarray(seg.PointData["MorseSmaleManifold"])
+    minima = np.flatnonzero(dims == 0)
+    maxima = np.concatenate([np.flatnonzero((dims == dimension) & ~bmax), np.flatnonzero(bmax)])
+    assert asc.min() >= 0 and asc.max() < len(minima), "unlabelled or bad ascending labels"
+    assert desc.min() >= 0 and desc.max() < len(maxima), "unlabelled or bad descending labels"
+    cdesc = np.asarray(seg.CellData["DescendingManifold"])
+    assert len(cdesc) == img.GetNumberOfCells() and cdesc.min() >= 0 and cdesc.max() < len(maxima)
+    assert list(np.asarray(cp.FieldData["UnlabelledVertices"])) == [0, 0]
+    size = np.asarray(cp.PointData["ManifoldSize"])
+    assert np.array_equal(size[minima], np.bincount(asc, minlength=len(minima))), "ManifoldSize"
+    assert np.array_equal(size[maxima], np.bincount(desc, minlength=len(maxima))), "ManifoldSize"
+    # a minimum flows to itself
+    min_vertex = (coords[minima, 0] // 2 + n[0] * (coords[minima, 1] // 2 + n[1] *
+                                                   (coords[minima, 2] // 2)))
+    assert np.array_equal(asc[min_vertex], np.arange(len(minima))), "minimum not in its manifold"
+    pairs = asc * (len(maxima) + 1) + desc
+    _, first, inverse = np.unique(pairs, return_index=True, return_inverse=True)
+    assert len(np.unique(ms)) == len(first) and np.array_equal(ms, ms[first][inverse]), \
+        "MorseSmaleManifold is not one id per (ascending, descending) pair"
+    assert len(np.unique(ms[first])) == len(first)
+    assert sep2.VTKObject.GetNumberOfPoints() == 0, "2-separatrices are not computed yet"
+    # Port 1: polylines along V-paths, endpoints named by SourceId/DestinationId.
+    poly = sep.VTKObject
+    pc = refined(sep.Points, img)
+    pv = cell_values(pc, values, n)
+    pdim, pid = np.asarray(sep.PointData["CellDimension"]), np.asarray(sep.PointData["CellId"])
+    assert np.array_equal(pdim, (pc % 2).sum(axis=1))
+    types = np.asarray(sep.CellData["SeparatrixType"])
+    source, dest = np.asarray(sep.CellData["SourceId"]), np.asarray(sep.CellData["DestinationId"])
+    fmin = np.asarray(sep.CellData["SeparatrixFunctionMinimum"])
+    fmax = np.asarray(sep.CellData["SeparatrixFunctionMaximum"])
+    fdiff = np.asarray(sep.CellData["SeparatrixFunctionDifference"])
+    critical = set(ids.tolist())
+    arcs = {}
+    for c in range(poly.GetNumberOfCells()):
+        cell = poly.GetCell(c)
+        p = np.array([cell.GetPointId(i) for i in range(cell.GetNumberOfPoints())])
+        assert len(p) >= 2
+        step = np.abs(np.diff(pc[p], axis=0)).sum(axis=1)
+        # V-path steps join a face and a coface; where an ascending path has left the
+        # box it goes on over boundary facets that share a ridge (refined distance 2).
+        facet = (pdim[p] == dimension - 1) & on_boundary(pc[p], n)
+        ridge = (step == 2) & facet[:-1] & facet[1:]
+        assert np.all((step == 1) | ridge), \
+            "polyline %d: consecutive cells are not adjacent: %s" % (c, pc[p].tolist())
+        v = pv[p]
+        descending = types[c] == 0
+        assert types[c] in (0, dimension - 1)
+        assert np.all(np.diff(v) <= 0) if descending else np.all(np.diff(v) >= 0), \
+            "polyline %d is not monotone" % c
+        assert pdim[p[0]] == (1 if descending else dimension - 1) and pid[p[0]] == source[c]
+        assert pid[p[-1]] == dest[c]
+        assert pdim[p[-1]] == 0 if descending else pdim[p[-1]] >= dimension - 1
+        saddle, extremum = refined_id(pc[p[[0, -1]]], n)
+        assert saddle in critical and extremum in critical, "endpoint not a critical point"
+        assert np.isclose(fmin[c], v.min()) and np.isclose(fmax[c], v.max())
+        assert np.isclose(fdiff[c], v.max() - v.min())
+        key = (int(descending), int(saddle), int(extremum))
+        arcs[key] = arcs.get(key, 0) + 1
+    mult = np.asarray(sep.CellData["Multiplicity"])
+    return cp, sep, seg, ids, dims, bmax, arcs, mult
+
+
+def cli_details(values, dims, dtype):
+    assert CLI, "TOPOGPU_CLI is not set"
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = os.path.join(tmp, "field.raw")
+        np.ascontiguousarray(values).astype(dtype).tofile(raw)
+        details = os.path.join(tmp, "details.json")
+        subprocess.run([CLI, "msc", "--raw", raw, "--dims", ",".join(map(str, dims)),
+                        "--type", {np.uint8: "uint8", np.float32: "float32"}[dtype],
+                        "--backend", "cpu", "--details", details],
+                       check=True, stdout=subprocess.DEVNULL)
+        with open(details) as f:
+            return json.load(f)
+
+
+def compare_with_cli(values, dims, dtype):
+    source, img = image(dims, values.astype(dtype))
+    msc = TopoGPUMorseSmaleComplex(Input=source)
+    messages = pv_helpers.Messages(msc)
+    cp, sep, seg, ids, dims_, bmax, arcs, mult = check(msc, img, values.astype(dtype))
+    assert not messages.errors, messages.errors
+    ref = cli_details(values, dims, dtype)
+    for k in range(4):
+        got = sorted(ids[(dims_ == k) & ~bmax].tolist())
+        assert got == sorted(ref["critical_cells"][k]), "critical %d-cells differ" % k
+    assert sorted(ids[bmax].tolist()) == sorted(ref["maxima"][len(ref["critical_cells"][
+        ref["dimension"]]):]), "boundary maxima differ"
+    for name in ("AscendingManifold", "DescendingManifold"):
+        assert np.array_equal(np.asarray(seg.PointData[name]), ref[name]), name
+    assert np.array_equal(np.asarray(seg.CellData["DescendingManifold"]),
+                          ref["CellDescendingManifold"])
+    expected = {}
+    for descending, kind in ((1, "saddle1_minimum"), (0, "saddle_maximum")):
+        for saddle, extremum, m in ref[kind]:
+            expected[(descending, saddle, extremum)] = m
+    assert arcs == expected, "arcs differ from the CLI's: %d vs %d" % (len(arcs), len(expected))
+    field = np.asarray(cp.FieldData["ArcMultiplicitySums"])
+    assert field[0] == sum(m for (d, _, _), m in arcs.items() if d == 1)
+    assert field[1] == sum(m for (d, _, _), m in arcs.items() if d == 0)
+    assert np.all(np.isin(mult, (1, 2)))
+    print("%s: %s critical cells, %d arcs, as the CLI" %
+          (dims, [int(np.sum((dims_ == k) & ~bmax)) for k in range(4)], len(arcs)))
+
+
+# ---- cases ---------------------------------------------------------------------------
+def case_random():
+    rng = np.random.default_rng(6)
+    for dims in ((9, 7, 6), (12, 10, 1), (1, 8, 9)):
+        # few values: massive ties, broken by the vertex order
+        compare_with_cli(rng.integers(0, 6, size=int(np.prod(dims))), dims, np.uint8)
+    compare_with_cli(rng.normal(size=11 * 8 * 7), (11, 8, 7), np.float32)
+
+
+def case_volume():
+    path = os.path.join(DATA, "volumes", "fuel_64x64x64_uint8.raw")
+    values = np.fromfile(path, dtype=np.uint8)
+    compare_with_cli(values, (64, 64, 64), np.uint8)
+
+
+def case_analytic():
+    # A double well, (x^2 - 1)^2 + y^2 + z^2 (+ a slight tilt against ties), rising
+    # towards every face of the box: two minima near x = -1 and x = 1, one 1-saddle
+    # between them at the origin whose two paths reach both, no 2-saddle, no maximum
+    # (the sublevel sets are balls), so every descending path ends on the boundary.
+    z, y, x = np.meshgrid(np.linspace(-1, 1, 13), np.linspace(-1, 1, 15), np.linspace(-2, 2, 41),
+                          indexing="ij")
+    f = (x * x - 1) ** 2 + y * y + z * z + 0.01 * x
+    source, img = image((41, 15, 13), f.ravel(), spacing=(0.1, 1 / 7, 1 / 6), origin=(-2, -1, -1))
+    msc = TopoGPUMorseSmaleComplex(Input=source)
+    cp, sep, seg, ids, dims, bmax, arcs, mult = check(msc, img, f.ravel())
+    counts = [int(np.sum((dims == k) & ~bmax)) for k in range(4)]
+    assert counts == [2, 1, 0, 0], counts
+    pts = np.asarray(cp.Points)
+    assert np.allclose(sorted(pts[dims == 0][:, 0]), (-1, 1), atol=0.11), pts[dims == 0]
+    assert np.allclose(pts[(dims == 1) & ~bmax], 0, atol=0.2), pts[dims == 1]
+    descending = [(s, e) for (d, s, e) in arcs if d == 1]
+    assert len(descending) == 2 and len({e for _, e in descending}) == 2, arcs
+    asc = np.asarray(seg.PointData["AscendingManifold"])
+    left = int(np.argmin(pts[dims == 0][:, 0]))
+    assert np.all(asc[x.ravel() < -0.15] == left) and np.all(asc[x.ravel() > 0.15] == 1 - left)
+    print("analytic: %s, the saddle's paths reach both wells" % counts)
+
+
+def case_switches():
+    source = Wavelet()
+    img = dsa.WrapDataObject(servermanager.Fetch(source)).VTKObject
+    values = np.asarray(dsa.WrapDataObject(img).PointData["RTData"])
+    full = TopoGPUMorseSmaleComplex(Input=source)
+    cp, sep, seg, *_ = check(full, img, values, "RTData")
+    types = np.asarray(sep.CellData["SeparatrixType"])
+    assert set(types.tolist()) == {0, 2}, set(types.tolist())
+    for prop, port, what in (("ComputeCriticalPoints", 0, None),
+                             ("ComputeDescendingSeparatrices1", 1, 0),
+                             ("ComputeAscendingSeparatrices1", 1, 2),
+                             ("ComputeAscendingSegmentation", 3, "AscendingManifold"),
+                             ("ComputeDescendingSegmentation", 3, "DescendingManifold"),
+                             ("ComputeFinalSegmentation", 3, "MorseSmaleManifold")):
+        # the array named: paraview.simple fills defaults from the active source first
+        msc = TopoGPUMorseSmaleComplex(Input=source, SelectInputScalars=["POINTS", "RTData"])
+        setattr(msc, prop, 0)
+        out = outputs(msc)
+        if what is None:
+            assert out[port].VTKObject.GetNumberOfPoints() == 0, prop
+        elif isinstance(what, int):
+            left = np.asarray(out[1].CellData["SeparatrixType"])
+            assert what not in left and len(left) == np.sum(types != what), prop
+        else:
+            pd = out[3].VTKObject.GetPointData()
+            assert pd.GetArray(what) is None and pd.GetArray("RTData") is not None, prop
+            for name in ("AscendingManifold", "DescendingManifold", "MorseSmaleManifold"):
+                assert (pd.GetArray(name) is None) == (name == what), (prop, name)
+        for other in range(4):
+            if other != port:
+                assert out[other].VTKObject.GetNumberOfPoints() > 0 or other == 2, (prop, other)
+    both = TopoGPUMorseSmaleComplex(Input=source, SelectInputScalars=["POINTS", "RTData"],
+                                    ComputeAscendingSeparatrices1=0,
+                                    ComputeDescendingSeparatrices1=0)
+    assert outputs(both)[1].VTKObject.GetNumberOfCells() == 0
+    print("switches: each output and separatrix kind off alone")
+
+
+def case_bad_inputs():
+    values = np.arange(5 * 4 * 3, dtype=np.float32)
+    values[7] = np.inf
+    cases = ((image((5, 4, 3), values)[0], "NaN or infinite value at vertex 7"),
+             (Elevation(Input=Sphere()), "regular grid"),
+             (image((6, 1, 1), np.arange(6.0))[0], "2D or 3D grid"))
+    for source, fragment in cases:
+        msc = TopoGPUMorseSmaleComplex(Input=source)
+        messages = pv_helpers.Messages(msc)
+        out = outputs(msc)
+        assert all(o.VTKObject.GetNumberOfPoints() == 0 for o in out), "outputs not empty"
+        text = " ".join(messages.errors)
+        assert fragment.lower() in text.lower(), "error %r lacks %r" % (text, fragment)
+        print("bad input: %s" % text.strip().splitlines()[-1])
+    # a constant field is handled: one minimum, the rest paired
+    source, img = image((4, 3, 3), np.zeros(36, dtype=np.int32))
+    cp, *_ = check(TopoGPUMorseSmaleComplex(Input=source), img, np.zeros(36))
+    assert list(np.asarray(cp.FieldData["CriticalCellCounts"])) == [1, 0, 0, 0]
+
+
+def case_documentation():
+    names = pv_helpers.documented_properties(TopoGPUMorseSmaleComplex(Input=Wavelet()))
+    expected = {"Input", "SelectInputScalars", "Backend", "ComputeCriticalPoints",
+                "ComputeAscendingSeparatrices1", "ComputeDescendingSeparatrices1",
+                "ComputeSaddleConnectors", "ComputeAscendingSeparatrices2",
+                "ComputeDescendingSeparatrices2", "ComputeAscendingSegmentation",
+                "ComputeDescendingSegmentation", "ComputeFinalSegmentation"}
+    assert expected <= set(names), expected - set(names)
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "filters",
+                            "morse-smale-complex.md")).read()
+    missing = [n for n in expected if n not in doc]
+    assert not missing, "not in docs/filters/morse-smale-complex.md: %s" % missing
+
+
+def case_saddle_connectors():
+    """Port 1's saddle-saddle arcs (SeparatrixType 1) against the CLI's --details: the same
+    (1-saddle, 2-saddle) pairs with the same multiplicities (which the unit tests check
+    against a brute-force V-path count), each drawn as a path of adjacent cells from the
+    2-saddle down to the 1-saddle; -1 in the field data when switched off."""
+    rng = np.random.default_rng(8)
+    for dims, values, dtype in (((9, 7, 6), rng.integers(0, 6, size=9 * 7 * 6), np.uint8),
+                                ((11, 8, 7), rng.normal(size=11 * 8 * 7), np.float32)):
+        source, img = image(dims, values.astype(dtype))
+        msc = TopoGPUMorseSmaleComplex(Input=source)
+        msc.SelectInputScalars = ["POINTS", "s"]
+        cp, sep, _, _ = outputs(msc)
+        assert int(np.asarray(cp.FieldData["ArcCounts"])[2]) == -1, "off: not computed"
+        assert not np.any(np.asarray(sep.CellData["SeparatrixType"]) == 1)
+        msc.ComputeSaddleConnectors = 1
+        cp, sep, _, _ = outputs(msc)
+        ref = cli_details(values, dims, dtype)
+        expected = {(a, b): m for a, b, m in ref["saddle1_saddle2"]}
+        n = squeezed_dims(img)
+        coords = refined(sep.Points, img)
+        ids = refined_id(coords, n)
+        types = np.asarray(sep.CellData["SeparatrixType"])
+        multiplicity = np.asarray(sep.CellData["Multiplicity"])
+        got = {}
+        for c in np.flatnonzero(types == 1):
+            pts = [sep.VTKObject.GetCell(int(c)).GetPointId(k)
+                   for k in range(sep.VTKObject.GetCell(int(c)).GetNumberOfPoints())]
+            steps = np.abs(np.diff(coords[pts], axis=0)).sum(axis=1)
+            assert np.all(steps == 1), "saddle connector jumps between cells"
+            dims_along = (coords[pts] % 2).sum(axis=1)
+            assert dims_along[0] == 2 and dims_along[-1] == 1, "not 2-saddle -> 1-saddle"
+            key = (int(ids[pts[-1]]), int(ids[pts[0]]))
+            assert key not in got, "pair drawn twice"
+            got[key] = int(multiplicity[c])
+        assert got == expected, "saddle connectors differ from the CLI's (%d vs %d)" % (
+            len(got), len(expected))
+        assert int(np.asarray(cp.FieldData["ArcCounts"])[2]) == len(expected)
+        assert int(np.asarray(cp.FieldData["ArcMultiplicitySums"])[2]) == sum(
+            expected.values())
+        print("%s: %d saddle connectors, multiplicity sum %d, as the CLI" %
+              (dims, len(got), sum(got.values())))
+
+
+pv_helpers.run_case(globals(), CASE)

@@ -1,0 +1,82 @@
+"""Builds states/morse-smale-complex.pvsm (run once, commit the result).
+
+Usage: pvpython make_msc_state.py PLUGIN OUTPUT.pvsm   (no X server needed)
+The pipeline makes its own field (a low-frequency Wavelet: about 120 critical cells), so
+the state needs no data files: the Morse-Smale complex's critical points as spheres
+coloured by CellDimension, its 1-separatrices as tubes coloured by SeparatrixType, over
+a translucent slice of the field through z = 0 and the field's outline.
+"""
+import sys
+
+from paraview.simple import *  # noqa: F401,F403
+
+plugin, output = sys.argv[1], sys.argv[2]
+LoadPlugin(plugin, remote=False, ns=globals())
+
+field = Wavelet(registrationName="Field")
+field.WholeExtent = [-16, 16, -16, 16, -8, 8]
+field.XFreq, field.YFreq, field.ZFreq = 20.0, 15.0, 10.0
+
+msc = TopoGPUMorseSmaleComplex(registrationName="MorseSmaleComplex", Input=field)
+msc.SelectInputScalars = ["POINTS", "RTData"]
+msc.Backend = "Auto"
+
+glyphs = Glyph(registrationName="CriticalPointGlyphs", Input=OutputPort(msc, 0),
+               GlyphType="Sphere")
+glyphs.ScaleArray = ["POINTS", "No scale array"]
+glyphs.ScaleFactor = 1.1
+glyphs.GlyphMode = "All Points"
+
+# Port 1 is an unstructured grid of poly lines (TTK's type); Tube wants poly data.
+lines = ExtractSurface(registrationName="SeparatrixLines", Input=OutputPort(msc, 1))
+tubes = Tube(registrationName="SeparatrixTubes", Input=lines)
+tubes.Radius = 0.12
+
+slice_ = Slice(registrationName="Slice", Input=field)
+slice_.SliceType = "Plane"
+slice_.SliceType.Origin = [0.0, 0.0, 0.0]
+slice_.SliceType.Normal = [0.0, 0.0, 1.0]
+
+view = GetActiveViewOrCreate("RenderView")
+view.ViewSize = [1000, 800]
+view.Background = [0.32, 0.34, 0.43]
+view.OrientationAxesVisibility = 1
+
+slice_display = Show(slice_, view)
+ColorBy(slice_display, ("POINTS", "RTData"))
+GetColorTransferFunction("RTData").ApplyPreset("Grayscale", True)
+slice_display.Opacity = 0.6
+
+outline = Show(field, view)
+outline.SetRepresentationType("Outline")
+
+tube_display = Show(tubes, view)
+ColorBy(tube_display, ("CELLS", "SeparatrixType"))
+sep_lut = GetColorTransferFunction("SeparatrixType")
+sep_lut.InterpretValuesAsCategories = 1
+sep_lut.Annotations = ["0", "1-saddle to minimum", "1", "saddle-saddle",
+                       "2", "2-saddle to maximum"]
+sep_lut.IndexedColors = [0.30, 0.45, 0.95, 0.95, 0.95, 0.95, 0.95, 0.35, 0.30]
+tube_display.SetScalarBarVisibility(view, True)
+
+glyph_display = Show(glyphs, view)
+ColorBy(glyph_display, ("POINTS", "CellDimension"))
+dim_lut = GetColorTransferFunction("CellDimension")
+dim_lut.InterpretValuesAsCategories = 1
+dim_lut.Annotations = ["0", "minimum", "1", "1-saddle", "2", "2-saddle", "3", "maximum"]
+dim_lut.IndexedColors = [0.23, 0.30, 0.75, 0.40, 0.76, 0.65, 0.99, 0.68, 0.38,
+                         0.70, 0.02, 0.15]
+glyph_display.SetScalarBarVisibility(view, True)
+GetScalarBar(dim_lut, view).Title = "CellDimension"
+GetScalarBar(dim_lut, view).ComponentTitle = ""
+GetScalarBar(sep_lut, view).Title = "SeparatrixType"
+GetScalarBar(sep_lut, view).ComponentTitle = ""
+GetScalarBar(sep_lut, view).WindowLocation = "Upper Left Corner"
+
+view.CameraPosition = [30.0, -55.0, 45.0]
+view.CameraFocalPoint = [0.0, 0.0, 0.0]
+view.CameraViewUp = [-0.25, 0.5, 0.83]
+view.CameraParallelScale = 25.0
+# No Render: the state is written without an X server (the camera is set explicitly).
+SaveState(output)
+print("wrote", output)
