@@ -56,7 +56,10 @@ def finish():
 def memory_cap(limit):
     # A corrupt header must not be able to take the machine's memory: with this cap an
     # attempt to allocate it fails (and must be reported as an error, not a crash).
-    return lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    # RLIMIT_DATA (heap and private writable mappings), not RLIMIT_AS: the CUDA libraries
+    # the binary links (cuSPARSE pulls in libnvJitLink) map hundreds of MB of address
+    # space at load time, which would fail the load itself under a small AS cap.
+    return lambda: resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
 
 
 def topogpu(*args, timeout=60, memory=3 << 30):
