@@ -11,19 +11,6 @@
 
 namespace topogpu::discrete_gradient::detail {
 
-void validate(SimplexId numberOfVertices, const ScalarArrayView& values) {
-  if (numberOfVertices == 0)
-    throw Error("the input has no vertices");
-  if (values.size != numberOfVertices)
-    throw Error("scalar array has " + std::to_string(values.size) +
-                " values but the domain has " + std::to_string(numberOfVertices) +
-                " vertices");
-  const SimplexId bad = firstNonFiniteValue(values);
-  if (bad >= 0)
-    throw Error("scalar array has a NaN or infinite value at vertex " +
-                std::to_string(bad));
-}
-
 std::size_t deviceBytes(const cubical::Grid& grid, const ScalarArrayView& values) {
   // values and order (plus the sort's scratch, as the critical points), one byte per
   // cell, and the largest compacted list (bounded by the cells)

@@ -58,8 +58,6 @@ namespace detail {
 
 constexpr double kOrderEnd = 0.3, kGradientEnd = 0.9;
 
-void validate(SimplexId numberOfVertices, const ScalarArrayView& values);
-
 // Device memory the GPU path needs, for resolveBackend.
 std::size_t deviceBytes(const cubical::Grid& grid, const ScalarArrayView& values);
 
@@ -87,7 +85,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
                 "grid (vtkImageData or a raw volume); this input is an unstructured "
                 "mesh");
   } else {
-    detail::validate(tri.getNumberOfVertices(), values);
+    validateVertexField(tri.getNumberOfVertices(), values);
     output.grid = cubical::gridOf(tri.dims());
     const Backend resolved = resolveBackend(
         parameters.backend, detail::deviceBytes(output.grid, values), output.report);

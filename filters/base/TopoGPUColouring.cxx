@@ -37,4 +37,11 @@ void registerCategoricalColours(const std::string& arrayName, const std::string&
   vtkSMSettings::GetInstance()->AddCollectionFromString(json.str(), 0.0);
 }
 
+std::vector<Category> criticalIndexCategories() {
+  return {{0, "minimum", {0.23, 0.30, 0.75}},
+          {1, "1-saddle", {0.40, 0.76, 0.65}},
+          {2, "2-saddle", {0.99, 0.68, 0.38}},
+          {3, "maximum", {0.70, 0.02, 0.15}}};
+}
+
 } // namespace topogpu::vtk

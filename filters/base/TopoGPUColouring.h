@@ -21,4 +21,7 @@ struct Category {
 void registerCategoricalColours(const std::string& arrayName, const std::string& title,
                                 const std::vector<Category>& categories);
 
+// TTK's critical point legend (blue minima to red maxima), by index 0..3.
+std::vector<Category> criticalIndexCategories();
+
 } // namespace topogpu::vtk

@@ -1,5 +1,6 @@
 #include "vtkTopoGPUCriticalPoints.h"
 
+#include "TopoGPUArrays.h"
 #include "TopoGPUColouring.h"
 #include "TopoGPUFilterRun.h"
 
@@ -23,27 +24,14 @@
 
 vtkStandardNewMacro(vtkTopoGPUCriticalPoints);
 
-namespace {
-
-template <typename ArrayT>
-vtkSmartPointer<ArrayT> namedArray(const char* name, vtkIdType n) {
-  auto array = vtkSmartPointer<ArrayT>::New();
-  array->SetName(name);
-  array->SetNumberOfTuples(n);
-  return array;
-}
-
-} // namespace
+using topogpu::vtk::namedArray;
 
 vtkTopoGPUCriticalPoints::vtkTopoGPUCriticalPoints() {
   this->Label = "TopoGPU Critical Points";
   // Colours of TTK's critical point legend order (blue minima to red maxima).
-  topogpu::vtk::registerCategoricalColours("CriticalType", "Critical type",
-                                           {{0, "minimum", {0.23, 0.30, 0.75}},
-                                            {1, "1-saddle", {0.40, 0.76, 0.65}},
-                                            {2, "2-saddle", {0.99, 0.68, 0.38}},
-                                            {3, "maximum", {0.70, 0.02, 0.15}},
-                                            {4, "degenerate", {0.50, 0.50, 0.50}}});
+  auto categories = topogpu::vtk::criticalIndexCategories();
+  categories.push_back({4, "degenerate", {0.50, 0.50, 0.50}});
+  topogpu::vtk::registerCategoricalColours("CriticalType", "Critical type", categories);
 }
 
 vtkTopoGPUCriticalPoints::~vtkTopoGPUCriticalPoints() = default;

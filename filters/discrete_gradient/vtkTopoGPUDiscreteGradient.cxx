@@ -1,5 +1,6 @@
 #include "vtkTopoGPUDiscreteGradient.h"
 
+#include "TopoGPUArrays.h"
 #include "TopoGPUColouring.h"
 #include "TopoGPUFilterRun.h"
 
@@ -21,25 +22,12 @@
 
 vtkStandardNewMacro(vtkTopoGPUDiscreteGradient);
 
-namespace {
-
-template <typename ArrayT>
-vtkSmartPointer<ArrayT> namedArray(const char* name, vtkIdType n) {
-  auto array = vtkSmartPointer<ArrayT>::New();
-  array->SetName(name);
-  array->SetNumberOfTuples(n);
-  return array;
-}
-
-} // namespace
+using topogpu::vtk::namedArray;
 
 vtkTopoGPUDiscreteGradient::vtkTopoGPUDiscreteGradient() {
   this->Label = "TopoGPU Discrete Gradient";
   topogpu::vtk::registerCategoricalColours("CellDimension", "Critical cell dimension",
-                                           {{0, "minimum", {0.23, 0.30, 0.75}},
-                                            {1, "1-saddle", {0.40, 0.76, 0.65}},
-                                            {2, "2-saddle", {0.99, 0.68, 0.38}},
-                                            {3, "maximum", {0.70, 0.02, 0.15}}});
+                                           topogpu::vtk::criticalIndexCategories());
 }
 
 vtkTopoGPUDiscreteGradient::~vtkTopoGPUDiscreteGradient() = default;

@@ -1,5 +1,6 @@
 #include "vtkTopoGPUMorseSmaleComplex.h"
 
+#include "TopoGPUArrays.h"
 #include "TopoGPUColouring.h"
 #include "TopoGPUFilterRun.h"
 
@@ -35,15 +36,8 @@ vtkStandardNewMacro(vtkTopoGPUMorseSmaleComplex);
 namespace {
 
 using topogpu::SimplexId;
+using topogpu::vtk::namedArray;
 namespace cubical = topogpu::cubical;
-
-template <typename ArrayT>
-vtkSmartPointer<ArrayT> namedArray(const char* name, vtkIdType n) {
-  auto array = vtkSmartPointer<ArrayT>::New();
-  array->SetName(name);
-  array->SetNumberOfTuples(n);
-  return array;
-}
 
 // An array of the input scalar's type (TTK's choice for the value arrays).
 vtkSmartPointer<vtkDataArray> valueArray(vtkDataArray* like, const char* name,
@@ -219,10 +213,7 @@ vtkTopoGPUMorseSmaleComplex::vtkTopoGPUMorseSmaleComplex() {
   this->Label = "TopoGPU Morse-Smale Complex";
   this->SetNumberOfOutputPorts(4);
   topogpu::vtk::registerCategoricalColours("CellDimension", "Critical cell dimension",
-                                           {{0, "minimum", {0.23, 0.30, 0.75}},
-                                            {1, "1-saddle", {0.40, 0.76, 0.65}},
-                                            {2, "2-saddle", {0.99, 0.68, 0.38}},
-                                            {3, "maximum", {0.70, 0.02, 0.15}}});
+                                           topogpu::vtk::criticalIndexCategories());
 }
 
 vtkTopoGPUMorseSmaleComplex::~vtkTopoGPUMorseSmaleComplex() = default;

@@ -12,21 +12,16 @@ the same counts, and writes bench_critical_points.json and bench_critical_points
 import argparse
 import json
 import os
-import re
-import subprocess
 import sys
 
-PATTERN = re.compile(r"(.*)_(\d+)x(\d+)x(\d+)_(uint8|int16le|float32|float64)\.raw$")
+from bench_helpers import PATTERN, run_json
 
 
 def run(topogpu, path, dims, dtype, backend, repeat, triangulation="implicit"):
     cmd = [topogpu, "critical-points", "--raw", path, "--dims", ",".join(map(str, dims)),
            "--type", dtype, "--backend", backend, "--json", "--repeat", str(repeat),
            "--triangulation", triangulation]
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed: {result.stderr}")
-    return json.loads(result.stdout)
+    return run_json(cmd)
 
 
 def synthetic(n, folder):

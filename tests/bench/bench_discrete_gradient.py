@@ -12,20 +12,15 @@ the per-stage timings and peak memory.
 import argparse
 import json
 import os
-import re
-import subprocess
 import sys
 
-PATTERN = re.compile(r"(.*)_(\d+)x(\d+)x(\d+)_(uint8|int16le|float32|float64)\.raw$")
+from bench_helpers import noise_input, noise_path, raw_volumes, run_json
 
 
 def run(topogpu, path, dims, dtype, backend, repeat):
     cmd = [topogpu, "discrete-gradient", "--raw", path, "--dims", ",".join(map(str, dims)),
            "--type", dtype, "--backend", backend, "--repeat", str(repeat), "--json"]
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed: {result.stderr}")
-    return json.loads(result.stdout)
+    return run_json(cmd)
 
 
 def main():
@@ -38,20 +33,9 @@ def main():
     p.add_argument("--synthetic", type=int, default=0, help="also an N^3 float32 field")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    inputs = []
-    if os.path.isdir(args.volumes):
-        for name in sorted(os.listdir(args.volumes)):
-            m = PATTERN.match(name)
-            if m:
-                dtype = "int16" if m.group(5) == "int16le" else m.group(5)
-                inputs.append((m.group(1), os.path.join(args.volumes, name),
-                               tuple(int(m.group(i)) for i in (2, 3, 4)), dtype))
+    inputs = raw_volumes(args.volumes)
     if args.synthetic:
-        import numpy as np
-        n = args.synthetic
-        path = os.path.join(args.out, f"synthetic_{n}.raw")
-        np.random.default_rng(1).normal(size=n ** 3).astype(np.float32).tofile(path)
-        inputs.append((f"noise {n}^3", path, (n, n, n), "float32"))
+        inputs.append(noise_input(args.out, args.synthetic))
     rows, failed = [], False
     for name, path, dims, dtype in inputs:
         cpu = run(args.topogpu, path, dims, dtype, "cpu", args.repeat)
@@ -71,7 +55,7 @@ def main():
               f"cpu {row['cpu_seconds']:.4f} s gpu {row['gpu_seconds']:.4f} s "
               f"({row['gpu_backend']}) same {same}")
     if args.synthetic:
-        os.remove(os.path.join(args.out, f"synthetic_{args.synthetic}.raw"))
+        os.remove(noise_path(args.out, args.synthetic))
     with open(os.path.join(args.out, "bench_discrete_gradient.json"), "w") as f:
         json.dump(rows, f, indent=1)
     with open(os.path.join(args.out, "bench_discrete_gradient.md"), "w") as f:

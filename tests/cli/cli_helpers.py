@@ -45,7 +45,7 @@ def check(condition, message):
         passed += 1
     else:
         failures.append(message)
-        print("FAIL:", message)
+        print("FAIL:", message, flush=True)
 
 
 def finish():
@@ -63,11 +63,12 @@ def memory_cap(limit):
 
 
 def topogpu(*args, timeout=60, memory=3 << 30):
-    """Runs the CLI; a hang comes back as returncode "timeout" (so checks fail, not raise)."""
+    """Runs the CLI; a hang comes back as returncode "timeout" (so checks fail, not raise).
+    memory=None leaves the address space uncapped (real volumes on the GPU)."""
     try:
         return subprocess.run([TOPOGPU, *map(str, args)], capture_output=True, text=True,
                               errors="replace", timeout=timeout,
-                              preexec_fn=memory_cap(memory))
+                              preexec_fn=memory_cap(memory) if memory else None)
     except subprocess.TimeoutExpired:
         return subprocess.CompletedProcess(args, "timeout", "", "timeout")
 

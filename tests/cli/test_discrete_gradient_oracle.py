@@ -14,38 +14,26 @@ A CLI without the subcommand FAILS: this test is the gate for landing it.
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracles"))
+import cli_helpers  # noqa: E402
 import lower_star_persistence as oracle  # noqa: E402
+from cli_helpers import check  # noqa: E402
 
-TOPOGPU, DATA = sys.argv[1], sys.argv[2]
+TOPOGPU, DATA = cli_helpers.arguments()
 BACKENDS = ["cpu", "auto"]
-failures = []
-passed = 0
-
-
-def check(condition, message):
-    global passed
-    if condition:
-        passed += 1
-    else:
-        failures.append(message)
-        print("FAIL:", message, flush=True)
 
 
 def run_cli(path, dims, type_name, backend):
-    args = [TOPOGPU, "discrete-gradient", "--raw", path, "--dims", ",".join(map(str, dims)),
-            "--type", type_name, "--backend", backend, "--json"]
-    try:
-        result = subprocess.run(args, capture_output=True, text=True, errors="replace",
-                                timeout=120)
-    except subprocess.TimeoutExpired:
-        return None, "timed out: " + " ".join(args)
+    args = ["discrete-gradient", "--raw", path, "--dims", ",".join(map(str, dims)), "--type",
+            type_name, "--backend", backend, "--json"]
+    result = cli_helpers.topogpu(*args, timeout=120, memory=None)
+    if result.returncode == "timeout":
+        return None, "timed out: " + " ".join([TOPOGPU, *args])
     data = None
     try:
         data = json.loads(result.stdout)
@@ -185,9 +173,9 @@ def main():
                 check(error is None and cells == stored[name],
                       f"{name} --backend {backend}: CLI {cells} != GUDHI {stored[name]}"
                       + (f" ({error})" if error else ""))
-    print(f"{passed} passed, {len(failures)} failed ({small} small grids, "
-          f"{len(oracle.VOLUMES)} volumes)")
-    return 1 if failures else 0
+    print(f"{cli_helpers.passed} passed, {len(cli_helpers.failures)} failed ({small} small "
+          f"grids, {len(oracle.VOLUMES)} volumes)")
+    return 1 if cli_helpers.failures else 0
 
 
 if __name__ == "__main__":

@@ -10,33 +10,17 @@ leaves 26-80% unlabelled), a ramp's single boundary maximum, and bad input.
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-try:
-    import numpy as np
-except ImportError:
-    print("SKIP: numpy is not available to this python")
-    sys.exit(77)
+import cli_helpers
+from cli_helpers import check, np
 
-TOPOGPU, DATA = sys.argv[1], sys.argv[2]
-failures = []
-passed = 0
-
-
-def check(condition, message):
-    global passed
-    if condition:
-        passed += 1
-    else:
-        failures.append(message)
-        print("FAIL:", message)
+TOPOGPU, DATA = cli_helpers.arguments()
 
 
 def topogpu(*args):
-    return subprocess.run([TOPOGPU, *map(str, args)], capture_output=True, text=True,
-                          timeout=300)
+    return cli_helpers.topogpu(*args, timeout=300, memory=None)
 
 
 def msc(path, dims, type_name, *extra):
@@ -175,5 +159,4 @@ for name, dims in (("fuel_64x64x64_uint8.raw", (64, 64, 64)),
         check(out["unlabelled_vertices"] == {"ascending": 0, "descending": 0}
               and out["unlabelled_voxels"] == 0, f"{name}: unlabelled")
 
-print(f"{passed} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+cli_helpers.finish()

@@ -6,53 +6,25 @@ input (NaN, a mesh) and the documentation.
 Usage: pvpython discrete_gradient_test.py PLUGIN DATA_DIR CASE
 Each CASE is one ctest; a failed check raises, so pvpython exits non-zero.
 """
+import os
 import sys
 
 import numpy as np
 
-from paraview import servermanager  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pv_helpers  # noqa: E402
 from paraview.simple import *  # noqa: E402,F401,F403
-from vtkmodules.numpy_interface import dataset_adapter as dsa  # noqa: E402
-from vtkmodules.util import numpy_support  # noqa: E402
-from vtkmodules.util.misc import calldata_type  # noqa: E402
-from vtkmodules.util.vtkConstants import VTK_STRING  # noqa: E402
-from vtkmodules.vtkCommonDataModel import vtkImageData  # noqa: E402
+from pv_helpers import fetch  # noqa: E402
 
-PLUGIN, DATA, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
-LoadPlugin(PLUGIN, remote=False, ns=globals())
-
-_observers = []  # the callbacks must outlive the proxies
+PLUGIN, DATA, CASE = pv_helpers.load_plugin(globals())
 
 
 def errors_of(proxy):
-    errors = []
-
-    @calldata_type(VTK_STRING)
-    def on_error(_obj, _event, text):
-        errors.append(text)
-
-    proxy.GetClientSideObject().AddObserver("ErrorEvent", on_error)
-    _observers.append(on_error)
-    return errors
-
-
-def fetch(proxy):
-    proxy.UpdatePipeline()
-    return dsa.WrapDataObject(servermanager.Fetch(proxy))
+    return pv_helpers.Messages(proxy).errors
 
 
 def image(dims, values, spacing=(1, 1, 1), origin=(0, 0, 0)):
-    img = vtkImageData()
-    img.SetDimensions(*dims)
-    img.SetSpacing(*spacing)
-    img.SetOrigin(*origin)
-    a = numpy_support.numpy_to_vtk(np.ascontiguousarray(values), deep=1)
-    a.SetName("s")
-    img.GetPointData().AddArray(a)
-    img.GetPointData().SetActiveScalars("s")
-    source = TrivialProducer()
-    source.GetClientSideObject().SetOutput(img)
-    return source
+    return pv_helpers.image_source(dims, values, spacing, origin)[0]
 
 
 def run(source):
@@ -123,22 +95,8 @@ def case_bad_inputs():
 
 
 def case_documentation():
-    proxy = TopoGPUDiscreteGradient(Input=Wavelet()).SMProxy
-    doc = proxy.GetDocumentation()
-    assert doc.GetShortHelp() and doc.GetLongHelp() and doc.GetDescription()
-    names = []
-    it = proxy.NewPropertyIterator()
-    it.Begin()
-    while not it.IsAtEnd():
-        prop_doc = it.GetProperty().GetDocumentation()
-        assert prop_doc is not None and prop_doc.GetShortHelp() and prop_doc.GetDescription(), \
-            "property %s has no short help / description" % it.GetKey()
-        names.append(it.GetKey())
-        it.Next()
+    names = pv_helpers.documented_properties(TopoGPUDiscreteGradient(Input=Wavelet()))
     assert {"Input", "SelectInputScalars", "Backend"} <= set(names), names
 
 
-CASES = {name[5:]: f for name, f in dict(globals()).items() if name.startswith("case_")}
-if CASE not in CASES:
-    raise SystemExit("unknown case %s; known: %s" % (CASE, sorted(CASES)))
-CASES[CASE]()
+pv_helpers.run_case(globals(), CASE)

@@ -16,11 +16,12 @@ import numpy as np
 from paraview import servermanager
 from paraview.simple import *  # noqa: F401,F403
 from vtkmodules.numpy_interface import dataset_adapter as dsa
-from vtkmodules.util import numpy_support
 from vtkmodules.util.misc import calldata_type
 from vtkmodules.util.vtkConstants import VTK_STRING
-from vtkmodules.vtkCommonDataModel import vtkImageData
-from vtkmodules.vtkIOXML import vtkXMLImageDataWriter, vtkXMLPolyDataReader
+from vtkmodules.vtkIOXML import vtkXMLPolyDataReader
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pv_helpers  # noqa: E402
 
 PLUGIN, OUT, MODE = sys.argv[1], sys.argv[2], sys.argv[3]
 LoadPlugin(PLUGIN, remote=False, ns=globals())
@@ -91,20 +92,7 @@ def dgt_per_dimension(pairs):
 if MODE == "prepare":
     # 8 levels on 2717 points: massive ties, broken by the vertex order on both runs.
     os.makedirs(OUT, exist_ok=True)
-    dims = (19, 13, 11)
-    values = np.random.default_rng(6).integers(0, 8, size=dims[::-1]).astype(np.uint8)
-    img = vtkImageData()
-    img.SetDimensions(*dims)
-    img.SetOrigin(-1.0, 2.0, 0.5)
-    img.SetSpacing(0.5, 1.0, 2.0)
-    array = numpy_support.numpy_to_vtk(values.ravel(), deep=1)
-    array.SetName("s")
-    img.GetPointData().SetScalars(array)
-    writer = vtkXMLImageDataWriter()
-    writer.SetFileName(RANDOM)
-    writer.SetInputData(img)
-    assert writer.Write() == 1
-    print("wrote", RANDOM)
+    pv_helpers.write_random_ties(RANDOM, (19, 13, 11), seed=6, levels=8)
 elif MODE == "write":
     from vtkmodules.vtkParallelCore import vtkMultiProcessController
 

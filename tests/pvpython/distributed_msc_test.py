@@ -16,9 +16,9 @@ import numpy as np
 from paraview import servermanager
 from paraview.simple import *  # noqa: F401,F403
 from vtkmodules.numpy_interface import dataset_adapter as dsa
-from vtkmodules.util import numpy_support
-from vtkmodules.vtkCommonDataModel import vtkImageData
-from vtkmodules.vtkIOXML import vtkXMLImageDataWriter
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pv_helpers  # noqa: E402
 
 PLUGIN, OUT, MODE = sys.argv[1], sys.argv[2], sys.argv[3]
 LoadPlugin(PLUGIN, remote=False, ns=globals())
@@ -85,20 +85,7 @@ def msct_arrays(data):
 
 if MODE == "prepare":
     os.makedirs(OUT, exist_ok=True)
-    dims = (17, 14, 9)
-    values = np.random.default_rng(13).integers(0, 6, size=dims[::-1]).astype(np.uint8)
-    img = vtkImageData()
-    img.SetDimensions(*dims)
-    img.SetOrigin(-1.0, 2.0, 0.5)
-    img.SetSpacing(0.5, 1.0, 2.0)
-    array = numpy_support.numpy_to_vtk(values.ravel(), deep=1)
-    array.SetName("s")
-    img.GetPointData().SetScalars(array)
-    writer = vtkXMLImageDataWriter()
-    writer.SetFileName(RANDOM)
-    writer.SetInputData(img)
-    assert writer.Write() == 1
-    print("wrote", RANDOM)
+    pv_helpers.write_random_ties(RANDOM, (17, 14, 9), seed=13, levels=6)
 elif MODE == "write":
     from vtkmodules.vtkParallelCore import vtkMultiProcessController
 

@@ -24,26 +24,13 @@ import pv_helpers  # noqa: E402
 from paraview import servermanager  # noqa: E402
 from paraview.simple import *  # noqa: E402,F401,F403
 from vtkmodules.numpy_interface import dataset_adapter as dsa  # noqa: E402
-from vtkmodules.util import numpy_support  # noqa: E402
-from vtkmodules.vtkCommonDataModel import vtkImageData  # noqa: E402
 
 PLUGIN, DATA, CASE = pv_helpers.load_plugin(globals())
 CLI = os.environ.get("TOPOGPU_CLI", "")
 PORTS = ("critical points", "1-separatrices", "2-separatrices", "segmentation")
 
 
-def image(dims, values, spacing=(1, 1, 1), origin=(0, 0, 0)):
-    img = vtkImageData()
-    img.SetDimensions(*dims)
-    img.SetSpacing(*spacing)
-    img.SetOrigin(*origin)
-    a = numpy_support.numpy_to_vtk(np.ascontiguousarray(values), deep=1)
-    a.SetName("s")
-    img.GetPointData().AddArray(a)
-    img.GetPointData().SetActiveScalars("s")
-    source = TrivialProducer()
-    source.GetClientSideObject().SetOutput(img)
-    return source, img
+image = pv_helpers.image_source
 
 
 def outputs(msc):

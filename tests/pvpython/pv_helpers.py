@@ -79,3 +79,48 @@ def run_case(namespace, case):
         raise SystemExit("unknown case %s; known: %s" % (case, sorted(cases)))
     cases[case]()
     print("%s: OK" % case)
+
+
+def image_source(dims, values, spacing=(1, 1, 1), origin=(0, 0, 0)):
+    """A TrivialProducer of a vtkImageData with values as its active point scalars "s";
+    returns the producer and the image."""
+    import numpy as np
+    from paraview.simple import TrivialProducer
+    from vtkmodules.util import numpy_support
+    from vtkmodules.vtkCommonDataModel import vtkImageData
+
+    img = vtkImageData()
+    img.SetDimensions(*dims)
+    img.SetSpacing(*spacing)
+    img.SetOrigin(*origin)
+    a = numpy_support.numpy_to_vtk(np.ascontiguousarray(values), deep=1)
+    a.SetName("s")
+    img.GetPointData().AddArray(a)
+    img.GetPointData().SetActiveScalars("s")
+    source = TrivialProducer()
+    source.GetClientSideObject().SetOutput(img)
+    return source, img
+
+
+def write_random_ties(path, dims, seed, levels):
+    """Writes a vtkImageData of dims with a uint8 point array "s" of `levels` random
+    values (massive ties, broken by the vertex order) and a non-trivial origin and
+    spacing, for the distributed tests to compare against the serial run."""
+    import numpy as np
+    from vtkmodules.util import numpy_support
+    from vtkmodules.vtkCommonDataModel import vtkImageData
+    from vtkmodules.vtkIOXML import vtkXMLImageDataWriter
+
+    values = np.random.default_rng(seed).integers(0, levels, size=dims[::-1]).astype(np.uint8)
+    img = vtkImageData()
+    img.SetDimensions(*dims)
+    img.SetOrigin(-1.0, 2.0, 0.5)
+    img.SetSpacing(0.5, 1.0, 2.0)
+    array = numpy_support.numpy_to_vtk(values.ravel(), deep=1)
+    array.SetName("s")
+    img.GetPointData().SetScalars(array)
+    writer = vtkXMLImageDataWriter()
+    writer.SetFileName(path)
+    writer.SetInputData(img)
+    assert writer.Write() == 1
+    print("wrote", path)

@@ -6,9 +6,13 @@ the state needs no data files: the Morse-Smale complex's critical points as sphe
 coloured by CellDimension, its 1-separatrices as tubes coloured by SeparatrixType, over
 a translucent slice of the field through z = 0 and the field's outline.
 """
+import os
 import sys
 
 from paraview.simple import *  # noqa: F401,F403
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import state_helpers  # noqa: E402
 
 plugin, output = sys.argv[1], sys.argv[2]
 LoadPlugin(plugin, remote=False, ns=globals())
@@ -32,23 +36,7 @@ lines = ExtractSurface(registrationName="SeparatrixLines", Input=OutputPort(msc,
 tubes = Tube(registrationName="SeparatrixTubes", Input=lines)
 tubes.Radius = 0.12
 
-slice_ = Slice(registrationName="Slice", Input=field)
-slice_.SliceType = "Plane"
-slice_.SliceType.Origin = [0.0, 0.0, 0.0]
-slice_.SliceType.Normal = [0.0, 0.0, 1.0]
-
-view = GetActiveViewOrCreate("RenderView")
-view.ViewSize = [1000, 800]
-view.Background = [0.32, 0.34, 0.43]
-view.OrientationAxesVisibility = 1
-
-slice_display = Show(slice_, view)
-ColorBy(slice_display, ("POINTS", "RTData"))
-GetColorTransferFunction("RTData").ApplyPreset("Grayscale", True)
-slice_display.Opacity = 0.6
-
-outline = Show(field, view)
-outline.SetRepresentationType("Outline")
+view = state_helpers.slice_and_view(field, opacity=0.6)
 
 tube_display = Show(tubes, view)
 ColorBy(tube_display, ("CELLS", "SeparatrixType"))

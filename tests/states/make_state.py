@@ -5,9 +5,13 @@ The pipeline makes its own field (Wavelet), so the state needs no data files: a 
 the field through z = 0 colored by RTData, and the critical points of the whole field as
 spheres colored by CriticalType.
 """
+import os
 import sys
 
 from paraview.simple import *  # noqa: F401,F403
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import state_helpers  # noqa: E402
 
 plugin, output = sys.argv[1], sys.argv[2]
 LoadPlugin(plugin, remote=False, ns=globals())
@@ -37,24 +41,7 @@ glyphs.ScaleArray = ["POINTS", "No scale array"]
 glyphs.ScaleFactor = 0.8
 glyphs.GlyphMode = "All Points"
 
-slice_ = Slice(registrationName="Slice", Input=field)
-slice_.SliceType = "Plane"
-slice_.SliceType.Origin = [0.0, 0.0, 0.0]
-slice_.SliceType.Normal = [0.0, 0.0, 1.0]
-
-view = GetActiveViewOrCreate("RenderView")
-view.ViewSize = [1000, 800]
-view.Background = [0.32, 0.34, 0.43]
-view.OrientationAxesVisibility = 1
-
-slice_display = Show(slice_, view)
-ColorBy(slice_display, ("POINTS", "RTData"))
-rt_lut = GetColorTransferFunction("RTData")
-rt_lut.ApplyPreset("Grayscale", True)
-slice_display.Opacity = 0.85
-
-outline = Show(field, view)
-outline.SetRepresentationType("Outline")
+view = state_helpers.slice_and_view(field, opacity=0.85)
 
 glyph_display = Show(glyphs, view)
 ColorBy(glyph_display, ("POINTS", "CriticalType"))

@@ -7,7 +7,6 @@ Usage: pvbatch msc_state_test.py PLUGIN STATE.pvsm SCREENSHOT.png [DOCS_IMAGE.pn
 With TOPOGPU_UPDATE_DOCS=1 the screenshot is also copied to DOCS_IMAGE.png.
 """
 import os
-import shutil
 import sys
 
 import numpy as np
@@ -15,6 +14,9 @@ import numpy as np
 from paraview import servermanager
 from paraview.simple import *  # noqa: F401,F403
 from vtkmodules.numpy_interface import dataset_adapter as dsa
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import state_helpers  # noqa: E402
 
 plugin, state, screenshot = sys.argv[1:4]
 docs_image = sys.argv[4] if len(sys.argv) > 4 else None
@@ -54,12 +56,4 @@ assert tubes.GetDataInformation().GetNumberOfPoints() > 0, "no tubes drawn"
 print("state: critical cells %s, %d separatrices, endpoints checked" %
       (counts, poly.GetNumberOfCells()))
 
-view = GetActiveView() or GetRenderViews()[0]
-os.makedirs(os.path.dirname(os.path.abspath(screenshot)), exist_ok=True)
-SaveScreenshot(screenshot, view, ImageResolution=[1000, 800])
-assert os.path.getsize(screenshot) > 10000, "screenshot looks empty"
-if docs_image and os.environ.get("TOPOGPU_UPDATE_DOCS") == "1":
-    os.makedirs(os.path.dirname(os.path.abspath(docs_image)), exist_ok=True)
-    shutil.copyfile(screenshot, docs_image)
-    print("updated", docs_image)
-print("state: OK, screenshot", screenshot)
+state_helpers.save_screenshot(screenshot, docs_image)

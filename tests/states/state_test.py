@@ -5,7 +5,6 @@ Usage: pvbatch state_test.py PLUGIN STATE.pvsm SCREENSHOT.png [DOCS_IMAGE.png]
 With TOPOGPU_UPDATE_DOCS=1 the screenshot is also copied to DOCS_IMAGE.png.
 """
 import os
-import shutil
 import sys
 
 import numpy as np
@@ -13,6 +12,9 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "pvpython"))
 import cp_oracle as oracle  # noqa: E402
+
+sys.path.insert(0, HERE)
+import state_helpers  # noqa: E402
 
 from paraview import servermanager  # noqa: E402
 from paraview.simple import *  # noqa: E402,F401,F403
@@ -45,12 +47,4 @@ glyphs.UpdatePipeline()
 assert glyphs.GetDataInformation().GetNumberOfPoints() > 0, "no glyphs drawn"
 print("state: %d critical points, counts %s match the oracle" % (len(ids), counts[:5].tolist()))
 
-view = GetActiveView() or GetRenderViews()[0]
-os.makedirs(os.path.dirname(os.path.abspath(screenshot)), exist_ok=True)
-SaveScreenshot(screenshot, view, ImageResolution=[1000, 800])
-assert os.path.getsize(screenshot) > 10000, "screenshot looks empty"
-if docs_image and os.environ.get("TOPOGPU_UPDATE_DOCS") == "1":
-    os.makedirs(os.path.dirname(os.path.abspath(docs_image)), exist_ok=True)
-    shutil.copyfile(screenshot, docs_image)
-    print("updated", docs_image)
-print("state: OK, screenshot", screenshot)
+state_helpers.save_screenshot(screenshot, docs_image)

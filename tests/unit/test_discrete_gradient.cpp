@@ -8,6 +8,7 @@
 // valid, acyclic discrete vector field (pairs of codimension 1 with the same highest
 // vertex, every cell in exactly one pair or critical, no closed V-path), Euler's
 // relation on a box, a ramp and a constant field with one minimum only, bad input.
+#include "UnitHelpers.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -377,15 +378,6 @@ TEST(DiscreteGradient, CellIdsWithinDimension) {
   }
 }
 
-void expectError(const std::function<void()>& f, const std::string& part) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one mentioning '" << part << "'";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-  }
-}
-
 TEST(DiscreteGradient, BadInput) {
   ImplicitTriangulation tri(4, 4, 4);
   dg::Output out;
@@ -425,17 +417,10 @@ TEST(DiscreteGradient, ProgressAndAbort) {
   std::vector<float> values(64000);
   for (std::size_t v = 0; v < values.size(); ++v)
     values[v] = float((v * 7919) % 1000);
-  std::vector<double> seen;
-  Monitor monitor;
-  monitor.progress = [&](double f) { seen.push_back(f); };
   dg::Output out;
-  dg::execute(tri, viewOf(values), {Backend::Cpu}, monitor, out);
-  ASSERT_GE(seen.size(), 3u);
-  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
-  EXPECT_DOUBLE_EQ(seen.back(), 1.0);
-  Monitor abort;
-  abort.abortRequested = [] { return true; };
-  EXPECT_THROW(dg::execute(tri, viewOf(values), {Backend::Cpu}, abort, out), Aborted);
+  expectProgressAndAbort([&](const Monitor& monitor) {
+    dg::execute(tri, viewOf(values), {Backend::Cpu}, monitor, out);
+  });
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 // restated here. Plus invariants that a wrong smoother breaks (a constant field stays
 // constant, the range never grows) and the bad-input, abort and backend contracts.
 #include "BruteForce.h"
+#include "UnitHelpers.h"
 
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
@@ -250,15 +251,6 @@ TEST(ScalarFieldSmoother, RangeNeverGrows) {
   // and it does smooth: a random field's range shrinks strictly
   EXPECT_LT(hi - lo, 0.5 * (*std::max_element(doubles.begin(), doubles.end()) -
                             *std::min_element(doubles.begin(), doubles.end())));
-}
-
-void expectError(const std::function<void()>& f, const std::string& part) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one mentioning '" << part << "'";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-  }
 }
 
 TEST(ScalarFieldSmoother, BadInput) {

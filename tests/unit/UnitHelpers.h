@@ -1,0 +1,40 @@
+// gtest checks the module unit tests share (the bad-input contract, progress and abort).
+#pragma once
+
+#include "core/common/Types.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace topogpu::test {
+
+// f must throw an Error whose message names the problem (contains part).
+inline void expectError(const std::function<void()>& f, const std::string& part) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected one mentioning '" << part << "'";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
+// run(monitor) executes a module: its progress must be reported (at least three times,
+// never going back, ending at 1), and a requested abort must throw Aborted.
+inline void expectProgressAndAbort(const std::function<void(const Monitor&)>& run) {
+  std::vector<double> seen;
+  Monitor monitor;
+  monitor.progress = [&](double f) { seen.push_back(f); };
+  run(monitor);
+  ASSERT_GE(seen.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+  EXPECT_DOUBLE_EQ(seen.back(), 1.0);
+  Monitor abort;
+  abort.abortRequested = [] { return true; };
+  EXPECT_THROW(run(abort), Aborted);
+}
+
+} // namespace topogpu::test
