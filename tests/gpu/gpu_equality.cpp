@@ -541,6 +541,20 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// Runs `run` with TOPOGPU_TEST_GPU_FAULT=stage and checks that the device memory in use
+// came back to its level before the run (within 16 MiB of allocator slack).
+template <typename Run>
+void runWithInjectedFault(const std::string& tag, const char* stage, Run&& run) {
+  const std::size_t before = gpu::deviceMemoryInUse();
+  setenv("TOPOGPU_TEST_GPU_FAULT", stage, 1);
+  run();
+  unsetenv("TOPOGPU_TEST_GPU_FAULT");
+  const std::size_t after = gpu::deviceMemoryInUse();
+  expect(after <= before + (std::size_t(16) << 20),
+         tag + ": device memory not released: " + std::to_string(before >> 20) + " -> " +
+             std::to_string(after >> 20) + " MiB");
+}
+
 // A CUDA failure in the middle of a run (TOPOGPU_TEST_GPU_FAULT=<stage>: a real
 // out-of-memory error raised after the stage's device memory is allocated) must give the
 // CPU's result, a warning naming the stage and the failure, and leave no device memory
@@ -560,11 +574,9 @@ void faultInjection() {
 
   for (const char* stage : {"upload", "vertex order", "classify", "download"}) {
     const std::string tag = std::string("fault in '") + stage + "'";
-    const std::size_t before = gpu::deviceMemoryInUse();
-    setenv("TOPOGPU_TEST_GPU_FAULT", stage, 1);
-    critical_points::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{}, out);
-    unsetenv("TOPOGPU_TEST_GPU_FAULT");
-    const std::size_t after = gpu::deviceMemoryInUse();
+    runWithInjectedFault(tag, stage, [&] {
+      critical_points::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{}, out);
+    });
     const std::string warnings = joined(out.report.warnings);
     expect(out.report.backend == "cpu", tag + ": backend " + out.report.backend);
     expect(contains(warnings, "critical points") && contains(warnings, stage) &&
@@ -578,9 +590,6 @@ void faultInjection() {
                out.criticalOnBoundary == reference.criticalOnBoundary &&
                out.counts == reference.counts,
            tag + ": fallback result differs from the CPU's");
-    expect(after <= before + (std::size_t(16) << 20),
-           tag + ": device memory not released: " + std::to_string(before >> 20) +
-               " -> " + std::to_string(after >> 20) + " MiB");
     // The failure came mid-run: the stages before it ran on the device.
     bool uploaded = false;
     for (const auto& t : out.report.timings)
@@ -597,12 +606,10 @@ void faultInjection() {
   for (const char* stage :
        {"upload", "vertex order", "gradient", "critical cells", "download"}) {
     const std::string tag = std::string("discrete gradient, fault in '") + stage + "'";
-    const std::size_t before = gpu::deviceMemoryInUse();
-    setenv("TOPOGPU_TEST_GPU_FAULT", stage, 1);
-    discrete_gradient::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{},
-                               gradientOut);
-    unsetenv("TOPOGPU_TEST_GPU_FAULT");
-    const std::size_t after = gpu::deviceMemoryInUse();
+    runWithInjectedFault(tag, stage, [&] {
+      discrete_gradient::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{},
+                                 gradientOut);
+    });
     const std::string warnings = joined(gradientOut.report.warnings);
     expect(gradientOut.report.backend == "cpu" &&
                gradientOut.gradient == gradientReference.gradient &&
@@ -613,9 +620,6 @@ void faultInjection() {
            std::string(tag)
                .append(": warning does not name the failure: ")
                .append(warnings));
-    expect(after <= before + (std::size_t(16) << 20),
-           tag + ": device memory not released: " + std::to_string(before >> 20) +
-               " -> " + std::to_string(after >> 20) + " MiB");
   }
 
   // The Morse-Smale complex's stages (stage 1 runs on the GPU unharmed, stage 2 falls
@@ -625,11 +629,9 @@ void faultInjection() {
                                mscReference);
   for (const char* stage : {"morse-smale upload", "minima roots", "maxima roots"}) {
     const std::string tag = std::string("morse-smale complex, fault in '") + stage + "'";
-    const std::size_t before = gpu::deviceMemoryInUse();
-    setenv("TOPOGPU_TEST_GPU_FAULT", stage, 1);
-    morse_smale_complex::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{}, mscOut);
-    unsetenv("TOPOGPU_TEST_GPU_FAULT");
-    const std::size_t after = gpu::deviceMemoryInUse();
+    runWithInjectedFault(tag, stage, [&] {
+      morse_smale_complex::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{}, mscOut);
+    });
     const std::string warnings = joined(mscOut.report.warnings);
     expect(mscOut.report.backend == "cpu" &&
                mscOut.ascendingManifold == mscReference.ascendingManifold &&
@@ -641,20 +643,15 @@ void faultInjection() {
            std::string(tag)
                .append(": warning does not name the failure: ")
                .append(warnings));
-    expect(after <= before + (std::size_t(16) << 20),
-           tag + ": device memory not released: " + std::to_string(before >> 20) +
-               " -> " + std::to_string(after >> 20) + " MiB");
   }
 
   // The vertex order on its own.
   for (const char* stage : {"upload", "vertex order"}) {
     const std::string tag = std::string("vertex order, fault in '") + stage + "'";
-    const std::size_t before = gpu::deviceMemoryInUse();
     RunReport report;
-    setenv("TOPOGPU_TEST_GPU_FAULT", stage, 1);
-    computeVertexOrder(viewOf(field), order.data(), Backend::Gpu, report);
-    unsetenv("TOPOGPU_TEST_GPU_FAULT");
-    const std::size_t after = gpu::deviceMemoryInUse();
+    runWithInjectedFault(tag, stage, [&] {
+      computeVertexOrder(viewOf(field), order.data(), Backend::Gpu, report);
+    });
     const std::string warnings = joined(report.warnings);
     expect(report.backend == "cpu" && order == referenceOrder,
            tag + ": fallback order differs from the CPU's (backend " + report.backend +
@@ -664,9 +661,6 @@ void faultInjection() {
            std::string(tag)
                .append(": warning does not name the failure: ")
                .append(warnings));
-    expect(after <= before + (std::size_t(16) << 20),
-           tag + ": device memory not released: " + std::to_string(before >> 20) +
-               " -> " + std::to_string(after >> 20) + " MiB");
   }
 
   // The device is still usable.
