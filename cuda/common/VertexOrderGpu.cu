@@ -1,6 +1,9 @@
 #include "VertexOrderGpu.h"
 
 #include "CudaCheck.h"
+#include "GpuDevice.h"
+
+#include "core/common/Timer.h"
 
 #include <thrust/device_vector.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -9,6 +12,7 @@
 #include <thrust/sort.h>
 #include <thrust/transform.h>
 
+#include <algorithm>
 #include <type_traits>
 
 namespace topogpu::gpu {
@@ -42,20 +46,32 @@ void computeVertexOrderOnDevice(const ValueT* deviceValues, SimplexId size,
   stageDone("vertex order");
 }
 
+void uploadAndComputeVertexOrder(const ScalarArrayView& values, SimplexId* deviceOrder,
+                                 const Monitor& monitor, double uploaded,
+                                 RunReport& report) {
+  Timer timer;
+  TOPOGPU_DISPATCH_SCALAR(values.type, {
+    const auto* host = static_cast<const ValueT*>(values.data);
+    thrust::device_vector<ValueT> deviceValues(host, host + values.size);
+    stageDone("upload");
+    report.timings.emplace_back("upload (gpu)", timer.seconds());
+    monitor.report(uploaded);
+    monitor.checkAbort();
+    timer.reset();
+    computeVertexOrderOnDevice(thrust::raw_pointer_cast(deviceValues.data()), values.size,
+                               deviceOrder);
+    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+    report.timings.emplace_back("vertex order (gpu)", timer.seconds());
+  });
+}
+
 void computeVertexOrder(const ScalarArrayView& values, SimplexId* order,
                         const Monitor& monitor) {
   translateCudaFailures("vertex order", [&] {
     thrust::device_vector<SimplexId> deviceOrder(values.size);
-    TOPOGPU_DISPATCH_SCALAR(values.type, {
-      const auto* host = static_cast<const ValueT*>(values.data);
-      thrust::device_vector<ValueT> deviceValues(host, host + values.size);
-      stageDone("upload");
-      monitor.report(0.2);
-      monitor.checkAbort();
-      computeVertexOrderOnDevice(thrust::raw_pointer_cast(deviceValues.data()),
-                                 values.size,
-                                 thrust::raw_pointer_cast(deviceOrder.data()));
-    });
+    RunReport stages; // the caller times the whole call
+    uploadAndComputeVertexOrder(values, thrust::raw_pointer_cast(deviceOrder.data()),
+                                monitor, 0.2, stages);
     monitor.report(0.8);
     monitor.checkAbort();
     thrust::copy(deviceOrder.begin(), deviceOrder.end(), order);

@@ -10,6 +10,14 @@ namespace topogpu::gpu {
 void computeVertexOrder(const ScalarArrayView& values, SimplexId* order,
                         const Monitor& monitor);
 
+// The first stages of every grid kernel pipeline: uploads values, computes their vertex
+// order into deviceOrder (device memory, values.size entries) and frees the device copy
+// of the values. Records "upload (gpu)" and "vertex order (gpu)" timings and the device
+// memory in use in report; progress `uploaded` after the upload, abort checked there.
+void uploadAndComputeVertexOrder(const ScalarArrayView& values, SimplexId* deviceOrder,
+                                 const Monitor& monitor, double uploaded,
+                                 RunReport& report);
+
 // Device-side variant: values and order live on the device (CUDA builds only).
 template <typename ValueT>
 void computeVertexOrderOnDevice(const ValueT* deviceValues, SimplexId size,

@@ -45,19 +45,8 @@ void classifyGridVertices(const grid::Dims& dims, const ScalarArrayView& values,
     const SimplexId n = grid::vertexCount(dims);
     Timer timer;
     thrust::device_vector<SimplexId> order(n);
-    TOPOGPU_DISPATCH_SCALAR(values.type, {
-      const auto* host = static_cast<const ValueT*>(values.data);
-      thrust::device_vector<ValueT> deviceValues(host, host + n);
-      stageDone("upload");
-      report.timings.emplace_back("upload (gpu)", timer.seconds());
-      monitor.report(0.1);
-      monitor.checkAbort();
-      timer.reset();
-      computeVertexOrderOnDevice(thrust::raw_pointer_cast(deviceValues.data()), n,
-                                 thrust::raw_pointer_cast(order.data()));
-      report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-      report.timings.emplace_back("vertex order (gpu)", timer.seconds());
-    });
+    uploadAndComputeVertexOrder(values, thrust::raw_pointer_cast(order.data()), monitor,
+                                0.1, report);
     monitor.report(0.5);
     monitor.checkAbort();
 

@@ -56,20 +56,8 @@ void computeDiscreteGradient(const cubical::Grid& grid, const ScalarArrayView& v
     const SimplexId cells = cubical::cellCount(grid);
     Timer timer;
     thrust::device_vector<SimplexId> order(n);
-    TOPOGPU_DISPATCH_SCALAR(values.type, {
-      const auto* host = static_cast<const ValueT*>(values.data);
-      thrust::device_vector<ValueT> deviceValues(host, host + n);
-      stageDone("upload");
-      report.timings.emplace_back("upload (gpu)", timer.seconds());
-      monitor.report(0.05);
-      monitor.checkAbort();
-      timer.reset();
-      computeVertexOrderOnDevice(thrust::raw_pointer_cast(deviceValues.data()), n,
-                                 thrust::raw_pointer_cast(order.data()));
-      stageDone("vertex order");
-      report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-      report.timings.emplace_back("vertex order (gpu)", timer.seconds());
-    });
+    uploadAndComputeVertexOrder(values, thrust::raw_pointer_cast(order.data()), monitor,
+                                0.05, report);
     monitor.report(0.3);
     monitor.checkAbort();
 
