@@ -16,13 +16,17 @@ namespace topogpu::saddle_connections {
 
 namespace detail {
 
+void throwMultiplicityOverflow() {
+  throw Error("saddle-saddle multiplicity overflow: more than 2^64 - 1 V-paths between "
+              "a 1-saddle and a junction or 2-saddle (the count is not representable "
+              "in 64 bits)");
+}
+
 std::uint64_t checkedMultiplyAdd(std::uint64_t acc, std::uint64_t a, std::uint64_t b) {
   std::uint64_t product = 0, sum = 0;
   if (__builtin_mul_overflow(a, b, &product) ||
       __builtin_add_overflow(acc, product, &sum))
-    throw Error("saddle-saddle multiplicity overflow: more than 2^64 - 1 V-paths between "
-                "a 1-saddle and a junction or 2-saddle (the count is not representable "
-                "in 64 bits)");
+    throwMultiplicityOverflow();
   return sum;
 }
 

@@ -65,6 +65,9 @@ struct Csr {
   SimplexId nnz() const { return SimplexId(columns.size()); }
 };
 
+// The Error of a count beyond 2^64 - 1 (CPU and GPU paths).
+[[noreturn]] void throwMultiplicityOverflow();
+
 // Checked a * b + acc (all unsigned 64-bit); throws Error naming the overflow.
 std::uint64_t checkedMultiplyAdd(std::uint64_t acc, std::uint64_t a, std::uint64_t b);
 std::uint64_t checkedAdd(std::uint64_t a, std::uint64_t b);

@@ -1,11 +1,11 @@
 #include "SaddleConnectionsGpu.h"
 
 #include "core/common/Timer.h"
+#include "core/morse_smale_complex/SaddleConnections.h"
 #include "core/morse_smale_complex/SaddleConnectionsGraph.h"
 #include "cuda/common/CudaCheck.h"
 #include "cuda/common/GpuDevice.h"
 
-#include <cusparse.h>
 #include <thrust/binary_search.h>
 #include <thrust/copy.h>
 #include <thrust/count.h>
@@ -14,6 +14,8 @@
 #include <thrust/extrema.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/sequence.h>
 #include <thrust/sort.h>
 #include <thrust/transform.h>
 
@@ -27,20 +29,6 @@ namespace topogpu::gpu {
 namespace {
 
 namespace graph = saddle_connections::graph;
-
-// Doubles hold every integer up to 2^53 exactly, and a sum or product of non-negative
-// integers whose exact value is below 2^53 is computed exactly (no intermediate exceeds
-// it); a rounded result of an exact value >= 2^53 is itself >= 2^53, so this bound
-// detects every inexact count.
-constexpr double kExactBound = 9007199254740992.0; // 2^53
-
-void cusparseCheck(cusparseStatus_t status, const char* what) {
-  if (status != CUSPARSE_STATUS_SUCCESS)
-    throw GpuError(std::string("saddle connections: cuSPARSE ") + what +
-                       " failed: " + cusparseGetErrorString(status),
-                   status == CUSPARSE_STATUS_ALLOC_FAILED ||
-                       status == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES);
-}
 
 template <typename T> T* raw(thrust::device_vector<T>& v) {
   return thrust::raw_pointer_cast(v.data());
@@ -132,6 +120,8 @@ __global__ void contractKernel(cubical::Grid g, const std::uint8_t* grad,
   }
 }
 
+constexpr SimplexId kNoSlot = -1;
+
 __device__ SimplexId lowerBound(const SimplexId* list, SimplexId n, SimplexId value) {
   SimplexId lo = 0, hi = n;
   while (lo < hi) {
@@ -144,221 +134,177 @@ __device__ SimplexId lowerBound(const SimplexId* list, SimplexId n, SimplexId va
   return lo;
 }
 
-// Slot -> matrix (0: A 1s-j, 1: B j-j, 2: B* j-2s, 3: D 1s-2s; -1 none), row, column.
-__global__ void classifyKernel(const std::uint8_t* grad, const SimplexId* target,
-                               SimplexId slots, SimplexId n1, const SimplexId* junctions,
-                               SimplexId nJ, const SimplexId* saddles2, SimplexId n2,
-                               int* matrix, SimplexId* row, SimplexId* col) {
+// Slot target cell -> its node in the minor: a junction as its source id (n1 + its
+// position among the junctions), a 2-saddle c as -2 - c, nothing (a dead end or an empty
+// slot) kNoSlot.
+__global__ void slotIndexKernel(const std::uint8_t* grad, const SimplexId* target,
+                                SimplexId slots, const SimplexId* junctions, SimplexId nJ,
+                                const SimplexId* saddles2, SimplexId n2, SimplexId n1,
+                                SimplexId* index) {
   const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= slots)
     return;
   const SimplexId t = target[i];
-  if (t < 0) {
-    matrix[i] = -1;
+  index[i] = t < 0 ? kNoSlot
+                   : (grad[t] == cubical::kCritical ? -2 - lowerBound(saddles2, n2, t)
+                                                    : n1 + lowerBound(junctions, nJ, t));
+}
+
+// Each source's junction successors (with repetition), which must have their rows
+// before its own can be merged.
+__global__ void pendingKernel(const SimplexId* slots, SimplexId n, int* pending) {
+  const SimplexId s = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (s >= n)
     return;
+  int count = 0;
+  for (int k = 0; k < graph::kMaxOutDegree; ++k)
+    count += slots[s * graph::kMaxOutDegree + k] >= 0;
+  pending[s] = count;
+}
+
+// The rows of the path-count matrix R (junction or 1-saddle -> 2-saddles, sorted by
+// column) live in one pool: row r at start[r], length len[r]. A source's row is the
+// merge of its (up to 4) slots' rows, a 2-saddle slot being the row {(c, 1)}: the
+// number of V-paths to each 2-saddle is the sum over the first step. Returns the row's
+// length; with Write, also writes it (counts checked: an overflow sets *overflow).
+template <bool Write>
+__device__ SimplexId mergeRow(const SimplexId* slots, const SimplexId* start,
+                              const SimplexId* len, const int* poolColumns,
+                              const std::uint64_t* poolCounts, int* outColumns,
+                              std::uint64_t* outCounts, int* overflow) {
+  const int* columns[graph::kMaxOutDegree];
+  const std::uint64_t* counts[graph::kMaxOutDegree];
+  SimplexId size[graph::kMaxOutDegree], at[graph::kMaxOutDegree];
+  int single[graph::kMaxOutDegree];
+  const std::uint64_t one = 1;
+  int lists = 0;
+  for (int k = 0; k < graph::kMaxOutDegree; ++k) {
+    const SimplexId s = slots[k];
+    if (s == kNoSlot)
+      continue;
+    if (s >= 0) {
+      columns[lists] = poolColumns + start[s];
+      counts[lists] = poolCounts + start[s];
+      size[lists] = len[s];
+    } else {
+      single[lists] = int(-2 - s);
+      columns[lists] = &single[lists];
+      counts[lists] = &one;
+      size[lists] = 1;
+    }
+    at[lists++] = 0;
   }
-  const SimplexId s = i / graph::kMaxOutDegree;
-  const bool toSaddle = grad[t] == cubical::kCritical;
-  matrix[i] = s < n1 ? (toSaddle ? 3 : 0) : (toSaddle ? 2 : 1);
-  row[i] = s < n1 ? s : s - n1;
-  col[i] = toSaddle ? lowerBound(saddles2, n2, t) : lowerBound(junctions, nJ, t);
+  SimplexId written = 0;
+  for (;;) {
+    int column = INT_MAX;
+    for (int k = 0; k < lists; ++k)
+      if (at[k] < size[k] && columns[k][at[k]] < column)
+        column = columns[k][at[k]];
+    if (column == INT_MAX)
+      return written;
+    std::uint64_t sum = 0;
+    for (int k = 0; k < lists; ++k) {
+      if (at[k] < size[k] && columns[k][at[k]] == column) {
+        if (Write) {
+          const std::uint64_t term = counts[k][at[k]];
+          if (sum + term < sum)
+            *overflow = 1;
+          sum += term;
+        }
+        ++at[k];
+      }
+    }
+    if (Write) {
+      outColumns[written] = column;
+      outCounts[written] = sum;
+    }
+    ++written;
+  }
 }
 
-// A sparse matrix on the device: CSR with 32-bit indices (cuSPARSE SpGEMM's), counts as
-// doubles below 2^53.
-struct Matrix {
-  int rows = 0, cols = 0;
-  thrust::device_vector<int> offsets, columns;
-  thrust::device_vector<double> values;
-  SimplexId nnz() const { return SimplexId(columns.size()); }
-};
-
-__global__ void rowsOfCsr(const int* offsets, int rows, SimplexId* rowOf) {
-  const SimplexId r = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (r < rows)
-    for (int p = offsets[r]; p < offsets[r + 1]; ++p)
-      rowOf[p] = r;
+// Lengths of the rows of `rows` (sources, each with its 4 slots at slots + 4 * source).
+__global__ void rowLengthKernel(const SimplexId* rows, SimplexId n, const SimplexId* slots,
+                                const SimplexId* start, const SimplexId* len,
+                                const int* poolColumns, SimplexId* lengths) {
+  const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n)
+    lengths[i] = mergeRow<false>(slots + rows[i] * graph::kMaxOutDegree, start, len,
+                                 poolColumns, nullptr, nullptr, nullptr, nullptr);
 }
 
-// Coordinate entries (key = row * cols + col) to a canonical CSR: sorted, duplicates
-// summed, exactness checked.
-Matrix fromKeys(int rows, int cols, thrust::device_vector<SimplexId>& keys,
-                thrust::device_vector<double>& values) {
-  Matrix m;
-  m.rows = rows;
-  m.cols = cols;
-  m.offsets.assign(static_cast<std::size_t>(rows) + 1, 0);
-  if (keys.empty())
-    return m;
-  thrust::sort_by_key(thrust::device, keys.begin(), keys.end(), values.begin());
-  thrust::device_vector<SimplexId> uniqueKeys(keys.size());
-  thrust::device_vector<double> sums(keys.size());
-  const auto end =
-      thrust::reduce_by_key(thrust::device, keys.begin(), keys.end(), values.begin(),
-                            uniqueKeys.begin(), sums.begin());
-  const std::size_t nnz = static_cast<std::size_t>(end.first - uniqueKeys.begin());
-  if (nnz > std::size_t(INT_MAX))
-    throw GpuError("saddle connections: a path-count matrix has more than 2^31 nonzeros "
-                   "(cuSPARSE SpGEMM's 32-bit indices)",
-                   false);
-  uniqueKeys.resize(nnz);
-  sums.resize(nnz);
-  const double largest = *thrust::max_element(thrust::device, sums.begin(), sums.end());
-  if (largest >= kExactBound)
-    throw GpuError("saddle connections: a multiplicity reaches 2^53, beyond exact double "
-                   "arithmetic of cuSPARSE; recounting in exact 64-bit integers",
-                   false);
-  m.columns.resize(nnz);
-  const SimplexId c = cols;
-  thrust::transform(thrust::device, uniqueKeys.begin(), uniqueKeys.end(),
-                    m.columns.begin(),
-                    [c] __device__(SimplexId k) { return int(k % c); });
-  // offsets[r] = first key >= r * cols
-  thrust::device_vector<SimplexId> rowStarts(static_cast<std::size_t>(rows) + 1);
-  thrust::transform(thrust::device, thrust::counting_iterator<SimplexId>(0),
-                    thrust::counting_iterator<SimplexId>(rows + 1), rowStarts.begin(),
-                    [c] __device__(SimplexId r) { return r * c; });
-  thrust::device_vector<SimplexId> positions(static_cast<std::size_t>(rows) + 1);
-  thrust::lower_bound(thrust::device, uniqueKeys.begin(), uniqueKeys.end(),
-                      rowStarts.begin(), rowStarts.end(), positions.begin());
-  thrust::copy(positions.begin(), positions.end(), m.offsets.begin());
-  m.values = std::move(sums);
-  return m;
-}
-
-// Keys (row * cols + col) and values of m, appended to keys / values.
-void appendEntries(const Matrix& m, thrust::device_vector<SimplexId>& keys,
-                   thrust::device_vector<double>& values) {
-  const std::size_t base = keys.size();
-  keys.resize(base + static_cast<std::size_t>(m.nnz()));
-  values.resize(base + static_cast<std::size_t>(m.nnz()));
-  if (m.nnz() == 0)
+// Writes the rows at base + offsets[i] and records their start and length (indexed by
+// row id, junction rows and 1-saddle rows in separate arrays).
+__global__ void rowFillKernel(const SimplexId* rows, SimplexId n, const SimplexId* slots,
+                              SimplexId* start, SimplexId* len, const SimplexId* offsets,
+                              const SimplexId* lengths, SimplexId base, int* poolColumns,
+                              std::uint64_t* poolCounts, int* overflow) {
+  const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n)
     return;
-  thrust::device_vector<SimplexId> rowOf(static_cast<std::size_t>(m.nnz()));
-  rowsOfCsr<<<blocksFor(m.rows, 128), 128>>>(raw(m.offsets), m.rows, raw(rowOf));
-  cudaCheck(cudaGetLastError(), "saddle connections: CSR rows");
-  const SimplexId c = m.cols;
-  const int* columns = raw(m.columns);
-  const SimplexId* rowPtr = raw(rowOf);
-  thrust::transform(thrust::device, thrust::counting_iterator<SimplexId>(0),
-                    thrust::counting_iterator<SimplexId>(m.nnz()), keys.begin() + base,
-                    [=] __device__(SimplexId p) { return rowPtr[p] * c + columns[p]; });
-  thrust::copy(m.values.begin(), m.values.end(), values.begin() + base);
+  const SimplexId at = base + offsets[i];
+  mergeRow<true>(slots + rows[i] * graph::kMaxOutDegree, start, len, poolColumns,
+                 poolCounts, poolColumns + at, poolCounts + at, overflow);
+  start[rows[i]] = at;
+  len[rows[i]] = lengths[i];
 }
 
-Matrix add(const Matrix& a, const Matrix& b) {
-  thrust::device_vector<SimplexId> keys;
-  thrust::device_vector<double> values;
-  appendEntries(a, keys, values);
-  appendEntries(b, keys, values);
-  return fromKeys(a.rows, a.cols, keys, values);
+// Kahn's peeling: a junction whose successors all have rows joins the next level.
+__global__ void releaseKernel(const SimplexId* level, SimplexId n,
+                              const SimplexId* predOffsets,
+                              const SimplexId* predecessors, int* pending,
+                              SimplexId* next, unsigned long long* nextCount) {
+  const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  const SimplexId j = level[i];
+  for (SimplexId p = predOffsets[j]; p < predOffsets[j + 1]; ++p) {
+    const SimplexId q = predecessors[p];
+    if (atomicSub(&pending[q], 1) == 1)
+      next[atomicAdd(nextCount, 1ull)] = q;
+  }
 }
 
-struct SpMat {
-  cusparseSpMatDescr_t d = nullptr;
-  ~SpMat() {
-    if (d)
-      cusparseDestroySpMat(d);
+// The pool of rows: grows by doubling (copying the rows written so far).
+struct RowPool {
+  thrust::device_vector<int> columns;
+  thrust::device_vector<std::uint64_t> counts;
+  SimplexId used = 0;
+  void reserve(SimplexId needed) {
+    if (needed <= SimplexId(columns.size()))
+      return;
+    const std::size_t capacity =
+        std::max<std::size_t>(std::size_t(needed), 2 * columns.size());
+    thrust::device_vector<int> c(capacity);
+    thrust::device_vector<std::uint64_t> v(capacity);
+    thrust::copy_n(columns.begin(), used, c.begin());
+    thrust::copy_n(counts.begin(), used, v.begin());
+    columns.swap(c);
+    counts.swap(v);
   }
 };
 
-// C = A x B by cuSPARSE SpGEMM (double), then made canonical and checked.
-Matrix multiply(cusparseHandle_t handle, Matrix& a, Matrix& b) {
-  Matrix empty;
-  empty.rows = a.rows;
-  empty.cols = b.cols;
-  empty.offsets.assign(static_cast<std::size_t>(a.rows) + 1, 0);
-  if (a.nnz() == 0 || b.nnz() == 0)
-    return empty;
-  SpMat ma, mb, mc;
-  cusparseCheck(cusparseCreateCsr(&ma.d, a.rows, a.cols, a.nnz(), raw(a.offsets),
-                                  raw(a.columns), raw(a.values), CUSPARSE_INDEX_32I,
-                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                  CUDA_R_64F),
-                "create A");
-  cusparseCheck(cusparseCreateCsr(&mb.d, b.rows, b.cols, b.nnz(), raw(b.offsets),
-                                  raw(b.columns), raw(b.values), CUSPARSE_INDEX_32I,
-                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                  CUDA_R_64F),
-                "create B");
-  thrust::device_vector<int> cOffsets(static_cast<std::size_t>(a.rows) + 1);
-  cusparseCheck(cusparseCreateCsr(&mc.d, a.rows, b.cols, 0, raw(cOffsets), nullptr,
-                                  nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                  CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
-                "create C");
-  cusparseSpGEMMDescr_t descr = nullptr;
-  cusparseCheck(cusparseSpGEMM_createDescr(&descr), "SpGEMM descriptor");
-  struct Release {
-    cusparseSpGEMMDescr_t d;
-    ~Release() { cusparseSpGEMM_destroyDescr(d); }
-  } release{descr};
-  const double alpha = 1, beta = 0;
-  const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
-  // ALG3 computes the intermediate products in chunks (a fraction of them at a time):
-  // the default algorithm returns "insufficient resources" once the products of one
-  // multiplication outgrow its scratch (engine, tooth, lidc2 on an H200).
-  const auto alg = CUSPARSE_SPGEMM_ALG3;
-  const float chunkFraction = 0.2f;
-  std::size_t size1 = 0, size2 = 0, size3 = 0;
-  cusparseCheck(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, ma.d, mb.d, &beta,
-                                              mc.d, CUDA_R_64F, alg, descr, &size1,
-                                              nullptr),
-                "SpGEMM work estimation");
-  thrust::device_vector<char> buffer1(std::max<std::size_t>(size1, 1));
-  cusparseCheck(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, ma.d, mb.d, &beta,
-                                              mc.d, CUDA_R_64F, alg, descr, &size1,
-                                              raw(buffer1)),
-                "SpGEMM work estimation");
-  cusparseCheck(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, ma.d, mb.d, &beta,
-                                              mc.d, CUDA_R_64F, alg, descr, chunkFraction,
-                                              &size3, nullptr, nullptr),
-                "SpGEMM memory estimate");
-  {
-    thrust::device_vector<char> buffer3(std::max<std::size_t>(size3, 1));
-    cusparseCheck(cusparseSpGEMM_estimateMemory(
-                      handle, op, op, &alpha, ma.d, mb.d, &beta, mc.d, CUDA_R_64F, alg,
-                      descr, chunkFraction, &size3, raw(buffer3), &size2),
-                  "SpGEMM memory estimate");
-  } // buffer3 is only needed for the estimate
-  thrust::device_vector<char> buffer2(std::max<std::size_t>(size2, 1));
-  cusparseCheck(cusparseSpGEMM_compute(handle, op, op, &alpha, ma.d, mb.d, &beta, mc.d,
-                                       CUDA_R_64F, alg, descr, &size2, raw(buffer2)),
-                "SpGEMM compute");
-  int64_t rowsC = 0, colsC = 0, nnzC = 0;
-  cusparseCheck(cusparseSpMatGetSize(mc.d, &rowsC, &colsC, &nnzC), "SpGEMM size");
-  if (nnzC > INT_MAX)
-    throw GpuError("saddle connections: a path-count matrix has more than 2^31 nonzeros "
-                   "(cuSPARSE SpGEMM's 32-bit indices)",
-                   false);
-  if (nnzC == 0)
-    return empty;
-  Matrix c;
-  c.rows = a.rows;
-  c.cols = b.cols;
-  c.offsets = std::move(cOffsets);
-  c.columns.resize(static_cast<std::size_t>(nnzC));
-  c.values.resize(static_cast<std::size_t>(nnzC));
-  cusparseCheck(
-      cusparseCsrSetPointers(mc.d, raw(c.offsets), raw(c.columns), raw(c.values)),
-      "SpGEMM set pointers");
-  cusparseCheck(cusparseSpGEMM_copy(handle, op, op, &alpha, ma.d, mb.d, &beta, mc.d,
-                                    CUDA_R_64F, alg, descr),
-                "SpGEMM copy");
-  // canonical (sorted columns, no duplicates) and checked against 2^53
-  thrust::device_vector<SimplexId> keys;
-  thrust::device_vector<double> values;
-  appendEntries(c, keys, values);
-  return fromKeys(c.rows, c.cols, keys, values);
+// Merges the rows of `rows` (device list, n of them, all of whose successors have rows)
+// into the pool. One host read per call (the total length, to size the pool).
+void mergeRows(const SimplexId* rows, SimplexId n, const SimplexId* slots, SimplexId* start,
+               SimplexId* len, RowPool& pool, thrust::device_vector<SimplexId>& lengths,
+               thrust::device_vector<SimplexId>& offsets, int* overflow) {
+  if (n == 0)
+    return;
+  constexpr int block = 128;
+  lengths.resize(std::size_t(n));
+  offsets.resize(std::size_t(n));
+  rowLengthKernel<<<blocksFor(n, block), block>>>(rows, n, slots, start, len,
+                                                  raw(pool.columns), raw(lengths));
+  cudaCheck(cudaGetLastError(), "saddle connections: row lengths");
+  thrust::exclusive_scan(thrust::device, lengths.begin(), lengths.end(), offsets.begin());
+  const SimplexId total = offsets[std::size_t(n - 1)] + lengths[std::size_t(n - 1)];
+  pool.reserve(pool.used + total);
+  rowFillKernel<<<blocksFor(n, block), block>>>(
+      rows, n, slots, start, len, raw(offsets), raw(lengths), pool.used,
+      raw(pool.columns), raw(pool.counts), overflow);
+  cudaCheck(cudaGetLastError(), "saddle connections: row merge");
+  pool.used += total;
 }
-
-struct Handle {
-  cusparseHandle_t h = nullptr;
-  Handle() { cusparseCheck(cusparseCreate(&h), "create handle"); }
-  ~Handle() {
-    if (h)
-      cusparseDestroy(h);
-  }
-};
 
 } // namespace
 
@@ -384,28 +330,33 @@ void computeSaddleConnections(const cubical::Grid& grid,
         raw(s1), SimplexId(s1.size()), raw(mark), 1);
     cudaCheck(cudaGetLastError(), "saddle connections: mark");
 
-    // Reachability: frontier BFS with stream compaction.
-    thrust::device_vector<SimplexId> frontier = s1, slots, reached = s1;
+    // Reachability: frontier BFS with stream compaction; the reached set is then the
+    // marked cells, compacted in ascending order.
+    thrust::device_vector<SimplexId> frontier = s1, slots;
     while (!frontier.empty()) {
       const SimplexId n = SimplexId(frontier.size());
       slots.resize(static_cast<std::size_t>(n) * graph::kMaxOutDegree);
       expandKernel<<<blocksFor(n, block), block>>>(grid, raw(grad), raw(mark),
                                                    raw(frontier), n, raw(slots));
       cudaCheck(cudaGetLastError(), "saddle connections: BFS");
-      const SimplexId next =
-          thrust::count_if(thrust::device, slots.begin(), slots.end(),
-                           [] __device__(SimplexId x) { return x >= 0; });
-      frontier.resize(static_cast<std::size_t>(next));
-      thrust::copy_if(thrust::device, slots.begin(), slots.end(), frontier.begin(),
-                      [] __device__(SimplexId x) { return x >= 0; });
-      const std::size_t base = reached.size();
-      reached.resize(base + frontier.size());
-      thrust::copy(frontier.begin(), frontier.end(), reached.begin() + base);
+      frontier.resize(slots.size());
+      const auto end =
+          thrust::copy_if(thrust::device, slots.begin(), slots.end(), frontier.begin(),
+                          [] __device__(SimplexId x) { return x >= 0; });
+      frontier.resize(static_cast<std::size_t>(end - frontier.begin()));
       monitor.checkAbort();
     }
     slots.clear();
     slots.shrink_to_fit();
-    thrust::sort(thrust::device, reached.begin(), reached.end());
+    frontier.shrink_to_fit();
+    const std::uint8_t* marked = raw(mark);
+    const auto isReached = [=] __device__(SimplexId c) { return marked[c] != 0; };
+    thrust::device_vector<SimplexId> reached(static_cast<std::size_t>(
+        thrust::count_if(thrust::device, thrust::counting_iterator<SimplexId>(0),
+                         thrust::counting_iterator<SimplexId>(cells), isReached)));
+    thrust::copy_if(thrust::device, thrust::counting_iterator<SimplexId>(0),
+                    thrust::counting_iterator<SimplexId>(cells), reached.begin(),
+                    isReached);
     stageDone("saddle reachability");
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     report.timings.emplace_back("saddle reachability (gpu)", timer.seconds());
@@ -421,8 +372,8 @@ void computeSaddleConnections(const cubical::Grid& grid,
     const SimplexId nJ = thrust::count(thrust::device, flag.begin(), flag.end(), 1);
     const SimplexId n1 = SimplexId(s1.size()), n2 = SimplexId(s2.size());
     if (n1 > INT_MAX || n2 > INT_MAX || nJ > INT_MAX)
-      throw GpuError("saddle connections: more than 2^31 saddles or junctions (cuSPARSE "
-                     "SpGEMM's 32-bit indices)",
+      throw GpuError("saddle connections: more than 2^31 saddles or junctions (the GPU "
+                     "path's 32-bit columns)",
                      false);
     thrust::device_vector<SimplexId> sources(static_cast<std::size_t>(n1 + nJ));
     thrust::copy(s1.begin(), s1.end(), sources.begin());
@@ -442,35 +393,16 @@ void computeSaddleConnections(const cubical::Grid& grid,
     if (thrust::count(thrust::device, target.begin(), target.end(), SimplexId(-2)) > 0)
       throw Error(
           "the discrete gradient has a closed V-path (it is not a valid gradient)");
-    thrust::device_vector<int> matrixOf(static_cast<std::size_t>(nSlots));
-    thrust::device_vector<SimplexId> rowOf(static_cast<std::size_t>(nSlots)),
-        colOf(static_cast<std::size_t>(nSlots));
-    classifyKernel<<<blocksFor(nSlots, block), block>>>(
-        raw(grad), raw(target), nSlots, n1, junctionList, nJ, raw(s2), n2, raw(matrixOf),
-        raw(rowOf), raw(colOf));
-    cudaCheck(cudaGetLastError(), "saddle connections: classify");
-    const int shape[4][2] = {
-        {int(n1), int(nJ)}, {int(nJ), int(nJ)}, {int(nJ), int(n2)}, {int(n1), int(n2)}};
-    Matrix m[4];
-    SimplexId minorEdges = 0;
-    for (int k = 0; k < 4; ++k) {
-      const int* type = raw(matrixOf);
-      const SimplexId count =
-          thrust::count(thrust::device, matrixOf.begin(), matrixOf.end(), k);
-      minorEdges += count;
-      thrust::device_vector<SimplexId> keys(static_cast<std::size_t>(count));
-      const SimplexId* r = raw(rowOf);
-      const SimplexId* c = raw(colOf);
-      const SimplexId width = shape[k][1];
-      thrust::device_vector<SimplexId> picked(static_cast<std::size_t>(count));
-      thrust::copy_if(thrust::device, thrust::counting_iterator<SimplexId>(0),
-                      thrust::counting_iterator<SimplexId>(nSlots), picked.begin(),
-                      [=] __device__(SimplexId i) { return type[i] == k; });
-      thrust::transform(thrust::device, picked.begin(), picked.end(), keys.begin(),
-                        [=] __device__(SimplexId i) { return r[i] * width + c[i]; });
-      thrust::device_vector<double> ones(static_cast<std::size_t>(count), 1.0);
-      m[k] = fromKeys(shape[k][0], shape[k][1], keys, ones);
-    }
+    thrust::device_vector<SimplexId> slotNode(static_cast<std::size_t>(nSlots));
+    slotIndexKernel<<<blocksFor(nSlots, block), block>>>(raw(grad), raw(target), nSlots,
+                                                         junctionList, nJ, raw(s2), n2, n1,
+                                                         raw(slotNode));
+    cudaCheck(cudaGetLastError(), "saddle connections: slot nodes");
+    target.clear();
+    target.shrink_to_fit();
+    const SimplexId minorEdges =
+        thrust::count_if(thrust::device, slotNode.begin(), slotNode.end(),
+                         [] __device__(SimplexId x) { return x != kNoSlot; });
     stats[0] = nReached;
     stats[1] = nJ;
     stats[2] = minorEdges;
@@ -480,55 +412,117 @@ void computeSaddleConnections(const cubical::Grid& grid,
     monitor.report(0.5);
     monitor.checkAbort();
 
-    // A* = sum_k A B^k, then A* B* + D.
+    // Path counts R[s] (source -> 2-saddles) = sum over s's slots of R[slot] (a 2-saddle
+    // slot counting 1): R restricted to junctions is (I - B)^-1 B*, and the 1-saddle rows
+    // are A R + D = A* B* + D, the CPU's sum of products, here evaluated in topological
+    // order. Junction rows are merged level by level (Kahn's peeling from the junctions
+    // whose successors are all 2-saddles or dead ends), then all 1-saddle rows at once.
     timer.reset();
-    Handle handle;
-    Matrix star;
-    star.rows = int(n1);
-    star.cols = int(nJ);
-    star.offsets.assign(static_cast<std::size_t>(n1) + 1, 0);
-    // The terms A B^k wait as coordinate entries and are merged into A* (a sort) only
-    // when they outweigh it, as on the CPU: the same sum, fewer sorts.
-    thrust::device_vector<SimplexId> pendingKeys;
-    thrust::device_vector<double> pendingValues;
-    const auto flush = [&] {
-      appendEntries(star, pendingKeys, pendingValues);
-      star = fromKeys(int(n1), int(nJ), pendingKeys, pendingValues);
-      pendingKeys.clear();
-      pendingValues.clear();
-    };
-    Matrix frontierMatrix = std::move(m[0]);
+    const SimplexId nSources = n1 + nJ;
+    thrust::device_vector<int> pending(static_cast<std::size_t>(nSources));
+    pendingKernel<<<blocksFor(nSources, block), block>>>(raw(slotNode), nSources,
+                                                         raw(pending));
+    cudaCheck(cudaGetLastError(), "saddle connections: pending successors");
+    // Predecessor lists of the junctions (reverse minor edges between junctions).
+    thrust::device_vector<SimplexId> predKeys, predecessors;
+    {
+      const SimplexId* node = raw(slotNode);
+      const SimplexId firstJunctionSlot = n1 * graph::kMaxOutDegree;
+      const auto isJunctionEdge = [=] __device__(SimplexId i) {
+        return node[i] >= 0;
+      };
+      const SimplexId count = thrust::count_if(
+          thrust::device, thrust::counting_iterator<SimplexId>(firstJunctionSlot),
+          thrust::counting_iterator<SimplexId>(nSlots), isJunctionEdge);
+      thrust::device_vector<SimplexId> picked(static_cast<std::size_t>(count));
+      thrust::copy_if(thrust::device,
+                      thrust::counting_iterator<SimplexId>(firstJunctionSlot),
+                      thrust::counting_iterator<SimplexId>(nSlots), picked.begin(),
+                      isJunctionEdge);
+      predKeys.resize(picked.size());
+      predecessors.resize(picked.size());
+      thrust::transform(thrust::device, picked.begin(), picked.end(), predKeys.begin(),
+                        [=] __device__(SimplexId i) { return node[i]; });
+      thrust::transform(thrust::device, picked.begin(), picked.end(),
+                        predecessors.begin(), [=] __device__(SimplexId i) {
+                          return i / graph::kMaxOutDegree;
+                        });
+      thrust::sort_by_key(thrust::device, predKeys.begin(), predKeys.end(),
+                          predecessors.begin());
+    }
+    thrust::device_vector<SimplexId> predOffsets(static_cast<std::size_t>(nSources) + 1);
+    thrust::lower_bound(thrust::device, predKeys.begin(), predKeys.end(),
+                        thrust::counting_iterator<SimplexId>(0),
+                        thrust::counting_iterator<SimplexId>(nSources + 1),
+                        predOffsets.begin());
+    predKeys.clear();
+    predKeys.shrink_to_fit();
+
+    thrust::device_vector<SimplexId> start(static_cast<std::size_t>(nSources), 0),
+        len(static_cast<std::size_t>(nSources), 0);
+    RowPool pool;
+    thrust::device_vector<SimplexId> lengths, offsets;
+    thrust::device_vector<int> overflow(1, 0);
+    thrust::device_vector<SimplexId> level(static_cast<std::size_t>(nJ)),
+        next(static_cast<std::size_t>(nJ));
+    thrust::device_vector<unsigned long long> nextCount(1, 0);
+    {
+      const int* p = raw(pending);
+      const SimplexId first = n1;
+      const auto ready = [=] __device__(SimplexId s) { return p[s] == 0; };
+      const auto end = thrust::copy_if(
+          thrust::device, thrust::counting_iterator<SimplexId>(first),
+          thrust::counting_iterator<SimplexId>(nSources), level.begin(), ready);
+      level.resize(static_cast<std::size_t>(end - level.begin()));
+    }
+    SimplexId merged = 0;
     iterations = 0;
-    while (frontierMatrix.nnz() > 0) {
-      if (iterations > nJ + 1)
-        throw Error(
-            "the discrete gradient has a closed V-path between saddles (it is not "
-            "a valid gradient)");
-      appendEntries(frontierMatrix, pendingKeys, pendingValues);
-      frontierMatrix = multiply(handle.h, frontierMatrix, m[1]);
-      if (SimplexId(pendingKeys.size()) > std::max<SimplexId>(star.nnz(), 1 << 20))
-        flush();
+    while (!level.empty()) {
+      const SimplexId n = SimplexId(level.size());
+      mergeRows(raw(level), n, raw(slotNode), raw(start), raw(len), pool, lengths, offsets,
+                raw(overflow));
+      merged += n;
+      nextCount[0] = 0;
+      next.resize(static_cast<std::size_t>(nJ));
+      releaseKernel<<<blocksFor(n, block), block>>>(raw(level), n, raw(predOffsets),
+                                                    raw(predecessors), raw(pending),
+                                                    raw(next), raw(nextCount));
+      cudaCheck(cudaGetLastError(), "saddle connections: levels");
+      next.resize(static_cast<std::size_t>(static_cast<unsigned long long>(nextCount[0])));
+      level.swap(next);
       ++iterations;
       monitor.checkAbort();
     }
-    flush();
-    Matrix counts = add(multiply(handle.h, star, m[2]), m[3]);
-    thrust::device_vector<SimplexId> keys;
-    thrust::device_vector<double> sums;
-    appendEntries(counts, keys, sums);
+    if (merged != nJ)
+      throw Error("the discrete gradient has a closed V-path between saddles (it is not "
+                  "a valid gradient)");
+    // The 1-saddle rows.
+    thrust::device_vector<SimplexId> saddleRows(static_cast<std::size_t>(n1));
+    thrust::sequence(thrust::device, saddleRows.begin(), saddleRows.end());
+    const SimplexId junctionEntries = pool.used;
+    mergeRows(raw(saddleRows), n1, raw(slotNode), raw(start), raw(len), pool, lengths,
+              offsets, raw(overflow));
+    if (overflow[0] != 0)
+      saddle_connections::detail::throwMultiplicityOverflow();
     stageDone("saddle path counting");
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-    std::vector<SimplexId> hostKeys(keys.size());
-    std::vector<double> hostSums(sums.size());
-    thrust::copy(keys.begin(), keys.end(), hostKeys.begin());
-    thrust::copy(sums.begin(), sums.end(), hostSums.begin());
-    rows.resize(hostKeys.size());
-    cols.resize(hostKeys.size());
-    values.resize(hostKeys.size());
-    for (std::size_t k = 0; k < hostKeys.size(); ++k) {
-      rows[k] = hostKeys[k] / n2;
-      cols[k] = hostKeys[k] % n2;
-      values[k] = std::uint64_t(hostSums[k]); // exact: checked below 2^53
+
+    // Download the 1-saddle rows (contiguous in the pool, in row order).
+    const SimplexId nnz = pool.used - junctionEntries;
+    std::vector<SimplexId> rowLengths(static_cast<std::size_t>(n1));
+    thrust::copy_n(len.begin(), n1, rowLengths.begin());
+    std::vector<int> hostColumns(static_cast<std::size_t>(nnz));
+    values.resize(static_cast<std::size_t>(nnz));
+    thrust::copy_n(pool.columns.begin() + junctionEntries, nnz, hostColumns.begin());
+    thrust::copy_n(pool.counts.begin() + junctionEntries, nnz, values.begin());
+    rows.resize(static_cast<std::size_t>(nnz));
+    cols.resize(static_cast<std::size_t>(nnz));
+    std::size_t at = 0;
+    for (SimplexId r = 0; r < n1; ++r) {
+      for (SimplexId k = 0; k < rowLengths[std::size_t(r)]; ++k, ++at) {
+        rows[at] = r;
+        cols[at] = hostColumns[at];
+      }
     }
     report.timings.emplace_back("saddle path counting (gpu)", timer.seconds());
   });
