@@ -56,10 +56,8 @@ void computeDiscreteGradient(const cubical::Grid&, const ScalarArrayView&, const
   noCuda("discrete gradient");
 }
 
-void computeGradientRoots(const cubical::Grid&, const ScalarArrayView&,
-                          const std::vector<std::uint8_t>&, const Monitor&,
-                          std::vector<SimplexId>&, std::vector<SimplexId>&,
-                          std::vector<SimplexId>&, RunReport&) {
+void computeMorseSmaleComplex(const cubical::Grid&, const ScalarArrayView&, bool,
+                              const Monitor&, morse_smale_complex::Output&) {
   noCuda("morse-smale complex");
 }
 

@@ -1,13 +1,12 @@
 #include "MorseSmaleComplex.h"
 
-#include "core/morse_smale_complex/GradientForest.h"
+#include "core/morse_smale_complex/ManifoldLabels.h"
 #include "cuda/morse_smale_complex/MorseSmaleComplexGpu.h"
 
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <atomic>
-#include <memory>
 
 namespace topogpu::morse_smale_complex {
 
@@ -84,20 +83,28 @@ template <typename F> void fill(std::vector<SimplexId>& out, SimplexId n, F succ
   tbb::parallel_for(SimplexId(0), n, [&](SimplexId i) { out[i] = successor(i); });
 }
 
-SimplexId indexIn(const std::vector<SimplexId>& sorted, SimplexId value) {
-  const auto it = std::lower_bound(sorted.begin(), sorted.end(), value);
-  return it != sorted.end() && *it == value ? SimplexId(it - sorted.begin()) : -1;
-}
-
 } // namespace
 
-std::size_t deviceBytes(const cubical::Grid& grid) {
-  // The vertex order first (values, order and the sort's scratch, 8-byte values at
-  // worst, as the discrete gradient's estimate), then the gradient bytes with a double
-  // buffered root array of vertices and one of top cells.
+std::size_t deviceBytes(const cubical::Grid& grid, const ScalarArrayView& values,
+                        const Parameters& parameters) {
+  // Stage 1 as the discrete gradient's estimate; stage 2 holds the gradient bytes, the
+  // vertex order, double-buffered roots of vertices and top cells and the three label
+  // arrays (at most 7 words per vertex at once); stage 3 the gradient, a mark byte per
+  // cell and frontier slots (a rough share: 2 words per vertex).
   const std::size_t n = std::size_t(grid.n[0] * grid.n[1] * grid.n[2]);
-  return std::max(n * (std::size_t(3 * 8) + 5 * sizeof(SimplexId)),
-                  std::size_t(cubical::cellCount(grid)) + 4 * sizeof(SimplexId) * n);
+  const std::size_t cells = std::size_t(cubical::cellCount(grid));
+  const std::size_t word = sizeof(SimplexId);
+  std::size_t bytes = std::max(discrete_gradient::detail::deviceBytes(grid, values),
+                               cells + 7 * word * n);
+  if (parameters.computeSaddleConnections && grid.dimension == 3)
+    bytes = std::max(bytes, 2 * cells + 2 * word * n);
+  return bytes;
+}
+
+void runGpu(const cubical::Grid& grid, const ScalarArrayView& values,
+            const Parameters& parameters, const Monitor& monitor, Output& output) {
+  gpu::computeMorseSmaleComplex(grid, values, parameters.computeSaddleConnections, monitor,
+                                output);
 }
 
 void boundaryRoots(const cubical::Grid& g, Roots& roots, const Monitor& monitor) {
@@ -130,16 +137,6 @@ void computeRootsCpu(const ScalarArrayView& values, const discrete_gradient::Out
   monitor.report(1.0);
 }
 
-void computeRootsGpu(const ScalarArrayView& values, const discrete_gradient::Output& dg,
-                     const Monitor& monitor, Roots& roots, RunReport& report) {
-  gpu::computeGradientRoots(dg.grid, values, dg.gradient, monitor, roots.rank,
-                            roots.vertex, roots.topCell, report);
-  // The boundary surface is a fraction of the cells: its forest runs on the host.
-  Timer timer;
-  boundaryRoots(dg.grid, roots, monitor);
-  report.timings.emplace_back("boundary roots (cpu)", timer.seconds());
-}
-
 void assemble(const Roots& roots, Output& output) {
   Timer timer;
   const discrete_gradient::Output& dg = output.gradient;
@@ -148,129 +145,85 @@ void assemble(const Roots& roots, Output& output) {
   const std::uint8_t* gradient = dg.gradient.data();
   const std::vector<SimplexId>& minima = dg.criticalCells[0];
   const std::vector<SimplexId>& topMaxima = dg.criticalCells[d];
+  const SimplexId nMinima = SimplexId(minima.size());
+  const SimplexId nTopMaxima = SimplexId(topMaxima.size());
   const SimplexId nVertices = SimplexId(roots.vertex.size());
   const SimplexId nTop = SimplexId(roots.topCell.size());
   const SimplexId nBoundary = SimplexId(roots.boundary.size());
 
-  // A boundary root whose top cell is a critical maximum is that maximum; otherwise it
-  // is a boundary maximum, numbered after the interior ones if a path reaches it.
+  // Boundary roots: a critical maximum's facet stands for it; the others reached by a
+  // path that leaves the box are the boundary maxima, numbered after the critical ones
+  // in ascending refined id.
   std::vector<SimplexId> boundaryLabel(std::size_t(nBoundary), -1);
-  std::unique_ptr<std::atomic<bool>[]> reached(
-      new std::atomic<bool>[std::size_t(nBoundary)]);
+  std::vector<std::uint8_t> reached(std::size_t(nBoundary), 0);
   tbb::parallel_for(SimplexId(0), nBoundary, [&](SimplexId i) {
-    reached[i].store(false, std::memory_order_relaxed);
-    const SimplexId root = roots.boundary[i];
-    const SimplexId coface =
-        cubical::boundaryCoface(g, cubical::boundaryFacetOf(g, root));
-    if (gradient[cubical::topCellOf(g, coface)] == cubical::kCritical)
-      boundaryLabel[i] = indexIn(topMaxima, cubical::topCellOf(g, coface));
+    boundaryLabel[i] =
+        cubical::boundaryRootLabel(g, gradient, topMaxima.data(), nTopMaxima, i);
   });
-  auto markExit = [&](SimplexId facet) {
-    const SimplexId root = roots.boundary[cubical::boundaryIndexOf(g, facet)];
-    if (boundaryLabel[root] < 0)
-      reached[root].store(true, std::memory_order_relaxed);
-  };
   tbb::parallel_for(SimplexId(0), nTop, [&](SimplexId t) {
-    if (roots.topCell[t] < 0)
-      markExit(-1 - roots.topCell[t]);
-  });
-  const std::vector<SimplexId>& saddles = dg.criticalCells[d - 1];
-  auto saddleSides = [&](SimplexId s, SimplexId side[2], bool exits[2]) {
-    SimplexId c[3];
-    cubical::cellCoords(g, s, c);
-    const int a = cubical::unspannedAxis(g, c);
-    for (int k = 0; k < 2; ++k) {
-      SimplexId p[3] = {c[0], c[1], c[2]};
-      p[a] += k ? 1 : -1;
-      exits[k] = p[a] < 0 || p[a] >= cubical::refinedSize(g, a);
-      side[k] = exits[k] ? s : cubical::topIndexAt(g, p);
+    if (roots.topCell[t] < 0) {
+      const SimplexId root =
+          roots.boundary[cubical::boundaryIndexOf(g, -1 - roots.topCell[t])];
+      if (boundaryLabel[root] < 0)
+        reached[root] = 1; // every writer stores the same byte
     }
-  };
+  });
   output.maxima = topMaxima;
-  std::vector<SimplexId> boundaryMaximumLabel(std::size_t(nBoundary), -1);
   for (SimplexId i = 0; i < nBoundary; ++i)
-    if (reached[i].load(std::memory_order_relaxed))
+    if (reached[i])
       output.maxima.push_back(cubical::boundaryFacetOf(g, i));
-  std::sort(output.maxima.begin() + std::ptrdiff_t(topMaxima.size()),
-            output.maxima.end());
-  output.boundaryMaxima = SimplexId(output.maxima.size() - topMaxima.size());
-  for (SimplexId k = SimplexId(topMaxima.size()); k < SimplexId(output.maxima.size());
-       ++k)
-    boundaryMaximumLabel[cubical::boundaryIndexOf(g, output.maxima[k])] = k;
-  auto exitLabel = [&](SimplexId facet) {
-    const SimplexId root = roots.boundary[cubical::boundaryIndexOf(g, facet)];
-    return boundaryLabel[root] >= 0 ? boundaryLabel[root] : boundaryMaximumLabel[root];
-  };
-
+  std::sort(output.maxima.begin() + std::ptrdiff_t(nTopMaxima), output.maxima.end());
+  output.boundaryMaxima = SimplexId(output.maxima.size()) - nTopMaxima;
+  for (SimplexId k = nTopMaxima; k < SimplexId(output.maxima.size()); ++k)
+    boundaryLabel[cubical::boundaryIndexOf(g, output.maxima[k])] = k;
   output.report.timings.emplace_back("boundary maxima (cpu)", timer.seconds());
+
   timer.reset();
-  // Labels.
   output.ascendingManifold.resize(std::size_t(nVertices));
   tbb::parallel_for(SimplexId(0), nVertices, [&](SimplexId v) {
     output.ascendingManifold[v] =
-        indexIn(minima, cubical::vertexCell(g, roots.vertex[v]));
+        cubical::indexIn(minima.data(), nMinima, cubical::vertexCell(g, roots.vertex[v]));
   });
   output.cellDescendingManifold.resize(std::size_t(nTop));
   tbb::parallel_for(SimplexId(0), nTop, [&](SimplexId t) {
-    const SimplexId r = roots.topCell[t];
     output.cellDescendingManifold[t] =
-        r >= 0 ? indexIn(topMaxima, cubical::topCellOf(g, r)) : exitLabel(-1 - r);
+        cubical::topCellLabel(g, roots.topCell[t], topMaxima.data(), nTopMaxima,
+                              roots.boundary.data(), boundaryLabel.data());
   });
   output.report.timings.emplace_back("labels (cpu)", timer.seconds());
+
   timer.reset();
-  // A vertex takes the label of the highest top cell of its star (the lower-star order).
   output.descendingManifold.resize(std::size_t(nVertices));
-  // The neighbourhood's ranks are read once (27 loads, not 8 cells x 8 vertices).
   tbb::parallel_for(SimplexId(0), nVertices, [&](SimplexId v) {
-    SimplexId c[3];
-    cubical::vertexCoords(g, v, c);
-    SimplexId r[27];
-    for (int t = 0; t < (d == 3 ? 27 : 9); ++t) {
-      const SimplexId x = c[0] + t % 3 - 1, y = c[1] + t / 3 % 3 - 1,
-                      z = c[2] + t / 9 - 1;
-      const bool in = x >= 0 && x < g.n[0] && y >= 0 && y < g.n[1] &&
-                      (d == 2 || (z >= 0 && z < g.n[2]));
-      r[t] = in ? roots.rank[x + g.n[0] * (y + g.n[1] * (d == 2 ? 0 : z))] : -1;
-    }
-    // Keys start with their highest rank: only the cells containing the neighbourhood's
-    // highest vertex can win.
-    int top = 0;
-    for (int t = 1; t < (d == 3 ? 27 : 9); ++t)
-      top = r[t] > r[top] ? t : top;
-    const int topOffset[3] = {top % 3 - 1, top / 3 % 3 - 1, top / 9 - 1};
-    SimplexId best = -1, bestKey[8], key[8];
-    const int count = 1 << d;
-    for (int corner = 0; corner < count; ++corner) {
-      int side[3] = {0, 0, 0}, t0 = 13 - (d == 2 ? 9 : 0);
-      bool ok = true;
-      for (int a = 0; a < d; ++a) {
-        side[a] = (corner >> a) & 1 ? 1 : -1;
-        const SimplexId x = c[a] + side[a];
-        ok = ok && x >= 0 && x < g.n[a] && (topOffset[a] == 0 || topOffset[a] == side[a]);
-      }
-      if (!ok)
-        continue;
-      for (int sub = 0; sub < count; ++sub) {
-        int t = t0;
-        for (int a = 0; a < d; ++a)
-          t += (sub >> a) & 1 ? side[a] * (a == 0 ? 1 : (a == 1 ? 3 : 9)) : 0;
-        int at = sub;
-        while (at > 0 && key[at - 1] < r[t]) {
-          key[at] = key[at - 1];
-          --at;
-        }
-        key[at] = r[t];
-      }
-      if (best < 0 || cubical::keyLess(bestKey, key, count)) {
-        SimplexId p[3] = {0, 0, 0};
-        for (int a = 0; a < d; ++a)
-          p[a] = 2 * c[a] + side[a];
-        best = cubical::topIndexAt(g, p);
-        std::copy(key, key + count, bestKey);
-      }
-    }
+    const SimplexId best = cubical::highestStarCell(g, roots.rank.data(), v);
     output.descendingManifold[v] = best >= 0 ? output.cellDescendingManifold[best] : -1;
   });
+  countUnlabelled(output);
+  output.report.timings.emplace_back("vertex maximum rule (cpu)", timer.seconds());
+
+  timer.reset();
+  const std::vector<SimplexId>& saddles = dg.criticalCells[d - 1];
+  std::vector<SimplexId> ends1(2 * dg.criticalCells[1].size()), endsMax(2 * saddles.size());
+  tbb::parallel_for(std::size_t(0), dg.criticalCells[1].size(), [&](std::size_t i) {
+    SimplexId v[2];
+    cubical::edgeVertices(g, dg.criticalCells[1][i], v);
+    for (int k = 0; k < 2; ++k)
+      ends1[2 * i + k] = minima[std::size_t(output.ascendingManifold[v[k]])];
+  });
+  tbb::parallel_for(std::size_t(0), saddles.size(), [&](std::size_t i) {
+    SimplexId side[2];
+    bool exits[2];
+    cubical::saddleSides(g, saddles[i], side, exits);
+    for (int k = 0; k < 2; ++k)
+      endsMax[2 * i + k] =
+          exits[k] ? -1 : output.maxima[std::size_t(output.cellDescendingManifold[side[k]])];
+  });
+  addArcs(dg.criticalCells[1], ends1, output.saddle1Minimum);
+  addArcs(saddles, endsMax, output.saddleMaximum);
+  output.report.timings.emplace_back("arcs (cpu)", timer.seconds());
+}
+
+void countUnlabelled(Output& output) {
   auto countNegative = [](const std::vector<SimplexId>& labels) {
     return SimplexId(
         std::count_if(labels.begin(), labels.end(), [](SimplexId l) { return l < 0; }));
@@ -278,44 +231,25 @@ void assemble(const Roots& roots, Output& output) {
   output.unlabelledAscending = countNegative(output.ascendingManifold);
   output.unlabelledDescending = countNegative(output.descendingManifold);
   output.unlabelledCells = countNegative(output.cellDescendingManifold);
+}
 
-  output.report.timings.emplace_back("vertex maximum rule (cpu)", timer.seconds());
-  timer.reset();
-  // Arcs: a saddle's two V-paths; the same extremum twice is one arc of multiplicity 2.
-  auto addArcs = [](std::vector<Arc>& arcs, SimplexId saddle, SimplexId e0,
-                    SimplexId e1) {
-    if (e0 == e1) {
-      arcs.push_back({saddle, e0, 2});
+void addArcs(const std::vector<SimplexId>& saddles, const std::vector<SimplexId>& ends,
+             std::vector<Arc>& arcs) {
+  // A saddle's two V-paths; the same extremum twice is one arc of multiplicity 2, and a
+  // saddle on the boundary (one side outside the box, -1) has one path.
+  arcs.clear();
+  arcs.reserve(2 * saddles.size());
+  for (std::size_t i = 0; i < saddles.size(); ++i) {
+    const SimplexId s = saddles[i], e0 = ends[2 * i], e1 = ends[2 * i + 1];
+    if (e0 < 0 || e1 < 0) {
+      arcs.push_back({s, e0 < 0 ? e1 : e0, 1});
+    } else if (e0 == e1) {
+      arcs.push_back({s, e0, 2});
     } else {
-      arcs.push_back({saddle, std::min(e0, e1), 1});
-      arcs.push_back({saddle, std::max(e0, e1), 1});
+      arcs.push_back({s, std::min(e0, e1), 1});
+      arcs.push_back({s, std::max(e0, e1), 1});
     }
-  };
-  for (const SimplexId e : dg.criticalCells[1]) {
-    SimplexId c[3];
-    cubical::cellCoords(g, e, c);
-    const SimplexId step = cubical::refinedStride(g, c[0] & 1 ? 0 : (c[1] & 1 ? 1 : 2));
-    const SimplexId m0 =
-        minima[output.ascendingManifold[cubical::vertexOfCell(g, e - step)]];
-    const SimplexId m1 =
-        minima[output.ascendingManifold[cubical::vertexOfCell(g, e + step)]];
-    addArcs(output.saddle1Minimum, e, m0, m1);
   }
-  // A saddle on the boundary has one coface, so one V-path: one arc of multiplicity 1.
-  for (const SimplexId s : saddles) {
-    SimplexId side[2];
-    bool exits[2];
-    saddleSides(s, side, exits);
-    if (exits[0] || exits[1]) {
-      const SimplexId inside = output.cellDescendingManifold[side[exits[0] ? 1 : 0]];
-      output.saddleMaximum.push_back({s, output.maxima[inside], 1});
-      continue;
-    }
-    addArcs(output.saddleMaximum, s,
-            output.maxima[output.cellDescendingManifold[side[0]]],
-            output.maxima[output.cellDescendingManifold[side[1]]]);
-  }
-  output.report.timings.emplace_back("arcs (cpu)", timer.seconds());
 }
 
 } // namespace topogpu::morse_smale_complex::detail

@@ -1,7 +1,10 @@
 // The Morse-Smale complex of a grid scalar field on the cubical complex of its discrete
-// gradient (issue 6). Stage 2: saddle-extremum arcs and the manifolds of extrema, by
-// root finding in the gradient forests (GradientForest.h), on the CPU (TBB) or the GPU
-// with identical results. Saddle-saddle arcs (stage 3) are not computed yet.
+// gradient (issue 6): stage 1 the discrete gradient, stage 2 saddle-extremum arcs and
+// the manifolds of extrema by root finding in the gradient forests (GradientForest.h,
+// ManifoldLabels.h), stage 3 the saddle connections (SaddleConnections.h). The CPU path
+// runs the stages one after the other with TBB; the GPU path runs them all on the
+// device (the gradient never leaves it between stages) with identical results, and a
+// GPU failure reruns the whole complex on the CPU with a warning.
 //
 // Labels (TTK's arrays): AscendingManifold (per vertex: the minimum its descending
 // V-path reaches, an index into the minima), DescendingManifold (per vertex and per top
@@ -86,12 +89,23 @@ struct Roots {
 
 void computeRootsCpu(const ScalarArrayView& values, const discrete_gradient::Output& dg,
                      const Monitor& monitor, Roots& roots, RunReport& report);
-// GPU path in cuda/morse_smale_complex.
-void computeRootsGpu(const ScalarArrayView& values, const discrete_gradient::Output& dg,
-                     const Monitor& monitor, Roots& roots, RunReport& report);
-std::size_t deviceBytes(const cubical::Grid& grid);
-// Labels, maxima and arcs from the roots (host, shared by both paths).
+// Labels, maxima and arcs from the roots (the CPU path; the GPU computes the same with
+// the rules of ManifoldLabels.h on the device).
 void assemble(const Roots& roots, Output& output);
+void countUnlabelled(Output& output);
+// Arcs of each saddle from its two path ends (2 per saddle, -1 for a side outside the
+// box).
+void addArcs(const std::vector<SimplexId>& saddles, const std::vector<SimplexId>& ends,
+             std::vector<Arc>& arcs);
+
+// Device memory the whole GPU pipeline needs (resolveBackend's estimate).
+std::size_t deviceBytes(const cubical::Grid& grid, const ScalarArrayView& values,
+                        const Parameters& parameters);
+
+// The GPU pipeline (cuda/morse_smale_complex): all stages on the device, the gradient,
+// vertex order and roots never leaving it; identical output to the CPU's.
+void runGpu(const cubical::Grid& grid, const ScalarArrayView& values,
+            const Parameters& parameters, const Monitor& monitor, Output& output);
 
 // Adds a stage's own report to the run's: timings appended (each names its backend), a
 // warning both stages give (no device) kept once; the run counts as "gpu" only when every
@@ -106,52 +120,63 @@ inline void mergeReport(const RunReport& stage, RunReport& report) {
   report.peakDeviceBytes = std::max(report.peakDeviceBytes, stage.peakDeviceBytes);
 }
 
+// The CPU path: the discrete gradient, the forests' roots, labels and arcs, then the
+// saddle connections, every stage with TBB.
+template <typename Triangulation>
+void runCpu(Triangulation& tri, const ScalarArrayView& values,
+            const Parameters& parameters, const Monitor& monitor, Output& output) {
+  discrete_gradient::execute(tri, values, discrete_gradient::Parameters{Backend::Cpu},
+                             monitor.stage(0, 0.5), output.gradient);
+  output.report = output.gradient.report;
+  Roots roots;
+  computeRootsCpu(values, output.gradient, monitor.stage(0.5, 0.8), roots,
+                  output.report);
+  monitor.checkAbort();
+  assemble(roots, output);
+  if (parameters.computeSaddleConnections && output.gradient.grid.dimension == 3) {
+    RunReport connections;
+    saddle_connections::compute(output.gradient, Backend::Cpu, monitor.stage(0.85, 1),
+                                output.saddleConnections, connections);
+    mergeReport(connections, output.report);
+  }
+}
+
 } // namespace detail
 
 template <typename Triangulation>
 void execute(Triangulation& tri, const ScalarArrayView& values,
              const Parameters& parameters, const Monitor& monitor, Output& output) {
   output = Output();
-  discrete_gradient::execute(tri, values,
-                             discrete_gradient::Parameters{parameters.backend},
-                             monitor.stage(0, 0.5), output.gradient);
-  if (output.gradient.grid.dimension < 2)
-    throw Error("the Morse-Smale complex needs a 2D or 3D grid; this grid has " +
-                std::to_string(output.gradient.grid.dimension) +
-                " axis of more than one "
-                "vertex");
-  // Stage 2's own report, merged below so that a warning both stages give (no device)
-  // appears once.
-  RunReport stage;
-  const Backend resolved = resolveBackend(
-      parameters.backend, detail::deviceBytes(output.gradient.grid), stage);
-  detail::Roots roots;
-  runWithFallback(
-      resolved, "morse-smale complex", stage,
-      [&] {
-        detail::computeRootsGpu(values, output.gradient, monitor.stage(0.5, 0.8), roots,
-                                stage);
-      },
-      [&] {
-        roots = detail::Roots();
-        detail::computeRootsCpu(values, output.gradient, monitor.stage(0.5, 0.8), roots,
-                                stage);
-      });
-  output.report = output.gradient.report;
-  detail::mergeReport(stage, output.report);
-  monitor.checkAbort();
-  detail::assemble(roots, output);
-  if (parameters.computeSaddleConnections && output.gradient.grid.dimension == 3) {
-    RunReport connections;
-    const Backend resolvedConnections =
-        resolveBackend(parameters.backend,
-                       saddle_connections::deviceBytes(output.gradient), connections);
-    saddle_connections::compute(output.gradient, resolvedConnections,
-                                monitor.stage(0.85, 1), output.saddleConnections,
-                                connections);
-    detail::mergeReport(connections, output.report);
+  if constexpr (!isGridTriangulation<Triangulation>) {
+    // The gradient's own check names the problem (a mesh has no cubical complex).
+    discrete_gradient::execute(tri, values, {parameters.backend}, monitor,
+                               output.gradient);
+  } else {
+    validateVertexField(tri.getNumberOfVertices(), values);
+    const cubical::Grid grid = cubical::gridOf(tri.dims());
+    if (grid.dimension < 2)
+      throw Error("the Morse-Smale complex needs a 2D or 3D grid; this grid has " +
+                  std::to_string(grid.dimension) + " axis of more than one vertex");
+    RunReport report;
+    const Backend resolved = resolveBackend(
+        parameters.backend, detail::deviceBytes(grid, values, parameters), report);
+    runWithFallback(
+        resolved, "morse-smale complex", report,
+        [&] { detail::runGpu(grid, values, parameters, monitor, output); },
+        [&] {
+          output = Output();
+          detail::runCpu(tri, values, parameters, monitor, output);
+        });
+    // The run's warnings (no device, a GPU failure) first, then the stages'.
+    report.timings = output.report.timings;
+    report.peakDeviceBytes = std::max(report.peakDeviceBytes, output.report.peakDeviceBytes);
+    for (const std::string& w : output.report.warnings)
+      if (std::find(report.warnings.begin(), report.warnings.end(), w) ==
+          report.warnings.end())
+        report.warnings.push_back(w);
+    output.report = report;
+    monitor.report(1.0);
   }
-  monitor.report(1.0);
 }
 
 } // namespace topogpu::morse_smale_complex

@@ -183,6 +183,24 @@ void countPaths(const discrete_gradient::Output& gradient, Minor& minor,
   out.multiplicitySum = sum;
 }
 
+void arcsFromCounts(const discrete_gradient::Output& gradient,
+                    const std::vector<SimplexId>& rows, const std::vector<SimplexId>& cols,
+                    const std::vector<std::uint64_t>& values, const SimplexId stats[3],
+                    int iterations, SaddleConnections& out) {
+  out.arcs.resize(rows.size());
+  std::uint64_t sum = 0;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    out.arcs[k] = {gradient.criticalCells[1][std::size_t(rows[k])],
+                   gradient.criticalCells[2][std::size_t(cols[k])], values[k]};
+    sum = checkedAdd(sum, values[k]);
+  }
+  out.multiplicitySum = sum;
+  out.reachableNodes = stats[0];
+  out.junctionNodes = stats[1];
+  out.minorEdges = stats[2];
+  out.productIterations = iterations;
+}
+
 void runCpu(const discrete_gradient::Output& gradient, const Monitor& monitor,
             SaddleConnections& out, RunReport& report) {
   const cubical::Grid g = gradient.grid;
@@ -341,18 +359,7 @@ void compute(const discrete_gradient::Output& gradient, Backend resolved,
         gpu::computeSaddleConnections(grid, gradient.gradient, gradient.criticalCells[1],
                                       gradient.criticalCells[2], monitor, rows, cols,
                                       values, stats, iterations, report);
-        out.arcs.resize(rows.size());
-        std::uint64_t sum = 0;
-        for (std::size_t k = 0; k < rows.size(); ++k) {
-          out.arcs[k] = {gradient.criticalCells[1][std::size_t(rows[k])],
-                         gradient.criticalCells[2][std::size_t(cols[k])], values[k]};
-          sum = detail::checkedAdd(sum, values[k]);
-        }
-        out.multiplicitySum = sum;
-        out.reachableNodes = stats[0];
-        out.junctionNodes = stats[1];
-        out.minorEdges = stats[2];
-        out.productIterations = iterations;
+        detail::arcsFromCounts(gradient, rows, cols, values, stats, iterations, out);
       },
       [&] {
         out.clear();

@@ -5,6 +5,7 @@
 #include "cuda/common/CudaCheck.h"
 #include "cuda/common/GpuDevice.h"
 #include "cuda/common/VertexOrderGpu.h"
+#include "cuda/discrete_gradient/DiscreteGradientDevice.cuh"
 
 #include <thrust/copy.h>
 #include <thrust/count.h>
@@ -28,6 +29,23 @@ __global__ void lowerStarKernel(cubical::Grid grid, SimplexId n, const SimplexId
     cubical::processLowerStar(grid, v, order, gradient);
 }
 
+struct IsCritical {
+  const std::uint8_t* gradient;
+  __device__ bool operator()(SimplexId cell) const {
+    return gradient[cell] == cubical::kCritical;
+  }
+};
+
+struct HasDimension {
+  cubical::Grid grid;
+  int dimension;
+  __device__ bool operator()(SimplexId cell) const {
+    return cubical::cellDimension(grid, cell) == dimension;
+  }
+};
+
+} // namespace
+
 void launchLowerStars(const cubical::Grid& grid, SimplexId n, const SimplexId* order,
                       std::uint8_t* gradient) {
   const int block = 128;
@@ -35,17 +53,23 @@ void launchLowerStars(const cubical::Grid& grid, SimplexId n, const SimplexId* o
   lowerStarKernel<<<blocks, block>>>(grid, n, order, gradient);
 }
 
-struct IsCriticalOfDimension {
-  cubical::Grid grid;
-  const std::uint8_t* gradient;
-  int dimension;
-  __device__ bool operator()(SimplexId cell) const {
-    return gradient[cell] == cubical::kCritical &&
-           cubical::cellDimension(grid, cell) == dimension;
+void compactCriticalCells(const cubical::Grid& grid, const std::uint8_t* gradient,
+                          std::array<thrust::device_vector<SimplexId>, 4>& lists) {
+  // All critical cells in one pass over the cells, then split by dimension (few).
+  const SimplexId cells = cubical::cellCount(grid);
+  const auto first = thrust::counting_iterator<SimplexId>(0);
+  const auto last = thrust::counting_iterator<SimplexId>(cells);
+  thrust::device_vector<SimplexId> all(
+      std::size_t(thrust::count_if(thrust::device, first, last, IsCritical{gradient})));
+  thrust::copy_if(thrust::device, first, last, all.begin(), IsCritical{gradient});
+  for (int k = 0; k < 4; ++k) {
+    const HasDimension ofDimension{grid, k};
+    lists[std::size_t(k)].resize(std::size_t(
+        thrust::count_if(thrust::device, all.begin(), all.end(), ofDimension)));
+    thrust::copy_if(thrust::device, all.begin(), all.end(), lists[std::size_t(k)].begin(),
+                    ofDimension);
   }
-};
-
-} // namespace
+}
 
 void computeDiscreteGradient(const cubical::Grid& grid, const ScalarArrayView& values,
                              const Monitor& monitor, std::vector<std::uint8_t>& gradient,
@@ -74,16 +98,12 @@ void computeDiscreteGradient(const cubical::Grid& grid, const ScalarArrayView& v
     timer.reset();
     order.clear();
     order.shrink_to_fit();
-    const auto first = thrust::counting_iterator<SimplexId>(0);
-    const auto last = thrust::counting_iterator<SimplexId>(cells);
+    std::array<thrust::device_vector<SimplexId>, 4> lists;
+    compactCriticalCells(grid, thrust::raw_pointer_cast(deviceGradient.data()), lists);
     for (int k = 0; k < 4; ++k) {
-      const IsCriticalOfDimension critical{
-          grid, thrust::raw_pointer_cast(deviceGradient.data()), k};
-      const SimplexId count = thrust::count_if(thrust::device, first, last, critical);
-      thrust::device_vector<SimplexId> list(count);
-      thrust::copy_if(thrust::device, first, last, list.begin(), critical);
-      criticalCells[k].resize(std::size_t(count));
-      thrust::copy(list.begin(), list.end(), criticalCells[k].begin());
+      criticalCells[k].resize(lists[std::size_t(k)].size());
+      thrust::copy(lists[std::size_t(k)].begin(), lists[std::size_t(k)].end(),
+                   criticalCells[k].begin());
     }
     stageDone("critical cells");
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());

@@ -5,8 +5,17 @@
 #include "cuda/common/CudaCheck.h"
 #include "cuda/common/GpuDevice.h"
 #include "cuda/common/VertexOrderGpu.h"
+#include "cuda/discrete_gradient/DiscreteGradientDevice.cuh"
+#include "cuda/morse_smale_complex/SaddleConnectionsDevice.cuh"
+#include "core/morse_smale_complex/ManifoldLabels.h"
+#include "core/morse_smale_complex/SaddleConnections.h"
 
 #include <thrust/copy.h>
+#include <thrust/count.h>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/sort.h>
+#include <thrust/transform.h>
 #include <thrust/device_vector.h>
 
 #include <algorithm>
@@ -68,57 +77,319 @@ void pointerJump(thrust::device_vector<SimplexId>& root, const Monitor& monitor)
   }
 }
 
+// The boundary forest: steepest ascent over the box's surface (cubical::boundarySuccessor).
+__global__ void boundarySuccessorKernel(cubical::Grid grid, SimplexId n,
+                                        const SimplexId* rank, SimplexId* root) {
+  const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n)
+    root[i] = cubical::boundarySuccessor(grid, rank, i);
+}
+
+__global__ void boundaryLabelKernel(cubical::Grid grid, SimplexId n,
+                                    const std::uint8_t* gradient, const SimplexId* topMaxima,
+                                    SimplexId nTopMaxima, SimplexId* label) {
+  const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n)
+    label[i] = cubical::boundaryRootLabel(grid, gradient, topMaxima, nTopMaxima, i);
+}
+
+// Boundary roots reached by a top-cell path that leaves the box and not standing for a
+// critical maximum: the boundary maxima (every writer stores the same byte).
+__global__ void exitReachedKernel(cubical::Grid grid, SimplexId nTop,
+                                  const SimplexId* topRoot, const SimplexId* boundaryRoot,
+                                  const SimplexId* label, std::uint8_t* reached) {
+  const SimplexId t = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= nTop || topRoot[t] >= 0)
+    return;
+  const SimplexId root = boundaryRoot[cubical::boundaryIndexOf(grid, -1 - topRoot[t])];
+  if (label[root] < 0)
+    reached[root] = 1;
+}
+
+__global__ void boundaryMaximumLabelKernel(cubical::Grid grid, const SimplexId* facets,
+                                           SimplexId n, SimplexId first,
+                                           SimplexId* label) {
+  const SimplexId k = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k < n)
+    label[cubical::boundaryIndexOf(grid, facets[k])] = first + k;
+}
+
+__global__ void ascendingKernel(cubical::Grid grid, SimplexId n, const SimplexId* root,
+                                const SimplexId* minima, SimplexId nMinima,
+                                SimplexId* label) {
+  const SimplexId v = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (v < n)
+    label[v] = cubical::indexIn(minima, nMinima, cubical::vertexCell(grid, root[v]));
+}
+
+__global__ void cellLabelKernel(cubical::Grid grid, SimplexId nTop, const SimplexId* root,
+                                const SimplexId* topMaxima, SimplexId nTopMaxima,
+                                const SimplexId* boundaryRoot,
+                                const SimplexId* boundaryLabel, SimplexId* label) {
+  const SimplexId t = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t < nTop)
+    label[t] = cubical::topCellLabel(grid, root[t], topMaxima, nTopMaxima, boundaryRoot,
+                                     boundaryLabel);
+}
+
+__global__ void vertexMaximumKernel(cubical::Grid grid, SimplexId n, const SimplexId* rank,
+                                    const SimplexId* cellLabel, SimplexId* label) {
+  const SimplexId v = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (v >= n)
+    return;
+  const SimplexId best = cubical::highestStarCell(grid, rank, v);
+  label[v] = best >= 0 ? cellLabel[best] : -1;
+}
+
+// Path ends of each 1-saddle (its two vertices' minima) and of each (d-1)-saddle (its
+// two cofaces' maxima, -1 outside the box), for detail::addArcs on the host.
+__global__ void saddleMinimumEndsKernel(cubical::Grid grid, const SimplexId* saddles,
+                                        SimplexId n, const SimplexId* ascending,
+                                        const SimplexId* minima, SimplexId* ends) {
+  const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  SimplexId v[2];
+  cubical::edgeVertices(grid, saddles[i], v);
+  for (int k = 0; k < 2; ++k)
+    ends[2 * i + k] = minima[ascending[v[k]]];
+}
+
+__global__ void saddleMaximumEndsKernel(cubical::Grid grid, const SimplexId* saddles,
+                                        SimplexId n, const SimplexId* cellLabel,
+                                        const SimplexId* maxima, SimplexId* ends) {
+  const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  SimplexId side[2];
+  bool exits[2];
+  cubical::saddleSides(grid, saddles[i], side, exits);
+  for (int k = 0; k < 2; ++k)
+    ends[2 * i + k] = exits[k] ? -1 : maxima[cellLabel[side[k]]];
+}
+
+template <typename T> T* raw(thrust::device_vector<T>& v) {
+  return thrust::raw_pointer_cast(v.data());
+}
+
+template <typename T> void download(const thrust::device_vector<T>& from, std::vector<T>& to) {
+  to.resize(from.size());
+  if (!from.empty())
+    cudaCheck(cudaMemcpy(to.data(), thrust::raw_pointer_cast(from.data()),
+                         from.size() * sizeof(T), cudaMemcpyDeviceToHost),
+              "morse-smale complex: download");
+}
+
+SimplexId countNegative(const thrust::device_vector<SimplexId>& labels) {
+  return SimplexId(thrust::count_if(thrust::device, labels.begin(), labels.end(),
+                                    [] __device__(SimplexId l) { return l < 0; }));
+}
+
 } // namespace
 
-void computeGradientRoots(const cubical::Grid& grid, const ScalarArrayView& values,
-                          const std::vector<std::uint8_t>& gradient,
-                          const Monitor& monitor, std::vector<SimplexId>& rank,
-                          std::vector<SimplexId>& vertexRoots,
-                          std::vector<SimplexId>& topCellRoots, RunReport& report) {
+void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& values,
+                              bool saddleConnections, const Monitor& monitor,
+                              morse_smale_complex::Output& out) {
   translateCudaFailures("morse-smale complex", [&] {
+    RunReport& report = out.report;
     const SimplexId n = values.size;
+    const SimplexId cells = cubical::cellCount(grid);
+    const SimplexId nTop = cubical::topCellCount(grid);
+    const SimplexId nBoundary = cubical::boundaryFacetCount(grid);
+    const int d = grid.dimension;
     Timer timer;
-    rank.resize(std::size_t(n));
-    computeVertexOrder(values, rank.data(), monitor.stage(0, 0.3));
-    report.timings.emplace_back("msc vertex order (gpu)", timer.seconds());
 
+    // Stage 1: vertex order and gradient, both kept on the device.
+    thrust::device_vector<SimplexId> order(static_cast<std::size_t>(n));
+    uploadAndComputeVertexOrder(values, raw(order), monitor.stage(0, 0.1), 0.05, report);
+    monitor.checkAbort();
     timer.reset();
-    thrust::device_vector<std::uint8_t> deviceGradient(gradient.begin(), gradient.end());
-    stageDone("morse-smale upload");
-    report.timings.emplace_back("gradient upload (gpu)", timer.seconds());
-    const std::uint8_t* g = thrust::raw_pointer_cast(deviceGradient.data());
+    thrust::device_vector<std::uint8_t> gradient(static_cast<std::size_t>(cells),
+                                                 cubical::kUnassigned);
+    launchLowerStars(grid, n, raw(order), raw(gradient));
+    stageDone("gradient");
+    report.timings.emplace_back("gradient (gpu)", timer.seconds());
+    timer.reset();
+    std::array<thrust::device_vector<SimplexId>, 4> critical;
+    compactCriticalCells(grid, raw(gradient), critical);
+    out.gradient.grid = grid;
+    for (int k = 0; k < 4; ++k)
+      download(critical[std::size_t(k)], out.gradient.criticalCells[std::size_t(k)]);
+    stageDone("critical cells");
+    report.timings.emplace_back("critical cells (gpu)", timer.seconds());
+    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+    monitor.report(0.2);
+    monitor.checkAbort();
 
+    // Stage 2: roots of the three forests by pointer jumping.
     timer.reset();
+    const thrust::device_vector<SimplexId>& minima = critical[0];
+    const thrust::device_vector<SimplexId>& topMaxima = critical[std::size_t(d)];
+    const SimplexId nMinima = SimplexId(minima.size());
+    const SimplexId nTopMaxima = SimplexId(topMaxima.size());
+    thrust::device_vector<SimplexId> ascending(static_cast<std::size_t>(n));
     {
       thrust::device_vector<SimplexId> root(static_cast<std::size_t>(n));
-      vertexSuccessorKernel<<<blocksFor(n), kBlock>>>(
-          grid, n, g, thrust::raw_pointer_cast(root.data()));
+      vertexSuccessorKernel<<<blocksFor(n), kBlock>>>(grid, n, raw(gradient), raw(root));
       cudaCheck(cudaGetLastError(), "vertex successors");
       pointerJump(root, monitor);
+      ascendingKernel<<<blocksFor(n), kBlock>>>(grid, n, raw(root),
+                                                thrust::raw_pointer_cast(minima.data()),
+                                                nMinima, raw(ascending));
+      cudaCheck(cudaGetLastError(), "ascending labels");
       stageDone("minima roots");
       report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-      vertexRoots.resize(std::size_t(n));
-      thrust::copy(root.begin(), root.end(), vertexRoots.begin());
     }
     report.timings.emplace_back("minima roots (gpu)", timer.seconds());
-    monitor.report(0.6);
+    monitor.report(0.3);
 
     timer.reset();
-    {
-      const SimplexId top = cubical::topCellCount(grid);
-      thrust::device_vector<SimplexId> root(static_cast<std::size_t>(top));
-      if (top > 0) {
-        topCellSuccessorKernel<<<blocksFor(top), kBlock>>>(
-            grid, top, g, thrust::raw_pointer_cast(root.data()));
-        cudaCheck(cudaGetLastError(), "top-cell successors");
-      }
-      pointerJump(root, monitor);
-      stageDone("maxima roots");
-      report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-      topCellRoots.resize(std::size_t(top));
-      thrust::copy(root.begin(), root.end(), topCellRoots.begin());
+    thrust::device_vector<SimplexId> topRoot(static_cast<std::size_t>(nTop));
+    if (nTop > 0) {
+      topCellSuccessorKernel<<<blocksFor(nTop), kBlock>>>(grid, nTop, raw(gradient),
+                                                          raw(topRoot));
+      cudaCheck(cudaGetLastError(), "top-cell successors");
     }
+    pointerJump(topRoot, monitor);
+    thrust::device_vector<SimplexId> boundaryRoot(static_cast<std::size_t>(nBoundary));
+    if (nBoundary > 0) {
+      boundarySuccessorKernel<<<blocksFor(nBoundary), kBlock>>>(grid, nBoundary, raw(order),
+                                                                raw(boundaryRoot));
+      cudaCheck(cudaGetLastError(), "boundary successors");
+    }
+    pointerJump(boundaryRoot, monitor);
+    stageDone("maxima roots");
+    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     report.timings.emplace_back("maxima roots (gpu)", timer.seconds());
+    monitor.report(0.4);
+
+    // Labels: the boundary maxima numbered after the critical ones (ascending refined
+    // id), then every top cell and vertex (ManifoldLabels.h, as the CPU's assemble).
+    timer.reset();
+    const SimplexId* topMax = thrust::raw_pointer_cast(topMaxima.data());
+    thrust::device_vector<SimplexId> boundaryLabel(static_cast<std::size_t>(nBoundary));
+    thrust::device_vector<std::uint8_t> reached(static_cast<std::size_t>(nBoundary), 0);
+    if (nBoundary > 0) {
+      boundaryLabelKernel<<<blocksFor(nBoundary), kBlock>>>(
+          grid, nBoundary, raw(gradient), topMax, nTopMaxima, raw(boundaryLabel));
+      cudaCheck(cudaGetLastError(), "boundary labels");
+    }
+    if (nTop > 0) {
+      exitReachedKernel<<<blocksFor(nTop), kBlock>>>(grid, nTop, raw(topRoot),
+                                                     raw(boundaryRoot), raw(boundaryLabel),
+                                                     raw(reached));
+      cudaCheck(cudaGetLastError(), "boundary exits");
+    }
+    thrust::device_vector<SimplexId> boundaryMaxima(static_cast<std::size_t>(
+        thrust::count(thrust::device, reached.begin(), reached.end(), std::uint8_t(1))));
+    {
+      const std::uint8_t* r = raw(reached);
+      const cubical::Grid g = grid;
+      thrust::copy_if(thrust::device, thrust::counting_iterator<SimplexId>(0),
+                      thrust::counting_iterator<SimplexId>(nBoundary),
+                      boundaryMaxima.begin(),
+                      [=] __device__(SimplexId i) { return r[i] != 0; });
+      thrust::transform(thrust::device, boundaryMaxima.begin(), boundaryMaxima.end(),
+                        boundaryMaxima.begin(), [=] __device__(SimplexId i) {
+                          return cubical::boundaryFacetOf(g, i);
+                        });
+      thrust::sort(thrust::device, boundaryMaxima.begin(), boundaryMaxima.end());
+    }
+    const SimplexId nBoundaryMaxima = SimplexId(boundaryMaxima.size());
+    if (nBoundaryMaxima > 0) {
+      boundaryMaximumLabelKernel<<<blocksFor(nBoundaryMaxima), kBlock>>>(
+          grid, raw(boundaryMaxima), nBoundaryMaxima, nTopMaxima, raw(boundaryLabel));
+      cudaCheck(cudaGetLastError(), "boundary maxima");
+    }
+    thrust::device_vector<SimplexId> maxima(
+        static_cast<std::size_t>(nTopMaxima + nBoundaryMaxima));
+    thrust::copy(topMaxima.begin(), topMaxima.end(), maxima.begin());
+    thrust::copy(boundaryMaxima.begin(), boundaryMaxima.end(), maxima.begin() + nTopMaxima);
+    thrust::device_vector<SimplexId> cellLabel(static_cast<std::size_t>(nTop));
+    if (nTop > 0) {
+      cellLabelKernel<<<blocksFor(nTop), kBlock>>>(grid, nTop, raw(topRoot), topMax,
+                                                   nTopMaxima, raw(boundaryRoot),
+                                                   raw(boundaryLabel), raw(cellLabel));
+      cudaCheck(cudaGetLastError(), "top-cell labels");
+    }
+    topRoot = thrust::device_vector<SimplexId>();
+    thrust::device_vector<SimplexId> descending(static_cast<std::size_t>(n));
+    vertexMaximumKernel<<<blocksFor(n), kBlock>>>(grid, n, raw(order), raw(cellLabel),
+                                                  raw(descending));
+    cudaCheck(cudaGetLastError(), "vertex maximum rule");
+    out.unlabelledAscending = countNegative(ascending);
+    out.unlabelledDescending = countNegative(descending);
+    out.unlabelledCells = countNegative(cellLabel);
+    stageDone("labels");
+    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+    report.timings.emplace_back("labels (gpu)", timer.seconds());
+    monitor.report(0.5);
+    monitor.checkAbort();
+
+    // Saddle-extremum arcs: path ends on the device, arcs merged on the host.
+    timer.reset();
+    out.boundaryMaxima = nBoundaryMaxima;
+    download(maxima, out.maxima);
+    {
+      const thrust::device_vector<SimplexId>& saddles1 = critical[1];
+      const thrust::device_vector<SimplexId>& saddles = critical[std::size_t(d - 1)];
+      thrust::device_vector<SimplexId> ends(2 * std::max(saddles1.size(), saddles.size()));
+      std::vector<SimplexId> hostEnds;
+      if (!saddles1.empty()) {
+        saddleMinimumEndsKernel<<<blocksFor(SimplexId(saddles1.size())), kBlock>>>(
+            grid, thrust::raw_pointer_cast(saddles1.data()), SimplexId(saddles1.size()),
+            raw(ascending), thrust::raw_pointer_cast(minima.data()), raw(ends));
+        cudaCheck(cudaGetLastError(), "saddle-minimum arcs");
+      }
+      ends.resize(2 * saddles1.size());
+      download(ends, hostEnds);
+      morse_smale_complex::detail::addArcs(out.gradient.criticalCells[1], hostEnds,
+                                           out.saddle1Minimum);
+      ends.resize(2 * saddles.size());
+      if (!saddles.empty()) {
+        saddleMaximumEndsKernel<<<blocksFor(SimplexId(saddles.size())), kBlock>>>(
+            grid, thrust::raw_pointer_cast(saddles.data()), SimplexId(saddles.size()),
+            raw(cellLabel), raw(maxima), raw(ends));
+        cudaCheck(cudaGetLastError(), "saddle-maximum arcs");
+      }
+      download(ends, hostEnds);
+      morse_smale_complex::detail::addArcs(out.gradient.criticalCells[std::size_t(d - 1)],
+                                           hostEnds, out.saddleMaximum);
+    }
+    stageDone("arcs");
+    report.timings.emplace_back("arcs (gpu)", timer.seconds());
+
+    // Labels and the gradient bytes to the host (the separatrices' geometry is traced
+    // there from the gradient).
+    timer.reset();
+    order = thrust::device_vector<SimplexId>();
+    download(ascending, out.ascendingManifold);
+    download(descending, out.descendingManifold);
+    download(cellLabel, out.cellDescendingManifold);
+    ascending = thrust::device_vector<SimplexId>();
+    descending = thrust::device_vector<SimplexId>();
+    cellLabel = thrust::device_vector<SimplexId>();
+    download(gradient, out.gradient.gradient);
+    discrete_gradient::detail::summarize(out.gradient);
+    stageDone("download");
+    report.timings.emplace_back("download (gpu)", timer.seconds());
+    monitor.report(0.6);
+    monitor.checkAbort();
+
+    // Stage 3 on the gradient still on the device.
+    if (saddleConnections && d == 3 && !critical[1].empty() && !critical[2].empty()) {
+      std::vector<SimplexId> rows, cols;
+      std::vector<std::uint64_t> counts;
+      SimplexId stats[3] = {0, 0, 0};
+      int iterations = 0;
+      computeSaddleConnectionsOnDevice(grid, raw(gradient), critical[1], critical[2],
+                                       monitor.stage(0.6, 1), rows, cols, counts, stats,
+                                       iterations, report);
+      saddle_connections::detail::arcsFromCounts(out.gradient, rows, cols, counts, stats,
+                                                 iterations, out.saddleConnections);
+    }
+    report.backend = "gpu";
+    out.gradient.report.backend = "gpu";
     monitor.report(1.0);
   });
 }

@@ -1,20 +1,19 @@
 #pragma once
 
-#include "core/common/ScalarArray.h"
-#include "core/discrete_gradient/CubicalGrid.h"
-
-#include <cstdint>
-#include <vector>
+#include "core/morse_smale_complex/MorseSmaleComplex.h"
 
 namespace topogpu::gpu {
 
-// The vertex order and the roots of the vertex and top-cell gradient forests
-// (cubical::vertexSuccessor / topCellSuccessor, then pointer jumping) on the device,
-// copied back to the host. Throws GpuError on a CUDA failure, Aborted on abort.
-void computeGradientRoots(const cubical::Grid& grid, const ScalarArrayView& values,
-                          const std::vector<std::uint8_t>& gradient,
-                          const Monitor& monitor, std::vector<SimplexId>& rank,
-                          std::vector<SimplexId>& vertexRoots,
-                          std::vector<SimplexId>& topCellRoots, RunReport& report);
+// The whole grid Morse-Smale complex on the device (morse_smale_complex::detail::runGpu):
+// vertex order, discrete gradient, critical cells, the roots of the three gradient
+// forests by pointer jumping, labels (ManifoldLabels.h) and saddle-extremum path ends,
+// then the saddle connections on the same device gradient. Only the results come back
+// (critical cells, labels, arcs, the gradient bytes for tracing separatrices). Fills out
+// (timings, peak device memory and backend in out.report). Throws GpuError on a CUDA
+// failure (the caller reruns on the CPU), Error on a corrupt gradient or a multiplicity
+// overflow, Aborted on abort.
+void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& values,
+                              bool saddleConnections, const Monitor& monitor,
+                              morse_smale_complex::Output& out);
 
 } // namespace topogpu::gpu

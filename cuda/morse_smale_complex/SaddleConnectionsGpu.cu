@@ -5,6 +5,7 @@
 #include "core/morse_smale_complex/SaddleConnectionsGraph.h"
 #include "cuda/common/CudaCheck.h"
 #include "cuda/common/GpuDevice.h"
+#include "cuda/morse_smale_complex/SaddleConnectionsDevice.cuh"
 
 #include <thrust/binary_search.h>
 #include <thrust/copy.h>
@@ -317,12 +318,28 @@ void computeSaddleConnections(const cubical::Grid& grid,
                               std::vector<std::uint64_t>& values, SimplexId stats[3],
                               int& iterations, RunReport& report) {
   translateCudaFailures("saddle connections", [&] {
+    const thrust::device_vector<std::uint8_t> deviceGradient(gradient.begin(),
+                                                             gradient.end());
+    const thrust::device_vector<SimplexId> s1(saddles1.begin(), saddles1.end());
+    const thrust::device_vector<SimplexId> s2(saddles2.begin(), saddles2.end());
+    computeSaddleConnectionsOnDevice(grid, raw(deviceGradient), s1, s2, monitor, rows, cols, values,
+                                     stats, iterations, report);
+  });
+}
+
+void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint8_t* grad,
+                                      const thrust::device_vector<SimplexId>& s1,
+                                      const thrust::device_vector<SimplexId>& s2,
+                                      const Monitor& monitor,
+                                      std::vector<SimplexId>& rows,
+                                      std::vector<SimplexId>& cols,
+                                      std::vector<std::uint64_t>& values,
+                                      SimplexId stats[3], int& iterations,
+                                      RunReport& report) {
+  {
     const SimplexId cells = cubical::cellCount(grid);
     const int block = 128;
     Timer timer;
-    thrust::device_vector<std::uint8_t> grad(gradient.begin(), gradient.end());
-    thrust::device_vector<SimplexId> s1(saddles1.begin(), saddles1.end());
-    thrust::device_vector<SimplexId> s2(saddles2.begin(), saddles2.end());
     // padded to whole 32-bit words for exchangeByte
     thrust::device_vector<std::uint8_t> mark(
         static_cast<std::size_t>((cells + 3) / 4 * 4), 0);
@@ -336,7 +353,7 @@ void computeSaddleConnections(const cubical::Grid& grid,
     while (!frontier.empty()) {
       const SimplexId n = SimplexId(frontier.size());
       slots.resize(static_cast<std::size_t>(n) * graph::kMaxOutDegree);
-      expandKernel<<<blocksFor(n, block), block>>>(grid, raw(grad), raw(mark),
+      expandKernel<<<blocksFor(n, block), block>>>(grid, grad, raw(mark),
                                                    raw(frontier), n, raw(slots));
       cudaCheck(cudaGetLastError(), "saddle connections: BFS");
       frontier.resize(slots.size());
@@ -366,7 +383,7 @@ void computeSaddleConnections(const cubical::Grid& grid,
     timer.reset();
     const SimplexId nReached = SimplexId(reached.size());
     thrust::device_vector<std::uint8_t> flag(reached.size());
-    junctionKernel<<<blocksFor(nReached, block), block>>>(grid, raw(grad), raw(reached),
+    junctionKernel<<<blocksFor(nReached, block), block>>>(grid, grad, raw(reached),
                                                           nReached, raw(flag));
     cudaCheck(cudaGetLastError(), "saddle connections: junctions");
     const SimplexId nJ = thrust::count(thrust::device, flag.begin(), flag.end(), 1);
@@ -388,13 +405,13 @@ void computeSaddleConnections(const cubical::Grid& grid,
     const SimplexId nSlots = (n1 + nJ) * graph::kMaxOutDegree;
     thrust::device_vector<SimplexId> target(static_cast<std::size_t>(nSlots));
     contractKernel<<<blocksFor(n1 + nJ, block), block>>>(
-        grid, raw(grad), raw(mark), raw(sources), n1 + nJ, cells, raw(target));
+        grid, grad, raw(mark), raw(sources), n1 + nJ, cells, raw(target));
     cudaCheck(cudaGetLastError(), "saddle connections: contraction");
     if (thrust::count(thrust::device, target.begin(), target.end(), SimplexId(-2)) > 0)
       throw Error(
           "the discrete gradient has a closed V-path (it is not a valid gradient)");
     thrust::device_vector<SimplexId> slotNode(static_cast<std::size_t>(nSlots));
-    slotIndexKernel<<<blocksFor(nSlots, block), block>>>(raw(grad), raw(target), nSlots,
+    slotIndexKernel<<<blocksFor(nSlots, block), block>>>(grad, raw(target), nSlots,
                                                          junctionList, nJ, raw(s2), n2, n1,
                                                          raw(slotNode));
     cudaCheck(cudaGetLastError(), "saddle connections: slot nodes");
@@ -525,7 +542,7 @@ void computeSaddleConnections(const cubical::Grid& grid,
       }
     }
     report.timings.emplace_back("saddle path counting (gpu)", timer.seconds());
-  });
+  }
 }
 
 } // namespace topogpu::gpu

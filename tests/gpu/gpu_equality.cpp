@@ -238,8 +238,9 @@ void compareDiscreteGradient(const std::string& name,
               (long long)c[3], cpuTime, gpuTime, cpuTime / std::max(gpuTime, 1e-9));
 }
 
-// The Morse-Smale complex (stage 2): both paths walk the same gradient forests, so every
-// label, maximum and arc must be identical; every vertex and top cell labelled.
+// The whole Morse-Smale complex (the GPU pipeline against the CPU's stages): the same
+// gradient, labels, maxima, saddle-extremum arcs and saddle connections; every vertex
+// and top cell labelled.
 void compareMorseSmaleComplex(const std::string& name,
                               const std::array<SimplexId, 3>& dims,
                               const ScalarArrayView& values) {
@@ -260,7 +261,11 @@ void compareMorseSmaleComplex(const std::string& name,
              cpu.descendingManifold == gpu.descendingManifold &&
              cpu.cellDescendingManifold == gpu.cellDescendingManifold &&
              cpu.maxima == gpu.maxima && cpu.saddle1Minimum == gpu.saddle1Minimum &&
-             cpu.saddleMaximum == gpu.saddleMaximum,
+             cpu.saddleMaximum == gpu.saddleMaximum &&
+             cpu.gradient.gradient == gpu.gradient.gradient &&
+             cpu.gradient.criticalCells == gpu.gradient.criticalCells &&
+             cpu.saddleConnections.arcs == gpu.saddleConnections.arcs &&
+             cpu.saddleConnections.multiplicitySum == gpu.saddleConnections.multiplicitySum,
          name + ": Morse-Smale complex labels or arcs differ between CPU and GPU");
   const double cpuTime = cpu.report.totalSeconds(), gpuTime = gpu.report.totalSeconds();
   std::printf("  %-40s msc: %zu saddle-min %zu saddle-max arcs, %lld boundary maxima | "
@@ -271,8 +276,9 @@ void compareMorseSmaleComplex(const std::string& name,
 }
 
 // Saddle connections (MSC stage 3) of the CPU's gradient on both backends: the same
-// arcs, multiplicities and minor (the GPU multiplies in double under a 2^53 check, the
-// CPU in checked 64-bit integers; a GPU rerun on the CPU is reported and fails here).
+// arcs, multiplicities and minor (the GPU merges path counts in topological order, the
+// CPU multiplies sparse matrices, both in checked 64-bit integers; a GPU rerun on the
+// CPU is reported and fails here).
 void compareSaddleConnections(const std::string& name,
                               const std::array<SimplexId, 3>& dims,
                               const ScalarArrayView& values) {
@@ -621,12 +627,15 @@ void faultInjection() {
                .append(warnings));
   }
 
-  // The Morse-Smale complex's stages (stage 1 runs on the GPU unharmed, stage 2 falls
-  // back to the CPU).
+  // The Morse-Smale complex's GPU pipeline: a failure in any stage reruns the whole
+  // complex on the CPU.
   morse_smale_complex::Output mscReference, mscOut;
   morse_smale_complex::execute(tri, viewOf(field), {Backend::Cpu}, Monitor{},
                                mscReference);
-  for (const char* stage : {"morse-smale upload", "minima roots", "maxima roots"}) {
+  for (const char* stage :
+       {"upload", "vertex order", "gradient", "critical cells", "minima roots",
+        "maxima roots", "labels", "arcs", "download", "saddle reachability",
+        "saddle DAG minor", "saddle path counting"}) {
     const std::string tag = std::string("morse-smale complex, fault in '") + stage + "'";
     runWithInjectedFault(tag, stage, [&] {
       morse_smale_complex::execute(tri, viewOf(field), {Backend::Gpu}, Monitor{}, mscOut);
@@ -635,7 +644,9 @@ void faultInjection() {
     expect(mscOut.report.backend == "cpu" &&
                mscOut.ascendingManifold == mscReference.ascendingManifold &&
                mscOut.cellDescendingManifold == mscReference.cellDescendingManifold &&
-               mscOut.saddleMaximum == mscReference.saddleMaximum,
+               mscOut.descendingManifold == mscReference.descendingManifold &&
+               mscOut.saddleMaximum == mscReference.saddleMaximum &&
+               mscOut.saddleConnections.arcs == mscReference.saddleConnections.arcs,
            tag + ": fallback result differs from the CPU's (backend " +
                mscOut.report.backend + ")");
     expect(contains(warnings, "morse-smale complex") && contains(warnings, stage),

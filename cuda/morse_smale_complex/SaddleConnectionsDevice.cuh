@@ -1,0 +1,27 @@
+// Stage 3 on a gradient already on the device (the Morse-Smale complex's GPU pipeline):
+// CUDA translation units only. Same contract as computeSaddleConnections
+// (SaddleConnectionsGpu.h), without the upload; CUDA failures surface as thrust or CUDA
+// errors for the caller's translateCudaFailures.
+#pragma once
+
+#include "core/common/Types.h"
+#include "core/discrete_gradient/CubicalGrid.h"
+
+#include <thrust/device_vector.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace topogpu::gpu {
+
+void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint8_t* grad,
+                                      const thrust::device_vector<SimplexId>& saddles1,
+                                      const thrust::device_vector<SimplexId>& saddles2,
+                                      const Monitor& monitor,
+                                      std::vector<SimplexId>& rows,
+                                      std::vector<SimplexId>& cols,
+                                      std::vector<std::uint64_t>& values,
+                                      SimplexId stats[3], int& iterations,
+                                      RunReport& report);
+
+} // namespace topogpu::gpu
