@@ -222,7 +222,7 @@ if os.path.exists(msc_source):
         left.set_yscale("log")
         left.set_ylabel("end-to-end seconds (log)")
         left.set_title("topogpu msc: CPU (TBB) vs GPU")
-        left.legend()
+        left.legend(loc="upper left")
         colours = {"gradient": "#f28e2b", "arcs_manifolds": "#76b7b2", "saddle_saddle": "#e15759"}
         labels = {"gradient": "gradient", "arcs_manifolds": "saddle-extremum arcs + manifolds",
                   "saddle_saddle": "saddle-saddle arcs"}
