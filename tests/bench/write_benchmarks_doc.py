@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Writes docs/benchmarks.md from the JSON that bench_critical_points.py produced on the
 GPU host (docs/bench-results/critical_points_h200.json), so the page always shows the
-numbers of one run.
+numbers of one run. The other sections come from the other JSON files of
+docs/bench-results/ and are left out while their file does not exist; the Morse-Smale
+complex section (MSC_JSON, default docs/bench-results/msc_h200.json, from bench_msc.py)
+also draws images/msc-benchmark.png beside OUTPUT_MD.
 
-    python3 tests/bench/write_benchmarks_doc.py [JSON] [OUTPUT_MD]
+    python3 tests/bench/write_benchmarks_doc.py [JSON] [OUTPUT_MD] [MSC_JSON]
 """
 import json
 import os
@@ -12,6 +15,7 @@ import sys
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 source = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "docs/bench-results/critical_points_h200.json")
 target = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "docs/benchmarks.md")
+msc_source = sys.argv[3] if len(sys.argv) > 3 else os.path.join(root, "docs/bench-results/msc_h200.json")
 data = json.load(open(source))
 
 
@@ -139,6 +143,144 @@ on the device. Critical cells per dimension (vertices / edges / quads / voxels).
 | volume | critical cells | CPU s | CPU gradient s | GPU s | GPU gradient s | GPU download s | GPU speedup | CPU peak host MiB | GPU-run peak host MiB | device MiB in use | CPU = GPU |
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
 """ + "\n".join(lines) + "\n"
+# Morse-Smale complex (bench_msc.py on the GPU host): table, targets, plot.
+msc_section = ""
+if os.path.exists(msc_source):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from bench_msc import TTK_REFERENCE, evaluate_targets, verdict
+
+    msc = json.load(open(msc_source))
+    msc_rows = sorted(msc["rows"], key=lambda r: r["vertices"])
+
+    def ok(run):
+        return run is not None and "error" not in run
+
+    def stages(run):
+        s = run["stages"]
+        return f"{s['gradient']:.3f} / {s['arcs_manifolds']:.3f} / {s['saddle_saddle']:.3f}"
+
+    lines = []
+    for r in msc_rows:
+        cpu, gpu = r["runs"].get("cpu"), r["runs"].get("gpu")
+        cells = [f"{r['name']} {'x'.join(map(str, r['dims']))} {r['type']}", f"{r['vertices']:,}"]
+        ref = cpu if ok(cpu) else gpu
+        if not ok(ref):
+            errors = "; ".join(run["error"][:100] for run in (cpu, gpu) if run) or "not run"
+            lines.append("| " + " | ".join(cells + ["failed: " + errors.replace("|", "/")] +
+                                           [""] * 10) + " |")
+            continue
+        fallback = "" if not ok(gpu) or gpu["backend"] == "gpu" else " (CPU fallback)"
+        arcs = ref["arcs"]
+        cells += [
+            f"{cpu['best_seconds']:.3f}" if ok(cpu) else "-",
+            f"{gpu['best_seconds']:.3f}{fallback}" if ok(gpu) else "-",
+            f"{cpu['best_seconds'] / max(gpu['best_seconds'], 1e-9):.1f}"
+            if ok(cpu) and ok(gpu) else "-",
+            stages(cpu) if ok(cpu) else "-", stages(gpu) if ok(gpu) else "-",
+            f"{cpu['peak_host_memory_mib']:.0f}" if ok(cpu) else "-",
+            f"{gpu['peak_host_memory_mib']:.0f}" if ok(gpu) else "-",
+            f"{gpu['peak_device_memory_mib']:.0f}" if ok(gpu) else "-",
+            " / ".join(map(str, ref["critical_cells"])),
+            f"{arcs['saddle1_saddle2']:,} ({arcs['saddle1_saddle2_multiplicity_sum']:,})"
+            if "saddle1_saddle2" in arcs else "-",
+            {True: "yes", False: "**no**", None: "-"}[r["agree"]]]
+        lines.append("| " + " | ".join(cells) + " |")
+    for ref in TTK_REFERENCE:
+        dims = ref["dims"]
+        lines.append(
+            f"| {ref['name']} {'x'.join(map(str, dims))} uint8: **TTK 1.2 reference (quoted "
+            f"from the issue, not rerun)**, 16 threads, same H200 host | "
+            f"{dims[0] * dims[1] * dims[2]:,} | {ref['seconds']} | | | | | "
+            f"{ref['peak_host_gb'] * 1e9 / 2 ** 20:,.0f} ({ref['peak_host_gb']} GB) | | | | | |")
+    targets = evaluate_targets(msc["rows"])
+    target_lines = "\n".join(f"| {t['target']} | {t['measured']} | {verdict(t['met'])} |"
+                             for t in targets)
+    notes = "".join(f"- {n}\n" for n in msc.get("notes", []))
+    notes += "".join(f"- **failure**: {f}\n" for f in msc.get("failures", []))
+
+    plot_note = ""
+    plot_path = os.path.join(os.path.dirname(os.path.abspath(target)), "images", "msc-benchmark.png")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        both = [r for r in msc_rows if ok(r["runs"].get("cpu")) or ok(r["runs"].get("gpu"))]
+        names = [r["name"] for r in both]
+        fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.8))
+        width = 0.38
+        for k, (side, colour) in enumerate((("cpu", "#4e79a7"), ("gpu", "#59a14f"))):
+            xs = [i + (k - 0.5) * width for i in range(len(both))]
+            ys = [r["runs"][side]["best_seconds"] if ok(r["runs"].get(side)) else 0 for r in both]
+            left.bar(xs, ys, width, label=side.upper(), color=colour)
+        for ref in TTK_REFERENCE:
+            if ref["name"] in names:
+                i = names.index(ref["name"])
+                left.plot([i - width, i + width], [ref["seconds"]] * 2, "k-", lw=2)
+                left.annotate("TTK 1.2 (quoted)", (i, ref["seconds"]), ha="center",
+                              va="bottom", fontsize=7)
+        left.set_yscale("log")
+        left.set_ylabel("end-to-end seconds (log)")
+        left.set_title("topogpu msc: CPU (TBB) vs GPU")
+        left.legend(loc="upper left")
+        colours = {"gradient": "#f28e2b", "arcs_manifolds": "#76b7b2", "saddle_saddle": "#e15759"}
+        labels = {"gradient": "gradient", "arcs_manifolds": "saddle-extremum arcs + manifolds",
+                  "saddle_saddle": "saddle-saddle arcs"}
+        for k, side in enumerate(("cpu", "gpu")):
+            xs = [i + (k - 0.5) * width for i in range(len(both))]
+            bottom = [0.0] * len(both)
+            for key in ("gradient", "arcs_manifolds", "saddle_saddle"):
+                shares = []
+                for r in both:
+                    run = r["runs"].get(side)
+                    total = sum(run["stages"].values()) if ok(run) else 0
+                    shares.append(run["stages"][key] / total if total else 0)
+                right.bar(xs, shares, width, bottom=bottom, color=colours[key],
+                          label=labels[key] if k == 0 else None,
+                          edgecolor="white" if side == "cpu" else "black", linewidth=0.5)
+                bottom = [b + s for b, s in zip(bottom, shares)]
+        right.set_ylabel("share of the stage time (left bar CPU, right bar GPU)")
+        right.set_title("where the time goes")
+        right.set_ylim(0, 1.18)
+        right.legend(fontsize=8, loc="upper center", ncol=3)
+        for ax in (left, right):
+            ax.set_xticks(range(len(both)))
+            ax.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
+        fig.tight_layout()
+        os.makedirs(os.path.dirname(plot_path), exist_ok=True)
+        fig.savefig(plot_path, dpi=90)
+        plot_note = "![topogpu msc, CPU vs GPU per input and the stages' shares](images/msc-benchmark.png)\n"
+    except ImportError:
+        plot_note = "(matplotlib missing: no plot drawn)\n"
+
+    msc_section = f"""
+## Morse-Smale complex (`topogpu msc`), CPU vs GPU
+
+`python3 tests/bench/bench_msc.py --topogpu build-gpu/bin/topogpu --volumes VOLUMES --out OUT --synthetic 512,1024`
+(as `tests/gpu/run_gpu_tests.sh` runs it) on the GPU host ({msc.get('device') or 'no GPU run'},
+{msc['cpu_count']} CPU cores): the whole complex (gradient, saddle-extremum arcs and
+manifolds, saddle-saddle arcs with multiplicities) with each backend, fastest of
+{msc['repeat']} GPU and {msc['cpu_repeat']} CPU runs, end to end inside the algorithm (GPU
+transfers included, reading the file not). The `smooth N^3` inputs are a sum of 36
+Gaussians and 4 low-amplitude sine products on the unit box (`bench_helpers.smooth_input`,
+seed 1), so every size has a few thousand critical cells, not white noise's hundreds of
+millions. Stages = gradient / saddle-extremum arcs and manifolds / saddle-saddle arcs
+(seconds, last run). CPU = GPU compares the critical cells, every arc count and
+multiplicity sum, the boundary maxima and the unlabelled counts. The TTK rows are quoted
+from the issue, not rerun.
+
+| input | vertices | CPU s | GPU s | GPU speedup | CPU stages s | GPU stages s | CPU peak host MiB | GPU-run peak host MiB | device MiB in use | critical cells | saddle-saddle arcs (multiplicity sum) | CPU = GPU |
+|---|---:|---:|---:|---:|---|---|---:|---:|---:|---|---|---|
+""" + "\n".join(lines) + f"""
+
+{plot_note}
+Targets of the issue, evaluated from the rows above by `bench_msc.evaluate_targets`
+(peaks against TTK's reading GB as 10^9 bytes, the stricter reading):
+
+| target | measured | verdict |
+|---|---|---|
+{target_lines}
+""" + (f"\n{notes}" if notes else "")
 all_same = all(r["counts_identical"] for r in rows + data.get("mesh_rows", []))
 
 page = f"""# Benchmarks
@@ -192,7 +334,7 @@ classifier cost. This is the baseline the GALE backend (next issue) is measured 
 |---|---:|---:|---:|---:|---:|---:|---:|
 """ + "\n".join(mesh) + """
 
-""" + explicit_section + smooth_section + gradient_section + """
+""" + explicit_section + smooth_section + gradient_section + msc_section + """
 ## Dev box (2 cores, no GPU)
 
 `build/bin/topogpu critical-points --raw engine_256x256x128_uint8.raw --dims 256,256,128 --type uint8 --repeat 3`

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the VTK-free part of TopoGPU for sm_90 and runs the CPU-vs-GPU equality tests
-# (Morse relation and fault injection included) and the critical-points benchmark on the
-# GPU machine. Every result and log goes under OUT_DIR (summary.txt is this script's whole
-# output); only the build folder (BUILD_DIR, default build-gpu) lives elsewhere.
+# (Morse relation and fault injection included) and the benchmarks (critical points,
+# smoother, discrete gradient, Morse-Smale complex) on the GPU machine. Every result and
+# log goes under OUT_DIR (summary.txt is this script's whole output); only the build
+# folder (BUILD_DIR, default build-gpu) lives elsewhere.
 #
 #   bash tests/gpu/run_gpu_tests.sh [VOLUME_DIR] [OUT_DIR]
 #
@@ -70,6 +71,15 @@ run() {
     --volumes "$VOLUMES" --out "$OUT_DIR" --synthetic 512 >"$OUT_DIR/bench_discrete_gradient.log" 2>&1 ||
     { status=$?; echo "discrete gradient benchmark failed: see bench_discrete_gradient.log"; tail -20 "$OUT_DIR/bench_discrete_gradient.log"; }
   cat "$OUT_DIR/bench_discrete_gradient.md" 2>/dev/null || true
+  # The volumes, then smooth 512^3 (CPU too) and 1024^3 (GPU only, last); at most
+  # 120 s per run and 240 s in all (later inputs skipped with a note in bench_msc.md).
+  echo "== benchmark: Morse-Smale complex (CPU and GPU complexes identical)"
+  python3 tests/bench/bench_msc.py --topogpu "$BUILD_DIR/bin/topogpu" --volumes "$VOLUMES" \
+    --out "$OUT_DIR" --only fuel,neghip,silicium,hydrogen_orbital,engine,aneurism \
+    --synthetic 512,1024 --cpu-max-size 512 --repeat 2 --cpu-repeat 1 --timeout 120 \
+    --max-seconds 240 >"$OUT_DIR/bench_msc.log" 2>&1 ||
+    { status=$?; echo "Morse-Smale complex benchmark failed: see bench_msc.log"; tail -20 "$OUT_DIR/bench_msc.log"; }
+  cat "$OUT_DIR/bench_msc.md" 2>/dev/null || true
   echo "== exit $status"
   return $status
 }
