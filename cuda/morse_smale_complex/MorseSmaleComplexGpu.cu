@@ -19,6 +19,8 @@
 #include <thrust/device_vector.h>
 
 #include <algorithm>
+#include <exception>
+#include <thread>
 
 namespace topogpu::gpu {
 
@@ -179,6 +181,36 @@ template <typename T> void download(const thrust::device_vector<T>& from, std::v
                          from.size() * sizeof(T), cudaMemcpyDeviceToHost),
               "morse-smale complex: download");
 }
+
+// A copy to the host on a stream of its own (non-blocking: it overlaps the kernels of
+// the default stream), for a host thread of its own.
+template <typename T>
+void downloadOnOwnStream(const thrust::device_vector<T>& from, std::vector<T>& to) {
+  to.resize(from.size());
+  if (from.empty())
+    return;
+  cudaStream_t stream = nullptr;
+  cudaCheck(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
+            "morse-smale complex: download stream");
+  cudaError_t status =
+      cudaMemcpyAsync(to.data(), thrust::raw_pointer_cast(from.data()),
+                      from.size() * sizeof(T), cudaMemcpyDeviceToHost, stream);
+  const cudaError_t synced = cudaStreamSynchronize(stream);
+  status = status != cudaSuccess ? status : synced;
+  cudaStreamDestroy(stream);
+  cudaCheck(status, "morse-smale complex: download");
+}
+
+// Joins the background copies on every way out (before the device arrays they read
+// are freed: declared after them).
+struct JoinAll {
+  std::vector<std::thread>& threads;
+  ~JoinAll() {
+    for (std::thread& t : threads)
+      if (t.joinable())
+        t.join();
+  }
+};
 
 SimplexId countNegative(const thrust::device_vector<SimplexId>& labels) {
   return SimplexId(thrust::count_if(thrust::device, labels.begin(), labels.end(),
@@ -359,22 +391,38 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
     stageDone("arcs");
     report.timings.emplace_back("arcs (gpu)", timer.seconds());
 
-    // Labels and the gradient bytes to the host (the separatrices' geometry is traced
-    // there from the gradient).
+    // Labels and the gradient bytes go to the host (the separatrices' geometry is traced
+    // there from the gradient) from their own threads and streams while stage 3 runs:
+    // the host side of a copy (first touch of fresh pages) is what takes the time, and
+    // it runs in parallel across the arrays.
     timer.reset();
     order = thrust::device_vector<SimplexId>();
-    download(ascending, out.ascendingManifold);
-    download(descending, out.descendingManifold);
-    download(cellLabel, out.cellDescendingManifold);
-    ascending = thrust::device_vector<SimplexId>();
-    descending = thrust::device_vector<SimplexId>();
-    cellLabel = thrust::device_vector<SimplexId>();
-    download(gradient, out.gradient.gradient);
-    discrete_gradient::detail::summarize(out.gradient);
-    stageDone("download");
-    report.timings.emplace_back("download (gpu)", timer.seconds());
-    monitor.report(0.6);
-    monitor.checkAbort();
+    std::vector<std::thread> copies;
+    std::vector<std::exception_ptr> failures(4);
+    const JoinAll join{copies};
+    const auto copyInBackground = [&](std::size_t slot, const auto& from, auto& to) {
+      copies.emplace_back([&from, &to, &failures, slot] {
+        try {
+          downloadOnOwnStream(from, to);
+        } catch (...) {
+          failures[slot] = std::current_exception();
+        }
+      });
+    };
+    copyInBackground(0, ascending, out.ascendingManifold);
+    copyInBackground(1, descending, out.descendingManifold);
+    copyInBackground(2, cellLabel, out.cellDescendingManifold);
+    copyInBackground(3, gradient, out.gradient.gradient);
+    const auto finishCopies = [&] {
+      for (std::thread& t : copies)
+        t.join();
+      copies.clear();
+      for (const std::exception_ptr& failure : failures)
+        if (failure)
+          std::rethrow_exception(failure);
+      stageDone("download");
+      report.timings.emplace_back("download (gpu, overlapping stage 3)", timer.seconds());
+    };
 
     // Stage 3 on the gradient still on the device.
     if (saddleConnections && d == 3 && !critical[1].empty() && !critical[2].empty()) {
@@ -385,9 +433,13 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
       computeSaddleConnectionsOnDevice(grid, raw(gradient), critical[1], critical[2],
                                        monitor.stage(0.6, 1), rows, cols, counts, stats,
                                        iterations, report);
+      finishCopies();
       saddle_connections::detail::arcsFromCounts(out.gradient, rows, cols, counts, stats,
                                                  iterations, out.saddleConnections);
+    } else {
+      finishCopies();
     }
+    discrete_gradient::detail::summarize(out.gradient);
     report.backend = "gpu";
     out.gradient.report.backend = "gpu";
     monitor.report(1.0);
