@@ -33,6 +33,7 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 vtkStandardNewMacro(vtkTopoGPUMorseSmaleComplex);
@@ -241,9 +242,7 @@ public:
         const double x = geometry_.value(cell);
         lowest = std::min(lowest, x);
         highest = std::max(highest, x);
-        SimplexId corners[4];
-        topogpu::separatrices2::polygonCorners(g_, cell, corners);
-        corners_.insert(corners_.end(), corners, corners + 4);
+        cells_.push_back(cell);
         wall_.push_back(vtkIdType(maximum_.size()));
       }
       source_.push_back(vtkIdType(cubical::cellIdInDimension(g_, saddle)));
@@ -256,29 +255,47 @@ public:
   }
 
   void write(vtkPolyData* output) const {
-    std::vector<SimplexId> unique = corners_;
-    std::sort(unique.begin(), unique.end());
-    unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+    // Corners are grid vertices (quads), voxel centres (edges) or, where an edge's dual
+    // quad is clipped by the box, boundary cells: dense maps for the first two, so the
+    // points are shared in one pass without sorting the corners.
+    std::vector<vtkIdType> vertexPoint, voxelPoint;
+    std::unordered_map<SimplexId, vtkIdType> otherPoint;
     auto points = vtkSmartPointer<vtkPoints>::New();
     points->SetDataTypeToDouble();
-    points->SetNumberOfPoints(vtkIdType(unique.size()));
-    for (std::size_t i = 0; i < unique.size(); ++i) {
-      double p[3];
-      geometry_.centre(unique[i], p);
-      points->SetPoint(vtkIdType(i), p);
-    }
-    const vtkIdType n = vtkIdType(wall_.size());
+    const vtkIdType n = vtkIdType(cells_.size());
     auto offsets = vtkSmartPointer<vtkIdTypeArray>::New();
     auto connectivity = vtkSmartPointer<vtkIdTypeArray>::New();
     offsets->SetNumberOfTuples(n + 1);
-    connectivity->SetNumberOfTuples(vtkIdType(corners_.size()));
+    connectivity->SetNumberOfTuples(4 * n);
+    for (vtkIdType c = 0; c < n; ++c) {
+      SimplexId corners[4];
+      topogpu::separatrices2::polygonCorners(g_, cells_[std::size_t(c)], corners);
+      for (int k = 0; k < 4; ++k) {
+        SimplexId x[3];
+        cubical::cellCoords(g_, corners[k], x);
+        const int dimension = cubical::cellDimension(g_, corners[k]);
+        vtkIdType* slot = nullptr;
+        if (dimension == 0 || dimension == 3) {
+          std::vector<vtkIdType>& map = dimension == 0 ? vertexPoint : voxelPoint;
+          if (map.empty())
+            map.assign(std::size_t(dimension == 0 ? g_.n[0] * g_.n[1] * g_.n[2]
+                                                  : cubical::topCellCount(g_)),
+                       -1);
+          slot = &map[std::size_t(dimension == 0 ? cubical::vertexOfCell(g_, corners[k])
+                                                 : cubical::topIndexAt(g_, x))];
+        } else {
+          slot = &otherPoint.emplace(corners[k], -1).first->second;
+        }
+        if (*slot < 0) {
+          double p[3];
+          geometry_.centre(corners[k], p);
+          *slot = points->InsertNextPoint(p);
+        }
+        connectivity->SetValue(4 * c + k, *slot);
+      }
+    }
     for (vtkIdType c = 0; c <= n; ++c)
       offsets->SetValue(c, 4 * c);
-    for (std::size_t k = 0; k < corners_.size(); ++k)
-      connectivity->SetValue(
-          vtkIdType(k),
-          vtkIdType(std::lower_bound(unique.begin(), unique.end(), corners_[k]) -
-                    unique.begin()));
     auto polygons = vtkSmartPointer<vtkCellArray>::New();
     polygons->SetData(offsets, connectivity);
     output->SetPoints(points);
@@ -314,8 +331,8 @@ public:
 private:
   const cubical::Grid& g_;
   const CellGeometry& geometry_;
-  std::vector<SimplexId> corners_; // 4 refined ids per polygon
-  std::vector<vtkIdType> wall_;    // per polygon: its wall's index below
+  std::vector<SimplexId> cells_; // per polygon: the wall cell it draws (refined id)
+  std::vector<vtkIdType> wall_;  // per polygon: its wall's index below
   std::vector<signed char> type_, onBoundary_;
   std::vector<vtkIdType> source_, separatrixId_;
   std::vector<double> minimum_, maximum_;
