@@ -314,7 +314,7 @@ TEST(Separatrices2, HandBuiltDiamondChain) {
     const auto cell = [nx](SimplexId x, SimplexId y, SimplexId z) {
       return x + nx * (y + 3 * z);
     };
-    std::vector<SimplexId> quads, edges{cell(4 * k, 1, 0)};
+    std::vector<SimplexId> quads, edges{cell(4 * SimplexId(k), 1, 0)};
     for (SimplexId i = 0; i < k; ++i) {
       const SimplexId b = 4 * i;
       for (SimplexId q :
@@ -332,7 +332,8 @@ TEST(Separatrices2, HandBuiltDiamondChain) {
     ASSERT_EQ(out.ascending.size(), 1u);
     EXPECT_EQ(out.descending.cells, quads) << k;
     EXPECT_EQ(out.ascending.cells, edges) << k;
-    EXPECT_EQ(out.descending.reached, std::vector<SimplexId>{cell(4 * k, 1, 0)});
+    EXPECT_EQ(out.descending.reached,
+              std::vector<SimplexId>{cell(4 * SimplexId(k), 1, 0)});
     EXPECT_EQ(out.ascending.reached, std::vector<SimplexId>{cell(1, 1, 0)});
   }
 }
@@ -388,7 +389,8 @@ TEST(Separatrices2, PolygonCorners) {
 
 TEST(Separatrices2, MemoryLimitIsAnErrorNotAPartialWall) {
   std::mt19937 rng(3);
-  const dg::Output gradient = gradientOf(9, 8, 7, randomField(rng, 9 * 8 * 7, 1000));
+  const dg::Output gradient =
+      gradientOf(9, 8, 7, randomField(rng, std::size_t(9 * 8 * 7), 1000));
   const s2::Output full = wallsOf(gradient);
   const std::size_t total = full.descending.cells.size() + full.ascending.cells.size();
   ASSERT_GT(total, 100u);
