@@ -9,9 +9,10 @@
 //
 // Cost: a wall holds up to the whole volume's quads or edges, and the walls of different
 // saddles overlap, so the output grows with (saddles x wall size): 8 bytes per wall cell
-// here, about 120 bytes per cell once drawn by the filter. Parameters::maxCells bounds
-// the total; beyond it compute throws an Error naming the limit instead of exhausting
-// memory (see docs/filters/morse-smale-complex.md, "2-separatrices").
+// here (plus, while a saddle is searched, a hash set of its wall's cells), about 120
+// bytes per cell once drawn by the filter. Parameters::maxCells bounds the total, counted
+// as cells are found; beyond it compute throws an Error naming the limit instead of
+// exhausting memory (see docs/filters/morse-smale-complex.md, "2-separatrices").
 #pragma once
 
 #include "core/common/Types.h"
