@@ -8,12 +8,14 @@
 #include "core/common/VertexOrder.h"
 #include "core/morse_smale_complex/GradientForest.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
+#include "core/morse_smale_complex/Separatrices2.h"
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
 #include <vtkCellType.h>
 #include <vtkDataArray.h>
 #include <vtkDataSet.h>
+#include <vtkDoubleArray.h>
 #include <vtkFieldData.h>
 #include <vtkIdTypeArray.h>
 #include <vtkInformation.h>
@@ -21,14 +23,17 @@
 #include <vtkObjectFactory.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
+#include <vtkPolyData.h>
 #include <vtkSignedCharArray.h>
 #include <vtkSmartPointer.h>
 #include <vtkStringArray.h>
 #include <vtkUnstructuredGrid.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 vtkStandardNewMacro(vtkTopoGPUMorseSmaleComplex);
@@ -207,6 +212,132 @@ private:
   std::vector<double> minimum_, maximum_;
 };
 
+// The 2-separatrices port (TTK 1.2's vtkPolyData): one polygon per wall cell
+// (separatrices2::polygonCorners: a quad's 4 grid points, an edge's dual quad at voxel
+// centres), corners shared by refined id; cell data as TTK's, per wall.
+class Separatrices2Port {
+public:
+  Separatrices2Port(const cubical::Grid& g, const CellGeometry& geometry)
+      : g_(g), geometry_(geometry) {}
+
+  // Every wall of `walls`, SeparatrixType `type` (2 descending, 1 ascending, as TTK),
+  // numbered on from separatrixId.
+  void add(const topogpu::separatrices2::Walls& walls, int type,
+           SimplexId& separatrixId) {
+    for (std::size_t i = 0; i < walls.size(); ++i, ++separatrixId) {
+      const SimplexId saddle = walls.saddles[i];
+      // The function range over the wall's cells and the saddles on its border (TTK's
+      // separatricesSaddles), with our lower-star cell values as port 1's.
+      double lowest = geometry_.value(saddle), highest = lowest;
+      int onBoundary = int(geometry_.onBoundary(saddle));
+      for (std::size_t k = walls.reachedOffsets[i]; k < walls.reachedOffsets[i + 1];
+           ++k) {
+        const double x = geometry_.value(walls.reached[k]);
+        lowest = std::min(lowest, x);
+        highest = std::max(highest, x);
+        onBoundary += int(geometry_.onBoundary(walls.reached[k]));
+      }
+      for (std::size_t k = walls.offsets[i]; k < walls.offsets[i + 1]; ++k) {
+        const SimplexId cell = walls.cells[k];
+        const double x = geometry_.value(cell);
+        lowest = std::min(lowest, x);
+        highest = std::max(highest, x);
+        cells_.push_back(cell);
+        wall_.push_back(vtkIdType(maximum_.size()));
+      }
+      source_.push_back(vtkIdType(cubical::cellIdInDimension(g_, saddle)));
+      separatrixId_.push_back(vtkIdType(separatrixId));
+      type_.push_back(static_cast<signed char>(type));
+      onBoundary_.push_back(static_cast<signed char>(std::min(onBoundary, 127)));
+      minimum_.push_back(lowest);
+      maximum_.push_back(highest);
+    }
+  }
+
+  void write(vtkPolyData* output) const {
+    // Corners are grid vertices (quads), voxel centres (edges) or, where an edge's dual
+    // quad is clipped by the box, boundary cells: dense maps for the first two, so the
+    // points are shared in one pass without sorting the corners.
+    std::vector<vtkIdType> vertexPoint, voxelPoint;
+    std::unordered_map<SimplexId, vtkIdType> otherPoint;
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    points->SetDataTypeToDouble();
+    const vtkIdType n = vtkIdType(cells_.size());
+    auto offsets = vtkSmartPointer<vtkIdTypeArray>::New();
+    auto connectivity = vtkSmartPointer<vtkIdTypeArray>::New();
+    offsets->SetNumberOfTuples(n + 1);
+    connectivity->SetNumberOfTuples(4 * n);
+    for (vtkIdType c = 0; c < n; ++c) {
+      SimplexId corners[4];
+      topogpu::separatrices2::polygonCorners(g_, cells_[std::size_t(c)], corners);
+      for (int k = 0; k < 4; ++k) {
+        SimplexId x[3];
+        cubical::cellCoords(g_, corners[k], x);
+        const int dimension = cubical::cellDimension(g_, corners[k]);
+        vtkIdType* slot = nullptr;
+        if (dimension == 0 || dimension == 3) {
+          std::vector<vtkIdType>& map = dimension == 0 ? vertexPoint : voxelPoint;
+          if (map.empty())
+            map.assign(std::size_t(dimension == 0 ? g_.n[0] * g_.n[1] * g_.n[2]
+                                                  : cubical::topCellCount(g_)),
+                       -1);
+          slot = &map[std::size_t(dimension == 0 ? cubical::vertexOfCell(g_, corners[k])
+                                                 : cubical::topIndexAt(g_, x))];
+        } else {
+          slot = &otherPoint.emplace(corners[k], -1).first->second;
+        }
+        if (*slot < 0) {
+          double p[3];
+          geometry_.centre(corners[k], p);
+          *slot = points->InsertNextPoint(p);
+        }
+        connectivity->SetValue(4 * c + k, *slot);
+      }
+    }
+    for (vtkIdType c = 0; c <= n; ++c)
+      offsets->SetValue(c, 4 * c);
+    auto polygons = vtkSmartPointer<vtkCellArray>::New();
+    polygons->SetData(offsets, connectivity);
+    output->SetPoints(points);
+    output->SetPolys(polygons);
+    auto source = namedArray<vtkIdTypeArray>("SourceId", n);
+    auto separatrixId = namedArray<vtkIdTypeArray>("SeparatrixId", n);
+    auto type = namedArray<vtkSignedCharArray>("SeparatrixType", n);
+    auto maximum = namedArray<vtkDoubleArray>("SeparatrixFunctionMaximum", n);
+    auto minimum = namedArray<vtkDoubleArray>("SeparatrixFunctionMinimum", n);
+    auto difference = namedArray<vtkDoubleArray>("SeparatrixFunctionDifference", n);
+    auto onBoundary =
+        namedArray<vtkSignedCharArray>("NumberOfCriticalPointsOnBoundary", n);
+    for (vtkIdType c = 0; c < n; ++c) {
+      const std::size_t w = std::size_t(wall_[std::size_t(c)]);
+      source->SetValue(c, source_[w]);
+      separatrixId->SetValue(c, separatrixId_[w]);
+      type->SetValue(c, type_[w]);
+      maximum->SetValue(c, maximum_[w]);
+      minimum->SetValue(c, minimum_[w]);
+      difference->SetValue(c, maximum_[w] - minimum_[w]);
+      onBoundary->SetValue(c, onBoundary_[w]);
+    }
+    vtkCellData* cd = output->GetCellData();
+    for (vtkDataArray* array :
+         {static_cast<vtkDataArray*>(source), static_cast<vtkDataArray*>(separatrixId),
+          static_cast<vtkDataArray*>(type), static_cast<vtkDataArray*>(maximum),
+          static_cast<vtkDataArray*>(minimum), static_cast<vtkDataArray*>(difference),
+          static_cast<vtkDataArray*>(onBoundary)})
+      cd->AddArray(array);
+    cd->SetActiveScalars("SeparatrixType");
+  }
+
+private:
+  const cubical::Grid& g_;
+  const CellGeometry& geometry_;
+  std::vector<SimplexId> cells_; // per polygon: the wall cell it draws (refined id)
+  std::vector<vtkIdType> wall_;  // per polygon: its wall's index below
+  std::vector<signed char> type_, onBoundary_;
+  std::vector<vtkIdType> source_, separatrixId_;
+  std::vector<double> minimum_, maximum_;
+};
+
 } // namespace
 
 vtkTopoGPUMorseSmaleComplex::vtkTopoGPUMorseSmaleComplex() {
@@ -227,6 +358,11 @@ void vtkTopoGPUMorseSmaleComplex::PrintSelf(ostream& os, vtkIndent indent) {
      << "ComputeDescendingSeparatrices1: " << this->ComputeDescendingSeparatrices1
      << "\n";
   os << indent << "ComputeSaddleConnectors: " << this->ComputeSaddleConnectors << "\n";
+  os << indent << "ComputeAscendingSeparatrices2: " << this->ComputeAscendingSeparatrices2
+     << "\n";
+  os << indent
+     << "ComputeDescendingSeparatrices2: " << this->ComputeDescendingSeparatrices2
+     << "\n";
   os << indent << "ComputeAscendingSegmentation: " << this->ComputeAscendingSegmentation
      << "\n";
   os << indent << "ComputeDescendingSegmentation: " << this->ComputeDescendingSegmentation
@@ -238,9 +374,11 @@ int vtkTopoGPUMorseSmaleComplex::FillOutputPortInformation(int port,
                                                            vtkInformation* info) {
   if (port < 0 || port > 3)
     return 0;
-  // Port 3 is the input image with the labels ("vtkDataSet": the input's type).
+  // Port 3 is the input image with the labels ("vtkDataSet": the input's type); port 2
+  // holds polygons (vtkPolyData, as TTK 1.2's).
   info->Set(vtkDataObject::DATA_TYPE_NAME(),
-            port == 3 ? "vtkDataSet" : "vtkUnstructuredGrid");
+            port == 3 ? "vtkDataSet"
+                      : (port == 2 ? "vtkPolyData" : "vtkUnstructuredGrid"));
   return 1;
 }
 
@@ -251,8 +389,11 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
   // Stage 3 is the expensive one: computed only when its arcs are asked for.
   parameters.computeSaddleConnections = this->ComputeSaddleConnectors;
   msc::Output result;
+  const bool walls =
+      this->ComputeAscendingSeparatrices2 || this->ComputeDescendingSeparatrices2;
   run.visit([&](auto& triangulation) {
-    msc::execute(triangulation, run.values, parameters, run.monitor, result);
+    msc::execute(triangulation, run.values, parameters,
+                 walls ? run.monitor.stage(0, 0.85) : run.monitor, result);
   });
   run.report = result.report;
 
@@ -398,6 +539,34 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
   if (this->ComputeDescendingSeparatrices1 || this->ComputeAscendingSeparatrices1 ||
       connectors)
     separatrices.write(vtkUnstructuredGrid::GetData(run.outputVector, 1));
+
+  // ---- port 2: 2-separatrices (3D) -----------------------------------------------
+  if (walls && d == 3) {
+    namespace s2 = topogpu::separatrices2;
+    s2::Parameters wallParameters;
+    wallParameters.ascending = this->ComputeAscendingSeparatrices2;
+    wallParameters.descending = this->ComputeDescendingSeparatrices2;
+    // Tests force a small limit; a bad value is ignored (the default stays).
+    if (const char* limit = std::getenv("TOPOGPU_SEPARATRICES2_MAX_CELLS")) {
+      char* end = nullptr;
+      const unsigned long long value = std::strtoull(limit, &end, 10);
+      if (end != limit && *end == '\0' && value > 0)
+        wallParameters.maxCells = std::size_t(value);
+    }
+    s2::Output wallsOut;
+    try {
+      s2::compute(dg, wallParameters, run.monitor.stage(0.85, 1), wallsOut, run.report);
+    } catch (const topogpu::Error& e) {
+      // Too large to draw: the rest of the complex is still worth having.
+      run.report.warnings.push_back(std::string(e.what()) + "; port 2 is left empty");
+      wallsOut.clear();
+    }
+    Separatrices2Port port(g, geometry);
+    SimplexId wallId = 0;
+    port.add(wallsOut.descending, 2, wallId);
+    port.add(wallsOut.ascending, 1, wallId);
+    port.write(vtkPolyData::GetData(run.outputVector, 2));
+  }
 
   // ---- port 3: the segmentation --------------------------------------------------
   vtkDataSet* segmentation = vtkDataSet::GetData(run.outputVector, 3);

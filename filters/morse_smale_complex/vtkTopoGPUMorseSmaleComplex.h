@@ -17,7 +17,12 @@
  *   SeparatrixId, SeparatrixType (0 1-saddle to minimum, 1 saddle-saddle, d-1 saddle to
  *   maximum, as TTK), SeparatrixFunctionMaximum/Minimum/Difference, Multiplicity,
  *   NumberOfCriticalPointsOnBoundary;
- * - port 2, 2-separatrices: empty (not computed yet);
+ * - port 2, 2-separatrices (vtkPolyData of quads, 3D only): the walls of the saddles
+ *   (core/morse_smale_complex/Separatrices2.h), descending ones as the quads their
+ *   V-paths reach (4 grid points each), ascending ones as the dual quads of the edges
+ *   (corners at voxel centres); cell data SourceId, SeparatrixId, SeparatrixType (2
+ *   descending, 1 ascending), SeparatrixFunctionMaximum/Minimum/Difference (double),
+ *   NumberOfCriticalPointsOnBoundary; off by default, as TTK (the walls can be large);
  * - port 3, segmentation: the input image with the point arrays AscendingManifold,
  *   DescendingManifold, MorseSmaleManifold and the cell array DescendingManifold.
  *
@@ -38,7 +43,7 @@ public:
 
   ///@{
   /** Output switches, TTK's names. Default: on, except ComputeSaddleConnectors (the
-   * expensive stage 3, as TTK) and the 2-separatrices (not computed yet). */
+   * expensive stage 3, as TTK) and the 2-separatrices (large, off in TTK too). */
   vtkSetMacro(ComputeCriticalPoints, bool);
   vtkGetMacro(ComputeCriticalPoints, bool);
   vtkSetMacro(ComputeAscendingSeparatrices1, bool);

@@ -122,7 +122,7 @@ def check(msc, img, values, name="s"):
     assert len(np.unique(ms)) == len(first) and np.array_equal(ms, ms[first][inverse]), \
         "MorseSmaleManifold is not one id per (ascending, descending) pair"
     assert len(np.unique(ms[first])) == len(first)
-    assert sep2.VTKObject.GetNumberOfPoints() == 0, "2-separatrices are not computed yet"
+    assert sep2.VTKObject.GetNumberOfPoints() == 0, "2-separatrices are off by default"
     # Port 1: polylines along V-paths, endpoints named by SourceId/DestinationId.
     poly = sep.VTKObject
     pc = refined(sep.Points, img)
@@ -360,6 +360,209 @@ def case_saddle_connectors():
             expected.values())
         print("%s: %d saddle connectors, multiplicity sum %d, as the CLI" %
               (dims, len(got), sum(got.values())))
+
+
+def coords_from_ids(ids, n):
+    """Refined coordinates of refined ids (the inverse of refined_id)."""
+    ids = np.asarray(ids, dtype=np.int64)
+    r = [2 * k - 1 for k in n]
+    return np.stack([ids % r[0], ids // r[0] % r[1], ids // (r[0] * r[1])], axis=1)
+
+
+def polygons(poly):
+    """Point ids of each cell of a vtkPolyData."""
+    return [[poly.GetCell(c).GetPointId(i) for i in range(poly.GetCell(c).GetNumberOfPoints())]
+            for c in range(poly.GetNumberOfCells())]
+
+
+def wall_cell(corners):
+    """The wall cell a port-2 polygon draws, from its corners' refined coordinates: a quad
+    (type 2) has its 4 vertices as corners; an edge (type 1) is perpendicular to the plane
+    of its dual quad, whose corners are voxel centres, clipped to the box on the boundary:
+    along each axis of the plane the edge sits at the even coordinate in the corners'
+    range."""
+    lo, hi = corners.min(axis=0), corners.max(axis=0)
+    return np.where(hi - lo == 2, lo + 1, np.where(lo % 2 == 0, lo, hi))
+
+
+def wall_checks(msc, img, values, name="s"):
+    """Port 2 against port 0 and the image (numpy, from the definitions): array names and
+    TTK 1.2 types; each polygon 4 corners, cyclic, planar and axis-aligned, drawing a quad
+    (type 2) or an edge (type 1); one SeparatrixId per saddle, every critical quad
+    (descending) and critical edge (ascending) has a wall holding it, the other cells of a
+    wall are not critical; walls connected (quads through shared edges, edges through
+    shared quads); values never above (descending) / below (ascending) the saddle's;
+    SeparatrixFunction* the extremes over the wall's cells and the critical cells on its
+    border, NumberOfCriticalPointsOnBoundary the saddle plus the border saddles on the
+    box's boundary. Returns {(type, saddle refined id): set of wall cell refined ids}."""
+    cp, _, sep2, _ = outputs(msc)
+    n = squeezed_dims(img)
+    poly = sep2.VTKObject
+    assert poly.IsA("vtkPolyData"), poly.GetClassName()
+    cd = poly.GetCellData()
+    types = {"SourceId": "vtkIdTypeArray", "SeparatrixId": "vtkIdTypeArray",
+             "SeparatrixType": "vtkSignedCharArray",
+             "SeparatrixFunctionMaximum": "vtkDoubleArray",
+             "SeparatrixFunctionMinimum": "vtkDoubleArray",
+             "SeparatrixFunctionDifference": "vtkDoubleArray",
+             "NumberOfCriticalPointsOnBoundary": "vtkSignedCharArray"}
+    for array, cls in types.items():
+        assert cd.GetArray(array) is not None and cd.GetArray(array).GetClassName() == cls, array
+    dims = np.asarray(cp.PointData["CellDimension"])
+    bmax = np.asarray(cp.PointData["IsBoundaryMaximum"]).astype(bool)
+    ccoords = refined(cp.Points, img)
+    cids = np.asarray(cp.PointData["CellId"])
+    critical = {int(r): c for r, c in zip(refined_id(ccoords, n)[~bmax], ccoords[~bmax])}
+    saddle_of = {(k, int(i)): int(r) for k, i, r in
+                 zip(dims[~bmax], cids[~bmax], refined_id(ccoords, n)[~bmax]) if k in (1, 2)}
+    corners = refined(sep2.Points, img)
+    stype = np.asarray(sep2.CellData["SeparatrixType"])
+    source = np.asarray(sep2.CellData["SourceId"])
+    sid = np.asarray(sep2.CellData["SeparatrixId"])
+    walls, ids = {}, {}
+    for c, p in enumerate(polygons(poly)):
+        assert len(p) == 4, "polygon %d has %d corners" % (c, len(p))
+        q = corners[p]
+        steps = (q != np.roll(q, -1, axis=0)).sum(axis=1)
+        assert np.all(steps == 1), "polygon %d is not a cyclic axis-aligned quad" % c
+        flat = [a for a in range(3) if len(set(q[:, a])) == 1]
+        assert len(flat) == 1, "polygon %d is not planar in an axis plane" % c
+        cell = wall_cell(q)
+        kind = int(stype[c])
+        assert kind in (1, 2)
+        if kind == 2:
+            assert np.all(q % 2 == 0) and np.all(cell % 2 == [int(a != flat[0]) for a in range(3)])
+        else:
+            assert np.all(cell % 2 == [int(a == flat[0]) for a in range(3)]), "not an edge"
+        saddle = saddle_of[(kind, int(source[c]))]  # a critical cell of port 0
+        key = (kind, saddle)
+        walls.setdefault(key, set()).add(int(refined_id(cell[None, :], n)[0]))
+        assert ids.setdefault(key, int(sid[c])) == int(sid[c]), "two SeparatrixIds for a wall"
+    assert len(set(ids.values())) == len(ids), "a SeparatrixId shared by two walls"
+    for k in (1, 2):
+        got = sorted(s for (kind, s) in walls if kind == k)
+        want = sorted(r for r, c in critical.items() if (c % 2).sum() == k)
+        assert got == want, "walls of the %d-saddles: %d of %d" % (k, len(got), len(want))
+    r = [2 * a - 1 for a in n]
+
+    def coords_of(ids_):
+        return coords_from_ids(sorted(ids_), n)
+
+    def neighbours(c, d):
+        out = []
+        for a in range(3):
+            for s_ in (-1, 1):
+                m = c.copy()
+                m[a] += s_
+                if 0 <= m[a] < r[a] and (m % 2).sum() == d:
+                    out.append(int(refined_id(m[None, :], n)[0]))
+        return out
+
+    fmax = np.asarray(sep2.CellData["SeparatrixFunctionMaximum"])
+    fmin = np.asarray(sep2.CellData["SeparatrixFunctionMinimum"])
+    fdiff = np.asarray(sep2.CellData["SeparatrixFunctionDifference"])
+    onb = np.asarray(sep2.CellData["NumberOfCriticalPointsOnBoundary"])
+    for (kind, saddle), cells in walls.items():
+        assert saddle in cells, "a wall without its saddle"
+        d, other = (2, 1) if kind == 2 else (1, 2)
+        cc = coords_of(cells)
+        others = [c for c in cells if c != saddle]
+        assert not set(others) & set(critical), "a critical cell inside a wall"
+        v = cell_values(cc, values, n)
+        sv = cell_values(coords_of([saddle]), values, n)[0]
+        assert np.all(v <= sv) if kind == 2 else np.all(v >= sv), "wall values vs saddle"
+        # connected: cells sharing a face (descending) or a coface (ascending)
+        links = {c: set(neighbours(x, other)) for c, x in zip(sorted(cells), cc)}
+        seen, todo = {saddle}, [saddle]
+        while todo:
+            c = todo.pop()
+            for m in cells:
+                if m not in seen and links[c] & links[m]:
+                    seen.add(m)
+                    todo.append(m)
+        assert seen == cells, "wall of %d not connected" % saddle
+        border = sorted({b for c in cells for b in links[c] if b in critical})
+        extremes = np.concatenate([v, cell_values(coords_of(border), values, n)]) if border \
+            else v
+        rows = np.flatnonzero(sid == ids[(kind, saddle)])
+        assert len(rows) == len(cells), "a wall cell drawn twice"
+        assert np.allclose(fmax[rows], extremes.max()) and np.allclose(fmin[rows], extremes.min())
+        assert np.allclose(fdiff[rows], extremes.max() - extremes.min())
+        bc = coords_of(border + [saddle])
+        assert np.all(onb[rows] == on_boundary(bc, n).sum()), "NumberOfCriticalPointsOnBoundary"
+    return walls
+
+
+def case_separatrices2():
+    """Port 2: the walls, structural checks on random fields (wall_checks), two fields
+    whose walls are known (an index-2 and an index-1 saddle whose walls are the grid's
+    middle plane), 2D (none), one kind at a time, the memory limit (a warning, port 2
+    empty, the other ports kept)."""
+    rng = np.random.default_rng(12)
+    for dims, values, dtype in (((7, 6, 5), rng.integers(0, 4, size=7 * 6 * 5), np.uint8),
+                                ((8, 7, 6), rng.normal(size=8 * 7 * 6), np.float32)):
+        source, img = image(dims, values.astype(dtype))
+        msc = TopoGPUMorseSmaleComplex(Input=source, SelectInputScalars=["POINTS", "s"],
+                                       ComputeAscendingSeparatrices2=1,
+                                       ComputeDescendingSeparatrices2=1)
+        messages = pv_helpers.Messages(msc)
+        walls = wall_checks(msc, img, values.astype(dtype))
+        assert not messages.errors and not messages.warnings, messages.errors + messages.warnings
+        assert sum(len(c) > 1 for c in walls.values()) > 5, "walls too trivial to test"
+        for prop, kind in (("ComputeAscendingSeparatrices2", 1),
+                           ("ComputeDescendingSeparatrices2", 2)):
+            setattr(msc, prop, 0)
+            left = np.asarray(outputs(msc)[2].CellData["SeparatrixType"])
+            assert len(left) == sum(len(c) for (k, _), c in walls.items() if k != kind), prop
+            setattr(msc, prop, 1)
+        print("%s: %d walls, %d polygons" % (dims, len(walls), sum(map(len, walls.values()))))
+    # -x^2 - 1.1 y^2 + 100 z^2: off the middle plane every vertex is higher, so the
+    # middle plane's cells pair among themselves, its one maximum (a critical quad) is
+    # the only 2-saddle inside and its wall is the whole plane; x^2 + 1.1 y^2 - 100 z^2:
+    # one 1-saddle, a z edge, whose wall is every z edge between its two planes.
+    nx, ny, nz = 9, 7, 5
+    z, y, x = np.meshgrid(np.arange(nz) - 2, np.arange(ny) - 3, np.arange(nx) - 4, indexing="ij")
+    for sign, kind in ((-1, 2), (1, 1)):
+        f = (sign * (x * x + 1.1 * y * y + 0.01 * x + 0.003 * y - 100.0 * z * z)).ravel()
+        source, img = image((nx, ny, nz), f)
+        msc = TopoGPUMorseSmaleComplex(Input=source, ComputeAscendingSeparatrices2=1,
+                                       ComputeDescendingSeparatrices2=1)
+        walls = wall_checks(msc, img, f)
+        inner = [(s, c) for (k, s), c in walls.items() if k == kind and
+                 not on_boundary(coords_from_ids([s], (nx, ny, nz)), (nx, ny, nz))[0]]
+        assert len(inner) == 1, inner
+        saddle, cells = inner[0]
+        zc = int(coords_from_ids([saddle], (nx, ny, nz))[0, 2])
+        if kind == 2:
+            want = {xx + 17 * (yy + 13 * 4) for xx in range(1, 17, 2) for yy in range(1, 13, 2)}
+        else:
+            want = {xx + 17 * (yy + 13 * zc) for xx in range(0, 17, 2) for yy in range(0, 13, 2)}
+        assert zc % 2 == (0 if kind == 2 else 1) and cells == want, (kind, saddle, len(cells))
+        print("analytic %s: the saddle's wall is the %d cells of its plane" % (
+            "descending" if kind == 2 else "ascending", len(want)))
+    # 2D: no walls, no error
+    source, img = image((9, 8, 1), rng.normal(size=72))
+    msc = TopoGPUMorseSmaleComplex(Input=source, ComputeAscendingSeparatrices2=1,
+                                   ComputeDescendingSeparatrices2=1)
+    messages = pv_helpers.Messages(msc)
+    out = outputs(msc)
+    assert out[2].VTKObject.GetNumberOfCells() == 0 and out[0].VTKObject.GetNumberOfPoints()
+    assert not messages.errors
+    # the limit: a warning naming it, port 2 empty, ports 0 1 3 as before
+    source, img = image((8, 7, 6), rng.normal(size=8 * 7 * 6))
+    os.environ["TOPOGPU_SEPARATRICES2_MAX_CELLS"] = "20"
+    try:
+        msc = TopoGPUMorseSmaleComplex(Input=source, ComputeAscendingSeparatrices2=1,
+                                       ComputeDescendingSeparatrices2=1)
+        messages = pv_helpers.Messages(msc)
+        out = outputs(msc)
+    finally:
+        del os.environ["TOPOGPU_SEPARATRICES2_MAX_CELLS"]
+    assert out[2].VTKObject.GetNumberOfCells() == 0, "port 2 not empty beyond the limit"
+    assert out[0].VTKObject.GetNumberOfPoints() > 0 and out[1].VTKObject.GetNumberOfCells() > 0
+    assert any("limit of 20 cells" in w for w in messages.warnings), messages.warnings
+    assert not messages.errors, messages.errors
+    print("limit: %s" % messages.warnings[0].strip().splitlines()[-1][:100])
 
 
 pv_helpers.run_case(globals(), CASE)

@@ -1,0 +1,93 @@
+// The 2-separatrices of a 3D grid's discrete gradient (TTK MorseSmaleComplex's port 2):
+// the walls of the saddles, read from the gradient bytes. The descending 2-separatrix of
+// a 2-saddle (a critical quad) is every quad its descending V-paths reach: quad -> one
+// of its edges -> the quad paired with that edge -> ...; the ascending 2-separatrix of a
+// 1-saddle (a critical edge) is every edge its ascending V-paths reach: edge -> one of
+// its cofacet quads -> the edge paired with that quad -> ... (the successors of the
+// saddle-saddle DAG, SaddleConnectionsGraph.h). One breadth-first search per saddle with
+// its own visited set, saddles in parallel (TBB). 2D grids have no walls.
+//
+// Cost: a wall holds up to the whole volume's quads or edges, and the walls of different
+// saddles overlap, so the output grows with (saddles x wall size): 8 bytes per wall cell
+// here (plus, while a saddle is searched, a hash set of its wall's cells), about 120
+// bytes per cell once drawn by the filter. Parameters::maxCells bounds the total, counted
+// as cells are found; beyond it compute throws an Error naming the limit instead of
+// exhausting memory (see docs/filters/morse-smale-complex.md, "2-separatrices").
+#pragma once
+
+#include "core/common/Types.h"
+#include "core/discrete_gradient/DiscreteGradient.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace topogpu::separatrices2 {
+
+struct Parameters {
+  bool ascending = false;  // walls of the 1-saddles (TTK: ComputeAscendingSeparatrices2)
+  bool descending = false; // walls of the 2-saddles (TTK: ComputeDescendingSeparatrices2)
+  // All walls' cells together, both kinds: 2^25 cells are about 4 GiB once drawn.
+  std::size_t maxCells = std::size_t(1) << 25;
+};
+
+// The walls of one kind, saddle by saddle in the order of the gradient's criticalCells
+// (refined ids throughout), in CSR form.
+struct Walls {
+  std::vector<SimplexId> saddles;
+  // Per saddle, its wall's cells in ascending order, the saddle itself included: quads
+  // for a descending wall, edges for an ascending one.
+  std::vector<std::size_t> offsets{0};
+  std::vector<SimplexId> cells;
+  // Per saddle, the critical cells of the other saddle kind on its wall's border, in
+  // ascending order: the critical edges that are faces of a descending wall's quads, the
+  // critical quads that are cofaces of an ascending wall's edges (TTK's
+  // separatricesSaddles, for the function range and NumberOfCriticalPointsOnBoundary).
+  std::vector<std::size_t> reachedOffsets{0};
+  std::vector<SimplexId> reached;
+
+  std::size_t size() const { return saddles.size(); }
+};
+
+struct Output {
+  Walls descending; // of the critical quads (empty unless asked for, or in 2D)
+  Walls ascending;  // of the critical edges
+  void clear() { *this = Output(); }
+};
+
+// The walls asked for by parameters, of a complete gradient. Throws Error when the walls
+// would hold more than parameters.maxCells cells (no partial output), Aborted on abort.
+// Progress 0..1 over the saddles; the time goes to report.timings.
+void compute(const discrete_gradient::Output& gradient, const Parameters& parameters,
+             const Monitor& monitor, Output& output, RunReport& report);
+
+// The polygon drawing wall cell `cell` (a quad or an edge of a 3D grid), as 4 refined
+// ids in cyclic order. A quad: its 4 vertices. An edge: its dual quad, in the plane
+// through the edge's midpoint perpendicular to it, whose corners are the centres of the
+// 4 voxels around the edge; where the edge lies on the box's boundary, a missing voxel's
+// corner is clamped into the box and becomes the centre of the boundary quad (or, on
+// the box's edges, of the edge itself) between the voxels, so the polygon is the dual
+// cell cut by the box: always 4 distinct corners, planar and axis-aligned.
+TOPOGPU_HD void polygonCorners(const cubical::Grid& g, SimplexId cell,
+                               SimplexId corners[4]) {
+  SimplexId c[3];
+  cubical::cellCoords(g, cell, c);
+  // The two axes the polygon spans: a quad's spanned axes, an edge's unspanned ones.
+  const bool quad = cubical::cellDimension(g, cell) == 2;
+  int axes[2], k = 0;
+  for (int a = 0; a < 3 && k < 2; ++a)
+    if (bool(c[a] & 1) == quad)
+      axes[k++] = a;
+  const int signs[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+  for (int i = 0; i < 4; ++i) {
+    SimplexId p[3] = {c[0], c[1], c[2]};
+    for (int j = 0; j < 2; ++j) {
+      const int a = axes[j];
+      const SimplexId at = c[a] + signs[i][j];
+      if (at >= 0 && at < cubical::refinedSize(g, a))
+        p[a] = at;
+    }
+    corners[i] = cubical::cellAt(g, p);
+  }
+}
+
+} // namespace topogpu::separatrices2
