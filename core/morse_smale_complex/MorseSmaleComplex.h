@@ -133,6 +133,7 @@ void runCpu(Triangulation& tri, const ScalarArrayView& values,
                   output.report);
   monitor.checkAbort();
   assemble(roots, output);
+  roots = Roots(); // 4 words per vertex, not needed by stage 3
   if (parameters.computeSaddleConnections && output.gradient.grid.dimension == 3) {
     RunReport connections;
     saddle_connections::compute(output.gradient, Backend::Cpu, monitor.stage(0.85, 1),
