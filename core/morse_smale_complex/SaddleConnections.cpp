@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 
@@ -313,6 +314,14 @@ void runCpu(const discrete_gradient::Output& gradient, const Monitor& monitor,
   minor.d = assemble(n1, n2, r[3], c[3], v[3]);
   minor.reachable = SimplexId(reached.size());
   minor.junctions = nJ;
+  // Only the minor is needed from here: the traversal's arrays go before the products
+  // (which set the stage's peak memory).
+  const auto release = [](auto&... arrays) {
+    ((std::remove_reference_t<decltype(arrays)>().swap(arrays)), ...);
+  };
+  release(mark, frontier, slots, reached, isJunction, junctions, target);
+  for (int m = 0; m < 4; ++m)
+    release(r[m], c[m], v[m]);
   report.timings.emplace_back("saddle DAG minor (cpu)", timer.seconds());
   monitor.report(0.5);
   monitor.checkAbort();

@@ -7,6 +7,8 @@
 #include "cuda/common/GpuDevice.h"
 #include "cuda/morse_smale_complex/SaddleConnectionsDevice.cuh"
 
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <thrust/binary_search.h>
 #include <thrust/copy.h>
 #include <thrust/count.h>
@@ -284,27 +286,69 @@ struct RowPool {
   }
 };
 
+struct IsClaimed {
+  __device__ bool operator()(SimplexId x) const { return x >= 0; }
+};
+
+// Per level, read back in one copy: the rows' total length and the next level's size.
+struct LevelState {
+  long long total;
+  unsigned long long next;
+};
+
+__global__ void levelTotalKernel(const SimplexId* offsets, const SimplexId* lengths,
+                                 SimplexId n, LevelState* state) {
+  state->total = offsets[n - 1] + lengths[n - 1];
+  state->next = 0;
+}
+
+// Device scratch that only grows (CUB's temporary storage), and CUB's scan over it.
+struct Scratch {
+  thrust::device_vector<char> bytes;
+  void* reserve(std::size_t size) {
+    if (size > bytes.size())
+      bytes.resize(size);
+    return thrust::raw_pointer_cast(bytes.data());
+  }
+};
+
+void exclusiveSum(const SimplexId* in, SimplexId* out, SimplexId n, Scratch& scratch) {
+  std::size_t size = 0;
+  cudaCheck(cub::DeviceScan::ExclusiveSum(nullptr, size, in, out, n),
+            "saddle connections: scan size");
+  cudaCheck(cub::DeviceScan::ExclusiveSum(scratch.reserve(size), size, in, out, n),
+            "saddle connections: scan");
+}
+
 // Merges the rows of `rows` (device list, n of them, all of whose successors have rows)
-// into the pool. One host read per call (the total length, to size the pool).
-void mergeRows(const SimplexId* rows, SimplexId n, const SimplexId* slots, SimplexId* start,
-               SimplexId* len, RowPool& pool, thrust::device_vector<SimplexId>& lengths,
-               thrust::device_vector<SimplexId>& offsets, int* overflow) {
-  if (n == 0)
-    return;
+// into the pool and, with predecessors, releases the next level into `next`. One host
+// read per call: the rows' total length (to size the pool) and the next level's size.
+// Returns the latter.
+SimplexId mergeLevel(const SimplexId* rows, SimplexId n, const SimplexId* slots,
+                     SimplexId* start, SimplexId* len, RowPool& pool, SimplexId* lengths,
+                     SimplexId* offsets, Scratch& scratch, LevelState* state,
+                     const SimplexId* predOffsets, const SimplexId* predecessors,
+                     int* pending, SimplexId* next, int* overflow) {
   constexpr int block = 128;
-  lengths.resize(std::size_t(n));
-  offsets.resize(std::size_t(n));
   rowLengthKernel<<<blocksFor(n, block), block>>>(rows, n, slots, start, len,
-                                                  raw(pool.columns), raw(lengths));
+                                                  raw(pool.columns), lengths);
   cudaCheck(cudaGetLastError(), "saddle connections: row lengths");
-  thrust::exclusive_scan(thrust::device, lengths.begin(), lengths.end(), offsets.begin());
-  const SimplexId total = offsets[std::size_t(n - 1)] + lengths[std::size_t(n - 1)];
-  pool.reserve(pool.used + total);
-  rowFillKernel<<<blocksFor(n, block), block>>>(
-      rows, n, slots, start, len, raw(offsets), raw(lengths), pool.used,
-      raw(pool.columns), raw(pool.counts), overflow);
+  exclusiveSum(lengths, offsets, n, scratch);
+  levelTotalKernel<<<1, 1>>>(offsets, lengths, n, state);
+  if (predecessors != nullptr)
+    releaseKernel<<<blocksFor(n, block), block>>>(rows, n, predOffsets, predecessors,
+                                                  pending, next, &state->next);
+  cudaCheck(cudaGetLastError(), "saddle connections: levels");
+  LevelState host{};
+  cudaCheck(cudaMemcpy(&host, state, sizeof(host), cudaMemcpyDeviceToHost),
+            "saddle connections: level size");
+  pool.reserve(pool.used + host.total);
+  rowFillKernel<<<blocksFor(n, block), block>>>(rows, n, slots, start, len, offsets,
+                                                lengths, pool.used, raw(pool.columns),
+                                                raw(pool.counts), overflow);
   cudaCheck(cudaGetLastError(), "saddle connections: row merge");
-  pool.used += total;
+  pool.used += host.total;
+  return SimplexId(host.next);
 }
 
 } // namespace
@@ -350,22 +394,34 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
     // Reachability: frontier BFS with stream compaction; the reached set is then the
     // marked cells, compacted in ascending order.
     thrust::device_vector<SimplexId> frontier = s1, slots;
-    while (!frontier.empty()) {
-      const SimplexId n = SimplexId(frontier.size());
-      slots.resize(static_cast<std::size_t>(n) * graph::kMaxOutDegree);
-      expandKernel<<<blocksFor(n, block), block>>>(grid, grad, raw(mark),
-                                                   raw(frontier), n, raw(slots));
+    thrust::device_vector<SimplexId> selected(1);
+    Scratch scratch;
+    SimplexId frontierSize = SimplexId(s1.size());
+    while (frontierSize > 0) {
+      const SimplexId n = frontierSize;
+      const SimplexId width = n * graph::kMaxOutDegree;
+      if (SimplexId(slots.size()) < width)
+        slots.resize(static_cast<std::size_t>(width));
+      expandKernel<<<blocksFor(n, block), block>>>(grid, grad, raw(mark), raw(frontier), n,
+                                                   raw(slots));
       cudaCheck(cudaGetLastError(), "saddle connections: BFS");
-      frontier.resize(slots.size());
-      const auto end =
-          thrust::copy_if(thrust::device, slots.begin(), slots.end(), frontier.begin(),
-                          [] __device__(SimplexId x) { return x >= 0; });
-      frontier.resize(static_cast<std::size_t>(end - frontier.begin()));
+      if (SimplexId(frontier.size()) < width)
+        frontier.resize(static_cast<std::size_t>(width));
+      std::size_t size = 0;
+      const IsClaimed claimed;
+      cudaCheck(cub::DeviceSelect::If(nullptr, size, raw(slots), raw(frontier),
+                                      raw(selected), width, claimed),
+                "saddle connections: compaction size");
+      cudaCheck(cub::DeviceSelect::If(scratch.reserve(size), size, raw(slots),
+                                      raw(frontier), raw(selected), width, claimed),
+                "saddle connections: compaction");
+      cudaCheck(cudaMemcpy(&frontierSize, raw(selected), sizeof(SimplexId),
+                           cudaMemcpyDeviceToHost),
+                "saddle connections: frontier size");
       monitor.checkAbort();
     }
-    slots.clear();
-    slots.shrink_to_fit();
-    frontier.shrink_to_fit();
+    slots = thrust::device_vector<SimplexId>();
+    frontier = thrust::device_vector<SimplexId>();
     const std::uint8_t* marked = raw(mark);
     const auto isReached = [=] __device__(SimplexId c) { return marked[c] != 0; };
     thrust::device_vector<SimplexId> reached(static_cast<std::size_t>(
@@ -478,35 +534,35 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
     thrust::device_vector<SimplexId> start(static_cast<std::size_t>(nSources), 0),
         len(static_cast<std::size_t>(nSources), 0);
     RowPool pool;
-    thrust::device_vector<SimplexId> lengths, offsets;
+    // Room for the minor's own edges, twice: most rows are short.
+    pool.reserve(2 * nSlots);
+    const SimplexId widest = std::max(n1, nJ);
+    thrust::device_vector<SimplexId> lengths(static_cast<std::size_t>(widest)),
+        offsets(static_cast<std::size_t>(widest));
+    thrust::device_vector<LevelState> state(1);
     thrust::device_vector<int> overflow(1, 0);
     thrust::device_vector<SimplexId> level(static_cast<std::size_t>(nJ)),
         next(static_cast<std::size_t>(nJ));
-    thrust::device_vector<unsigned long long> nextCount(1, 0);
+    SimplexId levelSize = 0;
     {
       const int* p = raw(pending);
-      const SimplexId first = n1;
       const auto ready = [=] __device__(SimplexId s) { return p[s] == 0; };
-      const auto end = thrust::copy_if(
-          thrust::device, thrust::counting_iterator<SimplexId>(first),
-          thrust::counting_iterator<SimplexId>(nSources), level.begin(), ready);
-      level.resize(static_cast<std::size_t>(end - level.begin()));
+      levelSize = SimplexId(thrust::copy_if(thrust::device,
+                                            thrust::counting_iterator<SimplexId>(n1),
+                                            thrust::counting_iterator<SimplexId>(nSources),
+                                            level.begin(), ready) -
+                            level.begin());
     }
     SimplexId merged = 0;
     iterations = 0;
-    while (!level.empty()) {
-      const SimplexId n = SimplexId(level.size());
-      mergeRows(raw(level), n, raw(slotNode), raw(start), raw(len), pool, lengths, offsets,
-                raw(overflow));
-      merged += n;
-      nextCount[0] = 0;
-      next.resize(static_cast<std::size_t>(nJ));
-      releaseKernel<<<blocksFor(n, block), block>>>(raw(level), n, raw(predOffsets),
-                                                    raw(predecessors), raw(pending),
-                                                    raw(next), raw(nextCount));
-      cudaCheck(cudaGetLastError(), "saddle connections: levels");
-      next.resize(static_cast<std::size_t>(static_cast<unsigned long long>(nextCount[0])));
+    while (levelSize > 0) {
+      const SimplexId nextSize =
+          mergeLevel(raw(level), levelSize, raw(slotNode), raw(start), raw(len), pool,
+                     raw(lengths), raw(offsets), scratch, raw(state), raw(predOffsets),
+                     raw(predecessors), raw(pending), raw(next), raw(overflow));
+      merged += levelSize;
       level.swap(next);
+      levelSize = nextSize;
       ++iterations;
       monitor.checkAbort();
     }
@@ -514,11 +570,14 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
       throw Error("the discrete gradient has a closed V-path between saddles (it is not "
                   "a valid gradient)");
     // The 1-saddle rows.
-    thrust::device_vector<SimplexId> saddleRows(static_cast<std::size_t>(n1));
-    thrust::sequence(thrust::device, saddleRows.begin(), saddleRows.end());
     const SimplexId junctionEntries = pool.used;
-    mergeRows(raw(saddleRows), n1, raw(slotNode), raw(start), raw(len), pool, lengths,
-              offsets, raw(overflow));
+    if (n1 > 0) {
+      thrust::device_vector<SimplexId> saddleRows(static_cast<std::size_t>(n1));
+      thrust::sequence(thrust::device, saddleRows.begin(), saddleRows.end());
+      mergeLevel(raw(saddleRows), n1, raw(slotNode), raw(start), raw(len), pool,
+                 raw(lengths), raw(offsets), scratch, raw(state), nullptr, nullptr,
+                 nullptr, nullptr, raw(overflow));
+    }
     if (overflow[0] != 0)
       saddle_connections::detail::throwMultiplicityOverflow();
     stageDone("saddle path counting");
