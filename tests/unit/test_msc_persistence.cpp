@@ -195,7 +195,7 @@ void checkPersistence(const Coord& dims, const std::vector<T>& values,
     EXPECT_TRUE(cells.insert(pair.birth).second) << tag << ": cell " << pair.birth;
     EXPECT_TRUE(cells.insert(pair.death).second) << tag << ": cell " << pair.death;
     const auto& births = out.gradient.criticalCells[std::size_t(pair.dimension)];
-    const auto& deaths = out.gradient.criticalCells[std::size_t(pair.dimension + 1)];
+    const auto& deaths = out.gradient.criticalCells[std::size_t(pair.dimension) + 1];
     EXPECT_TRUE(std::binary_search(births.begin(), births.end(), pair.birth)) << tag;
     EXPECT_TRUE(std::binary_search(deaths.begin(), deaths.end(), pair.death)) << tag;
     EXPECT_GT(pair.rankPersistence(), 0) << tag;
@@ -262,7 +262,7 @@ TEST(MscPersistence, MatchesUnionFindOracleOnMediumFields) {
   for (std::size_t v = 0; v < n; ++v)
     quantised[v] = std::uint8_t(std::clamp(std::lround(smooth[v] * 0.6 + 4), 0L, 8L));
   checkPersistence(dims, quantised, "blurred noise on 9 levels");
-  std::vector<std::uint16_t> flat2d(120 * 100);
+  std::vector<std::uint16_t> flat2d(std::size_t(120) * 100);
   std::uniform_int_distribution<int> levels(0, 5);
   for (auto& x : flat2d)
     x = std::uint16_t(levels(rng));
