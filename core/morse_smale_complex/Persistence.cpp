@@ -4,6 +4,7 @@
 #include "core/morse_smale_complex/GradientForest.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <queue>
 #include <string>
@@ -72,10 +73,10 @@ struct Cancellation {
 
 // Cancels saddles with extremum nodes, lowest persistence key(saddle) - key(younger
 // extremum) first (then the saddle met first by the sweep), where the younger of two
-// nodes is the one met later by the sweep; the younger
-// node merges into the older (a union-find), which is the rerouting of its arcs. Merges
-// only make a saddle's younger end older, so a queued persistence can only grow: entries
-// are re-validated when popped (lazy) and pushed again when stale.
+// nodes is the one met later by the sweep; the younger node merges into the older (a
+// union-find), which is the rerouting of its arcs. Merges only make a saddle's younger
+// end older, so a queued persistence can only grow: entries are re-validated when popped
+// (lazy) and pushed again when stale.
 std::vector<Cancellation> cancelInOrder(const std::vector<Node>& nodes,
                                         const std::vector<Edge>& edges) {
   std::vector<SimplexId> parent(nodes.size());
