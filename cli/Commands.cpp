@@ -50,7 +50,10 @@ const std::vector<Command>& commandTable() {
                  "(refined-grid ids) and the per-vertex / per-cell labels as JSON "
                  "(meant for small grids and tests)"},
                 {"--no-saddle-connections", "",
-                 "skip the 1-saddle to 2-saddle arcs (the expensive stage)"}},
+                 "skip the 1-saddle to 2-saddle arcs (the expensive stage)"},
+                {"--persistence-pairs", "",
+                 "cancel arcs in order of persistence and add the pairs (minimum, "
+                 "1-saddle) and ((d-1)-saddle, maximum) as \"persistence_pairs\""}},
                runOptions()}),
        "Counts the critical cells (\"critical_cells\": [n0, n1, n2, n3]), the "
        "saddle-extremum arcs (\"arcs\": {\"saddle1_minimum\", \"saddle2_maximum\"}; in "
@@ -60,7 +63,10 @@ const std::vector<Command>& commandTable() {
        "the unlabelled vertices and cells (counted; 0 with the boundary rule), and in 3D "
        "the 1-saddle to 2-saddle arcs with their numbers of V-paths "
        "(\"saddle1_saddle2\", "
-       "\"saddle1_saddle2_multiplicity_sum\").",
+       "\"saddle1_saddle2_multiplicity_sum\"). --persistence-pairs adds "
+       "\"persistence_pairs\": {\"pairs\": [[dim, birth_rank, death_rank, birth_cell, "
+       "death_cell, birth_value, death_value], ...], \"essential_minima\", "
+       "\"saddles_left\", \"maxima_left\"}.",
        runMorseSmaleComplex},
       {"smooth",
        "Laplacian smoothing of a scalar field (TTK's ScalarFieldSmoother)",

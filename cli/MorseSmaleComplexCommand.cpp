@@ -1,12 +1,14 @@
 // `topogpu msc`: the domain loader (grids only), the core call, critical cells, arcs,
 // boundary maxima and unlabelled counts in the shared envelope; --details writes the
-// complex itself for oracle tests.
+// complex itself for oracle tests; --persistence-pairs adds the pairs of the arc
+// cancellation.
 #include "Commands.h"
 #include "Domain.h"
 #include "Report.h"
 
 #include "core/common/Timer.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
+#include "core/morse_smale_complex/Persistence.h"
 
 #include <fstream>
 
@@ -58,6 +60,27 @@ void writeDetails(const std::string& path, const morse_smale_complex::Output& ou
        << ",\"CellDescendingManifold\":" << idList(out.cellDescendingManifold) << "}\n";
   if (!file)
     throw Error("cannot write the details file '" + path + "'");
+}
+
+// {"pairs": [[dim, birth_rank, death_rank, birth_cell, death_cell, birth_value,
+// death_value], ...], ...}: ranks (the vertex order) make the pairs comparable with a
+// persistence diagram of the lower-star filtration whatever the ties in the values.
+JsonObject persistenceJson(const morse_smale_complex::Persistence& persistence) {
+  std::string pairs = "[";
+  for (std::size_t i = 0; i < persistence.pairs.size(); ++i) {
+    const auto& p = persistence.pairs[i];
+    pairs += (i ? ",[" : "[") + std::to_string(p.dimension) + "," +
+             std::to_string(p.birthRank) + "," + std::to_string(p.deathRank) + "," +
+             std::to_string(p.birth) + "," + std::to_string(p.death) + "," +
+             jsonNumber(p.birthValue) + "," + jsonNumber(p.deathValue) + "]";
+  }
+  JsonObject out;
+  out.addRaw("pairs", pairs + "]");
+  out.add("essential_minima", static_cast<long long>(persistence.minima.size()));
+  out.addRaw("saddles_left", "[" + std::to_string(persistence.saddles1.size()) + "," +
+                                 std::to_string(persistence.saddlesTop.size()) + "]");
+  out.add("maxima_left", static_cast<long long>(persistence.maxima.size()));
+  return out;
 }
 
 long long multiplicitySum(const std::vector<morse_smale_complex::Arc>& arcs) {
@@ -135,6 +158,25 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
       "unlabelled: " + std::to_string(output.unlabelledAscending) +
       " vertices (ascending), " + std::to_string(output.unlabelledDescending) +
       " vertices (descending), " + std::to_string(output.unlabelledCells) + " cells");
+  if (args.has("--persistence-pairs")) {
+    Timer timer;
+    morse_smale_complex::Persistence persistence;
+    morse_smale_complex::computePersistence(output, domain.values, persistence);
+    output.report.timings.emplace_back("persistence pairs (cpu)", timer.seconds());
+    result.fields.add("persistence_pairs", persistenceJson(persistence));
+    std::size_t low = 0;
+    for (const auto& p : persistence.pairs)
+      low += p.dimension == 0 ? 1 : 0;
+    result.lines.push_back(
+        "persistence pairs: " + std::to_string(low) + " (minimum, 1-saddle), " +
+        std::to_string(persistence.pairs.size() - low) + " (" + (is2D ? "1" : "2") +
+        "-saddle, maximum); essential minima: " +
+        std::to_string(persistence.minima.size()) +
+        (is2D ? std::string()
+              : "; saddles left for the 1-saddle/2-saddle pairs: " +
+                    std::to_string(persistence.saddles1.size()) + " + " +
+                    std::to_string(persistence.saddlesTop.size())));
+  }
   if (args.has("--details"))
     writeDetails(args.get("--details"), output);
   result.report = output.report;

@@ -64,6 +64,13 @@ def _counts_from_pairs(pairs, essentials):
 
 def brute_force_counts(values):
     """Critical cells per index by explicit cells and a boundary-matrix reduction."""
+    return _counts_from_pairs(*brute_force_pairs(values))
+
+
+def brute_force_pairs(values):
+    """(pairs, essentials) by explicit cells and a boundary-matrix reduction: pairs as
+    (dimension of the class, birth rank, death rank), zero-persistence ones included;
+    essentials as the dimensions of the classes that never die."""
     ranks = vertex_ranks(_squeeze(values))
     shape = ranks.shape
     refined = [2 * s - 1 for s in shape]
@@ -110,7 +117,7 @@ def brute_force_counts(values):
             pairs.append((dims[birth], vals[birth], vals[cell]))
             paired.update((low, p))
     essentials = [dims[order[p]] for p in range(len(order)) if p not in paired]
-    return _counts_from_pairs(pairs, essentials)
+    return pairs, essentials
 
 
 def refined_top_cells(values):
@@ -128,11 +135,17 @@ def refined_top_cells(values):
 
 def gudhi_counts(values):
     """Critical cells per index from GUDHI's cubical persistence of the refined grid."""
+    return _counts_from_pairs(*gudhi_pairs(values))
+
+
+def gudhi_pairs(values):
+    """(pairs, essentials) as brute_force_pairs gives them, from GUDHI's cubical
+    persistence of the refined grid (ranks as integers)."""
     import gudhi
 
     top = refined_top_cells(values)
     if top.size == 1:  # a single vertex: one essential 0-class
-        return [1, 0, 0, 0]
+        return [], [0]
     # A numpy array is taken with its own shape (the axis order does not matter anyway:
     # permuting axes is an isometry of the complex); the flat list plus `dimensions`
     # form would need the first axis fastest.
@@ -143,8 +156,8 @@ def gudhi_counts(values):
         if death == float("inf"):
             essentials.append(dim)
         else:
-            pairs.append((dim, birth, death))
-    return _counts_from_pairs(pairs, essentials)
+            pairs.append((dim, int(birth), int(death)))
+    return pairs, essentials
 
 
 def counts(values, method="auto"):

@@ -1,0 +1,286 @@
+#include "Persistence.h"
+
+#include "core/common/VertexOrder.h"
+#include "core/morse_smale_complex/GradientForest.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <queue>
+#include <string>
+
+namespace topogpu::morse_smale_complex {
+
+namespace {
+
+SimplexId indexIn(const std::vector<SimplexId>& sorted, SimplexId value) {
+  const auto it = std::lower_bound(sorted.begin(), sorted.end(), value);
+  return it != sorted.end() && *it == value ? SimplexId(it - sorted.begin()) : -1;
+}
+
+// The vertex of highest rank among the cell's corners: the cell's value in the
+// lower-star filtration.
+SimplexId highestVertex(const cubical::Grid& g, SimplexId cell, const SimplexId* rank) {
+  SimplexId c[3];
+  cubical::cellCoords(g, cell, c);
+  SimplexId best = -1;
+  for (int corner = 0; corner < 8; ++corner) {
+    SimplexId v[3];
+    bool used = true;
+    for (int a = 0; a < 3; ++a) {
+      const bool high = (corner >> a) & 1;
+      if (c[a] & 1)
+        v[a] = (c[a] + (high ? 1 : -1)) / 2;
+      else {
+        used = used && !high;
+        v[a] = c[a] / 2;
+      }
+    }
+    if (!used)
+      continue;
+    const SimplexId id = v[0] + g.n[0] * (v[1] + g.n[1] * v[2]);
+    if (best < 0 || rank[id] > rank[best])
+      best = id;
+  }
+  return best;
+}
+
+double valueAt(const ScalarArrayView& values, SimplexId v) {
+  double x = 0;
+  TOPOGPU_DISPATCH_SCALAR(values.type,
+                          x = double(static_cast<const ValueT*>(values.data)[v]));
+  return x;
+}
+
+// A saddle joining two extremum nodes (equal when both paths reach one extremum).
+// Sweep keys: ranks in dimension 0, negated ranks in the dual (a sweep from +inf down);
+// ties (several critical cells share their highest vertex) are broken by the refined
+// id, negated in the dual, so that both sweeps follow one total order of the cells and
+// in 2D no 1-saddle is cancelled twice.
+struct Edge {
+  SimplexId key = 0, tie = 0;
+  SimplexId a = -1, b = -1;
+};
+
+struct Node {
+  SimplexId key = 0, tie = 0;
+  bool olderThan(const Node& o) const { return key != o.key ? key < o.key : tie < o.tie; }
+};
+
+struct Cancellation {
+  SimplexId edge, node; // the saddle (index in edges) and the extremum it removes
+};
+
+// Cancels saddles with extremum nodes, lowest persistence key(saddle) - key(younger
+// extremum) first (then the saddle met first by the sweep), where the younger of two
+// nodes is the one met later by the sweep; the younger node merges into the older (a
+// union-find), which is the rerouting of its arcs. Merges only make a saddle's younger
+// end older, so a queued persistence can only grow: entries are re-validated when popped
+// (lazy) and pushed again when stale.
+std::vector<Cancellation> cancelInOrder(const std::vector<Node>& nodes,
+                                        const std::vector<Edge>& edges) {
+  std::vector<SimplexId> parent(nodes.size());
+  std::iota(parent.begin(), parent.end(), SimplexId(0));
+  auto find = [&](SimplexId x) {
+    while (parent[x] != x) {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+    return x;
+  };
+  struct Entry {
+    SimplexId persistence, key, tie, edge;
+    bool operator>(const Entry& o) const {
+      if (persistence != o.persistence)
+        return persistence > o.persistence;
+      if (key != o.key)
+        return key > o.key;
+      return tie > o.tie;
+    }
+  };
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+  auto younger = [&](SimplexId x, SimplexId y) {
+    return nodes[x].olderThan(nodes[y]) ? y : x;
+  };
+  for (SimplexId i = 0; i < SimplexId(edges.size()); ++i) {
+    const Edge& e = edges[i];
+    if (e.a != e.b)
+      queue.push({e.key - nodes[younger(e.a, e.b)].key, e.key, e.tie, i});
+  }
+  std::vector<Cancellation> cancelled;
+  while (!queue.empty()) {
+    const Entry top = queue.top();
+    queue.pop();
+    const Edge& e = edges[top.edge];
+    const SimplexId ra = find(e.a), rb = find(e.b);
+    if (ra == rb)
+      continue; // both paths now reach one extremum: never cancellable again
+    const SimplexId y = younger(ra, rb);
+    const SimplexId persistence = e.key - nodes[y].key;
+    if (persistence != top.persistence) {
+      queue.push({persistence, top.key, top.tie, top.edge});
+      continue;
+    }
+    parent[y] = y == ra ? rb : ra;
+    cancelled.push_back({top.edge, y});
+  }
+  return cancelled;
+}
+
+} // namespace
+
+void computePersistence(const Output& complex, const ScalarArrayView& values,
+                        const SimplexId* rank, Persistence& persistence) {
+  persistence = Persistence();
+  const discrete_gradient::Output& dg = complex.gradient;
+  const cubical::Grid& g = dg.grid;
+  const SimplexId nVertices = g.n[0] * g.n[1] * g.n[2];
+  if (values.size != nVertices || SimplexId(dg.gradient.size()) != cubical::cellCount(g))
+    throw Error("persistence pairs: the complex (" + std::to_string(nVertices) +
+                " vertices) and the field (" + std::to_string(values.size) +
+                " values) do not match");
+  if (g.dimension < 2)
+    throw Error("persistence pairs need a 2D or 3D grid");
+  const int d = g.dimension;
+  const std::vector<SimplexId>& minima = dg.criticalCells[0];
+  const std::vector<SimplexId>& saddles1 = dg.criticalCells[1];
+  const std::vector<SimplexId>& saddlesTop = dg.criticalCells[d - 1];
+  const std::vector<SimplexId>& maxima = dg.criticalCells[d];
+
+  auto makePair = [&](int dimension, SimplexId birth, SimplexId death) {
+    PersistencePair p;
+    p.dimension = dimension;
+    p.birth = birth;
+    p.death = death;
+    const SimplexId vb = highestVertex(g, birth, rank),
+                    vd = highestVertex(g, death, rank);
+    p.birthRank = rank[vb];
+    p.deathRank = rank[vd];
+    p.birthValue = valueAt(values, vb);
+    p.deathValue = valueAt(values, vd);
+    return p;
+  };
+
+  // In 2D the (d-1)-saddles are the 1-saddles: one flag array serves both pairings.
+  std::vector<char> usedSaddle1(saddles1.size(), 0), usedSaddleTopOwn;
+  std::vector<char>& usedSaddleTop = d == 2 ? usedSaddle1 : usedSaddleTopOwn;
+  usedSaddleTop.resize(saddlesTop.size(), 0);
+
+  // Dimension 0: the 1-saddle -> minimum arcs as they are (descending paths never leave
+  // the box).
+  {
+    std::vector<Edge> edges(saddles1.size());
+    for (std::size_t i = 0; i < saddles1.size(); ++i) {
+      edges[i].tie = saddles1[i];
+      edges[i].key = rank[highestVertex(g, saddles1[i], rank)];
+    }
+    for (const Arc& arc : complex.saddle1Minimum) {
+      const SimplexId s = indexIn(saddles1, arc.saddle),
+                      m = indexIn(minima, arc.extremum);
+      if (s < 0 || m < 0)
+        throw Error("persistence pairs: an arc ends at a cell that is not critical");
+      Edge& e = edges[std::size_t(s)];
+      (e.a < 0 ? e.a : e.b) = m;
+      if (arc.multiplicity == 2)
+        e.b = m;
+    }
+    for (const Edge& e : edges)
+      if (e.a < 0 || e.b < 0)
+        throw Error("persistence pairs: a 1-saddle without its two arcs to minima");
+    std::vector<Node> nodes(minima.size());
+    for (std::size_t m = 0; m < minima.size(); ++m)
+      nodes[m] = {rank[cubical::vertexOfCell(g, minima[m])], minima[m]};
+    std::vector<char> usedMinimum(minima.size(), 0);
+    for (const Cancellation& c : cancelInOrder(nodes, edges)) {
+      usedSaddle1[std::size_t(c.edge)] = 1;
+      usedMinimum[std::size_t(c.node)] = 1;
+      persistence.pairs.push_back(
+          makePair(0, minima[std::size_t(c.node)], saddles1[std::size_t(c.edge)]));
+    }
+    for (std::size_t m = 0; m < minima.size(); ++m)
+      if (!usedMinimum[m])
+        persistence.minima.push_back(minima[m]);
+  }
+
+  // Dimension d-1. The ascending paths are traced again here rather than read from the
+  // saddle-maximum arcs: an arc records where a path that left the box ends on the
+  // boundary surface (possibly the facet of a critical maximum), while for the
+  // filtration of the box every exit is the same virtual maximum.
+  {
+    const SimplexId outside = SimplexId(maxima.size());
+    const SimplexId nTop = cubical::topCellCount(g);
+    const std::uint8_t* gradient = dg.gradient.data();
+    std::vector<SimplexId> root(std::size_t(nTop), -1), path;
+    auto rootOf = [&](SimplexId t) {
+      path.clear();
+      SimplexId r = -1;
+      while (root[t] < 0) {
+        path.push_back(t);
+        const SimplexId next = cubical::topCellSuccessor(g, gradient, t);
+        if (next == t) {
+          r = indexIn(maxima, cubical::topCellOf(g, t));
+          break;
+        }
+        if (next < 0) {
+          r = outside;
+          break;
+        }
+        t = next;
+      }
+      if (r < 0)
+        r = root[t];
+      for (const SimplexId p : path)
+        root[p] = r;
+      return r;
+    };
+    std::vector<Edge> edges(saddlesTop.size());
+    for (std::size_t i = 0; i < saddlesTop.size(); ++i) {
+      Edge& e = edges[i];
+      e.tie = -saddlesTop[i];
+      e.key = -rank[highestVertex(g, saddlesTop[i], rank)];
+      SimplexId c[3];
+      cubical::cellCoords(g, saddlesTop[i], c);
+      const int a = cubical::unspannedAxis(g, c);
+      SimplexId side[2];
+      for (int k = 0; k < 2; ++k) {
+        SimplexId p[3] = {c[0], c[1], c[2]};
+        p[a] += k ? 1 : -1;
+        side[k] = p[a] < 0 || p[a] >= cubical::refinedSize(g, a)
+                      ? outside
+                      : rootOf(cubical::topIndexAt(g, p));
+      }
+      e.a = side[0];
+      e.b = side[1];
+    }
+    std::vector<Node> nodes(maxima.size() + 1);
+    for (std::size_t m = 0; m < maxima.size(); ++m)
+      nodes[m] = {-rank[highestVertex(g, maxima[m], rank)], -maxima[m]};
+    nodes[std::size_t(outside)] = {-nVertices - 1, 0}; // older than every maximum
+    std::vector<char> usedMaximum(maxima.size(), 0);
+    for (const Cancellation& c : cancelInOrder(nodes, edges)) {
+      usedSaddleTop[std::size_t(c.edge)] = 1;
+      usedMaximum[std::size_t(c.node)] = 1;
+      persistence.pairs.push_back(
+          makePair(d - 1, saddlesTop[std::size_t(c.edge)], maxima[std::size_t(c.node)]));
+    }
+    for (std::size_t m = 0; m < maxima.size(); ++m)
+      if (!usedMaximum[m])
+        persistence.maxima.push_back(maxima[m]);
+  }
+  for (std::size_t s = 0; s < saddles1.size(); ++s)
+    if (!usedSaddle1[s])
+      persistence.saddles1.push_back(saddles1[s]);
+  if (d == 3)
+    for (std::size_t s = 0; s < saddlesTop.size(); ++s)
+      if (!usedSaddleTop[s])
+        persistence.saddlesTop.push_back(saddlesTop[s]);
+}
+
+void computePersistence(const Output& complex, const ScalarArrayView& values,
+                        Persistence& persistence) {
+  std::vector<SimplexId> rank(std::size_t(values.size));
+  computeVertexOrderCpu(values, rank.data());
+  computePersistence(complex, values, rank.data(), persistence);
+}
+
+} // namespace topogpu::morse_smale_complex
