@@ -479,6 +479,11 @@ TEST(Eikonal, SolversAgreeOnSharedSurfaces) {
       continue;
     }
     Surface s{mesh.points, mesh.cells};
+#ifndef NDEBUG
+    // The sanitizer pass (Debug checks on every accessor) keeps to the smaller meshes.
+    if (s.vertices() > 40000)
+      continue;
+#endif
     // Seeds: the first referenced vertex and one far along the list.
     std::vector<SimplexId> seeds = {s.cells[0], s.cells[3 * (s.triangles() / 2)]};
     expectSolversAgree(s, seeds, path);
@@ -675,11 +680,9 @@ TEST(Eikonal, DegenerateTrianglesAndNonManifoldEdges) {
   }
 }
 
-// meshFIM-MT sweeps once per front step; single-threaded meshFIM appends to the list it
-// sweeps (as the paper's), so a sweep goes far and the cap is tested on the former.
 TEST(Eikonal, IterationCapStopsWithAWarning) {
   const Surface s = square(30);
-  for (Solver solver : {Solver::FimMt}) {
+  for (Solver solver : {Solver::Fim, Solver::FimMt}) {
     Parameters p = seeded({0}, solver);
     p.maxIterations = 3;
     RunReport report;
