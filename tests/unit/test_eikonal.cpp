@@ -321,9 +321,9 @@ TEST(Eikonal, VirtualEdgesImproveObtuseMeshes) {
 TEST(Eikonal, PiecewiseConstantSpeedGivesTravelTime) {
   const int n = 33;
   const Surface s = square(n);
-  std::vector<SimplexId> seeds;
+  std::vector<SimplexId> seeds(n);
   for (int j = 0; j < n; ++j)
-    seeds.push_back(SimplexId(j) * n);
+    seeds[j] = SimplexId(j) * n;
   std::vector<double> perTriangle(s.triangles()), perVertex(s.vertices());
   for (SimplexId t = 0; t < s.triangles(); ++t) {
     double cx = 0;
@@ -419,9 +419,9 @@ void expectSolversAgree(const Surface& s, const std::vector<SimplexId>& seeds,
   for (SimplexId t = 0; t < s.triangles(); ++t)
     edge += euclid(s, s.cells[3 * t], s.cells[3 * t + 1]);
   edge /= double(std::max<SimplexId>(s.triangles(), 1));
-  std::vector<Result> results;
-  for (Solver solver : kSolvers)
-    results.push_back(solve(s, seeded(seeds, solver)));
+  std::vector<Result> results(kSolvers.size());
+  for (std::size_t i = 0; i < kSolvers.size(); ++i)
+    results[i] = solve(s, seeded(seeds, kSolvers[i]));
   const double fimMt = maxDifference(results[1].distance, results[2].distance);
   const double fmmFim = maxDifference(results[0].distance, results[1].distance);
   EXPECT_LT(fimMt, 1e-4 * edge) << name;
@@ -501,9 +501,9 @@ TEST(Eikonal, SeedIdentifierIsTheNearestSeed) {
   for (const Surface& s : {square(45, 1.0, 0.3, 9), icosphere(3)}) {
     const SimplexId n = s.vertices();
     const std::vector<SimplexId> seeds = {3, n / 4, n / 2, 3 * n / 4};
-    std::vector<std::vector<double>> single;
-    for (SimplexId seed : seeds)
-      single.push_back(solve(s, seeded({seed})).distance);
+    std::vector<std::vector<double>> single(seeds.size());
+    for (std::size_t i = 0; i < seeds.size(); ++i)
+      single[i] = solve(s, seeded({seeds[i]})).distance;
     double edge = 0;
     for (SimplexId t = 0; t < s.triangles(); ++t)
       edge = std::max(edge, euclid(s, s.cells[3 * t], s.cells[3 * t + 1]));
@@ -511,9 +511,9 @@ TEST(Eikonal, SeedIdentifierIsTheNearestSeed) {
       const Result r = solve(s, seeded(seeds, solver));
       int clear = 0;
       for (SimplexId v = 0; v < s.vertices(); ++v) {
-        std::vector<double> d;
-        for (const auto& f : single)
-          d.push_back(f[v]);
+        std::vector<double> d(single.size());
+        for (std::size_t i = 0; i < single.size(); ++i)
+          d[i] = single[i][v];
         const std::size_t best = std::min_element(d.begin(), d.end()) - d.begin();
         std::vector<double> sorted = d;
         std::sort(sorted.begin(), sorted.end());
