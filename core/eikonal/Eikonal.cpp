@@ -456,7 +456,8 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
                               "triangle still updates its vertices; obtuse-angle "
                               "unfolding stops there");
   const SimplexId unsplit = mesh.obtuseAngles - mesh.unfoldedAngles;
-  if (unsplit > 0 && parameters.unfoldObtuseAngles)
+  // Their fallback is causal, only less accurate there: worth a warning when common.
+  if (parameters.unfoldObtuseAngles && unsplit * 100 > mesh.obtuseAngles)
     report.warnings.push_back(
         std::to_string(unsplit) + " of " + std::to_string(mesh.obtuseAngles) +
         " obtuse angles found no virtual edge (" +

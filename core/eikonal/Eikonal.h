@@ -85,8 +85,8 @@ struct Result {
 // no or out-of-range seeds, non-finite coordinates, a speed that is not finite and > 0,
 // parameters out of range), Aborted on abort. Progress runs 0..1; report gets the timings
 // ("precondition", "mesh setup", "<solver> (cpu)") and warnings (unreached vertices,
-// degenerate triangles, non-manifold edges, obtuse angles left unsplit, the iteration
-// cap).
+// degenerate triangles, non-manifold edges, more than 1% of the obtuse angles left
+// unsplit, the iteration cap).
 void execute(ExplicitTriangulation& triangulation, const double* points,
              const Parameters& parameters, const Monitor& monitor, Result& result,
              RunReport& report);
