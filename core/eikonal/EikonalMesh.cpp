@@ -217,7 +217,9 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
           }
           for (int k = 0; k < 3; ++k) {
             const double a = l[(k + 1) % 3], b = l[(k + 2) % 3];
-            if (l[k] * l[k] > a * a + b * b)
+            // Right angles (up to rounding) need no split: without the margin,
+            // rounding would split some of them and not others.
+            if (l[k] * l[k] > (a * a + b * b) * (1 + 1e-9))
               obtuse[t] = std::int8_t(k);
           }
         }

@@ -356,6 +356,84 @@ TEST(Eikonal, PiecewiseConstantSpeedGivesTravelTime) {
   }
 }
 
+// ---- a curved surface with an exact polyhedral geodesic
+// ---------------------------------
+
+// A strip triangulated between vertical columns x = k w (rows at jittered heights on
+// each column, so many triangles are obtuse), flat, or folded along the columns onto 3/4
+// of a prism.
+// Folding is an isometry and the flat strip is convex, so the exact geodesic distance on
+// the folded polyhedron is the Euclidean distance in the flat one.
+Surface strip(int columns, int rows, double w, double height, bool folded,
+              unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-0.4, 0.4);
+  const double dy = height / (rows + 1);
+  std::vector<std::vector<double>> ys(columns + 1);
+  for (auto& column : ys) {
+    column = {0.0};
+    for (int i = 1; i <= rows; ++i)
+      column.push_back((i + u(rng)) * dy);
+    column.push_back(height);
+  }
+  const double alpha = 1.5 * M_PI / columns;
+  const double radius = w / (2 * std::sin(alpha / 2));
+  Surface s;
+  std::vector<SimplexId> first(columns + 2, 0);
+  for (int k = 0; k <= columns; ++k) {
+    first[k + 1] = first[k] + SimplexId(ys[k].size());
+    for (double y : ys[k]) {
+      if (folded)
+        s.points.insert(s.points.end(),
+                        {radius * std::cos(k * alpha), radius * std::sin(k * alpha), y});
+      else
+        s.points.insert(s.points.end(), {k * w, y, 0.0});
+    }
+  }
+  for (int k = 0; k < columns; ++k) {
+    // Zip the two sorted columns into triangles.
+    std::size_t i = 0, j = 0;
+    const std::size_t ni = ys[k].size(), nj = ys[k + 1].size();
+    while (i + 1 < ni || j + 1 < nj) {
+      const SimplexId a = first[k] + SimplexId(i), b = first[k + 1] + SimplexId(j);
+      if (j + 1 >= nj || (i + 1 < ni && ys[k][i + 1] < ys[k + 1][j + 1])) {
+        s.cells.insert(s.cells.end(), {a, b, a + 1});
+        ++i;
+      } else {
+        s.cells.insert(s.cells.end(), {a, b, b + 1});
+        ++j;
+      }
+    }
+  }
+  return s;
+}
+
+TEST(Eikonal, FoldedStripMatchesItsDevelopment) {
+  const int columns = 40, rows = 39;
+  const double w = 0.05, height = 2.0; // rows 0.05 apart
+  const Surface flat = strip(columns, rows, w, height, false, 21);
+  const Surface folded = strip(columns, rows, w, height, true, 21);
+  const SimplexId seed = (columns / 2) * (rows + 2) + rows / 2;
+  std::vector<double> exact(flat.vertices());
+  for (SimplexId v = 0; v < flat.vertices(); ++v)
+    exact[v] = euclid(flat, v, seed);
+  for (Solver solver : kSolvers) {
+    const Result onFlat = solve(flat, seeded({seed}, solver));
+    const Result onFolded = solve(folded, seeded({seed}, solver));
+    EXPECT_GT(onFolded.obtuseAngles, flat.triangles() / 5) << solverName(solver);
+    EXPECT_EQ(onFolded.unfoldedAngles, onFlat.unfoldedAngles) << solverName(solver);
+    // The same intrinsic data: the same values up to rounding (and meshFIM-MT's
+    // interleaving).
+    EXPECT_LT(maxDifference(onFlat.distance, onFolded.distance), 1e-4 * w)
+        << solverName(solver);
+    const Errors e = errorsAgainst(onFolded.distance, exact);
+    EXPECT_LT(e.mean, 0.5 * w) << solverName(solver);
+    EXPECT_LT(e.max, 2.0 * w) << solverName(solver);
+    // Straight lines in 3D cut across the fold: shorter than the geodesic, far away.
+    EXPECT_LT(euclid(folded, seed, 0), exact[0] - 0.1);
+  }
+}
+
 // ---- the sphere against great-circle distance ----------------------------------------
 
 TEST(Eikonal, IcosphereMatchesGreatCircleDistance) {
