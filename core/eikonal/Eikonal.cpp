@@ -105,7 +105,8 @@ void initialise(const Mesh& mesh, const Parameters& parameters, State& state) {
   }
 }
 
-// Calls checkAbort and reports progress every `period` calls of tick().
+// Checks for an abort and reports progress (the share of vertices reached, in steps of
+// 1%) on each tick from the calling thread.
 class Pacer {
 public:
   Pacer(const Monitor& monitor, SimplexId total) : monitor_(monitor), total_(total) {}
