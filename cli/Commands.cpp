@@ -83,6 +83,37 @@ const std::vector<Command>& commandTable() {
        "Reports the value range before and after (JSON keys \"range_before\", "
        "\"range_after\": min, max) in the input's type (integers rounded to nearest).",
        runSmooth},
+      {"geodesic",
+       "geodesic distance on a triangle surface from seed vertices (FMM, meshFIM)",
+       {"--mesh FILE --seeds ID[,ID...] [--solver fmm|fim|fim-mt] [--speed-array NAME] "
+        "[--stop D] [--out FILE] [--json]"},
+       {{"--mesh", "FILE",
+         "triangle surface: .off .ply"
+#if TOPOGPU_WITH_VTK
+         " .vtu .vtp .vtk"
+#else
+         " (this build has no VTK: no .vtu .vtp .vtk)"
+#endif
+        },
+        {"--seeds", "ID[,ID...]", "seed vertex ids (distance 0), 0-based, in file order"},
+        {"--solver", "fmm|fim|fim-mt",
+         "fast marching, meshFIM on one thread, meshFIM on all threads (default fim-mt)"},
+        {"--speed-array", "NAME",
+         "point array giving the speed (> 0) at each vertex; a triangle's speed is the "
+         "mean of its vertices' (default: speed 1, the geodesic distance)"},
+        {"--stop", "D", "vertices farther than D stay unreached (inf); default inf"},
+        {"--out", "FILE",
+         "write one distance per vertex per line, in input order (inf "
+         "when unreached)"},
+        {"--json", "", "print one JSON object (errors too) instead of text"},
+        {"--repeat", "N", "run N times (benchmarks; 1 to 1000000, default 1)"}},
+       "Solves |grad d| = 1 / speed from the seeds with the local solver of Fu et al. "
+       "(2011), obtuse angles split by unfolded virtual edges. JSON keys: solver, seeds, "
+       "speed, iterations (sweeps of meshFIM, accepted vertices of FMM), "
+       "local_solves_per_vertex, unreached, max_distance, converged, obtuse_angles, "
+       "unfolded_angles, degenerate_triangles, output. The GPU patchFIM is not there "
+       "yet.",
+       runGeodesic},
       {"info",
        "build features (CUDA, VTK) and the GPU seen",
        {"[--json]"},

@@ -39,6 +39,7 @@ std::vector<OptionSpec> concat(std::vector<std::vector<OptionSpec>> groups);
 // Handlers (one file each).
 int runCriticalPoints(const Arguments& args, CommandContext& context);
 int runDiscreteGradient(const Arguments& args, CommandContext& context);
+int runGeodesic(const Arguments& args, CommandContext& context);
 int runMorseSmaleComplex(const Arguments& args, CommandContext& context);
 int runInfo(const Arguments& args, CommandContext& context);
 int runSmooth(const Arguments& args, CommandContext& context);

@@ -27,6 +27,8 @@ struct Domain {
   std::shared_ptr<ExplicitTriangulation> explicitTriangulation;
   ScalarArrayView values;
   std::vector<std::string> notes; // said to the user as warnings
+  // x y z per vertex: filled only by loadWithVtk(..., keepPoints = true) (geodesic).
+  std::vector<double> points;
 
   SimplexId numberOfVertices() const;
   int dimension() const;
@@ -46,7 +48,9 @@ Domain loadDomain(const Arguments& args, CommandContext& context);
 
 #if TOPOGPU_WITH_VTK
 // .vtu .vtp .vti .vtk through VTK's readers and the filters' adaptor (VtkInput.cxx).
-Domain loadWithVtk(const std::string& path, const std::string& arrayName);
+// keepPoints also copies the point coordinates into Domain::points.
+Domain loadWithVtk(const std::string& path, const std::string& arrayName,
+                   bool keepPoints = false);
 #endif
 
 // 0, 1, 2 for "x", "y", "z" (a coordinate as the scalar field), else -1.

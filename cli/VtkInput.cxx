@@ -174,7 +174,8 @@ void probeInChild(const std::string& path) {
 
 } // namespace
 
-Domain loadWithVtk(const std::string& path, const std::string& arrayName) {
+Domain loadWithVtk(const std::string& path, const std::string& arrayName,
+                   bool keepPoints) {
   // Errors reach the user once, through our message, not also as VTK's log lines.
   vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF);
   probeInChild(path);
@@ -206,6 +207,11 @@ Domain loadWithVtk(const std::string& path, const std::string& arrayName) {
                 "; or use x, y or z for a coordinate)");
   } else {
     domain.values = vtk::viewScalarArray(array, arrayName);
+  }
+  if (keepPoints) {
+    domain.points.resize(3 * std::size_t(data->GetNumberOfPoints()));
+    for (vtkIdType v = 0; v < data->GetNumberOfPoints(); ++v)
+      data->GetPoint(v, &domain.points[3 * std::size_t(v)]);
   }
   vtk::TriangulationResult result = vtk::makeTriangulation(data);
   if (!result.note.empty())

@@ -1,0 +1,205 @@
+// `topogpu geodesic`: geodesic distance (the Eikonal equation) on a triangle surface from
+// seed vertices (core/eikonal): FMM or meshFIM on one or many threads.
+#include "Commands.h"
+#include "Domain.h"
+#include "Report.h"
+
+#include "core/eikonal/Eikonal.h"
+#include "triangulation/io/MeshFiles.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+
+namespace topogpu::cli {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::vector<SimplexId> parseSeeds(const std::string& text) {
+  std::vector<SimplexId> seeds;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma - start);
+    seeds.push_back(parseInteger(item, "--seeds (a vertex id)", 0,
+                                 std::numeric_limits<std::int64_t>::max()));
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  return seeds;
+}
+
+double parseStop(const std::string& text) {
+  if (text == "inf")
+    return std::numeric_limits<double>::infinity();
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE ||
+      !std::isfinite(value) || value < 0 ||
+      std::isspace(static_cast<unsigned char>(text[0])))
+    throw Error("--stop must be a distance >= 0 (or inf), got '" + text + "'");
+  return value;
+}
+
+// The surface, its point coordinates and the per-vertex speed when one is named.
+struct Surface {
+  Domain domain;
+  std::vector<double> points;
+  std::vector<double> speed;
+};
+
+Surface loadSurface(const std::string& path, const std::string& speedArray,
+                    CommandContext& context) {
+  Surface s;
+  s.domain.input = path;
+  s.domain.triangulation = "explicit";
+  context.activity = "reading mesh '" + path + "'";
+  io::readableFileSize(path, "mesh");
+  const std::string name = lower(path);
+  if (endsWith(name, ".off") || endsWith(name, ".ply")) {
+    const bool off = endsWith(name, ".off");
+    io::SurfaceMesh mesh = off ? io::readOff(path) : io::readPly(path);
+    if (!speedArray.empty()) {
+      for (auto& [arrayName, values] : mesh.pointArrays) {
+        if (arrayName == speedArray)
+          s.speed = std::move(values);
+      }
+      if (s.speed.empty()) {
+        std::string known;
+        for (const auto& [arrayName, values] : mesh.pointArrays)
+          known += (known.empty() ? "" : ", ") + arrayName;
+        throw Error(off ? "OFF files carry no point arrays; --speed-array needs a .ply "
+                          "or VTK file"
+                        : "'" + path + "' has no vertex property '" + speedArray +
+                              "' (it has: " + known + ")");
+      }
+    }
+    const SimplexId vertices = mesh.numberOfVertices();
+    s.points = std::move(mesh.points);
+    s.domain.explicitTriangulation =
+        std::make_shared<ExplicitTriangulation>(vertices, 2, std::move(mesh.cells));
+    return s;
+  }
+  const bool vtkFormat = endsWith(name, ".vtu") || endsWith(name, ".vtp") ||
+                         endsWith(name, ".vti") || endsWith(name, ".vtk");
+  if (!vtkFormat)
+    throw Error("unsupported mesh format of '" + path +
+                "' (expected .off .ply .vtu .vtp .vtk)");
+#if TOPOGPU_WITH_VTK
+  // Without a speed array any point data will do: x is always there.
+  s.domain = loadWithVtk(path, speedArray.empty() ? "x" : speedArray, true);
+  if (s.domain.implicitTriangulation)
+    throw Error("geodesic distance needs a triangle mesh; '" + path + "' is a grid");
+  s.points = std::move(s.domain.points);
+  if (!speedArray.empty()) {
+    const ScalarArrayView& values = s.domain.values;
+    s.speed.resize(std::size_t(values.size));
+    TOPOGPU_DISPATCH_SCALAR(values.type, {
+      const auto* typed = static_cast<const ValueT*>(values.data);
+      for (SimplexId v = 0; v < values.size; ++v)
+        s.speed[v] = double(typed[v]);
+    });
+  }
+  return s;
+#else
+  throw Error("this build has no VTK: --mesh reads only .off and .ply files (got '" +
+              path + "')");
+#endif
+}
+
+void writeDistances(const std::string& path, const std::vector<double>& distance) {
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  bool ok = file != nullptr;
+  for (std::size_t v = 0; ok && v < distance.size(); ++v)
+    ok = std::isinf(distance[v]) ? std::fputs("inf\n", file) >= 0
+                                 : std::fprintf(file, "%.17g\n", distance[v]) > 0;
+  if (file != nullptr && std::fclose(file) != 0)
+    ok = false;
+  if (!ok)
+    throw Error("cannot write the distances to '" + path + "'");
+}
+
+} // namespace
+
+int runGeodesic(const Arguments& args, CommandContext& context) {
+  eikonal::Parameters parameters;
+  const std::string solver = args.get("--solver", "fim-mt");
+  if (solver == "gpu")
+    throw Error("--solver gpu (patchFIM) is not available yet; use fmm, fim or fim-mt");
+  parameters.solver = eikonal::parseSolver(solver);
+  parameters.seeds = parseSeeds(args.require("--seeds"));
+  if (args.has("--stop"))
+    parameters.stopDistance = parseStop(args.get("--stop"));
+  const int repeat = int(args.integer("--repeat", 1, 1, 1000000));
+  const std::string outputPath = args.get("--out");
+  const std::string speedArray = args.get("--speed-array");
+  if (args.has("--speed-array") && speedArray.empty())
+    throw Error("--speed-array needs a point array name");
+  Surface surface = loadSurface(args.require("--mesh"), speedArray, context);
+  Domain& domain = surface.domain;
+  if (!surface.speed.empty()) {
+    parameters.speedKind = eikonal::SpeedKind::PerVertex;
+    parameters.speedValues = surface.speed.data();
+  }
+  context.activity = "computing geodesic distances on '" + domain.input + "' (" +
+                     std::to_string(domain.numberOfVertices()) + " vertices)";
+  CommandResult result;
+  eikonal::Result distances;
+  for (int r = 0; r < repeat; ++r) {
+    eikonal::execute(*domain.explicitTriangulation, surface.points.data(), parameters,
+                     Monitor{}, distances, result.report);
+    result.totals.push_back(result.report.totalSeconds());
+  }
+  double largest = 0;
+  for (double d : distances.distance) {
+    if (std::isfinite(d))
+      largest = std::max(largest, d);
+  }
+  result.fields.add("solver", eikonal::solverName(parameters.solver));
+  result.fields.add("seeds", static_cast<long long>(parameters.seeds.size()));
+  result.fields.add("speed", speedArray.empty() ? std::string("constant 1") : speedArray);
+  result.fields.add("iterations", static_cast<long long>(distances.iterations));
+  result.fields.add("local_solves_per_vertex", distances.localSolvesPerVertex);
+  result.fields.add("unreached", static_cast<long long>(distances.unreached));
+  result.fields.add("max_distance", largest);
+  result.fields.add("converged", distances.converged);
+  result.fields.add("obtuse_angles", static_cast<long long>(distances.obtuseAngles));
+  result.fields.add("unfolded_angles", static_cast<long long>(distances.unfoldedAngles));
+  result.fields.add("degenerate_triangles",
+                    static_cast<long long>(distances.degenerateTriangles));
+  result.lines.push_back(std::string("solver: ") +
+                         eikonal::solverName(parameters.solver) + ", " +
+                         std::to_string(parameters.seeds.size()) + " seed(s)");
+  result.lines.push_back(
+      "iterations: " + std::to_string(distances.iterations) +
+      ", local solves per vertex: " + jsonNumber(distances.localSolvesPerVertex));
+  result.lines.push_back("largest distance: " + jsonNumber(largest) +
+                         ", unreached vertices: " + std::to_string(distances.unreached));
+  if (!outputPath.empty()) {
+    context.activity = "writing '" + outputPath + "'";
+    writeDistances(outputPath, distances.distance);
+    result.fields.add("output", outputPath);
+    result.lines.push_back("distances written to: " + outputPath);
+  }
+  printResult(context, domain, result);
+  return 0;
+}
+
+} // namespace topogpu::cli

@@ -1,0 +1,474 @@
+#include "Eikonal.h"
+
+#include "EikonalMesh.h"
+#include "core/common/Timer.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <functional>
+#include <queue>
+#include <sstream>
+#include <utility>
+
+namespace topogpu::eikonal {
+
+const char* solverName(Solver solver) {
+  switch (solver) {
+  case Solver::Fmm:
+    return "fmm";
+  case Solver::Fim:
+    return "fim";
+  case Solver::FimMt:
+    return "fim-mt";
+  }
+  return "?";
+}
+
+Solver parseSolver(const std::string& name) {
+  for (Solver s : {Solver::Fmm, Solver::Fim, Solver::FimMt}) {
+    if (name == solverName(s))
+      return s;
+  }
+  throw Error("unknown solver '" + name + "' (expected fmm, fim or fim-mt)");
+}
+
+std::vector<float> toFloat32(const std::vector<double>& distance) {
+  std::vector<float> out(distance.size());
+  for (std::size_t i = 0; i < distance.size(); ++i)
+    out[i] = float(distance[i]); // +inf converts to +inf
+  return out;
+}
+
+namespace {
+
+using detail::Mesh;
+using detail::VertexUpdate;
+constexpr double kInf = HUGE_VAL;
+
+std::string number(double x) {
+  std::ostringstream s;
+  s.precision(17);
+  s << x;
+  return s.str();
+}
+
+void validate(const ExplicitTriangulation& tri, const Parameters& parameters) {
+  if (tri.getNumberOfVertices() == 0)
+    throw Error("the mesh is empty (no vertices)");
+  if (tri.getDimension() != 2)
+    throw Error("geodesic distance needs a triangle mesh; this mesh has tetrahedra");
+  if (parameters.seeds.empty())
+    throw Error("no seed vertex was given (at least one is needed)");
+  for (SimplexId s : parameters.seeds) {
+    if (s < 0 || s >= tri.getNumberOfVertices())
+      throw Error("seed vertex " + std::to_string(s) + " is out of range (the mesh has " +
+                  std::to_string(tri.getNumberOfVertices()) + " vertices)");
+  }
+  if (std::isnan(parameters.stopDistance) || !(parameters.stopDistance >= 0))
+    throw Error("the stop distance must be >= 0 (or +inf), got " +
+                number(parameters.stopDistance));
+  if (!(parameters.epsilon > 0) || !std::isfinite(parameters.epsilon))
+    throw Error("epsilon must be finite and positive, got " + number(parameters.epsilon));
+  if (parameters.maxIterations < 1)
+    throw Error("the iteration cap must be at least 1, got " +
+                std::to_string(parameters.maxIterations));
+  if (parameters.maxUnfoldingSteps < 1 ||
+      parameters.maxUnfoldingSteps > kMaxUnfoldingSteps)
+    throw Error("the unfolding steps must be between 1 and " +
+                std::to_string(kMaxUnfoldingSteps) + ", got " +
+                std::to_string(parameters.maxUnfoldingSteps));
+}
+
+// Values, labels and what each solver counts, seeds set.
+struct State {
+  std::vector<double> value;
+  std::vector<SimplexId> label;
+  std::vector<std::uint8_t> seed;
+  long long solves = 0;
+  long long iterations = 0;
+  bool converged = true;
+};
+
+void initialise(const Mesh& mesh, const Parameters& parameters, State& state) {
+  state.value.assign(std::size_t(mesh.vertices), kInf);
+  state.label.assign(std::size_t(mesh.vertices), -1);
+  state.seed.assign(std::size_t(mesh.vertices), 0);
+  for (SimplexId s : parameters.seeds) {
+    state.value[s] = 0;
+    state.label[s] = s;
+    state.seed[s] = 1;
+  }
+}
+
+// Checks for an abort and reports progress (the share of vertices reached, in steps of
+// 1%) on each tick from the calling thread.
+class Pacer {
+public:
+  Pacer(const Monitor& monitor, SimplexId total) : monitor_(monitor), total_(total) {}
+  void tick(SimplexId done) {
+    monitor_.checkAbort();
+    const double f =
+        0.99 * double(std::min(done, total_)) / double(std::max<SimplexId>(total_, 1));
+    if (f > last_ + 0.01) {
+      last_ = f;
+      monitor_.report(f);
+    }
+  }
+
+private:
+  const Monitor& monitor_;
+  SimplexId total_;
+  double last_ = 0;
+};
+
+// Fast marching: vertices accepted in increasing value from a binary heap (lazy
+// deletion: stale entries are skipped); an update reads accepted values only, and when
+// v is accepted only the triangles of its neighbours that read v are solved again.
+void runFmm(const Mesh& mesh, const Parameters& parameters, const Monitor& monitor,
+            State& state) {
+  enum : std::uint8_t { Far = 0, Trial = 1, Alive = 2 };
+  std::vector<std::uint8_t> status(std::size_t(mesh.vertices), Far);
+  using Entry = std::pair<double, SimplexId>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+  const auto valueOf = [&](SimplexId u) {
+    return status[u] == Alive ? state.value[u] : kInf;
+  };
+  const auto labelOf = [&](SimplexId u) { return state.label[u]; };
+  const auto relax = [&](SimplexId v) {
+    detail::forEachDownwind(mesh, v, [&](SimplexId u) {
+      if (status[u] == Alive)
+        return;
+      const VertexUpdate up = detail::updateVertex(mesh, u, valueOf, labelOf, v);
+      state.solves += up.solves;
+      if (up.value < state.value[u] && up.value <= parameters.stopDistance) {
+        state.value[u] = up.value;
+        state.label[u] = up.label;
+        status[u] = Trial;
+        heap.push({up.value, u});
+      }
+    });
+  };
+  for (SimplexId v = 0; v < mesh.vertices; ++v) {
+    if (state.seed[v])
+      status[v] = Alive;
+  }
+  for (SimplexId v = 0; v < mesh.vertices; ++v) {
+    if (state.seed[v])
+      relax(v);
+  }
+  Pacer pacer(monitor, mesh.vertices);
+  SimplexId accepted = 0;
+  while (!heap.empty()) {
+    const auto [value, v] = heap.top();
+    heap.pop();
+    if (status[v] == Alive || value != state.value[v])
+      continue;
+    status[v] = Alive;
+    ++accepted;
+    if ((accepted & 0x3ff) == 0)
+      pacer.tick(accepted);
+    relax(v);
+  }
+  state.iterations = accepted;
+  for (SimplexId v = 0; v < mesh.vertices; ++v) {
+    if (status[v] != Alive && !state.seed[v]) {
+      state.value[v] = kInf;
+      state.label[v] = -1;
+    }
+  }
+}
+
+// The vertices to start from: the neighbours of the seeds (Algorithm 2.1's
+// initialisation), each once.
+std::vector<SimplexId> initialActiveList(const Mesh& mesh, const State& state,
+                                         std::vector<std::uint8_t>& inList) {
+  std::vector<SimplexId> list;
+  for (SimplexId v = 0; v < mesh.vertices; ++v) {
+    if (!state.seed[v])
+      continue;
+    detail::forEachDownwind(mesh, v, [&](SimplexId u) {
+      if (!state.seed[u] && !inList[u]) {
+        inList[u] = 1;
+        list.push_back(u);
+      }
+    });
+  }
+  return list;
+}
+
+std::string capWarning(long long iterations, std::size_t active) {
+  return "meshFIM stopped at the iteration cap (" + std::to_string(iterations) +
+         " sweeps) with " + std::to_string(active) +
+         " vertices still active: distances there and beyond may be too large";
+}
+
+// meshFIM, Algorithm 2.1: each sweep updates the active vertices in list order, every
+// new value used at once (Gauss-Seidel); a vertex whose value changed by less than
+// epsilon leaves the list and updates its potentially downwind neighbours (those of
+// greater value, section 2.4), which join the list when their value dropped by more
+// than epsilon. Values only decrease, so it terminates. Joining vertices wait for the
+// next sweep: appended to the sweep in progress (one reading of the paper) they carry
+// first guesses far ahead of the front, and on adaptive meshes the corrections then cost
+// 14 times more local solves (turbineblade.ply: 625 per vertex instead of 44).
+void runFim(const Mesh& mesh, const Parameters& parameters, double epsilon,
+            const Monitor& monitor, State& state, RunReport& report) {
+  std::vector<std::uint8_t> inList(std::size_t(mesh.vertices), 0);
+  std::vector<SimplexId> list = initialActiveList(mesh, state, inList), next;
+  const auto valueOf = [&](SimplexId u) { return state.value[u]; };
+  const auto labelOf = [&](SimplexId u) { return state.label[u]; };
+  Pacer pacer(monitor, mesh.vertices);
+  SimplexId reached = 0;
+  while (!list.empty()) {
+    if (state.iterations == parameters.maxIterations) {
+      state.converged = false;
+      report.warnings.push_back(capWarning(state.iterations, list.size()));
+      break;
+    }
+    ++state.iterations;
+    pacer.tick(reached);
+    next.clear();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if ((i & 0x3ff) == 0x3ff)
+        pacer.tick(reached);
+      const SimplexId v = list[i];
+      const double p = state.value[v];
+      const VertexUpdate up = detail::updateVertex(mesh, v, valueOf, labelOf);
+      state.solves += up.solves;
+      if (up.value < p) {
+        if (p == kInf)
+          ++reached;
+        state.value[v] = up.value;
+        state.label[v] = up.label;
+      }
+      if (p - state.value[v] > epsilon) {
+        next.push_back(v);
+        continue;
+      }
+      const double settled = state.value[v];
+      detail::forEachDownwind(mesh, v, [&](SimplexId u) {
+        // Causal updates: v cannot lower a value at or below its own.
+        if (inList[u] || state.seed[u] || state.value[u] <= settled)
+          return;
+        const double before = state.value[u];
+        const VertexUpdate nb = detail::updateVertex(mesh, u, valueOf, labelOf);
+        state.solves += nb.solves;
+        if (nb.value < before) {
+          if (before == kInf)
+            ++reached;
+          state.value[u] = nb.value;
+          state.label[u] = nb.label;
+          if (before - nb.value > epsilon && nb.value <= parameters.stopDistance) {
+            inList[u] = 1;
+            next.push_back(u);
+          }
+        }
+      });
+      inList[v] = 0;
+    }
+    for (SimplexId v : next)
+      inList[v] = 1;
+    list.swap(next);
+  }
+}
+
+// meshFIM on threads (section 2.4): each sweep splits the active list into blocks that
+// TBB tasks process as the single-threaded sweep does (Gauss-Seidel within a block,
+// asynchronous between blocks). Values are atomics lowered by compare-and-swap, so
+// they only decrease and a task may read a neighbour's value from before or after
+// another task's write: the converged values differ from the single-threaded ones (and
+// between runs) within the epsilon-convergence tolerance. A label is written after its
+// value and may come from a concurrent, equally good update.
+void runFimMt(const Mesh& mesh, const Parameters& parameters, double epsilon,
+              const Monitor& monitor, State& state, RunReport& report) {
+  const SimplexId nv = mesh.vertices;
+  std::vector<std::uint8_t> initial(std::size_t(nv), 0);
+  std::vector<SimplexId> list = initialActiveList(mesh, state, initial);
+  std::vector<std::atomic<double>> value(static_cast<std::size_t>(nv));
+  std::vector<std::atomic<SimplexId>> label(static_cast<std::size_t>(nv));
+  std::vector<std::atomic<std::uint8_t>> inList(static_cast<std::size_t>(nv));
+  tbb::parallel_for(SimplexId(0), nv, [&](SimplexId v) {
+    value[v].store(state.value[v], std::memory_order_relaxed);
+    label[v].store(state.label[v], std::memory_order_relaxed);
+    inList[v].store(initial[v], std::memory_order_relaxed);
+  });
+  initial = {};
+  const auto valueOf = [&](SimplexId u) {
+    return value[u].load(std::memory_order_relaxed);
+  };
+  const auto labelOf = [&](SimplexId u) {
+    return label[u].load(std::memory_order_relaxed);
+  };
+  // Lowers u's value to up.value unless another task went lower; true when it did.
+  const auto lower = [&](SimplexId u, const VertexUpdate& up) {
+    double current = value[u].load(std::memory_order_relaxed);
+    while (up.value < current) {
+      if (value[u].compare_exchange_weak(current, up.value, std::memory_order_relaxed)) {
+        label[u].store(up.label, std::memory_order_relaxed);
+        return true;
+      }
+    }
+    return false;
+  };
+  struct Local {
+    std::vector<SimplexId> next;
+    long long solves = 0;
+    SimplexId reached = 0;
+  };
+  tbb::enumerable_thread_specific<Local> locals;
+  Pacer pacer(monitor, nv);
+  SimplexId reached = 0;
+  std::vector<SimplexId> next;
+  while (!list.empty()) {
+    if (state.iterations == parameters.maxIterations) {
+      state.converged = false;
+      report.warnings.push_back(capWarning(state.iterations, list.size()));
+      break;
+    }
+    ++state.iterations;
+    pacer.tick(reached);
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, list.size(), 256),
+        [&](const tbb::blocked_range<std::size_t>& r) {
+          Local& local = locals.local();
+          for (std::size_t i = r.begin(); i < r.end(); ++i) {
+            const SimplexId v = list[i];
+            const double p = valueOf(v);
+            const VertexUpdate up = detail::updateVertex(mesh, v, valueOf, labelOf);
+            local.solves += up.solves;
+            if (lower(v, up))
+              local.reached += p == kInf;
+            const double settled = valueOf(v);
+            if (p - settled > epsilon) {
+              local.next.push_back(v); // stays active
+              continue;
+            }
+            inList[v].store(0, std::memory_order_relaxed);
+            detail::forEachDownwind(mesh, v, [&](SimplexId u) {
+              if (state.seed[u] || inList[u].load(std::memory_order_relaxed))
+                return;
+              const double before = valueOf(u);
+              if (before <= settled)
+                return;
+              const VertexUpdate nb = detail::updateVertex(mesh, u, valueOf, labelOf);
+              local.solves += nb.solves;
+              if (!lower(u, nb))
+                return;
+              local.reached += before == kInf;
+              if (before - nb.value > epsilon && nb.value <= parameters.stopDistance &&
+                  inList[u].exchange(1, std::memory_order_relaxed) == 0)
+                local.next.push_back(u);
+            });
+          }
+        });
+    next.clear();
+    for (Local& local : locals) {
+      next.insert(next.end(), local.next.begin(), local.next.end());
+      state.solves += local.solves;
+      reached += local.reached;
+      local.next.clear();
+      local.solves = 0;
+      local.reached = 0;
+    }
+    // No repeats: a kept vertex never left the list and a new one was claimed once.
+    list.swap(next);
+  }
+  tbb::parallel_for(SimplexId(0), nv, [&](SimplexId v) {
+    state.value[v] = value[v].load(std::memory_order_relaxed);
+    state.label[v] = label[v].load(std::memory_order_relaxed);
+  });
+}
+
+} // namespace
+
+void execute(ExplicitTriangulation& triangulation, const double* points,
+             const Parameters& parameters, const Monitor& monitor, Result& result,
+             RunReport& report) {
+  report = RunReport();
+  result = Result();
+  validate(triangulation, parameters);
+  if (points == nullptr)
+    throw Error("the mesh has no point coordinates");
+  report.backend = "cpu";
+  Timer timer;
+  triangulation.precondition(kRequiredRelations);
+  report.timings.emplace_back("precondition", timer.seconds());
+  monitor.checkAbort();
+  timer.reset();
+  Mesh mesh;
+  detail::buildMesh(triangulation, points, parameters, mesh);
+  report.timings.emplace_back("mesh setup", timer.seconds());
+  monitor.checkAbort();
+  monitor.report(0.01);
+
+  timer.reset();
+  State state;
+  initialise(mesh, parameters, state);
+  const double epsilon = parameters.epsilon * mesh.meanEdgeTime;
+  switch (parameters.solver) {
+  case Solver::Fmm:
+    runFmm(mesh, parameters, monitor, state);
+    break;
+  case Solver::Fim:
+    runFim(mesh, parameters, epsilon, monitor, state, report);
+    break;
+  case Solver::FimMt:
+    runFimMt(mesh, parameters, epsilon, monitor, state, report);
+    break;
+  }
+  // Beyond the stop distance nothing is reached, whatever the solver left there.
+  for (SimplexId v = 0; v < mesh.vertices; ++v) {
+    if (state.value[v] > parameters.stopDistance || state.value[v] == kInf) {
+      state.value[v] = kInf;
+      state.label[v] = -1;
+      ++result.unreached;
+    }
+  }
+  report.timings.emplace_back(std::string(solverName(parameters.solver)) + " (cpu)",
+                              timer.seconds());
+  result.distance = std::move(state.value);
+  result.seedIdentifier = std::move(state.label);
+  result.iterations = state.iterations;
+  result.localSolves = state.solves;
+  result.localSolvesPerVertex = double(state.solves) / double(mesh.vertices);
+  result.converged = state.converged;
+  result.obtuseAngles = mesh.obtuseAngles;
+  result.unfoldedAngles = mesh.unfoldedAngles;
+  result.degenerateTriangles = mesh.degenerateTriangles;
+
+  if (result.unreached > 0)
+    report.warnings.push_back(
+        std::to_string(result.unreached) + " of " + std::to_string(mesh.vertices) +
+        " vertices are unreached (distance +inf): " +
+        (parameters.stopDistance < kInf ? "beyond the stop distance, " : "") +
+        "in no triangle, or on a component without a seed");
+  if (mesh.degenerateTriangles > 0)
+    report.warnings.push_back(std::to_string(mesh.degenerateTriangles) +
+                              " degenerate (zero-area) triangles are used through their "
+                              "edges only");
+  const SimplexId nonManifold = triangulation.getNumberOfNonManifoldFacets();
+  if (nonManifold > 0)
+    report.warnings.push_back(std::to_string(nonManifold) +
+                              " non-manifold edges (in more than two triangles): every "
+                              "triangle still updates its vertices; obtuse-angle "
+                              "unfolding stops there");
+  const SimplexId unsplit = mesh.obtuseAngles - mesh.unfoldedAngles;
+  // Their fallback is causal, only less accurate there: worth a warning when common.
+  if (parameters.unfoldObtuseAngles && unsplit * 100 > mesh.obtuseAngles)
+    report.warnings.push_back(
+        std::to_string(unsplit) + " of " + std::to_string(mesh.obtuseAngles) +
+        " obtuse angles found no virtual edge (" +
+        std::to_string(mesh.unfoldingStops[0]) + " at a boundary, " +
+        std::to_string(mesh.unfoldingStops[1]) + " at a non-manifold edge, " +
+        std::to_string(mesh.unfoldingStops[2]) + " around their vertex, " +
+        std::to_string(mesh.unfoldingStops[3]) +
+        " beyond the unfolding steps): their triangles are solved through their edges "
+        "only");
+  monitor.report(1.0);
+}
+
+} // namespace topogpu::eikonal

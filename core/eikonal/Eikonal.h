@@ -1,0 +1,97 @@
+// Geodesic distance on triangle meshes: the solution of the Eikonal equation
+// |grad phi| = 1 / speed from seed vertices, by the solvers of Fu, Jeong, Pan, Kirby and
+// Whitaker, "A fast iterative method for solving the Eikonal equation on triangulated
+// surfaces" (SIAM J. Sci. Comput. 33(5), 2011; ../shared/seeds/meshfim-...):
+//  - FMM: fast marching, the serial baseline (binary heap, one acceptance per vertex);
+//  - meshFIM: the fast iterative method, Algorithm 2.1 (an active list swept until every
+//    vertex is epsilon-converged), single-threaded;
+//  - meshFIM-MT: the active list split among TBB threads.
+// All use the local solver of section 2.2 (LocalSolver.h) on the one-ring triangles, with
+// obtuse angles split by virtual edges unfolded from neighbouring triangles (figures
+// 2.2/2.4; EikonalMesh.h). The mesh is the explicit triangulation of a triangle surface
+// (flat or curved in 3D, boundaries, several components); the GPU patchFIM comes later.
+#pragma once
+
+#include "core/common/Types.h"
+#include "triangulation/Relations.h"
+#include "triangulation/explicit/ExplicitTriangulation.h"
+
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace topogpu::eikonal {
+
+enum class Solver { Fmm, Fim, FimMt };
+const char* solverName(Solver solver); // "fmm", "fim", "fim-mt"
+// "fmm" | "fim" | "fim-mt" -> Solver; anything else -> Error naming the choices.
+Solver parseSolver(const std::string& name);
+
+// How the speed is given. The front moves at `speed` (distance per unit time), so the
+// result is the travel time: with speed 1 everywhere, the geodesic distance.
+enum class SpeedKind {
+  Constant,    // Parameters::speed
+  PerVertex,   // speedValues[v]; a triangle's speed is the mean of its three vertices'
+  PerTriangle, // speedValues[t], the paper's speed (constant on each triangle)
+};
+
+// Bounds that keep a bad request from running forever.
+constexpr int kMaxUnfoldingSteps = 64;
+
+struct Parameters {
+  Solver solver = Solver::FimMt;
+  std::vector<SimplexId> seeds; // vertex ids (repeats are ignored); at least one
+  SpeedKind speedKind = SpeedKind::Constant;
+  double speed = 1.0;                  // SpeedKind::Constant
+  const double* speedValues = nullptr; // PerVertex / PerTriangle: one per vertex / cell
+  // Vertices farther than this stay unreached (+inf); +inf computes every vertex.
+  double stopDistance = std::numeric_limits<double>::infinity();
+  // meshFIM's epsilon-convergence tolerance, relative to the mean travel time along an
+  // edge (the absolute tolerance is epsilon * mean(edge length / speed)).
+  double epsilon = 1e-6;
+  // meshFIM: sweeps of the active list before giving up with a warning.
+  long long maxIterations = 1000000;
+  // Split obtuse angles by virtual edges (section 2.2); false solves obtuse triangles
+  // through their edges only (for comparisons).
+  bool unfoldObtuseAngles = true;
+  // Triangles crossed when unfolding a virtual edge for one obtuse angle (1 to
+  // kMaxUnfoldingSteps). When none is found within it (or at a boundary or non-manifold
+  // edge) the obtuse triangle gives its two edge solutions only: its own solution could
+  // read a larger value through the obtuse angle, and such non-causal updates let
+  // meshFIM fall below FMM.
+  int maxUnfoldingSteps = 16;
+};
+
+// The relations the solvers read: the one-ring triangles (vertex star), the one-ring
+// vertices (which vertices an update may change) and the non-manifold edge count.
+constexpr Relations kRequiredRelations = VV | VertexStar | BoundaryVertices;
+
+struct Result {
+  std::vector<double> distance;          // per vertex; +inf where unreached
+  std::vector<SimplexId> seedIdentifier; // the nearest seed's vertex id; -1 unreached
+  // Sweeps of the active list (meshFIM), accepted vertices (FMM).
+  long long iterations = 0;
+  long long localSolves = 0;       // calls of the triangle solver, virtual ones included
+  double localSolvesPerVertex = 0; // the paper's Table 3.4 measure (per mesh vertex)
+  SimplexId unreached = 0;         // vertices left at +inf
+  SimplexId obtuseAngles = 0;      // obtuse corners of non-degenerate triangles
+  SimplexId unfoldedAngles = 0;    // split by a virtual edge
+  SimplexId degenerateTriangles = 0; // zero area: solved through their edges only
+  bool converged = true;             // false when maxIterations stopped meshFIM
+};
+
+// Distances from parameters.seeds over the triangle mesh `triangulation` whose vertex v
+// is at points[3v .. 3v+2]. Throws Error for bad input (not a triangle mesh, no vertex,
+// no or out-of-range seeds, non-finite coordinates, a speed that is not finite and > 0,
+// parameters out of range), Aborted on abort. Progress runs 0..1; report gets the timings
+// ("precondition", "mesh setup", "<solver> (cpu)") and warnings (unreached vertices,
+// degenerate triangles, non-manifold edges, more than 1% of the obtuse angles left
+// unsplit, the iteration cap).
+void execute(ExplicitTriangulation& triangulation, const double* points,
+             const Parameters& parameters, const Monitor& monitor, Result& result,
+             RunReport& report);
+
+// The distances in float32 (the filter's default output type); +inf stays +inf.
+std::vector<float> toFloat32(const std::vector<double>& distance);
+
+} // namespace topogpu::eikonal

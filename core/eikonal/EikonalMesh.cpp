@@ -1,0 +1,295 @@
+#include "EikonalMesh.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <atomic>
+#include <cmath>
+#include <sstream>
+#include <string>
+
+namespace topogpu::eikonal::detail {
+
+namespace {
+
+std::string number(double x) {
+  std::ostringstream s;
+  s.precision(17);
+  s << x;
+  return s.str();
+}
+
+double distance3(const double* points, SimplexId a, SimplexId b) {
+  const double* p = points + 3 * a;
+  const double* q = points + 3 * b;
+  return std::sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                   (p[2] - q[2]) * (p[2] - q[2]));
+}
+
+struct Vec2 {
+  double x, y;
+};
+Vec2 operator-(Vec2 a, Vec2 b) {
+  return {a.x - b.x, a.y - b.y};
+}
+double dot(Vec2 a, Vec2 b) {
+  return a.x * b.x + a.y * b.y;
+}
+double cross(Vec2 a, Vec2 b) {
+  return a.x * b.y - a.y * b.x;
+}
+double norm(Vec2 a) {
+  return std::sqrt(dot(a, a));
+}
+
+enum UnfoldingStop { Boundary = 0, NonManifold = 1, Apex = 2, Steps = 3, Found = 4 };
+
+// The triangle other than `previous` on the edge (p, q), and its third vertex; the
+// number of such triangles (1 on a manifold interior edge).
+int across(const ExplicitTriangulation& tri, SimplexId p, SimplexId q, SimplexId previous,
+           SimplexId& triangle, SimplexId& third) {
+  int found = 0;
+  const int n = tri.getVertexStarNumber(p);
+  for (int i = 0; i < n; ++i) {
+    const SimplexId t = tri.getVertexStar(p, i);
+    if (t == previous)
+      continue;
+    SimplexId other = -1;
+    bool hasQ = false;
+    for (int k = 0; k < 3; ++k) {
+      const SimplexId u = tri.getCellVertex(t, k);
+      if (u == q)
+        hasQ = true;
+      else if (u != p)
+        other = u;
+    }
+    if (hasQ) {
+      ++found;
+      triangle = t;
+      third = other;
+    }
+  }
+  return found;
+}
+
+// The paper's figure 2.2 (after Kimmel and Sethian): the obtuse angle at x3 = the local
+// vertex k of triangle t is split by the first vertex c that, unfolded into t's plane
+// across the triangles beyond the opposite edge, lies within 90 degrees of both x3x1
+// and x3x2 (so both new angles at x3 are at most right). The walk follows the bisector
+// of the angle: each step unfolds the triangle beyond the current edge and keeps the
+// edge the bisector crosses next. It stops (the triangle is then used as is) at a
+// boundary or non-manifold edge, on returning to x3, or after maxSteps triangles.
+UnfoldingStop unfold(const ExplicitTriangulation& tri, const double* points, SimplexId t,
+                     int k, const double* l, int maxSteps, VirtualEdge& out) {
+  const SimplexId x3 = tri.getCellVertex(t, k);
+  SimplexId pId = tri.getCellVertex(t, (k + 1) % 3); // x1
+  SimplexId qId = tri.getCellVertex(t, (k + 2) % 3); // x2
+  const double la = l[(k + 2) % 3], lb = l[(k + 1) % 3], lc = l[k];
+  // x3 at the origin, x1 on the x axis, x2 above it.
+  const Vec2 a{la, 0};
+  const double cosine = (la * la + lb * lb - lc * lc) / (2 * la * lb);
+  const Vec2 b{lb * cosine, lb * std::sqrt(std::max(0.0, 1 - cosine * cosine))};
+  const Vec2 ray{a.x / la + b.x / lb, a.y / la + b.y / lb};
+  Vec2 p = a, q = b, r{0, 0}; // r: the previous triangle's vertex opposite (p, q)
+  SimplexId previous = t;
+  const bool pLeft = cross(ray, p) > 0;
+  for (int step = 0; step < maxSteps; ++step) {
+    SimplexId next = -1, cId = -1;
+    const int count = across(tri, pId, qId, previous, next, cId);
+    if (count == 0)
+      return Boundary;
+    if (count > 1)
+      return NonManifold;
+    if (cId == x3)
+      return Apex;
+    const double d1 = distance3(points, pId, cId), d2 = distance3(points, qId, cId);
+    const double edge = norm(q - p);
+    if (!(edge > 0))
+      return Boundary; // a degenerate edge: nothing to unfold across
+    const Vec2 e{(q.x - p.x) / edge, (q.y - p.y) / edge};
+    const Vec2 normal{-e.y, e.x};
+    const double u = (d1 * d1 - d2 * d2 + edge * edge) / (2 * edge);
+    const double w = std::sqrt(std::max(0.0, d1 * d1 - u * u));
+    const double side = dot(r - p, normal) > 0 ? -w : w; // away from the previous one
+    const Vec2 c{p.x + u * e.x + side * normal.x, p.y + u * e.y + side * normal.y};
+    if (dot(c, a) > 0 && dot(c, b) > 0) {
+      out.vertex = cId;
+      out.toC = norm(c);
+      out.fromX1 = norm(c - a);
+      out.toX2 = norm(b - c);
+      return Found;
+    }
+    if ((cross(ray, c) > 0) == pLeft) {
+      r = p;
+      p = c;
+      pId = cId;
+    } else {
+      r = q;
+      q = c;
+      qId = cId;
+    }
+    previous = next;
+  }
+  return Steps;
+}
+
+} // namespace
+
+void buildMesh(const ExplicitTriangulation& tri, const double* points,
+               const Parameters& parameters, Mesh& mesh) {
+  const SimplexId nv = tri.getNumberOfVertices();
+  const SimplexId nt = tri.getNumberOfCells();
+  mesh.tri = &tri;
+  mesh.vertices = nv;
+  mesh.triangles = nt;
+  for (SimplexId v = 0; v < nv; ++v) {
+    for (int c = 0; c < 3; ++c) {
+      if (!std::isfinite(points[3 * v + c]))
+        throw Error("point " + std::to_string(v) + " has a NaN or infinite coordinate");
+    }
+  }
+  const double* speed = parameters.speedValues;
+  const auto badSpeed = [](double x) { return !(x > 0) || !std::isfinite(x); };
+  if (parameters.speedKind == SpeedKind::Constant) {
+    if (badSpeed(parameters.speed))
+      throw Error("the speed must be finite and positive, got " +
+                  number(parameters.speed));
+  } else {
+    const bool perVertex = parameters.speedKind == SpeedKind::PerVertex;
+    if (speed == nullptr)
+      throw Error(std::string("no speed array was given (") +
+                  (perVertex ? "per vertex" : "per triangle") + ")");
+    const SimplexId n = perVertex ? nv : nt;
+    for (SimplexId i = 0; i < n; ++i) {
+      if (badSpeed(speed[i]))
+        throw Error("the speed must be finite and positive; it is " + number(speed[i]) +
+                    " at " + (perVertex ? "vertex " : "triangle ") + std::to_string(i));
+    }
+  }
+
+  mesh.length.assign(3 * std::size_t(nt), 0);
+  mesh.slowness.assign(std::size_t(nt), 0);
+  mesh.edgesOnly.assign(std::size_t(nt), 0);
+  mesh.splitCorner.assign(std::size_t(nt), -1);
+  mesh.virtualIndex.assign(std::size_t(nt), -1);
+  std::vector<std::int8_t> obtuse(std::size_t(nt), -1);
+  // Relative to the longest edge, so a sliver whose smallest angle is about 1e-10 rad
+  // counts as degenerate whatever the mesh's scale.
+  constexpr double kDegenerateArea = 1e-10;
+  std::atomic<SimplexId> degenerateCount{0};
+  tbb::parallel_for(
+      tbb::blocked_range<SimplexId>(0, nt),
+      [&](const tbb::blocked_range<SimplexId>& range) {
+        SimplexId degenerate = 0;
+        for (SimplexId t = range.begin(); t < range.end(); ++t) {
+          SimplexId v[3];
+          for (int k = 0; k < 3; ++k)
+            v[k] = tri.getCellVertex(t, k);
+          double* l = &mesh.length[3 * std::size_t(t)];
+          for (int k = 0; k < 3; ++k)
+            l[k] = distance3(points, v[(k + 1) % 3], v[(k + 2) % 3]);
+          switch (parameters.speedKind) {
+          case SpeedKind::Constant:
+            mesh.slowness[t] = 1 / parameters.speed;
+            break;
+          case SpeedKind::PerVertex:
+            mesh.slowness[t] = 3 / (speed[v[0]] + speed[v[1]] + speed[v[2]]);
+            break;
+          case SpeedKind::PerTriangle:
+            mesh.slowness[t] = 1 / speed[t];
+            break;
+          }
+          const double* p0 = points + 3 * v[0];
+          const double* p1 = points + 3 * v[1];
+          const double* p2 = points + 3 * v[2];
+          const double e1[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+          const double e2[3] = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
+          const double n[3] = {e1[1] * e2[2] - e1[2] * e2[1],
+                               e1[2] * e2[0] - e1[0] * e2[2],
+                               e1[0] * e2[1] - e1[1] * e2[0]};
+          const double area2 = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+          const double longest = std::max({l[0], l[1], l[2]});
+          if (!(area2 > kDegenerateArea * longest * longest)) {
+            mesh.edgesOnly[t] = 1;
+            ++degenerate;
+            continue;
+          }
+          for (int k = 0; k < 3; ++k) {
+            const double a = l[(k + 1) % 3], b = l[(k + 2) % 3];
+            // Right angles (up to rounding) need no split: without the margin,
+            // rounding would split some of them and not others.
+            if (l[k] * l[k] > (a * a + b * b) * (1 + 1e-9))
+              obtuse[t] = std::int8_t(k);
+          }
+        }
+        degenerateCount += degenerate;
+      });
+
+  // The virtual edges, compacted: first which obtuse angles find one, then the edges.
+  std::vector<VirtualEdge> found(static_cast<std::size_t>(nt));
+  std::atomic<SimplexId> stops[5] = {0, 0, 0, 0, 0};
+  const int maxSteps = parameters.maxUnfoldingSteps;
+  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, nt),
+                    [&](const tbb::blocked_range<SimplexId>& range) {
+                      SimplexId local[5] = {0, 0, 0, 0, 0};
+                      for (SimplexId t = range.begin(); t < range.end(); ++t) {
+                        if (obtuse[t] < 0 || !parameters.unfoldObtuseAngles) {
+                          found[t].vertex = -1;
+                          local[obtuse[t] < 0 ? 0 : 3] += obtuse[t] >= 0;
+                          continue;
+                        }
+                        const UnfoldingStop stop =
+                            unfold(tri, points, t, obtuse[t], &mesh.length[3 * t],
+                                   maxSteps, found[t]);
+                        ++local[stop];
+                        if (stop != Found)
+                          found[t].vertex = -1;
+                      }
+                      for (int i = 0; i < 5; ++i)
+                        stops[i] += local[i];
+                    });
+  SimplexId obtuseCount = 0;
+  for (int i = 0; i < 5; ++i)
+    obtuseCount += stops[i];
+  for (int i = 0; i < 4; ++i)
+    mesh.unfoldingStops[i] = stops[i];
+  mesh.obtuseAngles = obtuseCount;
+  mesh.unfoldedAngles = stops[Found];
+  mesh.virtualEdges.clear();
+  mesh.virtualEdges.reserve(std::size_t(stops[Found]));
+  std::vector<SimplexId> dependentCount(std::size_t(nv) + 1, 0);
+  for (SimplexId t = 0; t < nt; ++t) {
+    if (obtuse[t] >= 0 && found[t].vertex < 0)
+      mesh.edgesOnly[t] = 1;
+    if (obtuse[t] >= 0 && found[t].vertex >= 0) {
+      mesh.splitCorner[t] = obtuse[t];
+      mesh.virtualIndex[t] = std::int32_t(mesh.virtualEdges.size());
+      mesh.virtualEdges.push_back(found[t]);
+      ++dependentCount[found[t].vertex + 1];
+    }
+  }
+  found = {};
+  mesh.dependentOffsets.assign(std::size_t(nv) + 1, 0);
+  for (SimplexId v = 0; v < nv; ++v)
+    mesh.dependentOffsets[v + 1] = mesh.dependentOffsets[v] + dependentCount[v + 1];
+  mesh.dependents.assign(std::size_t(mesh.dependentOffsets[nv]), 0);
+  std::vector<SimplexId> fill(mesh.dependentOffsets.begin(),
+                              mesh.dependentOffsets.end() - 1);
+  for (SimplexId t = 0; t < nt; ++t) {
+    if (mesh.virtualIndex[t] >= 0) {
+      const SimplexId c = mesh.virtualEdges[mesh.virtualIndex[t]].vertex;
+      mesh.dependents[fill[c]++] = tri.getCellVertex(t, mesh.splitCorner[t]);
+    }
+  }
+
+  double timeSum = 0;
+  for (SimplexId t = 0; t < nt; ++t) {
+    const double* l = &mesh.length[3 * std::size_t(t)];
+    timeSum += (l[0] + l[1] + l[2]) * mesh.slowness[t];
+  }
+  mesh.degenerateTriangles = degenerateCount;
+  mesh.meanEdgeTime = nt > 0 ? timeSum / double(3 * nt) : 0;
+}
+
+} // namespace topogpu::eikonal::detail
