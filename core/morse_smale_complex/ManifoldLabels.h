@@ -23,7 +23,8 @@ TOPOGPU_HD SimplexId indexIn(const SimplexId* sorted, SimplexId n, SimplexId val
 
 // The two cofaces of a (d-1)-saddle s across its unspanned axis: side[k] is the top cell
 // index, or s itself with exits[k] set where the side is outside the box.
-TOPOGPU_HD void saddleSides(const Grid& g, SimplexId s, SimplexId side[2], bool exits[2]) {
+TOPOGPU_HD void saddleSides(const Grid& g, SimplexId s, SimplexId side[2],
+                            bool exits[2]) {
   SimplexId c[3];
   cellCoords(g, s, c);
   const int a = unspannedAxis(g, c);

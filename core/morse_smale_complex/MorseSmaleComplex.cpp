@@ -103,8 +103,8 @@ std::size_t deviceBytes(const cubical::Grid& grid, const ScalarArrayView& values
 
 void runGpu(const cubical::Grid& grid, const ScalarArrayView& values,
             const Parameters& parameters, const Monitor& monitor, Output& output) {
-  gpu::computeMorseSmaleComplex(grid, values, parameters.computeSaddleConnections, monitor,
-                                output);
+  gpu::computeMorseSmaleComplex(grid, values, parameters.computeSaddleConnections,
+                                monitor, output);
 }
 
 void boundaryRoots(const cubical::Grid& g, Roots& roots, const Monitor& monitor) {
@@ -203,7 +203,8 @@ void assemble(const Roots& roots, Output& output) {
 
   timer.reset();
   const std::vector<SimplexId>& saddles = dg.criticalCells[d - 1];
-  std::vector<SimplexId> ends1(2 * dg.criticalCells[1].size()), endsMax(2 * saddles.size());
+  std::vector<SimplexId> ends1(2 * dg.criticalCells[1].size()),
+      endsMax(2 * saddles.size());
   tbb::parallel_for(std::size_t(0), dg.criticalCells[1].size(), [&](std::size_t i) {
     SimplexId v[2];
     cubical::edgeVertices(g, dg.criticalCells[1][i], v);
@@ -216,7 +217,8 @@ void assemble(const Roots& roots, Output& output) {
     cubical::saddleSides(g, saddles[i], side, exits);
     for (int k = 0; k < 2; ++k)
       endsMax[2 * i + k] =
-          exits[k] ? -1 : output.maxima[std::size_t(output.cellDescendingManifold[side[k]])];
+          exits[k] ? -1
+                   : output.maxima[std::size_t(output.cellDescendingManifold[side[k]])];
   });
   addArcs(dg.criticalCells[1], ends1, output.saddle1Minimum);
   addArcs(saddles, endsMax, output.saddleMaximum);

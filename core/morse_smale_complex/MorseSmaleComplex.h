@@ -129,8 +129,7 @@ void runCpu(Triangulation& tri, const ScalarArrayView& values,
                              monitor.stage(0, 0.5), output.gradient);
   output.report = output.gradient.report;
   Roots roots;
-  computeRootsCpu(values, output.gradient, monitor.stage(0.5, 0.8), roots,
-                  output.report);
+  computeRootsCpu(values, output.gradient, monitor.stage(0.5, 0.8), roots, output.report);
   monitor.checkAbort();
   assemble(roots, output);
   roots = Roots(); // 4 words per vertex, not needed by stage 3
@@ -170,7 +169,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
         });
     // The run's warnings (no device, a GPU failure) first, then the stages'.
     report.timings = output.report.timings;
-    report.peakDeviceBytes = std::max(report.peakDeviceBytes, output.report.peakDeviceBytes);
+    report.peakDeviceBytes =
+        std::max(report.peakDeviceBytes, output.report.peakDeviceBytes);
     for (const std::string& w : output.report.warnings)
       if (std::find(report.warnings.begin(), report.warnings.end(), w) ==
           report.warnings.end())

@@ -185,7 +185,8 @@ void countPaths(const discrete_gradient::Output& gradient, Minor& minor,
 }
 
 void arcsFromCounts(const discrete_gradient::Output& gradient,
-                    const std::vector<SimplexId>& rows, const std::vector<SimplexId>& cols,
+                    const std::vector<SimplexId>& rows,
+                    const std::vector<SimplexId>& cols,
                     const std::vector<std::uint64_t>& values, const SimplexId stats[3],
                     int iterations, SaddleConnections& out) {
   out.arcs.resize(rows.size());

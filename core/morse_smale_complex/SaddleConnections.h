@@ -102,7 +102,8 @@ void countPaths(const discrete_gradient::Output& gradient, Minor& minor,
 // criticalCells[1] / [2], sorted by row then column) and its statistics {reached,
 // junctions, minor edges}; the multiplicity sum checked.
 void arcsFromCounts(const discrete_gradient::Output& gradient,
-                    const std::vector<SimplexId>& rows, const std::vector<SimplexId>& cols,
+                    const std::vector<SimplexId>& rows,
+                    const std::vector<SimplexId>& cols,
                     const std::vector<std::uint64_t>& values, const SimplexId stats[3],
                     int iterations, SaddleConnections& out);
 

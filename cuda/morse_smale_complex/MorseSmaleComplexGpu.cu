@@ -2,21 +2,21 @@
 
 #include "core/common/Timer.h"
 #include "core/morse_smale_complex/GradientForest.h"
+#include "core/morse_smale_complex/ManifoldLabels.h"
+#include "core/morse_smale_complex/SaddleConnections.h"
 #include "cuda/common/CudaCheck.h"
 #include "cuda/common/GpuDevice.h"
 #include "cuda/common/VertexOrderGpu.h"
 #include "cuda/discrete_gradient/DiscreteGradientDevice.cuh"
 #include "cuda/morse_smale_complex/SaddleConnectionsDevice.cuh"
-#include "core/morse_smale_complex/ManifoldLabels.h"
-#include "core/morse_smale_complex/SaddleConnections.h"
 
 #include <thrust/copy.h>
 #include <thrust/count.h>
+#include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/sort.h>
 #include <thrust/transform.h>
-#include <thrust/device_vector.h>
 
 #include <algorithm>
 #include <exception>
@@ -79,7 +79,8 @@ void pointerJump(thrust::device_vector<SimplexId>& root, const Monitor& monitor)
   }
 }
 
-// The boundary forest: steepest ascent over the box's surface (cubical::boundarySuccessor).
+// The boundary forest: steepest ascent over the box's surface
+// (cubical::boundarySuccessor).
 __global__ void boundarySuccessorKernel(cubical::Grid grid, SimplexId n,
                                         const SimplexId* rank, SimplexId* root) {
   const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -88,8 +89,9 @@ __global__ void boundarySuccessorKernel(cubical::Grid grid, SimplexId n,
 }
 
 __global__ void boundaryLabelKernel(cubical::Grid grid, SimplexId n,
-                                    const std::uint8_t* gradient, const SimplexId* topMaxima,
-                                    SimplexId nTopMaxima, SimplexId* label) {
+                                    const std::uint8_t* gradient,
+                                    const SimplexId* topMaxima, SimplexId nTopMaxima,
+                                    SimplexId* label) {
   const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n)
     label[i] = cubical::boundaryRootLabel(grid, gradient, topMaxima, nTopMaxima, i);
@@ -134,8 +136,9 @@ __global__ void cellLabelKernel(cubical::Grid grid, SimplexId nTop, const Simple
                                      boundaryLabel);
 }
 
-__global__ void vertexMaximumKernel(cubical::Grid grid, SimplexId n, const SimplexId* rank,
-                                    const SimplexId* cellLabel, SimplexId* label) {
+__global__ void vertexMaximumKernel(cubical::Grid grid, SimplexId n,
+                                    const SimplexId* rank, const SimplexId* cellLabel,
+                                    SimplexId* label) {
   const SimplexId v = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (v >= n)
     return;
@@ -174,7 +177,8 @@ template <typename T> T* raw(thrust::device_vector<T>& v) {
   return thrust::raw_pointer_cast(v.data());
 }
 
-template <typename T> void download(const thrust::device_vector<T>& from, std::vector<T>& to) {
+template <typename T>
+void download(const thrust::device_vector<T>& from, std::vector<T>& to) {
   to.resize(from.size());
   if (!from.empty())
     cudaCheck(cudaMemcpy(to.data(), thrust::raw_pointer_cast(from.data()),
@@ -285,8 +289,8 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
     pointerJump(topRoot, monitor);
     thrust::device_vector<SimplexId> boundaryRoot(static_cast<std::size_t>(nBoundary));
     if (nBoundary > 0) {
-      boundarySuccessorKernel<<<blocksFor(nBoundary), kBlock>>>(grid, nBoundary, raw(order),
-                                                                raw(boundaryRoot));
+      boundarySuccessorKernel<<<blocksFor(nBoundary), kBlock>>>(
+          grid, nBoundary, raw(order), raw(boundaryRoot));
       cudaCheck(cudaGetLastError(), "boundary successors");
     }
     pointerJump(boundaryRoot, monitor);
@@ -307,9 +311,8 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
       cudaCheck(cudaGetLastError(), "boundary labels");
     }
     if (nTop > 0) {
-      exitReachedKernel<<<blocksFor(nTop), kBlock>>>(grid, nTop, raw(topRoot),
-                                                     raw(boundaryRoot), raw(boundaryLabel),
-                                                     raw(reached));
+      exitReachedKernel<<<blocksFor(nTop), kBlock>>>(
+          grid, nTop, raw(topRoot), raw(boundaryRoot), raw(boundaryLabel), raw(reached));
       cudaCheck(cudaGetLastError(), "boundary exits");
     }
     thrust::device_vector<SimplexId> boundaryMaxima(static_cast<std::size_t>(
@@ -336,7 +339,8 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
     thrust::device_vector<SimplexId> maxima(
         static_cast<std::size_t>(nTopMaxima + nBoundaryMaxima));
     thrust::copy(topMaxima.begin(), topMaxima.end(), maxima.begin());
-    thrust::copy(boundaryMaxima.begin(), boundaryMaxima.end(), maxima.begin() + nTopMaxima);
+    thrust::copy(boundaryMaxima.begin(), boundaryMaxima.end(),
+                 maxima.begin() + nTopMaxima);
     thrust::device_vector<SimplexId> cellLabel(static_cast<std::size_t>(nTop));
     if (nTop > 0) {
       cellLabelKernel<<<blocksFor(nTop), kBlock>>>(grid, nTop, raw(topRoot), topMax,
@@ -365,7 +369,8 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
     {
       const thrust::device_vector<SimplexId>& saddles1 = critical[1];
       const thrust::device_vector<SimplexId>& saddles = critical[std::size_t(d - 1)];
-      thrust::device_vector<SimplexId> ends(2 * std::max(saddles1.size(), saddles.size()));
+      thrust::device_vector<SimplexId> ends(2 *
+                                            std::max(saddles1.size(), saddles.size()));
       std::vector<SimplexId> hostEnds;
       if (!saddles1.empty()) {
         saddleMinimumEndsKernel<<<blocksFor(SimplexId(saddles1.size())), kBlock>>>(

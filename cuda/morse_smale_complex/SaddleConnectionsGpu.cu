@@ -226,9 +226,10 @@ __device__ SimplexId mergeRow(const SimplexId* slots, const SimplexId* start,
 }
 
 // Lengths of the rows of `rows` (sources, each with its 4 slots at slots + 4 * source).
-__global__ void rowLengthKernel(const SimplexId* rows, SimplexId n, const SimplexId* slots,
-                                const SimplexId* start, const SimplexId* len,
-                                const int* poolColumns, SimplexId* lengths) {
+__global__ void rowLengthKernel(const SimplexId* rows, SimplexId n,
+                                const SimplexId* slots, const SimplexId* start,
+                                const SimplexId* len, const int* poolColumns,
+                                SimplexId* lengths) {
   const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n)
     lengths[i] = mergeRow<false>(slots + rows[i] * graph::kMaxOutDegree, start, len,
@@ -253,9 +254,9 @@ __global__ void rowFillKernel(const SimplexId* rows, SimplexId n, const SimplexI
 
 // Kahn's peeling: a junction whose successors all have rows joins the next level.
 __global__ void releaseKernel(const SimplexId* level, SimplexId n,
-                              const SimplexId* predOffsets,
-                              const SimplexId* predecessors, int* pending,
-                              SimplexId* next, unsigned long long* nextCount) {
+                              const SimplexId* predOffsets, const SimplexId* predecessors,
+                              int* pending, SimplexId* next,
+                              unsigned long long* nextCount) {
   const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -366,8 +367,8 @@ void computeSaddleConnections(const cubical::Grid& grid,
                                                              gradient.end());
     const thrust::device_vector<SimplexId> s1(saddles1.begin(), saddles1.end());
     const thrust::device_vector<SimplexId> s2(saddles2.begin(), saddles2.end());
-    computeSaddleConnectionsOnDevice(grid, raw(deviceGradient), s1, s2, monitor, rows, cols, values,
-                                     stats, iterations, report);
+    computeSaddleConnectionsOnDevice(grid, raw(deviceGradient), s1, s2, monitor, rows,
+                                     cols, values, stats, iterations, report);
   });
 }
 
@@ -402,8 +403,8 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
       const SimplexId width = n * graph::kMaxOutDegree;
       if (SimplexId(slots.size()) < width)
         slots.resize(static_cast<std::size_t>(width));
-      expandKernel<<<blocksFor(n, block), block>>>(grid, grad, raw(mark), raw(frontier), n,
-                                                   raw(slots));
+      expandKernel<<<blocksFor(n, block), block>>>(grid, grad, raw(mark), raw(frontier),
+                                                   n, raw(slots));
       cudaCheck(cudaGetLastError(), "saddle connections: BFS");
       if (SimplexId(frontier.size()) < width)
         frontier.resize(static_cast<std::size_t>(width));
@@ -467,9 +468,8 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
       throw Error(
           "the discrete gradient has a closed V-path (it is not a valid gradient)");
     thrust::device_vector<SimplexId> slotNode(static_cast<std::size_t>(nSlots));
-    slotIndexKernel<<<blocksFor(nSlots, block), block>>>(grad, raw(target), nSlots,
-                                                         junctionList, nJ, raw(s2), n2, n1,
-                                                         raw(slotNode));
+    slotIndexKernel<<<blocksFor(nSlots, block), block>>>(
+        grad, raw(target), nSlots, junctionList, nJ, raw(s2), n2, n1, raw(slotNode));
     cudaCheck(cudaGetLastError(), "saddle connections: slot nodes");
     target.clear();
     target.shrink_to_fit();
@@ -501,25 +501,21 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
     {
       const SimplexId* node = raw(slotNode);
       const SimplexId firstJunctionSlot = n1 * graph::kMaxOutDegree;
-      const auto isJunctionEdge = [=] __device__(SimplexId i) {
-        return node[i] >= 0;
-      };
+      const auto isJunctionEdge = [=] __device__(SimplexId i) { return node[i] >= 0; };
       const SimplexId count = thrust::count_if(
           thrust::device, thrust::counting_iterator<SimplexId>(firstJunctionSlot),
           thrust::counting_iterator<SimplexId>(nSlots), isJunctionEdge);
       thrust::device_vector<SimplexId> picked(static_cast<std::size_t>(count));
-      thrust::copy_if(thrust::device,
-                      thrust::counting_iterator<SimplexId>(firstJunctionSlot),
-                      thrust::counting_iterator<SimplexId>(nSlots), picked.begin(),
-                      isJunctionEdge);
+      thrust::copy_if(
+          thrust::device, thrust::counting_iterator<SimplexId>(firstJunctionSlot),
+          thrust::counting_iterator<SimplexId>(nSlots), picked.begin(), isJunctionEdge);
       predKeys.resize(picked.size());
       predecessors.resize(picked.size());
       thrust::transform(thrust::device, picked.begin(), picked.end(), predKeys.begin(),
                         [=] __device__(SimplexId i) { return node[i]; });
       thrust::transform(thrust::device, picked.begin(), picked.end(),
-                        predecessors.begin(), [=] __device__(SimplexId i) {
-                          return i / graph::kMaxOutDegree;
-                        });
+                        predecessors.begin(),
+                        [=] __device__(SimplexId i) { return i / graph::kMaxOutDegree; });
       thrust::sort_by_key(thrust::device, predKeys.begin(), predKeys.end(),
                           predecessors.begin());
     }
@@ -547,11 +543,11 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
     {
       const int* p = raw(pending);
       const auto ready = [=] __device__(SimplexId s) { return p[s] == 0; };
-      levelSize = SimplexId(thrust::copy_if(thrust::device,
-                                            thrust::counting_iterator<SimplexId>(n1),
-                                            thrust::counting_iterator<SimplexId>(nSources),
-                                            level.begin(), ready) -
-                            level.begin());
+      levelSize = SimplexId(
+          thrust::copy_if(thrust::device, thrust::counting_iterator<SimplexId>(n1),
+                          thrust::counting_iterator<SimplexId>(nSources), level.begin(),
+                          ready) -
+          level.begin());
     }
     SimplexId merged = 0;
     iterations = 0;

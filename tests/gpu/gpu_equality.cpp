@@ -265,7 +265,8 @@ void compareMorseSmaleComplex(const std::string& name,
              cpu.gradient.gradient == gpu.gradient.gradient &&
              cpu.gradient.criticalCells == gpu.gradient.criticalCells &&
              cpu.saddleConnections.arcs == gpu.saddleConnections.arcs &&
-             cpu.saddleConnections.multiplicitySum == gpu.saddleConnections.multiplicitySum,
+             cpu.saddleConnections.multiplicitySum ==
+                 gpu.saddleConnections.multiplicitySum,
          name + ": Morse-Smale complex labels or arcs differ between CPU and GPU");
   const double cpuTime = cpu.report.totalSeconds(), gpuTime = gpu.report.totalSeconds();
   std::printf("  %-40s msc: %zu saddle-min %zu saddle-max arcs, %lld boundary maxima | "
