@@ -3,6 +3,7 @@
 #include "core/common/BackendSelection.h"
 #include "core/critical_points/CriticalPoints.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
+#include "core/morse_smale_complex/SaddleConnections.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
@@ -10,6 +11,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <string>
@@ -418,6 +420,82 @@ TEST(BadInput, MorseSmaleComplexOutputIsEmptyAfterAnError) {
                Error);
   EXPECT_TRUE(isEmpty(out));
   EXPECT_TRUE(out.gradient.criticalCells[0].empty());
+}
+
+// The GPU memory fallback's decision, on a machine without a device: chooseBackend with
+// a fake device and budget, and the budget variable the GPU tests use to force it
+// (tests/gpu/gpu_equality.cpp runs the real fallback on the device).
+TEST(BadInput, BackendDecisionFollowsTheDeviceMemoryBudget) {
+  const std::size_t mib = std::size_t(1) << 20;
+  for (Backend requested : {Backend::Auto, Backend::Gpu}) {
+    RunReport fits, tooBig, absent;
+    EXPECT_EQ(chooseBackend(requested, true, "", 10 * mib, 10 * mib, fits), Backend::Gpu);
+    EXPECT_TRUE(fits.warnings.empty());
+    EXPECT_EQ(fits.backend, "gpu");
+    EXPECT_EQ(chooseBackend(requested, true, "", 10 * mib + 1, 10 * mib, tooBig),
+              Backend::Cpu);
+    EXPECT_EQ(tooBig.backend, "cpu");
+    ASSERT_EQ(tooBig.warnings.size(), 1u);
+    EXPECT_NE(tooBig.warnings[0].find("needs about 10.0 MiB of GPU memory but only 10.0 "
+                                      "MiB are free; running on the CPU"),
+              std::string::npos)
+        << tooBig.warnings[0];
+    EXPECT_EQ(chooseBackend(requested, false, "no device here", 1, 10 * mib, absent),
+              Backend::Cpu);
+    // Auto without a device is no surprise; an explicit GPU request says why not.
+    EXPECT_EQ(absent.warnings.size(), requested == Backend::Gpu ? 1u : 0u);
+  }
+  RunReport cpu;
+  EXPECT_EQ(chooseBackend(Backend::Cpu, true, "", 1, 10 * mib, cpu), Backend::Cpu);
+  EXPECT_TRUE(cpu.warnings.empty());
+
+  // The budget variable caps the device's free memory; other contents are ignored.
+  const std::size_t free = std::size_t(8) << 30;
+  unsetenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
+  EXPECT_EQ(deviceMemoryBudget(free), free);
+  setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "4096", 1);
+  EXPECT_EQ(deviceMemoryBudget(free), 4096u);
+  EXPECT_EQ(deviceMemoryBudget(1000), 1000u);
+  RunReport forced;
+  chooseBackend(Backend::Auto, true, "", 5000, deviceMemoryBudget(free), forced);
+  ASSERT_EQ(forced.warnings.size(), 1u);
+  EXPECT_NE(forced.warnings[0].find("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES"),
+            std::string::npos);
+  for (const char* ignored : {"", "-5", "12abc", "lots", "99999999999999999999999"}) {
+    setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", ignored, 1);
+    EXPECT_EQ(deviceMemoryBudget(free), free) << "'" << ignored << "'";
+  }
+  unsetenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
+}
+
+// The Morse-Smale complex's stages ask for device memory that grows with the grid, so a
+// budget below it sends every stage to the CPU with a warning.
+TEST(BadInput, MorseSmaleComplexStagesFallBackBelowTheirDeviceBytes) {
+  const SimplexId n[3] = {24, 20, 16};
+  const SimplexId count = n[0] * n[1] * n[2];
+  std::vector<float> values(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = float((i * 7919) % 97);
+  const msc::Output out = mscOf(n, {values.data(), ScalarType::Float32, count});
+  const ScalarArrayView view{values.data(), ScalarType::Float32, count};
+  const std::size_t stages[] = {
+      discrete_gradient::detail::deviceBytes(out.gradient.grid, view),
+      msc::detail::deviceBytes(out.gradient.grid),
+      saddle_connections::deviceBytes(out.gradient)};
+  for (const std::size_t bytes : stages) {
+    // at least the field itself (4 bytes per vertex) must be planned for
+    EXPECT_GE(bytes, std::size_t(count) * sizeof(float));
+    RunReport report;
+    EXPECT_EQ(chooseBackend(Backend::Auto, true, "", bytes, bytes - 1, report),
+              Backend::Cpu);
+    EXPECT_EQ(report.warnings.size(), 1u);
+    RunReport enough;
+    EXPECT_EQ(chooseBackend(Backend::Auto, true, "", bytes, bytes, enough), Backend::Gpu);
+  }
+  // A larger grid needs more.
+  const ImplicitTriangulation larger(48, 40, 32);
+  EXPECT_GT(msc::detail::deviceBytes(cubical::gridOf(larger.dims())),
+            msc::detail::deviceBytes(out.gradient.grid));
 }
 
 } // namespace
