@@ -376,6 +376,51 @@ def case_documentation():
                             "morse-smale-complex.md")).read()
     missing = [n for n in expected if n not in doc]
     assert not missing, "not in docs/filters/morse-smale-complex.md: %s" % missing
+    run_documented_examples()
+
+
+def run_documented_examples():
+    """The pvpython examples of this filter's page and the discrete gradient's, run as
+    written (fresh pvpython, PV_PLUGIN_PATH set, as the docs tell users); the Morse-Smale
+    complex's also under `mpiexec -n 2 pvbatch --mpi`, where it must print what the
+    serial run prints (the whole domain's complex, not per-piece fragments)."""
+    import re
+    import shutil
+    # without this process's own MPI singleton settings, which a nested mpiexec rejects
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OMPI_", "PMIX_", "PMI_", "OPAL_", "HYDRA_"))}
+    env["PV_PLUGIN_PATH"] = os.path.dirname(os.path.abspath(PLUGIN))
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    block = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
+    pvpython, pvbatch, mpiexec = (shutil.which(p) for p in ("pvpython", "pvbatch", "mpiexec"))
+    assert pvpython, "no pvpython on PATH"
+
+    def run(command, script):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "example.py")
+            with open(path, "w") as f:
+                f.write(script)
+            done = subprocess.run(command + [path], cwd=root, env=env, timeout=150,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True)
+        assert done.returncode == 0 and "Traceback" not in done.stdout, \
+            "%s failed (exit %d):\n%s" % (" ".join(command), done.returncode,
+                                          done.stdout[-3000:])
+        return [line for line in done.stdout.splitlines()
+                if line.startswith(("minima,", "1-separatrices:", "critical cells"))]
+
+    for page in ("morse-smale-complex.md", "discrete-gradient.md"):
+        with open(os.path.join(root, "docs", "filters", page)) as f:
+            scripts = block.findall(f.read())
+        assert scripts, "no python example in docs/filters/" + page
+        for script in scripts:
+            serial = run([pvpython], script)
+            print("docs/filters/%s example ran: %s" % (page, serial))
+            if page == "morse-smale-complex.md" and pvbatch and mpiexec:
+                distributed = run([mpiexec, "-n", "2", "--allow-run-as-root",
+                                   "--oversubscribe", pvbatch, "--mpi"], script)
+                assert serial and distributed == serial, (distributed, serial)
+                print("  and under 2 MPI ranks, the same:", distributed)
 
 
 def case_saddle_connectors():
