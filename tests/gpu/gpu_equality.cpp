@@ -697,7 +697,7 @@ void memoryBudgetFallback() {
     expect(out.report.backend == "cpu", tag + ": ran on " + out.report.backend);
     expect(contains(warnings, "of GPU memory but only 0.1 MiB are free") &&
                contains(warnings, "TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES"),
-           tag + ": no warning naming the memory: " + warnings);
+           std::string(tag).append(": no warning naming the memory: ").append(warnings));
     expect(out.report.peakDeviceBytes == 0,
            tag + ": device memory used: " + std::to_string(out.report.peakDeviceBytes));
     for (const auto& timing : out.report.timings)
