@@ -2,6 +2,11 @@
 
 #include "cuda/common/GpuDevice.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+
 namespace topogpu {
 
 // A CUDA-free build links cuda/GpuStubs.cpp, whose deviceAvailable says so.
@@ -9,27 +14,65 @@ bool gpuAvailable(std::string* why) {
   return gpu::deviceAvailable(why);
 }
 
-Backend resolveBackend(Backend requested, std::size_t deviceBytes, RunReport& report) {
+namespace {
+
+constexpr const char* kBudgetVariable = "TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES";
+
+bool forcedBudget(std::size_t& bytes) {
+  const char* text = std::getenv(kBudgetVariable);
+  if (text == nullptr || *text < '0' || *text > '9')
+    return false;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  if (errno != 0 || *end != '\0')
+    return false;
+  bytes = std::size_t(value);
+  return true;
+}
+
+// One decimal, so that small test inputs do not read as "0 MiB".
+std::string mebibytes(std::size_t bytes) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / (1024.0 * 1024.0));
+  return text;
+}
+
+} // namespace
+
+std::size_t deviceMemoryBudget(std::size_t freeBytes) {
+  std::size_t forced = 0;
+  return forcedBudget(forced) ? std::min(freeBytes, forced) : freeBytes;
+}
+
+Backend chooseBackend(Backend requested, bool deviceUsable, const std::string& whyNot,
+                      std::size_t deviceBytes, std::size_t budgetBytes,
+                      RunReport& report) {
   Backend resolved = Backend::Cpu;
   if (requested != Backend::Cpu) {
-    std::string why;
-    if (!gpuAvailable(&why)) {
+    if (!deviceUsable) {
       if (requested == Backend::Gpu)
-        report.warnings.push_back("GPU requested but " + why + "; running on the CPU");
+        report.warnings.push_back("GPU requested but " + whyNot + "; running on the CPU");
+    } else if (deviceBytes > budgetBytes) {
+      std::size_t forced = 0;
+      report.warnings.push_back(
+          "input needs about " + mebibytes(deviceBytes) + " of GPU memory but only " +
+          mebibytes(budgetBytes) + " are free" +
+          (forcedBudget(forced) ? std::string(" (within ") + kBudgetVariable + ")" : "") +
+          "; running on the CPU");
     } else {
-      const std::size_t freeBytes = gpu::freeDeviceMemory();
-      if (deviceBytes > freeBytes) {
-        report.warnings.push_back(
-            "input needs about " + std::to_string(deviceBytes >> 20) +
-            " MiB of GPU memory but only " + std::to_string(freeBytes >> 20) +
-            " MiB are free; running on the CPU");
-      } else {
-        resolved = Backend::Gpu;
-      }
+      resolved = Backend::Gpu;
     }
   }
   report.backend = resolved == Backend::Gpu ? "gpu" : "cpu";
   return resolved;
+}
+
+Backend resolveBackend(Backend requested, std::size_t deviceBytes, RunReport& report) {
+  std::string why;
+  const bool usable = requested != Backend::Cpu && gpuAvailable(&why);
+  const std::size_t budget = usable ? deviceMemoryBudget(gpu::freeDeviceMemory()) : 0;
+  return chooseBackend(requested, usable, why, deviceBytes, budget, report);
 }
 
 Backend parseBackend(const std::string& name) {

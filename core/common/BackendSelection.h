@@ -11,9 +11,22 @@ namespace topogpu {
 // True when this build has CUDA and a device is present; `why` says otherwise.
 bool gpuAvailable(std::string* why = nullptr);
 
-// Auto -> Gpu when available and deviceBytes fit in free device memory, else Cpu.
+// Auto -> Gpu when available and deviceBytes fit in the device memory budget, else Cpu.
 // Gpu that cannot run -> Cpu with a warning in report saying why. Sets report.backend.
 Backend resolveBackend(Backend requested, std::size_t deviceBytes, RunReport& report);
+
+// The device memory an algorithm may plan for, given the device's free bytes: those,
+// capped by the environment variable TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES when it holds a
+// byte count (tests force a small budget with it to exercise the CPU fallback; a user
+// can keep headroom for other processes). Anything else in the variable is ignored.
+std::size_t deviceMemoryBudget(std::size_t freeBytes);
+
+// resolveBackend's decision with the device's state given (tests call it with a fake
+// budget): whether a device is usable (whyNot says why not), the bytes the run needs
+// there and the budget. Same warnings and report.backend as resolveBackend.
+Backend chooseBackend(Backend requested, bool deviceUsable, const std::string& whyNot,
+                      std::size_t deviceBytes, std::size_t budgetBytes,
+                      RunReport& report);
 
 // Parses "auto", "cpu", "gpu" (CLI and tests); throws Error otherwise.
 Backend parseBackend(const std::string& name);

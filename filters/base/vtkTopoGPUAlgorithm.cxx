@@ -11,6 +11,8 @@
 #include <vtkDataSet.h>
 #include <vtkDemandDrivenPipeline.h>
 #include <vtkDoubleArray.h>
+#include <vtkExecutive.h>
+#include <vtkExtentTranslator.h>
 #include <vtkFieldData.h>
 #include <vtkImageData.h>
 #include <vtkInformation.h>
@@ -252,18 +254,46 @@ int vtkTopoGPUAlgorithm::RequestInformation(vtkInformation*, vtkInformationVecto
   return 1;
 }
 
-int vtkTopoGPUAlgorithm::RequestUpdateExtent(vtkInformation*,
+namespace {
+
+// The output port a request came from (port 0 when the request does not say).
+int requestingPort(vtkInformation* request, vtkInformationVector* outputVector) {
+  int port = 0;
+  if (request != nullptr && request->Has(vtkExecutive::FROM_OUTPUT_PORT()))
+    port = request->Get(vtkExecutive::FROM_OUTPUT_PORT());
+  if (port < 0 || port >= outputVector->GetNumberOfInformationObjects())
+    port = 0;
+  return port;
+}
+
+int updateValue(vtkInformation* info, vtkInformationIntegerKey* key, int fallback) {
+  return info != nullptr && info->Has(key) ? info->Get(key) : fallback;
+}
+
+} // namespace
+
+int vtkTopoGPUAlgorithm::RequestUpdateExtent(vtkInformation* request,
                                              vtkInformationVector** inputVector,
                                              vtkInformationVector* outputVector) {
-  vtkInformation* outInfo = outputVector->GetInformationObject(0);
+  vtkInformation* outInfo =
+      outputVector->GetInformationObject(requestingPort(request, outputVector));
   vtkInformation* inInfo = inputVector[0]->GetInformationObject(0);
   if (outInfo == nullptr || inInfo == nullptr)
     return 1;
-  const int requested =
-      outInfo->Has(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS())
-          ? outInfo->Get(
-                vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS())
-          : 0;
+  const int requested = updateValue(
+      outInfo, vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS(), 0);
+  if (this->NeedsWholeDomain()) {
+    // The result depends on the whole domain, never on the extent a consumer asks for:
+    // the input is always the whole extent (split into this rank's piece upstream, then
+    // gathered), so a sub-extent request can neither shrink the domain nor make some
+    // ranks run the collective gather again without the others.
+    if (inInfo->Has(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT()))
+      inInfo->Set(vtkStreamingDemandDrivenPipeline::UPDATE_EXTENT(),
+                  inInfo->Get(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT()), 6);
+    // The gather places overlapping pieces; ghost layers would only add traffic.
+    inInfo->Set(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS(), 0);
+    return 1;
+  }
   inInfo->Set(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS(),
               std::max(requested, 1));
   return 1;
@@ -336,6 +366,7 @@ namespace {
 // ahead before any data moves, so a failing rank never leaves the others blocked.
 constexpr int kResultRank = 0;
 constexpr int kValuesTag = 0x7470; // "tp"
+constexpr int kPieceTag = 0x7471;
 // Values travel in chunks well under MPI's int counts.
 constexpr vtkIdType kChunkBytes = vtkIdType(1) << 30;
 
@@ -429,11 +460,14 @@ struct GatheredDomain {
   vtkSmartPointer<vtkImageData> image; // rank 0 only
   vtkDataArray* scalars = nullptr;
   std::string name;
+  std::string error; // rank 0: the gather went ahead but its result is unusable
 };
 
 // Collective over all ranks. Returns the whole image on rank 0 and nothing elsewhere;
 // throws topogpu::Error (on rank 0 and on a rank whose own piece is bad) or
-// topogpu::Aborted (everywhere) when the gather does not go ahead.
+// topogpu::Aborted (everywhere) when the gather does not go ahead. Once it returns on
+// one rank it returns on every rank (rank 0 may carry an error), so the collective
+// steps that follow are reached by all of them.
 GatheredDomain
 gatherWholeDomain(vtkMultiProcessController* controller, vtkDataSet* input,
                   bool needsScalars,
@@ -601,10 +635,14 @@ gatherWholeDomain(vtkMultiProcessController* controller, vtkDataSet* input,
     placePiece(h + 1, whole, piece, valueSize, target, covered);
   }
   const auto missing = std::count(covered.begin(), covered.end(), 0);
-  if (missing > 0)
-    throw topogpu::Error(
-        "whole-domain gather: the pieces leave " + std::to_string(missing) + " of the " +
-        std::to_string(wholePoints) + " points of their extent uncovered");
+  if (missing > 0) {
+    // Past the decision the other ranks are on their way to handOutImagePieces: rank 0
+    // reports this there, not by leaving them waiting.
+    result.error = "whole-domain gather: the pieces leave " + std::to_string(missing) +
+                   " of the " + std::to_string(wholePoints) +
+                   " points of their extent uncovered";
+    return result;
+  }
   if (name.empty())
     name = "(unnamed)";
   result.image = vtkSmartPointer<vtkImageData>::New();
@@ -619,9 +657,122 @@ gatherWholeDomain(vtkMultiProcessController* controller, vtkDataSet* input,
   return result;
 }
 
+// Whole-domain mode: which extent of an image output this rank holds. VTK's piece
+// protocol: the rank's piece (with its ghost layers) of the total extent asked for on
+// the port (ALL_PIECES_EXTENT, which the executive stores there for a request in
+// pieces), else of the whole extent, with the piece numbers of the port or, for a port
+// nobody asked for in pieces, of the port that made the request.
+struct PieceRequest {
+  int total[6] = {0, -1, 0, -1, 0, -1};
+  int extent[6] = {0, -1, 0, -1, 0, -1};    // with ghost layers
+  int zeroGhost[6] = {0, -1, 0, -1, 0, -1}; // without
+  int ghostLevels = 0;
+};
+
+PieceRequest pieceRequest(vtkInformation* outInfo, vtkInformation* fromInfo) {
+  using SDDP = vtkStreamingDemandDrivenPipeline;
+  PieceRequest r;
+  vtkInformation* pieces =
+      updateValue(outInfo, SDDP::UPDATE_NUMBER_OF_PIECES(), 1) > 1 ? outInfo : fromInfo;
+  const int piece = updateValue(pieces, SDDP::UPDATE_PIECE_NUMBER(), 0);
+  const int count = std::max(1, updateValue(pieces, SDDP::UPDATE_NUMBER_OF_PIECES(), 1));
+  r.ghostLevels =
+      std::max(0, updateValue(pieces, SDDP::UPDATE_NUMBER_OF_GHOST_LEVELS(), 0));
+  if (outInfo->Has(vtkDataObject::ALL_PIECES_EXTENT()))
+    outInfo->Get(vtkDataObject::ALL_PIECES_EXTENT(), r.total);
+  else if (outInfo->Has(SDDP::WHOLE_EXTENT()))
+    outInfo->Get(SDDP::WHOLE_EXTENT(), r.total);
+  auto translator = vtkSmartPointer<vtkExtentTranslator>::New();
+  translator->PieceToExtentThreadSafe(piece, count, r.ghostLevels, r.total, r.extent,
+                                      vtkExtentTranslator::BLOCK_MODE, 0);
+  translator->PieceToExtentThreadSafe(piece, count, 0, r.total, r.zeroGhost,
+                                      vtkExtentTranslator::BLOCK_MODE, 0);
+  return r;
+}
+
+bool intersect(const int* a, const int* b, int* out) {
+  for (std::size_t i = 0; i < 6; i += 2) {
+    out[i] = std::max(a[i], b[i]);
+    out[i + 1] = std::min(a[i + 1], b[i + 1]);
+    if (out[i] > out[i + 1])
+      return false;
+  }
+  return true;
+}
+
+// The piece of rank 0's image covering extent (empty where they do not meet).
+vtkSmartPointer<vtkImageData> cropped(vtkImageData* whole, const int* extent) {
+  auto piece = vtkSmartPointer<vtkImageData>::New();
+  int wholeExtent[6], common[6];
+  whole->GetExtent(wholeExtent);
+  if (whole->GetNumberOfPoints() > 0 && intersect(wholeExtent, extent, common)) {
+    piece->ShallowCopy(whole);
+    piece->Crop(common); // new arrays: whole's stay as they are
+  } else {
+    piece->GetFieldData()->ShallowCopy(whole->GetFieldData());
+  }
+  return piece;
+}
+
+// Whole-domain mode, collective over all ranks, after rank 0 computed (or failed: its
+// outputs are then empty). Every image output is split by VTK's piece protocol: each
+// rank receives the piece it asks for and rank 0 keeps its own. Each image records the
+// total extent it is a piece of (ALL_PIECES_EXTENT), against which the executive checks
+// later requests: a consumer asking this rank for a sub-extent of it (a contour, an
+// extract of a VOI) does not re-execute the filter, so no rank ever re-enters the gather
+// alone (a hang). Non-image outputs stay on rank 0.
+void handOutImagePieces(vtkMultiProcessController* controller,
+                        vtkInformationVector* outputVector, vtkInformation* fromInfo) {
+  const int rank = controller->GetLocalProcessId();
+  const int ranks = controller->GetNumberOfProcesses();
+  for (int port = 0; port < outputVector->GetNumberOfInformationObjects(); ++port) {
+    vtkInformation* outInfo = outputVector->GetInformationObject(port);
+    // Port types are the same on every rank, so every rank takes the same branches.
+    auto* image = vtkImageData::SafeDownCast(outInfo->Get(vtkDataObject::DATA_OBJECT()));
+    if (image == nullptr)
+      continue;
+    const PieceRequest wanted = pieceRequest(outInfo, fromInfo);
+    std::vector<int> extents(std::size_t(ranks) * 6);
+    controller->Gather(wanted.extent, extents.data(), 6, kResultRank);
+    // Origin, spacing and direction from rank 0 (the transfer format drops the last).
+    double geometry[kHeaderDoubles];
+    image->GetOrigin(geometry);
+    image->GetSpacing(geometry + 3);
+    const double* direction = image->GetDirectionMatrix()->GetData();
+    std::copy(direction, direction + 9, geometry + 6);
+    controller->Broadcast(geometry, kHeaderDoubles, kResultRank);
+    if (rank == kResultRank) {
+      for (int r = 0; r < ranks; ++r) {
+        if (r != rank)
+          controller->Send(cropped(image, extents.data() + std::size_t(r) * 6), r,
+                           kPieceTag);
+      }
+      image->ShallowCopy(cropped(image, wanted.extent));
+    } else {
+      auto piece = vtkSmartPointer<vtkImageData>::New();
+      controller->Receive(piece, kResultRank, kPieceTag);
+      image->ShallowCopy(piece);
+    }
+    if (image->GetNumberOfPoints() > 0) {
+      image->SetOrigin(geometry);
+      image->SetSpacing(geometry + 3);
+      image->SetDirectionMatrix(geometry + 6);
+      if (wanted.ghostLevels > 0) {
+        int zeroGhost[6];
+        std::copy(wanted.zeroGhost, wanted.zeroGhost + 6, zeroGhost);
+        image->GenerateGhostArray(zeroGhost);
+      }
+    }
+    image->GetInformation()->Set(vtkDataObject::ALL_PIECES_EXTENT(), wanted.total, 6);
+    if (outInfo->Has(vtkDataObject::ALL_PIECES_EXTENT())) // the executive copies it over
+      outInfo->Set(vtkDataObject::ALL_PIECES_EXTENT(), wanted.total, 6);
+  }
+}
+
 } // namespace
 
-int vtkTopoGPUAlgorithm::RequestData(vtkInformation*, vtkInformationVector** inputVector,
+int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
+                                     vtkInformationVector** inputVector,
                                      vtkInformationVector* outputVector) {
   clearOutputs(outputVector);
   vtkDataSet* input = vtkDataSet::GetData(inputVector[0], 0);
@@ -642,15 +793,18 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation*, vtkInformationVector** inp
   };
   vtkMultiProcessController* controller =
       vtkMultiProcessController::GetGlobalController();
-  vtkInformation* outInfo = outputVector->GetInformationObject(0);
-  const int pieces =
-      outInfo != nullptr &&
-              outInfo->Has(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_PIECES())
-          ? outInfo->Get(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_PIECES())
-          : 1;
+  // The pieces asked for on the port that made the request (the same on every rank).
+  vtkInformation* fromInfo =
+      outputVector->GetInformationObject(requestingPort(request, outputVector));
+  const int pieces = updateValue(
+      fromInfo, vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_PIECES(), 1);
   const bool wholeDomain = this->NeedsWholeDomain() && controller != nullptr &&
                            controller->GetNumberOfProcesses() > 1 && pieces > 1;
   vtkSmartPointer<vtkImageData> gathered;
+  // Past a gather that went ahead, every rank takes part in handing out the image
+  // pieces, whatever happens to the computation on rank 0.
+  bool handOut = false;
+  enum class Outcome { Computed, OnRank0, Failed } outcome = Outcome::Computed;
   try {
     if (wholeDomain) {
       const topogpu::Timer gatherTimer;
@@ -660,73 +814,86 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation*, vtkInformationVector** inp
             return this->ResolveInputScalars(inputVector, input, name);
           },
           this->CheckAbort(), this->WholeDomainBytesPerPoint());
-      if (!domain.image) {
-        // The result is on rank 0: an empty output of the port's type says where.
-        addResultRank(outputVector);
-        progress(1.0);
-        return 1;
+      handOut = true;
+      if (!domain.error.empty())
+        throw topogpu::Error(domain.error);
+      if (domain.image) {
+        gathered = domain.image;
+        input = gathered;
+        run.scalars = domain.scalars;
+        run.values = topogpu::vtk::viewScalarArray(run.scalars, domain.name);
+        stages.emplace_back("gather to rank 0", gatherTimer.seconds());
+        progress(0.05);
+      } else {
+        outcome = Outcome::OnRank0;
       }
-      gathered = domain.image;
-      input = gathered;
-      run.scalars = domain.scalars;
-      run.values = topogpu::vtk::viewScalarArray(run.scalars, domain.name);
-      stages.emplace_back("gather to rank 0", gatherTimer.seconds());
-      progress(0.05);
     }
-    if (input == nullptr || input->GetNumberOfPoints() == 0)
-      throw topogpu::Error("the input is empty (no points)");
-    run.input = input;
-    if (this->NeedsInputScalars && !wholeDomain) {
-      std::string name;
-      run.scalars = this->ResolveInputScalars(inputVector, input, name);
-      run.values = topogpu::vtk::viewScalarArray(run.scalars, name);
-    }
+    if (outcome == Outcome::Computed) {
+      if (input == nullptr || input->GetNumberOfPoints() == 0)
+        throw topogpu::Error("the input is empty (no points)");
+      run.input = input;
+      if (this->NeedsInputScalars && !wholeDomain) {
+        std::string name;
+        run.scalars = this->ResolveInputScalars(inputVector, input, name);
+        run.values = topogpu::vtk::viewScalarArray(run.scalars, name);
+      }
 
-    topogpu::Timer timer;
-    GeometryKey key;
-    const bool cacheable = makeGeometryKey(input, key);
-    bool reused = false;
-    if (cacheable && this->Cache && this->Cache->key == key) {
-      reused = true;
-    } else {
-      this->Cache.reset();
-      auto fresh = std::make_unique<TriangulationCache>();
-      fresh->result = topogpu::vtk::makeTriangulation(input);
-      fresh->key = std::move(key);
-      this->Cache = std::move(fresh);
-    }
-    stages.emplace_back(reused ? "triangulation (cached)" : "triangulation",
-                        timer.seconds());
-    if (!this->Cache->result.note.empty())
-      vtkWarningMacro(<< "Mixed cells: " << this->Cache->result.note << ".");
-    progress(kCoreStart);
-    if (this->CheckAbort())
-      throw topogpu::Aborted();
+      topogpu::Timer timer;
+      GeometryKey key;
+      const bool cacheable = makeGeometryKey(input, key);
+      bool reused = false;
+      if (cacheable && this->Cache && this->Cache->key == key) {
+        reused = true;
+      } else {
+        this->Cache.reset();
+        auto fresh = std::make_unique<TriangulationCache>();
+        fresh->result = topogpu::vtk::makeTriangulation(input);
+        fresh->key = std::move(key);
+        this->Cache = std::move(fresh);
+      }
+      stages.emplace_back(reused ? "triangulation (cached)" : "triangulation",
+                          timer.seconds());
+      if (!this->Cache->result.note.empty())
+        vtkWarningMacro(<< "Mixed cells: " << this->Cache->result.note << ".");
+      progress(kCoreStart);
+      if (this->CheckAbort())
+        throw topogpu::Aborted();
 
-    run.triangulation = &this->Cache->result.triangulation;
-    run.backend = this->Backend == BACKEND_CPU   ? topogpu::Backend::Cpu
-                  : this->Backend == BACKEND_GPU ? topogpu::Backend::Gpu
-                                                 : topogpu::Backend::Auto;
-    run.monitor.progress = [&](double fraction) {
-      progress(kCoreStart + (kCoreEnd - kCoreStart) * std::clamp(fraction, 0.0, 1.0));
-    };
-    run.monitor.abortRequested = [this]() { return this->CheckAbort(); };
-    // A gathered image is one piece: no ghosts, every point owned.
-    const topogpu::vtk::PieceOwnership ownership(
-        input, wholeDomain ? nullptr : inputVector[0]->GetInformationObject(0));
-    run.ownership = &ownership;
-    this->Compute(run);
-    if (!cacheable)
-      this->Cache.reset();
+      run.triangulation = &this->Cache->result.triangulation;
+      run.backend = this->Backend == BACKEND_CPU   ? topogpu::Backend::Cpu
+                    : this->Backend == BACKEND_GPU ? topogpu::Backend::Gpu
+                                                   : topogpu::Backend::Auto;
+      run.monitor.progress = [&](double fraction) {
+        progress(kCoreStart + (kCoreEnd - kCoreStart) * std::clamp(fraction, 0.0, 1.0));
+      };
+      run.monitor.abortRequested = [this]() { return this->CheckAbort(); };
+      // A gathered image is one piece: no ghosts, every point owned.
+      const topogpu::vtk::PieceOwnership ownership(
+          input, wholeDomain ? nullptr : inputVector[0]->GetInformationObject(0));
+      run.ownership = &ownership;
+      this->Compute(run);
+      if (!cacheable)
+        this->Cache.reset();
+    }
   } catch (const topogpu::Aborted&) {
     // The user asked for it: an empty output, no error dialog.
     clearOutputs(outputVector);
-    return 1;
+    outcome = Outcome::Failed;
   } catch (const std::exception& e) {
     vtkErrorMacro(<< this->Label << ": " << e.what());
     clearOutputs(outputVector);
     // A failed triangulation must not be reused after the input is fixed in place.
     this->Cache.reset();
+    outcome = Outcome::Failed;
+  }
+  if (handOut)
+    handOutImagePieces(controller, outputVector, fromInfo);
+  if (outcome == Outcome::Failed)
+    return 1;
+  if (outcome == Outcome::OnRank0) {
+    // The result is on rank 0 (and the images' pieces here): the outputs say where.
+    addResultRank(outputVector);
+    progress(1.0);
     return 1;
   }
   for (const std::string& warning : run.report.warnings)

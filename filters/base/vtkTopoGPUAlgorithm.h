@@ -22,12 +22,17 @@
  *   abort gives an empty output and no error. The request still succeeds, so a
  *   pipeline is never left in a failed state.
  *
- * - whole-domain mode, for a module that opts in with NeedsWholeDomain(): in a
- *   distributed run with more than one piece, the pieces' extents and input scalar are
- *   gathered to rank 0, Compute() runs once there on the whole image and the other
- *   ranks output an empty data object of the port's type. Every rank's output carries
- *   the field data "TopoGPUResultRank" (int, the rank holding the result). The gather
- *   fails with a clear error when the whole field would not fit in rank 0's memory.
+ * - whole-domain mode, for a module that opts in with NeedsWholeDomain(): the whole
+ *   extent is requested upstream whatever a consumer asks for; in a distributed run with
+ *   more than one piece, the pieces' extents and input scalar are gathered to rank 0,
+ *   Compute() runs once there on the whole image and the other ranks output an empty
+ *   data object of the port's type, except image outputs, which are then handed out in
+ *   VTK's pieces (each rank gets the piece it asked for) and record the total extent
+ *   they split (ALL_PIECES_EXTENT), so that a sub-extent request never re-executes the
+ *   filter, and so the collective gather, on some ranks only. Every rank's output
+ *   carries the field data "TopoGPUResultRank" (int, the rank holding the result). The
+ *   gather fails with a clear error when the whole field would not fit in rank 0's
+ *   memory.
  *
  * A subclass implements Compute() and fills its outputs there; output port types come
  * from FillOutputPortInformation (DATA_TYPE_NAME), as for any vtkAlgorithm.
@@ -86,6 +91,7 @@ protected:
                                  vtkInformationVector* outputVector);
   // Asks for one layer of ghost points: in a distributed run a vertex on a piece border
   // then sees its whole link, and the ownership leaves the ghosts out of the output.
+  // Whole-domain modules ask for the whole extent without ghosts instead.
   virtual int RequestUpdateExtent(vtkInformation* request,
                                   vtkInformationVector** inputVector,
                                   vtkInformationVector* outputVector);
@@ -107,7 +113,8 @@ protected:
   // gradient pairs cells across piece borders, so per-piece results are wrong). When
   // true and the run is distributed (more than one piece over MPI ranks), images are
   // gathered to rank 0 and Compute() runs there only; run.input is then the gathered
-  // image. One piece: nothing changes.
+  // image, and image outputs are split into the ranks' pieces afterwards. One piece:
+  // nothing changes but the whole extent requested upstream.
   virtual bool NeedsWholeDomain() const {
     return false;
   }

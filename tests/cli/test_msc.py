@@ -4,7 +4,9 @@ saddle's arcs are its V-paths: multiplicities sum to 2, or 1 for a boundary sadd
 the top dimension; arc ends are minima / listed maxima; every minimum labels its own
 vertex; every critical top-cell maximum labels its own cell), the counts agreeing with
 `topogpu discrete-gradient`, no unlabelled vertex or cell on real volumes (where TTK
-leaves 26-80% unlabelled), a ramp's single boundary maximum, and bad input.
+leaves 26-80% unlabelled), a ramp's single boundary maximum, every --type giving the
+complex of the vertex order only (64-bit values beyond 2^53 included), constant fields,
+and bad input (NaN/Inf, malformed raw files, 1D grids, overflowing sizes).
 
     python3 test_msc.py TOPOGPU_BINARY SHARED_DATA_DIR
 """
@@ -143,6 +145,93 @@ with tempfile.TemporaryDirectory() as tmp:
     bad = topogpu("msc", "--raw", os.path.join(tmp, "nan.raw"), "--dims", "7,6,5",
                   "--type", "float32")
     check(bad.returncode == 1 and "vertex 11" in bad.stderr, f"NaN: {bad.stderr[-200:]}")
+
+    # Every --type: the complex depends on the vertex order only, so a strictly
+    # increasing map of int32 ranks (with ties) to each type gives the identical
+    # --details; the 64-bit ones sit where consecutive values are one apart beyond 2^53
+    # (equal as doubles). uint64 and int64 also at their extremes.
+    dims = (6, 5, 4)
+    ranks = rng.permutation(np.arange(120) % 9).astype(np.int64)
+
+    def details_of(values, type_name):
+        raw = os.path.join(tmp, "typed.raw")
+        values.tofile(raw)
+        det = os.path.join(tmp, "typed.json")
+        if msc(raw, dims, type_name, "--details", det, "--backend", "cpu") is None:
+            return None
+        with open(det) as f:
+            return json.load(f)
+
+    reference = details_of(ranks.astype(np.int32), "int32")
+    typed_fields = [
+        ("int8", (ranks - 100).astype(np.int8)), ("uint8", (ranks + 5).astype(np.uint8)),
+        ("int16", (ranks * 300 - 20000).astype(np.int16)),
+        ("uint16", (ranks * 1000 + 1).astype(np.uint16)),
+        ("uint32", (ranks * 1000000 + 3000000000).astype(np.uint32)),
+        ("int64", np.int64(-2 ** 62) + ranks),
+        ("int64", np.int64(np.iinfo(np.int64).min) + ranks),
+        ("uint64", np.uint64(2 ** 63) + ranks.astype(np.uint64)),
+        ("uint64", np.uint64(np.iinfo(np.uint64).max) - np.uint64(8) + ranks.astype(np.uint64)),
+        ("float32", (ranks * 0.5 - 3).astype(np.float32)),
+        ("float64", ranks * 1e-3 + 1e10)]
+    for type_name, values in typed_fields:
+        assert values.dtype == np.dtype(type_name)
+        got = details_of(values, type_name)
+        check(reference is not None and got == reference,
+              f"{type_name} from {values.min()}: --details differ from the int32 ranks'")
+    # A constant field (the extremes of uint64 and int64): by the index tie-break the
+    # ramp x + nx*y + nx*ny*z: one minimum, no other critical cell, one boundary maximum.
+    for type_name, value in (("uint64", np.iinfo(np.uint64).max),
+                             ("int64", np.iinfo(np.int64).min), ("float32", -0.0)):
+        path = os.path.join(tmp, "constant.raw")
+        np.full(7 * 6 * 5, value, dtype=type_name).tofile(path)
+        out = msc(path, (7, 6, 5), type_name)
+        if out:
+            check(out["critical_cells"] == [1, 0, 0, 0] and out["boundary_maxima"] == 1
+                  and out["arcs"]["saddle1_minimum"] == 0
+                  and out["unlabelled_vertices"] == {"ascending": 0, "descending": 0},
+                  f"constant {type_name}: {out['critical_cells']}")
+
+    # Bad input: each a clear error naming the problem, exit code 1, nothing on stdout
+    # but the JSON error object.
+    inf = np.zeros(210, np.float32)
+    inf[200] = np.inf
+    inf.tofile(os.path.join(tmp, "inf.raw"))
+    (-inf).tofile(os.path.join(tmp, "ninf.raw"))
+    np.zeros(209, np.float32).tofile(os.path.join(tmp, "short.raw"))
+    np.zeros(211, np.float32).tofile(os.path.join(tmp, "long.raw"))
+    open(os.path.join(tmp, "empty.raw"), "wb").close()
+    np.arange(10, dtype=np.float32).tofile(os.path.join(tmp, "line.raw"))
+    bad_cases = [
+        ("inf.raw", "7,6,5", "float32", "vertex 200"),
+        ("ninf.raw", "7,6,5", "float32", "vertex 200"),
+        ("short.raw", "7,6,5", "float32", "has 836 bytes but 7x6x5 float32 needs 840"),
+        ("long.raw", "7,6,5", "float32", "has 844 bytes but 7x6x5 float32 needs 840"),
+        ("empty.raw", "7,6,5", "uint8", "has 0 bytes"),
+        ("line.raw", "10,1,1", "float32", "2D or 3D grid"),
+        ("line.raw", "1,10,1", "float32", "2D or 3D grid"),
+        ("line.raw", "1,1,10", "float32", "2D or 3D grid"),
+        ("empty.raw", "2097152,2097152,2097152", "float32", "overflows"),
+        ("empty.raw", "4294967296,4294967296,2", "uint8", "overflows"),
+        ("empty.raw", "0,4,4", "uint8", "positive integers"),
+        ("line.raw", "5,2", "float16", "unknown scalar type 'float16'"),
+        ("no_such.raw", "5,2", "float32", "cannot open raw volume"),
+    ]
+    for name, dims_text, type_name, fragment in bad_cases:
+        bad = topogpu("msc", "--raw", os.path.join(tmp, name), "--dims", dims_text, "--type",
+                      type_name, "--json")
+        ok = bad.returncode == 1 and fragment in bad.stderr
+        if ok:
+            reply = json.loads(bad.stdout)
+            ok = fragment in reply.get("error", "") and "critical_cells" not in reply
+        check(ok, f"{name} --dims {dims_text} --type {type_name}: rc {bad.returncode}, "
+                  f"{bad.stderr[-200:]!r}, stdout {bad.stdout[-200:]!r}")
+    # n x m x 1 (and 1 x n x m) is 2D and works.
+    for dims_text in ("5,2,1", "1,5,2", "2,5"):
+        out = topogpu("msc", "--raw", os.path.join(tmp, "line.raw"), "--dims", dims_text,
+                      "--type", "float32", "--json")
+        check(out.returncode == 0 and json.loads(out.stdout)["dimension"] == 2,
+              f"--dims {dims_text}: rc {out.returncode} {out.stderr[-200:]}")
 
 # Real volumes: every vertex and voxel labelled, Euler (skipped without the data).
 volumes = os.path.join(DATA, "volumes")

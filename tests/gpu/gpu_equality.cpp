@@ -681,6 +681,55 @@ void faultInjection() {
          "GPU run after the injected faults failed: " + joined(out.report.warnings));
 }
 
+// Inputs that do not fit the device fall back to the CPU with a warning: a forced small
+// budget (TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES, which caps the free memory resolveBackend
+// plans with) sends every Morse-Smale complex stage to the CPU with Auto and with Gpu,
+// with the CPU's result; without it the same run is on the GPU (so the budget, not the
+// field, made the difference).
+void memoryBudgetFallback() {
+  const SimplexId n = 48;
+  std::vector<float> field(std::size_t(n * n * n));
+  for (std::size_t i = 0; i < field.size(); ++i)
+    field[i] = float((i * 2654435761u) % 251);
+  ImplicitTriangulation tri(n, n, n);
+  morse_smale_complex::Parameters parameters;
+  parameters.computeSaddleConnections = true;
+  morse_smale_complex::Output reference, out;
+  parameters.backend = Backend::Cpu;
+  morse_smale_complex::execute(tri, viewOf(field), parameters, Monitor{}, reference);
+  for (Backend requested : {Backend::Auto, Backend::Gpu}) {
+    const std::string tag = std::string("msc under a 64 KiB device budget (") +
+                            (requested == Backend::Auto ? "auto" : "gpu") + ")";
+    setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "65536", 1);
+    parameters.backend = requested;
+    morse_smale_complex::execute(tri, viewOf(field), parameters, Monitor{}, out);
+    unsetenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
+    const std::string warnings = joined(out.report.warnings);
+    expect(out.report.backend == "cpu", tag + ": ran on " + out.report.backend);
+    expect(contains(warnings, "of GPU memory but only 0.1 MiB are free") &&
+               contains(warnings, "TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES"),
+           std::string(tag).append(": no warning naming the memory: ").append(warnings));
+    expect(out.report.peakDeviceBytes == 0,
+           tag + ": device memory used: " + std::to_string(out.report.peakDeviceBytes));
+    for (const auto& timing : out.report.timings)
+      expect(!contains(timing.first, "(gpu)"),
+             tag + ": a stage ran on the GPU: " + timing.first);
+    expect(out.gradient.criticalCells == reference.gradient.criticalCells &&
+               out.ascendingManifold == reference.ascendingManifold &&
+               out.descendingManifold == reference.descendingManifold &&
+               out.cellDescendingManifold == reference.cellDescendingManifold &&
+               out.maxima == reference.maxima &&
+               out.saddle1Minimum == reference.saddle1Minimum &&
+               out.saddleMaximum == reference.saddleMaximum &&
+               out.saddleConnections.arcs == reference.saddleConnections.arcs,
+           tag + ": result differs from the CPU's");
+  }
+  parameters.backend = Backend::Auto;
+  morse_smale_complex::execute(tri, viewOf(field), parameters, Monitor{}, out);
+  expect(out.report.backend == "gpu" && out.report.warnings.empty(),
+         "msc without the budget did not run on the GPU: " + joined(out.report.warnings));
+}
+
 } // namespace
 
 int main(int argc, char** argv) try {
@@ -711,6 +760,7 @@ int main(int argc, char** argv) try {
   if (!hostOnly) {
     smootherFields();
     memoryBehaviour();
+    memoryBudgetFallback();
     if (injectFaults)
       faultInjection();
   }

@@ -1,13 +1,24 @@
 """Distributed run (pvbatch --mpi) of the Morse-Smale complex: the filter gathers the
-field to rank 0 (whole-domain mode), so rank 0's four outputs equal the serial run's
-(critical points, separatrices with their arrays and geometry, labels) and the other
-ranks' are empty. Per-piece complexes would differ at the piece borders.
+field to rank 0 (whole-domain mode), so rank 0's ports 0 and 1 equal the serial run's
+(critical points, separatrices with their arrays and geometry) and the other ranks' are
+empty; port 3 (the segmentation image) is handed out in pieces, one per rank, which
+together are the serial run's image. Per-piece complexes would differ at the piece
+borders.
+
+Consumers that ask port 3 for per-rank pieces or sub-extents (msc.UpdatePipeline(), a
+Contour, ExtractSubset, PassArrays) once made the ranks other than 0 run the filter
+again alone and wait in the gather forever: the write step now runs them, so a
+regression shows as a timeout (ctest TIMEOUT and a `timeout` around mpiexec). The
+compare step checks their totals over all ranks against the same consumers of the
+input image, split by VTK itself, and the pieces of a sub-extent asked for first
+against the serial extract.
 
     pvpython distributed_msc_test.py PLUGIN OUT_DIR prepare   (random field file)
     mpiexec -n N pvbatch --mpi distributed_msc_test.py PLUGIN OUT_DIR write
     pvpython distributed_msc_test.py PLUGIN OUT_DIR compare
 """
 import glob
+import json
 import os
 import sys
 
@@ -25,8 +36,10 @@ LoadPlugin(PLUGIN, remote=False, ns=globals())
 EXTENT = [-13, 14, -11, 12, -9, 10]
 RANDOM = os.path.join(OUT, "random_ties.vti")
 CASES = ("wavelet", "random")
-# Port 3 (the segmentation image) is left out: see docs, "Distributed runs".
+# Ports 0 and 1 are on rank 0 only; port 3 (an image) is in pieces on every rank.
 PORTS = (0, 1)
+IMAGE_PORT = 3
+VOI = [1, 6, 1, 6, 1, 6]  # inside both cases' extents
 
 
 def msct_source(case):
@@ -54,6 +67,8 @@ d = dsa.WrapDataObject(data)
 where = data.GetFieldData().GetArray("TopoGPUResultRank")
 arrays = {"kind": np.array(data.GetClassName()), "npoints": data.GetNumberOfPoints(),
           "where": -1 if where is None else where.GetValue(0)}
+if data.IsA("vtkImageData"):
+    arrays["extent"] = np.array(data.GetExtent())
 if data.GetNumberOfPoints() > 0:
     arrays["points"] = (np.asarray(d.Points) if data.IsA("vtkPointSet")
                         else np.array(data.GetBounds()))
@@ -67,6 +82,29 @@ if data.GetNumberOfPoints() > 0:
 np.savez(os.path.join(%r, "%s_port%d_rank%%d.npz" %% rank), **arrays)
 self.GetOutput().ShallowCopy(data)
 """
+
+
+def msct_consumers(case, image):
+    """Consumers of an image that ask for per-rank pieces and sub-extents."""
+    scalar = "RTData" if case == "wavelet" else "s"
+    return {
+        "contour": Contour(Input=image, ContourBy=["POINTS", scalar],  # noqa: F405
+                           Isosurfaces=[150.0 if case == "wavelet" else 2.5]),
+        "subset": ExtractSubset(Input=image, VOI=VOI),  # noqa: F405
+        "labels": PassArrays(Input=image, PointDataArrays=[scalar],  # noqa: F405
+                             CellDataArrays=[]),
+    }
+
+
+def msct_consumer_totals(case, image):
+    """Cells and points of each consumer over all ranks (ghost layers included, as
+    VTK's piece protocol makes them)."""
+    totals = {}
+    for name, consumer in sorted(msct_consumers(case, image).items()):
+        consumer.UpdatePipeline()
+        info = consumer.GetDataInformation()
+        totals[name] = [int(info.GetNumberOfCells()), int(info.GetNumberOfPoints())]
+    return totals
 
 
 def msct_arrays(data):
@@ -83,6 +121,40 @@ def msct_arrays(data):
     return out
 
 
+def msct_compare_image(label, whole, found, ranks):
+    """The pieces recorded in the files found, one per rank, are the serial image's
+    values over their extents and together cover it."""
+    serial = msct_arrays(whole)
+    wx = whole.GetExtent()
+    dims = [wx[1] - wx[0] + 1, wx[3] - wx[2] + 1, wx[5] - wx[4] + 1]
+    covered = np.zeros(dims[::-1], dtype=bool)
+    assert len(found) == ranks, found
+    for path in found:
+        got = np.load(path)
+        e = [int(v) for v in got["extent"]]
+        assert int(got["npoints"]) > 0 and int(got["npoints"]) < whole.GetNumberOfPoints(), \
+            "%s: a piece of %d of %d points" % (path, int(got["npoints"]),
+                                                 whole.GetNumberOfPoints())
+        names = {k for k in got.files if k.startswith(("p_", "c_"))} - {"p_vtkGhostType",
+                                                                        "c_vtkGhostType"}
+        assert names == {k for k in serial if k != "points"}, (path, sorted(names))
+        for key in sorted(names):
+            cell = key.startswith("c_")
+            lo = [e[0] - wx[0], e[2] - wx[2], e[4] - wx[4]]
+            hi = [e[1] - wx[0] + (0 if cell else 1), e[3] - wx[2] + (0 if cell else 1),
+                  e[5] - wx[4] + (0 if cell else 1)]
+            shape = [d - (1 if cell else 0) for d in dims][::-1]
+            values = serial[key].reshape(shape + list(serial[key].shape[1:]))
+            expected = values[lo[2]:hi[2], lo[1]:hi[1], lo[0]:hi[0]].reshape(
+                (-1,) + serial[key].shape[1:])
+            assert np.array_equal(got[key], expected), \
+                "%s: piece %s: %s differs from the serial image" % (label, e, key)
+        covered[e[4] - wx[4]:e[5] - wx[4] + 1, e[2] - wx[2]:e[3] - wx[2] + 1,
+                e[0] - wx[0]:e[1] - wx[0] + 1] = True
+    assert covered.all(), "%s: the pieces leave %d points out" % (
+        label, int((~covered).sum()))
+
+
 if MODE == "prepare":
     os.makedirs(OUT, exist_ok=True)
     pv_helpers.write_random_ties(RANDOM, (17, 14, 9), seed=13, levels=6)
@@ -91,15 +163,31 @@ elif MODE == "write":
 
     ranks = vtkMultiProcessController.GetGlobalController().GetNumberOfProcesses()
     assert ranks > 1, "run under mpiexec -n 2 or more with pvbatch --mpi"
+    totals = {}
     for case in CASES:
         msc = msct_filter(case, msct_source(case))
-        for port in PORTS:
+        # every port, as the docs' example does (this call alone used to hang)
+        msc.UpdatePipeline()
+        for port in PORTS + (IMAGE_PORT,):
             ProgrammableFilter(  # noqa: F405
                 Input=OutputPort(msc, port),  # noqa: F405
                 Script=RECORD % (OUT, case, port)).UpdatePipeline()
+        image = OutputPort(msc, IMAGE_PORT)  # noqa: F405
+        totals[case] = {"msc": msct_consumer_totals(case, image),
+                        # the reference: the same consumers on the input image, split
+                        # by VTK itself (port 3 carries the input scalar)
+                        "input": msct_consumer_totals(case, msct_source(case))}
+        # a fresh filter whose first consumer asks port 3 for a sub-extent
+        fresh = msct_filter(case, msct_source(case))
+        subset = ExtractSubset(Input=OutputPort(fresh, IMAGE_PORT),  # noqa: F405
+                               VOI=VOI)
+        ProgrammableFilter(Input=subset,  # noqa: F405
+                           Script=RECORD % (OUT, case, 8)).UpdatePipeline()
         # the pieces: each rank's input extent is smaller than the whole
         ProgrammableFilter(  # noqa: F405
             Input=msct_source(case), Script=RECORD % (OUT, case, 9)).UpdatePipeline()
+    with open(os.path.join(OUT, "consumer_totals.json"), "w") as f:
+        json.dump(totals, f)
     print("wrote the outputs of %d ranks" % ranks)
 else:
     for case in CASES:
@@ -129,6 +217,27 @@ else:
                 for key in sorted(keys):
                     assert np.array_equal(got[key], serial[key]), \
                         "%s port %d: %s differs from the serial run" % (case, port, key)
+        msct_compare_image("%s port 3" % case, servermanager.Fetch(msc, idx=IMAGE_PORT),
+                           sorted(glob.glob(os.path.join(
+                               OUT, "%s_port%d_rank*.npz" % (case, IMAGE_PORT)))), len(pieces))
+        for path in glob.glob(os.path.join(OUT, "%s_port%d_rank*.npz" % (case, IMAGE_PORT))):
+            assert int(np.load(path)["where"]) == 0, path
+        # the fresh filter's first consumer asked for a sub-extent: its pieces make up
+        # the serial extract of the serial image
+        serial_subset = ExtractSubset(Input=OutputPort(msc, IMAGE_PORT), VOI=VOI)  # noqa: F405
+        msct_compare_image("%s sub-extent first" % case, servermanager.Fetch(serial_subset),
+                           sorted(glob.glob(os.path.join(OUT, "%s_port8_rank*.npz" % case))),
+                           len(pieces))
+        with open(os.path.join(OUT, "consumer_totals.json")) as f:
+            distributed = json.load(f)[case]
+        reference = distributed["input"]
+        assert all(cells > 0 for cells, _ in reference.values()), reference
+        assert distributed["msc"] == reference, \
+            "%s: consumers of port 3 over %d ranks %s, of the input image %s" % (
+                case, len(pieces), distributed["msc"], reference)
+        # and in one serial process the same consumers agree too
+        serial = msct_consumer_totals(case, OutputPort(msc, IMAGE_PORT))  # noqa: F405
+        assert serial == msct_consumer_totals(case, source), serial
         counts = list(dsa.WrapDataObject(servermanager.Fetch(msc, idx=0))
                       .FieldData["CriticalCellCounts"])
         assert counts[0] - counts[1] + counts[2] - counts[3] == 1, counts

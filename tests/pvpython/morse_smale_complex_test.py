@@ -285,14 +285,47 @@ def case_switches():
     print("switches: each output and separatrix kind off alone")
 
 
+def image_with(dims, arrays):
+    """A TrivialProducer of an image of dims with the given point arrays (name: numpy
+    array, (n,) or (n, components)); the first is the active scalars."""
+    from vtkmodules.util import numpy_support
+    from vtkmodules.vtkCommonDataModel import vtkImageData
+    img = vtkImageData()
+    img.SetDimensions(*dims)
+    for k, (name, values) in enumerate(arrays.items()):
+        a = numpy_support.numpy_to_vtk(np.ascontiguousarray(values), deep=1)
+        a.SetName(name)
+        img.GetPointData().AddArray(a)
+        if k == 0:
+            img.GetPointData().SetActiveScalars(name)
+    source = TrivialProducer()  # noqa: F405
+    source.GetClientSideObject().SetOutput(img)
+    return source
+
+
 def case_bad_inputs():
     values = np.arange(5 * 4 * 3, dtype=np.float32)
     values[7] = np.inf
-    cases = ((image((5, 4, 3), values)[0], "NaN or infinite value at vertex 7"),
-             (Elevation(Input=Sphere()), "regular grid"),
-             (image((6, 1, 1), np.arange(6.0))[0], "2D or 3D grid"))
-    for source, fragment in cases:
-        msc = TopoGPUMorseSmaleComplex(Input=source)
+    nan = np.arange(5 * 4 * 3, dtype=np.float64)
+    nan[59] = np.nan
+    vectors = np.arange(5 * 4 * 3 * 3, dtype=np.float32).reshape(-1, 3)
+    cases = ((image((5, 4, 3), values)[0], None, "NaN or infinite value at vertex 7"),
+             (image((5, 4, 3), -values)[0], None, "NaN or infinite value at vertex 7"),
+             (image((5, 4, 3), nan)[0], None, "NaN or infinite value at vertex 59"),
+             (Elevation(Input=Sphere()), None, "regular grid"),  # noqa: F405
+             (image((6, 1, 1), np.arange(6.0))[0], None, "2D or 3D grid"),
+             (image((1, 6, 1), np.arange(6.0))[0], None, "2D or 3D grid"),
+             (image((1, 1, 6), np.arange(6.0))[0], None, "2D or 3D grid"),
+             (image((1, 1, 1), np.arange(1.0))[0], None, "2D or 3D grid"),
+             # a vector array named explicitly: the filter needs one component
+             (image_with((5, 4, 3), {"s": np.zeros(60), "v": vectors}), "v",
+              "'v' has 3 components"),
+             (image_with((5, 4, 3), {"v": vectors}), None, "no numeric one-component"),
+             (image((0, 0, 0), np.zeros(0))[0], None, "empty"))
+    for source, array, fragment in cases:
+        msc = TopoGPUMorseSmaleComplex(Input=source)  # noqa: F405
+        if array:
+            msc.SelectInputScalars = ["POINTS", array]
         messages = pv_helpers.Messages(msc)
         out = outputs(msc)
         assert all(o.VTKObject.GetNumberOfPoints() == 0 for o in out), "outputs not empty"
@@ -301,8 +334,34 @@ def case_bad_inputs():
         print("bad input: %s" % text.strip().splitlines()[-1])
     # a constant field is handled: one minimum, the rest paired
     source, img = image((4, 3, 3), np.zeros(36, dtype=np.int32))
-    cp, *_ = check(TopoGPUMorseSmaleComplex(Input=source), img, np.zeros(36))
+    cp, *_ = check(TopoGPUMorseSmaleComplex(Input=source), img, np.zeros(36))  # noqa: F405
     assert list(np.asarray(cp.FieldData["CriticalCellCounts"])) == [1, 0, 0, 0]
+    # Every VTK scalar type gives the complex of the vertex order only: the same outputs
+    # as the ranks as int32, also for 64-bit values that doubles cannot tell apart.
+    rng = np.random.default_rng(11)
+    dims = (6, 5, 4)
+    ranks = rng.permutation(np.arange(120) % 7)
+
+    def segmentation_and_points(values):
+        source, _ = image(dims, values)
+        msc = TopoGPUMorseSmaleComplex(Input=source)  # noqa: F405
+        messages = pv_helpers.Messages(msc)
+        cp, _, _, seg = outputs(msc)
+        assert not messages.errors, messages.errors
+        return ([np.asarray(seg.PointData[n]) for n in
+                 ("AscendingManifold", "DescendingManifold", "MorseSmaleManifold")] +
+                [np.asarray(cp.Points), np.asarray(cp.PointData["CellDimension"])])
+
+    reference = segmentation_and_points(ranks.astype(np.int32))
+    for dtype, offset in ((np.int8, -100), (np.uint8, 3), (np.int16, -30000),
+                          (np.uint16, 60000), (np.uint32, 4000000000), (np.int64, -2 ** 62),
+                          (np.uint64, 2 ** 63), (np.float32, 0.5), (np.float64, 1e12)):
+        typed = np.array(offset, dtype=dtype) + ranks.astype(dtype)
+        assert np.all(np.diff(typed[np.argsort(ranks, kind="stable")].astype(object)) >= 0)
+        got = segmentation_and_points(typed)
+        assert all(np.array_equal(a, b) for a, b in zip(got, reference)), \
+            "%s: the complex differs from the int32 ranks'" % np.dtype(dtype).name
+    print("every scalar type: the complex of the order only")
 
 
 def case_documentation():
@@ -317,6 +376,51 @@ def case_documentation():
                             "morse-smale-complex.md")).read()
     missing = [n for n in expected if n not in doc]
     assert not missing, "not in docs/filters/morse-smale-complex.md: %s" % missing
+    run_documented_examples()
+
+
+def run_documented_examples():
+    """The pvpython examples of this filter's page and the discrete gradient's, run as
+    written (fresh pvpython, PV_PLUGIN_PATH set, as the docs tell users); the Morse-Smale
+    complex's also under `mpiexec -n 2 pvbatch --mpi`, where it must print what the
+    serial run prints (the whole domain's complex, not per-piece fragments)."""
+    import re
+    import shutil
+    # without this process's own MPI singleton settings, which a nested mpiexec rejects
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OMPI_", "PMIX_", "PMI_", "OPAL_", "HYDRA_"))}
+    env["PV_PLUGIN_PATH"] = os.path.dirname(os.path.abspath(PLUGIN))
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    block = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
+    pvpython, pvbatch, mpiexec = (shutil.which(p) for p in ("pvpython", "pvbatch", "mpiexec"))
+    assert pvpython, "no pvpython on PATH"
+
+    def run(command, script):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "example.py")
+            with open(path, "w") as f:
+                f.write(script)
+            done = subprocess.run(command + [path], cwd=root, env=env, timeout=150,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True)
+        assert done.returncode == 0 and "Traceback" not in done.stdout, \
+            "%s failed (exit %d):\n%s" % (" ".join(command), done.returncode,
+                                          done.stdout[-3000:])
+        return [line for line in done.stdout.splitlines()
+                if line.startswith(("minima,", "1-separatrices:", "critical cells"))]
+
+    for page in ("morse-smale-complex.md", "discrete-gradient.md"):
+        with open(os.path.join(root, "docs", "filters", page)) as f:
+            scripts = block.findall(f.read())
+        assert scripts, "no python example in docs/filters/" + page
+        for script in scripts:
+            serial = run([pvpython], script)
+            print("docs/filters/%s example ran: %s" % (page, serial))
+            if page == "morse-smale-complex.md" and pvbatch and mpiexec:
+                distributed = run([mpiexec, "-n", "2", "--allow-run-as-root",
+                                   "--oversubscribe", pvbatch, "--mpi"], script)
+                assert serial and distributed == serial, (distributed, serial)
+                print("  and under 2 MPI ranks, the same:", distributed)
 
 
 def case_saddle_connectors():
