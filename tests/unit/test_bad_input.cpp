@@ -480,7 +480,7 @@ TEST(BadInput, MorseSmaleComplexStagesFallBackBelowTheirDeviceBytes) {
   const ScalarArrayView view{values.data(), ScalarType::Float32, count};
   const std::size_t stages[] = {
       discrete_gradient::detail::deviceBytes(out.gradient.grid, view),
-      msc::detail::deviceBytes(out.gradient.grid),
+      msc::detail::deviceBytes(out.gradient.grid, view, msc::Parameters{}),
       saddle_connections::deviceBytes(out.gradient)};
   for (const std::size_t bytes : stages) {
     // at least the field itself (4 bytes per vertex) must be planned for
@@ -494,8 +494,12 @@ TEST(BadInput, MorseSmaleComplexStagesFallBackBelowTheirDeviceBytes) {
   }
   // A larger grid needs more.
   const ImplicitTriangulation larger(48, 40, 32);
-  EXPECT_GT(msc::detail::deviceBytes(cubical::gridOf(larger.dims())),
-            msc::detail::deviceBytes(out.gradient.grid));
+  const std::vector<float> largerValues(std::size_t(48 * 40 * 32));
+  const ScalarArrayView largerView{largerValues.data(), ScalarType::Float32,
+                                   SimplexId(largerValues.size())};
+  EXPECT_GT(msc::detail::deviceBytes(cubical::gridOf(larger.dims()), largerView,
+                                     msc::Parameters{}),
+            msc::detail::deviceBytes(out.gradient.grid, view, msc::Parameters{}));
 }
 
 } // namespace
