@@ -238,20 +238,37 @@ void countUnlabelled(Output& output) {
 void addArcs(const std::vector<SimplexId>& saddles, const std::vector<SimplexId>& ends,
              std::vector<Arc>& arcs) {
   // A saddle's two V-paths; the same extremum twice is one arc of multiplicity 2, and a
-  // saddle on the boundary (one side outside the box, -1) has one path.
-  arcs.clear();
-  arcs.reserve(2 * saddles.size());
-  for (std::size_t i = 0; i < saddles.size(); ++i) {
-    const SimplexId s = saddles[i], e0 = ends[2 * i], e1 = ends[2 * i + 1];
-    if (e0 < 0 || e1 < 0) {
-      arcs.push_back({s, e0 < 0 ? e1 : e0, 1});
-    } else if (e0 == e1) {
-      arcs.push_back({s, e0, 2});
-    } else {
-      arcs.push_back({s, std::min(e0, e1), 1});
-      arcs.push_back({s, std::max(e0, e1), 1});
+  // saddle on the boundary (one side outside the box, -1) has one path. Blocks of
+  // saddles count their arcs, then write them at their prefix offsets (in saddle order).
+  const auto arcCount = [&](std::size_t i) {
+    const SimplexId e0 = ends[2 * i], e1 = ends[2 * i + 1];
+    return e0 < 0 || e1 < 0 || e0 == e1 ? 1 : 2;
+  };
+  constexpr std::size_t kBlock = 1 << 14;
+  const std::size_t blocks = (saddles.size() + kBlock - 1) / kBlock;
+  std::vector<std::size_t> offset(blocks + 1, 0);
+  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
+    for (std::size_t i = b * kBlock; i < std::min(saddles.size(), (b + 1) * kBlock); ++i)
+      offset[b + 1] += std::size_t(arcCount(i));
+  });
+  for (std::size_t b = 0; b < blocks; ++b)
+    offset[b + 1] += offset[b];
+  arcs.assign(offset[blocks], Arc());
+  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
+    std::size_t at = offset[b];
+    for (std::size_t i = b * kBlock; i < std::min(saddles.size(), (b + 1) * kBlock);
+         ++i) {
+      const SimplexId s = saddles[i], e0 = ends[2 * i], e1 = ends[2 * i + 1];
+      if (e0 < 0 || e1 < 0) {
+        arcs[at++] = {s, e0 < 0 ? e1 : e0, 1};
+      } else if (e0 == e1) {
+        arcs[at++] = {s, e0, 2};
+      } else {
+        arcs[at++] = {s, std::min(e0, e1), 1};
+        arcs[at++] = {s, std::max(e0, e1), 1};
+      }
     }
-  }
+  });
 }
 
 } // namespace topogpu::morse_smale_complex::detail

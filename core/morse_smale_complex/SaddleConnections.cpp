@@ -6,6 +6,7 @@
 #include "cuda/morse_smale_complex/SaddleConnectionsGpu.h"
 
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <string>
@@ -190,13 +191,17 @@ void arcsFromCounts(const discrete_gradient::Output& gradient,
                     const std::vector<std::uint64_t>& values, const SimplexId stats[3],
                     int iterations, SaddleConnections& out) {
   out.arcs.resize(rows.size());
-  std::uint64_t sum = 0;
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    out.arcs[k] = {gradient.criticalCells[1][std::size_t(rows[k])],
-                   gradient.criticalCells[2][std::size_t(cols[k])], values[k]};
-    sum = checkedAdd(sum, values[k]);
-  }
-  out.multiplicitySum = sum;
+  out.multiplicitySum = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, rows.size()), std::uint64_t(0),
+      [&](const tbb::blocked_range<std::size_t>& range, std::uint64_t sum) {
+        for (std::size_t k = range.begin(); k < range.end(); ++k) {
+          out.arcs[k] = {gradient.criticalCells[1][std::size_t(rows[k])],
+                         gradient.criticalCells[2][std::size_t(cols[k])], values[k]};
+          sum = checkedAdd(sum, values[k]);
+        }
+        return sum;
+      },
+      [](std::uint64_t a, std::uint64_t b) { return checkedAdd(a, b); });
   out.reachableNodes = stats[0];
   out.junctionNodes = stats[1];
   out.minorEdges = stats[2];

@@ -19,8 +19,13 @@
 #include <thrust/transform.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
 #include <thread>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 namespace topogpu::gpu {
 
@@ -186,10 +191,30 @@ void download(const thrust::device_vector<T>& from, std::vector<T>& to) {
               "morse-smale complex: download");
 }
 
+void adviseHugePages(void* data, std::size_t bytes) {
+#ifdef __linux__
+  constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+  const std::uintptr_t begin =
+      (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+  const std::uintptr_t end =
+      (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
+  if (end > begin) // advice only: a kernel without THP ignores it
+    madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
+
 // A copy to the host on a stream of its own (non-blocking: it overlaps the kernels of
 // the default stream), for a host thread of its own.
 template <typename T>
 void downloadOnOwnStream(const thrust::device_vector<T>& from, std::vector<T>& to) {
+  // Fresh pages are what the copy waits on (a fault per 4 KiB page as resize zeroes
+  // them): ask for transparent huge pages on the untouched buffer first.
+  to.clear();
+  to.reserve(from.size());
+  adviseHugePages(to.data(), from.size() * sizeof(T));
   to.resize(from.size());
   if (from.empty())
     return;

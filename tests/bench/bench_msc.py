@@ -321,7 +321,7 @@ def main():
                                     f"{'; '.join(run['warnings'])}")
                 elif (args.no_saddle_max > 0 and run["best_seconds"] <= args.no_saddle_max and
                       dims[2] > 1):
-                    quick = call(entry, backend, 1, no_saddle=True)
+                    quick = call(entry, backend, repeat, no_saddle=True)  # warm, as the full run
                     if quick is not None:
                         row["runs"][backend + "_no_saddle"] = quick
                         if "error" in quick and not quick.get("budget"):
