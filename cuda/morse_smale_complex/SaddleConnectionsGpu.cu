@@ -291,6 +291,30 @@ struct IsClaimed {
   __device__ bool operator()(SimplexId x) const { return x >= 0; }
 };
 
+// A few bytes of pinned host memory for the per-level reads: a pageable copy goes
+// through the driver's staging buffers, which the Morse-Smale complex's large downloads
+// keep busy at the same time.
+template <typename T> class PinnedScalar {
+public:
+  PinnedScalar() {
+    cudaCheck(cudaMallocHost(&value_, sizeof(T)), "saddle connections: pinned memory");
+  }
+  ~PinnedScalar() { cudaFreeHost(value_); }
+  PinnedScalar(const PinnedScalar&) = delete;
+  PinnedScalar& operator=(const PinnedScalar&) = delete;
+  // Copies from device memory on the default stream and waits for it.
+  const T& read(const T* device, const char* what) {
+    cudaCheck(cudaMemcpyAsync(value_, device, sizeof(T), cudaMemcpyDeviceToHost,
+                              cudaStreamLegacy),
+              what);
+    cudaCheck(cudaStreamSynchronize(cudaStreamLegacy), what);
+    return *value_;
+  }
+
+private:
+  T* value_ = nullptr;
+};
+
 // Per level, read back in one copy: the rows' total length and the next level's size.
 struct LevelState {
   long long total;
@@ -328,8 +352,9 @@ void exclusiveSum(const SimplexId* in, SimplexId* out, SimplexId n, Scratch& scr
 SimplexId mergeLevel(const SimplexId* rows, SimplexId n, const SimplexId* slots,
                      SimplexId* start, SimplexId* len, RowPool& pool, SimplexId* lengths,
                      SimplexId* offsets, Scratch& scratch, LevelState* state,
-                     const SimplexId* predOffsets, const SimplexId* predecessors,
-                     int* pending, SimplexId* next, int* overflow) {
+                     PinnedScalar<LevelState>& hostState, const SimplexId* predOffsets,
+                     const SimplexId* predecessors, int* pending, SimplexId* next,
+                     int* overflow) {
   constexpr int block = 128;
   rowLengthKernel<<<blocksFor(n, block), block>>>(rows, n, slots, start, len,
                                                   raw(pool.columns), lengths);
@@ -340,9 +365,7 @@ SimplexId mergeLevel(const SimplexId* rows, SimplexId n, const SimplexId* slots,
     releaseKernel<<<blocksFor(n, block), block>>>(rows, n, predOffsets, predecessors,
                                                   pending, next, &state->next);
   cudaCheck(cudaGetLastError(), "saddle connections: levels");
-  LevelState host{};
-  cudaCheck(cudaMemcpy(&host, state, sizeof(host), cudaMemcpyDeviceToHost),
-            "saddle connections: level size");
+  const LevelState host = hostState.read(state, "saddle connections: level size");
   pool.reserve(pool.used + host.total);
   rowFillKernel<<<blocksFor(n, block), block>>>(rows, n, slots, start, len, offsets,
                                                 lengths, pool.used, raw(pool.columns),
@@ -396,6 +419,7 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
     // marked cells, compacted in ascending order.
     thrust::device_vector<SimplexId> frontier = s1, slots;
     thrust::device_vector<SimplexId> selected(1);
+    PinnedScalar<SimplexId> selectedCount;
     Scratch scratch;
     SimplexId frontierSize = SimplexId(s1.size());
     while (frontierSize > 0) {
@@ -416,9 +440,8 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
       cudaCheck(cub::DeviceSelect::If(scratch.reserve(size), size, raw(slots),
                                       raw(frontier), raw(selected), width, claimed),
                 "saddle connections: compaction");
-      cudaCheck(cudaMemcpy(&frontierSize, raw(selected), sizeof(SimplexId),
-                           cudaMemcpyDeviceToHost),
-                "saddle connections: frontier size");
+      frontierSize =
+          selectedCount.read(raw(selected), "saddle connections: frontier size");
       monitor.checkAbort();
     }
     slots = thrust::device_vector<SimplexId>();
@@ -536,6 +559,7 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
     thrust::device_vector<SimplexId> lengths(static_cast<std::size_t>(widest)),
         offsets(static_cast<std::size_t>(widest));
     thrust::device_vector<LevelState> state(1);
+    PinnedScalar<LevelState> hostState;
     thrust::device_vector<int> overflow(1, 0);
     thrust::device_vector<SimplexId> level(static_cast<std::size_t>(nJ)),
         next(static_cast<std::size_t>(nJ));
@@ -552,10 +576,10 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
     SimplexId merged = 0;
     iterations = 0;
     while (levelSize > 0) {
-      const SimplexId nextSize =
-          mergeLevel(raw(level), levelSize, raw(slotNode), raw(start), raw(len), pool,
-                     raw(lengths), raw(offsets), scratch, raw(state), raw(predOffsets),
-                     raw(predecessors), raw(pending), raw(next), raw(overflow));
+      const SimplexId nextSize = mergeLevel(
+          raw(level), levelSize, raw(slotNode), raw(start), raw(len), pool, raw(lengths),
+          raw(offsets), scratch, raw(state), hostState, raw(predOffsets),
+          raw(predecessors), raw(pending), raw(next), raw(overflow));
       merged += levelSize;
       level.swap(next);
       levelSize = nextSize;
@@ -571,8 +595,8 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
       thrust::device_vector<SimplexId> saddleRows(static_cast<std::size_t>(n1));
       thrust::sequence(thrust::device, saddleRows.begin(), saddleRows.end());
       mergeLevel(raw(saddleRows), n1, raw(slotNode), raw(start), raw(len), pool,
-                 raw(lengths), raw(offsets), scratch, raw(state), nullptr, nullptr,
-                 nullptr, nullptr, raw(overflow));
+                 raw(lengths), raw(offsets), scratch, raw(state), hostState, nullptr,
+                 nullptr, nullptr, nullptr, raw(overflow));
     }
     if (overflow[0] != 0)
       saddle_connections::detail::throwMultiplicityOverflow();
