@@ -137,8 +137,8 @@ on the GPU host: ProcessLowerStars, one vertex's lower star per thread (CPU: TBB
 CUDA thread), the same host/device function on both, so the gradients are bit-identical
 (gpu_equality compares every cell's byte). Totals include the vertex order, the critical
 cell compaction and, on the GPU, the transfers: the download of the one-byte-per-cell
-gradient (8 bytes per vertex) dominates the GPU total until the Morse-Smale stages keep it
-on the device. Critical cells per dimension (vertices / edges / quads / voxels).
+gradient (8 bytes per vertex) dominates the GPU total here; the Morse-Smale complex keeps the
+gradient on the device and overlaps the copies with its later stages (below). Critical cells per dimension (vertices / edges / quads / voxels).
 
 | volume | critical cells | CPU s | CPU gradient s | GPU s | GPU gradient s | GPU download s | GPU speedup | CPU peak host MiB | GPU-run peak host MiB | device MiB in use | CPU = GPU |
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
