@@ -2,6 +2,8 @@
 #pragma once
 
 #include "core/common/Types.h"
+#include "core/discrete_gradient/DiscreteGradient.h"
+#include "triangulation/implicit/ImplicitTriangulation.h"
 
 #include <gtest/gtest.h>
 
@@ -35,6 +37,17 @@ inline void expectProgressAndAbort(const std::function<void(const Monitor&)>& ru
   Monitor abort;
   abort.abortRequested = [] { return true; };
   EXPECT_THROW(run(abort), Aborted);
+}
+
+// The CPU discrete gradient of a float field on an nx x ny x nz grid.
+inline discrete_gradient::Output gradientOf(SimplexId nx, SimplexId ny, SimplexId nz,
+                                           const std::vector<float>& v) {
+  ImplicitTriangulation tri(nx, ny, nz);
+  discrete_gradient::Output out;
+  discrete_gradient::execute(
+      tri, ScalarArrayView{v.data(), ScalarType::Float32, SimplexId(v.size())},
+      {Backend::Cpu}, Monitor{}, out);
+  return out;
 }
 
 } // namespace topogpu::test

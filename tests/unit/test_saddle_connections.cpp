@@ -9,6 +9,7 @@
 #include "core/discrete_gradient/DiscreteGradient.h"
 #include "core/morse_smale_complex/SaddleConnections.h"
 #include "tests/unit/SaddleConnectionsChain.h"
+#include "tests/unit/UnitHelpers.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
 #include <gtest/gtest.h>
@@ -112,15 +113,6 @@ asMap(const sc::SaddleConnections& result) {
   for (const auto& arc : result.arcs)
     m[{arc.saddle1, arc.saddle2}] = arc.multiplicity;
   return m;
-}
-
-dg::Output gradientOf(SimplexId nx, SimplexId ny, SimplexId nz,
-                      const std::vector<float>& v) {
-  ImplicitTriangulation tri(nx, ny, nz);
-  dg::Output out;
-  dg::execute(tri, ScalarArrayView{v.data(), ScalarType::Float32, SimplexId(v.size())},
-              {Backend::Cpu}, Monitor{}, out);
-  return out;
 }
 
 // ---- tests

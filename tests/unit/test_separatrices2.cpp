@@ -158,15 +158,6 @@ Wall wallOf(const s2::Walls& walls, std::size_t i) {
   return w;
 }
 
-dg::Output gradientOf(SimplexId nx, SimplexId ny, SimplexId nz,
-                      const std::vector<float>& v) {
-  ImplicitTriangulation tri(nx, ny, nz);
-  dg::Output out;
-  dg::execute(tri, ScalarArrayView{v.data(), ScalarType::Float32, SimplexId(v.size())},
-              {Backend::Cpu}, Monitor{}, out);
-  return out;
-}
-
 s2::Output wallsOf(const dg::Output& gradient, std::size_t maxCells = std::size_t(1)
                                                                       << 25) {
   s2::Parameters p;
