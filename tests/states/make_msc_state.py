@@ -48,13 +48,7 @@ sep_lut.IndexedColors = [0.30, 0.45, 0.95, 0.95, 0.95, 0.95, 0.95, 0.35, 0.30]
 tube_display.SetScalarBarVisibility(view, True)
 
 glyph_display = Show(glyphs, view)
-ColorBy(glyph_display, ("POINTS", "CellDimension"))
-dim_lut = GetColorTransferFunction("CellDimension")
-dim_lut.InterpretValuesAsCategories = 1
-dim_lut.Annotations = ["0", "minimum", "1", "1-saddle", "2", "2-saddle", "3", "maximum"]
-dim_lut.IndexedColors = [0.23, 0.30, 0.75, 0.40, 0.76, 0.65, 0.99, 0.68, 0.38,
-                         0.70, 0.02, 0.15]
-glyph_display.SetScalarBarVisibility(view, True)
+dim_lut = state_helpers.colour_critical_points(glyph_display, view)
 GetScalarBar(dim_lut, view).Title = "CellDimension"
 GetScalarBar(dim_lut, view).ComponentTitle = ""
 GetScalarBar(sep_lut, view).Title = "SeparatrixType"

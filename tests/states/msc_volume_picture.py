@@ -19,9 +19,7 @@ import sys
 
 import numpy as np
 
-from paraview import servermanager
 from paraview.simple import *  # noqa: F401,F403
-from vtkmodules.numpy_interface import dataset_adapter as dsa
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import state_helpers  # noqa: E402
@@ -60,23 +58,7 @@ msc.Backend = "Auto"
 msc.UpdatePipeline()
 
 # What is drawn, checked: a picture of a wrong complex must not reach the docs.
-cp = dsa.WrapDataObject(servermanager.Fetch(msc, idx=0))
-sep = dsa.WrapDataObject(servermanager.Fetch(msc, idx=1))
-seg = dsa.WrapDataObject(servermanager.Fetch(msc, idx=3))
-cell_dims = np.asarray(cp.PointData["CellDimension"])
-boundary_max = np.asarray(cp.PointData["IsBoundaryMaximum"]).astype(bool)
-counts = [int(np.sum((cell_dims == k) & ~boundary_max)) for k in range(4)]
-assert counts[0] - counts[1] + counts[2] - counts[3] == 1, "Euler: %s" % counts
-critical = set(zip(cell_dims.tolist(), np.asarray(cp.PointData["CellId"]).tolist()))
-point_dims, point_ids = np.asarray(sep.PointData["CellDimension"]), np.asarray(sep.PointData["CellId"])
-lines = sep.VTKObject
-assert lines.GetNumberOfCells() > 0, "no separatrices"
-for c in range(lines.GetNumberOfCells()):
-    cell = lines.GetCell(c)
-    for end in (cell.GetPointId(0), cell.GetPointId(cell.GetNumberOfPoints() - 1)):
-        assert (point_dims[end], point_ids[end]) in critical, "separatrix %d ends off" % c
-for label in ("AscendingManifold", "DescendingManifold", "MorseSmaleManifold"):
-    assert np.asarray(seg.PointData[label]).min() >= 0, label + " leaves vertices unlabelled"
+counts, separatrices = state_helpers.check_complex(msc)
 
 view = GetActiveViewOrCreate("RenderView")
 view.ViewSize = [1000, 800]
@@ -120,13 +102,7 @@ sep_lut.Annotations = ["0", "1-saddle to minimum", "2", "2-saddle to maximum"]
 sep_lut.IndexedColors = [0.30, 0.45, 0.95, 0.95, 0.35, 0.30]
 tube_display.SetScalarBarVisibility(view, True)
 glyph_display = Show(glyphs, view)
-ColorBy(glyph_display, ("POINTS", "CellDimension"))
-dim_lut = GetColorTransferFunction("CellDimension")
-dim_lut.InterpretValuesAsCategories = 1
-dim_lut.Annotations = ["0", "minimum", "1", "1-saddle", "2", "2-saddle", "3", "maximum"]
-dim_lut.IndexedColors = [0.23, 0.30, 0.75, 0.40, 0.76, 0.65, 0.99, 0.68, 0.38,
-                         0.70, 0.02, 0.15]
-glyph_display.SetScalarBarVisibility(view, True)
+dim_lut = state_helpers.colour_critical_points(glyph_display, view)
 for lut, title, corner in ((dim_lut, "CellDimension", "Upper Right Corner"),
                            (sep_lut, "SeparatrixType", "Upper Left Corner")):
     bar = GetScalarBar(lut, view)
@@ -147,7 +123,7 @@ view.CameraViewUp = [0.0, 0.0, 1.0]
 ResetCamera(view)
 GetActiveCamera().Dolly(args.zoom)
 print("volume %s: critical cells %s, %d separatrices, every vertex labelled" %
-      (args.volume, counts, lines.GetNumberOfCells()))
+      (args.volume, counts, separatrices))
 state_helpers.save_screenshot(args.screenshot, None)
 try:  # 256 colours: the same picture at a third of the bytes (docs images stay < 400 KB)
     from PIL import Image

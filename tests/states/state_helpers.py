@@ -1,11 +1,16 @@
-"""What the state scripts share: the demo view's slice and outline (make_*state.py) and
-saving the loaded state's screenshot (and, with TOPOGPU_UPDATE_DOCS=1, copying it to
-the documentation image; *state_test.py)."""
+"""What the state scripts share: the demo view's slice and outline (make_*state.py),
+the Morse-Smale complex's checks and critical-point colours (msc_*.py) and saving the
+loaded state's screenshot (and, with TOPOGPU_UPDATE_DOCS=1, copying it to the
+documentation image; *state_test.py)."""
 import os
 import shutil
 
+import numpy as np
+
 from paraview import simple
+from paraview import servermanager
 from paraview.simple import GetActiveView, GetRenderViews, SaveScreenshot
+from vtkmodules.numpy_interface import dataset_adapter as dsa
 
 
 def slice_and_view(field, opacity):
@@ -41,3 +46,45 @@ def save_screenshot(screenshot, docs_image):
         shutil.copyfile(screenshot, docs_image)
         print("updated", docs_image)
     print("state: OK, screenshot", screenshot)
+
+
+def check_complex(msc):
+    """Checks what a TopoGPUMorseSmaleComplex proxy computed, so that a wrong complex never
+    reaches a picture: Euler on the critical cells (boundary maxima aside), every
+    separatrix running from a saddle (SourceId) to a critical cell (DestinationId) of
+    port 0, every vertex labelled. Returns the critical cells per index and the number of
+    separatrices."""
+    cp = dsa.WrapDataObject(servermanager.Fetch(msc, idx=0))
+    sep = dsa.WrapDataObject(servermanager.Fetch(msc, idx=1))
+    seg = dsa.WrapDataObject(servermanager.Fetch(msc, idx=3))
+    dims = np.asarray(cp.PointData["CellDimension"])
+    bmax = np.asarray(cp.PointData["IsBoundaryMaximum"]).astype(bool)
+    counts = [int(np.sum((dims == k) & ~bmax)) for k in range(4)]
+    assert counts[0] - counts[1] + counts[2] - counts[3] == 1, "Euler: %s" % counts
+    critical = set(zip(dims.tolist(), np.asarray(cp.PointData["CellId"]).tolist()))
+    pdim, pid = np.asarray(sep.PointData["CellDimension"]), np.asarray(sep.PointData["CellId"])
+    source = np.asarray(sep.CellData["SourceId"])
+    dest = np.asarray(sep.CellData["DestinationId"])
+    poly = sep.VTKObject
+    assert poly.GetNumberOfCells() > 0, "no separatrices"
+    for c in range(poly.GetNumberOfCells()):
+        cell = poly.GetCell(c)
+        first, last = cell.GetPointId(0), cell.GetPointId(cell.GetNumberOfPoints() - 1)
+        assert (pdim[first], pid[first]) in critical and pid[first] == source[c], c
+        assert (pdim[last], pid[last]) in critical and pid[last] == dest[c], c
+        assert pdim[first] in (1, 2) and pdim[last] in (0, 2, 3), c
+    for name in ("AscendingManifold", "DescendingManifold", "MorseSmaleManifold"):
+        assert np.asarray(seg.PointData[name]).min() >= 0, name + " leaves vertices unlabelled"
+    return counts, poly.GetNumberOfCells()
+
+
+def colour_critical_points(display, view):
+    """Critical points coloured by CellDimension (minimum .. maximum); returns the LUT."""
+    simple.ColorBy(display, ("POINTS", "CellDimension"))
+    lut = simple.GetColorTransferFunction("CellDimension")
+    lut.InterpretValuesAsCategories = 1
+    lut.Annotations = ["0", "minimum", "1", "1-saddle", "2", "2-saddle", "3", "maximum"]
+    lut.IndexedColors = [0.23, 0.30, 0.75, 0.40, 0.76, 0.65, 0.99, 0.68, 0.38,
+                         0.70, 0.02, 0.15]
+    display.SetScalarBarVisibility(view, True)
+    return lut
