@@ -105,7 +105,9 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   domain.visit([&](auto& triangulation) {
     for (int r = 0; r < run.repeat; ++r) {
       // Wall time of the whole call (stage timings may overlap: the GPU's downloads run
-      // beside stage 3), transfers included.
+      // beside the later stages), transfers included; the previous repeat's result is
+      // released before the clock starts.
+      output = morse_smale_complex::Output();
       const Timer wall;
       morse_smale_complex::execute(triangulation, domain.values, parameters, Monitor{},
                                    output);
