@@ -22,6 +22,7 @@
 #include <vtkMultiProcessController.h>
 #include <vtkObjectFactory.h>
 #include <vtkPointData.h>
+#include <vtkPointLocator.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkSmartPointer.h>
@@ -31,9 +32,8 @@
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 
-#include <array>
+#include <algorithm>
 #include <cmath>
-#include <map>
 #include <string>
 #include <variant>
 #include <vector>
@@ -71,6 +71,8 @@ const char* solverName(int value) {
 }
 
 constexpr int kResultRank = 0;
+// Distributed runs: relative distance under which the pieces' points are one point.
+constexpr double kMergeTolerance = 1e-9;
 
 std::string cellTypeName(int type) {
   const char* name = vtkCellTypes::GetClassNameFromTypeId(type);
@@ -105,9 +107,9 @@ std::string triangleProblem(vtkDataSet* input) {
          "Triangulate first";
 }
 
-// Distributed runs: the pieces' triangles on one surface. Points with equal
-// coordinates are one point (piece borders), ghost cells are left out, point and cell
-// arrays common to every piece are kept. Throws Error for a cell that is not a
+// Distributed runs: the pieces' triangles on one surface. Points at the same place
+// (within kMergeTolerance) are one point (piece borders), ghost cells are left out, point
+// and cell arrays common to every piece are kept. Throws Error for a cell that is not a
 // triangle. The result has the type of the pieces (poly data or unstructured grid).
 vtkSmartPointer<vtkDataSet>
 mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
@@ -150,7 +152,25 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
   auto points = vtkSmartPointer<vtkPoints>::New();
   points->SetDataTypeToDouble();
   auto triangles = vtkSmartPointer<vtkCellArray>::New();
-  std::map<std::array<double, 3>, vtkIdType> index;
+  // Pieces may compute a shared border point with different roundings (a sphere
+  // source's pieces do): points closer than kMergeTolerance times the bounding box's
+  // diagonal are one point, the first piece's.
+  double bounds[6] = {VTK_DOUBLE_MAX, VTK_DOUBLE_MIN, VTK_DOUBLE_MAX,
+                      VTK_DOUBLE_MIN, VTK_DOUBLE_MAX, VTK_DOUBLE_MIN};
+  for (vtkDataSet* set : sets) {
+    double b[6];
+    set->GetBounds(b);
+    for (int a = 0; a < 3; ++a) {
+      bounds[2 * a] = std::min(bounds[2 * a], b[2 * a]);
+      bounds[2 * a + 1] = std::max(bounds[2 * a + 1], b[2 * a + 1]);
+    }
+  }
+  const double diagonal = std::sqrt((bounds[1] - bounds[0]) * (bounds[1] - bounds[0]) +
+                                    (bounds[3] - bounds[2]) * (bounds[3] - bounds[2]) +
+                                    (bounds[5] - bounds[4]) * (bounds[5] - bounds[4]));
+  auto locator = vtkSmartPointer<vtkPointLocator>::New();
+  locator->SetTolerance(kMergeTolerance * diagonal);
+  locator->InitPointInsertion(points, bounds, totalPoints);
   std::vector<vtkIdType> local;
   auto ids = vtkSmartPointer<vtkIdList>::New();
   vtkIdType cellOffset = 0;
@@ -158,14 +178,12 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
     vtkDataSet* set = sets[i];
     local.assign(std::size_t(set->GetNumberOfPoints()), -1);
     for (vtkIdType p = 0; p < set->GetNumberOfPoints(); ++p) {
-      std::array<double, 3> x{};
-      set->GetPoint(p, x.data());
-      const auto [at, inserted] = index.emplace(x, points->GetNumberOfPoints());
-      if (inserted) {
-        points->InsertNextPoint(x.data());
-        pd->CopyData(pointFields, set->GetPointData(), i, p, at->second);
-      }
-      local[std::size_t(p)] = at->second;
+      double x[3];
+      set->GetPoint(p, x);
+      vtkIdType id = -1;
+      if (locator->InsertUniquePoint(x, id) == 1)
+        pd->CopyData(pointFields, set->GetPointData(), i, p, id);
+      local[std::size_t(p)] = id;
     }
     vtkUnsignedCharArray* ghosts = set->GetCellData()->GetGhostArray();
     for (vtkIdType c = 0; c < set->GetNumberOfCells(); ++c) {
