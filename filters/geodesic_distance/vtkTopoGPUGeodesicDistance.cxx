@@ -160,7 +160,7 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
   for (vtkDataSet* set : sets) {
     double b[6];
     set->GetBounds(b);
-    for (int a = 0; a < 3; ++a) {
+    for (std::size_t a = 0; a < 3; ++a) {
       bounds[2 * a] = std::min(bounds[2 * a], b[2 * a]);
       bounds[2 * a + 1] = std::max(bounds[2 * a + 1], b[2 * a + 1]);
     }
