@@ -1,0 +1,544 @@
+#include "vtkTopoGPUGeodesicDistance.h"
+
+#include "TopoGPUFilterRun.h"
+
+#include "core/common/Timer.h"
+#include "core/eikonal/Eikonal.h"
+
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkCellTypes.h>
+#include <vtkDataArray.h>
+#include <vtkDataSet.h>
+#include <vtkDoubleArray.h>
+#include <vtkFieldData.h>
+#include <vtkFloatArray.h>
+#include <vtkIdList.h>
+#include <vtkIdTypeArray.h>
+#include <vtkInformation.h>
+#include <vtkInformationVector.h>
+#include <vtkIntArray.h>
+#include <vtkLongLongArray.h>
+#include <vtkMultiProcessController.h>
+#include <vtkObjectFactory.h>
+#include <vtkPointData.h>
+#include <vtkPointLocator.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkSmartPointer.h>
+#include <vtkStaticPointLocator.h>
+#include <vtkStreamingDemandDrivenPipeline.h>
+#include <vtkStringArray.h>
+#include <vtkUnsignedCharArray.h>
+#include <vtkUnstructuredGrid.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <variant>
+#include <vector>
+
+vtkStandardNewMacro(vtkTopoGPUGeodesicDistance);
+
+namespace {
+
+namespace ek = topogpu::eikonal;
+using topogpu::Error;
+
+// The Solver property's values (plugin.xml's EnumerationDomain, same numbers) and the
+// names eikonal::parseSolver takes: a new solver is one row here and one Entry there.
+struct SolverRow {
+  int value;
+  const char* name;
+};
+constexpr SolverRow kSolverTable[] = {
+    {0, "fmm"},
+    {1, "fim"},
+    {2, "fim-mt"},
+};
+
+const char* solverName(int value) {
+  for (const SolverRow& row : kSolverTable) {
+    if (row.value == value)
+      return row.name;
+  }
+  std::string known;
+  for (const SolverRow& row : kSolverTable)
+    known +=
+        (known.empty() ? "" : ", ") + std::to_string(row.value) + " (" + row.name + ")";
+  throw Error("unknown Solver value " + std::to_string(value) + " (expected " + known +
+              ")");
+}
+
+constexpr int kResultRank = 0;
+// Distributed runs: relative distance under which the pieces' points are one point.
+constexpr double kMergeTolerance = 1e-9;
+
+std::string cellTypeName(int type) {
+  const char* name = vtkCellTypes::GetClassNameFromTypeId(type);
+  return name ? name : "cell type " + std::to_string(type);
+}
+
+// Why input is not a triangle surface; empty when it is (or is empty: the base class
+// reports that). Checked before the base class builds a triangulation, which would skip
+// the other cells with a warning only.
+std::string triangleProblem(vtkDataSet* input) {
+  if (input == nullptr || input->GetNumberOfPoints() == 0 ||
+      input->GetNumberOfCells() == 0)
+    return {};
+  const vtkIdType cells = input->GetNumberOfCells();
+  vtkIdType others = 0, first = -1;
+  int firstType = VTK_EMPTY_CELL;
+  for (vtkIdType c = 0; c < cells; ++c) {
+    const int type = input->GetCellType(c);
+    if (type != VTK_TRIANGLE) {
+      if (others++ == 0) {
+        first = c;
+        firstType = type;
+      }
+    }
+  }
+  if (others == 0)
+    return {};
+  return std::to_string(others) + " of the " + std::to_string(cells) +
+         " cells are not triangles (cell " + std::to_string(first) + " is a " +
+         cellTypeName(firstType) +
+         "); geodesic distance needs a triangle surface: apply Extract Surface and "
+         "Triangulate first";
+}
+
+// Distributed runs: the pieces' triangles on one surface. Points at the same place
+// (within kMergeTolerance) are one point (piece borders), ghost cells are left out, point
+// and cell arrays common to every piece are kept. Throws Error for a cell that is not a
+// triangle. The result has the type of the pieces (poly data or unstructured grid).
+vtkSmartPointer<vtkDataSet>
+mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
+  std::vector<vtkDataSet*> sets;
+  bool poly = true;
+  for (const auto& piece : pieces) {
+    auto* set = vtkDataSet::SafeDownCast(piece);
+    if (set != nullptr && set->GetNumberOfPoints() > 0) {
+      sets.push_back(set);
+      poly = poly && vtkPolyData::SafeDownCast(set) != nullptr;
+      if (!poly && vtkUnstructuredGrid::SafeDownCast(set) == nullptr)
+        throw Error(std::string("unsupported input piece type ") + set->GetClassName());
+    }
+  }
+  vtkSmartPointer<vtkDataSet> merged;
+  if (poly)
+    merged = vtkSmartPointer<vtkPolyData>::New();
+  else
+    merged = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  if (sets.empty())
+    return merged;
+  const int count = int(sets.size());
+  vtkDataSetAttributes::FieldList pointFields(count), cellFields(count);
+  vtkIdType totalPoints = 0, totalCells = 0;
+  for (int i = 0; i < count; ++i) {
+    if (i == 0) {
+      pointFields.InitializeFieldList(sets[i]->GetPointData());
+      cellFields.InitializeFieldList(sets[i]->GetCellData());
+    } else {
+      pointFields.IntersectFieldList(sets[i]->GetPointData());
+      cellFields.IntersectFieldList(sets[i]->GetCellData());
+    }
+    totalPoints += sets[i]->GetNumberOfPoints();
+    totalCells += sets[i]->GetNumberOfCells();
+  }
+  vtkPointData* pd = merged->GetPointData();
+  vtkCellData* cd = merged->GetCellData();
+  pd->CopyAllocate(pointFields, totalPoints);
+  cd->CopyAllocate(cellFields, totalCells);
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble();
+  auto triangles = vtkSmartPointer<vtkCellArray>::New();
+  // Pieces may compute a shared border point with different roundings (a sphere
+  // source's pieces do): points closer than kMergeTolerance times the bounding box's
+  // diagonal are one point, the first piece's.
+  double bounds[6] = {VTK_DOUBLE_MAX, VTK_DOUBLE_MIN, VTK_DOUBLE_MAX,
+                      VTK_DOUBLE_MIN, VTK_DOUBLE_MAX, VTK_DOUBLE_MIN};
+  for (vtkDataSet* set : sets) {
+    double b[6];
+    set->GetBounds(b);
+    for (std::size_t a = 0; a < 3; ++a) {
+      bounds[2 * a] = std::min(bounds[2 * a], b[2 * a]);
+      bounds[2 * a + 1] = std::max(bounds[2 * a + 1], b[2 * a + 1]);
+    }
+  }
+  const double diagonal = std::sqrt((bounds[1] - bounds[0]) * (bounds[1] - bounds[0]) +
+                                    (bounds[3] - bounds[2]) * (bounds[3] - bounds[2]) +
+                                    (bounds[5] - bounds[4]) * (bounds[5] - bounds[4]));
+  auto locator = vtkSmartPointer<vtkPointLocator>::New();
+  locator->SetTolerance(kMergeTolerance * diagonal);
+  locator->InitPointInsertion(points, bounds, totalPoints);
+  std::vector<vtkIdType> local;
+  auto ids = vtkSmartPointer<vtkIdList>::New();
+  vtkIdType cellOffset = 0;
+  for (int i = 0; i < count; ++i) {
+    vtkDataSet* set = sets[i];
+    local.assign(std::size_t(set->GetNumberOfPoints()), -1);
+    for (vtkIdType p = 0; p < set->GetNumberOfPoints(); ++p) {
+      double x[3];
+      set->GetPoint(p, x);
+      vtkIdType id = -1;
+      if (locator->InsertUniquePoint(x, id) == 1)
+        pd->CopyData(pointFields, set->GetPointData(), i, p, id);
+      local[std::size_t(p)] = id;
+    }
+    vtkUnsignedCharArray* ghosts = set->GetCellData()->GetGhostArray();
+    for (vtkIdType c = 0; c < set->GetNumberOfCells(); ++c) {
+      if (ghosts != nullptr &&
+          (ghosts->GetValue(c) & vtkDataSetAttributes::DUPLICATECELL))
+        continue;
+      const int type = set->GetCellType(c);
+      if (type != VTK_TRIANGLE)
+        throw Error("cell " + std::to_string(cellOffset + c) +
+                    " of the gathered pieces is a " + cellTypeName(type) +
+                    "; geodesic distance needs a triangle surface: apply Extract Surface "
+                    "and Triangulate first");
+      set->GetCellPoints(c, ids);
+      const vtkIdType triangle[3] = {local[std::size_t(ids->GetId(0))],
+                                     local[std::size_t(ids->GetId(1))],
+                                     local[std::size_t(ids->GetId(2))]};
+      const vtkIdType to = triangles->InsertNextCell(3, triangle);
+      cd->CopyData(cellFields, set->GetCellData(), i, c, to);
+    }
+    cellOffset += set->GetNumberOfCells();
+  }
+  pd->RemoveArray(vtkDataSetAttributes::GhostArrayName());
+  cd->RemoveArray(vtkDataSetAttributes::GhostArrayName());
+  if (auto* polyData = vtkPolyData::SafeDownCast(merged)) {
+    polyData->SetPoints(points);
+    polyData->SetPolys(triangles);
+  } else {
+    auto* grid = vtkUnstructuredGrid::SafeDownCast(merged);
+    grid->SetPoints(points);
+    grid->SetCells(VTK_TRIANGLE, triangles);
+  }
+  return merged;
+}
+
+// The seed points of every piece, as one point set.
+vtkSmartPointer<vtkPolyData>
+mergeSeedPoints(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble();
+  for (const auto& piece : pieces) {
+    if (auto* set = vtkDataSet::SafeDownCast(piece)) {
+      for (vtkIdType p = 0; p < set->GetNumberOfPoints(); ++p)
+        points->InsertNextPoint(set->GetPoint(p));
+    }
+  }
+  auto seeds = vtkSmartPointer<vtkPolyData>::New();
+  seeds->SetPoints(points);
+  return seeds;
+}
+
+void addResultRank(vtkDataObject* output) {
+  auto rank = vtkSmartPointer<vtkIntArray>::New();
+  rank->SetName("TopoGPUResultRank");
+  rank->InsertNextValue(kResultRank);
+  output->GetFieldData()->AddArray(rank);
+}
+
+std::string arrayName(vtkAbstractArray* array) {
+  return array->GetName() ? array->GetName() : "(unnamed)";
+}
+
+} // namespace
+
+vtkTopoGPUGeodesicDistance::vtkTopoGPUGeodesicDistance() {
+  this->Label = "TopoGPU Geodesic Distance";
+  this->NeedsInputScalars = false;
+  this->SetNumberOfInputPorts(2);
+  // Input array 1: the seed mask (points); 2: the speed (points or cells).
+  this->SetInputArrayToProcess(1, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
+                               vtkDataSetAttributes::SCALARS);
+  this->SetInputArrayToProcess(2, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
+                               vtkDataSetAttributes::SCALARS);
+}
+
+vtkTopoGPUGeodesicDistance::~vtkTopoGPUGeodesicDistance() = default;
+
+void vtkTopoGPUGeodesicDistance::PrintSelf(ostream& os, vtkIndent indent) {
+  this->Superclass::PrintSelf(os, indent);
+  os << indent << "SeedMode: " << this->SeedMode << "\n";
+  os << indent << "SeedIds:";
+  for (vtkIdType id : this->SeedIds)
+    os << " " << id;
+  os << "\n";
+  os << indent << "SpeedMode: " << this->SpeedMode << "\n";
+  os << indent << "Speed: " << this->Speed << "\n";
+  os << indent << "UseStopDistance: " << this->UseStopDistance << "\n";
+  os << indent << "StopDistance: " << this->StopDistance << "\n";
+  os << indent << "Solver: " << this->Solver << "\n";
+  os << indent << "DoublePrecision: " << this->DoublePrecision << "\n";
+}
+
+void vtkTopoGPUGeodesicDistance::AddSeedId(vtkIdType id) {
+  this->SeedIds.push_back(id);
+  this->Modified();
+}
+
+void vtkTopoGPUGeodesicDistance::RemoveAllSeedIds() {
+  if (!this->SeedIds.empty()) {
+    this->SeedIds.clear();
+    this->Modified();
+  }
+}
+
+int vtkTopoGPUGeodesicDistance::FillInputPortInformation(int port, vtkInformation* info) {
+  if (port == 0) {
+    info->Remove(vtkAlgorithm::INPUT_REQUIRED_DATA_TYPE());
+    info->Append(vtkAlgorithm::INPUT_REQUIRED_DATA_TYPE(), "vtkPolyData");
+    info->Append(vtkAlgorithm::INPUT_REQUIRED_DATA_TYPE(), "vtkUnstructuredGrid");
+    return 1;
+  }
+  if (port == 1) {
+    info->Set(vtkAlgorithm::INPUT_REQUIRED_DATA_TYPE(), "vtkDataSet");
+    info->Set(vtkAlgorithm::INPUT_IS_OPTIONAL(), 1);
+    return 1;
+  }
+  return 0;
+}
+
+int vtkTopoGPUGeodesicDistance::FillOutputPortInformation(int port,
+                                                          vtkInformation* info) {
+  if (port != 0)
+    return 0;
+  // "vtkDataSet": the base class creates an output of the input's type.
+  info->Set(vtkDataObject::DATA_TYPE_NAME(), "vtkDataSet");
+  return 1;
+}
+
+int vtkTopoGPUGeodesicDistance::RequestUpdateExtent(vtkInformation* request,
+                                                    vtkInformationVector** inputVector,
+                                                    vtkInformationVector* outputVector) {
+  this->Superclass::RequestUpdateExtent(request, inputVector, outputVector);
+  // The distance is computed on the whole (gathered) surface: ghost cells would only
+  // travel to be dropped.
+  for (int port = 0; port < 2; ++port) {
+    if (vtkInformation* inInfo = inputVector[port]->GetInformationObject(0))
+      inInfo->Set(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS(), 0);
+  }
+  return 1;
+}
+
+vtkTypeBool
+vtkTopoGPUGeodesicDistance::ProcessRequest(vtkInformation* request,
+                                           vtkInformationVector** inputVector,
+                                           vtkInformationVector* outputVector) {
+  if (request->Has(vtkDemandDrivenPipeline::REQUEST_DATA())) {
+    vtkMultiProcessController* controller =
+        vtkMultiProcessController::GetGlobalController();
+    vtkInformation* outInfo = outputVector->GetInformationObject(0);
+    const auto piecesKey = vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_PIECES();
+    const int pieces =
+        outInfo != nullptr && outInfo->Has(piecesKey) ? outInfo->Get(piecesKey) : 1;
+    if (controller != nullptr && controller->GetNumberOfProcesses() > 1 && pieces > 1)
+      return this->RequestDistributedData(request, inputVector, outputVector);
+    const std::string problem = triangleProblem(vtkDataSet::GetData(inputVector[0], 0));
+    if (!problem.empty()) {
+      vtkErrorMacro(<< this->Label << ": " << problem);
+      if (vtkDataObject* output = vtkDataObject::GetData(outputVector, 0))
+        output->Initialize();
+      return 1;
+    }
+  }
+  return this->Superclass::ProcessRequest(request, inputVector, outputVector);
+}
+
+int vtkTopoGPUGeodesicDistance::RequestDistributedData(
+    vtkInformation* request, vtkInformationVector** inputVector,
+    vtkInformationVector* outputVector) {
+  vtkMultiProcessController* controller =
+      vtkMultiProcessController::GetGlobalController();
+  const int rank = controller->GetLocalProcessId();
+  vtkDataObject* output = vtkDataObject::GetData(outputVector, 0);
+  if (output != nullptr)
+    output->Initialize();
+  // Every rank sends something (an empty poly data for a missing piece), so the
+  // collective gathers below are entered by all ranks whatever their piece.
+  const auto sendable = [](vtkDataObject* object) -> vtkSmartPointer<vtkDataObject> {
+    if (object != nullptr)
+      return object;
+    return vtkSmartPointer<vtkPolyData>::New();
+  };
+  std::vector<vtkSmartPointer<vtkDataObject>> pieces, seedPieces;
+  controller->Gather(sendable(vtkDataObject::GetData(inputVector[0], 0)), pieces,
+                     kResultRank);
+  // The same on every rank: the pipeline is the same.
+  const bool hasSeeds = this->GetNumberOfInputConnections(1) > 0;
+  if (hasSeeds)
+    controller->Gather(sendable(vtkDataObject::GetData(inputVector[1], 0)), seedPieces,
+                       kResultRank);
+  if (rank == kResultRank) {
+    vtkSmartPointer<vtkDataSet> merged;
+    try {
+      const topogpu::Timer timer;
+      merged = mergePieces(pieces);
+      vtkDebugMacro(<< "gathered " << merged->GetNumberOfPoints() << " points in "
+                    << timer.seconds() << " s");
+    } catch (const std::exception& e) {
+      vtkErrorMacro(<< this->Label << ": " << e.what());
+    }
+    if (merged) {
+      // The base class runs on the gathered surface as on a serial input.
+      auto surfaceInfo = vtkSmartPointer<vtkInformation>::New();
+      surfaceInfo->Set(vtkDataObject::DATA_OBJECT(), merged);
+      auto surfaceVector = vtkSmartPointer<vtkInformationVector>::New();
+      surfaceVector->Append(surfaceInfo);
+      auto seedVector = vtkSmartPointer<vtkInformationVector>::New();
+      if (hasSeeds) {
+        auto seedInfo = vtkSmartPointer<vtkInformation>::New();
+        seedInfo->Set(vtkDataObject::DATA_OBJECT(), mergeSeedPoints(seedPieces));
+        seedVector->Append(seedInfo);
+      }
+      vtkInformationVector* gathered[2] = {surfaceVector, seedVector};
+      this->Superclass::ProcessRequest(request, gathered, outputVector);
+    }
+  }
+  output = vtkDataObject::GetData(outputVector, 0);
+  if (output != nullptr)
+    addResultRank(output);
+  return 1;
+}
+
+void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
+  auto* shared =
+      std::get_if<std::shared_ptr<topogpu::ExplicitTriangulation>>(run.triangulation);
+  if (shared == nullptr || !*shared)
+    throw Error("geodesic distance needs a triangle surface (vtkPolyData or "
+                "vtkUnstructuredGrid of triangles)");
+  vtkDataSet* input = run.input;
+  const vtkIdType n = input->GetNumberOfPoints();
+
+  ek::Parameters parameters;
+  parameters.solver = ek::parseSolver(solverName(this->Solver));
+  if (this->UseStopDistance)
+    parameters.stopDistance = this->StopDistance;
+
+  // Seeds.
+  if (this->SeedMode == SEED_POINT_IDS) {
+    if (this->SeedIds.empty())
+      throw Error("Seed Mode is Point Ids but Seed Ids is empty: give at least one "
+                  "vertex id");
+    parameters.seeds.assign(this->SeedIds.begin(), this->SeedIds.end());
+  } else if (this->SeedMode == SEED_MASK_ARRAY) {
+    int association = -1;
+    vtkDataArray* mask = this->GetInputArrayToProcess(1, run.inputVector, association);
+    if (mask == nullptr || association != vtkDataObject::FIELD_ASSOCIATION_POINTS)
+      throw Error("Seed Mode is Mask Array but no point array of the input is selected "
+                  "as Seed Mask Array");
+    if (mask->GetNumberOfComponents() != 1 || mask->GetNumberOfTuples() != n)
+      throw Error("the seed mask array '" + arrayName(mask) +
+                  "' must be a one-component point array");
+    for (vtkIdType v = 0; v < n; ++v) {
+      const double m = mask->GetComponent(v, 0);
+      if (m != 0 && !std::isnan(m))
+        parameters.seeds.push_back(topogpu::SimplexId(v));
+    }
+    if (parameters.seeds.empty())
+      throw Error("the seed mask array '" + arrayName(mask) +
+                  "' has no non-zero value: no seed");
+  } else {
+    // Empty vector when nothing is connected: GetData gives null.
+    vtkDataSet* seeds = vtkDataSet::GetData(run.inputVector[1], 0);
+    if (seeds == nullptr)
+      throw Error("Seed Mode is Seed Points but nothing is connected to the Seeds input");
+    if (seeds->GetNumberOfPoints() == 0)
+      throw Error("the Seeds input has no points: no seed");
+    auto locator = vtkSmartPointer<vtkStaticPointLocator>::New();
+    locator->SetDataSet(input);
+    locator->BuildLocator();
+    for (vtkIdType p = 0; p < seeds->GetNumberOfPoints(); ++p) {
+      double x[3];
+      seeds->GetPoint(p, x);
+      if (!std::isfinite(x[0]) || !std::isfinite(x[1]) || !std::isfinite(x[2]))
+        throw Error("seed point " + std::to_string(p) + " has a non-finite coordinate");
+      parameters.seeds.push_back(topogpu::SimplexId(locator->FindClosestPoint(x)));
+    }
+  }
+
+  // Speed.
+  std::vector<double> speed;
+  if (this->SpeedMode == SPEED_CONSTANT) {
+    parameters.speedKind = ek::SpeedKind::Constant;
+    parameters.speed = this->Speed;
+  } else {
+    int association = -1;
+    vtkDataArray* array = this->GetInputArrayToProcess(2, run.inputVector, association);
+    if (array == nullptr)
+      throw Error("Speed Mode is Array but no point or cell array of the input is "
+                  "selected as Speed Array");
+    const bool perCell = association == vtkDataObject::FIELD_ASSOCIATION_CELLS;
+    const vtkIdType expected = perCell ? input->GetNumberOfCells() : n;
+    if (array->GetNumberOfComponents() != 1 || array->GetNumberOfTuples() != expected)
+      throw Error("the speed array '" + arrayName(array) + "' must be a one-component " +
+                  (perCell ? "cell" : "point") + " array");
+    speed.resize(std::size_t(expected));
+    for (vtkIdType i = 0; i < expected; ++i)
+      speed[std::size_t(i)] = array->GetComponent(i, 0);
+    parameters.speedKind =
+        perCell ? ek::SpeedKind::PerTriangle : ek::SpeedKind::PerVertex;
+    parameters.speedValues = speed.data();
+  }
+
+  std::vector<double> coordinates(std::size_t(n) * 3);
+  for (vtkIdType v = 0; v < n; ++v)
+    input->GetPoint(v, coordinates.data() + 3 * v);
+
+  ek::Result result;
+  ek::execute(**shared, coordinates.data(), parameters, run.monitor, result, run.report);
+
+  const topogpu::Timer outputTimer;
+  vtkSmartPointer<vtkDataArray> distance;
+  if (this->DoublePrecision) {
+    auto values = vtkSmartPointer<vtkDoubleArray>::New();
+    values->SetNumberOfTuples(n);
+    std::copy(result.distance.begin(), result.distance.end(), values->GetPointer(0));
+    distance = values;
+  } else {
+    auto values = vtkSmartPointer<vtkFloatArray>::New();
+    const std::vector<float> single = ek::toFloat32(result.distance);
+    values->SetNumberOfTuples(n);
+    std::copy(single.begin(), single.end(), values->GetPointer(0));
+    distance = values;
+  }
+  distance->SetName("GeodesicDistance");
+  auto seedIdentifier = vtkSmartPointer<vtkIdTypeArray>::New();
+  seedIdentifier->SetName("SeedIdentifier");
+  seedIdentifier->SetNumberOfTuples(n);
+  std::copy(result.seedIdentifier.begin(), result.seedIdentifier.end(),
+            seedIdentifier->GetPointer(0));
+
+  vtkDataSet* output = vtkDataSet::GetData(run.outputVector, 0);
+  output->ShallowCopy(input);
+  output->GetPointData()->AddArray(distance);
+  output->GetPointData()->AddArray(seedIdentifier);
+  // Flags only: SetScalars would drop the input's active scalars.
+  output->GetPointData()->SetActiveScalars("GeodesicDistance");
+
+  vtkFieldData* fd = output->GetFieldData();
+  auto solver = vtkSmartPointer<vtkStringArray>::New();
+  solver->SetName("GeodesicSolver");
+  solver->InsertNextValue(ek::solverName(parameters.solver));
+  fd->AddArray(solver);
+  auto iterations = vtkSmartPointer<vtkLongLongArray>::New();
+  iterations->SetName("GeodesicIterations");
+  iterations->InsertNextValue(result.iterations);
+  fd->AddArray(iterations);
+  auto solves = vtkSmartPointer<vtkDoubleArray>::New();
+  solves->SetName("GeodesicLocalSolvesPerVertex");
+  solves->InsertNextValue(result.localSolvesPerVertex);
+  fd->AddArray(solves);
+  auto unreached = vtkSmartPointer<vtkIdTypeArray>::New();
+  unreached->SetName("GeodesicUnreachedVertices");
+  unreached->InsertNextValue(result.unreached);
+  fd->AddArray(unreached);
+  auto converged = vtkSmartPointer<vtkIntArray>::New();
+  converged->SetName("GeodesicConverged");
+  converged->InsertNextValue(result.converged ? 1 : 0);
+  fd->AddArray(converged);
+  run.report.timings.emplace_back("output", outputTimer.seconds());
+}

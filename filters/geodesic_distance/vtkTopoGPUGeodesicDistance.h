@@ -1,0 +1,126 @@
+/**
+ * @class   vtkTopoGPUGeodesicDistance
+ * @brief   Geodesic distance from seed vertices on a triangle surface (TopoGPU).
+ *
+ * Solves the Eikonal equation |grad phi| = 1 / speed on a triangle surface from seed
+ * vertices (core/eikonal: fast marching, or the fast iterative method of Fu, Jeong, Pan,
+ * Kirby and Whitaker on one or many threads). With speed 1 the result is the geodesic
+ * distance along the surface.
+ *
+ * Input 0: vtkPolyData of triangles, or vtkUnstructuredGrid of VTK_TRIANGLE cells
+ * (any other cell is an error: triangulate first). Seeds (SeedMode):
+ *  - SEED_POINT_IDS: the vertex ids given with AddSeedId;
+ *  - SEED_MASK_ARRAY: the vertices where point array "input array 1" is non-zero;
+ *  - SEED_POINTS: the points of input 1, each snapped to the nearest surface point
+ *    (Euclidean distance, vtkStaticPointLocator).
+ * Speed (SpeedMode): a constant (Speed), or input array 2, a one-component point array
+ * (a triangle's speed is its vertices' mean) or cell array (the paper's per-triangle
+ * speed). Solver: "fmm", "fim" or "fim-mt" (see kSolverTable in the .cxx).
+ *
+ * Output: the input (shallow copy) with the point arrays GeodesicDistance (float32,
+ * float64 with DoublePrecision; +inf where unreached) and SeedIdentifier (the nearest
+ * seed's vertex id, -1 where unreached), and field data GeodesicSolver,
+ * GeodesicIterations, GeodesicLocalSolvesPerVertex, GeodesicUnreachedVertices besides
+ * the RunReport of vtkTopoGPUAlgorithm. Unreached vertices give a warning counting them.
+ *
+ * Distributed runs (several MPI ranks, more than one piece): the pieces of both inputs
+ * are gathered to rank 0 (their points merged where the coordinates are equal, ghost
+ * cells dropped), the distance is computed there on the whole surface and rank 0
+ * outputs it; the other ranks output an empty data set. Every rank's output has the
+ * field data TopoGPUResultRank (0). Point ids then refer to the gathered surface, so use
+ * a mask array or seed points there.
+ */
+#ifndef vtkTopoGPUGeodesicDistance_h
+#define vtkTopoGPUGeodesicDistance_h
+
+#include "TopoGPUFiltersModule.h"
+#include "vtkTopoGPUAlgorithm.h"
+
+#include <vector>
+
+class TOPOGPUFILTERS_EXPORT vtkTopoGPUGeodesicDistance : public vtkTopoGPUAlgorithm {
+public:
+  static vtkTopoGPUGeodesicDistance* New();
+  vtkTypeMacro(vtkTopoGPUGeodesicDistance, vtkTopoGPUAlgorithm);
+  void PrintSelf(ostream& os, vtkIndent indent) override;
+
+  enum SeedModes { SEED_POINT_IDS = 0, SEED_MASK_ARRAY = 1, SEED_POINTS = 2 };
+  enum SpeedModes { SPEED_CONSTANT = 0, SPEED_ARRAY = 1 };
+
+  ///@{
+  /** Where the seeds come from (SeedModes). Default: SEED_POINT_IDS. */
+  vtkSetClampMacro(SeedMode, int, SEED_POINT_IDS, SEED_POINTS);
+  vtkGetMacro(SeedMode, int);
+  ///@}
+
+  ///@{
+  /** Seed vertex ids (SEED_POINT_IDS). Default: none (an error when used). */
+  void AddSeedId(vtkIdType id);
+  void RemoveAllSeedIds();
+  ///@}
+
+  ///@{
+  /** SPEED_CONSTANT: Speed everywhere; SPEED_ARRAY: input array 2. Default constant. */
+  vtkSetClampMacro(SpeedMode, int, SPEED_CONSTANT, SPEED_ARRAY);
+  vtkGetMacro(SpeedMode, int);
+  ///@}
+
+  ///@{
+  /** The constant speed (finite, > 0). Default: 1 (distances). */
+  vtkSetMacro(Speed, double);
+  vtkGetMacro(Speed, double);
+  ///@}
+
+  ///@{
+  /** When on, vertices farther than StopDistance stay unreached (+inf). Default off. */
+  vtkSetMacro(UseStopDistance, bool);
+  vtkGetMacro(UseStopDistance, bool);
+  vtkSetMacro(StopDistance, double);
+  vtkGetMacro(StopDistance, double);
+  ///@}
+
+  ///@{
+  /** The solver, an index into the filter's solver table (0 fmm, 1 fim, 2 fim-mt).
+   * Default: 2 (fim-mt). */
+  vtkSetMacro(Solver, int);
+  vtkGetMacro(Solver, int);
+  ///@}
+
+  ///@{
+  /** GeodesicDistance in float64 instead of float32. Default: off. */
+  vtkSetMacro(DoublePrecision, bool);
+  vtkGetMacro(DoublePrecision, bool);
+  ///@}
+
+protected:
+  vtkTopoGPUGeodesicDistance();
+  ~vtkTopoGPUGeodesicDistance() override;
+
+  vtkTypeBool ProcessRequest(vtkInformation* request, vtkInformationVector** inputVector,
+                             vtkInformationVector* outputVector) override;
+  int FillInputPortInformation(int port, vtkInformation* info) override;
+  int FillOutputPortInformation(int port, vtkInformation* info) override;
+  int RequestUpdateExtent(vtkInformation* request, vtkInformationVector** inputVector,
+                          vtkInformationVector* outputVector) override;
+#ifndef __VTK_WRAP__
+  void Compute(topogpu::vtk::FilterRun& run) override;
+#endif
+
+private:
+  vtkTopoGPUGeodesicDistance(const vtkTopoGPUGeodesicDistance&) = delete;
+  void operator=(const vtkTopoGPUGeodesicDistance&) = delete;
+
+  int RequestDistributedData(vtkInformation* request, vtkInformationVector** inputVector,
+                             vtkInformationVector* outputVector);
+
+  int SeedMode = SEED_POINT_IDS;
+  std::vector<vtkIdType> SeedIds;
+  int SpeedMode = SPEED_CONSTANT;
+  double Speed = 1.0;
+  bool UseStopDistance = false;
+  double StopDistance = 1.0;
+  int Solver = 2;
+  bool DoublePrecision = false;
+};
+
+#endif
