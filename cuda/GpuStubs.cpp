@@ -65,9 +65,7 @@ void computeMorseSmaleComplex(const cubical::Grid&, const ScalarArrayView&, bool
 void computeSaddleConnections(const cubical::Grid&, const std::vector<std::uint8_t>&,
                               const std::vector<SimplexId>&,
                               const std::vector<SimplexId>&, const Monitor&,
-                              std::vector<SimplexId>&, std::vector<SimplexId>&,
-                              std::vector<std::uint64_t>&, SimplexId[3], int&,
-                              RunReport&) {
+                              saddle_connections::SaddleConnections&, RunReport&) {
   noCuda("saddle connections");
 }
 

@@ -185,27 +185,15 @@ void countPaths(const discrete_gradient::Output& gradient, Minor& minor,
   out.multiplicitySum = sum;
 }
 
-void arcsFromCounts(const discrete_gradient::Output& gradient,
-                    const std::vector<SimplexId>& rows,
-                    const std::vector<SimplexId>& cols,
-                    const std::vector<std::uint64_t>& values, const SimplexId stats[3],
-                    int iterations, SaddleConnections& out) {
-  out.arcs.resize(rows.size());
+void sumMultiplicities(SaddleConnections& out) {
   out.multiplicitySum = tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, rows.size()), std::uint64_t(0),
+      tbb::blocked_range<std::size_t>(0, out.arcs.size()), std::uint64_t(0),
       [&](const tbb::blocked_range<std::size_t>& range, std::uint64_t sum) {
-        for (std::size_t k = range.begin(); k < range.end(); ++k) {
-          out.arcs[k] = {gradient.criticalCells[1][std::size_t(rows[k])],
-                         gradient.criticalCells[2][std::size_t(cols[k])], values[k]};
-          sum = checkedAdd(sum, values[k]);
-        }
+        for (std::size_t k = range.begin(); k < range.end(); ++k)
+          sum = checkedAdd(sum, out.arcs[k].multiplicity);
         return sum;
       },
       [](std::uint64_t a, std::uint64_t b) { return checkedAdd(a, b); });
-  out.reachableNodes = stats[0];
-  out.junctionNodes = stats[1];
-  out.minorEdges = stats[2];
-  out.productIterations = iterations;
 }
 
 void runCpu(const discrete_gradient::Output& gradient, const Monitor& monitor,
@@ -367,14 +355,8 @@ void compute(const discrete_gradient::Output& gradient, Backend resolved,
   runWithFallback(
       resolved, "saddle connections", report,
       [&] {
-        std::vector<SimplexId> rows, cols;
-        std::vector<std::uint64_t> values;
-        SimplexId stats[3] = {0, 0, 0};
-        int iterations = 0;
         gpu::computeSaddleConnections(grid, gradient.gradient, gradient.criticalCells[1],
-                                      gradient.criticalCells[2], monitor, rows, cols,
-                                      values, stats, iterations, report);
-        detail::arcsFromCounts(gradient, rows, cols, values, stats, iterations, out);
+                                      gradient.criticalCells[2], monitor, out, report);
       },
       [&] {
         out.clear();

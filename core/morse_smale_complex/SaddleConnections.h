@@ -98,14 +98,8 @@ void runCpu(const discrete_gradient::Output& gradient, const Monitor& monitor,
 void countPaths(const discrete_gradient::Output& gradient, Minor& minor,
                 const Monitor& monitor, SaddleConnections& out);
 
-// The arcs from the GPU's count triples (rows and columns: positions in
-// criticalCells[1] / [2], sorted by row then column) and its statistics {reached,
-// junctions, minor edges}; the multiplicity sum checked.
-void arcsFromCounts(const discrete_gradient::Output& gradient,
-                    const std::vector<SimplexId>& rows,
-                    const std::vector<SimplexId>& cols,
-                    const std::vector<std::uint64_t>& values, const SimplexId stats[3],
-                    int iterations, SaddleConnections& out);
+// out.multiplicitySum from out.arcs, checked (an overflow is an Error).
+void sumMultiplicities(SaddleConnections& out);
 
 // Coordinate triples (row, col, value) to CSR, duplicates summed (checked).
 Csr assemble(SimplexId rows, SimplexId cols, const std::vector<SimplexId>& r,

@@ -458,16 +458,10 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
 
     // Stage 3 on the gradient still on the device.
     if (saddleConnections && d == 3 && !critical[1].empty() && !critical[2].empty()) {
-      std::vector<SimplexId> rows, cols;
-      std::vector<std::uint64_t> counts;
-      SimplexId stats[3] = {0, 0, 0};
-      int iterations = 0;
       computeSaddleConnectionsOnDevice(grid, raw(gradient), critical[1], critical[2],
-                                       monitor.stage(0.6, 1), rows, cols, counts, stats,
-                                       iterations, report);
+                                       monitor.stage(0.6, 1), out.saddleConnections,
+                                       report);
       finishCopies();
-      saddle_connections::detail::arcsFromCounts(out.gradient, rows, cols, counts, stats,
-                                                 iterations, out.saddleConnections);
     } else {
       finishCopies();
     }

@@ -6,6 +6,7 @@
 
 #include "core/common/Types.h"
 #include "core/discrete_gradient/CubicalGrid.h"
+#include "core/morse_smale_complex/SaddleConnections.h"
 
 #include <thrust/device_vector.h>
 
@@ -18,10 +19,7 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
                                       const thrust::device_vector<SimplexId>& saddles1,
                                       const thrust::device_vector<SimplexId>& saddles2,
                                       const Monitor& monitor,
-                                      std::vector<SimplexId>& rows,
-                                      std::vector<SimplexId>& cols,
-                                      std::vector<std::uint64_t>& values,
-                                      SimplexId stats[3], int& iterations,
+                                      saddle_connections::SaddleConnections& out,
                                       RunReport& report);
 
 } // namespace topogpu::gpu

@@ -315,6 +315,23 @@ private:
   T* value_ = nullptr;
 };
 
+// One thread per 1-saddle row: its entries as arcs (refined ids of both saddles).
+__global__ void arcsKernel(SimplexId n1, const SimplexId* start, const SimplexId* len,
+                           SimplexId first, const int* columns,
+                           const std::uint64_t* counts, const SimplexId* saddles1,
+                           const SimplexId* saddles2, saddle_connections::Arc* arcs) {
+  const SimplexId r = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= n1)
+    return;
+  for (SimplexId k = 0; k < len[r]; ++k) {
+    const SimplexId at = start[r] + k;
+    saddle_connections::Arc& arc = arcs[at - first];
+    arc.saddle1 = saddles1[r];
+    arc.saddle2 = saddles2[columns[at]];
+    arc.multiplicity = counts[at];
+  }
+}
+
 // Per level, read back in one copy: the rows' total length and the next level's size.
 struct LevelState {
   long long total;
@@ -381,17 +398,16 @@ void computeSaddleConnections(const cubical::Grid& grid,
                               const std::vector<std::uint8_t>& gradient,
                               const std::vector<SimplexId>& saddles1,
                               const std::vector<SimplexId>& saddles2,
-                              const Monitor& monitor, std::vector<SimplexId>& rows,
-                              std::vector<SimplexId>& cols,
-                              std::vector<std::uint64_t>& values, SimplexId stats[3],
-                              int& iterations, RunReport& report) {
+                              const Monitor& monitor,
+                              saddle_connections::SaddleConnections& out,
+                              RunReport& report) {
   translateCudaFailures("saddle connections", [&] {
     const thrust::device_vector<std::uint8_t> deviceGradient(gradient.begin(),
                                                              gradient.end());
     const thrust::device_vector<SimplexId> s1(saddles1.begin(), saddles1.end());
     const thrust::device_vector<SimplexId> s2(saddles2.begin(), saddles2.end());
-    computeSaddleConnectionsOnDevice(grid, raw(deviceGradient), s1, s2, monitor, rows,
-                                     cols, values, stats, iterations, report);
+    computeSaddleConnectionsOnDevice(grid, raw(deviceGradient), s1, s2, monitor, out,
+                                     report);
   });
 }
 
@@ -399,10 +415,7 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
                                       const thrust::device_vector<SimplexId>& s1,
                                       const thrust::device_vector<SimplexId>& s2,
                                       const Monitor& monitor,
-                                      std::vector<SimplexId>& rows,
-                                      std::vector<SimplexId>& cols,
-                                      std::vector<std::uint64_t>& values,
-                                      SimplexId stats[3], int& iterations,
+                                      saddle_connections::SaddleConnections& out,
                                       RunReport& report) {
   {
     const SimplexId cells = cubical::cellCount(grid);
@@ -499,9 +512,6 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
     const SimplexId minorEdges =
         thrust::count_if(thrust::device, slotNode.begin(), slotNode.end(),
                          [] __device__(SimplexId x) { return x != kNoSlot; });
-    stats[0] = nReached;
-    stats[1] = nJ;
-    stats[2] = minorEdges;
     stageDone("saddle DAG minor");
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     report.timings.emplace_back("saddle DAG minor (gpu)", timer.seconds());
@@ -574,7 +584,7 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
           level.begin());
     }
     SimplexId merged = 0;
-    iterations = 0;
+    int iterations = 0;
     while (levelSize > 0) {
       const SimplexId nextSize = mergeLevel(
           raw(level), levelSize, raw(slotNode), raw(start), raw(len), pool, raw(lengths),
@@ -603,23 +613,27 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
     stageDone("saddle path counting");
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
 
-    // Download the 1-saddle rows (contiguous in the pool, in row order).
+    // The arcs, assembled on the device (the 1-saddle rows are contiguous in the pool,
+    // in row order) and copied back as they are.
     const SimplexId nnz = pool.used - junctionEntries;
-    std::vector<SimplexId> rowLengths(static_cast<std::size_t>(n1));
-    thrust::copy_n(len.begin(), n1, rowLengths.begin());
-    std::vector<int> hostColumns(static_cast<std::size_t>(nnz));
-    values.resize(static_cast<std::size_t>(nnz));
-    thrust::copy_n(pool.columns.begin() + junctionEntries, nnz, hostColumns.begin());
-    thrust::copy_n(pool.counts.begin() + junctionEntries, nnz, values.begin());
-    rows.resize(static_cast<std::size_t>(nnz));
-    cols.resize(static_cast<std::size_t>(nnz));
-    std::size_t at = 0;
-    for (SimplexId r = 0; r < n1; ++r) {
-      for (SimplexId k = 0; k < rowLengths[std::size_t(r)]; ++k, ++at) {
-        rows[at] = r;
-        cols[at] = hostColumns[at];
-      }
+    thrust::device_vector<saddle_connections::Arc> arcs(static_cast<std::size_t>(nnz));
+    if (n1 > 0) {
+      arcsKernel<<<blocksFor(n1, block), block>>>(
+          n1, raw(start), raw(len), junctionEntries, raw(pool.columns), raw(pool.counts),
+          raw(s1), raw(s2), raw(arcs));
+      cudaCheck(cudaGetLastError(), "saddle connections: arcs");
     }
+    out.arcs.resize(static_cast<std::size_t>(nnz));
+    if (nnz > 0)
+      cudaCheck(cudaMemcpy(out.arcs.data(), raw(arcs),
+                           std::size_t(nnz) * sizeof(saddle_connections::Arc),
+                           cudaMemcpyDeviceToHost),
+                "saddle connections: arcs download");
+    out.reachableNodes = nReached;
+    out.junctionNodes = nJ;
+    out.minorEdges = minorEdges;
+    out.productIterations = iterations;
+    saddle_connections::detail::sumMultiplicities(out);
     report.timings.emplace_back("saddle path counting (gpu)", timer.seconds());
   }
 }
