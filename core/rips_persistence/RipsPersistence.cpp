@@ -308,11 +308,12 @@ public:
 
   // Simplices of one dimension more (and the columns among them not cleared), each
   // made once from its facet without its largest vertex.
-  void assemble(int dim, const std::vector<Entry>& simplices, std::vector<Entry>* next,
-                std::vector<Entry>& columns) const {
+  SimplexId assemble(int dim, const std::vector<Entry>& simplices, std::vector<Entry>* next,
+                     std::vector<Entry>& columns) const {
     const int count = dim + 1;
     struct Local {
       std::vector<Entry> next, columns;
+      SimplexId generated = 0;
     };
     tbb::enumerable_thread_specific<Local> locals;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, simplices.size(), 1024),
@@ -323,6 +324,7 @@ public:
                           simplexVertices(binomial_, simplices[s].index, count, v.data());
                           cofacets(v.data(), count, simplices[s].diameter, v[0],
                                    [&](const Entry& e) {
+                                     ++local.generated;
                                      if (next != nullptr)
                                        local.next.push_back(e);
                                      if (!isPivot(e.index))
@@ -332,13 +334,16 @@ public:
                         }
                       });
     columns.clear();
+    SimplexId generated = 0;
     for (auto& local : locals) {
+      generated += local.generated;
       columns.insert(columns.end(), local.columns.begin(), local.columns.end());
       if (next != nullptr)
         next->insert(next->end(), local.next.begin(), local.next.end());
     }
     tbb::parallel_sort(columns.begin(), columns.end(),
                        [](const Entry& a, const Entry& b) { return before(b, a); });
+    return generated;
   }
 
 private:
@@ -528,8 +533,8 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
     if (dim > 1) {
       Timer timer;
       std::vector<Entry> next;
-      engine.assemble(dim - 1, simplices, dim < maxDimension ? &next : nullptr, columns);
-      stats.simplices = dim < maxDimension ? SimplexId(next.size()) : -1;
+      stats.simplices =
+          engine.assemble(dim - 1, simplices, dim < maxDimension ? &next : nullptr, columns);
       simplices.swap(next);
       report.timings.emplace_back("columns dim " + std::to_string(dim) + " (cpu)",
                                   timer.seconds());
