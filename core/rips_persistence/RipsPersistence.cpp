@@ -217,76 +217,55 @@ public:
                                 timer.seconds());
     timer.reset();
 
-    // The remaining columns, in order, on the working heap (filtration-oldest on top).
-    const auto heapOrder = [](const Entry& a, const Entry& b) { return before(b, a); };
-    std::vector<Entry> heap, cochain;
-    Vertices v{};
-    SimplexId emergent = 0, reduced = 0, essential = 0;
+    // The remaining columns, in blocks of consecutive columns. Within a block every
+    // column is first reduced in parallel against the pairs of the earlier blocks only
+    // (frozen: read, never written, while the threads run); these are additions of
+    // columns to the left, as in the serial algorithm. Then, serially and in order, each
+    // column claims its pivot or, when an earlier column of the block owns it, goes on
+    // reducing. The pivots (hence the barcode) are those of the serial reduction.
+    std::vector<std::size_t> todo;
     for (std::size_t c = 0; c < columns.size(); ++c) {
-      if ((c & 4095) == 0)
-        monitor_.checkAbort();
-      if (apparent[c] >= 0)
-        continue;
-      const Entry& column = columns[c];
-      simplexVertices(binomial_, column.index, count, v.data());
-      heap.clear();
-      bool isEmergent = false, sawOldest = false;
-      Entry emergentPivot;
-      cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e) {
-        // The first cofacet of the column's diameter is its oldest (the pivot of the
-        // unreduced column). Emergent pair: no column owns it yet, so the column is
-        // already reduced and the rest of its coboundary is never needed.
-        if (!sawOldest && e.diameter == column.diameter) {
-          sawOldest = true;
-          if (!isPivot(e.index)) {
-            isEmergent = true;
-            emergentPivot = e;
-            return false;
+      if (apparent[c] < 0)
+        todo.push_back(c);
+    }
+    SimplexId emergent = 0, reduced = 0, essential = 0;
+    constexpr std::size_t kBlock = 1024;
+    std::vector<Work> works(std::min(kBlock, todo.size()));
+    for (std::size_t first = 0; first < todo.size(); first += kBlock) {
+      monitor_.checkAbort();
+      const std::size_t size = std::min(kBlock, todo.size() - first);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size, 8),
+                        [&](const tbb::blocked_range<std::size_t>& r) {
+                          for (std::size_t k = r.begin(); k != r.end(); ++k)
+                            startColumn(columns[todo[first + k]], count, works[k]);
+                        });
+      for (std::size_t k = 0; k < size; ++k) {
+        Work& work = works[k];
+        const Entry& column = columns[todo[first + k]];
+        while (true) {
+          if (work.state == Work::Zero) {
+            intervals.push_back({column.diameter, kInfinity});
+            ++essential;
+            break;
           }
+          PivotRecord other;
+          if (!findPivot(work.pivot.index, other)) {
+            if (work.state == Work::Emergent)
+              ++emergent;
+            else
+              ++reduced;
+            storePair(work.pivot.index, column, work.cochain);
+            if (work.pivot.diameter > column.diameter)
+              intervals.push_back({column.diameter, work.pivot.diameter});
+            break;
+          }
+          if (work.state == Work::Emergent)
+            fullColumn(column, count, work);
+          addColumn(other, count, work);
+          nextPivot(work);
         }
-        heap.push_back(e);
-        return true;
-      });
-      if (isEmergent) {
-        pivots_.emplace(emergentPivot.index, PivotRecord{column, -1, 0});
-        ++emergent;
-        continue;
-      }
-      std::make_heap(heap.begin(), heap.end(), heapOrder);
-      cochain.assign(1, column);
-      while (true) {
-        Entry pivot;
-        if (!popPivot(heap, heapOrder, pivot)) {
-          intervals.push_back({column.diameter, kInfinity});
-          ++essential;
-          break;
-        }
-        const PivotRecord* other = findPivot(pivot.index);
-        if (other == nullptr) {
-          storePair(pivot.index, column, cochain);
-          if (pivot.diameter > column.diameter)
-            intervals.push_back({column.diameter, pivot.diameter});
-          ++reduced;
-          break;
-        }
-        // Add the other column: the coboundary of each simplex of its cochain.
-        const auto add = [&](const Entry& s) {
-          cochain.push_back(s);
-          Vertices sv{};
-          simplexVertices(binomial_, s.index, count, sv.data());
-          cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e) {
-            heap.push_back(e);
-            std::push_heap(heap.begin(), heap.end(), heapOrder);
-            return true;
-          });
-        };
-        if (other->vOffset < 0) {
-          add(other->column);
-        } else {
-          const PivotRecord copy = *other; // the store may grow while adding
-          for (SimplexId k = 0; k < copy.vSize; ++k)
-            add(reductionEntries_[std::size_t(copy.vOffset + k)]);
-        }
+        work.heap.clear();
+        work.cochain.clear();
       }
     }
     stats.emergentPairs = emergent;
@@ -294,6 +273,90 @@ public:
     stats.pairs = stats.apparentPairs + emergent + reduced;
     report.timings.emplace_back("reduction dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
+  }
+
+  // The working state of one column: its heap of coboundary entries (filtration-oldest
+  // on top), its cochain, and its current pivot.
+  struct Work {
+    enum State { Emergent, Pivot, Zero };
+    std::vector<Entry> heap, cochain;
+    Entry pivot;
+    State state = Zero;
+  };
+
+  static bool heapOrder(const Entry& a, const Entry& b) { return before(b, a); }
+
+  void nextPivot(Work& work) const {
+    work.state = popPivot(work.heap, heapOrder, work.pivot) ? Work::Pivot : Work::Zero;
+  }
+
+  void fullColumn(const Entry& column, int count, Work& work) const {
+    Vertices v{};
+    simplexVertices(binomial_, column.index, count, v.data());
+    work.heap.clear();
+    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e) {
+      work.heap.push_back(e);
+      return true;
+    });
+    std::make_heap(work.heap.begin(), work.heap.end(), heapOrder);
+    work.cochain.assign(1, column);
+  }
+
+  // Adds the other column: the coboundary of each simplex of its cochain.
+  void addColumn(const PivotRecord& other, int count, Work& work) const {
+    const auto add = [&](const Entry& s) {
+      work.cochain.push_back(s);
+      Vertices sv{};
+      simplexVertices(binomial_, s.index, count, sv.data());
+      cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e) {
+        work.heap.push_back(e);
+        std::push_heap(work.heap.begin(), work.heap.end(), heapOrder);
+        return true;
+      });
+    };
+    if (other.vOffset < 0) {
+      add(other.column);
+    } else {
+      for (SimplexId k = 0; k < other.vSize; ++k)
+        add(reductionEntries_[std::size_t(other.vOffset + k)]);
+    }
+  }
+
+  // The parallel part of a column's reduction: against the frozen pairs only.
+  void startColumn(const Entry& column, int count, Work& work) const {
+    Vertices v{};
+    simplexVertices(binomial_, column.index, count, v.data());
+    work.heap.clear();
+    work.cochain.assign(1, column);
+    bool sawOldest = false;
+    bool emergent = false;
+    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e) {
+      // The first cofacet of the column's diameter is its oldest (the pivot of the
+      // unreduced column). Emergent pair: no column owns it (yet), so the column is
+      // already reduced and the rest of its coboundary is not needed.
+      if (!sawOldest && e.diameter == column.diameter) {
+        sawOldest = true;
+        if (!isPivot(e.index)) {
+          emergent = true;
+          work.pivot = e;
+          return false;
+        }
+      }
+      work.heap.push_back(e);
+      return true;
+    });
+    if (emergent) {
+      work.heap.clear();
+      work.state = Work::Emergent;
+      return;
+    }
+    std::make_heap(work.heap.begin(), work.heap.end(), heapOrder);
+    nextPivot(work);
+    PivotRecord other;
+    while (work.state == Work::Pivot && findPivot(work.pivot.index, other)) {
+      addColumn(other, count, work);
+      nextPivot(work);
+    }
   }
 
   // True when a (dim+1)-simplex is the pivot of a pair of the last reduction (clearing).
@@ -308,8 +371,8 @@ public:
 
   // Simplices of one dimension more (and the columns among them not cleared), each
   // made once from its facet without its largest vertex.
-  SimplexId assemble(int dim, const std::vector<Entry>& simplices, std::vector<Entry>* next,
-                     std::vector<Entry>& columns) const {
+  SimplexId assemble(int dim, const std::vector<Entry>& simplices,
+                     std::vector<Entry>* next, std::vector<Entry>& columns) const {
     const int count = dim + 1;
     struct Local {
       std::vector<Entry> next, columns;
@@ -347,18 +410,20 @@ public:
   }
 
 private:
-  const PivotRecord* findPivot(SimplexId index) {
+  bool findPivot(SimplexId index, PivotRecord& record) const {
     const auto it = pivots_.find(index);
-    if (it != pivots_.end())
-      return &it->second;
+    if (it != pivots_.end()) {
+      record = it->second;
+      return true;
+    }
     const auto a = std::lower_bound(
         apparentPairs_.begin(), apparentPairs_.end(), index,
         [](const ApparentRecord& x, SimplexId key) { return x.pivot < key; });
     if (a != apparentPairs_.end() && a->pivot == index) {
-      scratch_ = PivotRecord{a->column, -1, 0};
-      return &scratch_;
+      record = PivotRecord{a->column, -1, 0};
+      return true;
     }
-    return nullptr;
+    return false;
   }
 
   // The pivot after Z/2 cancellation of equal entries; it stays on the heap.
@@ -410,7 +475,6 @@ private:
   std::vector<ApparentRecord> apparentPairs_;         // sorted by pivot: the first layer
   std::unordered_map<SimplexId, PivotRecord> pivots_; // the pairs of the reduction
   std::vector<Entry> reductionEntries_;
-  PivotRecord scratch_;
 };
 
 void validate(const RipsInput& input, const Parameters& parameters) {
@@ -533,8 +597,8 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
     if (dim > 1) {
       Timer timer;
       std::vector<Entry> next;
-      stats.simplices =
-          engine.assemble(dim - 1, simplices, dim < maxDimension ? &next : nullptr, columns);
+      stats.simplices = engine.assemble(dim - 1, simplices,
+                                        dim < maxDimension ? &next : nullptr, columns);
       simplices.swap(next);
       report.timings.emplace_back("columns dim " + std::to_string(dim) + " (cpu)",
                                   timer.seconds());

@@ -59,7 +59,8 @@ struct Bar {
 // column (Z/2, sets of row positions), bars read from the pivots; unpaired simplices of
 // dimension <= maxDim are the essential classes.
 std::vector<Bar> bruteForceBarcode(const std::vector<std::vector<double>>& d, int maxDim,
-                                   double threshold, std::vector<long>* pairCounts = nullptr) {
+                                   double threshold,
+                                   std::vector<long>* pairCounts = nullptr) {
   const int n = int(d.size());
   struct Simplex {
     std::vector<int> v;
@@ -133,7 +134,8 @@ std::vector<Bar> bruteForceBarcode(const std::vector<std::vector<double>>& d, in
   for (int i = 0; i < int(simplices.size()); ++i) {
     const int dim = int(simplices[i].v.size()) - 1;
     if (!paired[i] && dim <= maxDim)
-      bars.push_back({dim, simplices[i].diameter, std::numeric_limits<double>::infinity()});
+      bars.push_back(
+          {dim, simplices[i].diameter, std::numeric_limits<double>::infinity()});
   }
   return bars;
 }
@@ -163,7 +165,8 @@ std::vector<std::vector<double>> matrixOf(const std::vector<double>& points, int
     for (int j = 0; j < n; ++j) {
       double s = 0;
       for (int k = 0; k < dim; ++k)
-        s += (points[i * dim + k] - points[j * dim + k]) * (points[i * dim + k] - points[j * dim + k]);
+        s += (points[i * dim + k] - points[j * dim + k]) *
+             (points[i * dim + k] - points[j * dim + k]);
       d[i][j] = double(float(std::sqrt(s)));
     }
   return d;
@@ -256,7 +259,8 @@ TEST(RipsPersistence, EnclosingRadiusByDefinition) {
     for (double& x : points)
       x = u(rng);
     const RipsInput input = fromPoints(points, 3);
-    EXPECT_FLOAT_EQ(enclosingRadius(input), float(enclosingRadiusByDefinition(matrixOf(points, 3))));
+    EXPECT_FLOAT_EQ(enclosingRadius(input),
+                    float(enclosingRadiusByDefinition(matrixOf(points, 3))));
   }
 }
 
@@ -284,9 +288,10 @@ TEST(RipsPersistence, BarcodesEqualTheBruteForceReduction) {
           sorted(bruteForceBarcode(d, maxDim, double(float(threshold)), &pairCounts));
       const RipsInput cloud = fromPoints(points, dim);
       for (const SparseMode mode : {SparseMode::Dense, SparseMode::Sparse}) {
-        const Result result =
-            run(cloud, maxDim, fraction == 1.0 ? INFINITY : double(float(threshold)), mode);
-        EXPECT_EQ(sorted(result), expected) << "trial " << trial << " fraction " << fraction;
+        const Result result = run(
+            cloud, maxDim, fraction == 1.0 ? INFINITY : double(float(threshold)), mode);
+        EXPECT_EQ(sorted(result), expected)
+            << "trial " << trial << " fraction " << fraction;
         for (int k = 0; k <= maxDim; ++k)
           EXPECT_EQ(result.stats[std::size_t(k)].pairs, pairCounts[std::size_t(k)])
               << "trial " << trial << " dimension " << k;
@@ -323,9 +328,10 @@ TEST(RipsPersistence, FormatsAgree) {
     upper << "\n";
   }
   const auto expected = sorted(run(fromPoints(points, 2), 2));
-  const std::pair<InputFormat, std::string> files[] = {{InputFormat::Distance, full.str()},
-                                                       {InputFormat::LowerDistance, lower.str()},
-                                                       {InputFormat::UpperDistance, upper.str()}};
+  const std::pair<InputFormat, std::string> files[] = {
+      {InputFormat::Distance, full.str()},
+      {InputFormat::LowerDistance, lower.str()},
+      {InputFormat::UpperDistance, upper.str()}};
   for (const auto& [format, text] : files) {
     std::istringstream in(text);
     EXPECT_EQ(sorted(run(readRipsInput(in, format, "test"), 2)), expected)
@@ -357,7 +363,8 @@ TEST(RipsPersistence, ApparentPairsAreMostPairsOnACloud) {
     const auto& s = result.stats[std::size_t(dim)];
     EXPECT_GT(s.apparentPercent(), 50.0) << dim; // the paper reports ~90-99%
     EXPECT_LE(s.apparentPairs, s.pairs);
-    EXPECT_EQ(s.pairs + s.essential, s.columns) << dim; // every column pairs or is essential
+    EXPECT_EQ(s.pairs + s.essential, s.columns)
+        << dim; // every column pairs or is essential
   }
 }
 
@@ -374,11 +381,13 @@ TEST(RipsPersistence, BadInput) {
   test::expectError([&] { parse("", InputFormat::PointCloud); }, "empty");
   test::expectError([&] { parse("\n\n", InputFormat::LowerDistance); }, "empty");
   test::expectError([&] { parse("1 2\n", InputFormat::PointCloud); }, "single point");
-  test::expectError([&] { parse("1,\n2,3\n4\n", InputFormat::LowerDistance); }, "n(n-1)/2");
+  test::expectError([&] { parse("1,\n2,3\n4\n", InputFormat::LowerDistance); },
+                    "n(n-1)/2");
   test::expectError([&] { parse("1 x\n", InputFormat::PointCloud); }, "not a number");
   test::expectError([&] { parse("0 1\n", InputFormat::Sparse); }, "'i j distance'");
   test::expectError([&] { parse("0 1.5 2\n", InputFormat::Sparse); }, "point index");
-  test::expectError([&] { parse("0 1 2\n1 0 3\n", InputFormat::Sparse); }, "not symmetric");
+  test::expectError([&] { parse("0 1 2\n1 0 3\n", InputFormat::Sparse); },
+                    "not symmetric");
   test::expectError([] { fromLowerDistances({1.0f, -2.0f, 3.0f}); }, "finite and >= 0");
   const RipsInput three = fromLowerDistances({1, 1, 1});
   test::expectError([&] { run(three, 2); }, "needs at least 4 points");
