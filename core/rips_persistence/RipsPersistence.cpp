@@ -12,8 +12,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 
@@ -102,12 +104,9 @@ private:
   std::vector<std::vector<Neighbor>> adjacency_;
 };
 
-// A pair found by the reduction: the column's simplex and its cochain (V), either the
-// simplex alone (vOffset < 0) or a run of `reductionEntries`.
+// The column of a pair (the pivot is the key it is stored under).
 struct PivotRecord {
   Entry column;
-  SimplexId vOffset = -1;
-  SimplexId vSize = 0;
 };
 
 struct ApparentRecord {
@@ -203,7 +202,6 @@ public:
                       });
     apparentPairs_.clear();
     pivots_.clear();
-    reductionEntries_.clear();
     for (std::size_t c = 0; c < columns.size(); ++c) {
       if (apparent[c] >= 0)
         apparentPairs_.push_back({apparent[c], columns[c]});
@@ -217,56 +215,57 @@ public:
                                 timer.seconds());
     timer.reset();
 
-    // The remaining columns, in blocks of consecutive columns. Within a block every
-    // column is first reduced in parallel against the pairs of the earlier blocks only
-    // (frozen: read, never written, while the threads run); these are additions of
-    // columns to the left, as in the serial algorithm. Then, serially and in order, each
-    // column claims its pivot or, when an earlier column of the block owns it, goes on
-    // reducing. The pivots (hence the barcode) are those of the serial reduction.
+    // The remaining columns, reduced in parallel without locks (Morozov and Nigmetov,
+    // "Towards lockfree persistent homology"): a column publishes an immutable snapshot
+    // (cochain, pivot) and then claims its pivot in a table by compare-and-swap. Finding
+    // the pivot owned by a column to the left, it adds that column's snapshot (any
+    // state of a column to the left is a valid addition); owned by a column to the
+    // right, it takes the pivot over and goes on reducing that column. The pivots at
+    // the end are those of the serial reduction.
     std::vector<std::size_t> todo;
     for (std::size_t c = 0; c < columns.size(); ++c) {
       if (apparent[c] < 0)
         todo.push_back(c);
     }
-    SimplexId emergent = 0, reduced = 0, essential = 0;
-    constexpr std::size_t kBlock = 1024;
-    std::vector<Work> works(std::min(kBlock, todo.size()));
-    for (std::size_t first = 0; first < todo.size(); first += kBlock) {
+    const std::size_t m = todo.size();
+    std::size_t capacity = 16;
+    while (capacity < 2 * m + 16)
+      capacity *= 2;
+    PivotTable table(capacity);
+    std::vector<std::atomic<const Snapshot*>> state(m);
+    for (auto& st : state)
+      st.store(nullptr, std::memory_order_relaxed);
+    tbb::enumerable_thread_specific<std::vector<std::unique_ptr<Snapshot>>> arenas;
+    // Progress and abort stay on this thread: the columns run in chunks between checks.
+    constexpr std::size_t kChunk = 1 << 14;
+    for (std::size_t first = 0; first < m; first += kChunk) {
       monitor_.checkAbort();
-      const std::size_t size = std::min(kBlock, todo.size() - first);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size, 8),
+      const std::size_t last = std::min(m, first + kChunk);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(first, last, 4),
                         [&](const tbb::blocked_range<std::size_t>& r) {
-                          for (std::size_t k = r.begin(); k != r.end(); ++k)
-                            startColumn(columns[todo[first + k]], count, works[k]);
+                          auto& arena = arenas.local();
+                          Work work;
+                          for (std::size_t i = r.begin(); i != r.end(); ++i)
+                            reduceLockFree(i, columns, todo, count, table, state, arena,
+                                           work);
                         });
-      for (std::size_t k = 0; k < size; ++k) {
-        Work& work = works[k];
-        const Entry& column = columns[todo[first + k]];
-        while (true) {
-          if (work.state == Work::Zero) {
-            intervals.push_back({column.diameter, kInfinity});
-            ++essential;
-            break;
-          }
-          PivotRecord other;
-          if (!findPivot(work.pivot.index, other)) {
-            if (work.state == Work::Emergent)
-              ++emergent;
-            else
-              ++reduced;
-            storePair(work.pivot.index, column, work.cochain);
-            if (work.pivot.diameter > column.diameter)
-              intervals.push_back({column.diameter, work.pivot.diameter});
-            break;
-          }
-          if (work.state == Work::Emergent)
-            fullColumn(column, count, work);
-          addColumn(other, count, work);
-          nextPivot(work);
-        }
-        work.heap.clear();
-        work.cochain.clear();
+    }
+    SimplexId emergent = 0, reduced = 0, essential = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      const Snapshot* snap = state[i].load(std::memory_order_acquire);
+      const Entry& column = columns[todo[i]];
+      if (!snap->hasPivot) {
+        intervals.push_back({column.diameter, kInfinity});
+        ++essential;
+        continue;
       }
+      if (table.owner(snap->pivot.index) != SimplexId(i))
+        throw std::logic_error(
+            "rips: parallel reduction left a column without its pivot");
+      ++(snap->emergent ? emergent : reduced);
+      pivots_.emplace(snap->pivot.index, PivotRecord{column});
+      if (snap->pivot.diameter > column.diameter)
+        intervals.push_back({column.diameter, snap->pivot.diameter});
     }
     stats.emergentPairs = emergent;
     stats.essential = essential;
@@ -302,9 +301,72 @@ public:
     work.cochain.assign(1, column);
   }
 
-  // Adds the other column: the coboundary of each simplex of its cochain.
-  void addColumn(const PivotRecord& other, int count, Work& work) const {
-    const auto add = [&](const Entry& s) {
+  // A published state of a column: immutable once visible to other threads.
+  struct Snapshot {
+    std::vector<Entry> cochain;
+    Entry pivot;
+    bool hasPivot = false;
+    bool emergent = false;
+  };
+
+  // Pivot (a simplex index) -> owning column (position among the reduced columns), open
+  // addressing with atomic keys and values; keys are never removed.
+  class PivotTable {
+  public:
+    explicit PivotTable(std::size_t capacity)
+        : keys_(capacity), values_(capacity), mask_(capacity - 1) {
+      for (std::size_t h = 0; h < capacity; ++h) {
+        keys_[h].store(-1, std::memory_order_relaxed);
+        values_[h].store(-1, std::memory_order_relaxed);
+      }
+    }
+    std::atomic<SimplexId>& slot(SimplexId key) {
+      std::size_t h = hash(key);
+      while (true) {
+        SimplexId k = keys_[h].load(std::memory_order_acquire);
+        if (k == key)
+          return values_[h];
+        if (k == -1) {
+          if (keys_[h].compare_exchange_strong(k, key, std::memory_order_acq_rel))
+            return values_[h];
+          if (k == key)
+            return values_[h];
+        }
+        h = (h + 1) & mask_;
+      }
+    }
+    SimplexId owner(SimplexId key) const {
+      for (std::size_t h = hash(key);; h = (h + 1) & mask_) {
+        const SimplexId k = keys_[h].load(std::memory_order_acquire);
+        if (k == key)
+          return values_[h].load(std::memory_order_acquire);
+        if (k == -1)
+          return -1;
+      }
+    }
+
+  private:
+    std::size_t hash(SimplexId key) const {
+      return std::size_t((std::uint64_t(key) * 0x9E3779B97F4A7C15ull) >> 17) & mask_;
+    }
+    std::vector<std::atomic<SimplexId>> keys_, values_;
+    std::size_t mask_;
+  };
+
+  void publish(std::size_t i, const Work& work, bool emergent,
+               std::vector<std::atomic<const Snapshot*>>& state,
+               std::vector<std::unique_ptr<Snapshot>>& arena) const {
+    auto snap = std::make_unique<Snapshot>();
+    snap->cochain = work.cochain;
+    snap->hasPivot = work.state != Work::Zero;
+    snap->pivot = work.pivot;
+    snap->emergent = emergent;
+    state[i].store(snap.get(), std::memory_order_release);
+    arena.push_back(std::move(snap));
+  }
+
+  void addCochain(const std::vector<Entry>& cochain, int count, Work& work) const {
+    for (const Entry& s : cochain) {
       work.cochain.push_back(s);
       Vertices sv{};
       simplexVertices(binomial_, s.index, count, sv.data());
@@ -313,30 +375,78 @@ public:
         std::push_heap(work.heap.begin(), work.heap.end(), heapOrder);
         return true;
       });
-    };
-    if (other.vOffset < 0) {
-      add(other.column);
-    } else {
-      for (SimplexId k = 0; k < other.vSize; ++k)
-        add(reductionEntries_[std::size_t(other.vOffset + k)]);
     }
   }
 
-  // The parallel part of a column's reduction: against the frozen pairs only.
-  void startColumn(const Entry& column, int count, Work& work) const {
+  // Reduces column i (and the columns whose pivots it takes over) to the end.
+  void reduceLockFree(std::size_t i, const std::vector<Entry>& columns,
+                      const std::vector<std::size_t>& todo, int count, PivotTable& table,
+                      std::vector<std::atomic<const Snapshot*>>& state,
+                      std::vector<std::unique_ptr<Snapshot>>& arena, Work& work) const {
+    startColumnLockFree(columns[todo[i]], count, table, work);
+    while (true) {
+      if (work.state == Work::Zero) {
+        publish(i, work, false, state, arena);
+        return;
+      }
+      const bool emergent = work.state == Work::Emergent;
+      PivotRecord apparentOwner;
+      if (findApparent(work.pivot.index, apparentOwner)) {
+        // Apparent pivots belong to columns to the left (lemma: no later column has
+        // that cofacet), and apparent columns are never reduced: add it.
+        if (emergent)
+          fullColumn(columns[todo[i]], count, work);
+        addCochain({apparentOwner.column}, count, work);
+        nextPivot(work);
+        continue;
+      }
+      std::atomic<SimplexId>& owner = table.slot(work.pivot.index);
+      SimplexId j = owner.load(std::memory_order_acquire);
+      if (j == -1) {
+        publish(i, work, emergent, state, arena);
+        if (owner.compare_exchange_strong(j, SimplexId(i), std::memory_order_acq_rel))
+          return;
+        continue; // someone else claimed it first: look again
+      }
+      if (j == SimplexId(i))
+        return; // cannot happen (a column owns one pivot and stops): kept safe
+      if (j < SimplexId(i)) {
+        const Snapshot* snap = state[std::size_t(j)].load(std::memory_order_acquire);
+        if (snap == nullptr || !snap->hasPivot || snap->pivot.index != work.pivot.index)
+          continue; // j is being taken over: the table will name the new owner
+        if (emergent)
+          fullColumn(columns[todo[i]], count, work);
+        addCochain(snap->cochain, count, work);
+        nextPivot(work);
+        continue;
+      }
+      // j is to the right: take its pivot, then go on with column j.
+      publish(i, work, emergent, state, arena);
+      if (!owner.compare_exchange_strong(j, SimplexId(i), std::memory_order_acq_rel))
+        continue;
+      i = std::size_t(j);
+      const Snapshot* taken = state[i].load(std::memory_order_acquire);
+      work.heap.clear();
+      work.cochain.clear();
+      addCochain(taken->cochain, count, work);
+      nextPivot(work);
+    }
+  }
+
+  // The column's own coboundary, or only its oldest cofacet when that has the column's
+  // diameter and nobody owns it yet (emergent pair, Bauer: the rest is not needed).
+  void startColumnLockFree(const Entry& column, int count, const PivotTable& table,
+                           Work& work) const {
     Vertices v{};
     simplexVertices(binomial_, column.index, count, v.data());
     work.heap.clear();
     work.cochain.assign(1, column);
-    bool sawOldest = false;
-    bool emergent = false;
+    bool sawOldest = false, emergent = false;
+    PivotRecord record;
     cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e) {
-      // The first cofacet of the column's diameter is its oldest (the pivot of the
-      // unreduced column). Emergent pair: no column owns it (yet), so the column is
-      // already reduced and the rest of its coboundary is not needed.
       if (!sawOldest && e.diameter == column.diameter) {
         sawOldest = true;
-        if (!isPivot(e.index)) {
+        if (!findApparent(e.index, record) && table.owner(e.index) == -1) {
           emergent = true;
           work.pivot = e;
           return false;
@@ -352,11 +462,17 @@ public:
     }
     std::make_heap(work.heap.begin(), work.heap.end(), heapOrder);
     nextPivot(work);
-    PivotRecord other;
-    while (work.state == Work::Pivot && findPivot(work.pivot.index, other)) {
-      addColumn(other, count, work);
-      nextPivot(work);
+  }
+
+  bool findApparent(SimplexId index, PivotRecord& record) const {
+    const auto a = std::lower_bound(
+        apparentPairs_.begin(), apparentPairs_.end(), index,
+        [](const ApparentRecord& x, SimplexId key) { return x.pivot < key; });
+    if (a != apparentPairs_.end() && a->pivot == index) {
+      record = PivotRecord{a->column};
+      return true;
     }
+    return false;
   }
 
   // True when a (dim+1)-simplex is the pivot of a pair of the last reduction (clearing).
@@ -410,22 +526,6 @@ public:
   }
 
 private:
-  bool findPivot(SimplexId index, PivotRecord& record) const {
-    const auto it = pivots_.find(index);
-    if (it != pivots_.end()) {
-      record = it->second;
-      return true;
-    }
-    const auto a = std::lower_bound(
-        apparentPairs_.begin(), apparentPairs_.end(), index,
-        [](const ApparentRecord& x, SimplexId key) { return x.pivot < key; });
-    if (a != apparentPairs_.end() && a->pivot == index) {
-      record = PivotRecord{a->column, -1, 0};
-      return true;
-    }
-    return false;
-  }
-
   // The pivot after Z/2 cancellation of equal entries; it stays on the heap.
   template <class Order>
   static bool popPivot(std::vector<Entry>& heap, const Order& order, Entry& pivot) {
@@ -445,36 +545,12 @@ private:
     return false;
   }
 
-  void storePair(SimplexId pivot, const Entry& column, std::vector<Entry>& cochain) {
-    // Z/2: simplices added twice cancel.
-    std::sort(cochain.begin(), cochain.end(),
-              [](const Entry& a, const Entry& b) { return a.index < b.index; });
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < cochain.size();) {
-      std::size_t j = i;
-      while (j < cochain.size() && cochain[j].index == cochain[i].index)
-        ++j;
-      if ((j - i) % 2 == 1)
-        cochain[kept++] = cochain[i];
-      i = j;
-    }
-    cochain.resize(kept);
-    PivotRecord record{column, -1, 0};
-    if (!(kept == 1 && cochain[0].index == column.index)) {
-      record.vOffset = SimplexId(reductionEntries_.size());
-      record.vSize = SimplexId(kept);
-      reductionEntries_.insert(reductionEntries_.end(), cochain.begin(), cochain.end());
-    }
-    pivots_.emplace(pivot, record);
-  }
-
   const Graph& graph_;
   const BinomialTable& binomial_;
   float threshold_;
   const Monitor& monitor_;
   std::vector<ApparentRecord> apparentPairs_;         // sorted by pivot: the first layer
   std::unordered_map<SimplexId, PivotRecord> pivots_; // the pairs of the reduction
-  std::vector<Entry> reductionEntries_;
 };
 
 void validate(const RipsInput& input, const Parameters& parameters) {

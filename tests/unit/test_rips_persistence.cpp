@@ -9,6 +9,7 @@
 #include "core/rips_persistence/RipsPersistence.h"
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cmath>
@@ -351,6 +352,25 @@ TEST(RipsPersistence, ThreadsDoNotChangeTheBarcode) {
   const auto one = sorted(run(cloud, 2, INFINITY, SparseMode::Auto, 1));
   EXPECT_EQ(sorted(run(cloud, 2, INFINITY, SparseMode::Auto, 2)), one);
   EXPECT_EQ(sorted(run(cloud, 2, INFINITY, SparseMode::Sparse, 0)), one);
+}
+
+// The lock-free reduction under more threads than cores (more interleavings): the same
+// barcode and pair counts as one thread, run after run.
+TEST(RipsPersistence, LockFreeReductionIsStableUnderOversubscription) {
+  std::mt19937 rng(21);
+  std::vector<double> points(110 * 3);
+  for (double& x : points)
+    x = double(rng() % 5); // ties: many columns compete for the same pivots
+  const RipsInput cloud = fromPoints(points, 3);
+  const Result serial = run(cloud, 2, INFINITY, SparseMode::Auto, 1);
+  tbb::task_arena arena(8);
+  for (int repeat = 0; repeat < 4; ++repeat) {
+    Result parallel;
+    arena.execute([&] { parallel = run(cloud, 2, INFINITY, SparseMode::Auto, 8); });
+    EXPECT_EQ(sorted(parallel), sorted(serial));
+    for (int k = 0; k <= 2; ++k)
+      EXPECT_EQ(parallel.stats[std::size_t(k)].pairs, serial.stats[std::size_t(k)].pairs);
+  }
 }
 
 TEST(RipsPersistence, ApparentPairsAreMostPairsOnACloud) {
