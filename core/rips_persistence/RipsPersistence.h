@@ -1,7 +1,8 @@
 // Vietoris-Rips persistence barcodes over Z/2 (CPU backend, VTK-free): dimension 0 by
 // union-find over the edges in filtration order, dimensions >= 1 by the reduction of the
 // implicit coboundary matrix with clearing, apparent pairs (Zhang, Xiao, Wang: Ripser++,
-// lemma 7) found in parallel and emergent pairs (Bauer: Ripser) taken without assembly.
+// lemma 7) found in parallel, emergent pairs (Bauer: Ripser) taken without assembly, and
+// the other columns reduced in parallel without locks (Morozov and Nigmetov, 2020).
 #pragma once
 
 #include "RipsInput.h"
