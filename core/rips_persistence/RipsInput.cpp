@@ -12,6 +12,16 @@ namespace topogpu::rips_persistence {
 
 namespace {
 
+std::string lineError(const std::string& what, std::size_t lineNumber,
+                      const std::string& problem) {
+  std::string message = what;
+  message += " line ";
+  message += std::to_string(lineNumber);
+  message += ": ";
+  message += problem;
+  return message;
+}
+
 // Numbers of one line, split at whitespace, commas and semicolons; '#' starts a comment.
 std::vector<double> lineNumbers(const std::string& line, std::size_t lineNumber,
                                 const std::string& what) {
@@ -34,11 +44,11 @@ std::vector<double> lineNumbers(const std::string& line, std::size_t lineNumber,
     errno = 0;
     const double value = std::strtod(token.c_str(), &stop);
     if (stop != token.c_str() + token.size())
-      throw Error(what + " line " + std::to_string(lineNumber) + ": '" + token +
-                  "' is not a number");
+      throw Error(lineError(what, lineNumber, "'" + token + "' is not a number"));
     if (!std::isfinite(value) || errno == ERANGE)
-      throw Error(what + " line " + std::to_string(lineNumber) + ": the value '" + token +
-                  "' is not a finite number (NaN or infinite)");
+      throw Error(lineError(what, lineNumber,
+                            "the value '" + token +
+                                "' is not a finite number (NaN or infinite)"));
     values.push_back(value);
     i = j;
   }

@@ -713,8 +713,8 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
   // Every index of a simplex with up to maxDimension + 2 vertices must fit in 63 bits.
   const BinomialTable binomial(n, maxDimension + 2);
   result.numberOfPoints = n;
-  result.intervals.assign(std::size_t(maxDimension + 1), {});
-  result.stats.assign(std::size_t(maxDimension + 1), {});
+  result.intervals.assign(std::size_t(maxDimension) + 1, {});
+  result.stats.assign(std::size_t(maxDimension) + 1, {});
 
   Timer timer;
   std::vector<float> computed;

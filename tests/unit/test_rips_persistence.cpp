@@ -143,6 +143,7 @@ std::vector<Bar> bruteForceBarcode(const std::vector<std::vector<double>>& d, in
 
 std::vector<std::tuple<int, float, float>> sorted(const std::vector<Bar>& bars) {
   std::vector<std::tuple<int, float, float>> out;
+  out.reserve(bars.size());
   for (const auto& b : bars)
     out.emplace_back(b.dim, float(b.birth), float(b.death));
   std::sort(out.begin(), out.end());
@@ -223,7 +224,7 @@ TEST(RipsCombinatorics, OverflowIsAClearError) {
   // C(3037000500, 2) is just beyond 2^63 - 1; C(3037000499, 2) fits (checked, not built)
   test::expectError([] { BinomialTable(3037000500LL * 2, 2); }, "2^63");
   EXPECT_NO_THROW(BinomialTable(5000, 5)); // C(5000,5) ~ 2.6e16
-  std::vector<double> points(200 * 2);
+  std::vector<double> points(std::size_t{200} * 2);
   for (std::size_t i = 0; i < points.size(); ++i)
     points[i] = double(i % 17);
   const RipsInput input = fromPoints(points, 2);
@@ -256,7 +257,7 @@ TEST(RipsPersistence, EnclosingRadiusByDefinition) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(0, 10);
   for (int trial = 0; trial < 10; ++trial) {
-    std::vector<double> points(15 * 3);
+    std::vector<double> points(std::size_t{15} * 3);
     for (double& x : points)
       x = u(rng);
     const RipsInput input = fromPoints(points, 3);
@@ -305,7 +306,7 @@ TEST(RipsPersistence, BarcodesEqualTheBruteForceReduction) {
 
 TEST(RipsPersistence, FormatsAgree) {
   std::mt19937 rng(5);
-  std::vector<double> points(12 * 2);
+  std::vector<double> points(std::size_t{12} * 2);
   for (double& x : points)
     x = double(rng() % 5);
   const auto d = matrixOf(points, 2);
@@ -345,7 +346,7 @@ TEST(RipsPersistence, FormatsAgree) {
 
 TEST(RipsPersistence, ThreadsDoNotChangeTheBarcode) {
   std::mt19937 rng(9);
-  std::vector<double> points(60 * 3);
+  std::vector<double> points(std::size_t{60} * 3);
   for (double& x : points)
     x = std::uniform_real_distribution<double>(0, 1)(rng);
   const RipsInput cloud = fromPoints(points, 3);
@@ -358,7 +359,7 @@ TEST(RipsPersistence, ThreadsDoNotChangeTheBarcode) {
 // barcode and pair counts as one thread, run after run.
 TEST(RipsPersistence, LockFreeReductionIsStableUnderOversubscription) {
   std::mt19937 rng(21);
-  std::vector<double> points(110 * 3);
+  std::vector<double> points(std::size_t{110} * 3);
   for (double& x : points)
     x = double(rng() % 5); // ties: many columns compete for the same pivots
   const RipsInput cloud = fromPoints(points, 3);
@@ -375,7 +376,7 @@ TEST(RipsPersistence, LockFreeReductionIsStableUnderOversubscription) {
 
 TEST(RipsPersistence, ApparentPairsAreMostPairsOnACloud) {
   std::mt19937 rng(13);
-  std::vector<double> points(80 * 3);
+  std::vector<double> points(std::size_t{80} * 3);
   for (double& x : points)
     x = std::uniform_real_distribution<double>(0, 1)(rng);
   const Result result = run(fromPoints(points, 3), 2);
@@ -422,7 +423,7 @@ TEST(RipsPersistence, BadInput) {
 }
 
 TEST(RipsPersistence, ProgressAndAbort) {
-  std::vector<double> points(30 * 2);
+  std::vector<double> points(std::size_t{30} * 2);
   for (std::size_t i = 0; i < points.size(); ++i)
     points[i] = double((i * 7919) % 31);
   const RipsInput cloud = fromPoints(points, 2);
