@@ -200,8 +200,10 @@ public:
                         for (std::size_t c = r.begin(); c != r.end(); ++c)
                           apparent[c] = apparentPivot(columns[c], count);
                       });
-    apparentPairs_.clear();
+    apparentPairs_ = {};
     pivots_.clear();
+    apparentPairs_.reserve(std::size_t(std::count_if(
+        apparent.begin(), apparent.end(), [](SimplexId t) { return t >= 0; })));
     for (std::size_t c = 0; c < columns.size(); ++c) {
       if (apparent[c] >= 0)
         apparentPairs_.push_back({apparent[c], columns[c]});
@@ -281,7 +283,9 @@ public:
     std::vector<Entry> heap, cochain;
     Entry pivot;
     State state = Zero;
+    std::size_t compactAt = kCompactMinimum;
   };
+  static constexpr std::size_t kCompactMinimum = 1 << 16;
 
   static bool heapOrder(const Entry& a, const Entry& b) { return before(b, a); }
 
@@ -358,11 +362,28 @@ public:
                std::vector<std::unique_ptr<Snapshot>>& arena) const {
     auto snap = std::make_unique<Snapshot>();
     snap->cochain = work.cochain;
+    cancelPairs(snap->cochain); // Z/2: a simplex added twice is not there
     snap->hasPivot = work.state != Work::Zero;
     snap->pivot = work.pivot;
     snap->emergent = emergent;
     state[i].store(snap.get(), std::memory_order_release);
     arena.push_back(std::move(snap));
+  }
+
+  // Sorts by index and keeps one of each odd run (Z/2 cancellation).
+  static void cancelPairs(std::vector<Entry>& entries) {
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.index < b.index; });
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < entries.size();) {
+      std::size_t j = i + 1;
+      while (j < entries.size() && entries[j].index == entries[i].index)
+        ++j;
+      if ((j - i) % 2 == 1)
+        entries[kept++] = entries[i];
+      i = j;
+    }
+    entries.resize(kept);
   }
 
   void addCochain(const std::vector<Entry>& cochain, int count, Work& work) const {
@@ -375,6 +396,14 @@ public:
         std::push_heap(work.heap.begin(), work.heap.end(), heapOrder);
         return true;
       });
+      // Entries cancel only when they reach the top: a long column would keep every
+      // pushed pair. Compact when the heap has doubled since the last time.
+      if (work.heap.size() > work.compactAt) {
+        cancelPairs(work.heap);
+        cancelPairs(work.cochain);
+        std::make_heap(work.heap.begin(), work.heap.end(), heapOrder);
+        work.compactAt = std::max<std::size_t>(kCompactMinimum, 2 * work.heap.size());
+      }
     }
   }
 
@@ -428,6 +457,7 @@ public:
       const Snapshot* taken = state[i].load(std::memory_order_acquire);
       work.heap.clear();
       work.cochain.clear();
+      work.compactAt = kCompactMinimum;
       addCochain(taken->cochain, count, work);
       nextPivot(work);
     }
@@ -440,6 +470,7 @@ public:
     Vertices v{};
     simplexVertices(binomial_, column.index, count, v.data());
     work.heap.clear();
+    work.compactAt = kCompactMinimum;
     work.cochain.assign(1, column);
     bool sawOldest = false, emergent = false;
     PivotRecord record;
