@@ -32,12 +32,23 @@ struct Entry {
   SimplexId index = 0;
 };
 
+// The working heaps' order: the filtration-oldest entry on top (a type, not a function
+// pointer, so that the heap operations inline it).
+struct HeapOrder {
+  bool operator()(const Entry& a, const Entry& b) const;
+};
+
 // The filtration order within one dimension: diameter, then the larger combinatorial
 // index first (Ripser's tie-break; with it the first equal-diameter cofacet met in
 // decreasing index order is the oldest one). Any tie-break gives the same nonzero bars.
 inline bool before(const Entry& a, const Entry& b) {
   return a.diameter < b.diameter || (a.diameter == b.diameter && a.index > b.index);
 }
+
+inline bool HeapOrder::operator()(const Entry& a, const Entry& b) const {
+  return before(b, a);
+}
+constexpr HeapOrder heapOrder{};
 
 using Vertices = std::array<SimplexId, kMaxVertices>;
 
@@ -286,8 +297,6 @@ public:
     std::size_t compactAt = kCompactMinimum;
   };
   static constexpr std::size_t kCompactMinimum = 1 << 16;
-
-  static bool heapOrder(const Entry& a, const Entry& b) { return before(b, a); }
 
   void nextPivot(Work& work) const {
     work.state = popPivot(work.heap, heapOrder, work.pivot) ? Work::Pivot : Work::Zero;
@@ -613,21 +622,41 @@ void validate(const RipsInput& input, const Parameters& parameters) {
     throw Error("the point cloud's coordinates do not match its size");
 }
 
+// Euclidean distance in double, rounded once to single precision (the one rule, used
+// both when the matrix is stored and when it is streamed).
+inline float pointDistance(const RipsInput& input, SimplexId i, SimplexId j) {
+  const int dim = input.pointDimension;
+  const double* a = &input.points[std::size_t(i) * std::size_t(dim)];
+  const double* b = &input.points[std::size_t(j) * std::size_t(dim)];
+  double sum = 0;
+  for (int k = 0; k < dim; ++k)
+    sum += (a[k] - b[k]) * (a[k] - b[k]);
+  return float(std::sqrt(sum));
+}
+
 std::vector<float> pointDistances(const RipsInput& input) {
   const SimplexId n = input.numberOfPoints;
-  const int dim = input.pointDimension;
   std::vector<float> lower(std::size_t(n) * std::size_t(n - 1) / 2);
   tbb::parallel_for(SimplexId(1), n, [&](SimplexId i) {
-    const double* a = &input.points[std::size_t(i) * std::size_t(dim)];
-    for (SimplexId j = 0; j < i; ++j) {
-      const double* b = &input.points[std::size_t(j) * std::size_t(dim)];
-      double sum = 0;
-      for (int k = 0; k < dim; ++k)
-        sum += (a[k] - b[k]) * (a[k] - b[k]);
-      lower[std::size_t(i * (i - 1) / 2 + j)] = float(std::sqrt(sum));
-    }
+    for (SimplexId j = 0; j < i; ++j)
+      lower[std::size_t(i * (i - 1) / 2 + j)] = pointDistance(input, i, j);
   });
   return lower;
+}
+
+// The enclosing radius of a point cloud without storing its matrix.
+float streamedEnclosingRadius(const RipsInput& input) {
+  const SimplexId n = input.numberOfPoints;
+  std::vector<float> rowMax(std::size_t(n), 0.0f);
+  tbb::parallel_for(SimplexId(0), n, [&](SimplexId i) {
+    float m = 0;
+    for (SimplexId j = 0; j < n; ++j) {
+      if (j != i)
+        m = std::max(m, pointDistance(input, i, j));
+    }
+    rowMax[std::size_t(i)] = m;
+  });
+  return *std::min_element(rowMax.begin(), rowMax.end());
 }
 
 float denseEnclosingRadius(SimplexId n, const std::vector<float>& lower) {
@@ -723,7 +752,7 @@ float enclosingRadius(const RipsInput& input) {
   if (input.format == InputFormat::Sparse)
     return sparseEnclosingRadius(input.numberOfPoints, input.edges);
   if (input.format == InputFormat::PointCloud)
-    return denseEnclosingRadius(input.numberOfPoints, pointDistances(input));
+    return streamedEnclosingRadius(input);
   return denseEnclosingRadius(input.numberOfPoints, input.lowerDistances);
 }
 
@@ -748,14 +777,13 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
   result.stats.assign(std::size_t(maxDimension) + 1, {});
 
   Timer timer;
+  // A point cloud's matrix is streamed (never stored) until the dense path needs it.
+  const bool cloud = input.format == InputFormat::PointCloud;
   std::vector<float> computed;
   const std::vector<float>* lower = &input.lowerDistances;
-  if (input.format == InputFormat::PointCloud) {
-    computed = pointDistances(input);
-    lower = &computed;
-  }
   const bool sparseInput = input.format == InputFormat::Sparse;
   result.enclosingRadius = sparseInput ? sparseEnclosingRadius(n, input.edges)
+                           : cloud     ? streamedEnclosingRadius(input)
                                        : denseEnclosingRadius(n, *lower);
   // Above the enclosing radius the complex is a cone: nothing nonzero is born or dies.
   const float threshold = std::min(
@@ -780,8 +808,10 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
                         for (SimplexId i = r.begin(); i != r.end(); ++i) {
                           for (SimplexId j = 0; j < i; ++j) {
                             const SimplexId e = i * (i - 1) / 2 + j;
-                            if ((*lower)[std::size_t(e)] <= threshold)
-                              local.push_back({(*lower)[std::size_t(e)], e});
+                            const float d = cloud ? pointDistance(input, i, j)
+                                                  : (*lower)[std::size_t(e)];
+                            if (d <= threshold)
+                              local.push_back({d, e});
                           }
                         }
                       });
@@ -812,12 +842,17 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
       tbb::parallel_for(std::size_t(0), adjacency.size(), [&](std::size_t v) {
         std::sort(adjacency[v].begin(), adjacency[v].end());
       });
-      computed = {};
       const SparseGraph graph(std::move(adjacency));
       report.timings.emplace_back("sparse graph (cpu)", timer.seconds());
       higherDimensions(graph, binomial, threshold, maxDimension, edges, columns, monitor,
                        result, report);
     } else {
+      if (cloud) {
+        timer.reset();
+        computed = pointDistances(input);
+        lower = &computed;
+        report.timings.emplace_back("distance matrix (cpu)", timer.seconds());
+      }
       const DenseGraph graph(n, lower->data());
       higherDimensions(graph, binomial, threshold, maxDimension, edges, columns, monitor,
                        result, report);
