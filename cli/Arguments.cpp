@@ -24,8 +24,19 @@ Arguments::Arguments(const std::string& command, const std::vector<std::string>&
       if (o.name == a)
         spec = &o;
     }
-    if (spec == nullptr)
+    if (spec == nullptr) {
+      // A subcommand with an operand (`rips FILE`) lists it as an option named "<FILE>".
+      const auto operand =
+          std::find_if(options.begin(), options.end(), [](const OptionSpec& o) {
+            return !o.name.empty() && o.name[0] == '<';
+          });
+      if (operand != options.end() && a.rfind('-', 0) != 0 &&
+          !values_.count(operand->name)) {
+        values_[operand->name] = a;
+        continue;
+      }
       unknownArgument(command, a);
+    }
     if (values_.count(a))
       throw Error("option " + a + " is given twice");
     if (spec->value.empty()) {

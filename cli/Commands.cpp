@@ -114,6 +114,36 @@ const std::vector<Command>& commandTable() {
        "unfolded_angles, degenerate_triangles, output. The GPU patchFIM is not there "
        "yet.",
        runGeodesic},
+      {"rips",
+       "Vietoris-Rips persistence barcodes of a point cloud or a distance matrix "
+       "(Ripser's "
+       "method, Z/2)",
+       {"[--format F] [--dim K] [--threshold T] [--sparse] [--backend B] [--threads N] "
+        "[--json] FILE"},
+       {{"<FILE>", "", "the input file (text; the format is given by --format)"},
+        {"--format", "F",
+         "distance (full matrix), lower-distance (default, as Ripser), upper-distance, "
+         "point-cloud (one point per line) or sparse ('i j d' lines)"},
+        {"--dim", "K", "compute persistence up to dimension K (default 1)"},
+        {"--threshold", "T",
+         "keep simplices of diameter <= T (> 0; default and upper bound: the enclosing "
+         "radius)"},
+        {"--sparse", "",
+         "use the sparse-graph path (automatic when the threshold keeps under a quarter "
+         "of the pairs, and for sparse input)"},
+        {"--backend", "auto|cpu|gpu",
+         "auto and cpu run the CPU backend; gpu is not built yet"},
+        {"--threads", "N", "CPU threads (default 0: all cores)"},
+        {"--json", "", "print one JSON object (errors too) instead of text"}},
+       "Prints the intervals in Ripser's text format (\"persistence intervals in dim "
+       "k:\" "
+       "then \" [b,d)\" or \" [b, )\" lines; zero-length bars are left out). --json "
+       "prints {\"dimensions\": [{\"dimension\", \"intervals\": [[b, d|null]], "
+       "\"simplices\", "
+       "\"columns\", \"pairs\", \"apparent_pairs\", \"apparent_percent\", "
+       "\"emergent_pairs\", \"essential\"}], \"threshold\", \"enclosing_radius\", "
+       "\"sparse\", \"edges\", timings, peak memory}.",
+       runRips},
       {"info",
        "build features (CUDA, VTK) and the GPU seen",
        {"[--json]"},

@@ -41,6 +41,7 @@ int runCriticalPoints(const Arguments& args, CommandContext& context);
 int runDiscreteGradient(const Arguments& args, CommandContext& context);
 int runGeodesic(const Arguments& args, CommandContext& context);
 int runMorseSmaleComplex(const Arguments& args, CommandContext& context);
+int runRips(const Arguments& args, CommandContext& context);
 int runInfo(const Arguments& args, CommandContext& context);
 int runSmooth(const Arguments& args, CommandContext& context);
 

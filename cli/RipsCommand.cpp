@@ -1,0 +1,134 @@
+// `topogpu rips`: Vietoris-Rips persistence barcodes (core/rips_persistence) of a point
+// cloud or a distance matrix, printed in Ripser's text format (or as JSON with the stage
+// timings and the apparent pairs per dimension).
+#include "Commands.h"
+#include "Json.h"
+#include "Report.h"
+
+#include "core/common/BackendSelection.h"
+#include "core/common/Timer.h"
+#include "core/rips_persistence/RipsPersistence.h"
+#include "triangulation/io/MeshFiles.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <sstream>
+
+namespace topogpu::cli {
+
+namespace {
+
+double parseThreshold(const std::string& text) {
+  if (text == "inf")
+    return std::numeric_limits<double>::infinity();
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE ||
+      std::isnan(value) || std::isspace(static_cast<unsigned char>(text[0])))
+    throw Error("--threshold must be a number > 0 (or inf), got '" + text + "'");
+  if (value <= 0)
+    throw Error("--threshold must be > 0 (a threshold of " + text +
+                " leaves no edge), got '" + text + "'");
+  return value;
+}
+
+std::string intervalText(const rips_persistence::Interval& interval) {
+  std::ostringstream out;
+  out << " [" << interval.birth << ",";
+  if (std::isinf(interval.death))
+    out << " )";
+  else
+    out << interval.death << ")";
+  return out.str();
+}
+
+} // namespace
+
+int runRips(const Arguments& args, CommandContext& context) {
+  namespace rp = rips_persistence;
+  rp::Parameters parameters;
+  const rp::InputFormat format =
+      rp::parseInputFormat(args.get("--format", "lower-distance"));
+  parameters.maxDimension = int(args.integer("--dim", 1, 0, 1000));
+  if (args.has("--threshold"))
+    parameters.threshold = parseThreshold(args.get("--threshold"));
+  if (args.has("--sparse"))
+    parameters.sparse = rp::SparseMode::Sparse;
+  parameters.threads = int(args.integer("--threads", 0, 0, 4096));
+  parameters.backend = parseBackend(args.get("--backend", "auto"));
+  if (!args.has("<FILE>"))
+    throw Error("no input FILE given (see 'topogpu rips --help')");
+  const std::string path = args.get("<FILE>");
+
+  context.activity = "reading '" + path + "'";
+  io::readableFileSize(path, "input");
+  std::ifstream file(path);
+  if (!file)
+    throw Error("cannot open '" + path + "'");
+  Timer readTimer;
+  const rp::RipsInput input = rp::readRipsInput(file, format, "'" + path + "'");
+  const double readSeconds = readTimer.seconds();
+
+  context.activity = "computing Rips persistence of '" + path + "' (" +
+                     std::to_string(input.numberOfPoints) + " points, dimension " +
+                     std::to_string(parameters.maxDimension) + ")";
+  rp::Result result;
+  RunReport report;
+  report.timings.emplace_back("read (cpu)", readSeconds);
+  report.warnings = input.notes;
+  rp::execute(input, parameters, Monitor{}, result, report);
+
+  if (!context.json) {
+    for (const auto& w : report.warnings)
+      std::cerr << "warning: " << w << "\n";
+    std::ostringstream out;
+    for (std::size_t dim = 0; dim < result.intervals.size(); ++dim) {
+      out << "persistence intervals in dim " << dim << ":\n";
+      for (const auto& interval : result.intervals[dim])
+        out << intervalText(interval) << "\n";
+    }
+    std::cout << out.str();
+    return 0;
+  }
+  JsonObject json;
+  json.add("command", context.command);
+  json.add("input", path);
+  json.add("format", rp::inputFormatName(format));
+  json.add("points", static_cast<long long>(result.numberOfPoints));
+  json.add("max_dimension", parameters.maxDimension);
+  json.add("threshold", double(result.threshold));
+  json.add("enclosing_radius", double(result.enclosingRadius));
+  json.add("sparse", result.sparse);
+  json.add("edges", static_cast<long long>(result.edges));
+  std::vector<std::string> dims;
+  for (std::size_t dim = 0; dim < result.intervals.size(); ++dim) {
+    const rp::DimensionStats& s = result.stats[dim];
+    JsonObject d;
+    d.add("dimension", static_cast<long long>(dim));
+    std::vector<std::string> intervals;
+    for (const auto& interval : result.intervals[dim])
+      intervals.push_back("[" + jsonNumber(interval.birth) + ", " +
+                          jsonNumber(interval.death) + "]");
+    d.addRaw("intervals", jsonArray(intervals));
+    d.add("simplices", static_cast<long long>(s.simplices));
+    d.add("columns", static_cast<long long>(s.columns));
+    d.add("pairs", static_cast<long long>(s.pairs));
+    d.add("apparent_pairs", static_cast<long long>(s.apparentPairs));
+    d.add("apparent_percent", s.apparentPercent());
+    d.add("emergent_pairs", static_cast<long long>(s.emergentPairs));
+    d.add("essential", static_cast<long long>(s.essential));
+    dims.push_back(d.str());
+  }
+  json.addRaw("dimensions", jsonArray(dims));
+  addRunReport(json, report, {report.totalSeconds()});
+  std::cout << json.str() << "\n";
+  return 0;
+}
+
+} // namespace topogpu::cli

@@ -1,0 +1,303 @@
+#include "RipsInput.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <sstream>
+
+namespace topogpu::rips_persistence {
+
+namespace {
+
+std::string lineError(const std::string& what, std::size_t lineNumber,
+                      const std::string& problem) {
+  std::string message = what;
+  message += " line ";
+  message += std::to_string(lineNumber);
+  message += ": ";
+  message += problem;
+  return message;
+}
+
+// Numbers of one line, split at whitespace, commas and semicolons; '#' starts a comment.
+std::vector<double> lineNumbers(const std::string& line, std::size_t lineNumber,
+                                const std::string& what) {
+  std::vector<double> values;
+  std::size_t i = 0;
+  const std::size_t end = std::min(line.find('#'), line.size());
+  auto separator = [](char c) {
+    return c == ' ' || c == '\t' || c == ',' || c == ';' || c == '\r';
+  };
+  while (i < end) {
+    while (i < end && separator(line[i]))
+      ++i;
+    if (i >= end)
+      break;
+    std::size_t j = i;
+    while (j < end && !separator(line[j]))
+      ++j;
+    const std::string token = line.substr(i, j - i);
+    char* stop = nullptr;
+    errno = 0;
+    const double value = std::strtod(token.c_str(), &stop);
+    if (stop != token.c_str() + token.size())
+      throw Error(lineError(what, lineNumber, "'" + token + "' is not a number"));
+    if (!std::isfinite(value) || errno == ERANGE)
+      throw Error(lineError(what, lineNumber,
+                            "the value '" + token +
+                                "' is not a finite number (NaN or infinite)"));
+    values.push_back(value);
+    i = j;
+  }
+  return values;
+}
+
+void checkDistance(double d, const std::string& where) {
+  if (d < 0)
+    throw Error("negative distance " + std::to_string(d) + " " + where);
+  if (d > double(std::numeric_limits<float>::max()))
+    throw Error("distance " + std::to_string(d) + " " + where +
+                " is beyond the single-precision range");
+}
+
+// n with n(n-1)/2 == count, or -1.
+SimplexId triangularRoot(std::size_t count) {
+  const auto guess = SimplexId((1 + std::sqrt(1.0 + 8.0 * double(count))) / 2);
+  for (SimplexId n = std::max<SimplexId>(1, guess - 2); n <= guess + 2; ++n) {
+    if (std::size_t(n) * std::size_t(n - 1) / 2 == count)
+      return n;
+  }
+  return -1;
+}
+
+void requireTwoPoints(SimplexId n, const std::string& what) {
+  if (n == 0)
+    throw Error(what + " is empty: no points or distances");
+  if (n == 1)
+    throw Error(what + " has a single point: Rips persistence needs at least 2 points");
+}
+
+} // namespace
+
+InputFormat parseInputFormat(const std::string& name) {
+  if (name == "distance")
+    return InputFormat::Distance;
+  if (name == "lower-distance")
+    return InputFormat::LowerDistance;
+  if (name == "upper-distance")
+    return InputFormat::UpperDistance;
+  if (name == "point-cloud")
+    return InputFormat::PointCloud;
+  if (name == "sparse")
+    return InputFormat::Sparse;
+  throw Error("unknown input format '" + name +
+              "' (expected distance, lower-distance, upper-distance, point-cloud or "
+              "sparse)");
+}
+
+const char* inputFormatName(InputFormat format) {
+  switch (format) {
+  case InputFormat::Distance:
+    return "distance";
+  case InputFormat::LowerDistance:
+    return "lower-distance";
+  case InputFormat::UpperDistance:
+    return "upper-distance";
+  case InputFormat::PointCloud:
+    return "point-cloud";
+  case InputFormat::Sparse:
+    return "sparse";
+  }
+  return "?";
+}
+
+RipsInput fromPoints(std::vector<double> points, int pointDimension) {
+  if (pointDimension <= 0)
+    throw Error("points need at least one coordinate");
+  if (points.size() % std::size_t(pointDimension) != 0)
+    throw Error("the point coordinates do not divide into points of dimension " +
+                std::to_string(pointDimension));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!std::isfinite(points[i]))
+      throw Error("point " + std::to_string(i / std::size_t(pointDimension)) +
+                  " has a NaN or infinite coordinate");
+  }
+  RipsInput input;
+  input.format = InputFormat::PointCloud;
+  input.numberOfPoints = SimplexId(points.size() / std::size_t(pointDimension));
+  input.pointDimension = pointDimension;
+  input.points = std::move(points);
+  requireTwoPoints(input.numberOfPoints, "the point cloud");
+  return input;
+}
+
+RipsInput fromLowerDistances(std::vector<float> lower) {
+  RipsInput input;
+  input.format = InputFormat::LowerDistance;
+  if (lower.empty())
+    throw Error("the distance matrix is empty: no points or distances");
+  const SimplexId n = triangularRoot(lower.size());
+  if (n < 0)
+    throw Error("a lower-triangular distance matrix has n(n-1)/2 entries; " +
+                std::to_string(lower.size()) + " is no such number");
+  for (std::size_t e = 0; e < lower.size(); ++e) {
+    if (!std::isfinite(lower[e]) || lower[e] < 0)
+      throw Error("distance entry " + std::to_string(e) + " is " +
+                  (std::isnan(lower[e]) ? "NaN" : std::to_string(lower[e])) +
+                  ": distances must be finite and >= 0");
+  }
+  input.numberOfPoints = n;
+  input.lowerDistances = std::move(lower);
+  return input;
+}
+
+RipsInput readRipsInput(std::istream& in, InputFormat format, const std::string& what) {
+  RipsInput input;
+  input.format = format;
+  std::string line;
+  std::size_t lineNumber = 0;
+  std::vector<std::vector<double>> rows; // non-empty lines (matrix, points, triplets)
+  std::vector<std::size_t> rowLines;
+  std::vector<double> flat;
+  const bool flatFormat =
+      format == InputFormat::LowerDistance || format == InputFormat::UpperDistance;
+  while (std::getline(in, line)) {
+    ++lineNumber;
+    std::vector<double> values = lineNumbers(line, lineNumber, what);
+    if (values.empty())
+      continue;
+    if (flatFormat) {
+      flat.insert(flat.end(), values.begin(), values.end());
+    } else {
+      rows.push_back(std::move(values));
+      rowLines.push_back(lineNumber);
+    }
+  }
+  if (in.bad())
+    throw Error("cannot read " + what);
+  if (rows.empty() && flat.empty())
+    throw Error(what + " is empty: no points or distances");
+
+  switch (format) {
+  case InputFormat::PointCloud: {
+    const std::size_t dimension = rows[0].size();
+    std::vector<double> points;
+    points.reserve(rows.size() * dimension);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      if (rows[r].size() != dimension)
+        throw Error(what + " line " + std::to_string(rowLines[r]) + " has " +
+                    std::to_string(rows[r].size()) + " coordinates, the first point " +
+                    std::to_string(dimension) + " (ragged point cloud)");
+      points.insert(points.end(), rows[r].begin(), rows[r].end());
+    }
+    RipsInput cloud = fromPoints(std::move(points), int(dimension));
+    return cloud;
+  }
+  case InputFormat::Distance: {
+    const std::size_t n = rows.size();
+    for (std::size_t r = 0; r < n; ++r) {
+      if (rows[r].size() != n)
+        throw Error(what + " line " + std::to_string(rowLines[r]) + " has " +
+                    std::to_string(rows[r].size()) + " entries but the matrix has " +
+                    std::to_string(n) + " rows: a full distance matrix must be square");
+    }
+    requireTwoPoints(SimplexId(n), what);
+    input.numberOfPoints = SimplexId(n);
+    input.lowerDistances.resize(n * (n - 1) / 2);
+    for (std::size_t i = 0; i < n; ++i) {
+      checkDistance(rows[i][i], "on the diagonal at row " + std::to_string(i));
+      for (std::size_t j = 0; j < i; ++j) {
+        const double a = rows[i][j], b = rows[j][i];
+        const std::string where =
+            "at row " + std::to_string(i) + ", column " + std::to_string(j);
+        checkDistance(a, where);
+        checkDistance(b, "at row " + std::to_string(j) + ", column " + std::to_string(i));
+        // Text rounding may differ in the last digits; more than that is an error.
+        if (std::fabs(a - b) > 1e-6 * std::max({1.0, std::fabs(a), std::fabs(b)}))
+          throw Error("the distance matrix is not symmetric: entry (" +
+                      std::to_string(i) + "," + std::to_string(j) + ") is " +
+                      std::to_string(a) + " but (" + std::to_string(j) + "," +
+                      std::to_string(i) + ") is " + std::to_string(b));
+        input.lowerDistances[i * (i - 1) / 2 + j] = float(a);
+      }
+    }
+    return input;
+  }
+  case InputFormat::LowerDistance:
+  case InputFormat::UpperDistance: {
+    const SimplexId n = triangularRoot(flat.size());
+    if (n < 0)
+      throw Error(what + " has " + std::to_string(flat.size()) + " values; a " +
+                  inputFormatName(format) +
+                  " matrix has n(n-1)/2 of them (ragged or truncated file?)");
+    requireTwoPoints(n, what);
+    input.numberOfPoints = n;
+    input.lowerDistances.resize(flat.size());
+    std::size_t e = 0;
+    if (format == InputFormat::LowerDistance) {
+      for (SimplexId i = 1; i < n; ++i) {
+        for (SimplexId j = 0; j < i; ++j, ++e) {
+          checkDistance(flat[e],
+                        "at row " + std::to_string(i) + ", column " + std::to_string(j));
+          input.lowerDistances[e] = float(flat[e]);
+        }
+      }
+    } else {
+      for (SimplexId i = 0; i < n; ++i) {
+        for (SimplexId j = i + 1; j < n; ++j, ++e) {
+          checkDistance(flat[e],
+                        "at row " + std::to_string(i) + ", column " + std::to_string(j));
+          input.lowerDistances[std::size_t(j * (j - 1) / 2 + i)] = float(flat[e]);
+        }
+      }
+    }
+    return input;
+  }
+  case InputFormat::Sparse: {
+    std::map<std::pair<SimplexId, SimplexId>, float> seen;
+    SimplexId n = 0;
+    std::size_t diagonal = 0;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const auto& v = rows[r];
+      const std::string where = what + " line " + std::to_string(rowLines[r]);
+      if (v.size() != 3)
+        throw Error(where + " has " + std::to_string(v.size()) +
+                    " values; the sparse format has 'i j distance' per line");
+      for (int c = 0; c < 2; ++c) {
+        if (v[c] < 0 || v[c] != std::floor(v[c]) || v[c] > 2e9)
+          throw Error(where + ": '" + std::to_string(v[c]) +
+                      "' is not a point index (an integer >= 0)");
+      }
+      checkDistance(v[2], "on " + where);
+      const auto i = SimplexId(v[0]), j = SimplexId(v[1]);
+      n = std::max(n, std::max(i, j) + 1);
+      if (i == j) {
+        ++diagonal;
+        continue;
+      }
+      const auto key = std::make_pair(std::max(i, j), std::min(i, j));
+      const auto [it, inserted] = seen.emplace(key, float(v[2]));
+      if (!inserted && it->second != float(v[2]))
+        throw Error(where + ": the distance between " + std::to_string(i) + " and " +
+                    std::to_string(j) + " was given before as " +
+                    std::to_string(it->second) + " (not symmetric)");
+    }
+    requireTwoPoints(n, what);
+    if (diagonal > 0)
+      input.notes.push_back(
+          std::to_string(diagonal) +
+          " diagonal entries 'i i d' ignored (every point is born at 0)");
+    input.numberOfPoints = n;
+    input.edges.reserve(seen.size());
+    for (const auto& [key, d] : seen)
+      input.edges.push_back({key.first, key.second, d});
+    return input;
+  }
+  }
+  throw Error("unknown input format");
+}
+
+} // namespace topogpu::rips_persistence

@@ -1,0 +1,864 @@
+#include "RipsPersistence.h"
+
+#include "RipsCombinatorics.h"
+
+#include "core/common/Timer.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+namespace topogpu::rips_persistence {
+
+namespace {
+
+constexpr float kInfinity = std::numeric_limits<float>::infinity();
+constexpr int kMaxVertices = 72; // the overflow check keeps simplices far below this
+
+// A simplex in the filtration: its diameter and combinatorial index.
+struct Entry {
+  float diameter = 0;
+  SimplexId index = 0;
+};
+
+// The working heaps' order: the filtration-oldest entry on top (a type, not a function
+// pointer, so that the heap operations inline it).
+struct HeapOrder {
+  bool operator()(const Entry& a, const Entry& b) const;
+};
+
+// The filtration order within one dimension: diameter, then the larger combinatorial
+// index first (Ripser's tie-break; with it the first equal-diameter cofacet met in
+// decreasing index order is the oldest one). Any tie-break gives the same nonzero bars.
+inline bool before(const Entry& a, const Entry& b) {
+  return a.diameter < b.diameter || (a.diameter == b.diameter && a.index > b.index);
+}
+
+inline bool HeapOrder::operator()(const Entry& a, const Entry& b) const {
+  return before(b, a);
+}
+constexpr HeapOrder heapOrder{};
+
+using Vertices = std::array<SimplexId, kMaxVertices>;
+
+// The complete graph of a dense matrix: every vertex is a cofacet candidate.
+class DenseGraph {
+public:
+  DenseGraph(SimplexId n, const float* lower) : n_(n), lower_(lower) {}
+  float distance(SimplexId a, SimplexId b) const {
+    if (a == b)
+      return 0;
+    if (a < b)
+      std::swap(a, b);
+    return lower_[a * (a - 1) / 2 + b];
+  }
+  // f(w) for the candidate new vertices w > floor, decreasing; f returns false to stop.
+  template <class F>
+  void candidates(const SimplexId*, int, SimplexId floor, F&& f) const {
+    for (SimplexId w = n_ - 1; w > floor; --w) {
+      if (!f(w))
+        return;
+    }
+  }
+
+private:
+  SimplexId n_;
+  const float* lower_;
+};
+
+// The edges under the threshold as sorted adjacency lists: candidates are the
+// neighbours of the simplex's vertex of smallest degree.
+class SparseGraph {
+public:
+  using Neighbor = std::pair<SimplexId, float>;
+  explicit SparseGraph(std::vector<std::vector<Neighbor>> adjacency)
+      : adjacency_(std::move(adjacency)) {}
+  float distance(SimplexId a, SimplexId b) const {
+    if (a == b)
+      return 0;
+    const auto* list = &adjacency_[a];
+    if (adjacency_[b].size() < list->size()) {
+      list = &adjacency_[b];
+      b = a;
+    }
+    const auto it =
+        std::lower_bound(list->begin(), list->end(), b,
+                         [](const Neighbor& x, SimplexId key) { return x.first < key; });
+    return it != list->end() && it->first == b ? it->second : kInfinity;
+  }
+  template <class F>
+  void candidates(const SimplexId* vertices, int count, SimplexId floor, F&& f) const {
+    const std::vector<Neighbor>* smallest = &adjacency_[vertices[0]];
+    for (int j = 1; j < count; ++j) {
+      if (adjacency_[vertices[j]].size() < smallest->size())
+        smallest = &adjacency_[vertices[j]];
+    }
+    for (auto it = smallest->rbegin(); it != smallest->rend() && it->first > floor;
+         ++it) {
+      if (!f(it->first))
+        return;
+    }
+  }
+
+private:
+  std::vector<std::vector<Neighbor>> adjacency_;
+};
+
+// The column of a pair (the pivot is the key it is stored under).
+struct PivotRecord {
+  Entry column;
+};
+
+struct ApparentRecord {
+  SimplexId pivot = 0;
+  Entry column;
+};
+
+template <class Graph> class Engine {
+public:
+  Engine(const Graph& graph, const BinomialTable& binomial, float threshold,
+         const Monitor& monitor)
+      : graph_(graph), binomial_(binomial), threshold_(threshold), monitor_(monitor) {}
+
+  // Cofacets (diameter <= threshold) whose new vertex exceeds `floor`, in decreasing
+  // index order; f(Entry) returns false to stop. The index is updated incrementally: the
+  // vertices above the new one move up one place in the combinatorial number system.
+  template <class F>
+  void cofacets(const SimplexId* v, int count, float diameter, SimplexId floor,
+                F&& f) const {
+    SimplexId above = 0;
+    SimplexId below = simplexIndex(binomial_, v, count);
+    int p = 0;
+    graph_.candidates(v, count, floor, [&](SimplexId w) {
+      while (p < count && v[p] > w) {
+        below -= binomial_(v[p], count - p);
+        above += binomial_(v[p], count - p + 1);
+        ++p;
+      }
+      if (p < count && v[p] == w)
+        return true;
+      float d = diameter;
+      for (int j = 0; j < count; ++j) {
+        d = std::max(d, graph_.distance(w, v[j]));
+        if (d > threshold_)
+          return true;
+      }
+      return f(Entry{d, above + binomial_(w, count - p + 1) + below});
+    });
+  }
+
+  float diameterOf(const SimplexId* v, int count) const {
+    float d = 0;
+    for (int a = 0; a < count; ++a) {
+      for (int b = a + 1; b < count; ++b)
+        d = std::max(d, graph_.distance(v[a], v[b]));
+    }
+    return d;
+  }
+
+  // Lemma 7 of the Ripser++ paper: t, the oldest cofacet of s, has s's diameter, and no
+  // facet of t with that diameter is younger than s (a smaller index, in our order).
+  SimplexId apparentPivot(const Entry& s, int count) const {
+    Vertices v{}, tv{}, facet{};
+    simplexVertices(binomial_, s.index, count, v.data());
+    Entry t;
+    bool found = false;
+    cofacets(v.data(), count, s.diameter, -1, [&](const Entry& c) {
+      if (c.diameter != s.diameter)
+        return true;
+      t = c;
+      found = true;
+      return false;
+    });
+    if (!found)
+      return -1;
+    simplexVertices(binomial_, t.index, count + 1, tv.data());
+    for (int drop = 0; drop <= count; ++drop) {
+      int k = 0;
+      for (int j = 0; j <= count; ++j) {
+        if (j != drop)
+          facet[k++] = tv[j];
+      }
+      const SimplexId index = simplexIndex(binomial_, facet.data(), count);
+      if (index < s.index && diameterOf(facet.data(), count) == t.diameter)
+        return -1;
+    }
+    return t.index;
+  }
+
+  // Reduces the coboundary columns of dimension `dim` (simplices of dim+1 vertices,
+  // given in reverse filtration order); fills the pivots for the next clearing.
+  void reduce(int dim, const std::vector<Entry>& columns,
+              std::vector<Interval>& intervals, DimensionStats& stats,
+              RunReport& report) {
+    const int count = dim + 1;
+    Timer timer;
+    // Apparent pairs: one independent test per column.
+    std::vector<SimplexId> apparent(columns.size(), -1);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, columns.size(), 256),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t c = r.begin(); c != r.end(); ++c)
+                          apparent[c] = apparentPivot(columns[c], count);
+                      });
+    apparentPairs_ = {};
+    pivots_.clear();
+    apparentPairs_.reserve(std::size_t(std::count_if(
+        apparent.begin(), apparent.end(), [](SimplexId t) { return t >= 0; })));
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (apparent[c] >= 0)
+        apparentPairs_.push_back({apparent[c], columns[c]});
+    }
+    tbb::parallel_sort(apparentPairs_.begin(), apparentPairs_.end(),
+                       [](const ApparentRecord& a, const ApparentRecord& b) {
+                         return a.pivot < b.pivot;
+                       });
+    stats.apparentPairs = SimplexId(apparentPairs_.size());
+    report.timings.emplace_back("apparent pairs dim " + std::to_string(dim) + " (cpu)",
+                                timer.seconds());
+    timer.reset();
+
+    // The remaining columns, reduced in parallel without locks (Morozov and Nigmetov,
+    // "Towards lockfree persistent homology"): a column publishes an immutable snapshot
+    // (cochain, pivot) and then claims its pivot in a table by compare-and-swap. Finding
+    // the pivot owned by a column to the left, it adds that column's snapshot (any
+    // state of a column to the left is a valid addition); owned by a column to the
+    // right, it takes the pivot over and goes on reducing that column. The pivots at
+    // the end are those of the serial reduction.
+    std::vector<std::size_t> todo;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (apparent[c] < 0)
+        todo.push_back(c);
+    }
+    const std::size_t m = todo.size();
+    std::size_t capacity = 16;
+    while (capacity < 2 * m + 16)
+      capacity *= 2;
+    PivotTable table(capacity);
+    std::vector<std::atomic<const Snapshot*>> state(m);
+    for (auto& st : state)
+      st.store(nullptr, std::memory_order_relaxed);
+    tbb::enumerable_thread_specific<std::vector<std::unique_ptr<Snapshot>>> arenas;
+    // Progress and abort stay on this thread: the columns run in chunks between checks.
+    constexpr std::size_t kChunk = 1 << 14;
+    for (std::size_t first = 0; first < m; first += kChunk) {
+      monitor_.checkAbort();
+      const std::size_t last = std::min(m, first + kChunk);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(first, last, 4),
+                        [&](const tbb::blocked_range<std::size_t>& r) {
+                          auto& arena = arenas.local();
+                          Work work;
+                          for (std::size_t i = r.begin(); i != r.end(); ++i)
+                            reduceLockFree(i, columns, todo, count, table, state, arena,
+                                           work);
+                        });
+    }
+    SimplexId emergent = 0, reduced = 0, essential = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      const Snapshot* snap = state[i].load(std::memory_order_acquire);
+      const Entry& column = columns[todo[i]];
+      if (!snap->hasPivot) {
+        intervals.push_back({column.diameter, kInfinity});
+        ++essential;
+        continue;
+      }
+      if (table.owner(snap->pivot.index) != SimplexId(i))
+        throw std::logic_error(
+            "rips: parallel reduction left a column without its pivot");
+      ++(snap->emergent ? emergent : reduced);
+      pivots_.emplace(snap->pivot.index, PivotRecord{column});
+      if (snap->pivot.diameter > column.diameter)
+        intervals.push_back({column.diameter, snap->pivot.diameter});
+    }
+    stats.emergentPairs = emergent;
+    stats.essential = essential;
+    stats.pairs = stats.apparentPairs + emergent + reduced;
+    report.timings.emplace_back("reduction dim " + std::to_string(dim) + " (cpu)",
+                                timer.seconds());
+  }
+
+  // The working state of one column: its heap of coboundary entries (filtration-oldest
+  // on top), its cochain, and its current pivot.
+  struct Work {
+    enum State { Emergent, Pivot, Zero };
+    std::vector<Entry> heap, cochain;
+    Entry pivot;
+    State state = Zero;
+    std::size_t compactAt = kCompactMinimum;
+  };
+  static constexpr std::size_t kCompactMinimum = 1 << 16;
+
+  void nextPivot(Work& work) const {
+    work.state = popPivot(work.heap, heapOrder, work.pivot) ? Work::Pivot : Work::Zero;
+  }
+
+  void fullColumn(const Entry& column, int count, Work& work) const {
+    Vertices v{};
+    simplexVertices(binomial_, column.index, count, v.data());
+    work.heap.clear();
+    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e) {
+      work.heap.push_back(e);
+      return true;
+    });
+    std::make_heap(work.heap.begin(), work.heap.end(), heapOrder);
+    work.cochain.assign(1, column);
+  }
+
+  // A published state of a column: immutable once visible to other threads.
+  struct Snapshot {
+    std::vector<Entry> cochain;
+    Entry pivot;
+    bool hasPivot = false;
+    bool emergent = false;
+  };
+
+  // Pivot (a simplex index) -> owning column (position among the reduced columns), open
+  // addressing with atomic keys and values; keys are never removed.
+  class PivotTable {
+  public:
+    explicit PivotTable(std::size_t capacity)
+        : keys_(capacity), values_(capacity), mask_(capacity - 1) {
+      for (std::size_t h = 0; h < capacity; ++h) {
+        keys_[h].store(-1, std::memory_order_relaxed);
+        values_[h].store(-1, std::memory_order_relaxed);
+      }
+    }
+    std::atomic<SimplexId>& slot(SimplexId key) {
+      std::size_t h = hash(key);
+      while (true) {
+        SimplexId k = keys_[h].load(std::memory_order_acquire);
+        if (k == key)
+          return values_[h];
+        if (k == -1) {
+          if (keys_[h].compare_exchange_strong(k, key, std::memory_order_acq_rel))
+            return values_[h];
+          if (k == key)
+            return values_[h];
+        }
+        h = (h + 1) & mask_;
+      }
+    }
+    SimplexId owner(SimplexId key) const {
+      for (std::size_t h = hash(key);; h = (h + 1) & mask_) {
+        const SimplexId k = keys_[h].load(std::memory_order_acquire);
+        if (k == key)
+          return values_[h].load(std::memory_order_acquire);
+        if (k == -1)
+          return -1;
+      }
+    }
+
+  private:
+    std::size_t hash(SimplexId key) const {
+      return std::size_t((std::uint64_t(key) * 0x9E3779B97F4A7C15ull) >> 17) & mask_;
+    }
+    std::vector<std::atomic<SimplexId>> keys_, values_;
+    std::size_t mask_;
+  };
+
+  void publish(std::size_t i, const Work& work, bool emergent,
+               std::vector<std::atomic<const Snapshot*>>& state,
+               std::vector<std::unique_ptr<Snapshot>>& arena) const {
+    auto snap = std::make_unique<Snapshot>();
+    snap->cochain = work.cochain;
+    cancelPairs(snap->cochain); // Z/2: a simplex added twice is not there
+    snap->hasPivot = work.state != Work::Zero;
+    snap->pivot = work.pivot;
+    snap->emergent = emergent;
+    state[i].store(snap.get(), std::memory_order_release);
+    arena.push_back(std::move(snap));
+  }
+
+  // Sorts by index and keeps one of each odd run (Z/2 cancellation).
+  static void cancelPairs(std::vector<Entry>& entries) {
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.index < b.index; });
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < entries.size();) {
+      std::size_t j = i + 1;
+      while (j < entries.size() && entries[j].index == entries[i].index)
+        ++j;
+      if ((j - i) % 2 == 1)
+        entries[kept++] = entries[i];
+      i = j;
+    }
+    entries.resize(kept);
+  }
+
+  void addCochain(const std::vector<Entry>& cochain, int count, Work& work) const {
+    for (const Entry& s : cochain) {
+      work.cochain.push_back(s);
+      Vertices sv{};
+      simplexVertices(binomial_, s.index, count, sv.data());
+      cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e) {
+        work.heap.push_back(e);
+        std::push_heap(work.heap.begin(), work.heap.end(), heapOrder);
+        return true;
+      });
+      // Entries cancel only when they reach the top: a long column would keep every
+      // pushed pair. Compact when the heap has doubled since the last time.
+      if (work.heap.size() > work.compactAt) {
+        cancelPairs(work.heap);
+        cancelPairs(work.cochain);
+        std::make_heap(work.heap.begin(), work.heap.end(), heapOrder);
+        work.compactAt = std::max<std::size_t>(kCompactMinimum, 2 * work.heap.size());
+      }
+    }
+  }
+
+  // Reduces column i (and the columns whose pivots it takes over) to the end.
+  void reduceLockFree(std::size_t i, const std::vector<Entry>& columns,
+                      const std::vector<std::size_t>& todo, int count, PivotTable& table,
+                      std::vector<std::atomic<const Snapshot*>>& state,
+                      std::vector<std::unique_ptr<Snapshot>>& arena, Work& work) const {
+    startColumnLockFree(columns[todo[i]], count, table, work);
+    while (true) {
+      if (work.state == Work::Zero) {
+        publish(i, work, false, state, arena);
+        return;
+      }
+      const bool emergent = work.state == Work::Emergent;
+      PivotRecord apparentOwner;
+      if (findApparent(work.pivot.index, apparentOwner)) {
+        // Apparent pivots belong to columns to the left (lemma: no later column has
+        // that cofacet), and apparent columns are never reduced: add it.
+        if (emergent)
+          fullColumn(columns[todo[i]], count, work);
+        addCochain({apparentOwner.column}, count, work);
+        nextPivot(work);
+        continue;
+      }
+      std::atomic<SimplexId>& owner = table.slot(work.pivot.index);
+      SimplexId j = owner.load(std::memory_order_acquire);
+      if (j == -1) {
+        publish(i, work, emergent, state, arena);
+        if (owner.compare_exchange_strong(j, SimplexId(i), std::memory_order_acq_rel))
+          return;
+        continue; // someone else claimed it first: look again
+      }
+      if (j == SimplexId(i))
+        return; // cannot happen (a column owns one pivot and stops): kept safe
+      if (j < SimplexId(i)) {
+        const Snapshot* snap = state[std::size_t(j)].load(std::memory_order_acquire);
+        if (snap == nullptr || !snap->hasPivot || snap->pivot.index != work.pivot.index)
+          continue; // j is being taken over: the table will name the new owner
+        if (emergent)
+          fullColumn(columns[todo[i]], count, work);
+        addCochain(snap->cochain, count, work);
+        nextPivot(work);
+        continue;
+      }
+      // j is to the right: take its pivot, then go on with column j.
+      publish(i, work, emergent, state, arena);
+      if (!owner.compare_exchange_strong(j, SimplexId(i), std::memory_order_acq_rel))
+        continue;
+      i = std::size_t(j);
+      const Snapshot* taken = state[i].load(std::memory_order_acquire);
+      work.heap.clear();
+      work.cochain.clear();
+      work.compactAt = kCompactMinimum;
+      addCochain(taken->cochain, count, work);
+      nextPivot(work);
+    }
+  }
+
+  // The column's own coboundary, or only its oldest cofacet when that has the column's
+  // diameter and nobody owns it yet (emergent pair, Bauer: the rest is not needed).
+  void startColumnLockFree(const Entry& column, int count, const PivotTable& table,
+                           Work& work) const {
+    Vertices v{};
+    simplexVertices(binomial_, column.index, count, v.data());
+    work.heap.clear();
+    work.compactAt = kCompactMinimum;
+    work.cochain.assign(1, column);
+    bool sawOldest = false, emergent = false;
+    PivotRecord record;
+    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e) {
+      if (!sawOldest && e.diameter == column.diameter) {
+        sawOldest = true;
+        if (!findApparent(e.index, record) && table.owner(e.index) == -1) {
+          emergent = true;
+          work.pivot = e;
+          return false;
+        }
+      }
+      work.heap.push_back(e);
+      return true;
+    });
+    if (emergent) {
+      work.heap.clear();
+      work.state = Work::Emergent;
+      return;
+    }
+    std::make_heap(work.heap.begin(), work.heap.end(), heapOrder);
+    nextPivot(work);
+  }
+
+  bool findApparent(SimplexId index, PivotRecord& record) const {
+    const auto a = std::lower_bound(
+        apparentPairs_.begin(), apparentPairs_.end(), index,
+        [](const ApparentRecord& x, SimplexId key) { return x.pivot < key; });
+    if (a != apparentPairs_.end() && a->pivot == index) {
+      record = PivotRecord{a->column};
+      return true;
+    }
+    return false;
+  }
+
+  // True when a (dim+1)-simplex is the pivot of a pair of the last reduction (clearing).
+  bool isPivot(SimplexId index) const {
+    if (pivots_.count(index) != 0)
+      return true;
+    const auto it = std::lower_bound(
+        apparentPairs_.begin(), apparentPairs_.end(), index,
+        [](const ApparentRecord& a, SimplexId key) { return a.pivot < key; });
+    return it != apparentPairs_.end() && it->pivot == index;
+  }
+
+  // Simplices of one dimension more (and the columns among them not cleared), each
+  // made once from its facet without its largest vertex.
+  SimplexId assemble(int dim, const std::vector<Entry>& simplices,
+                     std::vector<Entry>* next, std::vector<Entry>& columns) const {
+    const int count = dim + 1;
+    struct Local {
+      std::vector<Entry> next, columns;
+      SimplexId generated = 0;
+    };
+    tbb::enumerable_thread_specific<Local> locals;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, simplices.size(), 1024),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        Local& local = locals.local();
+                        Vertices v{};
+                        for (std::size_t s = r.begin(); s != r.end(); ++s) {
+                          simplexVertices(binomial_, simplices[s].index, count, v.data());
+                          cofacets(v.data(), count, simplices[s].diameter, v[0],
+                                   [&](const Entry& e) {
+                                     ++local.generated;
+                                     if (next != nullptr)
+                                       local.next.push_back(e);
+                                     if (!isPivot(e.index))
+                                       local.columns.push_back(e);
+                                     return true;
+                                   });
+                        }
+                      });
+    columns.clear();
+    SimplexId generated = 0;
+    for (auto& local : locals) {
+      generated += local.generated;
+      columns.insert(columns.end(), local.columns.begin(), local.columns.end());
+      if (next != nullptr)
+        next->insert(next->end(), local.next.begin(), local.next.end());
+    }
+    tbb::parallel_sort(columns.begin(), columns.end(),
+                       [](const Entry& a, const Entry& b) { return before(b, a); });
+    return generated;
+  }
+
+private:
+  // The pivot after Z/2 cancellation of equal entries; it stays on the heap.
+  template <class Order>
+  static bool popPivot(std::vector<Entry>& heap, const Order& order, Entry& pivot) {
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), order);
+      pivot = heap.back();
+      heap.pop_back();
+      if (!heap.empty() && heap.front().index == pivot.index) {
+        std::pop_heap(heap.begin(), heap.end(), order);
+        heap.pop_back();
+        continue;
+      }
+      heap.push_back(pivot);
+      std::push_heap(heap.begin(), heap.end(), order);
+      return true;
+    }
+    return false;
+  }
+
+  const Graph& graph_;
+  const BinomialTable& binomial_;
+  float threshold_;
+  const Monitor& monitor_;
+  std::vector<ApparentRecord> apparentPairs_;         // sorted by pivot: the first layer
+  std::unordered_map<SimplexId, PivotRecord> pivots_; // the pairs of the reduction
+};
+
+void validate(const RipsInput& input, const Parameters& parameters) {
+  if (parameters.maxDimension < 0)
+    throw Error("the maximum dimension must be >= 0, got " +
+                std::to_string(parameters.maxDimension));
+  if (std::isnan(parameters.threshold) || parameters.threshold <= 0)
+    throw Error("the threshold must be > 0, got " + std::to_string(parameters.threshold));
+  if (parameters.threads < 0)
+    throw Error("the number of threads must be >= 0 (0: all cores), got " +
+                std::to_string(parameters.threads));
+  const SimplexId n = input.numberOfPoints;
+  if (n < 2)
+    throw Error(n == 0
+                    ? "the input is empty: no points or distances"
+                    : "the input has a single point: Rips persistence needs at least 2");
+  if (SimplexId(parameters.maxDimension) + 2 > n)
+    throw Error("dimension " + std::to_string(parameters.maxDimension) +
+                " needs at least " + std::to_string(parameters.maxDimension + 2) +
+                " points (simplices of " + std::to_string(parameters.maxDimension + 2) +
+                " vertices), the input has " + std::to_string(n));
+  const bool dense = input.format != InputFormat::Sparse;
+  if (dense && input.format != InputFormat::PointCloud &&
+      input.lowerDistances.size() != std::size_t(n) * std::size_t(n - 1) / 2)
+    throw Error("the distance matrix has " + std::to_string(input.lowerDistances.size()) +
+                " entries, not n(n-1)/2 for n = " + std::to_string(n));
+  if (input.format == InputFormat::PointCloud &&
+      input.points.size() != std::size_t(n) * std::size_t(input.pointDimension))
+    throw Error("the point cloud's coordinates do not match its size");
+}
+
+// Euclidean distance in double, rounded once to single precision (the one rule, used
+// both when the matrix is stored and when it is streamed).
+inline float pointDistance(const RipsInput& input, SimplexId i, SimplexId j) {
+  const int dim = input.pointDimension;
+  const double* a = &input.points[std::size_t(i) * std::size_t(dim)];
+  const double* b = &input.points[std::size_t(j) * std::size_t(dim)];
+  double sum = 0;
+  for (int k = 0; k < dim; ++k)
+    sum += (a[k] - b[k]) * (a[k] - b[k]);
+  return float(std::sqrt(sum));
+}
+
+std::vector<float> pointDistances(const RipsInput& input) {
+  const SimplexId n = input.numberOfPoints;
+  std::vector<float> lower(std::size_t(n) * std::size_t(n - 1) / 2);
+  tbb::parallel_for(SimplexId(1), n, [&](SimplexId i) {
+    for (SimplexId j = 0; j < i; ++j)
+      lower[std::size_t(i * (i - 1) / 2 + j)] = pointDistance(input, i, j);
+  });
+  return lower;
+}
+
+// The enclosing radius of a point cloud without storing its matrix.
+float streamedEnclosingRadius(const RipsInput& input) {
+  const SimplexId n = input.numberOfPoints;
+  std::vector<float> rowMax(std::size_t(n), 0.0f);
+  tbb::parallel_for(SimplexId(0), n, [&](SimplexId i) {
+    float m = 0;
+    for (SimplexId j = 0; j < n; ++j) {
+      if (j != i)
+        m = std::max(m, pointDistance(input, i, j));
+    }
+    rowMax[std::size_t(i)] = m;
+  });
+  return *std::min_element(rowMax.begin(), rowMax.end());
+}
+
+float denseEnclosingRadius(SimplexId n, const std::vector<float>& lower) {
+  std::vector<float> rowMax(std::size_t(n), 0.0f);
+  tbb::parallel_for(SimplexId(0), n, [&](SimplexId i) {
+    float m = 0;
+    for (SimplexId j = 0; j < i; ++j)
+      m = std::max(m, lower[std::size_t(i * (i - 1) / 2 + j)]);
+    for (SimplexId j = i + 1; j < n; ++j)
+      m = std::max(m, lower[std::size_t(j * (j - 1) / 2 + i)]);
+    rowMax[std::size_t(i)] = m;
+  });
+  return *std::min_element(rowMax.begin(), rowMax.end());
+}
+
+float sparseEnclosingRadius(SimplexId n, const std::vector<SparseEdge>& edges) {
+  std::vector<SimplexId> degree(std::size_t(n), 0);
+  std::vector<float> rowMax(std::size_t(n), 0.0f);
+  for (const auto& e : edges) {
+    for (const SimplexId v : {e.i, e.j}) {
+      ++degree[std::size_t(v)];
+      rowMax[std::size_t(v)] = std::max(rowMax[std::size_t(v)], e.distance);
+    }
+  }
+  float radius = kInfinity;
+  for (SimplexId v = 0; v < n; ++v) {
+    if (degree[std::size_t(v)] == n - 1)
+      radius = std::min(radius, rowMax[std::size_t(v)]);
+  }
+  return radius;
+}
+
+// Dimension 0: Kruskal over the edges in filtration order. The edges that join two
+// components are the deaths (and are cleared from dimension 1); the others, youngest
+// first, are the columns of dimension 1.
+void dimensionZero(SimplexId n, const BinomialTable& binomial, std::vector<Entry>& edges,
+                   std::vector<Interval>& intervals, DimensionStats& stats,
+                   std::vector<Entry>& columns) {
+  tbb::parallel_sort(edges.begin(), edges.end(), before);
+  UnionFind components(n);
+  columns.clear();
+  SimplexId merges = 0;
+  for (const Entry& e : edges) {
+    SimplexId v[2];
+    simplexVertices(binomial, e.index, 2, v);
+    if (components.unite(v[0], v[1])) {
+      ++merges;
+      if (e.diameter > 0)
+        intervals.push_back({0.0f, e.diameter});
+    } else {
+      columns.push_back(e);
+    }
+  }
+  std::reverse(columns.begin(), columns.end());
+  for (SimplexId c = 0; c < n - merges; ++c)
+    intervals.push_back({0.0f, kInfinity});
+  stats.simplices = n;
+  stats.columns = n;
+  stats.pairs = merges;
+  stats.essential = n - merges;
+}
+
+template <class Graph>
+void higherDimensions(const Graph& graph, const BinomialTable& binomial, float threshold,
+                      int maxDimension, std::vector<Entry>& edges,
+                      std::vector<Entry>& columns, const Monitor& monitor, Result& result,
+                      RunReport& report) {
+  Engine<Graph> engine(graph, binomial, threshold, monitor);
+  std::vector<Entry> simplices = std::move(edges); // all edges: the dimension-1 simplices
+  for (int dim = 1; dim <= maxDimension; ++dim) {
+    monitor.checkAbort();
+    monitor.report(0.1 + 0.9 * double(dim - 1) / double(maxDimension));
+    DimensionStats& stats = result.stats[std::size_t(dim)];
+    if (dim > 1) {
+      Timer timer;
+      std::vector<Entry> next;
+      stats.simplices = engine.assemble(dim - 1, simplices,
+                                        dim < maxDimension ? &next : nullptr, columns);
+      simplices.swap(next);
+      report.timings.emplace_back("columns dim " + std::to_string(dim) + " (cpu)",
+                                  timer.seconds());
+    } else {
+      stats.simplices = SimplexId(simplices.size());
+    }
+    stats.columns = SimplexId(columns.size());
+    engine.reduce(dim, columns, result.intervals[std::size_t(dim)], stats, report);
+  }
+}
+
+} // namespace
+
+float enclosingRadius(const RipsInput& input) {
+  if (input.format == InputFormat::Sparse)
+    return sparseEnclosingRadius(input.numberOfPoints, input.edges);
+  if (input.format == InputFormat::PointCloud)
+    return streamedEnclosingRadius(input);
+  return denseEnclosingRadius(input.numberOfPoints, input.lowerDistances);
+}
+
+void execute(const RipsInput& input, const Parameters& parameters, const Monitor& monitor,
+             Result& result, RunReport& report) {
+  result = Result{};
+  validate(input, parameters);
+  if (parameters.backend == Backend::Gpu)
+    throw Error("the GPU backend of Rips persistence is not built yet; use the cpu or "
+                "auto backend");
+  report.backend = "cpu";
+  std::unique_ptr<tbb::global_control> threads;
+  if (parameters.threads > 0)
+    threads = std::make_unique<tbb::global_control>(
+        tbb::global_control::max_allowed_parallelism, std::size_t(parameters.threads));
+  const SimplexId n = input.numberOfPoints;
+  const int maxDimension = parameters.maxDimension;
+  // Every index of a simplex with up to maxDimension + 2 vertices must fit in 63 bits.
+  const BinomialTable binomial(n, maxDimension + 2);
+  result.numberOfPoints = n;
+  result.intervals.assign(std::size_t(maxDimension) + 1, {});
+  result.stats.assign(std::size_t(maxDimension) + 1, {});
+
+  Timer timer;
+  // A point cloud's matrix is streamed (never stored) until the dense path needs it.
+  const bool cloud = input.format == InputFormat::PointCloud;
+  std::vector<float> computed;
+  const std::vector<float>* lower = &input.lowerDistances;
+  const bool sparseInput = input.format == InputFormat::Sparse;
+  result.enclosingRadius = sparseInput ? sparseEnclosingRadius(n, input.edges)
+                           : cloud     ? streamedEnclosingRadius(input)
+                                       : denseEnclosingRadius(n, *lower);
+  // Above the enclosing radius the complex is a cone: nothing nonzero is born or dies.
+  const float threshold = std::min(
+      float(std::min(parameters.threshold, double(kInfinity))), result.enclosingRadius);
+  result.threshold = threshold;
+  report.timings.emplace_back("distances (cpu)", timer.seconds());
+  monitor.checkAbort();
+  timer.reset();
+
+  // The edges under the threshold, named by their combinatorial index.
+  std::vector<Entry> edges;
+  if (sparseInput) {
+    for (const auto& e : input.edges) {
+      if (e.distance <= threshold)
+        edges.push_back({e.distance, e.i * (e.i - 1) / 2 + e.j});
+    }
+  } else {
+    tbb::enumerable_thread_specific<std::vector<Entry>> locals;
+    tbb::parallel_for(tbb::blocked_range<SimplexId>(1, n, 64),
+                      [&](const tbb::blocked_range<SimplexId>& r) {
+                        auto& local = locals.local();
+                        for (SimplexId i = r.begin(); i != r.end(); ++i) {
+                          for (SimplexId j = 0; j < i; ++j) {
+                            const SimplexId e = i * (i - 1) / 2 + j;
+                            const float d = cloud ? pointDistance(input, i, j)
+                                                  : (*lower)[std::size_t(e)];
+                            if (d <= threshold)
+                              local.push_back({d, e});
+                          }
+                        }
+                      });
+    for (auto& local : locals)
+      edges.insert(edges.end(), local.begin(), local.end());
+  }
+  result.edges = SimplexId(edges.size());
+  const double allPairs = double(n) * double(n - 1) / 2;
+  result.sparse =
+      sparseInput || parameters.sparse == SparseMode::Sparse ||
+      (parameters.sparse == SparseMode::Auto && double(edges.size()) * 4 < allPairs);
+
+  std::vector<Entry> columns;
+  dimensionZero(n, binomial, edges, result.intervals[0], result.stats[0], columns);
+  report.timings.emplace_back("dim 0 (cpu)", timer.seconds());
+  monitor.report(0.1);
+  if (maxDimension >= 1) {
+    if (result.sparse) {
+      timer.reset();
+      std::vector<std::vector<SparseGraph::Neighbor>> adjacency;
+      adjacency.resize(std::size_t(n));
+      for (const Entry& e : edges) {
+        SimplexId v[2];
+        simplexVertices(binomial, e.index, 2, v);
+        adjacency[std::size_t(v[0])].push_back({v[1], e.diameter});
+        adjacency[std::size_t(v[1])].push_back({v[0], e.diameter});
+      }
+      tbb::parallel_for(std::size_t(0), adjacency.size(), [&](std::size_t v) {
+        std::sort(adjacency[v].begin(), adjacency[v].end());
+      });
+      const SparseGraph graph(std::move(adjacency));
+      report.timings.emplace_back("sparse graph (cpu)", timer.seconds());
+      higherDimensions(graph, binomial, threshold, maxDimension, edges, columns, monitor,
+                       result, report);
+    } else {
+      if (cloud) {
+        timer.reset();
+        computed = pointDistances(input);
+        lower = &computed;
+        report.timings.emplace_back("distance matrix (cpu)", timer.seconds());
+      }
+      const DenseGraph graph(n, lower->data());
+      higherDimensions(graph, binomial, threshold, maxDimension, edges, columns, monitor,
+                       result, report);
+    }
+  }
+  monitor.report(1.0);
+}
+
+} // namespace topogpu::rips_persistence

@@ -1,0 +1,437 @@
+// Rips persistence (core/rips_persistence) against oracles written here: binomials by
+// the multiplicative formula, colexicographic ranks by sorting subsets, components by
+// label propagation, the enclosing radius by its definition, and barcodes by the
+// textbook reduction of the full boundary matrix over Z/2 on tiny clouds.
+#include "UnitHelpers.h"
+
+#include "core/rips_persistence/RipsCombinatorics.h"
+#include "core/rips_persistence/RipsInput.h"
+#include "core/rips_persistence/RipsPersistence.h"
+
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <set>
+#include <sstream>
+
+using namespace topogpu;
+using namespace topogpu::rips_persistence;
+
+namespace {
+
+unsigned __int128 binomialByProduct(int n, int k) {
+  if (k < 0 || k > n)
+    return 0;
+  unsigned __int128 c = 1;
+  for (int j = 0; j < k; ++j)
+    c = c * unsigned(n - j) / unsigned(j + 1);
+  return c;
+}
+
+// All k-subsets of {0..n-1} (vertices decreasing), in colexicographic order.
+std::vector<std::vector<SimplexId>> colexSubsets(int n, int k) {
+  std::vector<std::vector<SimplexId>> all;
+  for (unsigned mask = 0; mask < (1u << n); ++mask) {
+    if (__builtin_popcount(mask) != k)
+      continue;
+    std::vector<SimplexId> s;
+    for (int v = n - 1; v >= 0; --v) {
+      if (mask & (1u << v))
+        s.push_back(v);
+    }
+    all.push_back(s);
+  }
+  // colex: compare the largest vertices first
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+struct Bar {
+  int dim;
+  double birth, death;
+};
+
+// The oracle: every simplex of dimension <= maxDim + 1 with diameter <= threshold,
+// sorted by (diameter, dimension, vertices), the boundary matrix reduced column by
+// column (Z/2, sets of row positions), bars read from the pivots; unpaired simplices of
+// dimension <= maxDim are the essential classes.
+std::vector<Bar> bruteForceBarcode(const std::vector<std::vector<double>>& d, int maxDim,
+                                   double threshold,
+                                   std::vector<long>* pairCounts = nullptr) {
+  const int n = int(d.size());
+  struct Simplex {
+    std::vector<int> v;
+    double diameter;
+  };
+  std::vector<Simplex> simplices;
+  for (unsigned mask = 1; mask < (1u << n); ++mask) {
+    const int size = __builtin_popcount(mask);
+    if (size > maxDim + 2)
+      continue;
+    Simplex s;
+    for (int v = 0; v < n; ++v) {
+      if (mask & (1u << v))
+        s.v.push_back(v);
+    }
+    s.diameter = 0;
+    for (int a : s.v)
+      for (int b : s.v)
+        s.diameter = std::max(s.diameter, d[a][b]);
+    if (s.diameter <= threshold)
+      simplices.push_back(s);
+  }
+  std::sort(simplices.begin(), simplices.end(), [](const Simplex& a, const Simplex& b) {
+    if (a.diameter != b.diameter)
+      return a.diameter < b.diameter;
+    if (a.v.size() != b.v.size())
+      return a.v.size() < b.v.size();
+    return a.v < b.v;
+  });
+  std::map<std::vector<int>, int> position;
+  for (int i = 0; i < int(simplices.size()); ++i)
+    position[simplices[i].v] = i;
+  std::vector<std::set<int>> columns(simplices.size());
+  for (int i = 0; i < int(simplices.size()); ++i) {
+    const auto& v = simplices[i].v;
+    if (v.size() < 2)
+      continue;
+    for (std::size_t drop = 0; drop < v.size(); ++drop) {
+      std::vector<int> face;
+      for (std::size_t j = 0; j < v.size(); ++j)
+        if (j != drop)
+          face.push_back(v[j]);
+      columns[i].insert(position.at(face));
+    }
+  }
+  std::map<int, int> lowOwner; // pivot row -> column
+  std::vector<bool> paired(simplices.size(), false);
+  std::vector<Bar> bars;
+  for (int i = 0; i < int(simplices.size()); ++i) {
+    while (!columns[i].empty()) {
+      const int low = *columns[i].rbegin();
+      const auto it = lowOwner.find(low);
+      if (it == lowOwner.end())
+        break;
+      for (int r : columns[it->second]) {
+        if (!columns[i].erase(r))
+          columns[i].insert(r);
+      }
+    }
+    if (!columns[i].empty()) {
+      const int low = *columns[i].rbegin();
+      lowOwner[low] = i;
+      paired[low] = paired[i] = true;
+      const int dim = int(simplices[low].v.size()) - 1;
+      if (pairCounts != nullptr && dim <= maxDim)
+        ++(*pairCounts)[std::size_t(dim)];
+      if (simplices[i].diameter > simplices[low].diameter)
+        bars.push_back({dim, simplices[low].diameter, simplices[i].diameter});
+    }
+  }
+  for (int i = 0; i < int(simplices.size()); ++i) {
+    const int dim = int(simplices[i].v.size()) - 1;
+    if (!paired[i] && dim <= maxDim)
+      bars.push_back(
+          {dim, simplices[i].diameter, std::numeric_limits<double>::infinity()});
+  }
+  return bars;
+}
+
+std::vector<std::tuple<int, float, float>> sorted(const std::vector<Bar>& bars) {
+  std::vector<std::tuple<int, float, float>> out;
+  out.reserve(bars.size());
+  for (const auto& b : bars)
+    out.emplace_back(b.dim, float(b.birth), float(b.death));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::tuple<int, float, float>> sorted(const Result& result) {
+  std::vector<std::tuple<int, float, float>> out;
+  for (std::size_t dim = 0; dim < result.intervals.size(); ++dim)
+    for (const auto& i : result.intervals[dim])
+      out.emplace_back(int(dim), i.birth, i.death);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Distances as floats (the module's precision) so that both sides see the same ties.
+std::vector<std::vector<double>> matrixOf(const std::vector<double>& points, int dim) {
+  const int n = int(points.size()) / dim;
+  std::vector<std::vector<double>> d(n, std::vector<double>(n, 0));
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double s = 0;
+      for (int k = 0; k < dim; ++k)
+        s += (points[i * dim + k] - points[j * dim + k]) *
+             (points[i * dim + k] - points[j * dim + k]);
+      d[i][j] = double(float(std::sqrt(s)));
+    }
+  return d;
+}
+
+double enclosingRadiusByDefinition(const std::vector<std::vector<double>>& d) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const auto& row : d)
+    best = std::min(best, *std::max_element(row.begin(), row.end()));
+  return best;
+}
+
+Result run(const RipsInput& input, int maxDim, double threshold = INFINITY,
+           SparseMode sparse = SparseMode::Auto, int threads = 0) {
+  Parameters p;
+  p.maxDimension = maxDim;
+  p.threshold = threshold;
+  p.sparse = sparse;
+  p.threads = threads;
+  Result result;
+  RunReport report;
+  execute(input, p, Monitor{}, result, report);
+  return result;
+}
+
+} // namespace
+
+TEST(RipsCombinatorics, BinomialTableMatchesProducts) {
+  const BinomialTable table(60, 8);
+  for (int i = 0; i <= 60; ++i)
+    for (int k = 0; k <= 8; ++k)
+      EXPECT_EQ((unsigned __int128)table(i, k), binomialByProduct(i, k)) << i << " " << k;
+}
+
+TEST(RipsCombinatorics, IndexIsTheColexRankAndDecodes) {
+  const int n = 9;
+  const BinomialTable table(n, 5);
+  for (int k = 1; k <= 5; ++k) {
+    const auto subsets = colexSubsets(n, k);
+    for (std::size_t rank = 0; rank < subsets.size(); ++rank) {
+      // std::sort on decreasing vertex lists is exactly the colex order
+      EXPECT_EQ(simplexIndex(table, subsets[rank].data(), k), SimplexId(rank));
+      std::vector<SimplexId> back(k);
+      simplexVertices(table, SimplexId(rank), k, back.data());
+      EXPECT_EQ(back, subsets[rank]);
+    }
+  }
+}
+
+TEST(RipsCombinatorics, OverflowIsAClearError) {
+  // C(100000, 7) ~ 2e31 > 2^63
+  test::expectError([] { BinomialTable(100000, 7); }, "2^63");
+  // C(3037000500, 2) is just beyond 2^63 - 1; C(3037000499, 2) fits (checked, not built)
+  test::expectError([] { BinomialTable(3037000500LL * 2, 2); }, "2^63");
+  EXPECT_NO_THROW(BinomialTable(5000, 5)); // C(5000,5) ~ 2.6e16
+  std::vector<double> points(std::size_t{200} * 2);
+  for (std::size_t i = 0; i < points.size(); ++i)
+    points[i] = double(i % 17);
+  const RipsInput input = fromPoints(points, 2);
+  test::expectError([&] { run(input, 40); }, "2^63"); // C(200, 42) ~ 1e43
+}
+
+TEST(RipsCombinatorics, UnionFindMatchesLabelPropagation) {
+  std::mt19937 rng(3);
+  for (int trial = 0; trial < 20; ++trial) {
+    const int n = 30;
+    UnionFind uf(n);
+    std::vector<int> label(n);
+    std::iota(label.begin(), label.end(), 0);
+    for (int step = 0; step < 25; ++step) {
+      const int a = int(rng() % n), b = int(rng() % n);
+      const bool separate = label[a] != label[b];
+      EXPECT_EQ(uf.unite(a, b), separate);
+      const int from = label[b], to = label[a];
+      for (int& l : label)
+        if (l == from)
+          l = to;
+      for (int x = 0; x < n; ++x)
+        for (int y = 0; y < n; y += 7)
+          EXPECT_EQ(uf.find(x) == uf.find(y), label[x] == label[y]);
+    }
+  }
+}
+
+TEST(RipsPersistence, EnclosingRadiusByDefinition) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(0, 10);
+  for (int trial = 0; trial < 10; ++trial) {
+    std::vector<double> points(std::size_t{15} * 3);
+    for (double& x : points)
+      x = u(rng);
+    const RipsInput input = fromPoints(points, 3);
+    EXPECT_FLOAT_EQ(enclosingRadius(input),
+                    float(enclosingRadiusByDefinition(matrixOf(points, 3))));
+  }
+}
+
+TEST(RipsPersistence, BarcodesEqualTheBruteForceReduction) {
+  std::mt19937 rng(7);
+  int cases = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int n = 5 + trial % 8; // 5..12 points
+    const int dim = 2 + trial % 2;
+    const bool ties = trial % 2 == 0; // integer coordinates: many equal diameters
+    std::vector<double> points(std::size_t(n * dim));
+    for (double& x : points)
+      x = ties ? double(rng() % 4) : std::uniform_real_distribution<double>(0, 1)(rng);
+    const auto d = matrixOf(points, dim);
+    const int maxDim = std::min(n - 2, 1 + trial % 2);
+    const double radius = enclosingRadiusByDefinition(d);
+    // with the default (enclosing radius) and with a smaller threshold
+    for (const double fraction : {1.0, 0.6}) {
+      const double threshold = radius * fraction;
+      if (threshold <= 0)
+        continue;
+      // Pairs, zero-length ones included, number rank(boundary) whatever the tie-break.
+      std::vector<long> pairCounts(std::size_t(maxDim + 1), 0);
+      const auto expected =
+          sorted(bruteForceBarcode(d, maxDim, double(float(threshold)), &pairCounts));
+      const RipsInput cloud = fromPoints(points, dim);
+      for (const SparseMode mode : {SparseMode::Dense, SparseMode::Sparse}) {
+        const Result result = run(
+            cloud, maxDim, fraction == 1.0 ? INFINITY : double(float(threshold)), mode);
+        EXPECT_EQ(sorted(result), expected)
+            << "trial " << trial << " fraction " << fraction;
+        for (int k = 0; k <= maxDim; ++k)
+          EXPECT_EQ(result.stats[std::size_t(k)].pairs, pairCounts[std::size_t(k)])
+              << "trial " << trial << " dimension " << k;
+        ++cases;
+      }
+    }
+  }
+  EXPECT_GE(cases, 100);
+}
+
+TEST(RipsPersistence, FormatsAgree) {
+  std::mt19937 rng(5);
+  std::vector<double> points(std::size_t{12} * 2);
+  for (double& x : points)
+    x = double(rng() % 5);
+  const auto d = matrixOf(points, 2);
+  const int n = 12;
+  std::ostringstream full, lower, upper, sparse;
+  full.precision(9);
+  lower.precision(9);
+  upper.precision(9);
+  sparse.precision(9);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      full << d[i][j] << (j + 1 < n ? " " : "\n");
+      if (j < i)
+        lower << d[i][j] << ",";
+      if (j > i)
+        upper << d[i][j] << " ";
+      if (j < i)
+        sparse << i << " " << j << " " << d[i][j] << "\n";
+    }
+    lower << "\n";
+    upper << "\n";
+  }
+  const auto expected = sorted(run(fromPoints(points, 2), 2));
+  const std::pair<InputFormat, std::string> files[] = {
+      {InputFormat::Distance, full.str()},
+      {InputFormat::LowerDistance, lower.str()},
+      {InputFormat::UpperDistance, upper.str()}};
+  for (const auto& [format, text] : files) {
+    std::istringstream in(text);
+    EXPECT_EQ(sorted(run(readRipsInput(in, format, "test"), 2)), expected)
+        << inputFormatName(format);
+  }
+  // The sparse format has no enclosing radius of its own unless complete: it is, here.
+  std::istringstream in(sparse.str());
+  EXPECT_EQ(sorted(run(readRipsInput(in, InputFormat::Sparse, "test"), 2)), expected);
+}
+
+TEST(RipsPersistence, ThreadsDoNotChangeTheBarcode) {
+  std::mt19937 rng(9);
+  std::vector<double> points(std::size_t{60} * 3);
+  for (double& x : points)
+    x = std::uniform_real_distribution<double>(0, 1)(rng);
+  const RipsInput cloud = fromPoints(points, 3);
+  const auto one = sorted(run(cloud, 2, INFINITY, SparseMode::Auto, 1));
+  EXPECT_EQ(sorted(run(cloud, 2, INFINITY, SparseMode::Auto, 2)), one);
+  EXPECT_EQ(sorted(run(cloud, 2, INFINITY, SparseMode::Sparse, 0)), one);
+}
+
+// The lock-free reduction under more threads than cores (more interleavings): the same
+// barcode and pair counts as one thread, run after run.
+TEST(RipsPersistence, LockFreeReductionIsStableUnderOversubscription) {
+  std::mt19937 rng(21);
+  std::vector<double> points(std::size_t{110} * 3);
+  for (double& x : points)
+    x = double(rng() % 5); // ties: many columns compete for the same pivots
+  const RipsInput cloud = fromPoints(points, 3);
+  const Result serial = run(cloud, 2, INFINITY, SparseMode::Auto, 1);
+  tbb::task_arena arena(8);
+  for (int repeat = 0; repeat < 4; ++repeat) {
+    Result parallel;
+    arena.execute([&] { parallel = run(cloud, 2, INFINITY, SparseMode::Auto, 8); });
+    EXPECT_EQ(sorted(parallel), sorted(serial));
+    for (int k = 0; k <= 2; ++k)
+      EXPECT_EQ(parallel.stats[std::size_t(k)].pairs, serial.stats[std::size_t(k)].pairs);
+  }
+}
+
+TEST(RipsPersistence, ApparentPairsAreMostPairsOnACloud) {
+  std::mt19937 rng(13);
+  std::vector<double> points(std::size_t{80} * 3);
+  for (double& x : points)
+    x = std::uniform_real_distribution<double>(0, 1)(rng);
+  const Result result = run(fromPoints(points, 3), 2);
+  for (int dim = 1; dim <= 2; ++dim) {
+    const auto& s = result.stats[std::size_t(dim)];
+    EXPECT_GT(s.apparentPercent(), 50.0) << dim; // the paper reports ~90-99%
+    EXPECT_LE(s.apparentPairs, s.pairs);
+    EXPECT_EQ(s.pairs + s.essential, s.columns)
+        << dim; // every column pairs or is essential
+  }
+}
+
+TEST(RipsPersistence, BadInput) {
+  const auto parse = [](const std::string& text, InputFormat format) {
+    std::istringstream in(text);
+    return readRipsInput(in, format, "'x'");
+  };
+  test::expectError([&] { parse("0 1\n2 0\n", InputFormat::Distance); }, "not symmetric");
+  test::expectError([&] { parse("0 -1\n-1 0\n", InputFormat::Distance); }, "negative");
+  test::expectError([&] { parse("0 nan\nnan 0\n", InputFormat::Distance); }, "NaN");
+  test::expectError([&] { parse("0 1 2\n1 0 3\n", InputFormat::Distance); }, "square");
+  test::expectError([&] { parse("1 2\n3\n", InputFormat::PointCloud); }, "ragged");
+  test::expectError([&] { parse("", InputFormat::PointCloud); }, "empty");
+  test::expectError([&] { parse("\n\n", InputFormat::LowerDistance); }, "empty");
+  test::expectError([&] { parse("1 2\n", InputFormat::PointCloud); }, "single point");
+  test::expectError([&] { parse("1,\n2,3\n4\n", InputFormat::LowerDistance); },
+                    "n(n-1)/2");
+  test::expectError([&] { parse("1 x\n", InputFormat::PointCloud); }, "not a number");
+  test::expectError([&] { parse("0 1\n", InputFormat::Sparse); }, "'i j distance'");
+  test::expectError([&] { parse("0 1.5 2\n", InputFormat::Sparse); }, "point index");
+  test::expectError([&] { parse("0 1 2\n1 0 3\n", InputFormat::Sparse); },
+                    "not symmetric");
+  test::expectError([] { fromLowerDistances({1.0f, -2.0f, 3.0f}); }, "finite and >= 0");
+  const RipsInput three = fromLowerDistances({1, 1, 1});
+  test::expectError([&] { run(three, 2); }, "needs at least 4 points");
+  test::expectError([&] { run(three, 1, 0.0); }, "threshold must be > 0");
+  test::expectError([&] { run(three, 1, std::nan("")); }, "threshold must be > 0");
+  test::expectError([&] { run(three, -1); }, "dimension must be >= 0");
+  Parameters gpu;
+  gpu.backend = Backend::Gpu;
+  Result r;
+  RunReport report;
+  test::expectError([&] { execute(three, gpu, Monitor{}, r, report); }, "not built yet");
+}
+
+TEST(RipsPersistence, ProgressAndAbort) {
+  std::vector<double> points(std::size_t{30} * 2);
+  for (std::size_t i = 0; i < points.size(); ++i)
+    points[i] = double((i * 7919) % 31);
+  const RipsInput cloud = fromPoints(points, 2);
+  test::expectProgressAndAbort([&](const Monitor& monitor) {
+    Parameters p;
+    p.maxDimension = 2;
+    Result result;
+    RunReport report;
+    execute(cloud, p, monitor, result, report);
+  });
+}
