@@ -448,9 +448,9 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
     break;
   case Solver::Gpu:
   case Solver::Auto: {
-    const Backend resolved = resolveBackend(
-        parameters.solver == Solver::Gpu ? Backend::Gpu : Backend::Auto,
-        patchFimDeviceBytes(mesh.vertices, mesh.triangles), report);
+    const Backend resolved =
+        resolveBackend(parameters.solver == Solver::Gpu ? Backend::Gpu : Backend::Auto,
+                       patchFimDeviceBytes(mesh.vertices, mesh.triangles), report);
     runWithFallback(
         resolved, "patchFIM", report,
         [&] {

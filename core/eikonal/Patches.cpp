@@ -22,15 +22,38 @@ bool hasMetis() {
 
 namespace {
 
-// Patches grown breadth-first from the lowest unassigned vertex, each closed at
-// patchSize vertices (the last ones of a region may be smaller).
+// Patches grown breadth-first, each closed at patchSize vertices. Each starts from the
+// first unassigned vertex of a breadth-first order of the whole mesh, so new patches
+// start next to the old ones and few small leftovers remain.
 std::vector<std::int32_t> bfsPartition(const ExplicitTriangulation& tri, int patchSize,
                                        std::int32_t& count) {
   const SimplexId n = tri.getNumberOfVertices();
+  std::vector<SimplexId> order;
+  order.reserve(std::size_t(n));
+  {
+    std::vector<std::uint8_t> seen(std::size_t(n), 0);
+    for (SimplexId root = 0; root < n; ++root) {
+      if (seen[root])
+        continue;
+      seen[root] = 1;
+      order.push_back(root);
+      for (std::size_t head = order.size() - 1; head < order.size(); ++head) {
+        const SimplexId v = order[head];
+        const int m = tri.getVertexNeighborNumber(v);
+        for (int i = 0; i < m; ++i) {
+          const SimplexId u = tri.getVertexNeighbor(v, i);
+          if (!seen[u]) {
+            seen[u] = 1;
+            order.push_back(u);
+          }
+        }
+      }
+    }
+  }
   std::vector<std::int32_t> patchOf(std::size_t(n), -1);
   std::vector<SimplexId> queue;
   count = 0;
-  for (SimplexId start = 0; start < n; ++start) {
+  for (SimplexId start : order) {
     if (patchOf[start] >= 0)
       continue;
     const std::int32_t p = count++;
@@ -76,10 +99,9 @@ bool metisPartition(const ExplicitTriangulation& tri, std::int32_t parts,
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_NUMBERING] = 0;
   std::vector<idx_t> part(std::size_t(n), 0);
-  const int status =
-      METIS_PartGraphKway(&vertices, &constraints, xadj.data(), adjncy.data(), nullptr,
-                          nullptr, nullptr, &nparts, nullptr, nullptr, options, &cut,
-                          part.data());
+  const int status = METIS_PartGraphKway(
+      &vertices, &constraints, xadj.data(), adjncy.data(), nullptr, nullptr, nullptr,
+      &nparts, nullptr, nullptr, options, &cut, part.data());
   if (status != METIS_OK) {
     why = "METIS_PartGraphKway returned " + std::to_string(status);
     return false;
@@ -133,7 +155,8 @@ std::vector<std::int32_t> partitionVertices(const ExplicitTriangulation& tri,
 std::size_t PatchArrays::bytes() const {
   return patchOf.size() * sizeof(std::int32_t) +
          localOffsets.size() * sizeof(std::int64_t) +
-         ownCount.size() * sizeof(std::int32_t) + localVertices.size() * sizeof(SimplexId) +
+         ownCount.size() * sizeof(std::int32_t) +
+         localVertices.size() * sizeof(SimplexId) +
          solveOffsets.size() * sizeof(std::int64_t) + solves.size() * sizeof(PatchSolve) +
          (neighborOffsets.size() + neighbors.size()) * sizeof(std::int32_t);
 }
@@ -143,8 +166,8 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
   const ExplicitTriangulation& tri = *mesh.tri;
   const SimplexId n = mesh.vertices;
   arrays = PatchArrays();
-  arrays.patchOf =
-      partitionVertices(tri, patchSize, useMetis, arrays.patches, arrays.method, warnings);
+  arrays.patchOf = partitionVertices(tri, patchSize, useMetis, arrays.patches,
+                                     arrays.method, warnings);
   const std::int32_t np = arrays.patches;
 
   // Own vertices grouped by patch (counting sort, increasing vertex id in each patch).
@@ -172,73 +195,74 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
     std::vector<std::int32_t> reads; // patches of the halo
   };
   std::vector<Local> locals(static_cast<std::size_t>(np));
-  tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, np, 64),
-                    [&](const tbb::blocked_range<std::int32_t>& r) {
-    for (std::int32_t p = r.begin(); p < r.end(); ++p) {
-      Local& L = locals[p];
-      const std::int64_t b = ownOffsets[p], e = ownOffsets[p + 1];
-      // Pass 1: the halo (every vertex a solve reads that is not the patch's own).
-      const auto reads = [&](SimplexId u) {
-        if (arrays.patchOf[u] != p)
-          L.halo.push_back(u);
-      };
-      for (std::int64_t i = b; i < e; ++i) {
-        const SimplexId v = own[i];
-        const int star = tri.getVertexStarNumber(v);
-        for (int s = 0; s < star; ++s) {
-          const SimplexId t = tri.getVertexStar(v, s);
-          int k = 0;
-          while (tri.getCellVertex(t, k) != v)
-            ++k;
-          reads(tri.getCellVertex(t, (k + 1) % 3));
-          reads(tri.getCellVertex(t, (k + 2) % 3));
-          if (mesh.splitCorner[t] == k)
-            reads(mesh.virtualEdges[mesh.virtualIndex[t]].vertex);
-        }
-      }
-      std::sort(L.halo.begin(), L.halo.end());
-      L.halo.erase(std::unique(L.halo.begin(), L.halo.end()), L.halo.end());
-      const std::int32_t ownN = std::int32_t(e - b);
-      const auto localIndex = [&](SimplexId u) -> std::int32_t {
-        if (arrays.patchOf[u] == p)
-          return ownIndex[u];
-        return ownN + std::int32_t(std::lower_bound(L.halo.begin(), L.halo.end(), u) -
-                                   L.halo.begin());
-      };
-      // Pass 2: the solves, in updateVertex's order (star order; x1-c then c-x2).
-      L.solveCounts.assign(std::size_t(ownN), 0);
-      for (std::int64_t i = b; i < e; ++i) {
-        const SimplexId v = own[i];
-        const std::size_t before = L.solves.size();
-        const int star = tri.getVertexStarNumber(v);
-        for (int s = 0; s < star; ++s) {
-          const SimplexId t = tri.getVertexStar(v, s);
-          int k = 0;
-          while (tri.getCellVertex(t, k) != v)
-            ++k;
-          const SimplexId v1 = tri.getCellVertex(t, (k + 1) % 3);
-          const SimplexId v2 = tri.getCellVertex(t, (k + 2) % 3);
-          const double* l = &mesh.length[3 * std::size_t(t)];
-          const double l12 = l[k], l13 = l[(k + 2) % 3], l23 = l[(k + 1) % 3];
-          const double sl = mesh.slowness[t];
-          if (mesh.splitCorner[t] == k) {
-            const detail::VirtualEdge& ve = mesh.virtualEdges[mesh.virtualIndex[t]];
-            const std::int32_t c = localIndex(ve.vertex);
-            L.solves.push_back({l13, ve.toC, ve.fromX1, sl, localIndex(v1), c, 0, 0});
-            L.solves.push_back({ve.toC, l23, ve.toX2, sl, c, localIndex(v2), 0, 0});
-          } else {
-            L.solves.push_back({l13, l23, l12, sl, localIndex(v1), localIndex(v2),
-                                mesh.edgesOnly[t] != 0 ? 1 : 0, 0});
+  tbb::parallel_for(
+      tbb::blocked_range<std::int32_t>(0, np, 64),
+      [&](const tbb::blocked_range<std::int32_t>& r) {
+        for (std::int32_t p = r.begin(); p < r.end(); ++p) {
+          Local& L = locals[p];
+          const std::int64_t b = ownOffsets[p], e = ownOffsets[p + 1];
+          // Pass 1: the halo (every vertex a solve reads that is not the patch's own).
+          const auto reads = [&](SimplexId u) {
+            if (arrays.patchOf[u] != p)
+              L.halo.push_back(u);
+          };
+          for (std::int64_t i = b; i < e; ++i) {
+            const SimplexId v = own[i];
+            const int star = tri.getVertexStarNumber(v);
+            for (int s = 0; s < star; ++s) {
+              const SimplexId t = tri.getVertexStar(v, s);
+              int k = 0;
+              while (tri.getCellVertex(t, k) != v)
+                ++k;
+              reads(tri.getCellVertex(t, (k + 1) % 3));
+              reads(tri.getCellVertex(t, (k + 2) % 3));
+              if (mesh.splitCorner[t] == k)
+                reads(mesh.virtualEdges[mesh.virtualIndex[t]].vertex);
+            }
           }
+          std::sort(L.halo.begin(), L.halo.end());
+          L.halo.erase(std::unique(L.halo.begin(), L.halo.end()), L.halo.end());
+          const std::int32_t ownN = std::int32_t(e - b);
+          const auto localIndex = [&](SimplexId u) -> std::int32_t {
+            if (arrays.patchOf[u] == p)
+              return ownIndex[u];
+            return ownN + std::int32_t(std::lower_bound(L.halo.begin(), L.halo.end(), u) -
+                                       L.halo.begin());
+          };
+          // Pass 2: the solves, in updateVertex's order (star order; x1-c then c-x2).
+          L.solveCounts.assign(std::size_t(ownN), 0);
+          for (std::int64_t i = b; i < e; ++i) {
+            const SimplexId v = own[i];
+            const std::size_t before = L.solves.size();
+            const int star = tri.getVertexStarNumber(v);
+            for (int s = 0; s < star; ++s) {
+              const SimplexId t = tri.getVertexStar(v, s);
+              int k = 0;
+              while (tri.getCellVertex(t, k) != v)
+                ++k;
+              const SimplexId v1 = tri.getCellVertex(t, (k + 1) % 3);
+              const SimplexId v2 = tri.getCellVertex(t, (k + 2) % 3);
+              const double* l = &mesh.length[3 * std::size_t(t)];
+              const double l12 = l[k], l13 = l[(k + 2) % 3], l23 = l[(k + 1) % 3];
+              const double sl = mesh.slowness[t];
+              if (mesh.splitCorner[t] == k) {
+                const detail::VirtualEdge& ve = mesh.virtualEdges[mesh.virtualIndex[t]];
+                const std::int32_t c = localIndex(ve.vertex);
+                L.solves.push_back({l13, ve.toC, ve.fromX1, sl, localIndex(v1), c, 0, 0});
+                L.solves.push_back({ve.toC, l23, ve.toX2, sl, c, localIndex(v2), 0, 0});
+              } else {
+                L.solves.push_back({l13, l23, l12, sl, localIndex(v1), localIndex(v2),
+                                    mesh.edgesOnly[t] != 0 ? 1 : 0, 0});
+              }
+            }
+            L.solveCounts[i - b] = std::int64_t(L.solves.size() - before);
+          }
+          for (SimplexId u : L.halo)
+            L.reads.push_back(arrays.patchOf[u]);
+          std::sort(L.reads.begin(), L.reads.end());
+          L.reads.erase(std::unique(L.reads.begin(), L.reads.end()), L.reads.end());
         }
-        L.solveCounts[i - b] = std::int64_t(L.solves.size() - before);
-      }
-      for (SimplexId u : L.halo)
-        L.reads.push_back(arrays.patchOf[u]);
-      std::sort(L.reads.begin(), L.reads.end());
-      L.reads.erase(std::unique(L.reads.begin(), L.reads.end()), L.reads.end());
-    }
-  });
+      });
 
   // Concatenation.
   arrays.localOffsets.assign(std::size_t(np) + 1, 0);
@@ -325,7 +349,8 @@ std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
       continue;
     const std::int32_t p = arrays.patchOf[v];
     flag[p] = 1;
-    for (std::int32_t i = arrays.neighborOffsets[p]; i < arrays.neighborOffsets[p + 1]; ++i)
+    for (std::int32_t i = arrays.neighborOffsets[p]; i < arrays.neighborOffsets[p + 1];
+         ++i)
       flag[arrays.neighbors[i]] = 1;
   }
   std::vector<std::int32_t> active;
@@ -407,8 +432,8 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
       if (!converged)
         flag[p].store(1, std::memory_order_relaxed);
       if (moved) {
-        for (std::int32_t i = arrays.neighborOffsets[p]; i < arrays.neighborOffsets[p + 1];
-             ++i)
+        for (std::int32_t i = arrays.neighborOffsets[p];
+             i < arrays.neighborOffsets[p + 1]; ++i)
           flag[arrays.neighbors[i]].store(1, std::memory_order_relaxed);
       }
     });

@@ -34,7 +34,7 @@ std::vector<std::int32_t> partitionVertices(const ExplicitTriangulation& tri,
 
 struct PatchArrays {
   std::int32_t patches = 0;
-  std::string method; // "metis" | "bfs"
+  std::string method;                // "metis" | "bfs"
   std::vector<std::int32_t> patchOf; // per vertex
   // Patch p's local table is localVertices[localOffsets[p] .. localOffsets[p+1]); its
   // first ownCount[p] entries are its own vertices, the rest its halo.
@@ -59,19 +59,19 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
 // The run's settings and state, shared by the host-side and the device patchFIM.
 struct PatchFimSettings {
   int internalIterations = 7;
-  double epsilon = 0;  // absolute convergence tolerance
+  double epsilon = 0; // absolute convergence tolerance
   double stopDistance = HUGE_VAL;
   long long maxRounds = 1000000;
 };
 
 struct PatchFimState {
-  std::vector<double> value;     // per vertex: 0 at seeds, +inf elsewhere on entry
-  std::vector<SimplexId> label;  // the seed's id at seeds, -1 elsewhere on entry
+  std::vector<double> value;      // per vertex: 0 at seeds, +inf elsewhere on entry
+  std::vector<SimplexId> label;   // the seed's id at seeds, -1 elsewhere on entry
   std::vector<std::uint8_t> seed; // 1: a seed (never updated)
-  long long rounds = 0;          // rounds of the active-patch list
-  long long solves = 0;          // triangle solves
-  bool converged = true;         // false when maxRounds stopped it
-  std::size_t activeAtCap = 0;   // active patches left at the cap
+  long long rounds = 0;           // rounds of the active-patch list
+  long long solves = 0;           // triangle solves
+  bool converged = true;          // false when maxRounds stopped it
+  std::size_t activeAtCap = 0;    // active patches left at the cap
 };
 
 // The first active list: the patches holding a seed and their neighbours (a patch of

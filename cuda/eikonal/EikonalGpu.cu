@@ -47,10 +47,9 @@ struct PatchView {
 // Shared memory: 2 * nLocal 8-byte words, nLocal <= maxLocal (the launch's size).
 __global__ void patchRoundKernel(PatchView patches, const std::int32_t* active,
                                  const double* valueIn, const SimplexId* labelIn,
-                                 double* valueOut, SimplexId* labelOut,
-                                 unsigned* flag, unsigned long long* solveCount,
-                                 int internalIterations, double epsilon,
-                                 double stopDistance) {
+                                 double* valueOut, SimplexId* labelOut, unsigned* flag,
+                                 unsigned long long* solveCount, int internalIterations,
+                                 double epsilon, double stopDistance) {
   extern __shared__ double shared[];
   __shared__ unsigned long long blockSolves;
   const std::int32_t p = active[blockIdx.x];
@@ -137,10 +136,11 @@ struct Raised {
   __host__ __device__ bool operator()(unsigned f) const { return f != 0; }
 };
 
-void launchRound(const PatchView& view, const std::int32_t* active, int count, int threads,
-                 std::size_t sharedBytes, double* valueIn, SimplexId* labelIn,
-                 double* valueOut, SimplexId* labelOut, unsigned* flag,
-                 unsigned long long* solves, const eikonal::PatchFimSettings& settings) {
+void launchRound(const PatchView& view, const std::int32_t* active, int count,
+                 int threads, std::size_t sharedBytes, double* valueIn,
+                 SimplexId* labelIn, double* valueOut, SimplexId* labelOut,
+                 unsigned* flag, unsigned long long* solves,
+                 const eikonal::PatchFimSettings& settings) {
   patchRoundKernel<<<unsigned(count), unsigned(threads), sharedBytes>>>(
       view, active, valueIn, labelIn, valueOut, labelOut, flag, solves,
       settings.internalIterations, settings.epsilon, settings.stopDistance);
@@ -167,8 +167,8 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     const std::size_t sharedBytes = std::size_t(arrays.maxLocal) * 2 * sizeof(double);
     int device = 0, sharedOptIn = 0;
     cudaCheck(cudaGetDevice(&device), "patchFIM: device");
-    cudaCheck(cudaDeviceGetAttribute(&sharedOptIn, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                     device),
+    cudaCheck(cudaDeviceGetAttribute(&sharedOptIn,
+                                     cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
               "patchFIM: shared memory size");
     // The kernel's own __shared__ counter takes 8 bytes besides the dynamic part.
     if (sharedBytes + 64 > std::size_t(sharedOptIn))
@@ -194,8 +194,8 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     const thrust::device_vector<std::int32_t> neighborOffsets(
         arrays.neighborOffsets.begin(), arrays.neighborOffsets.end());
     // An empty NBH still needs a valid pointer.
-    thrust::device_vector<std::int32_t> neighbors(std::max<std::size_t>(
-        arrays.neighbors.size(), 1));
+    thrust::device_vector<std::int32_t> neighbors(
+        std::max<std::size_t>(arrays.neighbors.size(), 1));
     thrust::copy(arrays.neighbors.begin(), arrays.neighbors.end(), neighbors.begin());
     const thrust::device_vector<std::uint8_t> seed(state.seed.begin(), state.seed.end());
     thrust::device_vector<double> valueIn(state.value.begin(), state.value.end());
@@ -204,7 +204,8 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     thrust::device_vector<SimplexId> labelOut = labelIn;
     thrust::device_vector<unsigned> flag(static_cast<std::size_t>(np), 0u);
     thrust::device_vector<unsigned long long> solveCount(1, 0ull);
-    const std::vector<std::int32_t> initial = eikonal::initialActivePatches(arrays, state);
+    const std::vector<std::int32_t> initial =
+        eikonal::initialActivePatches(arrays, state);
     thrust::device_vector<std::int32_t> active(static_cast<std::size_t>(np));
     thrust::copy(initial.begin(), initial.end(), active.begin());
     stageDone("upload");
@@ -212,8 +213,8 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     report.timings.emplace_back("upload (gpu)", timer.seconds());
 
     timer.reset();
-    const PatchView view{raw(localOffsets), raw(ownCount),        raw(localVertices),
-                         raw(solveOffsets), raw(solves),          raw(neighborOffsets),
+    const PatchView view{raw(localOffsets), raw(ownCount), raw(localVertices),
+                         raw(solveOffsets), raw(solves),   raw(neighborOffsets),
                          raw(neighbors),    raw(seed)};
     long long count = static_cast<long long>(initial.size());
     while (count > 0) {
