@@ -111,8 +111,8 @@ std::size_t patchFimDeviceBytes(SimplexId vertices, SimplexId triangles);
 // is at points[3v .. 3v+2]. Throws Error for bad input (not a triangle mesh, no vertex,
 // no or out-of-range seeds, non-finite coordinates, a speed that is not finite and > 0,
 // parameters out of range), Aborted on abort. Progress runs 0..1; report gets the timings
-// ("precondition", "mesh setup", "patches (cpu)" for patchFIM, "<solver> (cpu|gpu)")
-// and warnings (unreached vertices,
+// ("precondition", "mesh setup", then "<solver> (cpu)", or for patchFIM "patches (cpu)",
+// "upload (gpu)", "patchfim (gpu)", "download (gpu)") and warnings (unreached vertices,
 // degenerate triangles, non-manifold edges, more than 1% of the obtuse angles left
 // unsplit, the iteration cap).
 void execute(ExplicitTriangulation& triangulation, const double* points,

@@ -237,7 +237,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
       monitor.checkAbort();
     }
     stageDone("iterate");
-    report.timings.emplace_back("patchfim rounds (gpu)", timer.seconds());
+    report.timings.emplace_back("patchfim (gpu)", timer.seconds());
 
     timer.reset();
     thrust::copy(valueIn.begin(), valueIn.end(), state.value.begin());

@@ -917,10 +917,10 @@ void compareGeodesic(const std::string& name, const eikonal::Surface& s,
                                         " wrong seed identifiers (" +
                                         std::to_string(clear) + " clear vertices)");
   }
-  const auto stage = [](const RunReport& r, const std::string& prefix) {
+  const auto onDevice = [](const RunReport& r) { // upload, rounds, download
     double t = 0;
     for (const auto& [n, seconds] : r.timings)
-      if (n.rfind(prefix, 0) == 0)
+      if (n.size() > 5 && n.compare(n.size() - 5, 5, "(gpu)") == 0)
         t += seconds;
     return t;
   };
@@ -928,7 +928,7 @@ void compareGeodesic(const std::string& name, const eikonal::Surface& s,
               "%lld rounds, %.1f solves/v, %d patches %s)  |gpu-fmm| %.2e tol %.2e\n",
               name.c_str(), static_cast<long long>(s.vertices()),
               fmmReport.totalSeconds(), fimReport.totalSeconds(),
-              gpuReport.totalSeconds(), stage(gpuReport, "gpu"), gpu.iterations,
+              gpuReport.totalSeconds(), onDevice(gpuReport), gpu.iterations,
               gpu.localSolvesPerVertex, gpu.patches, gpu.partition.c_str(), dFmm, tol);
 }
 
