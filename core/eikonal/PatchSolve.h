@@ -44,4 +44,16 @@ TOPOGPU_HD PatchUpdate updateFromPatch(const PatchSolve* solves, std::int64_t be
   return best;
 }
 
+// Whether a solve of [begin, end) reads a local vertex flagged in `changed`: when none
+// does, the update would repeat its last result and is skipped (the same decision on the
+// host and the device, so their solve counts agree too).
+TOPOGPU_HD bool readsChanged(const PatchSolve* solves, std::int64_t begin,
+                             std::int64_t end, const unsigned char* changed) {
+  for (std::int64_t i = begin; i < end; ++i) {
+    if (changed[solves[i].a] || changed[solves[i].b])
+      return true;
+  }
+  return false;
+}
+
 } // namespace topogpu::eikonal

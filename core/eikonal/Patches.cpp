@@ -98,10 +98,19 @@ bool metisPartition(const ExplicitTriangulation& tri, std::int32_t parts,
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_NUMBERING] = 0;
+  // Contiguous parts where METIS can: a patch in pieces stays active while any piece is
+  // on the front. METIS refuses that for a disconnected graph: then any parts.
+  options[METIS_OPTION_CONTIG] = 1;
   std::vector<idx_t> part(std::size_t(n), 0);
-  const int status = METIS_PartGraphKway(
-      &vertices, &constraints, xadj.data(), adjncy.data(), nullptr, nullptr, nullptr,
-      &nparts, nullptr, nullptr, options, &cut, part.data());
+  int status = METIS_PartGraphKway(&vertices, &constraints, xadj.data(), adjncy.data(),
+                                   nullptr, nullptr, nullptr, &nparts, nullptr, nullptr,
+                                   options, &cut, part.data());
+  if (status != METIS_OK) {
+    options[METIS_OPTION_CONTIG] = 0;
+    status = METIS_PartGraphKway(&vertices, &constraints, xadj.data(), adjncy.data(),
+                                 nullptr, nullptr, nullptr, &nparts, nullptr, nullptr,
+                                 options, &cut, part.data());
+  }
   if (status != METIS_OK) {
     why = "METIS_PartGraphKway returned " + std::to_string(status);
     return false;
@@ -158,7 +167,8 @@ std::size_t PatchArrays::bytes() const {
          ownCount.size() * sizeof(std::int32_t) +
          localVertices.size() * sizeof(SimplexId) +
          solveOffsets.size() * sizeof(std::int64_t) + solves.size() * sizeof(PatchSolve) +
-         (neighborOffsets.size() + neighbors.size()) * sizeof(std::int32_t);
+         (neighborOffsets.size() + neighbors.size()) * sizeof(std::int32_t) +
+         border.size();
 }
 
 void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
@@ -309,6 +319,11 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
     }
   }
 
+  arrays.border.assign(std::size_t(n), 0);
+  for (std::int32_t p = 0; p < np; ++p)
+    for (SimplexId u : locals[p].halo)
+      arrays.border[u] = 1;
+
   // NBH: "p reads q" made symmetric (a change of either may change the other).
   std::vector<std::int64_t> degree(std::size_t(np) + 1, 0);
   for (std::int32_t p = 0; p < np; ++p) {
@@ -395,15 +410,19 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
         start[i] = val[i];
       long long count = 0;
       bool converged = false;
+      // Sweep 0 solves every vertex (the halo may have changed since the last round);
+      // later sweeps only those reading a value the previous sweep changed.
+      std::vector<unsigned char> dirty(static_cast<std::size_t>(nLocal), 1);
       for (int it = 0; it < settings.internalIterations; ++it) {
         bool changed = false;
         for (std::int32_t i = 0; i < ownN; ++i) {
           next[i] = val[i];
           nextLab[i] = lab[i];
-          if (state.seed[arrays.localVertices[base + i]])
-            continue;
           const std::int64_t sb = arrays.solveOffsets[base + i];
           const std::int64_t se = arrays.solveOffsets[base + i + 1];
+          if (state.seed[arrays.localVertices[base + i]] ||
+              !readsChanged(arrays.solves.data(), sb, se, dirty.data()))
+            continue;
           const PatchUpdate u =
               updateFromPatch(arrays.solves.data(), sb, se, val.data(), lab.data());
           count += se - sb;
@@ -414,9 +433,12 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
           }
         }
         for (std::int32_t i = 0; i < ownN; ++i) {
+          dirty[i] = next[i] != val[i];
           val[i] = next[i];
           lab[i] = nextLab[i];
         }
+        for (std::int32_t i = ownN; i < nLocal; ++i)
+          dirty[i] = 0;
         if (!changed) {
           converged = true;
           break;
@@ -424,7 +446,8 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
       }
       bool moved = false;
       for (std::int32_t i = 0; i < ownN; ++i) {
-        moved = moved || start[i] - val[i] > settings.epsilon;
+        moved = moved || (arrays.border[arrays.localVertices[base + i]] != 0 &&
+                          start[i] - val[i] > settings.epsilon);
         valueNext[arrays.localVertices[base + i]] = val[i];
         labelNext[arrays.localVertices[base + i]] = lab[i];
       }

@@ -47,6 +47,9 @@ struct PatchArrays {
   std::vector<PatchSolve> solves;
   // NBH: patch p's neighbours are neighbors[neighborOffsets[p] .. neighborOffsets[p+1]).
   std::vector<std::int32_t> neighborOffsets, neighbors;
+  // Per vertex: 1 when it is in some patch's halo (only such a vertex's change can
+  // change another patch, so only these re-activate the NBH).
+  std::vector<std::uint8_t> border;
   std::int32_t maxOwn = 0, maxLocal = 0; // the kernel's block and shared-memory sizes
 
   std::size_t bytes() const; // host (= device) size of the arrays above
@@ -84,7 +87,8 @@ std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
 // internalIterations Jacobi sweeps over its own vertices (values only decrease, updates
 // beyond stopDistance are dropped), converged when its last sweep moved no value by more
 // than epsilon; the next list holds the unconverged patches and the neighbours of those
-// whose values moved by more than epsilon over the round. Deterministic.
+// whose border values (PatchArrays::border) moved by more than epsilon over the round.
+// Deterministic.
 void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings,
                      const Monitor& monitor, PatchFimState& state);
 

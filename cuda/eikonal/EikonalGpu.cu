@@ -35,6 +35,7 @@ struct PatchView {
   const std::int32_t* neighborOffsets;
   const std::int32_t* neighbors;
   const std::uint8_t* seed;
+  const std::uint8_t* border;
 };
 
 // One block per active patch (Algorithms 2.3-2.4): the local table's values and labels
@@ -43,8 +44,10 @@ struct PatchView {
 // OR: the patch's convergence). Reads come from the previous round's arrays (valueIn,
 // labelIn) only and each patch writes its own vertices of valueOut/labelOut only, so
 // blocks never race on values; flags are raised with atomicOr (Algorithm 2.5: the patch
-// itself when unconverged, its NBH when a value moved by more than epsilon this round).
-// Shared memory: 2 * nLocal 8-byte words, nLocal <= maxLocal (the launch's size).
+// itself when unconverged, its NBH when a border value, one that other patches read,
+// moved by more than epsilon this round).
+// Shared memory: 17 bytes per local vertex (value, label, changed flag), nLocal <=
+// maxLocal (the launch's size).
 __global__ void patchRoundKernel(PatchView patches, const std::int32_t* active,
                                  const double* valueIn, const SimplexId* labelIn,
                                  double* valueOut, SimplexId* labelOut, unsigned* flag,
@@ -58,12 +61,15 @@ __global__ void patchRoundKernel(PatchView patches, const std::int32_t* active,
   const int own = patches.ownCount[p];
   double* val = shared;
   SimplexId* lab = reinterpret_cast<SimplexId*>(shared + nLocal);
+  // Per local vertex: changed by the previous sweep (all set for sweep 0).
+  unsigned char* dirty = reinterpret_cast<unsigned char*>(lab + nLocal);
   if (threadIdx.x == 0)
     blockSolves = 0;
   for (int i = threadIdx.x; i < nLocal; i += blockDim.x) {
     const SimplexId u = patches.localVertices[base + i];
     val[i] = valueIn[u];
     lab[i] = labelIn[u];
+    dirty[i] = 1;
   }
   __syncthreads();
 
@@ -80,7 +86,7 @@ __global__ void patchRoundKernel(PatchView patches, const std::int32_t* active,
     double next = mine ? val[i] : 0.0;
     SimplexId nextLabel = mine ? lab[i] : -1;
     bool changed = false;
-    if (!fixed) {
+    if (!fixed && eikonal::readsChanged(patches.solves, sb, se, dirty)) {
       const PatchUpdate u = eikonal::updateFromPatch(patches.solves, sb, se, val, lab);
       count += static_cast<unsigned long long>(se - sb);
       if (u.value < next && u.value <= stopDistance) {
@@ -91,16 +97,19 @@ __global__ void patchRoundKernel(PatchView patches, const std::int32_t* active,
     }
     __syncthreads(); // every read of this sweep is done
     if (mine) {
+      dirty[i] = next != val[i];
       val[i] = next;
       lab[i] = nextLabel;
     }
+    for (int j = own + int(threadIdx.x); j < nLocal; j += int(blockDim.x))
+      dirty[j] = 0; // the halo is fixed within the round
     // Also the barrier that publishes the writes to the next sweep.
     if (!__syncthreads_or(changed)) {
       converged = true;
       break;
     }
   }
-  const bool moved = mine && start - val[i] > epsilon;
+  const bool moved = mine && patches.border[v] != 0 && start - val[i] > epsilon;
   if (mine) {
     valueOut[v] = val[i];
     labelOut[v] = lab[i];
@@ -164,7 +173,8 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
       throw GpuError("patchFIM: a patch has " + std::to_string(arrays.maxOwn) +
                          " vertices, more than a thread block holds",
                      false);
-    const std::size_t sharedBytes = std::size_t(arrays.maxLocal) * 2 * sizeof(double);
+    const std::size_t sharedBytes =
+        std::size_t(arrays.maxLocal) * (2 * sizeof(double) + 1);
     int device = 0, sharedOptIn = 0;
     cudaCheck(cudaGetDevice(&device), "patchFIM: device");
     cudaCheck(cudaDeviceGetAttribute(&sharedOptIn,
@@ -198,6 +208,8 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
         std::max<std::size_t>(arrays.neighbors.size(), 1));
     thrust::copy(arrays.neighbors.begin(), arrays.neighbors.end(), neighbors.begin());
     const thrust::device_vector<std::uint8_t> seed(state.seed.begin(), state.seed.end());
+    const thrust::device_vector<std::uint8_t> border(arrays.border.begin(),
+                                                     arrays.border.end());
     thrust::device_vector<double> valueIn(state.value.begin(), state.value.end());
     thrust::device_vector<SimplexId> labelIn(state.label.begin(), state.label.end());
     thrust::device_vector<double> valueOut = valueIn;
@@ -215,7 +227,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     timer.reset();
     const PatchView view{raw(localOffsets), raw(ownCount), raw(localVertices),
                          raw(solveOffsets), raw(solves),   raw(neighborOffsets),
-                         raw(neighbors),    raw(seed)};
+                         raw(neighbors),    raw(seed),     raw(border)};
     long long count = static_cast<long long>(initial.size());
     while (count > 0) {
       if (state.rounds == settings.maxRounds) {

@@ -846,8 +846,16 @@ TEST(EikonalPatches, AssemblyArraysMatchTheMesh) {
           }
         }
       }
-      for (SimplexId v = 0; v < s.vertices(); ++v)
+      for (SimplexId v = 0; v < s.vertices(); ++v) {
         EXPECT_EQ(owned[v], 1) << name << ": vertex " << v;
+        // A vertex with a neighbour in another patch is read by that patch.
+        for (SimplexId u : ring[v]) {
+          if (a.patchOf[u] != a.patchOf[v]) {
+            EXPECT_EQ(a.border[v], 1) << name << ": vertex " << v << " not on the border";
+            break;
+          }
+        }
+      }
       EXPECT_GE(solves, 3 * s.triangles()) << name;
       // NBH: symmetric, without the patch itself, holding every patch the halo reads.
       for (std::int32_t p = 0; p < a.patches; ++p) {
