@@ -98,19 +98,10 @@ bool metisPartition(const ExplicitTriangulation& tri, std::int32_t parts,
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_NUMBERING] = 0;
-  // Contiguous parts where METIS can: a patch in pieces stays active while any piece is
-  // on the front. METIS refuses that for a disconnected graph: then any parts.
-  options[METIS_OPTION_CONTIG] = 1;
   std::vector<idx_t> part(std::size_t(n), 0);
-  int status = METIS_PartGraphKway(&vertices, &constraints, xadj.data(), adjncy.data(),
-                                   nullptr, nullptr, nullptr, &nparts, nullptr, nullptr,
-                                   options, &cut, part.data());
-  if (status != METIS_OK) {
-    options[METIS_OPTION_CONTIG] = 0;
-    status = METIS_PartGraphKway(&vertices, &constraints, xadj.data(), adjncy.data(),
-                                 nullptr, nullptr, nullptr, &nparts, nullptr, nullptr,
-                                 options, &cut, part.data());
-  }
+  const int status = METIS_PartGraphKway(
+      &vertices, &constraints, xadj.data(), adjncy.data(), nullptr, nullptr, nullptr,
+      &nparts, nullptr, nullptr, options, &cut, part.data());
   if (status != METIS_OK) {
     why = "METIS_PartGraphKway returned " + std::to_string(status);
     return false;
