@@ -1008,7 +1008,7 @@ void geodesicMeshes(const std::string& surfaces) {
       continue;
     io::SurfaceMesh mesh;
     try {
-      const std::string path = surfaces + "/" + name;
+      const std::string path = std::string(surfaces).append("/").append(name);
       mesh = off ? io::readOff(path) : io::readPly(path);
     } catch (const Error& e) {
       std::printf("  %-44s skipped: %s\n", name.c_str(), e.what()); // polygons
@@ -1042,7 +1042,9 @@ void geodesicFallbacks() {
              tag + ": fallback result differs (backend " + report.backend + ")");
       expect(contains(warnings, "patchFIM") && contains(warnings, stage) &&
                  contains(warnings, "TOPOGPU_TEST_GPU_FAULT"),
-             tag + ": warning does not name the failure: " + warnings);
+             std::string(tag)
+                 .append(": warning does not name the failure: ")
+                 .append(warnings));
       std::printf("  %-40s -> %s", tag.c_str(), warnings.c_str());
     }
   }
