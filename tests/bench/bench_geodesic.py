@@ -143,6 +143,26 @@ def write_ply(path, points, tris, speed):
         face.tofile(f)
 
 
+def vertex_count(path):
+    """The vertex count from an .off or .ply header (0 when unreadable)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096).decode("latin-1").splitlines()
+        if path.endswith(".ply"):
+            for line in head:
+                words = line.split()
+                if words[:2] == ["element", "vertex"]:
+                    return int(words[2])
+            return 0
+        lines = [ln.split("#")[0].strip() for ln in head]
+        lines = [ln for ln in lines if ln]
+        first = lines[0].split()
+        counts = first[1:] if len(first) > 1 else lines[1].split()
+        return int(counts[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def read_distances(path):
     with open(path) as f:
         return np.array(f.read().split(), dtype=np.float64)
@@ -212,7 +232,7 @@ def main():
     if args.surfaces and os.path.isdir(args.surfaces):
         found = [os.path.join(args.surfaces, n) for n in os.listdir(args.surfaces)
                  if n.endswith((".off", ".ply"))]
-        found.sort(key=lambda q: -os.path.getsize(q))
+        found.sort(key=lambda q: -vertex_count(q))
         for path in found[:args.largest]:
             meshes.append({"name": os.path.basename(path), "path": path, "kind": "surface"})
     elif args.surfaces:
