@@ -105,6 +105,9 @@ const std::vector<Command>& commandTable() {
          "patchFIM: vertices per patch (4 to 512, default 64; METIS k-way patches)"},
         {"--internal-iterations", "N",
          "patchFIM: sweeps per active patch and round (1 to 1000, default 7)"},
+        {"--partition", "metis|bfs",
+         "patchFIM: patches from METIS (default; BFS-grown with a warning in builds "
+         "without METIS) or grown breadth-first"},
         {"--speed-array", "NAME",
          "point array giving the speed (> 0) at each vertex; a triangle's speed is the "
          "mean of its vertices' (default: speed 1, the geodesic distance)"},

@@ -144,6 +144,10 @@ int runGeodesic(const Arguments& args, CommandContext& context) {
   parameters.patchSize =
       int(args.integer("--patch-size", parameters.patchSize, eikonal::kMinPatchSize,
                        eikonal::kMaxPatchSize));
+  const std::string partition = args.get("--partition", "metis");
+  if (partition != "metis" && partition != "bfs")
+    throw Error("--partition must be metis or bfs, got '" + partition + "'");
+  parameters.useMetis = partition == "metis";
   parameters.internalIterations =
       int(args.integer("--internal-iterations", parameters.internalIterations, 1,
                        eikonal::kMaxInternalIterations));

@@ -33,7 +33,8 @@ import numpy as np
 
 from bench_helpers import run_json
 
-SOLVERS = ["gpu", "fim-mt", "fmm", "fim"]
+# gpu-bfs: patchFIM with breadth-first patches instead of METIS's.
+SOLVERS = ["gpu", "gpu-bfs", "fim-mt", "fmm", "fim"]
 
 
 # ---- meshes ------------------------------------------------------------------------------
@@ -172,7 +173,9 @@ def read_distances(path):
 
 def run_one(args, mesh, solver, speed, out_file):
     cmd = [args.topogpu, "geodesic", "--mesh", mesh["path"], "--seeds", str(mesh["seed"]),
-           "--solver", solver, "--out", out_file, "--json"]
+           "--solver", "gpu" if solver == "gpu-bfs" else solver, "--out", out_file, "--json"]
+    if solver == "gpu-bfs":
+        cmd += ["--partition", "bfs"]
     if speed == "random":
         cmd += ["--speed-array", "speed"]
     return run_json(cmd, timeout=args.timeout)
@@ -369,7 +372,7 @@ def markdown(result):
         err = f"{r['mean_error']:.2e}" if "mean_error" in r else "-"
         diff = f"{r['mean_diff_vs_fmm']:.1e}" if "mean_diff_vs_fmm" in r else "-"
         speedup = f"{r['speedup_vs_fmm_solve']:.1f}" if "speedup_vs_fmm_solve" in r else "-"
-        ran = r["solver"] + ("" if r["ran"] == r["solver"] else f" ({r['ran']})")
+        ran = r["solver"] + ("" if r["ran"] == r["solver"].replace("-bfs", "") else f" ({r['ran']})")
         lines.append(
             f"| {r['mesh']} | {r['vertices']:,} | {r['speed']} | {ran} | "
             f"{r['solve_seconds']:.4f} | {r['total_seconds']:.3f} | {speedup} | "
