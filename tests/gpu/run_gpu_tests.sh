@@ -13,7 +13,8 @@
 # geodesic (patchFIM) cases and benchmark. OUT_DIR defaults to
 # $OUT (the device tool's folder) or build-gpu/out. Needs CMake and nvcc only: no VTK,
 # GoogleTest or system TBB (TBB comes from the system, or from .tbb: Debian's libtbb debs
-# unpacked with dpkg -x, carried along).
+# unpacked with dpkg -x, carried along; METIS likewise from .metis: `apt-get download
+# libmetis5 libmetis-dev` and `dpkg -x` each into .metis).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 VOLUMES=${1:-.devdata/volumes}
@@ -28,6 +29,16 @@ run() {
   if [ -d .tbb/usr/lib/x86_64-linux-gnu/cmake/TBB ]; then
     extra+=("-DTBB_DIR=$PWD/.tbb/usr/lib/x86_64-linux-gnu/cmake/TBB")
     export LD_LIBRARY_PATH="$PWD/.tbb/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+  fi
+  # METIS (patchFIM's patches) from the system, or from .metis: Debian's libmetis5 and
+  # libmetis-dev debs unpacked with dpkg -x, carried along (without it: BFS patches).
+  metis_lib=.metis/usr/lib/x86_64-linux-gnu
+  if [ -f .metis/usr/include/metis.h ] && [ -f $metis_lib/libmetis.so.5.1.0 ]; then
+    # The soname link, in case the copy did not keep links.
+    [ -e $metis_lib/libmetis.so.5 ] || ln -s libmetis.so.5.1.0 $metis_lib/libmetis.so.5
+    extra+=("-DTOPOGPU_METIS_INCLUDE_DIR=$PWD/.metis/usr/include"
+            "-DTOPOGPU_METIS_LIBRARY=$PWD/$metis_lib/libmetis.so.5.1.0")
+    export LD_LIBRARY_PATH="$PWD/$metis_lib:${LD_LIBRARY_PATH:-}"
   fi
   generator=()
   command -v ninja >/dev/null && generator=(-G Ninja)
