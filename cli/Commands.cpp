@@ -84,9 +84,10 @@ const std::vector<Command>& commandTable() {
        "\"range_after\": min, max) in the input's type (integers rounded to nearest).",
        runSmooth},
       {"geodesic",
-       "geodesic distance on a triangle surface from seed vertices (FMM, meshFIM)",
-       {"--mesh FILE --seeds ID[,ID...] [--solver fmm|fim|fim-mt] [--speed-array NAME] "
-        "[--stop D] [--out FILE] [--json]"},
+       "geodesic distance on a triangle surface from seed vertices (FMM, meshFIM, "
+       "patchFIM on the GPU)",
+       {"--mesh FILE --seeds ID[,ID...] [--solver auto|fmm|fim|fim-mt|gpu] "
+        "[--speed-array NAME] [--stop D] [--out FILE] [--json]"},
        {{"--mesh", "FILE",
          "triangle surface: .off .ply"
 #if TOPOGPU_WITH_VTK
@@ -96,8 +97,17 @@ const std::vector<Command>& commandTable() {
 #endif
         },
         {"--seeds", "ID[,ID...]", "seed vertex ids (distance 0), 0-based, in file order"},
-        {"--solver", "fmm|fim|fim-mt",
-         "fast marching, meshFIM on one thread, meshFIM on all threads (default fim-mt)"},
+        {"--solver", "auto|fmm|fim|fim-mt|gpu",
+         "fast marching, meshFIM on one thread, meshFIM on all threads, patchFIM on the "
+         "GPU (falls back to fim-mt with a warning); auto (default): gpu when a GPU is "
+         "present and the mesh fits its memory, else fim-mt"},
+        {"--patch-size", "N",
+         "patchFIM: vertices per patch (4 to 512, default 64; METIS k-way patches)"},
+        {"--internal-iterations", "N",
+         "patchFIM: sweeps per active patch and round (1 to 1000, default 7)"},
+        {"--partition", "metis|bfs",
+         "patchFIM: patches from METIS (default; BFS-grown with a warning in builds "
+         "without METIS) or grown breadth-first"},
         {"--speed-array", "NAME",
          "point array giving the speed (> 0) at each vertex; a triangle's speed is the "
          "mean of its vertices' (default: speed 1, the geodesic distance)"},
@@ -108,11 +118,13 @@ const std::vector<Command>& commandTable() {
         {"--json", "", "print one JSON object (errors too) instead of text"},
         {"--repeat", "N", "run N times (benchmarks; 1 to 1000000, default 1)"}},
        "Solves |grad d| = 1 / speed from the seeds with the local solver of Fu et al. "
-       "(2011), obtuse angles split by unfolded virtual edges. JSON keys: solver, seeds, "
-       "speed, iterations (sweeps of meshFIM, accepted vertices of FMM), "
-       "local_solves_per_vertex, unreached, max_distance, converged, obtuse_angles, "
-       "unfolded_angles, degenerate_triangles, output. The GPU patchFIM is not there "
-       "yet.",
+       "(2011), obtuse angles split by unfolded virtual edges. JSON keys: solver (the "
+       "one "
+       "that ran), requested_solver, seeds, speed, iterations (sweeps of meshFIM, "
+       "accepted vertices of FMM, rounds of patchFIM), local_solves_per_vertex, "
+       "unreached, max_distance, converged, obtuse_angles, unfolded_angles, "
+       "degenerate_triangles, output; patchFIM adds patches, partition, patch_size, "
+       "internal_iterations.",
        runGeodesic},
       {"rips",
        "Vietoris-Rips persistence barcodes of a point cloud or a distance matrix "

@@ -1,5 +1,5 @@
 // `topogpu geodesic`: geodesic distance (the Eikonal equation) on a triangle surface from
-// seed vertices (core/eikonal): FMM or meshFIM on one or many threads.
+// seed vertices (core/eikonal): FMM, meshFIM on one or many threads, patchFIM on the GPU.
 #include "Commands.h"
 #include "Domain.h"
 #include "Report.h"
@@ -140,10 +140,17 @@ void writeDistances(const std::string& path, const std::vector<double>& distance
 
 int runGeodesic(const Arguments& args, CommandContext& context) {
   eikonal::Parameters parameters;
-  const std::string solver = args.get("--solver", "fim-mt");
-  if (solver == "gpu")
-    throw Error("--solver gpu (patchFIM) is not available yet; use fmm, fim or fim-mt");
-  parameters.solver = eikonal::parseSolver(solver);
+  parameters.solver = eikonal::parseSolver(args.get("--solver", "auto"));
+  parameters.patchSize =
+      int(args.integer("--patch-size", parameters.patchSize, eikonal::kMinPatchSize,
+                       eikonal::kMaxPatchSize));
+  const std::string partition = args.get("--partition", "metis");
+  if (partition != "metis" && partition != "bfs")
+    throw Error("--partition must be metis or bfs, got '" + partition + "'");
+  parameters.useMetis = partition == "metis";
+  parameters.internalIterations =
+      int(args.integer("--internal-iterations", parameters.internalIterations, 1,
+                       eikonal::kMaxInternalIterations));
   parameters.seeds = parseSeeds(args.require("--seeds"));
   if (args.has("--stop"))
     parameters.stopDistance = parseStop(args.get("--stop"));
@@ -172,7 +179,8 @@ int runGeodesic(const Arguments& args, CommandContext& context) {
     if (std::isfinite(d))
       largest = std::max(largest, d);
   }
-  result.fields.add("solver", eikonal::solverName(parameters.solver));
+  result.fields.add("solver", eikonal::solverName(distances.solver));
+  result.fields.add("requested_solver", eikonal::solverName(parameters.solver));
   result.fields.add("seeds", static_cast<long long>(parameters.seeds.size()));
   result.fields.add("speed", speedArray.empty() ? std::string("constant 1") : speedArray);
   result.fields.add("iterations", static_cast<long long>(distances.iterations));
@@ -184,9 +192,19 @@ int runGeodesic(const Arguments& args, CommandContext& context) {
   result.fields.add("unfolded_angles", static_cast<long long>(distances.unfoldedAngles));
   result.fields.add("degenerate_triangles",
                     static_cast<long long>(distances.degenerateTriangles));
-  result.lines.push_back(std::string("solver: ") +
-                         eikonal::solverName(parameters.solver) + ", " +
-                         std::to_string(parameters.seeds.size()) + " seed(s)");
+  if (distances.solver == eikonal::Solver::Gpu) {
+    result.fields.add("patches", static_cast<long long>(distances.patches));
+    result.fields.add("partition", distances.partition);
+    result.fields.add("patch_size", static_cast<long long>(parameters.patchSize));
+    result.fields.add("internal_iterations",
+                      static_cast<long long>(parameters.internalIterations));
+  }
+  result.lines.push_back(
+      std::string("solver: ") + eikonal::solverName(distances.solver) +
+      (parameters.solver != distances.solver
+           ? std::string(" (requested ") + eikonal::solverName(parameters.solver) + ")"
+           : std::string()) +
+      ", " + std::to_string(parameters.seeds.size()) + " seed(s)");
   result.lines.push_back(
       "iterations: " + std::to_string(distances.iterations) +
       ", local solves per vertex: " + jsonNumber(distances.localSolvesPerVertex));

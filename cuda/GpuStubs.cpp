@@ -5,6 +5,7 @@
 #include "cuda/common/VertexOrderGpu.h"
 #include "cuda/critical_points/CriticalPointsGpu.h"
 #include "cuda/discrete_gradient/DiscreteGradientGpu.h"
+#include "cuda/eikonal/EikonalGpu.h"
 #include "cuda/morse_smale_complex/MorseSmaleComplexGpu.h"
 #include "cuda/morse_smale_complex/SaddleConnectionsGpu.h"
 #include "cuda/scalar_field_smoother/ScalarFieldSmootherGpu.h"
@@ -67,6 +68,12 @@ void computeSaddleConnections(const cubical::Grid&, const std::vector<std::uint8
                               const std::vector<SimplexId>&, const Monitor&,
                               saddle_connections::SaddleConnections&, RunReport&) {
   noCuda("saddle connections");
+}
+
+// ---- geodesic distance (patchFIM) ----
+void solvePatchFim(const eikonal::PatchArrays&, const eikonal::PatchFimSettings&,
+                   const Monitor&, eikonal::PatchFimState&, RunReport&) {
+  noCuda("patchFIM");
 }
 
 } // namespace topogpu::gpu

@@ -1,7 +1,11 @@
 #include "Eikonal.h"
 
 #include "EikonalMesh.h"
+#include "Patches.h"
+#include "core/common/BackendSelection.h"
+#include "core/common/Fallback.h"
 #include "core/common/Timer.h"
+#include "cuda/eikonal/EikonalGpu.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -25,16 +29,28 @@ const char* solverName(Solver solver) {
     return "fim";
   case Solver::FimMt:
     return "fim-mt";
+  case Solver::Gpu:
+    return "gpu";
+  case Solver::Auto:
+    return "auto";
   }
   return "?";
 }
 
 Solver parseSolver(const std::string& name) {
-  for (Solver s : {Solver::Fmm, Solver::Fim, Solver::FimMt}) {
+  for (Solver s : {Solver::Fmm, Solver::Fim, Solver::FimMt, Solver::Gpu, Solver::Auto}) {
     if (name == solverName(s))
       return s;
   }
-  throw Error("unknown solver '" + name + "' (expected fmm, fim or fim-mt)");
+  throw Error("unknown solver '" + name + "' (expected auto, fmm, fim, fim-mt or gpu)");
+}
+
+std::size_t patchFimDeviceBytes(SimplexId vertices, SimplexId triangles) {
+  // Per vertex: value and label twice (16 + 16), seed flag, patch id, about two local
+  // slots (vertex id and solve offset, 16 each); per triangle: three solves (and some
+  // split ones) of 48 bytes.
+  const double bytes = 70.0 * double(vertices) + 3.3 * 48.0 * double(triangles);
+  return std::size_t(bytes) + (std::size_t(64) << 20); // + the kernels' lists, slack
 }
 
 std::vector<float> toFloat32(const std::vector<double>& distance) {
@@ -77,6 +93,15 @@ void validate(const ExplicitTriangulation& tri, const Parameters& parameters) {
   if (parameters.maxIterations < 1)
     throw Error("the iteration cap must be at least 1, got " +
                 std::to_string(parameters.maxIterations));
+  if (parameters.patchSize < kMinPatchSize || parameters.patchSize > kMaxPatchSize)
+    throw Error("the patch size must be between " + std::to_string(kMinPatchSize) +
+                " and " + std::to_string(kMaxPatchSize) + ", got " +
+                std::to_string(parameters.patchSize));
+  if (parameters.internalIterations < 1 ||
+      parameters.internalIterations > kMaxInternalIterations)
+    throw Error("the internal iterations must be between 1 and " +
+                std::to_string(kMaxInternalIterations) + ", got " +
+                std::to_string(parameters.internalIterations));
   if (parameters.maxUnfoldingSteps < 1 ||
       parameters.maxUnfoldingSteps > kMaxUnfoldingSteps)
     throw Error("the unfolding steps must be between 1 and " +
@@ -390,6 +415,7 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
              RunReport& report) {
   report = RunReport();
   result = Result();
+  result.solver = parameters.solver;
   validate(triangulation, parameters);
   if (points == nullptr)
     throw Error("the mesh has no point coordinates");
@@ -409,6 +435,7 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
   State state;
   initialise(mesh, parameters, state);
   const double epsilon = parameters.epsilon * mesh.meanEdgeTime;
+  Solver ran = parameters.solver;
   switch (parameters.solver) {
   case Solver::Fmm:
     runFmm(mesh, parameters, monitor, state);
@@ -419,6 +446,60 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
   case Solver::FimMt:
     runFimMt(mesh, parameters, epsilon, monitor, state, report);
     break;
+  case Solver::Gpu:
+  case Solver::Auto: {
+    const Backend resolved =
+        resolveBackend(parameters.solver == Solver::Gpu ? Backend::Gpu : Backend::Auto,
+                       patchFimDeviceBytes(mesh.vertices, mesh.triangles), report);
+    runWithFallback(
+        resolved, "patchFIM", report,
+        [&] {
+          Timer patchTimer;
+          PatchArrays arrays;
+          buildPatchArrays(mesh, parameters.patchSize, parameters.useMetis, arrays,
+                           report.warnings);
+          report.timings.emplace_back("patches (cpu)", patchTimer.seconds());
+          monitor.checkAbort();
+          timer.reset();
+          PatchFimSettings settings;
+          settings.internalIterations = parameters.internalIterations;
+          settings.epsilon = epsilon;
+          settings.stopDistance = parameters.stopDistance;
+          settings.maxRounds = parameters.maxIterations;
+          PatchFimState patchState;
+          patchState.value = state.value;
+          patchState.label = state.label;
+          patchState.seed = state.seed;
+          gpu::solvePatchFim(arrays, settings, monitor, patchState, report);
+          if (!patchState.converged)
+            report.warnings.push_back(
+                "patchFIM stopped at the iteration cap (" +
+                std::to_string(patchState.rounds) + " rounds) with " +
+                std::to_string(patchState.activeAtCap) +
+                " patches still active: distances there and beyond may be too large");
+          state.value = std::move(patchState.value);
+          state.label = std::move(patchState.label);
+          state.iterations = patchState.rounds;
+          state.solves = patchState.solves;
+          state.converged = patchState.converged;
+          result.patches = arrays.patches;
+          result.partition = arrays.method;
+          ran = Solver::Gpu;
+        },
+        [&] {
+          // Nothing of the GPU attempt is kept.
+          timer.reset();
+          initialise(mesh, parameters, state);
+          state.solves = 0;
+          state.iterations = 0;
+          state.converged = true;
+          result.patches = 0;
+          result.partition.clear();
+          runFimMt(mesh, parameters, epsilon, monitor, state, report);
+          ran = Solver::FimMt;
+        });
+    break;
+  }
   }
   // Beyond the stop distance nothing is reached, whatever the solver left there.
   for (SimplexId v = 0; v < mesh.vertices; ++v) {
@@ -428,8 +509,11 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
       ++result.unreached;
     }
   }
-  report.timings.emplace_back(std::string(solverName(parameters.solver)) + " (cpu)",
-                              timer.seconds());
+  // The GPU's stages ("upload (gpu)", "patchfim (gpu)", "download (gpu)") are timed
+  // by solvePatchFim itself.
+  if (ran != Solver::Gpu)
+    report.timings.emplace_back(std::string(solverName(ran)) + " (cpu)", timer.seconds());
+  result.solver = ran;
   result.distance = std::move(state.value);
   result.seedIdentifier = std::move(state.label);
   result.iterations = state.iterations;

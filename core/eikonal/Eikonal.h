@@ -5,26 +5,32 @@
 //  - FMM: fast marching, the serial baseline (binary heap, one acceptance per vertex);
 //  - meshFIM: the fast iterative method, Algorithm 2.1 (an active list swept until every
 //    vertex is epsilon-converged), single-threaded;
-//  - meshFIM-MT: the active list split among TBB threads.
+//  - meshFIM-MT: the active list split among TBB threads;
+//  - patchFIM on the GPU (Algorithms 2.2-2.5): patches of about 64 vertices (METIS),
+//    internal iterations per active patch in shared memory (cuda/eikonal, Patches.h);
+//  - Auto: the GPU when present and the mesh fits its memory, else meshFIM-MT.
 // All use the local solver of section 2.2 (LocalSolver.h) on the one-ring triangles, with
 // obtuse angles split by virtual edges unfolded from neighbouring triangles (figures
 // 2.2/2.4; EikonalMesh.h). The mesh is the explicit triangulation of a triangle surface
-// (flat or curved in 3D, boundaries, several components); the GPU patchFIM comes later.
+// (flat or curved in 3D, boundaries, several components).
 #pragma once
 
 #include "core/common/Types.h"
 #include "triangulation/Relations.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
 namespace topogpu::eikonal {
 
-enum class Solver { Fmm, Fim, FimMt };
-const char* solverName(Solver solver); // "fmm", "fim", "fim-mt"
-// "fmm" | "fim" | "fim-mt" -> Solver; anything else -> Error naming the choices.
+enum class Solver { Fmm, Fim, FimMt, Gpu, Auto };
+const char* solverName(Solver solver); // "fmm", "fim", "fim-mt", "gpu", "auto"
+// "fmm" | "fim" | "fim-mt" | "gpu" | "auto" -> Solver; anything else -> Error naming the
+// choices.
 Solver parseSolver(const std::string& name);
 
 // How the speed is given. The front moves at `speed` (distance per unit time), so the
@@ -37,9 +43,15 @@ enum class SpeedKind {
 
 // Bounds that keep a bad request from running forever.
 constexpr int kMaxUnfoldingSteps = 64;
+// patchFIM: the patch size bounds keep a patch's own vertices within one thread block
+// (METIS may exceed the target by a few percent).
+constexpr int kMinPatchSize = 4, kMaxPatchSize = 512;
+constexpr int kMaxInternalIterations = 1000;
 
 struct Parameters {
-  Solver solver = Solver::FimMt;
+  // Auto: patchFIM on the GPU when one is present and the mesh fits its memory, else
+  // meshFIM-MT (a GPU failure mid-run falls back to meshFIM-MT with a warning).
+  Solver solver = Solver::Auto;
   std::vector<SimplexId> seeds; // vertex ids (repeats are ignored); at least one
   SpeedKind speedKind = SpeedKind::Constant;
   double speed = 1.0;                  // SpeedKind::Constant
@@ -49,8 +61,15 @@ struct Parameters {
   // meshFIM's epsilon-convergence tolerance, relative to the mean travel time along an
   // edge (the absolute tolerance is epsilon * mean(edge length / speed)).
   double epsilon = 1e-6;
-  // meshFIM: sweeps of the active list before giving up with a warning.
+  // meshFIM: sweeps of the active list (patchFIM: rounds of the active-patch list)
+  // before giving up with a warning.
   long long maxIterations = 1000000;
+  // patchFIM: vertices per patch (kMinPatchSize..kMaxPatchSize) and Jacobi sweeps per
+  // active patch and round (1..kMaxInternalIterations); the paper's defaults.
+  int patchSize = 64;
+  int internalIterations = 7;
+  // patchFIM: METIS k-way patches when the build has METIS; false grows them by BFS.
+  bool useMetis = true;
   // Split obtuse angles by virtual edges (section 2.2); false solves obtuse triangles
   // through their edges only (for comparisons).
   bool unfoldObtuseAngles = true;
@@ -69,7 +88,9 @@ constexpr Relations kRequiredRelations = VV | VertexStar | BoundaryVertices;
 struct Result {
   std::vector<double> distance;          // per vertex; +inf where unreached
   std::vector<SimplexId> seedIdentifier; // the nearest seed's vertex id; -1 unreached
-  // Sweeps of the active list (meshFIM), accepted vertices (FMM).
+  Solver solver = Solver::Fmm; // the solver that ran (Auto resolved, fallbacks applied)
+  // Sweeps of the active list (meshFIM), accepted vertices (FMM), rounds of the
+  // active-patch list (patchFIM).
   long long iterations = 0;
   long long localSolves = 0;       // calls of the triangle solver, virtual ones included
   double localSolvesPerVertex = 0; // the paper's Table 3.4 measure (per mesh vertex)
@@ -78,13 +99,20 @@ struct Result {
   SimplexId unfoldedAngles = 0;    // split by a virtual edge
   SimplexId degenerateTriangles = 0; // zero area: solved through their edges only
   bool converged = true;             // false when maxIterations stopped meshFIM
+  std::int32_t patches = 0;          // patchFIM: the number of patches
+  std::string partition;             // patchFIM: "metis" | "bfs"
 };
+
+// The device bytes patchFIM needs for a mesh of this size (Auto's fit test): the
+// cell-assembly arrays, two copies of the values and labels, the patch lists.
+std::size_t patchFimDeviceBytes(SimplexId vertices, SimplexId triangles);
 
 // Distances from parameters.seeds over the triangle mesh `triangulation` whose vertex v
 // is at points[3v .. 3v+2]. Throws Error for bad input (not a triangle mesh, no vertex,
 // no or out-of-range seeds, non-finite coordinates, a speed that is not finite and > 0,
 // parameters out of range), Aborted on abort. Progress runs 0..1; report gets the timings
-// ("precondition", "mesh setup", "<solver> (cpu)") and warnings (unreached vertices,
+// ("precondition", "mesh setup", then "<solver> (cpu)", or for patchFIM "patches (cpu)",
+// "upload (gpu)", "patchfim (gpu)", "download (gpu)") and warnings (unreached vertices,
 // degenerate triangles, non-manifold edges, more than 1% of the obtuse angles left
 // unsplit, the iteration cap).
 void execute(ExplicitTriangulation& triangulation, const double* points,

@@ -55,6 +55,8 @@ constexpr SolverRow kSolverTable[] = {
     {0, "fmm"},
     {1, "fim"},
     {2, "fim-mt"},
+    {3, "gpu"},
+    {4, "auto"},
 };
 
 const char* solverName(int value) {

@@ -15,7 +15,8 @@
  *    (Euclidean distance, vtkStaticPointLocator).
  * Speed (SpeedMode): a constant (Speed), or input array 2, a one-component point array
  * (a triangle's speed is its vertices' mean) or cell array (the paper's per-triangle
- * speed). Solver: "fmm", "fim" or "fim-mt" (see kSolverTable in the .cxx).
+ * speed). Solver: "auto" (default), "fmm", "fim", "fim-mt" or "gpu" (see kSolverTable in
+ * the .cxx).
  *
  * Output: the input (shallow copy) with the point arrays GeodesicDistance (float32,
  * float64 with DoublePrecision; +inf where unreached) and SeedIdentifier (the nearest
@@ -119,7 +120,7 @@ private:
   double Speed = 1.0;
   bool UseStopDistance = false;
   double StopDistance = 1.0;
-  int Solver = 2;
+  int Solver = 4; // auto
   bool DoublePrecision = false;
 };
 

@@ -4,7 +4,8 @@ GPU host (docs/bench-results/critical_points_h200.json), so the page always show
 numbers of one run. The other sections come from the other JSON files of
 docs/bench-results/ and are left out while their file does not exist; the Morse-Smale
 complex section (MSC_JSON, default docs/bench-results/msc_h200.json, from bench_msc.py)
-also draws images/msc-benchmark.png beside OUTPUT_MD.
+also draws images/msc-benchmark.png beside OUTPUT_MD; the geodesic distance section comes
+from docs/bench-results/geodesic_h200.json (bench_geodesic.py's bench_geodesic.json).
 
     python3 tests/bench/write_benchmarks_doc.py [JSON] [OUTPUT_MD] [MSC_JSON]
 """
@@ -281,6 +282,57 @@ Targets of the issue, evaluated from the rows above by `bench_msc.evaluate_targe
 |---|---|---|
 {target_lines}
 """ + (f"\n{notes}" if notes else "")
+# Geodesic distance (bench_geodesic.py on the GPU host): table and the issue's targets.
+geodesic_source = os.path.join(root, "docs/bench-results/geodesic_h200.json")
+geodesic_section = ""
+if os.path.exists(geodesic_source):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from bench_geodesic import markdown as geodesic_table
+    geodesic = json.load(open(geodesic_source))
+    ok = {(r["mesh"], r["speed"], r["solver"]): r for r in geodesic["rows"]
+          if r.get("status") == "ok"}
+    target_rows = []
+    for (mesh, speed, solver), r in sorted(ok.items()):
+        fmm = ok.get((mesh, speed, "fmm"))
+        if fmm is None or solver == "fmm" or r["ran"] != solver.replace("-bfs", ""):
+            continue
+        million = 900_000 <= r["vertices"] <= 1_300_000
+        if solver in ("gpu", "gpu-bfs") and million:
+            x = r["speedup_vs_fmm_solve"]
+            target_rows.append(f"| patchFIM ({solver}) >= 50x FMM, {mesh}, {speed} speed | {x:.1f}x | "
+                               f"{'met' if x >= 50 else 'missed'} |")
+        if solver == "fim-mt" and million:
+            x = r["speedup_vs_fmm_solve"]
+            target_rows.append(f"| meshFIM-MT >= 6x FMM ({geodesic['cpu_count']} threads), "
+                               f"{mesh}, {speed} speed | {x:.1f}x | {'met' if x >= 6 else 'missed'} |")
+        if "mean_error" in r and "mean_error" in fmm:
+            met = r["mean_error"] <= fmm["mean_error"] * 1.001
+            target_rows.append(f"| {solver} mean error <= FMM's, {mesh} | {r['mean_error']:.3e} vs "
+                               f"{fmm['mean_error']:.3e} | {'met' if met else 'missed'} |")
+    big = [r for r in ok.values() if r["solver"] == "gpu" and r["vertices"] >= 9_000_000]
+    for r in big:
+        correct = r["converged"] and r["unreached"] == 0 and r.get("mean_error", 0) < 1e-2
+        target_rows.append(f"| patchFIM correct at 10M vertices, {r['mesh']}, {r['speed']} speed | "
+                           f"converged {r['converged']}, unreached {r['unreached']}, mean error "
+                           f"{r.get('mean_error', float('nan')):.2e} | {'met' if correct else 'missed'} |")
+    geodesic_section = f"""
+## Geodesic distance (`topogpu geodesic`): FMM, meshFIM, meshFIM-MT, patchFIM (GPU)
+
+`python3 tests/bench/bench_geodesic.py --topogpu build-gpu/bin/topogpu --out OUT --surfaces SURFACES`
+on the GPU host ({geodesic['cpu_count']} cores): one seed (the centre of the squares, vertex 0
+elsewhere), constant speed 1 and the paper's Speed 2 (a smooth random speed in [0.5, 1.5]).
+"solve s" is the solver stage alone (FMM / meshFIM: "<solver> (cpu)"; patchFIM: upload,
+rounds and download); "total s" adds the precondition, the mesh setup (edge lengths,
+virtual edges) and, for patchFIM, the METIS partition and the cell-assembly arrays.
+Mean error against the exact distance (Euclidean on the squares, great circle on the
+spheres) for the constant speed; the random speed has no closed form, so only the mean
+difference from FMM is shown. patchFIM: patches of 64 vertices (gpu: METIS, gpu-bfs:
+grown breadth-first), 7 internal iterations, double precision on the device.
+
+""" + geodesic_table(geodesic) + f"""
+| target (issue 8) | measured | verdict |
+|---|---|---|
+""" + "\n".join(target_rows) + "\n"
 all_same = all(r["counts_identical"] for r in rows + data.get("mesh_rows", []))
 
 page = f"""# Benchmarks
@@ -334,7 +386,7 @@ classifier cost. This is the baseline the GALE backend (next issue) is measured 
 |---|---:|---:|---:|---:|---:|---:|---:|
 """ + "\n".join(mesh) + """
 
-""" + explicit_section + smooth_section + gradient_section + msc_section + """
+""" + explicit_section + smooth_section + gradient_section + msc_section + geodesic_section + """
 ## Dev box (2 cores, no GPU)
 
 `build/bin/topogpu critical-points --raw engine_256x256x128_uint8.raw --dims 256,256,128 --type uint8 --repeat 3`

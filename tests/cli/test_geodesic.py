@@ -136,6 +136,25 @@ with tempfile.TemporaryDirectory() as tmp:
             for solver in ("fim", "fim-mt"):
                 diff = np.abs(results[solver] - results["fmm"]).max()
                 check(diff < 1e-4 * h, f"square jitter {jitter}: {solver} vs fmm {diff}")
+        # gpu and auto (the default): patchFIM where a GPU is, else fim-mt (gpu with a
+        # warning); either way within the solvers' tolerance of fmm.
+        for extra in (["--solver", "gpu"], []):
+            data, d = run(mesh, [seed], tmp, *extra)
+            if d is None or "fmm" not in results:
+                continue
+            name = f"square jitter {jitter} {extra or 'default'}"
+            check(data["requested_solver"] == ("gpu" if extra else "auto")
+                  and data["solver"] in ("gpu", "fim-mt")
+                  and (data["solver"] == "gpu") == (data["backend"] == "gpu"),
+                  f"{name}: JSON {data}")
+            if data["solver"] == "gpu":
+                check(data["patches"] > 0 and data["patch_size"] == 64
+                      and data["internal_iterations"] == 7, f"{name}: JSON {data}")
+            elif extra:
+                check(any("GPU requested" in w for w in data["warnings"]),
+                      f"{name}: no fallback warning {data['warnings']}")
+            diff = np.abs(d - results["fmm"]).max()
+            check(diff < 1e-4 * h, f"{name}: vs fmm {diff}")
 
     # --- a speed array (PLY vertex property) and the stop distance --------------------
     coords, faces = square(21, 1.0)
@@ -236,7 +255,10 @@ with tempfile.TemporaryDirectory() as tmp:
         (["--mesh", good, "--seeds", "1,,2"], "--seeds"),
         (["--mesh", good, "--seeds", "-3"], "--seeds"),
         (["--mesh", good, "--seeds", "25"], "seed vertex 25 is out of range"),
-        (["--mesh", good, "--seeds", "0", "--solver", "gpu"], "not available yet"),
+        (["--mesh", good, "--seeds", "0", "--patch-size", "2"], "--patch-size"),
+        (["--mesh", good, "--seeds", "0", "--internal-iterations", "0"],
+         "--internal-iterations"),
+        (["--mesh", good, "--seeds", "0", "--partition", "scotch"], "--partition"),
         (["--mesh", good, "--seeds", "0", "--solver", "dijkstra"], "unknown solver"),
         (["--mesh", good, "--seeds", "0", "--stop", "-1"], "--stop"),
         (["--mesh", good, "--seeds", "0", "--stop", "nan"], "--stop"),

@@ -1,7 +1,8 @@
 // CPU-versus-GPU equality on the device: vertex order, critical point classes, the
 // discrete gradient (every cell's byte and the critical cells), the Morse-Smale
 // complex's stage 2 (manifold labels, saddle-extremum arcs, boundary maxima), its
-// saddle connections (arcs and multiplicities) and the
+// saddle connections (arcs and multiplicities), geodesic distances (patchFIM within the
+// stated tolerance of FMM and meshFIM, bit for bit the host-side patchFIM) and the
 // scalar field smoother's output (bit for bit) must be identical, vertex for vertex, on
 // real volumes and synthetic fields; the GPU's classes
 // must satisfy the Euler (Morse) relation, computed independently on the host; a CUDA
@@ -14,15 +15,26 @@
 //                                      check the check on a machine without a GPU
 //   gpu_equality --no-faults [DIR]     without fault injection (under compute-sanitizer,
 //                                      which counts the injected failure as an error)
+//   gpu_equality --surfaces SURF [DIR] also the geodesic cases on the .off/.ply surfaces
+//                                      of SURF (patchFIM against FMM, meshFIM-MT and the
+//                                      host-side patchFIM; generated meshes always run)
+//   gpu_equality --geodesic-only ...   the geodesic (patchFIM) cases only (with
+//                                      --host-only: the host-side patchFIM in the GPU's
+//                                      place, to check the checks without a GPU)
 #include "core/common/BackendSelection.h"
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
+#include "core/eikonal/Eikonal.h"
+#include "core/eikonal/EikonalMesh.h"
+#include "core/eikonal/Patches.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/SaddleConnections.h"
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "cuda/common/GpuDevice.h"
+#include "tests/unit/EikonalMeshes.h"
 #include "tests/unit/SaddleConnectionsChain.h"
+#include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
@@ -42,7 +54,8 @@ using namespace topogpu;
 namespace {
 
 int failures = 0, checks = 0;
-bool hostOnly = false, injectFaults = true;
+bool hostOnly = false, injectFaults = true, geodesicOnly = false;
+std::string surfaceFolder;
 
 void expect(bool ok, const std::string& what) {
   ++checks;
@@ -730,6 +743,340 @@ void memoryBudgetFallback() {
          "msc without the budget did not run on the GPU: " + joined(out.report.warnings));
 }
 
+// ---- geodesic distance: patchFIM (cuda/eikonal) -------------------------------------
+//
+// Stated tolerance, GPU vs the CPU solvers: the GPU computes in double with the host's
+// arithmetic (PatchSolve.h shared, FMA contraction off), so it equals the host-side
+// patchFIM (Patches.h: the same rounds, Jacobi order and convergence tests) bit for bit;
+// against FMM and meshFIM the differences come only from the epsilon-convergence (each
+// solver stops a vertex within epsilon = 1e-6 of the mean edge time of its fixed point,
+// in its own update order), the same bound as between the CPU solvers: 1e-4 of the mean
+// edge length. That is below float32 rounding of the output distances on these meshes
+// (distances ~ 1 to 100 edges; float32 spacing 6e-8 relative), so "CPU and GPU agree up
+// to float rounding" holds for the float32 arrays the filter writes.
+
+double meanEdge(const eikonal::Surface& s) {
+  double edge = 0;
+  for (SimplexId t = 0; t < s.triangles(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      const double* p = &s.points[3 * s.cells[3 * t + k]];
+      const double* q = &s.points[3 * s.cells[3 * t + (k + 1) % 3]];
+      edge += std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+    }
+  return edge / double(3 * std::max<SimplexId>(s.triangles(), 1));
+}
+
+double maxEdge(const eikonal::Surface& s) {
+  double edge = 0;
+  for (SimplexId t = 0; t < s.triangles(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      const double* p = &s.points[3 * s.cells[3 * t + k]];
+      const double* q = &s.points[3 * s.cells[3 * t + (k + 1) % 3]];
+      edge = std::max(edge, std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));
+    }
+  return edge;
+}
+
+// The largest difference, +inf where one is unreached and the other not. With a stop
+// distance, a vertex within `tol` of it may be reached by one solver only.
+double maxDifference(const std::vector<double>& a, const std::vector<double>& b,
+                     double stop = HUGE_VAL, double tol = 0) {
+  if (a.size() != b.size())
+    return HUGE_VAL;
+  double m = 0;
+  for (std::size_t v = 0; v < a.size(); ++v) {
+    if (stop < HUGE_VAL && std::min(a[v], b[v]) > stop - tol)
+      continue;
+    if (std::isinf(a[v]) || std::isinf(b[v])) {
+      if (a[v] != b[v])
+        return HUGE_VAL;
+      continue;
+    }
+    m = std::max(m, std::abs(a[v] - b[v]));
+  }
+  return m;
+}
+
+eikonal::Result geodesic(const eikonal::Surface& s, eikonal::Parameters p,
+                         eikonal::Solver solver, RunReport& report) {
+  ExplicitTriangulation tri(s.vertices(), 2, s.cells);
+  p.solver = solver;
+  eikonal::Result r;
+  eikonal::execute(tri, s.points.data(), p, Monitor{}, r, report);
+  return r;
+}
+
+// The host-side patchFIM on the arrays execute builds for the GPU.
+eikonal::PatchFimState hostPatchFim(const eikonal::Surface& s,
+                                    const eikonal::Parameters& p) {
+  ExplicitTriangulation tri(s.vertices(), 2, s.cells);
+  tri.precondition(eikonal::kRequiredRelations);
+  eikonal::detail::Mesh mesh;
+  eikonal::detail::buildMesh(tri, s.points.data(), p, mesh);
+  eikonal::PatchArrays arrays;
+  std::vector<std::string> warnings;
+  eikonal::buildPatchArrays(mesh, p.patchSize, p.useMetis, arrays, warnings);
+  eikonal::PatchFimState state;
+  state.value.assign(s.vertices(), HUGE_VAL);
+  state.label.assign(s.vertices(), -1);
+  state.seed.assign(s.vertices(), 0);
+  for (SimplexId v : p.seeds) {
+    state.value[v] = 0;
+    state.label[v] = v;
+    state.seed[v] = 1;
+  }
+  eikonal::PatchFimSettings settings;
+  settings.internalIterations = p.internalIterations;
+  settings.epsilon = p.epsilon * mesh.meanEdgeTime;
+  settings.stopDistance = p.stopDistance;
+  settings.maxRounds = p.maxIterations;
+  eikonal::runPatchFimHost(arrays, settings, Monitor{}, state);
+  for (SimplexId v = 0; v < s.vertices(); ++v) {
+    if (state.value[v] > p.stopDistance || state.value[v] == HUGE_VAL) {
+      state.value[v] = HUGE_VAL;
+      state.label[v] = -1;
+    }
+  }
+  return state;
+}
+
+void compareGeodesic(const std::string& name, const eikonal::Surface& s,
+                     const eikonal::Parameters& parameters) {
+  const double tol = 1e-4 * meanEdge(s);
+  RunReport fmmReport, fimReport, gpuReport;
+  const eikonal::Result fmm = geodesic(s, parameters, eikonal::Solver::Fmm, fmmReport);
+  const eikonal::Result fim = geodesic(s, parameters, eikonal::Solver::FimMt, fimReport);
+  const eikonal::PatchFimState host = hostPatchFim(s, parameters);
+  eikonal::Result gpu;
+  if (hostOnly) {
+    // --host-only checks these checks with the host-side patchFIM in the GPU's place.
+    gpu.solver = eikonal::Solver::Gpu;
+    gpu.distance = host.value;
+    gpu.seedIdentifier = host.label;
+    gpu.iterations = host.rounds;
+    gpu.localSolves = host.solves;
+    gpu.localSolvesPerVertex = double(host.solves) / double(s.vertices());
+    gpu.converged = host.converged;
+    gpu.unreached = SimplexId(std::count(host.value.begin(), host.value.end(), HUGE_VAL));
+    gpuReport.backend = "gpu";
+  } else {
+    gpu = geodesic(s, parameters, eikonal::Solver::Gpu, gpuReport);
+  }
+  expect(gpu.solver == eikonal::Solver::Gpu && gpuReport.backend == "gpu",
+         name + ": patchFIM did not run on the GPU: " + joined(gpuReport.warnings));
+  expect(gpu.converged, name + ": patchFIM hit the iteration cap");
+  const double stop = parameters.stopDistance;
+  const double dFmm = maxDifference(gpu.distance, fmm.distance, stop, tol);
+  const double dFim = maxDifference(gpu.distance, fim.distance, stop, tol);
+  expect(dFmm < tol,
+         name + ": GPU vs fmm " + std::to_string(dFmm / tol) + " x tolerance");
+  expect(dFim < tol,
+         name + ": GPU vs fim-mt " + std::to_string(dFim / tol) + " x tolerance");
+  expect(stop < HUGE_VAL || gpu.unreached == fmm.unreached,
+         name + ": unreached " + std::to_string(gpu.unreached) + " vs fmm " +
+             std::to_string(fmm.unreached));
+  // The kernel is the host-side patchFIM's arithmetic: identical values, labels, counts.
+  expect(host.value == gpu.distance && host.label == gpu.seedIdentifier,
+         name + ": GPU differs from the host-side patchFIM (max " +
+             std::to_string(maxDifference(host.value, gpu.distance)) + ")");
+  expect(host.rounds == gpu.iterations && host.solves == gpu.localSolves,
+         name + ": rounds/solves " + std::to_string(gpu.iterations) + "/" +
+             std::to_string(gpu.localSolves) + " vs host " + std::to_string(host.rounds) +
+             "/" + std::to_string(host.solves));
+  // Voronoi ids: where the nearest seed is clear (its single-seed distance beats the
+  // next by more than two edges, far above the tolerance), the GPU names it; elsewhere
+  // it names a seed within two edges of the nearest.
+  if (parameters.seeds.size() > 1 && parameters.seeds.size() <= 4 && stop == HUGE_VAL) {
+    std::vector<std::vector<double>> single;
+    for (SimplexId seed : parameters.seeds) {
+      eikonal::Parameters one = parameters;
+      one.seeds = {seed};
+      RunReport report;
+      single.push_back(geodesic(s, one, eikonal::Solver::Fmm, report).distance);
+    }
+    const double margin = 2 * maxEdge(s);
+    SimplexId wrong = 0, clear = 0;
+    for (SimplexId v = 0; v < s.vertices(); ++v) {
+      std::vector<std::pair<double, SimplexId>> d;
+      for (std::size_t i = 0; i < single.size(); ++i)
+        d.push_back({single[i][v], parameters.seeds[i]});
+      std::sort(d.begin(), d.end());
+      if (std::isinf(d[0].first))
+        continue;
+      if (d[1].first - d[0].first > margin) {
+        ++clear;
+        wrong += gpu.seedIdentifier[v] != d[0].second;
+      } else {
+        bool near = false;
+        for (const auto& [dist, seed] : d)
+          near |= seed == gpu.seedIdentifier[v] && dist <= d[0].first + margin;
+        wrong += !near;
+      }
+    }
+    expect(wrong == 0 && clear > 0, name + ": " + std::to_string(wrong) +
+                                        " wrong seed identifiers (" +
+                                        std::to_string(clear) + " clear vertices)");
+  }
+  const auto onDevice = [](const RunReport& r) { // upload, rounds, download
+    double t = 0;
+    for (const auto& [n, seconds] : r.timings)
+      if (n.size() > 5 && n.compare(n.size() - 5, 5, "(gpu)") == 0)
+        t += seconds;
+    return t;
+  };
+  std::printf("  %-44s %8lld v  fmm %8.3f s  fim-mt %7.3f s  gpu %7.3f s (solve %.4f s, "
+              "%lld rounds, %.1f solves/v, %d patches %s)  |gpu-fmm| %.2e tol %.2e\n",
+              name.c_str(), static_cast<long long>(s.vertices()),
+              fmmReport.totalSeconds(), fimReport.totalSeconds(),
+              gpuReport.totalSeconds(), onDevice(gpuReport), gpu.iterations,
+              gpu.localSolvesPerVertex, gpu.patches, gpu.partition.c_str(), dFmm, tol);
+}
+
+eikonal::Parameters seededAt(std::vector<SimplexId> seeds) {
+  eikonal::Parameters p;
+  p.seeds = std::move(seeds);
+  return p;
+}
+
+void geodesicMeshes(const std::string& surfaces) {
+  using eikonal::icosphere;
+  using eikonal::square;
+  std::printf("geodesic distance (patchFIM vs FMM / meshFIM-MT / host patchFIM)\n");
+  {
+    const eikonal::Surface s = square(257, 1.0);
+    compareGeodesic("regular square 257^2", s, seededAt({257 * 128 + 128}));
+    compareGeodesic("regular square 257^2, 3 seeds", s,
+                    seededAt({0, 257 * 200 + 30, 5000}));
+    // The paper's Speed 2 style: a smooth random speed in [0.5, 1.5] per vertex.
+    std::vector<double> speed(s.vertices());
+    for (SimplexId v = 0; v < s.vertices(); ++v) {
+      const double x = s.points[3 * v], y = s.points[3 * v + 1];
+      speed[v] = 1 + 0.5 * std::sin(7 * x + 3 * std::cos(5 * y)) * std::cos(4 * y + 1);
+    }
+    eikonal::Parameters p = seededAt({257 * 128 + 128});
+    p.speedKind = eikonal::SpeedKind::PerVertex;
+    p.speedValues = speed.data();
+    compareGeodesic("regular square 257^2, varying speed", s, p);
+    for (int patch : {16, 128}) {
+      for (int inner : {1, 20}) {
+        eikonal::Parameters q = seededAt({257 * 10 + 10});
+        q.patchSize = patch;
+        q.internalIterations = inner;
+        compareGeodesic("square 257^2, patch " + std::to_string(patch) + ", inner " +
+                            std::to_string(inner),
+                        s, q);
+      }
+    }
+    eikonal::Parameters bfs = seededAt({3});
+    bfs.useMetis = false;
+    compareGeodesic("regular square 257^2, bfs patches", s, bfs);
+    eikonal::Parameters stop = seededAt({257 * 128 + 128});
+    stop.stopDistance = 0.3;
+    compareGeodesic("regular square 257^2, stop 0.3", s, stop);
+  }
+  compareGeodesic("irregular square 301^2", square(301, 2.0, 0.3, 5), seededAt({45000}));
+  compareGeodesic("icosphere 5", icosphere(5), seededAt({0, 5000}));
+  compareGeodesic("icosphere 6", icosphere(6), seededAt({17}));
+  {
+    // Two components, a seed on one only: the other stays unreached.
+    eikonal::Surface two = square(60);
+    const eikonal::Surface other = square(60);
+    const SimplexId shift = two.vertices();
+    for (std::size_t i = 0; i < other.points.size(); i += 3)
+      two.points.insert(two.points.end(),
+                        {other.points[i] + 3, other.points[i + 1], 0.0});
+    for (SimplexId c : other.cells)
+      two.cells.push_back(c + shift);
+    compareGeodesic("two components", two, seededAt({100}));
+  }
+  DIR* dir = surfaces.empty() ? nullptr : opendir(surfaces.c_str());
+  if (dir == nullptr) {
+    std::printf("  (no surface folder '%s': shared surfaces skipped)\n",
+                surfaces.c_str());
+    return;
+  }
+  std::vector<std::string> names;
+  while (dirent* entry = readdir(dir))
+    names.push_back(entry->d_name);
+  closedir(dir);
+  std::sort(names.begin(), names.end());
+  int tested = 0;
+  for (const std::string& name : names) {
+    const bool off = name.size() > 4 && name.compare(name.size() - 4, 4, ".off") == 0;
+    const bool ply = name.size() > 4 && name.compare(name.size() - 4, 4, ".ply") == 0;
+    if (!off && !ply)
+      continue;
+    io::SurfaceMesh mesh;
+    try {
+      const std::string path = std::string(surfaces).append("/").append(name);
+      mesh = off ? io::readOff(path) : io::readPly(path);
+    } catch (const Error& e) {
+      std::printf("  %-44s skipped: %s\n", name.c_str(), e.what()); // polygons
+      continue;
+    }
+    eikonal::Surface s{mesh.points, mesh.cells};
+    if (s.triangles() == 0)
+      continue;
+    compareGeodesic(name, s, seededAt({s.cells[0], s.cells[3 * (s.triangles() / 2)]}));
+    ++tested;
+  }
+  expect(tested >= 10, "only " + std::to_string(tested) + " shared surfaces tested");
+}
+
+// Fault injection, the memory budget and repeated runs for patchFIM.
+void geodesicFallbacks() {
+  const eikonal::Surface s = eikonal::square(200, 1.0, 0.2, 8);
+  const double tol = 1e-4 * meanEdge(s);
+  const eikonal::Parameters p = seededAt({0, 20000});
+  RunReport report;
+  const eikonal::Result reference = geodesic(s, p, eikonal::Solver::Fmm, report);
+  if (injectFaults) {
+    for (const char* stage : {"upload", "iterate", "download"}) {
+      const std::string tag = std::string("patchFIM, fault in '") + stage + "'";
+      eikonal::Result out;
+      runWithInjectedFault(tag, stage,
+                           [&] { out = geodesic(s, p, eikonal::Solver::Gpu, report); });
+      const std::string warnings = joined(report.warnings);
+      expect(report.backend == "cpu" && out.solver == eikonal::Solver::FimMt &&
+                 maxDifference(out.distance, reference.distance) < tol,
+             tag + ": fallback result differs (backend " + report.backend + ")");
+      expect(contains(warnings, "patchFIM") && contains(warnings, stage) &&
+                 contains(warnings, "TOPOGPU_TEST_GPU_FAULT"),
+             std::string(tag)
+                 .append(": warning does not name the failure: ")
+                 .append(warnings));
+      std::printf("  %-40s -> %s", tag.c_str(), warnings.c_str());
+    }
+  }
+  for (eikonal::Solver solver : {eikonal::Solver::Auto, eikonal::Solver::Gpu}) {
+    setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "65536", 1);
+    const eikonal::Result out = geodesic(s, p, solver, report);
+    unsetenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
+    const std::string tag = std::string("patchFIM under a 64 KiB budget (") +
+                            eikonal::solverName(solver) + ")";
+    expect(out.solver == eikonal::Solver::FimMt && report.backend == "cpu" &&
+               report.peakDeviceBytes == 0 &&
+               maxDifference(out.distance, reference.distance) < tol,
+           tag + ": did not fall back to fim-mt");
+    expect(contains(joined(report.warnings), "of GPU memory"),
+           tag + ": no warning naming the memory: " + joined(report.warnings));
+  }
+  const eikonal::Result autoRun = geodesic(s, p, eikonal::Solver::Auto, report);
+  expect(autoRun.solver == eikonal::Solver::Gpu && report.warnings.empty(),
+         "patchFIM: auto did not pick the GPU: " + joined(report.warnings));
+  // Repeated runs release their device memory.
+  const eikonal::Surface large = eikonal::square(700, 1.0, 0.2, 9);
+  geodesic(large, seededAt({5}), eikonal::Solver::Gpu, report);
+  const std::size_t before = gpu::deviceMemoryInUse();
+  for (int i = 0; i < 5; ++i)
+    geodesic(large, seededAt({5}), eikonal::Solver::Gpu, report);
+  const std::size_t after = gpu::deviceMemoryInUse();
+  expect(
+      report.peakDeviceBytes > 0 && after <= before + (std::size_t(16) << 20),
+      "patchFIM: device memory grew over repeated runs: " + std::to_string(before >> 20) +
+          " -> " + std::to_string(after >> 20) + " MiB");
+}
+
 } // namespace
 
 int main(int argc, char** argv) try {
@@ -739,6 +1086,12 @@ int main(int argc, char** argv) try {
       hostOnly = true;
     } else if (flag == "--no-faults") {
       injectFaults = false;
+    } else if (flag == "--geodesic-only") {
+      geodesicOnly = true;
+    } else if (flag == "--surfaces" && argc > 2) {
+      surfaceFolder = argv[2];
+      --argc;
+      ++argv;
     } else {
       std::printf("unknown option %s\n", flag.c_str());
       return 2;
@@ -753,16 +1106,24 @@ int main(int argc, char** argv) try {
   }
   if (!hostOnly)
     std::printf("device: %s\n", gpu::deviceDescription().c_str());
-  syntheticFields();
-  saddleConnectionChains();
-  if (argc > 1)
-    realVolumes(argv[1]);
+  if (!geodesicOnly) {
+    syntheticFields();
+    saddleConnectionChains();
+    if (argc > 1)
+      realVolumes(argv[1]);
+  }
+  if (hostOnly && geodesicOnly)
+    geodesicMeshes(surfaceFolder);
   if (!hostOnly) {
-    smootherFields();
-    memoryBehaviour();
-    memoryBudgetFallback();
-    if (injectFaults)
-      faultInjection();
+    if (!geodesicOnly) {
+      smootherFields();
+      memoryBehaviour();
+      memoryBudgetFallback();
+      if (injectFaults)
+        faultInjection();
+    }
+    geodesicMeshes(surfaceFolder);
+    geodesicFallbacks();
   }
   std::printf("%d passed, %d failed\n", checks - failures, failures);
   return failures == 0 ? 0 : 1;

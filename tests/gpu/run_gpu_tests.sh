@@ -8,13 +8,17 @@
 #   bash tests/gpu/run_gpu_tests.sh [VOLUME_DIR] [OUT_DIR]
 #
 # VOLUME_DIR holds raw volumes named NAME_XxYxZ_type.raw (default .devdata/volumes, a
-# git-ignored copy of ../shared/data/volumes carried to the device). OUT_DIR defaults to
+# git-ignored copy of ../shared/data/volumes carried to the device); SURFACES (default
+# .devdata/surfaces, a copy of ../shared/data/surfaces) the triangle surfaces of the
+# geodesic (patchFIM) cases and benchmark. OUT_DIR defaults to
 # $OUT (the device tool's folder) or build-gpu/out. Needs CMake and nvcc only: no VTK,
 # GoogleTest or system TBB (TBB comes from the system, or from .tbb: Debian's libtbb debs
-# unpacked with dpkg -x, carried along).
+# unpacked with dpkg -x, carried along; METIS likewise from .metis: `apt-get download
+# libmetis5 libmetis-dev` and `dpkg -x` each into .metis).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 VOLUMES=${1:-.devdata/volumes}
+SURFACES=${SURFACES:-.devdata/surfaces}
 OUT_DIR=${2:-${OUT:-build-gpu/out}}
 BUILD_DIR=${BUILD_DIR:-build-gpu}
 mkdir -p "$OUT_DIR"
@@ -25,6 +29,16 @@ run() {
   if [ -d .tbb/usr/lib/x86_64-linux-gnu/cmake/TBB ]; then
     extra+=("-DTBB_DIR=$PWD/.tbb/usr/lib/x86_64-linux-gnu/cmake/TBB")
     export LD_LIBRARY_PATH="$PWD/.tbb/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+  fi
+  # METIS (patchFIM's patches) from the system, or from .metis: Debian's libmetis5 and
+  # libmetis-dev debs unpacked with dpkg -x, carried along (without it: BFS patches).
+  metis_lib=.metis/usr/lib/x86_64-linux-gnu
+  if [ -f .metis/usr/include/metis.h ] && [ -f $metis_lib/libmetis.so.5.1.0 ]; then
+    # The soname link, in case the copy did not keep links.
+    [ -e $metis_lib/libmetis.so.5 ] || ln -s libmetis.so.5.1.0 $metis_lib/libmetis.so.5
+    extra+=("-DTOPOGPU_METIS_INCLUDE_DIR=$PWD/.metis/usr/include"
+            "-DTOPOGPU_METIS_LIBRARY=$PWD/$metis_lib/libmetis.so.5.1.0")
+    export LD_LIBRARY_PATH="$PWD/$metis_lib:${LD_LIBRARY_PATH:-}"
   fi
   generator=()
   command -v ninja >/dev/null && generator=(-G Ninja)
@@ -43,7 +57,7 @@ run() {
 
   status=0
   echo "== CPU vs GPU equality, Morse relation, fault injection"
-  "$BUILD_DIR/bin/gpu_equality" "$VOLUMES" >"$OUT_DIR/gpu_equality.txt" 2>&1 || status=$?
+  "$BUILD_DIR/bin/gpu_equality" --surfaces "$SURFACES" "$VOLUMES" >"$OUT_DIR/gpu_equality.txt" 2>&1 || status=$?
   grep -E "^FAIL|passed|SKIP|device:" "$OUT_DIR/gpu_equality.txt" || true
   [ "$status" = 0 ] || echo "gpu_equality failed ($status): see gpu_equality.txt"
 
@@ -83,6 +97,19 @@ run() {
       --max-seconds 330 >"$OUT_DIR/bench_msc.log" 2>&1 ||
       { status=$?; echo "Morse-Smale complex benchmark failed: see bench_msc.log"; tail -20 "$OUT_DIR/bench_msc.log"; }
     cat "$OUT_DIR/bench_msc.md" 2>/dev/null || true
+  fi
+  # Geodesic distance: FMM, meshFIM, meshFIM-MT and patchFIM on the 1024^2 and ~1.2M
+  # squares, ~1M and ~10M icospheres and the largest shared surfaces, constant and random
+  # speed; at most 150 s per run and 420 s in all (later runs listed as skipped).
+  # BENCH_GEODESIC=0 leaves it out (with BENCH_MSC=0 and this, the rest fits one call;
+  # `BENCH_MSC=0 BENCH_GEODESIC=1` after a build runs it with gpu_equality).
+  if [ "${BENCH_GEODESIC:-1}" = 1 ]; then
+    echo "== benchmark: geodesic distance (fmm, fim, fim-mt, gpu patchFIM)"
+    python3 tests/bench/bench_geodesic.py --topogpu "$BUILD_DIR/bin/topogpu" --out "$OUT_DIR" \
+      --surfaces "$SURFACES" --timeout "${GEODESIC_TIMEOUT:-150}" \
+      --max-seconds "${GEODESIC_MAX_SECONDS:-420}" >"$OUT_DIR/bench_geodesic.log" 2>&1 ||
+      { status=$?; echo "geodesic benchmark failed: see bench_geodesic.log"; tail -20 "$OUT_DIR/bench_geodesic.log"; }
+    cat "$OUT_DIR/bench_geodesic.md" 2>/dev/null || true
   fi
   echo "== exit $status"
   return $status

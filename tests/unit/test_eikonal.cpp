@@ -4,10 +4,12 @@
 // convergence, the three solvers against each other on every shared surface, the
 // Voronoi labels against per-seed runs, bad input, progress and abort.
 #include "BruteForce.h"
+#include "EikonalMeshes.h"
 #include "UnitHelpers.h"
 
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/LocalSolver.h"
+#include "core/eikonal/Patches.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
@@ -22,111 +24,13 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 
 namespace topogpu::eikonal {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 const std::vector<Solver> kSolvers = {Solver::Fmm, Solver::Fim, Solver::FimMt};
-
-struct Surface {
-  std::vector<double> points; // x y z per vertex
-  std::vector<SimplexId> cells;
-  SimplexId vertices() const { return SimplexId(points.size() / 3); }
-  SimplexId triangles() const { return SimplexId(cells.size() / 3); }
-};
-
-// The unit square [0, size]^2 in the z = 0 plane, n x n vertices, two triangles per
-// cell. jitter moves interior vertices by up to jitter * h in x and y and the diagonal
-// of each cell is then random (obtuse triangles appear).
-Surface square(int n, double size = 1.0, double jitter = 0.0, unsigned seed = 1) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> shift(-jitter, jitter);
-  const double h = size / (n - 1);
-  Surface s;
-  for (int j = 0; j < n; ++j) {
-    for (int i = 0; i < n; ++i) {
-      double x = i * h, y = j * h;
-      if (jitter > 0 && i > 0 && j > 0 && i < n - 1 && j < n - 1) {
-        x += shift(rng) * h;
-        y += shift(rng) * h;
-      }
-      s.points.insert(s.points.end(), {x, y, 0.0});
-    }
-  }
-  for (int j = 0; j + 1 < n; ++j) {
-    for (int i = 0; i + 1 < n; ++i) {
-      const SimplexId a = j * n + i, b = a + 1, c = a + n, d = c + 1;
-      if (jitter > 0 && rng() % 2)
-        s.cells.insert(s.cells.end(), {a, b, c, b, d, c});
-      else
-        s.cells.insert(s.cells.end(), {a, b, d, a, d, c});
-    }
-  }
-  return s;
-}
-
-// The icosahedron (its 20 faces found as the triples at pairwise distance 2) subdivided
-// `levels` times, each midpoint pushed onto the unit sphere.
-Surface icosphere(int levels) {
-  const double phi = (1 + std::sqrt(5.0)) / 2;
-  std::vector<std::array<double, 3>> p;
-  for (double a : {-1.0, 1.0}) {
-    for (double b : {-phi, phi}) {
-      p.push_back({0, a, b});
-      p.push_back({a, b, 0});
-      p.push_back({b, 0, a});
-    }
-  }
-  const auto dist = [&](std::size_t i, std::size_t j) {
-    return std::hypot(p[i][0] - p[j][0], p[i][1] - p[j][1], p[i][2] - p[j][2]);
-  };
-  std::vector<std::array<SimplexId, 3>> faces;
-  for (std::size_t i = 0; i < 12; ++i)
-    for (std::size_t j = i + 1; j < 12; ++j)
-      for (std::size_t k = j + 1; k < 12; ++k)
-        if (std::abs(dist(i, j) - 2) < 1e-9 && std::abs(dist(j, k) - 2) < 1e-9 &&
-            std::abs(dist(i, k) - 2) < 1e-9)
-          faces.push_back({SimplexId(i), SimplexId(j), SimplexId(k)});
-  EXPECT_EQ(faces.size(), 20u);
-  for (auto& q : p) {
-    const double r = std::hypot(q[0], q[1], q[2]);
-    for (double& c : q)
-      c /= r;
-  }
-  for (int level = 0; level < levels; ++level) {
-    std::map<std::pair<SimplexId, SimplexId>, SimplexId> midpoint;
-    const auto mid = [&](SimplexId a, SimplexId b) {
-      const auto key = std::minmax(a, b);
-      auto it = midpoint.find(key);
-      if (it != midpoint.end())
-        return it->second;
-      std::array<double, 3> m;
-      for (int c = 0; c < 3; ++c)
-        m[c] = (p[a][c] + p[b][c]) / 2;
-      const double r = std::hypot(m[0], m[1], m[2]);
-      for (double& c : m)
-        c /= r;
-      p.push_back(m);
-      return midpoint[key] = SimplexId(p.size() - 1);
-    };
-    std::vector<std::array<SimplexId, 3>> finer;
-    for (const auto& f : faces) {
-      const SimplexId ab = mid(f[0], f[1]), bc = mid(f[1], f[2]), ca = mid(f[2], f[0]);
-      finer.push_back({f[0], ab, ca});
-      finer.push_back({ab, f[1], bc});
-      finer.push_back({ca, bc, f[2]});
-      finer.push_back({ab, bc, ca});
-    }
-    faces.swap(finer);
-  }
-  Surface s;
-  for (const auto& q : p)
-    s.points.insert(s.points.end(), q.begin(), q.end());
-  for (const auto& f : faces)
-    s.cells.insert(s.cells.end(), f.begin(), f.end());
-  return s;
-}
 
 Result solve(const Surface& s, const Parameters& parameters,
              RunReport* reportOut = nullptr, const Monitor& monitor = Monitor{}) {
@@ -781,6 +685,298 @@ TEST(Eikonal, ProgressAndAbort) {
     test::expectProgressAndAbort(
         [&](const Monitor& monitor) { solve(s, seeded({0}, solver), nullptr, monitor); });
   }
+}
+
+// ---- patchFIM: partition, cell-assembly arrays, host-side patchFIM ------------------
+
+// The one-ring of each vertex from the cells alone (brute force).
+std::vector<std::vector<SimplexId>> oneRings(const Surface& s) {
+  std::vector<std::vector<SimplexId>> ring(s.vertices());
+  for (SimplexId t = 0; t < s.triangles(); ++t)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        if (i != j)
+          ring[s.cells[3 * t + i]].push_back(s.cells[3 * t + j]);
+  for (auto& r : ring) {
+    std::sort(r.begin(), r.end());
+    r.erase(std::unique(r.begin(), r.end()), r.end());
+  }
+  return ring;
+}
+
+struct PatchRun {
+  PatchArrays arrays;
+  PatchFimState state;
+  std::vector<std::string> warnings;
+  double edgeTime = 0;
+};
+
+// buildPatchArrays and runPatchFimHost as execute's GPU path calls them.
+PatchRun runPatches(const Surface& s, const std::vector<SimplexId>& seeds, int patchSize,
+                    int internalIterations, bool metis, long long maxRounds = 1000000,
+                    double stop = kInf) {
+  ExplicitTriangulation tri(s.vertices(), 2, s.cells);
+  tri.precondition(kRequiredRelations);
+  Parameters p = seeded(seeds);
+  detail::Mesh mesh;
+  detail::buildMesh(tri, s.points.data(), p, mesh);
+  PatchRun run;
+  buildPatchArrays(mesh, patchSize, metis, run.arrays, run.warnings);
+  run.edgeTime = mesh.meanEdgeTime;
+  run.state.value.assign(s.vertices(), kInf);
+  run.state.label.assign(s.vertices(), -1);
+  run.state.seed.assign(s.vertices(), 0);
+  for (SimplexId v : seeds) {
+    run.state.value[v] = 0;
+    run.state.label[v] = v;
+    run.state.seed[v] = 1;
+  }
+  PatchFimSettings settings;
+  settings.internalIterations = internalIterations;
+  settings.epsilon = p.epsilon * mesh.meanEdgeTime;
+  settings.stopDistance = stop;
+  settings.maxRounds = maxRounds;
+  runPatchFimHost(run.arrays, settings, Monitor{}, run.state);
+  return run;
+}
+
+TEST(EikonalPatches, PartitionCoversEveryVertexOnceWithSizesNearTheTarget) {
+  for (const Surface& s : {square(60), square(55, 1.0, 0.3, 4), icosphere(4)}) {
+    ExplicitTriangulation tri(s.vertices(), 2, s.cells);
+    tri.precondition(kRequiredRelations);
+    for (bool metis : {true, false}) {
+      for (int target : {16, 64, 200}) {
+        std::int32_t count = 0;
+        std::string method;
+        std::vector<std::string> warnings;
+        const std::vector<std::int32_t> patchOf =
+            partitionVertices(tri, target, metis, count, method, warnings);
+        const std::string name = std::to_string(s.vertices()) + " vertices, " +
+                                 (metis ? "metis " : "bfs ") + std::to_string(target);
+        ASSERT_EQ(patchOf.size(), std::size_t(s.vertices())) << name;
+        EXPECT_EQ(method, metis && hasMetis() ? "metis" : "bfs") << name;
+        EXPECT_EQ(warnings.empty(), !metis || hasMetis()) << name;
+        std::vector<SimplexId> size(std::size_t(std::max(count, 0)), 0);
+        for (std::int32_t p : patchOf) {
+          ASSERT_GE(p, 0) << name;
+          ASSERT_LT(p, count) << name;
+          ++size[p];
+        }
+        const SimplexId largest = *std::max_element(size.begin(), size.end());
+        EXPECT_GT(*std::min_element(size.begin(), size.end()), 0) << name;
+        const double mean = double(s.vertices()) / count;
+        if (method == "metis") {
+          // k-way in groups of about 64 patches, ceil(size / target) parts per group,
+          // METIS's default 3% imbalance.
+          const SimplexId groups = s.vertices() / (64 * target) + 1;
+          EXPECT_LE(count, (s.vertices() + target - 1) / target + groups) << name;
+          EXPECT_LE(largest, SimplexId(std::ceil(1.1 * target)) + 1) << name;
+          EXPECT_GE(mean, 0.9 * target * s.vertices() / (s.vertices() + target)) << name;
+        } else {
+          EXPECT_LE(largest, target) << name;
+          EXPECT_GE(mean, 0.5 * target) << name;
+        }
+      }
+    }
+  }
+}
+
+TEST(EikonalPatches, AssemblyArraysMatchTheMesh) {
+  for (const Surface& s : {square(40, 1.0, 0.3, 2), icosphere(3)}) {
+    const auto ring = oneRings(s);
+    for (bool metis : {true, false}) {
+      const PatchRun run = runPatches(s, {0}, 32, 7, metis, 0);
+      const PatchArrays& a = run.arrays;
+      const std::string name = std::to_string(s.vertices()) + (metis ? " metis" : " bfs");
+      ASSERT_EQ(a.localOffsets.size(), std::size_t(a.patches) + 1) << name;
+      ASSERT_EQ(a.solveOffsets.size(), a.localVertices.size() + 1) << name;
+      std::vector<int> owned(s.vertices(), 0);
+      std::vector<std::set<std::int32_t>> nbh(a.patches);
+      SimplexId solves = 0;
+      for (std::int32_t p = 0; p < a.patches; ++p) {
+        const std::int64_t base = a.localOffsets[p];
+        const std::int64_t n = a.localOffsets[p + 1] - base;
+        ASSERT_LE(a.ownCount[p], n) << name;
+        EXPECT_LE(a.ownCount[p], a.maxOwn) << name;
+        EXPECT_LE(n, a.maxLocal) << name;
+        std::set<SimplexId> own, halo;
+        for (std::int64_t i = 0; i < n; ++i) {
+          const SimplexId v = a.localVertices[base + i];
+          if (i < a.ownCount[p]) {
+            ++owned[v];
+            EXPECT_EQ(a.patchOf[v], p) << name;
+            own.insert(v);
+          } else {
+            EXPECT_NE(a.patchOf[v], p) << name;
+            EXPECT_TRUE(halo.insert(v).second) << name << ": halo repeats " << v;
+          }
+        }
+        // Every one-ring vertex outside the patch is in its halo.
+        for (SimplexId v : own) {
+          for (SimplexId u : ring[v]) {
+            if (!own.count(u)) {
+              EXPECT_TRUE(halo.count(u))
+                  << name << ": " << u << " missing from patch " << p;
+            }
+          }
+        }
+        for (SimplexId u : halo)
+          nbh[p].insert(a.patchOf[u]);
+        // GEO: each own vertex has one solve per triangle (two per split angle); a
+        // solve over a real triangle carries its edge lengths.
+        for (std::int64_t i = 0; i < n; ++i) {
+          const std::int64_t b = a.solveOffsets[base + i],
+                             e = a.solveOffsets[base + i + 1];
+          if (i >= a.ownCount[p]) {
+            EXPECT_EQ(b, e) << name;
+            continue;
+          }
+          const SimplexId v = a.localVertices[base + i];
+          solves += e - b;
+          for (std::int64_t k = b; k < e; ++k) {
+            const PatchSolve& q = a.solves[k];
+            ASSERT_TRUE(q.a >= 0 && q.a < n && q.b >= 0 && q.b < n) << name;
+            const SimplexId x1 = a.localVertices[base + q.a];
+            const SimplexId x2 = a.localVertices[base + q.b];
+            if (std::binary_search(ring[x1].begin(), ring[x1].end(), x2) &&
+                std::binary_search(ring[v].begin(), ring[v].end(), x1) &&
+                std::binary_search(ring[v].begin(), ring[v].end(), x2)) {
+              EXPECT_NEAR(q.la, euclid(s, v, x1), 1e-12) << name;
+              EXPECT_NEAR(q.lb, euclid(s, v, x2), 1e-12) << name;
+              EXPECT_NEAR(q.lab, euclid(s, x1, x2), 1e-12) << name;
+            }
+          }
+        }
+      }
+      for (SimplexId v = 0; v < s.vertices(); ++v) {
+        EXPECT_EQ(owned[v], 1) << name << ": vertex " << v;
+        // A vertex with a neighbour in another patch is read by that patch.
+        for (SimplexId u : ring[v]) {
+          if (a.patchOf[u] != a.patchOf[v]) {
+            EXPECT_EQ(a.border[v], 1) << name << ": vertex " << v << " not on the border";
+            break;
+          }
+        }
+      }
+      EXPECT_GE(solves, 3 * s.triangles()) << name;
+      // NBH: symmetric, without the patch itself, holding every patch the halo reads.
+      for (std::int32_t p = 0; p < a.patches; ++p) {
+        std::set<std::int32_t> listed(a.neighbors.begin() + a.neighborOffsets[p],
+                                      a.neighbors.begin() + a.neighborOffsets[p + 1]);
+        EXPECT_EQ(listed.count(p), 0u) << name;
+        for (std::int32_t q : nbh[p])
+          EXPECT_TRUE(listed.count(q)) << name;
+        for (std::int32_t q : listed) {
+          const auto* first = a.neighbors.data() + a.neighborOffsets[q];
+          const auto* last = a.neighbors.data() + a.neighborOffsets[q + 1];
+          EXPECT_NE(std::find(first, last, p), last) << name << ": NBH not symmetric";
+        }
+      }
+    }
+  }
+}
+
+TEST(EikonalPatches, HostPatchFimMatchesFmm) {
+  struct Case {
+    Surface s;
+    std::vector<SimplexId> seeds;
+  };
+  const std::vector<Case> cases = {{square(40), {5, 700}},
+                                   {square(50, 3.0, 0.35, 3), {1234}},
+                                   {icosphere(3), {0, 100}}};
+  for (const Case& c : cases) {
+    const Result fmm = solve(c.s, seeded(c.seeds, Solver::Fmm));
+    double edge = 0;
+    for (SimplexId t = 0; t < c.s.triangles(); ++t)
+      edge += euclid(c.s, c.s.cells[3 * t], c.s.cells[3 * t + 1]);
+    edge /= double(c.s.triangles());
+    for (int patchSize : {16, 64}) {
+      for (int inner : {1, 7}) {
+        for (bool metis : {true, false}) {
+          const PatchRun run = runPatches(c.s, c.seeds, patchSize, inner, metis);
+          const std::string name = std::to_string(c.s.vertices()) + " vertices, patch " +
+                                   std::to_string(patchSize) + ", inner " +
+                                   std::to_string(inner) + (metis ? " metis" : " bfs");
+          EXPECT_TRUE(run.state.converged) << name;
+          EXPECT_LT(maxDifference(run.state.value, fmm.distance), 1e-4 * edge) << name;
+          EXPECT_GT(run.state.rounds, 1) << name;
+          EXPECT_GE(run.state.solves, 3 * c.s.triangles()) << name;
+          for (SimplexId v = 0; v < c.s.vertices(); ++v)
+            ASSERT_NE(std::find(c.seeds.begin(), c.seeds.end(), run.state.label[v]),
+                      c.seeds.end())
+                << name << ": label of " << v;
+          // Deterministic: the GPU's reference must not depend on thread timing.
+          const PatchRun again = runPatches(c.s, c.seeds, patchSize, inner, metis);
+          EXPECT_EQ(again.state.value, run.state.value) << name;
+          EXPECT_EQ(again.state.label, run.state.label) << name;
+          EXPECT_EQ(again.state.rounds, run.state.rounds) << name;
+        }
+      }
+    }
+  }
+}
+
+TEST(EikonalPatches, HostPatchFimStopsAtTheCapAndTheStopDistance) {
+  const Surface s = square(60);
+  const PatchRun capped = runPatches(s, {0}, 16, 2, true, 2);
+  EXPECT_FALSE(capped.state.converged);
+  EXPECT_EQ(capped.state.rounds, 2);
+  EXPECT_GT(capped.state.activeAtCap, 0u);
+  const PatchRun stopped = runPatches(s, {0}, 16, 7, true, 1000000, 0.5);
+  EXPECT_TRUE(stopped.state.converged);
+  SimplexId far = 0;
+  for (SimplexId v = 0; v < s.vertices(); ++v) {
+    EXPECT_TRUE(stopped.state.value[v] <= 0.5 || stopped.state.value[v] == kInf);
+    far += euclid(s, 0, v) > 0.55;
+  }
+  EXPECT_EQ(std::count(stopped.state.value.begin(), stopped.state.value.end(), kInf) >=
+                far,
+            true);
+  // Two components, a seed on one: the other is never activated.
+  Surface two = square(20);
+  const Surface other = square(20);
+  const SimplexId shift = two.vertices();
+  for (std::size_t i = 0; i < other.points.size(); i += 3)
+    two.points.insert(two.points.end(), {other.points[i] + 5, other.points[i + 1], 0.0});
+  for (SimplexId c : other.cells)
+    two.cells.push_back(c + shift);
+  const PatchRun split = runPatches(two, {0}, 16, 7, true);
+  for (SimplexId v = shift; v < two.vertices(); ++v)
+    EXPECT_EQ(split.state.value[v], kInf);
+  EXPECT_LT(split.state.value[shift - 1], kInf);
+}
+
+TEST(EikonalPatches, GpuSolverWithoutADeviceFallsBackToFimMt) {
+  const Surface s = square(30);
+  const Result fimMt = solve(s, seeded({0}, Solver::FimMt));
+  for (Solver solver : {Solver::Gpu, Solver::Auto}) {
+    RunReport report;
+    const Result r = solve(s, seeded({0}, solver), &report);
+    std::string all;
+    for (const auto& w : report.warnings)
+      all += w;
+    if (r.solver == Solver::Gpu) { // a build and machine with a device
+      EXPECT_EQ(report.backend, "gpu");
+      EXPECT_GT(r.patches, 0);
+    } else {
+      EXPECT_EQ(r.solver, Solver::FimMt);
+      EXPECT_EQ(report.backend, "cpu");
+      EXPECT_EQ(all.find("GPU requested") != std::string::npos, solver == Solver::Gpu)
+          << all;
+    }
+    double edge = 1.0 / 29;
+    EXPECT_LT(maxDifference(r.distance, fimMt.distance), 1e-4 * edge);
+  }
+  EXPECT_EQ(Parameters().solver, Solver::Auto);
+  EXPECT_EQ(parseSolver("gpu"), Solver::Gpu);
+  EXPECT_EQ(parseSolver("auto"), Solver::Auto);
+  EXPECT_THROW(parseSolver("patchfim"), Error);
+  Parameters p = seeded({0}, Solver::Gpu);
+  p.patchSize = 2;
+  EXPECT_THROW(solve(s, p), Error);
+  p.patchSize = 64;
+  p.internalIterations = 0;
+  EXPECT_THROW(solve(s, p), Error);
 }
 
 } // namespace
