@@ -3,7 +3,12 @@
 #include "core/common/Types.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
 
 namespace topogpu::cli {
 
@@ -86,6 +91,22 @@ std::int64_t parseInteger(const std::string& text, const std::string& what,
   if (value < min || value > max)
     throw Error(what + ": " + text + " is out of range (" + range + ")");
   return value;
+}
+
+bool parseReal(const std::string& text, double& value) {
+  if (text == "inf") {
+    value = std::numeric_limits<double>::infinity();
+    return true;
+  }
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])))
+    return false;
+  char* end = nullptr;
+  errno = 0;
+  const double parsed = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || errno == ERANGE || std::isnan(parsed))
+    return false;
+  value = parsed;
+  return true;
 }
 
 } // namespace topogpu::cli

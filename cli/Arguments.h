@@ -36,4 +36,9 @@ private:
 std::int64_t parseInteger(const std::string& text, const std::string& what,
                           std::int64_t min, std::int64_t max);
 
+// Parses all of `text` as a real number or "inf" into value; false (value untouched) for
+// anything else: empty, leading spaces, trailing characters, NaN, out of double's range.
+// The caller names the option in its Error.
+bool parseReal(const std::string& text, double& value);
+
 } // namespace topogpu::cli

@@ -46,14 +46,9 @@ std::vector<SimplexId> parseSeeds(const std::string& text) {
 }
 
 double parseStop(const std::string& text) {
-  if (text == "inf")
-    return std::numeric_limits<double>::infinity();
-  char* end = nullptr;
-  errno = 0;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE ||
-      !std::isfinite(value) || value < 0 ||
-      std::isspace(static_cast<unsigned char>(text[0])))
+  double value = 0;
+  // "inf" is allowed; a number spelled too large to be finite is not.
+  if (!parseReal(text, value) || (std::isinf(value) && text != "inf") || value < 0)
     throw Error("--stop must be a distance >= 0 (or inf), got '" + text + "'");
   return value;
 }

@@ -24,13 +24,8 @@ namespace topogpu::cli {
 namespace {
 
 double parseThreshold(const std::string& text) {
-  if (text == "inf")
-    return std::numeric_limits<double>::infinity();
-  char* end = nullptr;
-  errno = 0;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE ||
-      std::isnan(value) || std::isspace(static_cast<unsigned char>(text[0])))
+  double value = 0;
+  if (!parseReal(text, value))
     throw Error("--threshold must be a number > 0 (or inf), got '" + text + "'");
   if (value <= 0)
     throw Error("--threshold must be > 0 (a threshold of " + text +
