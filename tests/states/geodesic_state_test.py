@@ -20,10 +20,7 @@ from vtkmodules.numpy_interface import dataset_adapter as dsa
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import state_helpers  # noqa: E402
 
-plugin, state, screenshot = sys.argv[1:4]
-docs_image = sys.argv[4] if len(sys.argv) > 4 else None
-LoadPlugin(plugin, remote=False, ns=globals())
-LoadState(state)
+screenshot, docs_image = state_helpers.load_state_from_argv(sys.argv, globals())
 
 geodesic, seeds = FindSource("GeodesicDistance"), FindSource("SeedPoints")
 contours = FindSource("DistanceContours")

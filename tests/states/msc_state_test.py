@@ -14,10 +14,7 @@ from paraview.simple import *  # noqa: F401,F403
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import state_helpers  # noqa: E402
 
-plugin, state, screenshot = sys.argv[1:4]
-docs_image = sys.argv[4] if len(sys.argv) > 4 else None
-LoadPlugin(plugin, remote=False, ns=globals())
-LoadState(state)
+screenshot, docs_image = state_helpers.load_state_from_argv(sys.argv, globals())
 
 msc = FindSource("MorseSmaleComplex")
 glyphs, tubes = FindSource("CriticalPointGlyphs"), FindSource("SeparatrixTubes")

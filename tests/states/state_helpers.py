@@ -36,6 +36,17 @@ def slice_and_view(field, opacity):
     return view
 
 
+def load_state_from_argv(argv, namespace):
+    """The state tests' command line, PLUGIN STATE.pvsm SCREENSHOT.png [DOCS_IMAGE.png]:
+    loads the plugin into namespace (the script's globals) and the state; returns
+    (screenshot, docs_image or None)."""
+    plugin, state, screenshot = argv[1:4]
+    docs_image = argv[4] if len(argv) > 4 else None
+    simple.LoadPlugin(plugin, remote=False, ns=namespace)
+    simple.LoadState(state)
+    return screenshot, docs_image
+
+
 def save_screenshot(screenshot, docs_image):
     view = GetActiveView() or GetRenderViews()[0]
     os.makedirs(os.path.dirname(os.path.abspath(screenshot)), exist_ok=True)

@@ -20,10 +20,7 @@ from paraview import servermanager  # noqa: E402
 from paraview.simple import *  # noqa: E402,F401,F403
 from vtkmodules.util import numpy_support  # noqa: E402
 
-plugin, state, screenshot = sys.argv[1:4]
-docs_image = sys.argv[4] if len(sys.argv) > 4 else None
-LoadPlugin(plugin, remote=False, ns=globals())
-LoadState(state)
+screenshot, docs_image = state_helpers.load_state_from_argv(sys.argv, globals())
 
 field = FindSource("Field")
 critical = FindSource("CriticalPoints")
