@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 
 namespace topogpu::discrete_gradient::detail {
 
@@ -53,7 +54,8 @@ void compactCritical(const Output& output, std::array<std::vector<SimplexId>, 4>
 
 } // namespace
 
-void runCpu(const ScalarArrayView& values, const Monitor& monitor, Output& output) {
+void runCpu(const ScalarArrayView& values, const Monitor& monitor, Output& output,
+            std::vector<SimplexId>* keepOrder) {
   const cubical::Grid g = output.grid;
   const SimplexId n = values.size;
   Timer timer;
@@ -78,6 +80,8 @@ void runCpu(const ScalarArrayView& values, const Monitor& monitor, Output& outpu
   timer.reset();
   compactCritical(output, output.criticalCells);
   output.report.timings.emplace_back("critical cells (cpu)", timer.seconds());
+  if (keepOrder != nullptr)
+    *keepOrder = std::move(order);
 }
 
 void runGpu(const ScalarArrayView& values, const Monitor& monitor, Output& output) {

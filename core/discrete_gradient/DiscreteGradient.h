@@ -61,8 +61,10 @@ constexpr double kOrderEnd = 0.3, kGradientEnd = 0.9;
 // Device memory the GPU path needs, for resolveBackend.
 std::size_t deviceBytes(const cubical::Grid& grid, const ScalarArrayView& values);
 
-// The CPU path: vertex order, lower stars in parallel, compaction.
-void runCpu(const ScalarArrayView& values, const Monitor& monitor, Output& output);
+// The CPU path: vertex order, lower stars in parallel, compaction. With keepOrder, the
+// vertex order is handed over there (the Morse-Smale complex's later stages need it).
+void runCpu(const ScalarArrayView& values, const Monitor& monitor, Output& output,
+            std::vector<SimplexId>* keepOrder = nullptr);
 
 // The GPU path (cuda/discrete_gradient): the same stages on the device.
 void runGpu(const ScalarArrayView& values, const Monitor& monitor, Output& output);

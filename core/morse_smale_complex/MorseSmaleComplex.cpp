@@ -114,16 +114,12 @@ void boundaryRoots(const cubical::Grid& g, Roots& roots, const Monitor& monitor)
   pointerJump(roots.boundary, monitor);
 }
 
-void computeRootsCpu(const ScalarArrayView& values, const discrete_gradient::Output& dg,
-                     const Monitor& monitor, Roots& roots, RunReport& report) {
+void computeRootsCpu(const discrete_gradient::Output& dg, const Monitor& monitor,
+                     Roots& roots, RunReport& report) {
   const cubical::Grid g = dg.grid;
   const std::uint8_t* gradient = dg.gradient.data();
   Timer timer;
-  roots.rank.resize(std::size_t(values.size));
-  computeVertexOrderCpu(values, roots.rank.data(), monitor.stage(0, 0.3));
-  report.timings.emplace_back("msc vertex order (cpu)", timer.seconds());
-  timer.reset();
-  fill(roots.vertex, values.size,
+  fill(roots.vertex, SimplexId(roots.rank.size()),
        [&](SimplexId v) { return cubical::vertexSuccessor(g, gradient, v); });
   pointerJump(roots.vertex, monitor);
   report.timings.emplace_back("minima roots (cpu)", timer.seconds());

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace topogpu::morse_smale_complex {
@@ -87,8 +88,9 @@ struct Roots {
   std::vector<SimplexId> rank; // the vertex order
 };
 
-void computeRootsCpu(const ScalarArrayView& values, const discrete_gradient::Output& dg,
-                     const Monitor& monitor, Roots& roots, RunReport& report);
+// The roots of the three forests; roots.rank must hold the vertex order already.
+void computeRootsCpu(const discrete_gradient::Output& dg, const Monitor& monitor,
+                     Roots& roots, RunReport& report);
 // Labels, maxima and arcs from the roots (the CPU path; the GPU computes the same with
 // the rules of ManifoldLabels.h on the device).
 void assemble(const Roots& roots, Output& output);
@@ -121,15 +123,19 @@ inline void mergeReport(const RunReport& stage, RunReport& report) {
 }
 
 // The CPU path: the discrete gradient, the forests' roots, labels and arcs, then the
-// saddle connections, every stage with TBB.
+// saddle connections, every stage with TBB. The gradient's vertex order serves the
+// later stages (execute has validated the field and made the grid).
 template <typename Triangulation>
 void runCpu(Triangulation& tri, const ScalarArrayView& values,
             const Parameters& parameters, const Monitor& monitor, Output& output) {
-  discrete_gradient::execute(tri, values, discrete_gradient::Parameters{Backend::Cpu},
-                             monitor.stage(0, 0.5), output.gradient);
-  output.report = output.gradient.report;
   Roots roots;
-  computeRootsCpu(values, output.gradient, monitor.stage(0.5, 0.8), roots, output.report);
+  output.gradient.grid = cubical::gridOf(tri.dims());
+  discrete_gradient::detail::runCpu(values, monitor.stage(0, 0.5), output.gradient,
+                                    &roots.rank);
+  discrete_gradient::detail::summarize(output.gradient);
+  output.gradient.report.backend = "cpu";
+  output.report = output.gradient.report;
+  computeRootsCpu(output.gradient, monitor.stage(0.5, 0.8), roots, output.report);
   monitor.checkAbort();
   assemble(roots, output);
   roots = Roots(); // 4 words per vertex, not needed by stage 3
@@ -168,14 +174,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
           detail::runCpu(tri, values, parameters, monitor, output);
         });
     // The run's warnings (no device, a GPU failure) first, then the stages'.
-    report.timings = output.report.timings;
-    report.peakDeviceBytes =
-        std::max(report.peakDeviceBytes, output.report.peakDeviceBytes);
-    for (const std::string& w : output.report.warnings)
-      if (std::find(report.warnings.begin(), report.warnings.end(), w) ==
-          report.warnings.end())
-        report.warnings.push_back(w);
-    output.report = report;
+    detail::mergeReport(output.report, report);
+    output.report = std::move(report);
     monitor.report(1.0);
   }
 }
