@@ -16,7 +16,7 @@ namespace topogpu::cli {
 
 namespace {
 
-std::string idList(const std::vector<SimplexId>& ids) {
+template <typename Id> std::string idList(const std::vector<Id>& ids) {
   std::string s = "[";
   for (std::size_t i = 0; i < ids.size(); ++i)
     s += (i ? "," : "") + std::to_string(ids[i]);

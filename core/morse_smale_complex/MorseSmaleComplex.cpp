@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
+#include <string>
 
 namespace topogpu::morse_smale_complex {
 
@@ -170,6 +172,8 @@ void assemble(const Roots& roots, Output& output) {
       output.maxima.push_back(cubical::boundaryFacetOf(g, i));
   std::sort(output.maxima.begin() + std::ptrdiff_t(nTopMaxima), output.maxima.end());
   output.boundaryMaxima = SimplexId(output.maxima.size()) - nTopMaxima;
+  checkLabelRange(nMinima, "minima");
+  checkLabelRange(SimplexId(output.maxima.size()), "maxima");
   for (SimplexId k = nTopMaxima; k < SimplexId(output.maxima.size()); ++k)
     boundaryLabel[cubical::boundaryIndexOf(g, output.maxima[k])] = k;
   output.report.timings.emplace_back("boundary maxima (cpu)", timer.seconds());
@@ -177,14 +181,14 @@ void assemble(const Roots& roots, Output& output) {
   timer.reset();
   output.ascendingManifold.resize(std::size_t(nVertices));
   tbb::parallel_for(SimplexId(0), nVertices, [&](SimplexId v) {
-    output.ascendingManifold[v] =
-        cubical::indexIn(minima.data(), nMinima, cubical::vertexCell(g, roots.vertex[v]));
+    output.ascendingManifold[v] = ManifoldLabel(cubical::indexIn(
+        minima.data(), nMinima, cubical::vertexCell(g, roots.vertex[v])));
   });
   output.cellDescendingManifold.resize(std::size_t(nTop));
   tbb::parallel_for(SimplexId(0), nTop, [&](SimplexId t) {
-    output.cellDescendingManifold[t] =
+    output.cellDescendingManifold[t] = ManifoldLabel(
         cubical::topCellLabel(g, roots.topCell[t], topMaxima.data(), nTopMaxima,
-                              roots.boundary.data(), boundaryLabel.data());
+                              roots.boundary.data(), boundaryLabel.data()));
   });
   output.report.timings.emplace_back("labels (cpu)", timer.seconds());
 
@@ -221,10 +225,16 @@ void assemble(const Roots& roots, Output& output) {
   output.report.timings.emplace_back("arcs (cpu)", timer.seconds());
 }
 
+void checkLabelRange(SimplexId count, const char* kind) {
+  if (count > SimplexId(std::numeric_limits<ManifoldLabel>::max()))
+    throw Error("morse-smale complex: " + std::to_string(count) + " " + kind +
+                " exceed the 32-bit manifold labels (at most 2^31 - 1)");
+}
+
 void countUnlabelled(Output& output) {
-  auto countNegative = [](const std::vector<SimplexId>& labels) {
-    return SimplexId(
-        std::count_if(labels.begin(), labels.end(), [](SimplexId l) { return l < 0; }));
+  auto countNegative = [](const std::vector<ManifoldLabel>& labels) {
+    return SimplexId(std::count_if(labels.begin(), labels.end(),
+                                   [](ManifoldLabel l) { return l < 0; }));
   };
   output.unlabelledAscending = countNegative(output.ascendingManifold);
   output.unlabelledDescending = countNegative(output.descendingManifold);

@@ -18,6 +18,7 @@
 #include "core/morse_smale_complex/SaddleConnections.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +44,11 @@ struct Arc {
   }
 };
 
+// Manifold labels are indices of extrema: 32 bits (as TTK's default SimplexId) halve the
+// three per-element arrays, the complex's largest output and the GPU's largest download.
+// More than 2^31 - 1 extrema of one kind is an Error (checkLabelRange).
+using ManifoldLabel = std::int32_t;
+
 struct Output {
   discrete_gradient::Output gradient;
   // The maxima labels refer to: the critical top cells (gradient.criticalCells[d]) then
@@ -50,10 +56,10 @@ struct Output {
   // refined ids; boundaryMaxima counts the latter.
   std::vector<SimplexId> maxima;
   SimplexId boundaryMaxima = 0;
-  std::vector<SimplexId> ascendingManifold;      // per vertex: index of its minimum
-  std::vector<SimplexId> descendingManifold;     // per vertex: index in maxima
-  std::vector<SimplexId> cellDescendingManifold; // per top cell (VTK cell id)
-  std::vector<Arc> saddle1Minimum;               // from 1-saddles (critical edges)
+  std::vector<ManifoldLabel> ascendingManifold;      // per vertex: index of its minimum
+  std::vector<ManifoldLabel> descendingManifold;     // per vertex: index in maxima
+  std::vector<ManifoldLabel> cellDescendingManifold; // per top cell (VTK cell id)
+  std::vector<Arc> saddle1Minimum;                   // from 1-saddles (critical edges)
   // From (d-1)-saddles: 2-saddles (critical squares) in 3D, 1-saddles in 2D.
   std::vector<Arc> saddleMaximum;
   // Vertices without an ascending / descending label, top cells without a label (0:
@@ -95,6 +101,9 @@ void computeRootsCpu(const discrete_gradient::Output& dg, const Monitor& monitor
 // the rules of ManifoldLabels.h on the device).
 void assemble(const Roots& roots, Output& output);
 void countUnlabelled(Output& output);
+// Throws Error when `count` extrema (`kind`: "minima", "maxima") cannot be numbered by a
+// ManifoldLabel.
+void checkLabelRange(SimplexId count, const char* kind);
 // Arcs of each saddle from its two path ends (2 per saddle, -1 for a side outside the
 // box).
 void addArcs(const std::vector<SimplexId>& saddles, const std::vector<SimplexId>& ends,

@@ -32,6 +32,7 @@ namespace topogpu::gpu {
 namespace {
 
 constexpr int kBlock = 256;
+using Label = morse_smale_complex::ManifoldLabel;
 
 unsigned blocksFor(SimplexId n) {
   return unsigned((n + kBlock - 1) / kBlock);
@@ -125,25 +126,26 @@ __global__ void boundaryMaximumLabelKernel(cubical::Grid grid, const SimplexId* 
 
 __global__ void ascendingKernel(cubical::Grid grid, SimplexId n, const SimplexId* root,
                                 const SimplexId* minima, SimplexId nMinima,
-                                SimplexId* label) {
+                                Label* label) {
   const SimplexId v = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (v < n)
-    label[v] = cubical::indexIn(minima, nMinima, cubical::vertexCell(grid, root[v]));
+    label[v] =
+        Label(cubical::indexIn(minima, nMinima, cubical::vertexCell(grid, root[v])));
 }
 
 __global__ void cellLabelKernel(cubical::Grid grid, SimplexId nTop, const SimplexId* root,
                                 const SimplexId* topMaxima, SimplexId nTopMaxima,
                                 const SimplexId* boundaryRoot,
-                                const SimplexId* boundaryLabel, SimplexId* label) {
+                                const SimplexId* boundaryLabel, Label* label) {
   const SimplexId t = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t < nTop)
-    label[t] = cubical::topCellLabel(grid, root[t], topMaxima, nTopMaxima, boundaryRoot,
-                                     boundaryLabel);
+    label[t] = Label(cubical::topCellLabel(grid, root[t], topMaxima, nTopMaxima,
+                                           boundaryRoot, boundaryLabel));
 }
 
 __global__ void vertexMaximumKernel(cubical::Grid grid, SimplexId n,
-                                    const SimplexId* rank, const SimplexId* cellLabel,
-                                    SimplexId* label) {
+                                    const SimplexId* rank, const Label* cellLabel,
+                                    Label* label) {
   const SimplexId v = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (v >= n)
     return;
@@ -154,7 +156,7 @@ __global__ void vertexMaximumKernel(cubical::Grid grid, SimplexId n,
 // Path ends of each 1-saddle (its two vertices' minima) and of each (d-1)-saddle (its
 // two cofaces' maxima, -1 outside the box), for detail::addArcs on the host.
 __global__ void saddleMinimumEndsKernel(cubical::Grid grid, const SimplexId* saddles,
-                                        SimplexId n, const SimplexId* ascending,
+                                        SimplexId n, const Label* ascending,
                                         const SimplexId* minima, SimplexId* ends) {
   const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n)
@@ -166,7 +168,7 @@ __global__ void saddleMinimumEndsKernel(cubical::Grid grid, const SimplexId* sad
 }
 
 __global__ void saddleMaximumEndsKernel(cubical::Grid grid, const SimplexId* saddles,
-                                        SimplexId n, const SimplexId* cellLabel,
+                                        SimplexId n, const Label* cellLabel,
                                         const SimplexId* maxima, SimplexId* ends) {
   const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n)
@@ -241,9 +243,9 @@ struct JoinAll {
   }
 };
 
-SimplexId countNegative(const thrust::device_vector<SimplexId>& labels) {
+SimplexId countNegative(const thrust::device_vector<Label>& labels) {
   return SimplexId(thrust::count_if(thrust::device, labels.begin(), labels.end(),
-                                    [] __device__(SimplexId l) { return l < 0; }));
+                                    [] __device__(Label l) { return l < 0; }));
 }
 
 } // namespace
@@ -264,7 +266,7 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
     // on a non-blocking stream as soon as it is final, while the next stages run (the
     // host side of a copy, first touch of fresh pages, is what takes the time).
     thrust::device_vector<std::uint8_t> gradient;
-    thrust::device_vector<SimplexId> ascending, descending, cellLabel;
+    thrust::device_vector<Label> ascending, descending, cellLabel;
     std::vector<std::thread> copies;
     std::vector<std::exception_ptr> failures(4);
     const JoinAll join{copies}; // before the arrays above are freed, on every way out
@@ -306,6 +308,7 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
     const thrust::device_vector<SimplexId>& topMaxima = critical[std::size_t(d)];
     const SimplexId nMinima = SimplexId(minima.size());
     const SimplexId nTopMaxima = SimplexId(topMaxima.size());
+    morse_smale_complex::detail::checkLabelRange(nMinima, "minima");
     ascending.resize(static_cast<std::size_t>(n));
     {
       thrust::device_vector<SimplexId> root(static_cast<std::size_t>(n));
@@ -375,6 +378,7 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
       thrust::sort(thrust::device, boundaryMaxima.begin(), boundaryMaxima.end());
     }
     const SimplexId nBoundaryMaxima = SimplexId(boundaryMaxima.size());
+    morse_smale_complex::detail::checkLabelRange(nTopMaxima + nBoundaryMaxima, "maxima");
     if (nBoundaryMaxima > 0) {
       boundaryMaximumLabelKernel<<<blocksFor(nBoundaryMaxima), kBlock>>>(
           grid, raw(boundaryMaxima), nBoundaryMaxima, nTopMaxima, raw(boundaryLabel));

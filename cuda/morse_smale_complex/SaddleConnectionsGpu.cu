@@ -1,6 +1,7 @@
 #include "SaddleConnectionsGpu.h"
 
 #include "core/common/Timer.h"
+#include "core/morse_smale_complex/ManifoldLabels.h"
 #include "core/morse_smale_complex/SaddleConnections.h"
 #include "core/morse_smale_complex/SaddleConnectionsGraph.h"
 #include "cuda/common/CudaCheck.h"
@@ -125,18 +126,6 @@ __global__ void contractKernel(cubical::Grid g, const std::uint8_t* grad,
 
 constexpr SimplexId kNoSlot = -1;
 
-__device__ SimplexId lowerBound(const SimplexId* list, SimplexId n, SimplexId value) {
-  SimplexId lo = 0, hi = n;
-  while (lo < hi) {
-    const SimplexId mid = (lo + hi) / 2;
-    if (list[mid] < value)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 // Slot target cell -> its node in the minor: a junction as its source id (n1 + its
 // position among the junctions), a 2-saddle c as -2 - c, nothing (a dead end or an empty
 // slot) kNoSlot.
@@ -148,9 +137,10 @@ __global__ void slotIndexKernel(const std::uint8_t* grad, const SimplexId* targe
   if (i >= slots)
     return;
   const SimplexId t = target[i];
-  index[i] = t < 0 ? kNoSlot
-                   : (grad[t] == cubical::kCritical ? -2 - lowerBound(saddles2, n2, t)
-                                                    : n1 + lowerBound(junctions, nJ, t));
+  index[i] =
+      t < 0 ? kNoSlot
+            : (grad[t] == cubical::kCritical ? -2 - cubical::indexIn(saddles2, n2, t)
+                                             : n1 + cubical::indexIn(junctions, nJ, t));
 }
 
 // Each source's junction successors (with repetition), which must have their rows
@@ -165,91 +155,123 @@ __global__ void pendingKernel(const SimplexId* slots, SimplexId n, int* pending)
   pending[s] = count;
 }
 
+// One sorted input list of a row merge, read a few entries at a time: the merge is one
+// thread's serial walk, so each global load is a full memory latency on its critical
+// path; loading kBuffer independent entries at once pays that latency once per kBuffer.
+// (Indices into the buffer are compile-time constants: it stays in registers.)
+constexpr int kBuffer = 4;
+struct ListCursor {
+  const int* columns = nullptr;
+  const std::uint64_t* counts = nullptr;
+  SimplexId next = 0, size = 0;
+  int held = 0;
+  int column[kBuffer] = {};
+  std::uint64_t count[kBuffer] = {};
+  __device__ void refill() {
+    held = 0;
+#pragma unroll
+    for (int b = 0; b < kBuffer; ++b)
+      if (next + b < size) {
+        column[b] = columns[next + b];
+        count[b] = counts[next + b];
+        held = b + 1;
+      }
+    next += held;
+  }
+  __device__ int head() const {
+    return held > 0 ? column[0] : INT_MAX;
+  }
+  __device__ std::uint64_t pop() {
+    const std::uint64_t c = count[0];
+#pragma unroll
+    for (int b = 0; b + 1 < kBuffer; ++b) {
+      column[b] = column[b + 1];
+      count[b] = count[b + 1];
+    }
+    if (--held == 0)
+      refill();
+    return c;
+  }
+};
+
 // The rows of the path-count matrix R (junction or 1-saddle -> 2-saddles, sorted by
 // column) live in one pool: row r at start[r], length len[r]. A source's row is the
 // merge of its (up to 4) slots' rows, a 2-saddle slot being the row {(c, 1)}: the
-// number of V-paths to each 2-saddle is the sum over the first step. Returns the row's
-// length; with Write, also writes it (counts checked: an overflow sets *overflow).
-template <bool Write>
+// number of V-paths to each 2-saddle is the sum over the first step. Writes the row and
+// returns its length (counts checked: an overflow sets *overflow).
 __device__ SimplexId mergeRow(const SimplexId* slots, const SimplexId* start,
                               const SimplexId* len, const int* poolColumns,
                               const std::uint64_t* poolCounts, int* outColumns,
                               std::uint64_t* outCounts, int* overflow) {
-  const int* columns[graph::kMaxOutDegree];
-  const std::uint64_t* counts[graph::kMaxOutDegree];
-  SimplexId size[graph::kMaxOutDegree], at[graph::kMaxOutDegree];
-  int single[graph::kMaxOutDegree];
-  const std::uint64_t one = 1;
-  int lists = 0;
+  ListCursor list[graph::kMaxOutDegree];
+#pragma unroll
   for (int k = 0; k < graph::kMaxOutDegree; ++k) {
     const SimplexId s = slots[k];
-    if (s == kNoSlot)
-      continue;
     if (s >= 0) {
-      columns[lists] = poolColumns + start[s];
-      counts[lists] = poolCounts + start[s];
-      size[lists] = len[s];
-    } else {
-      single[lists] = int(-2 - s);
-      columns[lists] = &single[lists];
-      counts[lists] = &one;
-      size[lists] = 1;
+      list[k].columns = poolColumns + start[s];
+      list[k].counts = poolCounts + start[s];
+      list[k].size = len[s];
+      list[k].refill();
+    } else if (s != kNoSlot) {
+      list[k].column[0] = int(-2 - s);
+      list[k].count[0] = 1;
+      list[k].held = 1;
     }
-    at[lists++] = 0;
   }
   SimplexId written = 0;
   for (;;) {
     int column = INT_MAX;
-    for (int k = 0; k < lists; ++k)
-      if (at[k] < size[k] && columns[k][at[k]] < column)
-        column = columns[k][at[k]];
+#pragma unroll
+    for (int k = 0; k < graph::kMaxOutDegree; ++k)
+      column = min(column, list[k].head());
     if (column == INT_MAX)
       return written;
     std::uint64_t sum = 0;
-    for (int k = 0; k < lists; ++k) {
-      if (at[k] < size[k] && columns[k][at[k]] == column) {
-        if (Write) {
-          const std::uint64_t term = counts[k][at[k]];
-          if (sum + term < sum)
-            *overflow = 1;
-          sum += term;
-        }
-        ++at[k];
+#pragma unroll
+    for (int k = 0; k < graph::kMaxOutDegree; ++k)
+      if (list[k].head() == column) {
+        const std::uint64_t term = list[k].pop();
+        if (sum + term < sum)
+          *overflow = 1;
+        sum += term;
       }
-    }
-    if (Write) {
-      outColumns[written] = column;
-      outCounts[written] = sum;
-    }
+    outColumns[written] = column;
+    outCounts[written] = sum;
     ++written;
   }
 }
 
-// Lengths of the rows of `rows` (sources, each with its 4 slots at slots + 4 * source).
-__global__ void rowLengthKernel(const SimplexId* rows, SimplexId n,
-                                const SimplexId* slots, const SimplexId* start,
-                                const SimplexId* len, const int* poolColumns,
-                                SimplexId* lengths) {
+// A bound on each row's length (the sum of its inputs' lengths): rows are written in
+// one pass into room of that size, so the merge runs once rather than once to count and
+// once to write (the pool keeps the unused tails).
+__global__ void rowBoundKernel(const SimplexId* rows, SimplexId n, const SimplexId* slots,
+                               const SimplexId* len, SimplexId* bounds) {
   const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n)
-    lengths[i] = mergeRow<false>(slots + rows[i] * graph::kMaxOutDegree, start, len,
-                                 poolColumns, nullptr, nullptr, nullptr, nullptr);
+  if (i >= n)
+    return;
+  SimplexId bound = 0;
+  for (int k = 0; k < graph::kMaxOutDegree; ++k) {
+    const SimplexId s = slots[rows[i] * graph::kMaxOutDegree + k];
+    bound += s >= 0 ? len[s] : (s != kNoSlot ? 1 : 0);
+  }
+  bounds[i] = bound;
 }
 
 // Writes the rows at base + offsets[i] and records their start and length (indexed by
-// row id, junction rows and 1-saddle rows in separate arrays).
+// row id).
 __global__ void rowFillKernel(const SimplexId* rows, SimplexId n, const SimplexId* slots,
                               SimplexId* start, SimplexId* len, const SimplexId* offsets,
-                              const SimplexId* lengths, SimplexId base, int* poolColumns,
-                              std::uint64_t* poolCounts, int* overflow) {
+                              SimplexId base, int* poolColumns, std::uint64_t* poolCounts,
+                              int* overflow) {
   const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   const SimplexId at = base + offsets[i];
-  mergeRow<true>(slots + rows[i] * graph::kMaxOutDegree, start, len, poolColumns,
-                 poolCounts, poolColumns + at, poolCounts + at, overflow);
+  const SimplexId written =
+      mergeRow(slots + rows[i] * graph::kMaxOutDegree, start, len, poolColumns,
+               poolCounts, poolColumns + at, poolCounts + at, overflow);
   start[rows[i]] = at;
-  len[rows[i]] = lengths[i];
+  len[rows[i]] = written;
 }
 
 // Kahn's peeling: a junction whose successors all have rows joins the next level.
@@ -291,33 +313,43 @@ struct IsClaimed {
   __device__ bool operator()(SimplexId x) const { return x >= 0; }
 };
 
-// A few bytes of pinned host memory for the per-level reads: a pageable copy goes
-// through the driver's staging buffers, which the Morse-Smale complex's large downloads
-// keep busy at the same time.
+template <typename T> __global__ void copyScalarKernel(const T* from, T* to) {
+  *to = *from;
+}
+
+// A few bytes of mapped pinned host memory for the per-level reads, written by a kernel
+// over the bus rather than by a copy: the copy engines are busy with the Morse-Smale
+// complex's large downloads at the same time, and a copy would queue behind them.
 template <typename T> class PinnedScalar {
 public:
   PinnedScalar() {
-    cudaCheck(cudaMallocHost(&value_, sizeof(T)), "saddle connections: pinned memory");
+    cudaCheck(cudaHostAlloc(&value_, sizeof(T), cudaHostAllocMapped),
+              "saddle connections: pinned memory");
+    const cudaError_t mapped = cudaHostGetDevicePointer(&device_, value_, 0);
+    if (mapped != cudaSuccess)
+      cudaFreeHost(value_);
+    cudaCheck(mapped, "saddle connections: mapped memory");
   }
   ~PinnedScalar() { cudaFreeHost(value_); }
   PinnedScalar(const PinnedScalar&) = delete;
   PinnedScalar& operator=(const PinnedScalar&) = delete;
   // Copies from device memory on the default stream and waits for it.
   const T& read(const T* device, const char* what) {
-    cudaCheck(cudaMemcpyAsync(value_, device, sizeof(T), cudaMemcpyDeviceToHost,
-                              cudaStreamLegacy),
-              what);
+    copyScalarKernel<<<1, 1, 0, cudaStreamLegacy>>>(device, device_);
+    cudaCheck(cudaGetLastError(), what);
     cudaCheck(cudaStreamSynchronize(cudaStreamLegacy), what);
     return *value_;
   }
 
 private:
   T* value_ = nullptr;
+  T* device_ = nullptr;
 };
 
-// One thread per 1-saddle row: its entries as arcs (refined ids of both saddles).
+// One thread per 1-saddle row: its entries as arcs (refined ids of both saddles), at the
+// row's offset among the arcs.
 __global__ void arcsKernel(SimplexId n1, const SimplexId* start, const SimplexId* len,
-                           SimplexId first, const int* columns,
+                           const SimplexId* arcOffsets, const int* columns,
                            const std::uint64_t* counts, const SimplexId* saddles1,
                            const SimplexId* saddles2, saddle_connections::Arc* arcs) {
   const SimplexId r = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -325,7 +357,7 @@ __global__ void arcsKernel(SimplexId n1, const SimplexId* start, const SimplexId
     return;
   for (SimplexId k = 0; k < len[r]; ++k) {
     const SimplexId at = start[r] + k;
-    saddle_connections::Arc& arc = arcs[at - first];
+    saddle_connections::Arc& arc = arcs[arcOffsets[r] + k];
     arc.saddle1 = saddles1[r];
     arc.saddle2 = saddles2[columns[at]];
     arc.multiplicity = counts[at];
@@ -364,20 +396,19 @@ void exclusiveSum(const SimplexId* in, SimplexId* out, SimplexId n, Scratch& scr
 
 // Merges the rows of `rows` (device list, n of them, all of whose successors have rows)
 // into the pool and, with predecessors, releases the next level into `next`. One host
-// read per call: the rows' total length (to size the pool) and the next level's size.
+// read per call: the rows' total bound (to size the pool) and the next level's size.
 // Returns the latter.
 SimplexId mergeLevel(const SimplexId* rows, SimplexId n, const SimplexId* slots,
-                     SimplexId* start, SimplexId* len, RowPool& pool, SimplexId* lengths,
+                     SimplexId* start, SimplexId* len, RowPool& pool, SimplexId* bounds,
                      SimplexId* offsets, Scratch& scratch, LevelState* state,
                      PinnedScalar<LevelState>& hostState, const SimplexId* predOffsets,
                      const SimplexId* predecessors, int* pending, SimplexId* next,
                      int* overflow) {
   constexpr int block = 128;
-  rowLengthKernel<<<blocksFor(n, block), block>>>(rows, n, slots, start, len,
-                                                  raw(pool.columns), lengths);
-  cudaCheck(cudaGetLastError(), "saddle connections: row lengths");
-  exclusiveSum(lengths, offsets, n, scratch);
-  levelTotalKernel<<<1, 1>>>(offsets, lengths, n, state);
+  rowBoundKernel<<<blocksFor(n, block), block>>>(rows, n, slots, len, bounds);
+  cudaCheck(cudaGetLastError(), "saddle connections: row bounds");
+  exclusiveSum(bounds, offsets, n, scratch);
+  levelTotalKernel<<<1, 1>>>(offsets, bounds, n, state);
   if (predecessors != nullptr)
     releaseKernel<<<blocksFor(n, block), block>>>(rows, n, predOffsets, predecessors,
                                                   pending, next, &state->next);
@@ -385,7 +416,7 @@ SimplexId mergeLevel(const SimplexId* rows, SimplexId n, const SimplexId* slots,
   const LevelState host = hostState.read(state, "saddle connections: level size");
   pool.reserve(pool.used + host.total);
   rowFillKernel<<<blocksFor(n, block), block>>>(rows, n, slots, start, len, offsets,
-                                                lengths, pool.used, raw(pool.columns),
+                                                pool.used, raw(pool.columns),
                                                 raw(pool.counts), overflow);
   cudaCheck(cudaGetLastError(), "saddle connections: row merge");
   pool.used += host.total;
@@ -566,7 +597,7 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
     // Room for the minor's own edges, twice: most rows are short.
     pool.reserve(2 * nSlots);
     const SimplexId widest = std::max(n1, nJ);
-    thrust::device_vector<SimplexId> lengths(static_cast<std::size_t>(widest)),
+    thrust::device_vector<SimplexId> bounds(static_cast<std::size_t>(widest)),
         offsets(static_cast<std::size_t>(widest));
     thrust::device_vector<LevelState> state(1);
     PinnedScalar<LevelState> hostState;
@@ -583,11 +614,13 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
                           ready) -
           level.begin());
     }
+    report.timings.emplace_back("saddle path setup (gpu)", timer.seconds());
+    timer.reset();
     SimplexId merged = 0;
     int iterations = 0;
     while (levelSize > 0) {
       const SimplexId nextSize = mergeLevel(
-          raw(level), levelSize, raw(slotNode), raw(start), raw(len), pool, raw(lengths),
+          raw(level), levelSize, raw(slotNode), raw(start), raw(len), pool, raw(bounds),
           raw(offsets), scratch, raw(state), hostState, raw(predOffsets),
           raw(predecessors), raw(pending), raw(next), raw(overflow));
       merged += levelSize;
@@ -599,13 +632,14 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
     if (merged != nJ)
       throw Error("the discrete gradient has a closed V-path between saddles (it is not "
                   "a valid gradient)");
+    report.timings.emplace_back("saddle path levels (gpu)", timer.seconds());
+    timer.reset();
     // The 1-saddle rows.
-    const SimplexId junctionEntries = pool.used;
     if (n1 > 0) {
       thrust::device_vector<SimplexId> saddleRows(static_cast<std::size_t>(n1));
       thrust::sequence(thrust::device, saddleRows.begin(), saddleRows.end());
       mergeLevel(raw(saddleRows), n1, raw(slotNode), raw(start), raw(len), pool,
-                 raw(lengths), raw(offsets), scratch, raw(state), hostState, nullptr,
+                 raw(bounds), raw(offsets), scratch, raw(state), hostState, nullptr,
                  nullptr, nullptr, nullptr, raw(overflow));
     }
     if (overflow[0] != 0)
@@ -613,14 +647,20 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
     stageDone("saddle path counting");
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
 
-    // The arcs, assembled on the device (the 1-saddle rows are contiguous in the pool,
-    // in row order) and copied back as they are.
-    const SimplexId nnz = pool.used - junctionEntries;
-    thrust::device_vector<saddle_connections::Arc> arcs(static_cast<std::size_t>(nnz));
+    // The arcs, assembled on the device at the 1-saddle rows' offsets (a scan of their
+    // lengths) and copied back as they are.
+    SimplexId nnz = 0;
     if (n1 > 0) {
-      arcsKernel<<<blocksFor(n1, block), block>>>(
-          n1, raw(start), raw(len), junctionEntries, raw(pool.columns), raw(pool.counts),
-          raw(s1), raw(s2), raw(arcs));
+      exclusiveSum(raw(len), raw(offsets), n1, scratch);
+      levelTotalKernel<<<1, 1>>>(raw(offsets), raw(len), n1, raw(state));
+      cudaCheck(cudaGetLastError(), "saddle connections: arc count");
+      nnz = hostState.read(raw(state), "saddle connections: arc count").total;
+    }
+    thrust::device_vector<saddle_connections::Arc> arcs(static_cast<std::size_t>(nnz));
+    if (nnz > 0) {
+      arcsKernel<<<blocksFor(n1, block), block>>>(n1, raw(start), raw(len), raw(offsets),
+                                                  raw(pool.columns), raw(pool.counts),
+                                                  raw(s1), raw(s2), raw(arcs));
       cudaCheck(cudaGetLastError(), "saddle connections: arcs");
     }
     out.arcs.resize(static_cast<std::size_t>(nnz));
@@ -634,7 +674,7 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
     out.minorEdges = minorEdges;
     out.productIterations = iterations;
     saddle_connections::detail::sumMultiplicities(out);
-    report.timings.emplace_back("saddle path counting (gpu)", timer.seconds());
+    report.timings.emplace_back("saddle path rows and arcs (gpu)", timer.seconds());
   }
 }
 

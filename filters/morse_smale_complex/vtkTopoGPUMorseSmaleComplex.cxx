@@ -571,7 +571,7 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
   // ---- port 3: the segmentation --------------------------------------------------
   vtkDataSet* segmentation = vtkDataSet::GetData(run.outputVector, 3);
   segmentation->ShallowCopy(input);
-  auto labels = [](const char* name, const std::vector<SimplexId>& values) {
+  auto labels = [](const char* name, const auto& values) {
     auto array = namedArray<vtkIdTypeArray>(name, vtkIdType(values.size()));
     std::copy(values.begin(), values.end(), array->GetPointer(0));
     return array;
@@ -593,7 +593,8 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
     for (SimplexId v = 0; v < nVertices; ++v)
       keys[v] = result.ascendingManifold[v] < 0 || result.descendingManifold[v] < 0
                     ? -1
-                    : result.ascendingManifold[v] * nMax + result.descendingManifold[v];
+                    : SimplexId(result.ascendingManifold[v]) * nMax +
+                          result.descendingManifold[v];
     std::vector<SimplexId> pairs = keys;
     std::sort(pairs.begin(), pairs.end());
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());

@@ -343,7 +343,8 @@ TEST(BadInput, MorseSmaleComplexOfAConstantFieldIsTheRamps) {
       EXPECT_EQ(out.boundaryMaxima, 1);
       EXPECT_TRUE(out.saddle1Minimum.empty() && out.saddleMaximum.empty());
       EXPECT_TRUE(out.saddleConnections.arcs.empty());
-      EXPECT_EQ(out.ascendingManifold, std::vector<SimplexId>(std::size_t(count), 0));
+      EXPECT_EQ(out.ascendingManifold,
+                std::vector<msc::ManifoldLabel>(std::size_t(count), 0));
       EXPECT_EQ(out.unlabelledAscending + out.unlabelledDescending + out.unlabelledCells,
                 0);
     }

@@ -270,7 +270,7 @@ void checkRegions(const msc::Output& out, const std::string& tag) {
   const cubical::Grid& g = out.gradient.grid;
   const SimplexId n[3] = {g.n[0], g.n[1], g.n[2]};
   auto connected =
-      [&](const std::vector<SimplexId>& label, const SimplexId m[3],
+      [&](const std::vector<msc::ManifoldLabel>& label, const SimplexId m[3],
           SimplexId seedOf(const SimplexId*, SimplexId, const cubical::Grid&),
           const std::vector<SimplexId>& extrema, const char* what) {
         const SimplexId count = m[0] * m[1] * m[2];
