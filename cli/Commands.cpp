@@ -53,7 +53,9 @@ const std::vector<Command>& commandTable() {
                  "skip the 1-saddle to 2-saddle arcs (the expensive stage)"},
                 {"--persistence-pairs", "",
                  "cancel arcs in order of persistence and add the pairs (minimum, "
-                 "1-saddle) and ((d-1)-saddle, maximum) as \"persistence_pairs\""}},
+                 "1-saddle) and ((d-1)-saddle, maximum), and in 3D with the saddle "
+                 "connections the (1-saddle, 2-saddle) pairs from the Morse "
+                 "complex's boundary, as \"persistence_pairs\""}},
                runOptions()}),
        "Counts the critical cells (\"critical_cells\": [n0, n1, n2, n3]), the "
        "saddle-extremum arcs (\"arcs\": {\"saddle1_minimum\", \"saddle2_maximum\"}; in "

@@ -10,6 +10,7 @@
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/Persistence.h"
 
+#include <array>
 #include <fstream>
 
 namespace topogpu::cli {
@@ -166,18 +167,22 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
     morse_smale_complex::computePersistence(output, domain.values, persistence);
     output.report.timings.emplace_back("persistence pairs (cpu)", timer.seconds());
     result.fields.add("persistence_pairs", persistenceJson(persistence));
-    std::size_t low = 0;
+    std::array<std::size_t, 3> perDimension{};
     for (const auto& p : persistence.pairs)
-      low += p.dimension == 0 ? 1 : 0;
-    result.lines.push_back(
-        "persistence pairs: " + std::to_string(low) + " (minimum, 1-saddle), " +
-        std::to_string(persistence.pairs.size() - low) + " (" + (is2D ? "1" : "2") +
-        "-saddle, maximum); essential minima: " +
-        std::to_string(persistence.minima.size()) +
-        (is2D ? std::string()
-              : "; saddles left for the 1-saddle/2-saddle pairs: " +
-                    std::to_string(persistence.saddles1.size()) + " + " +
-                    std::to_string(persistence.saddlesTop.size())));
+      ++perDimension[std::size_t(p.dimension)];
+    const std::string top = is2D ? "1" : "2";
+    std::string line = "persistence pairs: " + std::to_string(perDimension[0]) +
+                       " (minimum, 1-saddle), " +
+                       std::to_string(perDimension[is2D ? 1 : 2]) + " (" + top +
+                       "-saddle, maximum)";
+    if (persistence.saddlePairs)
+      line += ", " + std::to_string(perDimension[1]) + " (1-saddle, 2-saddle)";
+    line += "; essential minima: " + std::to_string(persistence.minima.size());
+    if (!is2D)
+      line += "; saddles left: " + std::to_string(persistence.saddles1.size()) + " + " +
+              std::to_string(persistence.saddlesTop.size()) +
+              (persistence.saddlePairs ? "" : " (for the 1-saddle/2-saddle pairs)");
+    result.lines.push_back(line);
   }
   if (args.has("--details"))
     writeDetails(args.get("--details"), output);

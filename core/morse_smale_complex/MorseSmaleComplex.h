@@ -65,8 +65,9 @@ struct Output {
   // Vertices without an ascending / descending label, top cells without a label (0:
   // checked by the tests, reported by the CLI).
   SimplexId unlabelledAscending = 0, unlabelledDescending = 0, unlabelledCells = 0;
-  // Stage 3 (empty in 2D or when switched off).
+  // Stage 3 (empty in 2D or when switched off; saddleConnectionsComputed tells which).
   saddle_connections::SaddleConnections saddleConnections;
+  bool saddleConnectionsComputed = false;
   RunReport report;
 };
 
@@ -182,6 +183,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
           output = Output();
           detail::runCpu(tri, values, parameters, monitor, output);
         });
+    output.saddleConnectionsComputed =
+        parameters.computeSaddleConnections && grid.dimension == 3;
     // The run's warnings (no device, a GPU failure) first, then the stages'.
     detail::mergeReport(output.report, report);
     output.report = std::move(report);

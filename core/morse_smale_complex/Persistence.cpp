@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <numeric>
 #include <queue>
 #include <string>
+#include <utility>
 
 namespace topogpu::morse_smale_complex {
 
@@ -125,6 +127,74 @@ std::vector<Cancellation> cancelInOrder(const std::vector<Node>& nodes,
     cancelled.push_back({top.edge, y});
   }
   return cancelled;
+}
+
+// The H1 pairs (index of the 1-saddle, index of the 2-saddle, in the critical cell
+// lists) by the standard reduction of the Morse boundary over Z/2: columns in filtration
+// order, each reduced by the earlier column owning its lowest (latest) row. rowPosition,
+// columnPosition: each cell's position in the filtration order.
+std::vector<std::pair<SimplexId, SimplexId>>
+reduceSaddleBoundary(const saddle_connections::SaddleConnections& connections,
+                     const std::vector<SimplexId>& saddles1,
+                     const std::vector<SimplexId>& saddles2,
+                     const std::vector<SimplexId>& rowPosition,
+                     const std::vector<SimplexId>& columnPosition) {
+  const std::size_t n1 = saddles1.size(), n2 = saddles2.size();
+  std::vector<SimplexId> rowAt(n1), columnAt(n2);
+  for (std::size_t r = 0; r < n1; ++r)
+    rowAt[std::size_t(rowPosition[r])] = SimplexId(r);
+  for (std::size_t c = 0; c < n2; ++c)
+    columnAt[std::size_t(columnPosition[c])] = SimplexId(c);
+  // Columns by position, entries as row positions: a column's pivot is its largest.
+  std::vector<std::vector<SimplexId>> column(n2);
+  for (const saddle_connections::Arc& arc : connections.arcs) {
+    if (arc.multiplicity % 2 == 0)
+      continue; // an even number of V-paths cancels over Z/2
+    const SimplexId r = indexIn(saddles1, arc.saddle1),
+                    c = indexIn(saddles2, arc.saddle2);
+    if (r < 0 || c < 0)
+      throw Error("persistence pairs: a saddle connection ends at a cell that is not "
+                  "critical");
+    column[std::size_t(columnPosition[std::size_t(c)])].push_back(
+        rowPosition[std::size_t(r)]);
+  }
+  std::vector<SimplexId> pivotColumn(n1, -1), sum;
+  std::vector<std::pair<SimplexId, SimplexId>> pairs;
+  for (std::size_t j = 0; j < n2; ++j) {
+    std::vector<SimplexId>& col = column[j];
+    std::sort(col.begin(), col.end());
+    while (!col.empty() && pivotColumn[std::size_t(col.back())] >= 0) {
+      const std::vector<SimplexId>& other =
+          column[std::size_t(pivotColumn[std::size_t(col.back())])];
+      sum.clear();
+      std::set_symmetric_difference(col.begin(), col.end(), other.begin(), other.end(),
+                                    std::back_inserter(sum));
+      col.swap(sum);
+    }
+    if (col.empty())
+      continue; // a positive 2-saddle: it creates an H2 class
+    pivotColumn[std::size_t(col.back())] = SimplexId(j);
+    pairs.emplace_back(rowAt[std::size_t(col.back())], columnAt[j]);
+  }
+  return pairs;
+}
+
+// Each cell's position in the order (rank of its highest vertex, refined id).
+std::vector<SimplexId> filtrationPositions(const cubical::Grid& g,
+                                           const std::vector<SimplexId>& cells,
+                                           const SimplexId* rank) {
+  std::vector<std::pair<SimplexId, SimplexId>> keyed(cells.size());
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    keyed[i] = {rank[highestVertex(g, cells[i], rank)], cells[i]};
+  std::vector<SimplexId> order(cells.size());
+  std::iota(order.begin(), order.end(), SimplexId(0));
+  std::sort(order.begin(), order.end(), [&](SimplexId a, SimplexId b) {
+    return keyed[std::size_t(a)] < keyed[std::size_t(b)];
+  });
+  std::vector<SimplexId> position(cells.size());
+  for (std::size_t p = 0; p < order.size(); ++p)
+    position[std::size_t(order[p])] = SimplexId(p);
+  return position;
 }
 
 } // namespace
@@ -266,6 +336,21 @@ void computePersistence(const Output& complex, const ScalarArrayView& values,
     for (std::size_t m = 0; m < maxima.size(); ++m)
       if (!usedMaximum[m])
         persistence.maxima.push_back(maxima[m]);
+  }
+  // Dimension 1 (3D): the saddle-saddle pairs, when stage 3 gave the Morse boundary.
+  if (d == 3 && complex.saddleConnectionsComputed) {
+    persistence.saddlePairs = true;
+    const auto pairs = reduceSaddleBoundary(
+        complex.saddleConnections, saddles1, saddlesTop,
+        filtrationPositions(g, saddles1, rank), filtrationPositions(g, saddlesTop, rank));
+    for (const auto& [r, c] : pairs) {
+      usedSaddle1[std::size_t(r)] = 1;
+      usedSaddleTop[std::size_t(c)] = 1;
+      const PersistencePair p =
+          makePair(1, saddles1[std::size_t(r)], saddlesTop[std::size_t(c)]);
+      if (p.deathRank > p.birthRank) // else zero persistence, inside one lower star
+        persistence.pairs.push_back(p);
+    }
   }
   for (std::size_t s = 0; s < saddles1.size(); ++s)
     if (!usedSaddle1[s])

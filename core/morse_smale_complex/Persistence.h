@@ -19,7 +19,15 @@
 // smaller refined id in dimension 0, the larger in the dual: both sweeps follow the one
 // total order (rank, refined id) of the cells, so in 2D each 1-saddle is in at most one
 // pair. A saddle whose two paths reach the same (merged) extremum is never
-// cancelled here: in 3D it pairs with a saddle of the other index (H1), not part of this.
+// cancelled here: in 3D it pairs with a saddle of the other index (H1):
+//  * dimension 1 in 3D, when the complex has its saddle connections (stage 3): the
+//    algebraic form of the saddle-saddle cancellations, a Z/2 reduction of the Morse
+//    complex's boundary from 2-saddles to 1-saddles, whose entries are the V-path counts
+//    mod 2 (the saddle connections' multiplicities). The Morse complex of a gradient of
+//    the lower-star filtration has the filtration's persistent homology, so its pairs
+//    are the H1 pairs. Columns (2-saddles) and rows (1-saddles) are ordered by (rank,
+//    refined id); a face and coface of equal rank (one lower star) pair with zero
+//    persistence: such pairs are not listed but their saddles are not "left" either.
 #pragma once
 
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
@@ -40,11 +48,14 @@ struct PersistencePair {
 };
 
 struct Persistence {
-  // Dimension 0 in cancellation order, then dimension d-1 in cancellation order.
+  // Dimension 0 in cancellation order, dimension d-1 in cancellation order, then (3D
+  // with saddle connections) dimension 1 in the order of the deaths.
   std::vector<PersistencePair> pairs;
+  bool saddlePairs = false; // dimension 1 was computed (3D, stage 3 present)
   // Critical cells no cancellation removed (refined ids): the essential minimum (one on
-  // a connected grid), 1-saddles and (d-1)-saddles left (in 3D those of the H1 pairs; in
-  // 2D none), maxima left (none on a box: each dies into a saddle or "outside").
+  // a connected grid), 1-saddles and (d-1)-saddles left (in 3D without saddlePairs those
+  // of the H1 pairs, none otherwise on a box), maxima left (none on a box: each dies
+  // into a saddle or "outside").
   std::vector<SimplexId> minima, saddles1, saddlesTop, maxima;
 };
 

@@ -9,10 +9,10 @@ the smallest grids).
 Values are compared as vertex ranks (the shared vertex order), so fields with massive ties
 have one well-defined diagram. The CLI's pairs must equal, as multisets of (dimension,
 birth rank, death rank), the oracle's finite pairs of positive persistence in H0 and
-H_{d-1}; the minima left must be the essential H0 classes (one), no maximum may be left
-(a box has no essential top class), and the saddles left over must be those of the other
-pairs: in 3D, the 1-saddles are the births of the H1 classes (finite or essential) and the
-2-saddles their deaths; in 2D, none. Cases: 2D and 3D random grids up to 12^3 (uint8
+H_{d-1}, and in 3D with the saddle connections (stage 3) those of H1 too; the minima left
+must be the essential H0 classes (one), no maximum may be left (a box has no essential top
+class), and no saddle either; without stage 3 (some of the small cases) the saddles left
+over must be those of the H1 pairs: the 1-saddles their births, the 2-saddles their deaths. Cases: 2D and 3D random grids up to 12^3 (uint8
 with 2-4 levels, int16, float32 distinct and continuous), medium fields (~40^3: Gaussians,
 sines, quantised noise) and two small real volumes (skipped when the data is
 missing; with TOPOGPU_MSC_PERSISTENCE_ALL_VOLUMES set, every volume of the oracle's list).
@@ -34,9 +34,9 @@ TOPOGPU, DATA = cli_helpers.arguments()
 BRUTE_LIMIT = 1500
 
 
-def run_cli(path, dims, type_name, *extra):
+def run_cli(path, dims, type_name, *extra, saddles=False):
     args = ["msc", "--raw", path, "--dims", ",".join(map(str, dims)), "--type", type_name,
-            "--backend", "cpu", "--no-saddle-connections", *extra]
+            "--backend", "cpu", *([] if saddles else ["--no-saddle-connections"]), *extra]
     result = cli_helpers.topogpu(*args, timeout=300, memory=None)
     if result.returncode != 0:
         return None, f"rc {result.returncode}: {result.stderr.strip()[-300:]}"
@@ -48,29 +48,32 @@ def run_cli(path, dims, type_name, *extra):
         return None, f"not JSON: {result.stdout[-300:]!r}"
 
 
-def expected_from(pairs, essentials, d):
-    """What the CLI must report, from an oracle diagram."""
+def expected_from(pairs, essentials, d, saddles=False):
+    """What the CLI must report, from an oracle diagram: with the saddle connections
+    (saddles), every pair; without, those of H0 and H_{d-1}, the H1 pairs' saddles left."""
     positive = [(k, b, e) for k, b, e in pairs if b != e]
-    extremal = collections.Counter(p for p in positive if p[0] in (0, d - 1))
-    h1 = sum(1 for p in positive if p[0] == 1)
+    listed = collections.Counter(p for p in positive if saddles or p[0] in (0, d - 1))
+    h1 = 0 if saddles else sum(1 for p in positive if p[0] == 1)
     essential = collections.Counter(essentials)
     left = [0, 0] if d == 2 else [h1 + essential[1], h1 + essential[2]]
-    return {"pairs": extremal, "essential_minima": essential[0],
+    return {"pairs": listed, "essential_minima": essential[0],
             "maxima_left": essential[d], "saddles_left": left}
 
 
-def compare(label, grid, tmp, method):
-    """grid is indexed [z, y, x] (raw files are x fastest)."""
+def compare(label, grid, tmp, method, saddles=True):
+    """grid is indexed [z, y, x] (raw files are x fastest). saddles: run stage 3, so
+    that the 3D H1 pairs are computed too."""
     grid = np.asarray(grid)
     path = os.path.join(tmp, "case.raw")
     grid.astype(grid.dtype.newbyteorder("<")).tofile(path)
     dims = list(grid.shape[::-1])
     d = sum(1 for n in dims if n > 1)
     if method == "brute":
-        expected = expected_from(*oracle.brute_force_pairs(grid), d)
+        expected = expected_from(*oracle.brute_force_pairs(grid), d, saddles)
     else:
-        expected = expected_from(*oracle.gudhi_pairs(grid), d)
-    out, error = run_cli(path, dims, grid.dtype.name, "--json", "--persistence-pairs")
+        expected = expected_from(*oracle.gudhi_pairs(grid), d, saddles)
+    out, error = run_cli(path, dims, grid.dtype.name, "--json", "--persistence-pairs",
+                         saddles=saddles)
     if error:
         check(False, f"{label}: {error}")
         return
@@ -78,7 +81,7 @@ def compare(label, grid, tmp, method):
     pairs = collections.Counter(tuple(p[:3]) for p in got.get("pairs", []))
     missing, extra = expected["pairs"] - pairs, pairs - expected["pairs"]
     check(not missing and not extra,
-          f"{label} ({method}): pairs missing {sorted(missing)[:5]}, extra {sorted(extra)[:5]} "
+          f"{label} ({method}{'' if saddles else ', no stage 3'}): pairs missing {sorted(missing)[:5]}, extra {sorted(extra)[:5]} "
           f"({sum(expected['pairs'].values())} expected)")
     for key in ("essential_minima", "maxima_left", "saddles_left"):
         check(got.get(key) == expected[key],
@@ -135,7 +138,10 @@ def small_cases(tmp):
             d = 3 if shape[0] > 1 else 2
             check(expected_from(*brute, d) == expected_from(*gud, d),
                   f"{label}: the oracle's brute force and GUDHI disagree")
-        pairs += compare(label, grid, tmp, "brute" if cells <= BRUTE_LIMIT else "gudhi") or 0
+        method = "brute" if cells <= BRUTE_LIMIT else "gudhi"
+        pairs += compare(label, grid, tmp, method) or 0
+        if case % 4 == 1:  # also without stage 3: H0 and H2 alone, the H1 saddles left
+            compare(label, grid, tmp, method, saddles=False)
         cases += 1
     return cases, pairs
 
