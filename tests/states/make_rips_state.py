@@ -69,11 +69,11 @@ placed.Transform = "Transform"
 placed.Transform.Translate = [1.8, -1.3, 0.0]
 placed.Transform.Scale = [2.0, 2.0, 1.0]
 label = Text(registrationName="DiagramLabel")
-label.Text = ("left: a torus cloud and the cocycles of its two loops;  right: its Rips "
+label.Text = ("left: a torus cloud and the cocycles of its two loops\nright: its Rips "
               "persistence diagram (x: birth, y: death; red: H0, blue: H1)")
 
 view = GetActiveViewOrCreate("RenderView")
-view.ViewSize = [1200, 700]
+view.ViewSize = [1000, 800]  # the state tests' screenshot size
 view.UseColorPaletteForBackground = 0
 view.Background = [1.0, 1.0, 1.0]
 view.OrientationAxesVisibility = 0
@@ -107,10 +107,10 @@ label_display.WindowLocation = "Upper Center"
 label_display.FontSize = 16
 label_display.Color = [0.1, 0.1, 0.1]
 
-view.CameraPosition = [1.4, 0.0, 10.0]
-view.CameraFocalPoint = [1.4, 0.0, 0.0]
+view.CameraPosition = [1.5, 0.0, 10.0]
+view.CameraFocalPoint = [1.5, 0.0, 0.0]
 view.CameraViewUp = [0.0, 1.0, 0.0]
-view.CameraParallelScale = 1.75
+view.CameraParallelScale = 2.55
 # No Render: the state is written without an X server (the camera is set explicitly).
 SaveState(state_path)
 print("wrote", state_path)
