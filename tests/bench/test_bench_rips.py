@@ -68,4 +68,6 @@ assert verdicts["celegans: CPU, 16 threads, <= 1.5x giotto-ph's 6.5 s"] is True
 assert verdicts["Vicsek300: GPU <= 2.2 s"] is None
 few = {t["target"].split(" (")[0]: t["met"] for t in evaluate_targets(rows, 2)}
 assert few["celegans: CPU, 16 threads, <= 1.5x giotto-ph's 6.5 s"] is None, "2 cores != 16"
+assert few["celegans: CPU, 1 thread, <= 1.2x upstream Ripser's 75.7 s"] is None, "not the host"
+assert few["celegans: GPU <= 2.2 s"] is True
 print("bench_rips smoke: OK")
