@@ -133,7 +133,7 @@ const std::vector<Command>& commandTable() {
        "(Ripser's "
        "method, Z/2)",
        {"[--format F] [--dim K] [--threshold T] [--sparse] [--backend B] [--threads N] "
-        "[--json] FILE"},
+        "[--cocycles] [--json] FILE"},
        {{"<FILE>", "", "the input file (text; the format is given by --format)"},
         {"--format", "F",
          "distance (full matrix), lower-distance (default, as Ripser), upper-distance, "
@@ -148,6 +148,10 @@ const std::vector<Command>& commandTable() {
         {"--backend", "auto|cpu|gpu",
          "auto and cpu run the CPU backend; gpu is not built yet"},
         {"--threads", "N", "CPU threads (default 0: all cores)"},
+        {"--cocycles", "",
+         "also print a representative cocycle of each finite bar of dimension >= 1, "
+         "after the intervals: \"representative cocycles in dim k:\" then one line per "
+         "bar, \" [b,d): v v; v v; ...\" (its k-simplices, 0-based vertices; Z/2)"},
         {"--json", "", "print one JSON object (errors too) instead of text"}},
        "Prints the intervals in Ripser's text format (\"persistence intervals in dim "
        "k:\" "

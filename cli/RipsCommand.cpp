@@ -43,6 +43,20 @@ std::string intervalText(const rips_persistence::Interval& interval) {
   return out.str();
 }
 
+// " [b,d): v v; v v; ..." (0-based vertices, decreasing within a simplex).
+std::string cocycleText(const rips_persistence::Interval& interval,
+                        const rips_persistence::Representative& r) {
+  std::ostringstream out;
+  out << intervalText(interval) << ":";
+  const std::size_t k = std::size_t(r.dimension) + 1;
+  for (std::size_t s = 0; s < r.simplices.size(); s += k) {
+    out << (s == 0 ? " " : "; ");
+    for (std::size_t j = 0; j < k; ++j)
+      out << (j == 0 ? "" : " ") << r.simplices[s + j];
+  }
+  return out.str();
+}
+
 } // namespace
 
 int runRips(const Arguments& args, CommandContext& context) {
@@ -57,6 +71,7 @@ int runRips(const Arguments& args, CommandContext& context) {
     parameters.sparse = rp::SparseMode::Sparse;
   parameters.threads = int(args.integer("--threads", 0, 0, 4096));
   parameters.backend = parseBackend(args.get("--backend", "auto"));
+  parameters.cocycles = args.has("--cocycles");
   if (!args.has("<FILE>"))
     throw Error("no input FILE given (see 'topogpu rips --help')");
   const std::string path = args.get("<FILE>");
@@ -88,6 +103,14 @@ int runRips(const Arguments& args, CommandContext& context) {
       for (const auto& interval : result.intervals[dim])
         out << intervalText(interval) << "\n";
     }
+    for (std::size_t dim = 1; parameters.cocycles && dim < result.intervals.size();
+         ++dim) {
+      out << "representative cocycles in dim " << dim << ":\n";
+      for (const auto& r : result.representatives) {
+        if (std::size_t(r.dimension) == dim)
+          out << cocycleText(result.intervals[dim][r.interval], r) << "\n";
+      }
+    }
     std::cout << out.str();
     return 0;
   }
@@ -118,6 +141,27 @@ int runRips(const Arguments& args, CommandContext& context) {
     d.add("apparent_percent", s.apparentPercent());
     d.add("emergent_pairs", static_cast<long long>(s.emergentPairs));
     d.add("essential", static_cast<long long>(s.essential));
+    if (parameters.cocycles && dim > 0) {
+      // {"interval": index into intervals, "simplices": [[v, ...], ...]} per finite bar
+      std::vector<std::string> cocycles;
+      for (const auto& r : result.representatives) {
+        if (std::size_t(r.dimension) != dim)
+          continue;
+        std::vector<std::string> simplices;
+        const std::size_t k = dim + 1;
+        for (std::size_t i = 0; i < r.simplices.size(); i += k) {
+          std::vector<std::string> vertices;
+          for (std::size_t j = 0; j < k; ++j)
+            vertices.push_back(std::to_string(r.simplices[i + j]));
+          simplices.push_back(jsonArray(vertices));
+        }
+        JsonObject c;
+        c.add("interval", static_cast<long long>(r.interval));
+        c.addRaw("simplices", jsonArray(simplices));
+        cocycles.push_back(c.str());
+      }
+      d.addRaw("cocycles", jsonArray(cocycles));
+    }
     dims.push_back(d.str());
   }
   json.addRaw("dimensions", jsonArray(dims));

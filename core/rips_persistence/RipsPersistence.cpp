@@ -277,14 +277,22 @@ public:
             "rips: parallel reduction left a column without its pivot");
       ++(snap->emergent ? emergent : reduced);
       pivots_.emplace(snap->pivot.index, PivotRecord{column});
-      if (snap->pivot.diameter > column.diameter)
+      if (snap->pivot.diameter > column.diameter) {
+        if (representatives_ != nullptr)
+          representatives_->push_back(representative(dim, intervals.size(), *snap));
         intervals.push_back({column.diameter, snap->pivot.diameter});
+      }
     }
     stats.emergentPairs = emergent;
     stats.essential = essential;
     stats.pairs = stats.apparentPairs + emergent + reduced;
     report.timings.emplace_back("reduction dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
+  }
+
+  // Keeps the representative cocycle of every finite bar from now on.
+  void keepRepresentatives(std::vector<Representative>* representatives) {
+    representatives_ = representatives;
   }
 
   // The working state of one column: its heap of coboundary entries (filtration-oldest
@@ -377,6 +385,19 @@ public:
     snap->emergent = emergent;
     state[i].store(snap.get(), std::memory_order_release);
     arena.push_back(std::move(snap));
+  }
+
+  // A column's final cochain (its published snapshot, already cancelled) as vertices.
+  Representative representative(int dim, std::size_t interval,
+                                const Snapshot& snap) const {
+    Representative r;
+    r.dimension = dim;
+    r.interval = interval;
+    r.simplices.resize(snap.cochain.size() * std::size_t(dim + 1));
+    for (std::size_t s = 0; s < snap.cochain.size(); ++s)
+      simplexVertices(binomial_, snap.cochain[s].index, dim + 1,
+                      r.simplices.data() + s * std::size_t(dim + 1));
+    return r;
   }
 
   // Sorts by index and keeps one of each odd run (Z/2 cancellation).
@@ -591,6 +612,7 @@ private:
   const Monitor& monitor_;
   std::vector<ApparentRecord> apparentPairs_;         // sorted by pivot: the first layer
   std::unordered_map<SimplexId, PivotRecord> pivots_; // the pairs of the reduction
+  std::vector<Representative>* representatives_ = nullptr;
 };
 
 void validate(const RipsInput& input, const Parameters& parameters) {
@@ -723,8 +745,10 @@ template <class Graph>
 void higherDimensions(const Graph& graph, const BinomialTable& binomial, float threshold,
                       int maxDimension, std::vector<Entry>& edges,
                       std::vector<Entry>& columns, const Monitor& monitor, Result& result,
-                      RunReport& report) {
+                      RunReport& report, bool cocycles) {
   Engine<Graph> engine(graph, binomial, threshold, monitor);
+  if (cocycles)
+    engine.keepRepresentatives(&result.representatives);
   std::vector<Entry> simplices = std::move(edges); // all edges: the dimension-1 simplices
   for (int dim = 1; dim <= maxDimension; ++dim) {
     monitor.checkAbort();
@@ -845,7 +869,7 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
       const SparseGraph graph(std::move(adjacency));
       report.timings.emplace_back("sparse graph (cpu)", timer.seconds());
       higherDimensions(graph, binomial, threshold, maxDimension, edges, columns, monitor,
-                       result, report);
+                       result, report, parameters.cocycles);
     } else {
       if (cloud) {
         timer.reset();
@@ -855,7 +879,7 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
       }
       const DenseGraph graph(n, lower->data());
       higherDimensions(graph, binomial, threshold, maxDimension, edges, columns, monitor,
-                       result, report);
+                       result, report, parameters.cocycles);
     }
   }
   monitor.report(1.0);

@@ -9,6 +9,7 @@
 
 #include "core/common/Types.h"
 
+#include <cstddef>
 #include <limits>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct Parameters {
   SparseMode sparse = SparseMode::Auto;
   int threads = 0; // 0: all cores
   Backend backend = Backend::Auto;
+  // Representative cocycles of the finite bars of dimension >= 1 (ripser.py's
+  // do_cocycles): Result::representatives.
+  bool cocycles = false;
 };
 
 // [birth, death); death = +inf for an essential class.
@@ -49,6 +53,20 @@ struct DimensionStats {
   }
 };
 
+// The representative cocycle of one finite bar of dimension >= 1: the cochain of its
+// reduced coboundary column (Z/2), a sum of `dimension`-simplices. Its coboundary
+// vanishes on every simplex of diameter < death (the column's entries are its pivot and
+// younger cofacets), and its class is the bar's nonzero class in H^dimension(K_t), birth
+// <= t < death.
+struct Representative {
+  int dimension = 1;
+  std::size_t interval = 0;         // index into Result::intervals[dimension]
+  std::vector<SimplexId> simplices; // (dimension + 1) vertices per simplex, decreasing
+  SimplexId size() const {
+    return SimplexId(simplices.size()) / SimplexId(dimension + 1);
+  }
+};
+
 struct Result {
   std::vector<std::vector<Interval>> intervals; // per dimension 0..maxDimension
   std::vector<DimensionStats> stats;            // per dimension (dimension 0: union-find)
@@ -57,6 +75,9 @@ struct Result {
   float enclosingRadius = 0;
   float threshold = 0; // the threshold used
   bool sparse = false; // the sparse path ran
+  // With Parameters::cocycles: one per finite bar of dimension >= 1, by dimension, in
+  // the order of the intervals.
+  std::vector<Representative> representatives;
 };
 
 // Error on bad parameters; Aborted when the monitor asks.

@@ -12,6 +12,7 @@
 #include <string>
 
 class vtkDataArray;
+class vtkDataObject;
 class vtkDataSet;
 class vtkInformation;
 class vtkInformationVector;
@@ -39,6 +40,7 @@ private:
 
 struct FilterRun {
   vtkDataSet* input = nullptr;
+  vtkDataObject* inputObject = nullptr; // the input, also when not a vtkDataSet
   vtkInformationVector** inputVector = nullptr;
   vtkInformationVector* outputVector = nullptr;
   vtkDataArray* scalars = nullptr; // the chosen point scalar (never a vtkBitArray)

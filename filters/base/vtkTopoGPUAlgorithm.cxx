@@ -828,10 +828,22 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
         outcome = Outcome::OnRank0;
       }
     }
-    if (outcome == Outcome::Computed) {
+    if (outcome == Outcome::Computed && !this->NeedsTriangulation) {
+      run.input = input;
+      run.inputObject = vtkDataObject::GetData(inputVector[0], 0);
+      run.backend = this->Backend == BACKEND_CPU   ? topogpu::Backend::Cpu
+                    : this->Backend == BACKEND_GPU ? topogpu::Backend::Gpu
+                                                   : topogpu::Backend::Auto;
+      run.monitor.progress = [&](double fraction) {
+        progress(kCoreStart + (kCoreEnd - kCoreStart) * std::clamp(fraction, 0.0, 1.0));
+      };
+      run.monitor.abortRequested = [this]() { return this->CheckAbort(); };
+      this->Compute(run);
+    } else if (outcome == Outcome::Computed) {
       if (input == nullptr || input->GetNumberOfPoints() == 0)
         throw topogpu::Error("the input is empty (no points)");
       run.input = input;
+      run.inputObject = input;
       if (this->NeedsInputScalars && !wholeDomain) {
         std::string name;
         run.scalars = this->ResolveInputScalars(inputVector, input, name);

@@ -126,6 +126,10 @@ protected:
 
   // Whether the module needs an input scalar (all of today's do).
   bool NeedsInputScalars = true;
+  // Whether the module runs on a triangulation of a vtkDataSet input. When false (Rips
+  // persistence: a table or a point cloud), the base builds none, run.input may be null
+  // (the input is run.inputObject) and the module checks for an empty input itself.
+  bool NeedsTriangulation = true;
   // Starts every error message, e.g. "TopoGPU Critical Points".
   const char* Label = "TopoGPU";
 

@@ -5,7 +5,9 @@ numbers of one run. The other sections come from the other JSON files of
 docs/bench-results/ and are left out while their file does not exist; the Morse-Smale
 complex section (MSC_JSON, default docs/bench-results/msc_h200.json, from bench_msc.py)
 also draws images/msc-benchmark.png beside OUTPUT_MD; the geodesic distance section comes
-from docs/bench-results/geodesic_h200.json (bench_geodesic.py's bench_geodesic.json).
+from docs/bench-results/geodesic_h200.json (bench_geodesic.py's bench_geodesic.json), the
+Rips persistence section from docs/bench-results/rips_h200.json (bench_rips.py's
+bench_rips.json).
 
     python3 tests/bench/write_benchmarks_doc.py [JSON] [OUTPUT_MD] [MSC_JSON]
 """
@@ -333,6 +335,23 @@ grown breadth-first), 7 internal iterations, double precision on the device.
 | target (issue 8) | measured | verdict |
 |---|---|---|
 """ + "\n".join(target_rows) + "\n"
+# Rips persistence (bench_rips.py on the GPU host): its tables and the issue's targets.
+rips_source = os.path.join(root, "docs/bench-results/rips_h200.json")
+rips_section = ""
+if os.path.exists(rips_source):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from bench_rips import markdown as rips_markdown
+    rips = json.load(open(rips_source))
+    rips_section = f"""
+## Vietoris-Rips persistence (`topogpu rips`): Debian's ripser, our CPU (1 thread, all cores), our GPU
+
+`python3 tests/bench/bench_rips.py --topogpu build-gpu/bin/topogpu --rips RIPS --out OUT`
+on the GPU host ({rips['cpu_count']} cores; `BENCH_RIPS=1 bash tests/gpu/run_gpu_tests.sh`),
+the sets and dimensions of issue 7; every run of ours checked against Debian's ripser
+(when installed there) and Ripser++'s expected barcodes. Upstream Ripser, giotto-ph and
+Ripser++ are quoted from the issue (same host), not rerun.
+
+""" + rips_markdown(rips)
 all_same = all(r["counts_identical"] for r in rows + data.get("mesh_rows", []))
 
 page = f"""# Benchmarks
@@ -386,7 +405,7 @@ classifier cost. This is the baseline the GALE backend (next issue) is measured 
 |---|---:|---:|---:|---:|---:|---:|---:|
 """ + "\n".join(mesh) + """
 
-""" + explicit_section + smooth_section + gradient_section + msc_section + geodesic_section + """
+""" + explicit_section + smooth_section + gradient_section + msc_section + geodesic_section + rips_section + """
 ## Dev box (2 cores, no GPU)
 
 `build/bin/topogpu critical-points --raw engine_256x256x128_uint8.raw --dims 256,256,128 --type uint8 --repeat 3`

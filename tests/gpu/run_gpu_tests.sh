@@ -111,6 +111,24 @@ run() {
       { status=$?; echo "geodesic benchmark failed: see bench_geodesic.log"; tail -20 "$OUT_DIR/bench_geodesic.log"; }
     cat "$OUT_DIR/bench_geodesic.md" 2>/dev/null || true
   fi
+  # Rips persistence (issue 7): Debian's ripser when installed there (else the barcodes are
+  # checked against Ripser++'s expected ones), our CPU on 1 thread and all cores, our GPU
+  # (skipped with a note while `--backend gpu` does not run on the GPU). BENCH_RIPS=1 runs
+  # it (default 0: with ripser and the single-thread runs of dim 3 it takes longer than
+  # one 10-minute device call): at most RIPS_TIMEOUT (240) s per run and RIPS_MAX_SECONDS
+  # (480) in all, later runs listed as skipped; split it with RIPS_ONLY (set names, e.g.
+  # celegans,Vicsek300) and RIPS_BACKENDS (ripser,cpu1,cpu,gpu), e.g.
+  # `BENCH_MSC=0 BENCH_GEODESIC=0 BENCH_RIPS=1 RIPS_BACKENDS=cpu,gpu`. RIPS: the folder of
+  # the shared rips sets (a copy of ../shared/data/rips).
+  if [ "${BENCH_RIPS:-0}" = 1 ]; then
+    echo "== benchmark: Rips persistence (ripser, CPU 1 thread / all cores, GPU)"
+    python3 tests/bench/bench_rips.py --topogpu "$BUILD_DIR/bin/topogpu" \
+      --rips "${RIPS:-.devdata/rips}" --out "$OUT_DIR" --only "${RIPS_ONLY:-}" \
+      --backends "${RIPS_BACKENDS:-ripser,cpu1,cpu,gpu}" --timeout "${RIPS_TIMEOUT:-240}" \
+      --max-seconds "${RIPS_MAX_SECONDS:-480}" >"$OUT_DIR/bench_rips.log" 2>&1 ||
+      { status=$?; echo "Rips benchmark failed: see bench_rips.log"; tail -20 "$OUT_DIR/bench_rips.log"; }
+    cat "$OUT_DIR/bench_rips.md" 2>/dev/null || true
+  fi
   echo "== exit $status"
   return $status
 }

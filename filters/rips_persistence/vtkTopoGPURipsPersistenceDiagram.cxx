@@ -1,0 +1,573 @@
+#include "vtkTopoGPURipsPersistenceDiagram.h"
+
+#include "TopoGPUArrays.h"
+#include "TopoGPUFilterRun.h"
+
+#include "core/common/Timer.h"
+#include "core/rips_persistence/RipsPersistence.h"
+
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkDataArray.h>
+#include <vtkDoubleArray.h>
+#include <vtkFieldData.h>
+#include <vtkFloatArray.h>
+#include <vtkIdTypeArray.h>
+#include <vtkInformation.h>
+#include <vtkInformationVector.h>
+#include <vtkIntArray.h>
+#include <vtkMultiProcessController.h>
+#include <vtkObjectFactory.h>
+#include <vtkPointData.h>
+#include <vtkPointSet.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkSmartPointer.h>
+#include <vtkStreamingDemandDrivenPipeline.h>
+#include <vtkStringArray.h>
+#include <vtkTable.h>
+#include <vtkUnsignedCharArray.h>
+#include <vtkUnstructuredGrid.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+vtkStandardNewMacro(vtkTopoGPURipsPersistenceDiagram);
+
+namespace {
+
+namespace rp = topogpu::rips_persistence;
+using topogpu::Error;
+using topogpu::vtk::namedArray;
+
+constexpr int kResultRank = 0;
+constexpr int kPorts = 3;
+
+std::string columnName(vtkAbstractArray* array, vtkIdType c) {
+  return array->GetName() ? "'" + std::string(array->GetName()) + "'"
+                          : "column " + std::to_string(c);
+}
+
+// The table's numeric columns, every component a coordinate; Error naming a column
+// that is not numeric. Returns the row-major values and sets `width`.
+std::vector<double> tableValues(vtkTable* table, int& width) {
+  const vtkIdType rows = table->GetNumberOfRows();
+  const vtkIdType columns = table->GetNumberOfColumns();
+  if (rows == 0 || columns == 0)
+    throw Error("the input table is empty (" + std::to_string(rows) + " rows, " +
+                std::to_string(columns) + " columns)");
+  std::vector<vtkDataArray*> arrays;
+  width = 0;
+  for (vtkIdType c = 0; c < columns; ++c) {
+    vtkAbstractArray* column = table->GetColumn(c);
+    auto* data = vtkDataArray::SafeDownCast(column);
+    if (data == nullptr)
+      throw Error("column " + columnName(column, c) + " is not numeric (" +
+                  column->GetClassName() +
+                  "): every column of the table must be a coordinate or a distance");
+    arrays.push_back(data);
+    width += data->GetNumberOfComponents();
+  }
+  std::vector<double> values(std::size_t(rows) * std::size_t(width));
+  std::size_t offset = 0;
+  for (vtkDataArray* data : arrays) {
+    const int components = data->GetNumberOfComponents();
+    for (vtkIdType r = 0; r < rows; ++r) {
+      for (int k = 0; k < components; ++k)
+        values[std::size_t(r) * std::size_t(width) + offset + std::size_t(k)] =
+            data->GetComponent(r, k);
+    }
+    offset += std::size_t(components);
+  }
+  return values;
+}
+
+// A square table as the strict lower triangle; Error when it is not a finite,
+// non-negative, symmetric matrix (the same rule as `topogpu rips --format distance`).
+std::vector<float> lowerTriangle(const std::vector<double>& m, vtkIdType n, int width) {
+  if (vtkIdType(width) != n)
+    throw Error("the distance matrix is not square: " + std::to_string(n) + " rows and " +
+                std::to_string(width) + " columns");
+  std::vector<float> lower(std::size_t(n) * std::size_t(n - 1) / 2);
+  const auto at = [&](vtkIdType i, vtkIdType j) {
+    return m[std::size_t(i) * std::size_t(n) + std::size_t(j)];
+  };
+  for (vtkIdType i = 0; i < n; ++i) {
+    for (vtkIdType j = 0; j <= i; ++j) {
+      const double a = at(i, j), b = at(j, i);
+      for (const double d : {a, b}) {
+        if (!std::isfinite(d) || d < 0)
+          throw Error("the distance matrix has " +
+                      (std::isnan(d) ? std::string("a NaN") : std::to_string(d)) +
+                      " at (" + std::to_string(i) + "," + std::to_string(j) +
+                      "): distances must be finite and >= 0");
+      }
+      if (j == i)
+        continue;
+      if (std::fabs(a - b) > 1e-6 * std::max({1.0, std::fabs(a), std::fabs(b)}))
+        throw Error("the distance matrix is not symmetric: entry (" + std::to_string(i) +
+                    "," + std::to_string(j) + ") is " + std::to_string(a) + " but (" +
+                    std::to_string(j) + "," + std::to_string(i) + ") is " +
+                    std::to_string(b));
+      lower[std::size_t(i * (i - 1) / 2 + j)] = float(a);
+    }
+  }
+  return lower;
+}
+
+bool isGhostPoint(vtkUnsignedCharArray* ghosts, vtkIdType p) {
+  return ghosts != nullptr &&
+         (ghosts->GetValue(p) & vtkDataSetAttributes::DUPLICATEPOINT);
+}
+
+// The input as Rips input, with the positions output 2 draws the cocycles at (the
+// cloud's points, its first three coordinates, or the unit circle for a matrix) and
+// their ids in the input.
+struct Cloud {
+  rp::RipsInput input;
+  vtkSmartPointer<vtkPoints> positions;
+  std::vector<vtkIdType> ids;
+};
+
+Cloud readCloud(vtkDataObject* object, int mode) {
+  Cloud cloud;
+  cloud.positions = vtkSmartPointer<vtkPoints>::New();
+  cloud.positions->SetDataTypeToDouble();
+  if (auto* set = vtkPointSet::SafeDownCast(object)) {
+    if (mode == vtkTopoGPURipsPersistenceDiagram::INPUT_DISTANCE_MATRIX)
+      throw Error("Input Mode is Distance Matrix but the input is a " +
+                  std::string(set->GetClassName()) +
+                  ": a distance matrix comes as a vtkTable (use Point Cloud for points)");
+    vtkUnsignedCharArray* ghosts = set->GetPointData()->GetGhostArray();
+    std::vector<double> points;
+    for (vtkIdType p = 0; p < set->GetNumberOfPoints(); ++p) {
+      if (isGhostPoint(ghosts, p))
+        continue;
+      double x[3];
+      set->GetPoint(p, x);
+      points.insert(points.end(), x, x + 3);
+      cloud.positions->InsertNextPoint(x);
+      cloud.ids.push_back(p);
+    }
+    if (points.empty())
+      throw Error("the input is empty (no points)");
+    cloud.input = rp::fromPoints(std::move(points), 3);
+    return cloud;
+  }
+  auto* table = vtkTable::SafeDownCast(object);
+  if (table == nullptr)
+    throw Error(object == nullptr
+                    ? std::string("no input")
+                    : std::string("unsupported input type ") + object->GetClassName() +
+                          " (a vtkTable or a point set is needed)");
+  int width = 0;
+  std::vector<double> values = tableValues(table, width);
+  const vtkIdType n = table->GetNumberOfRows();
+  for (vtkIdType r = 0; r < n; ++r)
+    cloud.ids.push_back(r);
+  if (mode == vtkTopoGPURipsPersistenceDiagram::INPUT_DISTANCE_MATRIX) {
+    std::vector<float> lower = lowerTriangle(values, n, width);
+    if (n < 2)
+      throw Error("the distance matrix has a single point: Rips persistence needs at "
+                  "least 2");
+    cloud.input = rp::fromLowerDistances(std::move(lower));
+    // No coordinates: the points of output 2 go round the unit circle in row order.
+    for (vtkIdType r = 0; r < n; ++r) {
+      const double angle = 2.0 * M_PI * double(r) / double(n);
+      cloud.positions->InsertNextPoint(std::cos(angle), std::sin(angle), 0.0);
+    }
+    return cloud;
+  }
+  for (vtkIdType r = 0; r < n; ++r) {
+    double x[3] = {0, 0, 0};
+    for (int k = 0; k < std::min(width, 3); ++k)
+      x[k] = values[std::size_t(r) * std::size_t(width) + std::size_t(k)];
+    cloud.positions->InsertNextPoint(x);
+  }
+  cloud.input = rp::fromPoints(std::move(values), width);
+  return cloud;
+}
+
+// The value an essential bar's death is drawn at: a tenth above everything finite (the
+// threshold when finite, else the largest finite value), so the bar stands out.
+float infiniteDeathValue(const rp::Result& result) {
+  float top = std::isfinite(result.threshold) ? result.threshold : 0.0f;
+  for (const auto& bars : result.intervals) {
+    for (const auto& bar : bars) {
+      top = std::max(top, bar.birth);
+      if (std::isfinite(bar.death))
+        top = std::max(top, bar.death);
+    }
+  }
+  return top > 0 ? 1.1f * top : 1.0f;
+}
+
+// The length of edge {a, b} as the core measures it (float of the double distance).
+float edgeLength(const rp::RipsInput& input, vtkIdType a, vtkIdType b) {
+  if (a < b)
+    std::swap(a, b);
+  if (input.format != rp::InputFormat::PointCloud)
+    return input.lowerDistances[std::size_t(a * (a - 1) / 2 + b)];
+  const std::size_t d = std::size_t(input.pointDimension);
+  double sum = 0;
+  for (std::size_t k = 0; k < d; ++k) {
+    const double x =
+        input.points[std::size_t(a) * d + k] - input.points[std::size_t(b) * d + k];
+    sum += x * x;
+  }
+  return float(std::sqrt(sum));
+}
+
+template <typename T> void addValue(vtkFieldData* fd, const char* name, T value) {
+  auto array = vtkSmartPointer<vtkDoubleArray>::New();
+  array->SetName(name);
+  array->InsertNextValue(double(value));
+  fd->AddArray(array);
+}
+
+void addResultRank(vtkInformationVector* outputVector) {
+  for (int port = 0; port < outputVector->GetNumberOfInformationObjects(); ++port) {
+    if (vtkDataObject* output = vtkDataObject::GetData(outputVector, port)) {
+      auto rank = vtkSmartPointer<vtkIntArray>::New();
+      rank->SetName("TopoGPUResultRank");
+      rank->InsertNextValue(kResultRank);
+      output->GetFieldData()->AddArray(rank);
+    }
+  }
+}
+
+// Distributed runs: the pieces as one input, tables by rows (the same columns on every
+// piece), point sets by their non-ghost points.
+vtkSmartPointer<vtkDataObject>
+mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
+  std::vector<vtkTable*> tables;
+  std::vector<vtkPointSet*> sets;
+  for (const auto& piece : pieces) {
+    if (auto* table = vtkTable::SafeDownCast(piece)) {
+      if (table->GetNumberOfRows() > 0)
+        tables.push_back(table);
+    } else if (auto* set = vtkPointSet::SafeDownCast(piece)) {
+      if (set->GetNumberOfPoints() > 0)
+        sets.push_back(set);
+    }
+  }
+  if (!tables.empty() && !sets.empty())
+    throw Error("the gathered pieces mix tables and point sets");
+  if (!tables.empty()) {
+    auto merged = vtkSmartPointer<vtkTable>::New();
+    vtkTable* first = tables.front();
+    for (vtkIdType c = 0; c < first->GetNumberOfColumns(); ++c) {
+      vtkAbstractArray* column = first->GetColumn(c);
+      vtkSmartPointer<vtkAbstractArray> all;
+      all.TakeReference(column->NewInstance());
+      all->SetName(column->GetName());
+      all->SetNumberOfComponents(column->GetNumberOfComponents());
+      for (vtkTable* table : tables) {
+        vtkAbstractArray* piece =
+            column->GetName() ? table->GetColumnByName(column->GetName()) : nullptr;
+        if (piece == nullptr ||
+            table->GetNumberOfColumns() != first->GetNumberOfColumns())
+          throw Error("the gathered table pieces do not have the same columns");
+        all->InsertTuples(all->GetNumberOfTuples(), piece->GetNumberOfTuples(), 0, piece);
+      }
+      merged->AddColumn(all);
+    }
+    return merged;
+  }
+  auto merged = vtkSmartPointer<vtkPolyData>::New();
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble();
+  for (vtkPointSet* set : sets) {
+    vtkUnsignedCharArray* ghosts = set->GetPointData()->GetGhostArray();
+    for (vtkIdType p = 0; p < set->GetNumberOfPoints(); ++p) {
+      if (!isGhostPoint(ghosts, p))
+        points->InsertNextPoint(set->GetPoint(p));
+    }
+  }
+  merged->SetPoints(points);
+  return merged;
+}
+
+} // namespace
+
+vtkTopoGPURipsPersistenceDiagram::vtkTopoGPURipsPersistenceDiagram() {
+  this->Label = "TopoGPU Rips Persistence Diagram";
+  this->NeedsInputScalars = false;
+  this->NeedsTriangulation = false;
+  this->SetNumberOfOutputPorts(kPorts);
+}
+
+vtkTopoGPURipsPersistenceDiagram::~vtkTopoGPURipsPersistenceDiagram() = default;
+
+void vtkTopoGPURipsPersistenceDiagram::PrintSelf(ostream& os, vtkIndent indent) {
+  this->Superclass::PrintSelf(os, indent);
+  os << indent << "InputMode: " << this->InputMode << "\n";
+  os << indent << "MaxDimension: " << this->MaxDimension << "\n";
+  os << indent << "Threshold: " << this->Threshold << "\n";
+  os << indent << "SparseMode: " << this->SparseMode << "\n";
+  os << indent << "Threads: " << this->Threads << "\n";
+  os << indent << "ComputeCocycles: " << this->ComputeCocycles << "\n";
+}
+
+int vtkTopoGPURipsPersistenceDiagram::FillInputPortInformation(int port,
+                                                               vtkInformation* info) {
+  if (port != 0)
+    return 0;
+  info->Remove(vtkAlgorithm::INPUT_REQUIRED_DATA_TYPE());
+  info->Append(vtkAlgorithm::INPUT_REQUIRED_DATA_TYPE(), "vtkTable");
+  info->Append(vtkAlgorithm::INPUT_REQUIRED_DATA_TYPE(), "vtkPointSet");
+  return 1;
+}
+
+int vtkTopoGPURipsPersistenceDiagram::FillOutputPortInformation(int port,
+                                                                vtkInformation* info) {
+  static const char* const types[kPorts] = {"vtkUnstructuredGrid", "vtkTable",
+                                            "vtkPolyData"};
+  if (port < 0 || port >= kPorts)
+    return 0;
+  info->Set(vtkDataObject::DATA_TYPE_NAME(), types[port]);
+  return 1;
+}
+
+int vtkTopoGPURipsPersistenceDiagram::RequestUpdateExtent(
+    vtkInformation* request, vtkInformationVector** inputVector,
+    vtkInformationVector* outputVector) {
+  this->Superclass::RequestUpdateExtent(request, inputVector, outputVector);
+  // The whole cloud is gathered: ghost points would only travel to be dropped.
+  if (vtkInformation* inInfo = inputVector[0]->GetInformationObject(0))
+    inInfo->Set(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS(), 0);
+  return 1;
+}
+
+vtkTypeBool
+vtkTopoGPURipsPersistenceDiagram::ProcessRequest(vtkInformation* request,
+                                                 vtkInformationVector** inputVector,
+                                                 vtkInformationVector* outputVector) {
+  if (request->Has(vtkDemandDrivenPipeline::REQUEST_DATA())) {
+    vtkMultiProcessController* controller =
+        vtkMultiProcessController::GetGlobalController();
+    vtkInformation* outInfo = outputVector->GetInformationObject(0);
+    const auto piecesKey = vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_PIECES();
+    const int pieces =
+        outInfo != nullptr && outInfo->Has(piecesKey) ? outInfo->Get(piecesKey) : 1;
+    if (controller != nullptr && controller->GetNumberOfProcesses() > 1 && pieces > 1)
+      return this->RequestDistributedData(request, inputVector, outputVector);
+  }
+  return this->Superclass::ProcessRequest(request, inputVector, outputVector);
+}
+
+int vtkTopoGPURipsPersistenceDiagram::RequestDistributedData(
+    vtkInformation* request, vtkInformationVector** inputVector,
+    vtkInformationVector* outputVector) {
+  vtkMultiProcessController* controller =
+      vtkMultiProcessController::GetGlobalController();
+  for (int port = 0; port < kPorts; ++port) {
+    if (vtkDataObject* output = vtkDataObject::GetData(outputVector, port))
+      output->Initialize();
+  }
+  // Every rank sends something, so that each enters the collective gather.
+  vtkDataObject* local = vtkDataObject::GetData(inputVector[0], 0);
+  vtkSmartPointer<vtkDataObject> sent = local;
+  if (sent == nullptr)
+    sent = vtkSmartPointer<vtkPolyData>::New();
+  std::vector<vtkSmartPointer<vtkDataObject>> pieces;
+  controller->Gather(sent, pieces, kResultRank);
+  if (controller->GetLocalProcessId() == kResultRank) {
+    vtkSmartPointer<vtkDataObject> merged;
+    try {
+      merged = mergePieces(pieces);
+    } catch (const std::exception& e) {
+      vtkErrorMacro(<< this->Label << ": " << e.what());
+    }
+    if (merged) {
+      auto info = vtkSmartPointer<vtkInformation>::New();
+      info->Set(vtkDataObject::DATA_OBJECT(), merged);
+      auto vector = vtkSmartPointer<vtkInformationVector>::New();
+      vector->Append(info);
+      vtkInformationVector* gathered[1] = {vector};
+      this->Superclass::ProcessRequest(request, gathered, outputVector);
+    }
+  }
+  addResultRank(outputVector);
+  return 1;
+}
+
+void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
+  topogpu::Timer inputTimer;
+  const Cloud cloud = readCloud(run.inputObject, this->InputMode);
+  run.report.timings.emplace_back("input", inputTimer.seconds());
+
+  rp::Parameters parameters;
+  parameters.maxDimension = this->MaxDimension;
+  if (this->Threshold >= 0)
+    parameters.threshold = this->Threshold; // 0 is the core's error
+  parameters.sparse = this->SparseMode == SPARSE_DENSE    ? rp::SparseMode::Dense
+                      : this->SparseMode == SPARSE_SPARSE ? rp::SparseMode::Sparse
+                                                          : rp::SparseMode::Auto;
+  parameters.threads = this->Threads;
+  parameters.backend = run.backend;
+  parameters.cocycles = this->ComputeCocycles;
+  rp::Result result;
+  rp::execute(cloud.input, parameters, run.monitor, result, run.report);
+
+  const topogpu::Timer outputTimer;
+  const float infiniteDeath = infiniteDeathValue(result);
+  // Bars in dimension order; a bar's PairIdentifier is its rank here.
+  std::vector<vtkIdType> firstId(result.intervals.size() + 1, 0);
+  for (std::size_t dim = 0; dim < result.intervals.size(); ++dim)
+    firstId[dim + 1] = firstId[dim] + vtkIdType(result.intervals[dim].size());
+  const vtkIdType pairs = firstId.back();
+
+  // Output 0: the diagram, TTK's layout (2 points per pair, then the diagonal's 2).
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetNumberOfPoints(2 * pairs + 2);
+  auto vertexId = namedArray<vtkIntArray>("ttkVertexScalarField", 2 * pairs + 2);
+  auto criticalType = namedArray<vtkIntArray>("CriticalType", 2 * pairs + 2);
+  auto coordinates = namedArray<vtkFloatArray>("Coordinates", 0);
+  coordinates->SetNumberOfComponents(3);
+  coordinates->SetNumberOfTuples(2 * pairs + 2);
+  auto pairId = namedArray<vtkIntArray>("PairIdentifier", pairs + 1);
+  auto pairType = namedArray<vtkIntArray>("PairType", pairs + 1);
+  auto persistence = namedArray<vtkFloatArray>("Persistence", pairs + 1);
+  auto birth = namedArray<vtkFloatArray>("Birth", pairs + 1);
+  auto death = namedArray<vtkFloatArray>("Death", pairs + 1);
+  auto isFinite = namedArray<vtkUnsignedCharArray>("IsFinite", pairs + 1);
+  auto cells = vtkSmartPointer<vtkCellArray>::New();
+  cells->AllocateExact(pairs + 1, 2 * (pairs + 1));
+  // Output 1: the bars as a table.
+  auto tableId = namedArray<vtkIntArray>("PairIdentifier", pairs);
+  auto tableDimension = namedArray<vtkIntArray>("Dimension", pairs);
+  auto tableBirth = namedArray<vtkFloatArray>("Birth", pairs);
+  auto tableDeath = namedArray<vtkFloatArray>("Death", pairs);
+
+  float lowest = std::numeric_limits<float>::infinity(), longest = 0;
+  const auto setPoint = [&](vtkIdType p, float x, float y, int type) {
+    points->SetPoint(p, x, y, 0.0);
+    coordinates->SetTuple3(p, x, y, 0.0);
+    vertexId->SetValue(p, -1);
+    criticalType->SetValue(p, type);
+  };
+  for (std::size_t dim = 0; dim < result.intervals.size(); ++dim) {
+    const int k = int(dim);
+    for (std::size_t b = 0; b < result.intervals[dim].size(); ++b) {
+      const rp::Interval& bar = result.intervals[dim][b];
+      const vtkIdType id = firstId[dim] + vtkIdType(b);
+      const bool finite = std::isfinite(bar.death);
+      const float drawn = finite ? bar.death : infiniteDeath;
+      setPoint(2 * id, bar.birth, bar.birth, std::min(k, 3));
+      setPoint(2 * id + 1, bar.birth, drawn, std::min(k + 1, 3));
+      const vtkIdType line[2] = {2 * id, 2 * id + 1};
+      cells->InsertNextCell(2, line);
+      pairId->SetValue(id, int(id));
+      pairType->SetValue(id, k);
+      persistence->SetValue(id, drawn - bar.birth);
+      birth->SetValue(id, bar.birth);
+      death->SetValue(id, drawn);
+      isFinite->SetValue(id, finite ? 1 : 0);
+      tableId->SetValue(id, int(id));
+      tableDimension->SetValue(id, k);
+      tableBirth->SetValue(id, bar.birth);
+      tableDeath->SetValue(id, bar.death);
+      lowest = std::min(lowest, bar.birth);
+      longest = std::max(longest, drawn - bar.birth);
+    }
+  }
+  // The diagonal, as TTK's last cell (PairIdentifier and PairType -1, Birth 0,
+  // Persistence twice the largest), but on two points of its own spanning every drawn
+  // pair: TTK's runs to the highest birth only, a point in a Rips diagram (every
+  // dimension-0 bar is born at 0).
+  if (!std::isfinite(lowest))
+    lowest = 0;
+  setPoint(2 * pairs, lowest, lowest, -1);
+  setPoint(2 * pairs + 1, infiniteDeath, infiniteDeath, -1);
+  const vtkIdType diagonal[2] = {2 * pairs, 2 * pairs + 1};
+  cells->InsertNextCell(2, diagonal);
+  pairId->SetValue(pairs, -1);
+  pairType->SetValue(pairs, -1);
+  persistence->SetValue(pairs, 2 * longest);
+  birth->SetValue(pairs, 0);
+  death->SetValue(pairs, 0);
+  isFinite->SetValue(pairs, 0);
+
+  auto* diagram = vtkUnstructuredGrid::GetData(run.outputVector, 0);
+  diagram->SetPoints(points);
+  diagram->SetCells(VTK_LINE, cells);
+  for (vtkAbstractArray* array : {static_cast<vtkAbstractArray*>(vertexId),
+                                  static_cast<vtkAbstractArray*>(criticalType),
+                                  static_cast<vtkAbstractArray*>(coordinates)})
+    diagram->GetPointData()->AddArray(array);
+  for (vtkAbstractArray* array :
+       {static_cast<vtkAbstractArray*>(pairId), static_cast<vtkAbstractArray*>(pairType),
+        static_cast<vtkAbstractArray*>(persistence),
+        static_cast<vtkAbstractArray*>(birth), static_cast<vtkAbstractArray*>(death),
+        static_cast<vtkAbstractArray*>(isFinite)})
+    diagram->GetCellData()->AddArray(array);
+  diagram->GetCellData()->SetActiveScalars("PairType");
+
+  vtkFieldData* fd = diagram->GetFieldData();
+  addValue(fd, "RipsEnclosingRadius", result.enclosingRadius);
+  addValue(fd, "RipsThreshold", result.threshold);
+  addValue(fd, "RipsInfiniteDeathValue", infiniteDeath);
+  addValue(fd, "RipsSparse", result.sparse ? 1 : 0);
+  addValue(fd, "RipsNumberOfPoints", result.numberOfPoints);
+  addValue(fd, "RipsEdges", result.edges);
+  auto apparent = vtkSmartPointer<vtkDoubleArray>::New();
+  apparent->SetName("RipsApparentPairsPercent"); // per dimension
+  auto pairCount = vtkSmartPointer<vtkIdTypeArray>::New();
+  pairCount->SetName("RipsPairs"); // per dimension, zero-length ones included
+  for (const auto& stats : result.stats) {
+    apparent->InsertNextValue(stats.apparentPercent());
+    pairCount->InsertNextValue(vtkIdType(stats.pairs));
+  }
+  fd->AddArray(apparent);
+  fd->AddArray(pairCount);
+
+  auto* table = vtkTable::GetData(run.outputVector, 1);
+  table->AddColumn(tableId);
+  table->AddColumn(tableDimension);
+  table->AddColumn(tableBirth);
+  table->AddColumn(tableDeath);
+
+  // Output 2: the edges carrying each finite dimension-1 bar's cocycle.
+  if (this->ComputeCocycles) {
+    auto* edges = vtkPolyData::GetData(run.outputVector, 2);
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    auto barId = namedArray<vtkIntArray>("BarId", 0);
+    auto edgeBirth = namedArray<vtkFloatArray>("Birth", 0);
+    auto edgeDeath = namedArray<vtkFloatArray>("Death", 0);
+    auto edgePersistence = namedArray<vtkFloatArray>("Persistence", 0);
+    auto diameter = namedArray<vtkFloatArray>("Diameter", 0);
+    for (const rp::Representative& r : result.representatives) {
+      if (r.dimension != 1)
+        continue;
+      const rp::Interval& bar = result.intervals[1][r.interval];
+      for (std::size_t s = 0; s + 1 < r.simplices.size(); s += 2) {
+        const vtkIdType line[2] = {vtkIdType(r.simplices[s]),
+                                   vtkIdType(r.simplices[s + 1])};
+        lines->InsertNextCell(2, line);
+        barId->InsertNextValue(int(firstId[1] + vtkIdType(r.interval)));
+        edgeBirth->InsertNextValue(bar.birth);
+        edgeDeath->InsertNextValue(bar.death);
+        edgePersistence->InsertNextValue(bar.death - bar.birth);
+        diameter->InsertNextValue(edgeLength(cloud.input, line[0], line[1]));
+      }
+    }
+    auto inputId =
+        namedArray<vtkIdTypeArray>("InputPointId", vtkIdType(cloud.ids.size()));
+    std::copy(cloud.ids.begin(), cloud.ids.end(), inputId->GetPointer(0));
+    edges->SetPoints(cloud.positions);
+    edges->SetLines(lines);
+    edges->GetPointData()->AddArray(inputId);
+    for (vtkAbstractArray* array : {static_cast<vtkAbstractArray*>(barId),
+                                    static_cast<vtkAbstractArray*>(edgeBirth),
+                                    static_cast<vtkAbstractArray*>(edgeDeath),
+                                    static_cast<vtkAbstractArray*>(edgePersistence),
+                                    static_cast<vtkAbstractArray*>(diameter)})
+      edges->GetCellData()->AddArray(array);
+    edges->GetCellData()->SetActiveScalars("BarId");
+  }
+  run.report.timings.emplace_back("output", outputTimer.seconds());
+}
