@@ -37,22 +37,28 @@ struct PatchArrays {
   std::string method;                // "metis" | "bfs"
   std::vector<std::int32_t> patchOf; // per vertex
   // Patch p's local table is localVertices[localOffsets[p] .. localOffsets[p+1]); its
-  // first ownCount[p] entries are its own vertices, the rest its halo.
+  // first ownCount[p] entries are its own vertices, the rest its halo (at most
+  // kMaxLocalVertices entries: GEO's local indices are 16-bit).
   std::vector<std::int64_t> localOffsets;
   std::vector<std::int32_t> ownCount;
-  std::vector<SimplexId> localVertices;
+  std::vector<std::int32_t> localVertices;
   // GEO: the solves of the local slot s are solves[solveOffsets[s] .. solveOffsets[s+1])
   // (none for halo slots).
   std::vector<std::int64_t> solveOffsets;
   std::vector<PatchSolve> solves;
-  // NBH: patch p's neighbours are neighbors[neighborOffsets[p] .. neighborOffsets[p+1]).
+  // The patches that read vertex v (hold it in their halo):
+  // readers[readerOffsets[v] .. readerOffsets[v+1]). Only these are activated when v
+  // changes (the paper activates a patch's whole NBH).
+  std::vector<std::int32_t> readerOffsets, readers;
+  // NBH: patch p's neighbours are neighbors[neighborOffsets[p] .. neighborOffsets[p+1])
+  // (symmetric; host-side only, the device activates through readers).
   std::vector<std::int32_t> neighborOffsets, neighbors;
-  // Per vertex: 1 when it is in some patch's halo (only such a vertex's change can
-  // change another patch, so only these re-activate the NBH).
+  // Per vertex: 1 when it is in some patch's halo (readers non-empty).
   std::vector<std::uint8_t> border;
   std::int32_t maxOwn = 0, maxLocal = 0; // the kernel's block and shared-memory sizes
 
-  std::size_t bytes() const; // host (= device) size of the arrays above
+  std::size_t bytes() const;       // host size of the arrays above
+  std::size_t deviceBytes() const; // what the device solver uploads of them
 };
 
 // Builds the arrays for mesh (buildMesh's) with patches of about patchSize vertices.
@@ -72,22 +78,31 @@ struct PatchFimState {
   std::vector<SimplexId> label;   // the seed's id at seeds, -1 elsewhere on entry
   std::vector<std::uint8_t> seed; // 1: a seed (never updated)
   long long rounds = 0;           // rounds of the active-patch list
+  long long patchRounds = 0;      // active patches summed over the rounds
   long long solves = 0;           // triangle solves
   bool converged = true;          // false when maxRounds stopped it
   std::size_t activeAtCap = 0;    // active patches left at the cap
 };
 
-// The first active list: the patches holding a seed and their neighbours (a patch of
-// seeds only never changes, so its neighbours must start).
+// The first active list, in increasing order: the patches holding a seed and those that
+// read one (a patch of seeds only never changes, so its readers must start).
 std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
                                                const PatchFimState& state);
 
-// patchFIM on the host (TBB over the active patches): each round, every active patch
-// loads its local table from the values of the previous round, runs up to
-// internalIterations Jacobi sweeps over its own vertices (values only decrease, updates
-// beyond stopDistance are dropped), converged when its last sweep moved no value by more
-// than epsilon; the next list holds the unconverged patches and the neighbours of those
-// whose border values (PatchArrays::border) moved by more than epsilon over the round.
+// patchFIM on the host, the device solver's twin (TBB over the active patches; the same
+// arithmetic, decisions and counts as the kernel, whatever the order the patches run
+// in). Round r (from 1):
+//  - every active patch loads its local table from the values at the end of round r-1
+//    (Jacobi between patches: the paper's VAL_in / VAL_out);
+//  - a local vertex is "dirty" when it changed by more than epsilon in round r-1 (a
+//    per-vertex round stamp; the seeds count as changed in round 0);
+//  - up to internalIterations Jacobi sweeps over the own vertices, each solving only
+//    the triangles that read a dirty vertex (PatchSolve.h: the paper's per-vertex active
+//    flags); a vertex that moved in a sweep is dirty for the next one; values only
+//    decrease, updates beyond stopDistance are dropped; the patch has converged when a
+//    sweep moved no value by more than epsilon;
+//  - an own vertex that moved by more than epsilon over the round is stamped r and its
+//    readers (PatchArrays::readers) join the next list; an unconverged patch stays.
 // Deterministic.
 void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings,
                      const Monitor& monitor, PatchFimState& state);
