@@ -139,7 +139,8 @@ int runGeodesic(const Arguments& args, CommandContext& context) {
   parameters.patchSize =
       int(args.integer("--patch-size", parameters.patchSize, eikonal::kMinPatchSize,
                        eikonal::kMaxPatchSize));
-  const std::string partition = args.get("--partition", "metis");
+  const std::string partition =
+      args.get("--partition", parameters.useMetis ? "metis" : "bfs");
   if (partition != "metis" && partition != "bfs")
     throw Error("--partition must be metis or bfs, got '" + partition + "'");
   parameters.useMetis = partition == "metis";
@@ -190,6 +191,7 @@ int runGeodesic(const Arguments& args, CommandContext& context) {
   if (distances.solver == eikonal::Solver::Gpu) {
     result.fields.add("patches", static_cast<long long>(distances.patches));
     result.fields.add("partition", distances.partition);
+    result.fields.add("patch_rounds", static_cast<long long>(distances.patchRounds));
     result.fields.add("patch_size", static_cast<long long>(parameters.patchSize));
     result.fields.add("internal_iterations",
                       static_cast<long long>(parameters.internalIterations));

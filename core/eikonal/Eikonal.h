@@ -64,12 +64,14 @@ struct Parameters {
   // meshFIM: sweeps of the active list (patchFIM: rounds of the active-patch list)
   // before giving up with a warning.
   long long maxIterations = 1000000;
-  // patchFIM: vertices per patch (kMinPatchSize..kMaxPatchSize) and Jacobi sweeps per
-  // active patch and round (1..kMaxInternalIterations); the paper's defaults.
+  // patchFIM: vertices per patch (kMinPatchSize..kMaxPatchSize) and the most Jacobi
+  // sweeps per active patch and round (1..kMaxInternalIterations); the paper's defaults.
   int patchSize = 64;
   int internalIterations = 7;
-  // patchFIM: METIS k-way patches when the build has METIS; false grows them by BFS.
-  bool useMetis = true;
+  // patchFIM: METIS k-way patches (when the build has METIS) instead of patches grown
+  // breadth-first. BFS is the default: on the 1M-vertex meshes it partitions in 0.3 s
+  // against METIS's 9 s, and its compact patches need fewer rounds and local solves.
+  bool useMetis = false;
   // Split obtuse angles by virtual edges (section 2.2); false solves obtuse triangles
   // through their edges only (for comparisons).
   bool unfoldObtuseAngles = true;
@@ -100,6 +102,7 @@ struct Result {
   SimplexId degenerateTriangles = 0; // zero area: solved through their edges only
   bool converged = true;             // false when maxIterations stopped meshFIM
   std::int32_t patches = 0;          // patchFIM: the number of patches
+  long long patchRounds = 0;         // patchFIM: active patches summed over the rounds
   std::string partition;             // patchFIM: "metis" | "bfs"
 };
 

@@ -5,8 +5,6 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -605,15 +603,6 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
       L.list.clear();
     }
     std::sort(active.begin(), active.end());
-    if (std::getenv("PFIM_DEBUG")) {
-      long long moved = 0, solvesNow = 0;
-      for (std::size_t v = 0; v < nv; ++v)
-        moved += changed[v] == round;
-      for (Local& L : locals)
-        solvesNow += L.solves;
-      std::fprintf(stderr, "round %d: next %zu, moved %lld, solves so far %lld\n", round,
-                   active.size(), moved, solvesNow);
-    }
   }
   for (Local& L : locals)
     state.solves += L.solves;

@@ -792,7 +792,8 @@ TEST(EikonalPatches, AssemblyArraysMatchTheMesh) {
       ASSERT_EQ(a.solveOffsets.size(), a.localVertices.size() + 1) << name;
       std::vector<int> owned(s.vertices(), 0);
       std::vector<std::set<std::int32_t>> nbh(a.patches);
-      SimplexId solves = 0;
+      std::vector<std::set<std::int32_t>> readBy(s.vertices());
+      SimplexId solves = 0, exactSolves = 0;
       for (std::int32_t p = 0; p < a.patches; ++p) {
         const std::int64_t base = a.localOffsets[p];
         const std::int64_t n = a.localOffsets[p + 1] - base;
@@ -809,6 +810,7 @@ TEST(EikonalPatches, AssemblyArraysMatchTheMesh) {
           } else {
             EXPECT_NE(a.patchOf[v], p) << name;
             EXPECT_TRUE(halo.insert(v).second) << name << ": halo repeats " << v;
+            readBy[v].insert(p);
           }
         }
         // Every one-ring vertex outside the patch is in its halo.
@@ -841,9 +843,16 @@ TEST(EikonalPatches, AssemblyArraysMatchTheMesh) {
             if (std::binary_search(ring[x1].begin(), ring[x1].end(), x2) &&
                 std::binary_search(ring[v].begin(), ring[v].end(), x1) &&
                 std::binary_search(ring[v].begin(), ring[v].end(), x2)) {
-              EXPECT_NEAR(q.la, euclid(s, v, x1), 1e-12) << name;
-              EXPECT_NEAR(q.lb, euclid(s, v, x2), 1e-12) << name;
-              EXPECT_NEAR(q.lab, euclid(s, x1, x2), 1e-12) << name;
+              // float32 lengths (speed 1): within a relative 2^-24 of the true ones;
+              // lab 0 marks a triangle solved through its edges only.
+              const double la = euclid(s, v, x1), lb = euclid(s, v, x2),
+                           lab = euclid(s, x1, x2);
+              EXPECT_NEAR(q.la, la, 6e-8 * la) << name;
+              EXPECT_NEAR(q.lb, lb, 6e-8 * lb) << name;
+              if (q.lab != 0.0f) {
+                EXPECT_NEAR(q.lab, lab, 6e-8 * lab) << name;
+                ++exactSolves;
+              }
             }
           }
         }
@@ -859,6 +868,16 @@ TEST(EikonalPatches, AssemblyArraysMatchTheMesh) {
         }
       }
       EXPECT_GE(solves, 3 * s.triangles()) << name;
+      EXPECT_GT(exactSolves, solves / 2) << name;
+      // Readers: exactly the patches holding the vertex in their halo.
+      ASSERT_EQ(a.readerOffsets.size(), std::size_t(s.vertices()) + 1) << name;
+      for (SimplexId v = 0; v < s.vertices(); ++v) {
+        const std::set<std::int32_t> listed(a.readers.begin() + a.readerOffsets[v],
+                                            a.readers.begin() + a.readerOffsets[v + 1]);
+        EXPECT_EQ(listed, readBy[v]) << name << ": readers of " << v;
+        EXPECT_EQ(std::size_t(a.readerOffsets[v + 1] - a.readerOffsets[v]), listed.size())
+            << name;
+      }
       // NBH: symmetric, without the patch itself, holding every patch the halo reads.
       for (std::int32_t p = 0; p < a.patches; ++p) {
         std::set<std::int32_t> listed(a.neighbors.begin() + a.neighborOffsets[p],
