@@ -104,6 +104,9 @@ void validate(const ExplicitTriangulation& tri, const Parameters& parameters) {
     throw Error("the internal iterations must be between 1 and " +
                 std::to_string(kMaxInternalIterations) + ", got " +
                 std::to_string(parameters.internalIterations));
+  if (std::isnan(parameters.bandWidth) || !(parameters.bandWidth > 0))
+    throw Error("the band width must be > 0 (or +inf), got " +
+                number(parameters.bandWidth));
   if (parameters.maxUnfoldingSteps < 1 ||
       parameters.maxUnfoldingSteps > kMaxUnfoldingSteps)
     throw Error("the unfolding steps must be between 1 and " +
@@ -474,6 +477,9 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
           settings.epsilon = epsilon;
           settings.stopDistance = parameters.stopDistance;
           settings.maxRounds = parameters.maxIterations;
+          settings.band = std::isinf(parameters.bandWidth)
+                              ? kInf
+                              : parameters.bandWidth * mesh.meanEdgeTime;
           PatchFimState patchState;
           patchState.value = state.value;
           patchState.label = state.label;

@@ -68,6 +68,13 @@ struct Parameters {
   // sweeps per active patch and round (1..kMaxInternalIterations); the paper's defaults.
   int patchSize = 64;
   int internalIterations = 7;
+  // patchFIM: the band, in mean edge travel times (> 0; +inf: none). A round propagates
+  // only values up to the smallest value the previous round left waiting plus the band,
+  // so values reach far vertices in about distance order instead of by the fewest hops
+  // (whose early guesses each cost corrections downstream): 16-21 local solves per
+  // vertex on the 1M-vertex meshes instead of 37-213 without a band, for about
+  // distance / (band * mean edge time) rounds.
+  double bandWidth = 1.0;
   // patchFIM: METIS k-way patches (when the build has METIS) instead of patches grown
   // breadth-first. BFS is the default: on the 1M-vertex meshes it partitions in 0.3 s
   // against METIS's 9 s, and its compact patches need fewer rounds and local solves.

@@ -494,6 +494,13 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
   // Per vertex: the value its readers were last told of (a patch tells its readers when
   // it converges, Algorithm 2.4; they then see the vertex dirty).
   std::vector<double> announced = state.value;
+  // Per vertex: changed while above the round's threshold, not yet propagated.
+  std::vector<std::uint8_t> pending(nv, 0);
+  // Round r propagates values up to threshold: the smallest value left pending by round
+  // r-1 plus the band, or, when none was left, the previous threshold plus the band
+  // (round 1: the seeds' 0 plus the band).
+  double threshold = 0 + settings.band;
+  double minPending = HUGE_VAL;
   std::vector<std::atomic<std::int32_t>> scheduled(static_cast<std::size_t>(np));
   for (auto& f : scheduled)
     f.store(0, std::memory_order_relaxed);
@@ -506,6 +513,7 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
     std::vector<unsigned char> dirty;
     std::vector<std::int32_t> list; // patches scheduled for the next round
     long long solves = 0;
+    double minPending = HUGE_VAL;
   };
   tbb::enumerable_thread_specific<Local> locals;
   while (!active.empty()) {
@@ -534,6 +542,13 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
         L.lab[i] = state.label[u];
         L.dirty[i] = changed[u] == round - 1;
       }
+      for (std::int32_t i = 0; i < ownN; ++i) {
+        const std::int32_t v = arrays.localVertices[base + i];
+        if (pending[v] && L.val[i] <= threshold) {
+          pending[v] = 0;
+          L.dirty[i] = 1;
+        }
+      }
       bool converged = false;
       for (int it = 0; it < settings.internalIterations && !converged; ++it) {
         bool moved = false;
@@ -548,13 +563,19 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
               L.dirty.data(), L.val[i], L.lab[i]);
           L.solves += u.solves;
           if (u.value < L.val[i] && u.value <= settings.stopDistance) {
-            moved = moved || L.val[i] - u.value > settings.epsilon;
+            moved = moved || (L.val[i] - u.value > settings.epsilon && u.value <= threshold);
             L.next[i] = u.value;
             L.nextLab[i] = u.label;
           }
         }
         for (std::int32_t i = 0; i < ownN; ++i) {
-          L.dirty[i] = L.next[i] != L.val[i];
+          // A value above the threshold waits (pending) until the threshold reaches it.
+          const bool changedNow = L.next[i] != L.val[i];
+          L.dirty[i] = changedNow && L.next[i] <= threshold;
+          if (changedNow && !L.dirty[i])
+            pending[arrays.localVertices[base + i]] = 1;
+          else if (L.dirty[i])
+            pending[arrays.localVertices[base + i]] = 0;
           L.val[i] = L.next[i];
           L.lab[i] = L.nextLab[i];
         }
@@ -566,14 +587,15 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
         if (scheduled[q].exchange(round + 1, std::memory_order_relaxed) != round + 1)
           L.list.push_back(q);
       };
+      double patchMin = HUGE_VAL;
       for (std::int32_t i = 0; i < ownN; ++i) {
         const std::int32_t v = arrays.localVertices[base + i];
         valueNext[v] = L.val[i];
         labelNext[v] = L.lab[i];
         bool stamp = false;
-        if (!converged) {
+        if (!converged)
           stamp = L.dirty[i] != 0; // moved in the last sweep: still to propagate here
-        } else if (announced[v] - L.val[i] > settings.epsilon) {
+        else if (!pending[v] && announced[v] - L.val[i] > settings.epsilon) {
           announced[v] = L.val[i];
           stamp = true;
           for (std::int32_t k = arrays.readerOffsets[v]; k < arrays.readerOffsets[v + 1];
@@ -581,9 +603,12 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
             schedule(arrays.readers[k]);
         }
         stampNext[v] = stamp ? round : changed[v];
+        if (pending[v])
+          patchMin = std::min(patchMin, L.val[i]);
       }
-      if (!converged)
+      if (!converged || patchMin < HUGE_VAL)
         schedule(p);
+      L.minPending = std::min(L.minPending, patchMin);
     });
     // The round's values and stamps become visible to the next round only (the device
     // keeps two stamp arrays).
@@ -598,10 +623,15 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
       }
     });
     active.clear();
+    minPending = HUGE_VAL;
     for (Local& L : locals) {
       active.insert(active.end(), L.list.begin(), L.list.end());
       L.list.clear();
+      minPending = std::min(minPending, L.minPending);
+      L.minPending = HUGE_VAL;
     }
+    threshold = minPending < HUGE_VAL ? minPending + settings.band
+                                      : threshold + settings.band;
     std::sort(active.begin(), active.end());
   }
   for (Local& L : locals)

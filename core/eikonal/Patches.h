@@ -71,6 +71,9 @@ struct PatchFimSettings {
   double epsilon = 0; // absolute convergence tolerance
   double stopDistance = HUGE_VAL;
   long long maxRounds = 1000000;
+  // The band: a round propagates values up to the smallest pending value of the
+  // previous round plus this (absolute; +inf: no band).
+  double band = HUGE_VAL;
 };
 
 struct PatchFimState {

@@ -46,6 +46,10 @@ struct RoundState {
   double* valueOut;
   SimplexId* labelOut;
   double* announced;
+  std::uint8_t* pending;
+  unsigned long long* minPending[3]; // as the bits of non-negative doubles
+  double* threshold[2];
+  double band;
   std::int32_t* stamp[2];
   std::int32_t* scheduled;
   std::int32_t* list[2];
@@ -54,6 +58,9 @@ struct RoundState {
   unsigned long long* patchRounds;
   unsigned long long* rounds;
 };
+
+// +inf as the bits of a double: above those of every non-negative double.
+constexpr unsigned long long kInfBits = 0x7ff0000000000000ull;
 
 // Lists patch q for round `round` + 1 once (its schedule stamp) by appending it to the
 // next worklist. The list's order depends on timing, but nothing computed does: every
@@ -80,9 +87,12 @@ __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
                                  double stopDistance) {
   extern __shared__ double shared[];
   __shared__ unsigned long long blockSolves;
+  __shared__ unsigned long long patchMin;
   const unsigned count = *st.count[round % 3];
+  const double threshold = *st.threshold[round % 2];
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     *st.count[(round + 2) % 3] = 0; // the list after next starts empty
+    *st.minPending[(round + 2) % 3] = kInfBits;
     if (count > 0) {
       atomicAdd(st.rounds, 1ull);
       atomicAdd(st.patchRounds, static_cast<unsigned long long>(count));
@@ -108,7 +118,13 @@ __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
       val[k] = st.valueIn[u];
       lab[k] = st.labelIn[u];
       dirty[k] = stampIn[u] == round - 1;
+      if (k < own && st.pending[u] && val[k] <= threshold) {
+        st.pending[u] = 0; // the threshold reached it: propagate now
+        dirty[k] = 1;
+      }
     }
+    if (threadIdx.x == 0)
+      patchMin = kInfBits;
     __syncthreads();
 
     const int i = int(threadIdx.x);
@@ -129,14 +145,20 @@ __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
                                                        dirty, current, currentLabel);
         solved += static_cast<unsigned long long>(u.solves);
         if (u.value < current && u.value <= stopDistance) {
-          moved = current - u.value > epsilon;
+          moved = current - u.value > epsilon && u.value <= threshold;
           next = u.value;
           nextLabel = u.label;
         }
       }
       __syncthreads(); // every read of this sweep is done
       if (mine) {
-        dirty[i] = next != current;
+        // A value above the threshold waits (pending) until the threshold reaches it.
+        const bool changedNow = next != current;
+        dirty[i] = changedNow && next <= threshold;
+        if (changedNow && !dirty[i])
+          st.pending[v] = 1;
+        else if (dirty[i])
+          st.pending[v] = 0;
         val[i] = next;
         lab[i] = nextLabel;
         current = next;
@@ -153,7 +175,7 @@ __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
       bool stamp = false;
       if (!converged) {
         stamp = dirty[i] != 0; // moved in the last sweep: still to propagate here
-      } else if (st.announced[v] - current > epsilon) {
+      } else if (!st.pending[v] && st.announced[v] - current > epsilon) {
         st.announced[v] = current;
         stamp = true;
         for (std::int32_t k = patches.readerOffsets[v]; k < patches.readerOffsets[v + 1];
@@ -162,9 +184,16 @@ __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
       }
       if (stamp)
         stampOut[v] = round;
+      if (st.pending[v])
+        atomicMin(&patchMin, static_cast<unsigned long long>(__double_as_longlong(current)));
     }
-    if (!converged && threadIdx.x == 0)
-      schedule(st, p, round);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      if (patchMin != kInfBits)
+        atomicMin(st.minPending[(round + 1) % 3], patchMin);
+      if (!converged || patchMin != kInfBits)
+        schedule(st, p, round); // unconverged, or values waiting for the threshold
+    }
     __syncthreads(); // the shared table is reused by the next patch
   }
   atomicAdd(&blockSolves, solved);
@@ -174,8 +203,16 @@ __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
 }
 
 // The round's own values become the next round's input (Jacobi between patches).
+// Also sets the next round's threshold: the smallest value left pending plus the band,
+// or, when none was left, this round's threshold plus the band.
 __global__ void publishKernel(PatchView patches, RoundState st, int round) {
   const unsigned count = *st.count[round % 3];
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    const unsigned long long bits = *st.minPending[(round + 1) % 3];
+    *st.threshold[(round + 1) % 2] =
+        bits != kInfBits ? __longlong_as_double(static_cast<long long>(bits)) + st.band
+                         : *st.threshold[round % 2] + st.band;
+  }
   const std::int32_t* list = st.list[round % 2];
   for (unsigned at = blockIdx.x; at < count; at += gridDim.x) {
     const std::int32_t p = list[at];
@@ -283,6 +320,12 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     thrust::device_vector<double> valueOut = valueIn;
     thrust::device_vector<SimplexId> labelOut = labelIn;
     thrust::device_vector<double> announced = valueIn;
+    thrust::device_vector<std::uint8_t> pending(nv, 0);
+    // minPending[1] (round 1's threshold comes from threshold[1] = 0 + band) and the
+    // list after round 1's start empty; threshold[1] for round 1.
+    thrust::device_vector<unsigned long long> minPending(3, kInfBits);
+    thrust::device_vector<double> threshold(2, 0.0);
+    threshold[1] = 0 + settings.band;
     thrust::device_vector<std::int32_t> stamp0(nv), stamp1(nv);
     thrust::device_vector<std::int32_t> scheduled(static_cast<std::size_t>(np), 0);
     thrust::device_vector<std::int32_t> list0(static_cast<std::size_t>(np)),
@@ -311,6 +354,12 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     st.valueOut = raw(valueOut);
     st.labelOut = raw(labelOut);
     st.announced = raw(announced);
+    st.pending = raw(pending);
+    for (int k = 0; k < 3; ++k)
+      st.minPending[k] = raw(minPending) + k;
+    st.threshold[0] = raw(threshold);
+    st.threshold[1] = raw(threshold) + 1;
+    st.band = settings.band;
     st.stamp[0] = raw(stamp0);
     st.stamp[1] = raw(stamp1);
     st.scheduled = raw(scheduled);
@@ -325,7 +374,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     // batch: no host round trip per round. Rounds after the list ran empty do nothing
     // (their kernels see a zero count), and only non-empty rounds are counted.
     const int batch = 8;
-    PinnedCount pending;
+    PinnedCount nextCount;
     Event done;
     long long launched = 0;
     bool capped = false;
@@ -339,12 +388,12 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
         publishKernel<<<grid, 64>>>(view, st, round);
       }
       cudaCheck(cudaGetLastError(), "patchFIM: rounds");
-      cudaCheck(cudaMemcpyAsync(pending.host, st.count[(launched + 1) % 3],
+      cudaCheck(cudaMemcpyAsync(nextCount.host, st.count[(launched + 1) % 3],
                                 sizeof(unsigned), cudaMemcpyDeviceToHost),
                 "patchFIM: active count");
       cudaCheck(cudaEventRecord(done.event), "patchFIM: event");
       cudaCheck(cudaEventSynchronize(done.event), "patchFIM: rounds");
-      if (*pending.host == 0)
+      if (*nextCount.host == 0)
         break;
       if (launched == settings.maxRounds) {
         capped = true;
@@ -365,7 +414,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     state.rounds = static_cast<long long>(total[2]);
     if (capped) {
       state.converged = false;
-      state.activeAtCap = std::size_t(*pending.host);
+      state.activeAtCap = std::size_t(*nextCount.host);
     }
     stageDone("download");
     report.timings.emplace_back("download (gpu)", timer.seconds());

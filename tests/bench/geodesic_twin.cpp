@@ -3,7 +3,8 @@
 // rounds, patch activations, times and the largest difference from FMM.
 //
 //   bench_geodesic_twin MESH.ply SEED [--solvers twin,fim,fim-mt,fmm] [--patch 64]
-//       [--inner 7] [--partition bfs|metis] [--speed-array]
+//       [--inner 7] [--partition bfs|metis] [--epsilon 1e-6] [--band 1]
+//       [--speed-array]
 //
 // MESH.ply: binary little-endian PLY as tests/bench/bench_geodesic.py writes it (double
 // x y z speed per vertex, uchar-int faces).
@@ -90,6 +91,7 @@ int main(int argc, char** argv) {
   eikonal::Parameters p;
   p.seeds = {std::stoll(argv[2])};
   std::string solvers = "twin,fim,fim-mt,fmm";
+  double band = p.bandWidth; // in mean edge times
   for (int i = 3; i < argc; ++i) {
     const std::string a = argv[i];
     const auto next = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
@@ -99,6 +101,10 @@ int main(int argc, char** argv) {
       p.patchSize = std::stoi(next());
     else if (a == "--inner")
       p.internalIterations = std::stoi(next());
+    else if (a == "--band")
+      band = std::stod(next());
+    else if (a == "--epsilon")
+      p.epsilon = std::stod(next());
     else if (a == "--partition")
       p.useMetis = next() == "metis";
     else if (a == "--speed-array") {
@@ -139,6 +145,7 @@ int main(int argc, char** argv) {
       settings.internalIterations = p.internalIterations;
       settings.epsilon = p.epsilon * mesh.meanEdgeTime;
       settings.maxRounds = p.maxIterations;
+      settings.band = std::isinf(band) ? HUGE_VAL : band * mesh.meanEdgeTime;
       timer.reset();
       eikonal::runPatchFimHost(arrays, settings, Monitor{}, state);
       const double solve = timer.seconds();

@@ -832,6 +832,7 @@ eikonal::PatchFimState hostPatchFim(const eikonal::Surface& s,
   settings.epsilon = p.epsilon * mesh.meanEdgeTime;
   settings.stopDistance = p.stopDistance;
   settings.maxRounds = p.maxIterations;
+  settings.band = std::isinf(p.bandWidth) ? HUGE_VAL : p.bandWidth * mesh.meanEdgeTime;
   eikonal::runPatchFimHost(arrays, settings, Monitor{}, state);
   for (SimplexId v = 0; v < s.vertices(); ++v) {
     if (state.value[v] > p.stopDistance || state.value[v] == HUGE_VAL) {
