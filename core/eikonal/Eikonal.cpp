@@ -366,7 +366,8 @@ void runFimMt(const Mesh& mesh, const Parameters& parameters, double epsilon,
     // The active list is the front: a few thousand vertices on a 1M-vertex mesh, so a
     // fixed grain of 256 made fewer chunks than 16 threads. Eight chunks per thread
     // (at least 16 vertices each) keep them all busy and balanced.
-    const std::size_t grain = std::clamp<std::size_t>(list.size() / (8 * threads), 16, 256);
+    const std::size_t grain =
+        std::clamp<std::size_t>(list.size() / (8 * threads), 16, 256);
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, list.size(), grain),
         [&](const tbb::blocked_range<std::size_t>& r) {

@@ -6,8 +6,9 @@
 //  - meshFIM: the fast iterative method, Algorithm 2.1 (an active list swept until every
 //    vertex is epsilon-converged), single-threaded;
 //  - meshFIM-MT: the active list split among TBB threads;
-//  - patchFIM on the GPU (Algorithms 2.2-2.5): patches of about 64 vertices (METIS),
-//    internal iterations per active patch in shared memory (cuda/eikonal, Patches.h);
+//  - patchFIM on the GPU (Algorithms 2.2-2.5): patches of about 64 vertices (grown
+//    breadth-first, or METIS), internal iterations per active patch in shared memory, a
+//    band of values per round and a device-side worklist (cuda/eikonal, Patches.h);
 //  - Auto: the GPU when present and the mesh fits its memory, else meshFIM-MT.
 // All use the local solver of section 2.2 (LocalSolver.h) on the one-ring triangles, with
 // obtuse angles split by virtual edges unfolded from neighbouring triangles (figures

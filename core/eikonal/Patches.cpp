@@ -342,8 +342,10 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
               if (mesh.splitCorner[t] == k) {
                 const detail::VirtualEdge& ve = mesh.virtualEdges[mesh.virtualIndex[t]];
                 const std::uint16_t c = localIndex(ve.vertex);
-                L.solves.push_back(geo(l13, ve.toC, ve.fromX1, sl, localIndex(v1), c, false));
-                L.solves.push_back(geo(ve.toC, l23, ve.toX2, sl, c, localIndex(v2), false));
+                L.solves.push_back(
+                    geo(l13, ve.toC, ve.fromX1, sl, localIndex(v1), c, false));
+                L.solves.push_back(
+                    geo(ve.toC, l23, ve.toX2, sl, c, localIndex(v2), false));
               } else {
                 L.solves.push_back(geo(l13, l23, l12, sl, localIndex(v1), localIndex(v2),
                                        mesh.edgesOnly[t] != 0));
@@ -557,13 +559,14 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
           L.nextLab[i] = L.lab[i];
           if (state.seed[arrays.localVertices[base + i]])
             continue;
-          const PatchUpdate u = updateFromPatch(
-              arrays.solves.data(), arrays.solveOffsets[base + i],
-              arrays.solveOffsets[base + i + 1], L.val.data(), L.lab.data(),
-              L.dirty.data(), L.val[i], L.lab[i]);
+          const PatchUpdate u =
+              updateFromPatch(arrays.solves.data(), arrays.solveOffsets[base + i],
+                              arrays.solveOffsets[base + i + 1], L.val.data(),
+                              L.lab.data(), L.dirty.data(), L.val[i], L.lab[i]);
           L.solves += u.solves;
           if (u.value < L.val[i] && u.value <= settings.stopDistance) {
-            moved = moved || (L.val[i] - u.value > settings.epsilon && u.value <= threshold);
+            moved =
+                moved || (L.val[i] - u.value > settings.epsilon && u.value <= threshold);
             L.next[i] = u.value;
             L.nextLab[i] = u.label;
           }
@@ -630,8 +633,8 @@ void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings
       minPending = std::min(minPending, L.minPending);
       L.minPending = HUGE_VAL;
     }
-    threshold = minPending < HUGE_VAL ? minPending + settings.band
-                                      : threshold + settings.band;
+    threshold =
+        minPending < HUGE_VAL ? minPending + settings.band : threshold + settings.band;
     std::sort(active.begin(), active.end());
   }
   for (Local& L : locals)

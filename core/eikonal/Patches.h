@@ -1,24 +1,52 @@
 // patchFIM's data (section 2.5 of Fu et al. 2011): the vertices split into patches of
-// about patchSize vertices (METIS k-way when this build has it, else BFS-grown patches),
-// and the cell-assembly arrays built once per run:
+// about patchSize vertices (grown breadth-first, or METIS k-way when asked for and this
+// build has it), and the cell-assembly arrays built once per run:
 //  - GEO: per patch vertex, its triangle solves (PatchSolve: upwind vertices by local
-//    index, lengths, slowness; two per split obtuse angle);
+//    index, float32 lengths times the slowness; two per split obtuse angle);
 //  - VAL: the values of a patch's local table (its own vertices, then the halo vertices
 //    its solves read), loaded into fast memory per round;
-//  - NBH: per patch, the patches it reads from or that read from it (symmetric).
-// The host-side patchFIM below runs Algorithms 2.2-2.5 on these arrays exactly as the
-// CUDA kernel does (same rounds, same Jacobi order, same arithmetic), so it is the
-// kernel's reference and the CPU-testable half of the GPU solver.
+//  - readers (per vertex, the patches that read it) and NBH (per patch, symmetric).
+// The host-side patchFIM below runs the rounds on these arrays exactly as the CUDA
+// kernel does (same decisions, same arithmetic, same counts), so it is the kernel's
+// reference and the CPU-testable half of the GPU solver.
 #pragma once
 
 #include "core/eikonal/EikonalMesh.h"
 #include "core/eikonal/PatchSolve.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+namespace topogpu::gpu {
+// Host memory for the arrays the device uploads: page-locked (cudaMallocHost) in a CUDA
+// build with a device, so the upload is one DMA at full bus speed instead of a staged
+// copy; the C heap otherwise (cuda/GpuStubs.cpp, or when pinning fails). Defined in
+// cuda/eikonal.
+void* allocateUploadMemory(std::size_t bytes);
+void releaseUploadMemory(void* memory) noexcept;
+} // namespace topogpu::gpu
+
 namespace topogpu::eikonal {
+
+// std::vector's allocator for the uploaded arrays (gpu::allocateUploadMemory).
+template <typename T> struct UploadAllocator {
+  using value_type = T;
+  UploadAllocator() = default;
+  template <typename U> UploadAllocator(const UploadAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    return static_cast<T*>(gpu::allocateUploadMemory(n * sizeof(T)));
+  }
+  void deallocate(T* p, std::size_t) noexcept { gpu::releaseUploadMemory(p); }
+  template <typename U> bool operator==(const UploadAllocator<U>&) const noexcept {
+    return true;
+  }
+  template <typename U> bool operator!=(const UploadAllocator<U>&) const noexcept {
+    return false;
+  }
+};
+template <typename T> using UploadVector = std::vector<T, UploadAllocator<T>>;
 
 // True when this build links METIS (the BFS partition is used otherwise).
 bool hasMetis();
@@ -41,11 +69,11 @@ struct PatchArrays {
   // kMaxLocalVertices entries: GEO's local indices are 16-bit).
   std::vector<std::int64_t> localOffsets;
   std::vector<std::int32_t> ownCount;
-  std::vector<std::int32_t> localVertices;
+  UploadVector<std::int32_t> localVertices;
   // GEO: the solves of the local slot s are solves[solveOffsets[s] .. solveOffsets[s+1])
   // (none for halo slots).
-  std::vector<std::int64_t> solveOffsets;
-  std::vector<PatchSolve> solves;
+  UploadVector<std::int64_t> solveOffsets;
+  UploadVector<PatchSolve> solves;
   // The patches that read vertex v (hold it in their halo):
   // readers[readerOffsets[v] .. readerOffsets[v+1]). Only these are activated when v
   // changes (the paper activates a patch's whole NBH).

@@ -11,6 +11,10 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <new>
 
 namespace topogpu::gpu {
 
@@ -185,7 +189,8 @@ __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
       if (stamp)
         stampOut[v] = round;
       if (st.pending[v])
-        atomicMin(&patchMin, static_cast<unsigned long long>(__double_as_longlong(current)));
+        atomicMin(&patchMin,
+                  static_cast<unsigned long long>(__double_as_longlong(current)));
     }
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -225,19 +230,40 @@ __global__ void publishKernel(PatchView patches, RoundState st, int round) {
   }
 }
 
-__global__ void initialStampKernel(const std::uint8_t* seed, std::size_t n,
-                                   std::int32_t* stamp0, std::int32_t* stamp1) {
+// The initial state from the seed flags alone (PatchFimState's contract: 0 and the
+// seed's id at seeds, +inf and -1 elsewhere), so values and labels are not uploaded.
+__global__ void initialStateKernel(const std::uint8_t* seed, std::size_t n, double* value,
+                                   SimplexId* label, std::int32_t* stamp0,
+                                   std::int32_t* stamp1) {
   for (std::size_t v = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; v < n;
        v += std::size_t(gridDim.x) * blockDim.x) {
+    value[v] = seed[v] ? 0.0 : HUGE_VAL;
+    label[v] = seed[v] ? SimplexId(v) : SimplexId(-1);
     stamp0[v] = seed[v] ? 0 : -1; // the seeds changed in round 0
     stamp1[v] = -1;
   }
 }
 
+// A device copy of a host array (one cudaMemcpy: a DMA when the host memory is pinned).
+template <typename T>
+thrust::device_vector<T> upload(const T* data, std::size_t n, const char* what) {
+  thrust::device_vector<T> d(std::max<std::size_t>(n, 1));
+  if (n > 0)
+    cudaCheck(cudaMemcpy(raw(d), data, n * sizeof(T), cudaMemcpyHostToDevice), what);
+  return d;
+}
+
+// Pinned upload memory: below this size the C heap is as fast.
+constexpr std::size_t kPinnedMinBytes = std::size_t(1) << 20;
+constexpr std::size_t kHeader = 16; // keeps 16-byte alignment; byte 0: 1 when pinned
+std::atomic<bool> pinningFailed{false};
+
 // A small pinned buffer for the asynchronous reads of the worklist's length.
 struct PinnedCount {
   unsigned* host = nullptr;
-  PinnedCount() { cudaCheck(cudaMallocHost(&host, sizeof(unsigned)), "patchFIM: pinned"); }
+  PinnedCount() {
+    cudaCheck(cudaMallocHost(&host, sizeof(unsigned)), "patchFIM: pinned");
+  }
   ~PinnedCount() { cudaFreeHost(host); }
   PinnedCount(const PinnedCount&) = delete;
   PinnedCount& operator=(const PinnedCount&) = delete;
@@ -246,7 +272,8 @@ struct PinnedCount {
 struct Event {
   cudaEvent_t event = nullptr;
   Event() {
-    cudaCheck(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "patchFIM: event");
+    cudaCheck(cudaEventCreateWithFlags(&event, cudaEventDisableTiming),
+              "patchFIM: event");
   }
   ~Event() { cudaEventDestroy(event); }
   Event(const Event&) = delete;
@@ -254,6 +281,35 @@ struct Event {
 };
 
 } // namespace
+
+void* allocateUploadMemory(std::size_t bytes) {
+  const std::size_t total = bytes + kHeader;
+  void* p = nullptr;
+  if (bytes >= kPinnedMinBytes && !pinningFailed.load(std::memory_order_relaxed)) {
+    if (cudaMallocHost(&p, total) == cudaSuccess) {
+      static_cast<unsigned char*>(p)[0] = 1;
+      return static_cast<unsigned char*>(p) + kHeader;
+    }
+    cudaGetLastError(); // no device, or no pinned memory left: the C heap
+    pinningFailed.store(true, std::memory_order_relaxed);
+    p = nullptr;
+  }
+  p = std::malloc(total);
+  if (p == nullptr)
+    throw std::bad_alloc();
+  static_cast<unsigned char*>(p)[0] = 0;
+  return static_cast<unsigned char*>(p) + kHeader;
+}
+
+void releaseUploadMemory(void* memory) noexcept {
+  if (memory == nullptr)
+    return;
+  unsigned char* p = static_cast<unsigned char*>(memory) - kHeader;
+  if (p[0] == 1)
+    cudaFreeHost(p);
+  else
+    std::free(p);
+}
 
 void solvePatchFim(const eikonal::PatchArrays& arrays,
                    const eikonal::PatchFimSettings& settings, const Monitor& monitor,
@@ -302,12 +358,12 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
                                                            arrays.localOffsets.end());
     const thrust::device_vector<std::int32_t> ownCount(arrays.ownCount.begin(),
                                                        arrays.ownCount.end());
-    const thrust::device_vector<std::int32_t> localVertices(arrays.localVertices.begin(),
-                                                            arrays.localVertices.end());
-    const thrust::device_vector<std::int64_t> solveOffsets(arrays.solveOffsets.begin(),
-                                                           arrays.solveOffsets.end());
-    const thrust::device_vector<PatchSolve> solves(arrays.solves.begin(),
-                                                   arrays.solves.end());
+    const thrust::device_vector<std::int32_t> localVertices = upload(
+        arrays.localVertices.data(), arrays.localVertices.size(), "patchFIM: upload");
+    const thrust::device_vector<std::int64_t> solveOffsets = upload(
+        arrays.solveOffsets.data(), arrays.solveOffsets.size(), "patchFIM: upload");
+    const thrust::device_vector<PatchSolve> solves =
+        upload(arrays.solves.data(), arrays.solves.size(), "patchFIM: upload");
     const thrust::device_vector<std::int32_t> readerOffsets(arrays.readerOffsets.begin(),
                                                             arrays.readerOffsets.end());
     // An empty reader list still needs a valid pointer.
@@ -315,11 +371,8 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
         std::max<std::size_t>(arrays.readers.size(), 1));
     thrust::copy(arrays.readers.begin(), arrays.readers.end(), readers.begin());
     const thrust::device_vector<std::uint8_t> seed(state.seed.begin(), state.seed.end());
-    thrust::device_vector<double> valueIn(state.value.begin(), state.value.end());
-    thrust::device_vector<SimplexId> labelIn(state.label.begin(), state.label.end());
-    thrust::device_vector<double> valueOut = valueIn;
-    thrust::device_vector<SimplexId> labelOut = labelIn;
-    thrust::device_vector<double> announced = valueIn;
+    thrust::device_vector<double> valueIn(nv), valueOut(nv), announced(nv);
+    thrust::device_vector<SimplexId> labelIn(nv), labelOut(nv);
     thrust::device_vector<std::uint8_t> pending(nv, 0);
     // minPending[1] (round 1's threshold comes from threshold[1] = 0 + band) and the
     // list after round 1's start empty; threshold[1] for round 1.
@@ -327,14 +380,18 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     thrust::device_vector<double> threshold(2, 0.0);
     threshold[1] = 0 + settings.band;
     thrust::device_vector<std::int32_t> stamp0(nv), stamp1(nv);
+    initialStateKernel<<<unsigned(std::min<std::size_t>((nv + 255) / 256, 4096)), 256>>>(
+        raw(seed), nv, raw(valueIn), raw(labelIn), raw(stamp0), raw(stamp1));
+    cudaCheck(cudaGetLastError(), "patchFIM: initial state");
+    thrust::copy(valueIn.begin(), valueIn.end(), valueOut.begin());
+    thrust::copy(valueIn.begin(), valueIn.end(), announced.begin());
+    thrust::copy(labelIn.begin(), labelIn.end(), labelOut.begin());
     thrust::device_vector<std::int32_t> scheduled(static_cast<std::size_t>(np), 0);
     thrust::device_vector<std::int32_t> list0(static_cast<std::size_t>(np)),
         list1(static_cast<std::size_t>(np));
     thrust::device_vector<unsigned> counts(3, 0u);
-    thrust::device_vector<unsigned long long> counters(3, 0ull); // solves, patch-rounds, rounds
-    initialStampKernel<<<unsigned(std::min<std::size_t>((nv + 255) / 256, 4096)), 256>>>(
-        raw(seed), nv, raw(stamp0), raw(stamp1));
-    cudaCheck(cudaGetLastError(), "patchFIM: initial stamps");
+    thrust::device_vector<unsigned long long> counters(
+        3, 0ull); // solves, patch-rounds, rounds
     // Round 1 reads list[1] and count[1].
     const std::vector<std::int32_t> initial =
         eikonal::initialActivePatches(arrays, state);
@@ -345,9 +402,9 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     report.timings.emplace_back("upload (gpu)", timer.seconds());
 
     timer.reset();
-    const PatchView view{raw(localOffsets),  raw(ownCount), raw(localVertices),
-                         raw(solveOffsets),  raw(solves),   raw(readerOffsets),
-                         raw(readers),       raw(seed)};
+    const PatchView view{raw(localOffsets), raw(ownCount), raw(localVertices),
+                         raw(solveOffsets), raw(solves),   raw(readerOffsets),
+                         raw(readers),      raw(seed)};
     RoundState st{};
     st.valueIn = raw(valueIn);
     st.labelIn = raw(labelIn);

@@ -935,7 +935,8 @@ void compareGeodesic(const std::string& name, const eikonal::Surface& s,
               name.c_str(), static_cast<long long>(s.vertices()),
               fmmReport.totalSeconds(), fimReport.totalSeconds(),
               gpuReport.totalSeconds(), onDevice(gpuReport), gpu.iterations,
-              gpu.patchRounds, gpu.localSolvesPerVertex, gpu.patches, gpu.partition.c_str(), dFmm, tol);
+              gpu.patchRounds, gpu.localSolvesPerVertex, gpu.patches,
+              gpu.partition.c_str(), dFmm, tol);
 }
 
 eikonal::Parameters seededAt(std::vector<SimplexId> seeds) {

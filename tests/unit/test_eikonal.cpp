@@ -620,6 +620,11 @@ TEST(Eikonal, BadInput) {
   Parameters steps = seeded({0});
   steps.maxUnfoldingSteps = 0;
   expectError([&] { solve(s, steps); }, "unfolding steps");
+  for (double bad : {0.0, -1.0, std::nan("")}) {
+    Parameters band = seeded({0});
+    band.bandWidth = bad;
+    expectError([&] { solve(s, band); }, "the band width must be > 0");
+  }
   Surface nan = s;
   nan.points[3 * 4 + 1] = std::nan("");
   expectError([&] { solve(nan, seeded({0})); }, "point 4 has a NaN");
@@ -912,8 +917,8 @@ TEST(EikonalPatches, HostPatchFimMatchesFmm) {
     edge /= double(c.s.triangles());
     for (int patchSize : {16, 64}) {
       for (int inner : {1, 7}) {
-        for (const auto& [metis, band] : {std::pair{true, 1.0}, std::pair{false, 1.0},
-                                          std::pair{false, kInf}}) {
+        for (const auto& [metis, band] :
+             {std::pair{true, 1.0}, std::pair{false, 1.0}, std::pair{false, kInf}}) {
           const PatchRun run =
               runPatches(c.s, c.seeds, patchSize, inner, metis, 1000000, kInf, band);
           const std::string name = std::to_string(c.s.vertices()) + " vertices, patch " +
@@ -952,7 +957,8 @@ TEST(EikonalPatches, BandCutsLocalSolves) {
     Surface s;
     SimplexId seed;
   };
-  for (const Case& c : {Case{square(120, 1.0, 0.3, 7), 60 * 120 + 60}, Case{icosphere(5), 0}}) {
+  for (const Case& c :
+       {Case{square(120, 1.0, 0.3, 7), 60 * 120 + 60}, Case{icosphere(5), 0}}) {
     const Result fmm = solve(c.s, seeded({c.seed}, Solver::Fmm));
     double edge = 0;
     for (SimplexId t = 0; t < c.s.triangles(); ++t)
@@ -992,9 +998,8 @@ TEST(EikonalPatches, DirtyOnlyUpdateEqualsTheFullMinimum) {
     std::vector<unsigned char> dirty(static_cast<std::size_t>(n), 0);
     for (std::int32_t i = 0; i < a.ownCount[p]; ++i) {
       const std::int64_t sb = a.solveOffsets[base + i], se = a.solveOffsets[base + i + 1];
-      const PatchUpdate before =
-          updateFromPatch(a.solves.data(), sb, se, val.data(), lab.data(), all.data(),
-                          kInf, -1);
+      const PatchUpdate before = updateFromPatch(a.solves.data(), sb, se, val.data(),
+                                                 lab.data(), all.data(), kInf, -1);
       EXPECT_EQ(before.solves, se - sb);
       std::vector<double> lowered = val;
       std::fill(dirty.begin(), dirty.end(), 0);
