@@ -147,6 +147,13 @@ int runGeodesic(const Arguments& args, CommandContext& context) {
   parameters.internalIterations =
       int(args.integer("--internal-iterations", parameters.internalIterations, 1,
                        eikonal::kMaxInternalIterations));
+  if (args.has("--band-width")) {
+    const std::string text = args.get("--band-width");
+    if (!parseReal(text, parameters.bandWidth) ||
+        (std::isinf(parameters.bandWidth) && text != "inf") ||
+        !(parameters.bandWidth > 0))
+      throw Error("--band-width must be > 0 (or inf), got '" + text + "'");
+  }
   parameters.seeds = parseSeeds(args.require("--seeds"));
   if (args.has("--stop"))
     parameters.stopDistance = parseStop(args.get("--stop"));
@@ -195,6 +202,8 @@ int runGeodesic(const Arguments& args, CommandContext& context) {
     result.fields.add("patch_size", static_cast<long long>(parameters.patchSize));
     result.fields.add("internal_iterations",
                       static_cast<long long>(parameters.internalIterations));
+    if (std::isfinite(parameters.bandWidth))
+      result.fields.add("band_width", parameters.bandWidth);
   }
   result.lines.push_back(
       std::string("solver: ") + eikonal::solverName(distances.solver) +

@@ -177,6 +177,8 @@ def run_one(args, mesh, solver, speed, out_file):
            "--json"]
     if solver == "gpu-metis":
         cmd += ["--partition", "metis"]
+    if solver.startswith("gpu") and args.band_width:
+        cmd += ["--band-width", args.band_width]
     if speed == "random":
         cmd += ["--speed-array", "speed"]
     return run_json(cmd, timeout=args.timeout)
@@ -206,6 +208,8 @@ def main():
     p.add_argument("--speeds", default="constant,random")
     p.add_argument("--fim-max-vertices", type=int, default=3_000_000,
                    help="single-threaded meshFIM only on meshes up to this size")
+    p.add_argument("--band-width", default="",
+                   help="patchFIM's band in mean edge times (default: the solver's)")
     p.add_argument("--timeout", type=float, default=150, help="seconds per run")
     p.add_argument("--max-seconds", type=float, default=420, help="seconds in all")
     args = p.parse_args()
