@@ -427,15 +427,15 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     st.solves = raw(counters);
     st.patchRounds = raw(counters) + 1;
     st.rounds = raw(counters) + 2;
-    // Rounds go out in batches with one asynchronous read of the next list's length per
-    // batch: no host round trip per round. Rounds after the list ran empty do nothing
-    // (their kernels see a zero count), and only non-empty rounds are counted.
-    const int batch = 8;
-    PinnedCount nextCount;
-    Event done;
-    long long launched = 0;
-    bool capped = false;
-    while (true) {
+    // Rounds go out in batches of 16, each followed by an asynchronous read of the next
+    // list's length into pinned memory; the host queues the next batch before waiting
+    // for the previous one's length, so the device never idles for the host. Rounds after
+    // the list ran empty do nothing (their kernels see a zero count) and are not counted.
+    const long long batch = 16;
+    PinnedCount nextCount[2];
+    Event done[2];
+    long long launched = 0, launchedAt[2] = {0, 0};
+    const auto enqueue = [&](int slot) {
       const long long n = std::min<long long>(batch, settings.maxRounds - launched);
       for (long long k = 0; k < n; ++k) {
         const int round = int(++launched);
@@ -445,18 +445,31 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
         publishKernel<<<grid, 64>>>(view, st, round);
       }
       cudaCheck(cudaGetLastError(), "patchFIM: rounds");
-      cudaCheck(cudaMemcpyAsync(nextCount.host, st.count[(launched + 1) % 3],
+      cudaCheck(cudaMemcpyAsync(nextCount[slot].host, st.count[(launched + 1) % 3],
                                 sizeof(unsigned), cudaMemcpyDeviceToHost),
                 "patchFIM: active count");
-      cudaCheck(cudaEventRecord(done.event), "patchFIM: event");
-      cudaCheck(cudaEventSynchronize(done.event), "patchFIM: rounds");
-      if (*nextCount.host == 0)
+      cudaCheck(cudaEventRecord(done[slot].event), "patchFIM: event");
+      launchedAt[slot] = launched;
+    };
+    bool capped = false;
+    unsigned activeAtCap = 0;
+    int slot = 0;
+    enqueue(slot);
+    while (true) {
+      // A batch is queued after `slot` unless the cap was reached with it.
+      if (launchedAt[slot] < settings.maxRounds)
+        enqueue(1 - slot);
+      cudaCheck(cudaEventSynchronize(done[slot].event), "patchFIM: rounds");
+      const unsigned next = *nextCount[slot].host;
+      if (next == 0)
         break;
-      if (launched == settings.maxRounds) {
+      if (launchedAt[slot] == settings.maxRounds) {
         capped = true;
+        activeAtCap = next;
         break;
       }
       monitor.checkAbort();
+      slot = 1 - slot;
     }
     stageDone("iterate");
     report.timings.emplace_back("patchfim (gpu)", timer.seconds());
@@ -471,7 +484,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     state.rounds = static_cast<long long>(total[2]);
     if (capped) {
       state.converged = false;
-      state.activeAtCap = std::size_t(*nextCount.host);
+      state.activeAtCap = std::size_t(activeAtCap);
     }
     stageDone("download");
     report.timings.emplace_back("download (gpu)", timer.seconds());
