@@ -77,7 +77,7 @@ struct PatchArrays {
   // The patches that read vertex v (hold it in their halo):
   // readers[readerOffsets[v] .. readerOffsets[v+1]). Only these are activated when v
   // changes (the paper activates a patch's whole NBH).
-  std::vector<std::int32_t> readerOffsets, readers;
+  UploadVector<std::int32_t> readerOffsets, readers;
   // NBH: patch p's neighbours are neighbors[neighborOffsets[p] .. neighborOffsets[p+1])
   // (symmetric; host-side only, the device activates through readers).
   std::vector<std::int32_t> neighborOffsets, neighbors;

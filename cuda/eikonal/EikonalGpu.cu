@@ -364,12 +364,11 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
         arrays.solveOffsets.data(), arrays.solveOffsets.size(), "patchFIM: upload");
     const thrust::device_vector<PatchSolve> solves =
         upload(arrays.solves.data(), arrays.solves.size(), "patchFIM: upload");
-    const thrust::device_vector<std::int32_t> readerOffsets(arrays.readerOffsets.begin(),
-                                                            arrays.readerOffsets.end());
-    // An empty reader list still needs a valid pointer.
-    thrust::device_vector<std::int32_t> readers(
-        std::max<std::size_t>(arrays.readers.size(), 1));
-    thrust::copy(arrays.readers.begin(), arrays.readers.end(), readers.begin());
+    const thrust::device_vector<std::int32_t> readerOffsets = upload(
+        arrays.readerOffsets.data(), arrays.readerOffsets.size(), "patchFIM: upload");
+    // upload gives an empty reader list a valid pointer too.
+    const thrust::device_vector<std::int32_t> readers =
+        upload(arrays.readers.data(), arrays.readers.size(), "patchFIM: upload");
     const thrust::device_vector<std::uint8_t> seed(state.seed.begin(), state.seed.end());
     thrust::device_vector<double> valueIn(nv), valueOut(nv), announced(nv);
     thrust::device_vector<SimplexId> labelIn(nv), labelOut(nv);

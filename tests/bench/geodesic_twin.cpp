@@ -80,9 +80,7 @@ double maxDiff(const std::vector<double>& a, const std::vector<double>& b) {
   return m;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr, "usage: %s MESH.ply SEED [options]\n", argv[0]);
     return 2;
@@ -179,10 +177,21 @@ int main(int argc, char** argv) {
     const double* b = &ply.points[3 * ply.cells[t + 1]];
     edge += std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
   }
-  edge /= double(ply.cells.size() / 3);
+  edge /= double(ply.cells.size()) / 3.0;
   if (!fmm.empty())
     for (const auto& [n, d] : results)
       std::printf("  max |%s - fmm| = %.3e (%.3f x 1e-4 mean edge)\n", n.c_str(),
                   maxDiff(d, fmm), maxDiff(d, fmm) / (1e-4 * edge));
   return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_geodesic_twin: %s\n", e.what());
+    return 1;
+  }
 }
