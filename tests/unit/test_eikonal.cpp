@@ -774,7 +774,7 @@ TEST(EikonalPatches, PartitionCoversEveryVertexOnceWithSizesNearTheTarget) {
         if (method == "metis") {
           // k-way in groups of about 64 patches, ceil(size / target) parts per group,
           // METIS's default 3% imbalance.
-          const SimplexId groups = s.vertices() / (64 * target) + 1;
+          const SimplexId groups = s.vertices() / (SimplexId(64) * target) + 1;
           EXPECT_LE(count, (s.vertices() + target - 1) / target + groups) << name;
           EXPECT_LE(largest, SimplexId(std::ceil(1.1 * target)) + 1) << name;
           EXPECT_GE(mean, 0.9 * target * s.vertices() / (s.vertices() + target)) << name;
