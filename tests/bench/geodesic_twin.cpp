@@ -147,12 +147,14 @@ int run(int argc, char** argv) {
       timer.reset();
       eikonal::runPatchFimHost(arrays, settings, Monitor{}, state);
       const double solve = timer.seconds();
-      std::printf("  twin   %-5s patches %d (max own %d, max local %d), %.1f MB arrays: "
+      std::printf("  twin   %-5s patches %d (max own %d, max local %d), %.1f MB arrays "
+                  "(%.1f MB uploaded): "
                   "setup %.3f s, partition+arrays %.3f s, solve %.3f s, %lld rounds, "
                   "%lld patch-rounds, %.1f solves/v\n",
                   arrays.method.c_str(), arrays.patches, arrays.maxOwn, arrays.maxLocal,
-                  double(arrays.bytes()) / 1e6, setup, partition, solve, state.rounds,
-                  state.patchRounds, double(state.solves) / double(nv));
+                  double(arrays.bytes()) / 1e6, double(arrays.deviceBytes()) / 1e6, setup,
+                  partition, solve, state.rounds, state.patchRounds,
+                  double(state.solves) / double(nv));
       results.emplace_back("twin", std::move(state.value));
     } else {
       p.solver = eikonal::parseSolver(name);
