@@ -247,8 +247,9 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
   const ExplicitTriangulation& tri = *mesh.tri;
   const SimplexId n = mesh.vertices;
   if (n >= SimplexId(std::numeric_limits<std::int32_t>::max()))
-    throw Error("patchFIM: too many vertices (" + std::to_string(n) +
-                ") for 32-bit vertex ids on the device");
+    throw GpuError("patchFIM: too many vertices (" + std::to_string(n) +
+                       ") for 32-bit vertex ids on the device",
+                   false);
   arrays = PatchArrays();
   arrays.patchOf = partitionVertices(tri, patchSize, useMetis, arrays.patches,
                                      arrays.method, warnings);
@@ -370,9 +371,11 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
     arrays.localOffsets[p + 1] = arrays.localOffsets[p] + local;
     arrays.maxOwn = std::max(arrays.maxOwn, arrays.ownCount[p]);
     if (local > kMaxLocalVertices)
-      throw Error("patchFIM: a patch reads " + std::to_string(local) +
-                  " vertices, more than " + std::to_string(kMaxLocalVertices) +
-                  " (very high vertex degrees); lower the patch size");
+      throw GpuError("patchFIM: a patch reads " + std::to_string(local) +
+                         " vertices, more than its 16-bit local indices address (" +
+                         std::to_string(kMaxLocalVertices) +
+                         "; very high vertex degrees)",
+                     false);
     arrays.maxLocal = std::max(arrays.maxLocal, std::int32_t(local));
     solveTotal += std::int64_t(locals[p].solves.size());
   }
@@ -418,7 +421,7 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
   for (SimplexId v = 0; v < n; ++v) {
     if (std::int64_t(arrays.readerOffsets[v]) + arrays.readerOffsets[v + 1] >
         std::numeric_limits<std::int32_t>::max())
-      throw Error("patchFIM: too many halo entries");
+      throw GpuError("patchFIM: too many halo entries for 32-bit offsets", false);
     arrays.readerOffsets[v + 1] += arrays.readerOffsets[v];
   }
   arrays.readers.resize(std::size_t(arrays.readerOffsets[n]));

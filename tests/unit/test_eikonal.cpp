@@ -975,6 +975,25 @@ TEST(EikonalPatches, BandCutsLocalSolves) {
   }
 }
 
+// A vertex of degree 70,000 (a fan): its patch reads more vertices than GEO's 16-bit
+// local indices address, a limit of the device solver: GpuError (execute then falls back
+// to meshFIM-MT), not a wrong table.
+TEST(EikonalPatches, TooLargeLocalTableIsAGpuLimit) {
+  const SimplexId rim = 70000;
+  Surface fan;
+  fan.points = {0, 0, 0};
+  for (SimplexId i = 0; i < rim; ++i) {
+    const double a = 2 * M_PI * double(i) / double(rim);
+    fan.points.insert(fan.points.end(), {std::cos(a), std::sin(a), 0.0});
+  }
+  for (SimplexId i = 0; i + 1 < rim; ++i)
+    fan.cells.insert(fan.cells.end(), {0, i + 1, i + 2});
+  EXPECT_THROW(runPatches(fan, {0}, 64, 7, false, 0), GpuError);
+  const Result r = solve(fan, seeded({0}, Solver::Gpu));
+  EXPECT_EQ(r.solver, Solver::FimMt);
+  EXPECT_NEAR(r.distance[1], 1.0, 1e-9);
+}
+
 // The dirty-only update (PatchSolve.h) equals the full one-ring minimum: after some
 // upwind values drop, the minimum of the old value and the solves that read a dropped
 // vertex is the full recomputation's, and only those solves run.
