@@ -753,9 +753,10 @@ void memoryBudgetFallback() {
 // epsilon = 1e-6 of the mean edge time of its fixed point, in its own update order), and
 // GEO's float32 edge lengths (a relative 2^-24 per length, so at most 6e-8 times the
 // distance, 6e-5 edges at a distance of 1000 edges). Bound: 1e-4 of the mean edge length
-// on these meshes (distances below 300 edges); measured 0.03-0.13 of it on the 1M-vertex
-// meshes. That is below float32 rounding of the output distances, so "CPU and GPU agree
-// up to float rounding" holds for the float32 arrays the filter writes.
+// (5e-5 against FMM, deterministic) on these meshes (distances below 300 edges); the host
+// twin measured at most 0.06 of it here and 0.01-0.13 of it on the 1M-vertex meshes. That
+// is below float32 rounding of the output distances, so "CPU and GPU agree up to float
+// rounding" holds for the float32 arrays the filter writes.
 
 double meanEdge(const eikonal::Surface& s) {
   double edge = 0;
@@ -872,7 +873,8 @@ void compareGeodesic(const std::string& name, const eikonal::Surface& s,
   const double stop = parameters.stopDistance;
   const double dFmm = maxDifference(gpu.distance, fmm.distance, stop, tol);
   const double dFim = maxDifference(gpu.distance, fim.distance, stop, tol);
-  expect(dFmm < tol,
+  // Against FMM (deterministic) half the bound: measured at most 0.15 of the full one.
+  expect(dFmm < tol / 2,
          name + ": GPU vs fmm " + std::to_string(dFmm / tol) + " x tolerance");
   expect(dFim < tol,
          name + ": GPU vs fim-mt " + std::to_string(dFim / tol) + " x tolerance");

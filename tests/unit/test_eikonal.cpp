@@ -926,7 +926,8 @@ TEST(EikonalPatches, HostPatchFimMatchesFmm) {
                                    std::to_string(inner) + (metis ? " metis" : " bfs") +
                                    ", band " + std::to_string(band);
           EXPECT_TRUE(run.state.converged) << name;
-          EXPECT_LT(maxDifference(run.state.value, fmm.distance), 1e-4 * edge) << name;
+          // Half the solvers' mutual tolerance (measured: below a tenth of it).
+          EXPECT_LT(maxDifference(run.state.value, fmm.distance), 5e-5 * edge) << name;
           EXPECT_GT(run.state.rounds, 1) << name;
           // Every triangle solves each of its vertices at least once (a vertex's first
           // value needs a solve through each of its one-ring triangles that read a
