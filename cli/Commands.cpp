@@ -103,13 +103,15 @@ const std::vector<Command>& commandTable() {
          "fast marching, meshFIM on one thread, meshFIM on all threads, patchFIM on the "
          "GPU (falls back to fim-mt with a warning); auto (default): gpu when a GPU is "
          "present and the mesh fits its memory, else fim-mt"},
-        {"--patch-size", "N",
-         "patchFIM: vertices per patch (4 to 512, default 64; METIS k-way patches)"},
+        {"--patch-size", "N", "patchFIM: vertices per patch (4 to 512, default 64)"},
         {"--internal-iterations", "N",
-         "patchFIM: sweeps per active patch and round (1 to 1000, default 7)"},
-        {"--partition", "metis|bfs",
-         "patchFIM: patches from METIS (default; BFS-grown with a warning in builds "
-         "without METIS) or grown breadth-first"},
+         "patchFIM: most sweeps per active patch and round (1 to 1000, default 7)"},
+        {"--band-width", "B",
+         "patchFIM: values propagated per round, in mean edge travel times beyond the "
+         "smallest waiting one (> 0 or inf, default 1)"},
+        {"--partition", "bfs|metis",
+         "patchFIM: patches grown breadth-first (default) or from METIS (BFS-grown with "
+         "a warning in builds without METIS)"},
         {"--speed-array", "NAME",
          "point array giving the speed (> 0) at each vertex; a triangle's speed is the "
          "mean of its vertices' (default: speed 1, the geodesic distance)"},

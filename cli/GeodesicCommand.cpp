@@ -139,13 +139,21 @@ int runGeodesic(const Arguments& args, CommandContext& context) {
   parameters.patchSize =
       int(args.integer("--patch-size", parameters.patchSize, eikonal::kMinPatchSize,
                        eikonal::kMaxPatchSize));
-  const std::string partition = args.get("--partition", "metis");
+  const std::string partition =
+      args.get("--partition", parameters.useMetis ? "metis" : "bfs");
   if (partition != "metis" && partition != "bfs")
     throw Error("--partition must be metis or bfs, got '" + partition + "'");
   parameters.useMetis = partition == "metis";
   parameters.internalIterations =
       int(args.integer("--internal-iterations", parameters.internalIterations, 1,
                        eikonal::kMaxInternalIterations));
+  if (args.has("--band-width")) {
+    const std::string text = args.get("--band-width");
+    if (!parseReal(text, parameters.bandWidth) ||
+        (std::isinf(parameters.bandWidth) && text != "inf") ||
+        !(parameters.bandWidth > 0))
+      throw Error("--band-width must be > 0 (or inf), got '" + text + "'");
+  }
   parameters.seeds = parseSeeds(args.require("--seeds"));
   if (args.has("--stop"))
     parameters.stopDistance = parseStop(args.get("--stop"));
@@ -190,9 +198,12 @@ int runGeodesic(const Arguments& args, CommandContext& context) {
   if (distances.solver == eikonal::Solver::Gpu) {
     result.fields.add("patches", static_cast<long long>(distances.patches));
     result.fields.add("partition", distances.partition);
+    result.fields.add("patch_rounds", static_cast<long long>(distances.patchRounds));
     result.fields.add("patch_size", static_cast<long long>(parameters.patchSize));
     result.fields.add("internal_iterations",
                       static_cast<long long>(parameters.internalIterations));
+    if (std::isfinite(parameters.bandWidth))
+      result.fields.add("band_width", parameters.bandWidth);
   }
   result.lines.push_back(
       std::string("solver: ") + eikonal::solverName(distances.solver) +

@@ -10,6 +10,9 @@
 #include "cuda/morse_smale_complex/SaddleConnectionsGpu.h"
 #include "cuda/scalar_field_smoother/ScalarFieldSmootherGpu.h"
 
+#include <cstdlib>
+#include <new>
+
 namespace topogpu::gpu {
 
 namespace {
@@ -74,6 +77,14 @@ void computeSaddleConnections(const cubical::Grid&, const std::vector<std::uint8
 void solvePatchFim(const eikonal::PatchArrays&, const eikonal::PatchFimSettings&,
                    const Monitor&, eikonal::PatchFimState&, RunReport&) {
   noCuda("patchFIM");
+}
+void* allocateUploadMemory(std::size_t bytes) {
+  if (void* p = std::malloc(bytes == 0 ? 1 : bytes))
+    return p;
+  throw std::bad_alloc();
+}
+void releaseUploadMemory(void* memory) noexcept {
+  std::free(memory);
 }
 
 } // namespace topogpu::gpu

@@ -10,6 +10,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -46,10 +47,11 @@ Solver parseSolver(const std::string& name) {
 }
 
 std::size_t patchFimDeviceBytes(SimplexId vertices, SimplexId triangles) {
-  // Per vertex: value and label twice (16 + 16), seed flag, patch id, about two local
-  // slots (vertex id and solve offset, 16 each); per triangle: three solves (and some
-  // split ones) of 48 bytes.
-  const double bytes = 70.0 * double(vertices) + 3.3 * 48.0 * double(triangles);
+  // Per vertex: value and label twice (32), the announced value (8), two round stamps
+  // (8), the seed flag, about 1.5 local slots (vertex id and solve offset, 12 each) and
+  // readers (4 + 4 per halo entry); per triangle: three solves (and some split ones) of
+  // 16 bytes.
+  const double bytes = 80.0 * double(vertices) + 3.3 * 16.0 * double(triangles);
   return std::size_t(bytes) + (std::size_t(64) << 20); // + the kernels' lists, slack
 }
 
@@ -102,6 +104,9 @@ void validate(const ExplicitTriangulation& tri, const Parameters& parameters) {
     throw Error("the internal iterations must be between 1 and " +
                 std::to_string(kMaxInternalIterations) + ", got " +
                 std::to_string(parameters.internalIterations));
+  if (std::isnan(parameters.bandWidth) || !(parameters.bandWidth > 0))
+    throw Error("the band width must be > 0 (or +inf), got " +
+                number(parameters.bandWidth));
   if (parameters.maxUnfoldingSteps < 1 ||
       parameters.maxUnfoldingSteps > kMaxUnfoldingSteps)
     throw Error("the unfolding steps must be between 1 and " +
@@ -345,6 +350,8 @@ void runFimMt(const Mesh& mesh, const Parameters& parameters, double epsilon,
     SimplexId reached = 0;
   };
   tbb::enumerable_thread_specific<Local> locals;
+  const std::size_t threads =
+      std::size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
   Pacer pacer(monitor, nv);
   SimplexId reached = 0;
   std::vector<SimplexId> next;
@@ -356,8 +363,13 @@ void runFimMt(const Mesh& mesh, const Parameters& parameters, double epsilon,
     }
     ++state.iterations;
     pacer.tick(reached);
+    // The active list is the front: a few thousand vertices on a 1M-vertex mesh, so a
+    // fixed grain of 256 made fewer chunks than 16 threads. Eight chunks per thread
+    // (at least 16 vertices each) keep them all busy and balanced.
+    const std::size_t grain =
+        std::clamp<std::size_t>(list.size() / (8 * threads), 16, 256);
     tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, list.size(), 256),
+        tbb::blocked_range<std::size_t>(0, list.size(), grain),
         [&](const tbb::blocked_range<std::size_t>& r) {
           Local& local = locals.local();
           for (std::size_t i = r.begin(); i < r.end(); ++i) {
@@ -466,6 +478,9 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
           settings.epsilon = epsilon;
           settings.stopDistance = parameters.stopDistance;
           settings.maxRounds = parameters.maxIterations;
+          settings.band = std::isinf(parameters.bandWidth)
+                              ? kInf
+                              : parameters.bandWidth * mesh.meanEdgeTime;
           PatchFimState patchState;
           patchState.value = state.value;
           patchState.label = state.label;
@@ -483,6 +498,7 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
           state.solves = patchState.solves;
           state.converged = patchState.converged;
           result.patches = arrays.patches;
+          result.patchRounds = patchState.patchRounds;
           result.partition = arrays.method;
           ran = Solver::Gpu;
         },
@@ -494,6 +510,7 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
           state.iterations = 0;
           state.converged = true;
           result.patches = 0;
+          result.patchRounds = 0;
           result.partition.clear();
           runFimMt(mesh, parameters, epsilon, monitor, state, report);
           ran = Solver::FimMt;

@@ -14,46 +14,52 @@
 namespace topogpu::eikonal {
 
 // One triangle solve for a vertex x3: the upwind vertices a = x1 and b = x2 (local
-// indices), the lengths |a x3|, |b x3|, |a b| and the triangle's slowness.
+// indices) and the lengths |a x3|, |b x3|, |a b| times the triangle's slowness (the
+// local solver is invariant under that scaling, so a speed costs no extra field). Stored
+// in float32 as the paper's GEO (16 bytes instead of 48: the upload is a third); the
+// solve itself runs in double on the converted lengths, so a length carries a relative
+// rounding of at most 2^-24 and a distance, a sum of such lengths, the same. lab == 0:
+// the two edge solutions only (degenerate triangles, obtuse angles left unsplit).
 struct PatchSolve {
-  double la, lb, lab, slowness;
-  std::int32_t a, b;
-  std::int32_t edgesOnly; // 1: degenerate or an obtuse angle left unsplit
-  std::int32_t padding;
+  float la, lb, lab;
+  std::uint16_t a, b;
 };
+static_assert(sizeof(PatchSolve) == 16, "GEO entries are 16 bytes");
+
+// The largest local table a patch may have (local indices are 16-bit).
+constexpr std::int64_t kMaxLocalVertices = 65535;
 
 struct PatchUpdate {
   double value;
   SimplexId label;
+  int solves; // local solver calls
 };
 
-// The smallest solution over the entries [begin, end) from the local values and labels,
-// the same rule as the CPU solvers' updateVertex: the first strictly smaller solution
-// wins, its label is the seed of the upwind vertex nearer the characteristic's foot.
+// The update of one own vertex from its entries [begin, end): only the solves that read
+// a local vertex flagged in `dirty` (changed since this vertex was last solved) are
+// computed, and the result is the smaller of the current value and theirs. The other
+// solves would repeat their last results, which are not below the current value (values
+// only decrease), so this is the full one-ring minimum at a fraction of the solves. The
+// first strictly smaller solution wins; its label is the seed of the upwind vertex
+// nearer the characteristic's foot.
 TOPOGPU_HD PatchUpdate updateFromPatch(const PatchSolve* solves, std::int64_t begin,
                                        std::int64_t end, const double* value,
-                                       const SimplexId* label) {
-  PatchUpdate best{HUGE_VAL, -1};
+                                       const SimplexId* label, const unsigned char* dirty,
+                                       double current, SimplexId currentLabel) {
+  PatchUpdate best{current, currentLabel, 0};
   for (std::int64_t i = begin; i < end; ++i) {
-    const PatchSolve& e = solves[i];
-    const TriangleSolution s = solveTriangle(value[e.a], value[e.b], e.la, e.lb, e.lab,
-                                             e.slowness, e.edgesOnly != 0);
-    if (s.value < best.value)
-      best = {s.value, s.lambda <= 0.5 ? label[e.a] : label[e.b]};
+    const PatchSolve e = solves[i];
+    if (!dirty[e.a] && !dirty[e.b])
+      continue;
+    const TriangleSolution s = solveTriangle(value[e.a], value[e.b], double(e.la),
+                                             double(e.lb), double(e.lab), 1.0, false);
+    ++best.solves;
+    if (s.value < best.value) {
+      best.value = s.value;
+      best.label = s.lambda <= 0.5 ? label[e.a] : label[e.b];
+    }
   }
   return best;
-}
-
-// Whether a solve of [begin, end) reads a local vertex flagged in `changed`: when none
-// does, the update would repeat its last result and is skipped (the same decision on the
-// host and the device, so their solve counts agree too).
-TOPOGPU_HD bool readsChanged(const PatchSolve* solves, std::int64_t begin,
-                             std::int64_t end, const unsigned char* changed) {
-  for (std::int64_t i = begin; i < end; ++i) {
-    if (changed[solves[i].a] || changed[solves[i].b])
-      return true;
-  }
-  return false;
 }
 
 } // namespace topogpu::eikonal

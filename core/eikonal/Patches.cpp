@@ -1,7 +1,7 @@
 #include "Patches.h"
 
 #include <tbb/blocked_range.h>
-#include <tbb/combinable.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -226,16 +226,30 @@ std::size_t PatchArrays::bytes() const {
   return patchOf.size() * sizeof(std::int32_t) +
          localOffsets.size() * sizeof(std::int64_t) +
          ownCount.size() * sizeof(std::int32_t) +
-         localVertices.size() * sizeof(SimplexId) +
+         localVertices.size() * sizeof(std::int32_t) +
          solveOffsets.size() * sizeof(std::int64_t) + solves.size() * sizeof(PatchSolve) +
-         (neighborOffsets.size() + neighbors.size()) * sizeof(std::int32_t) +
+         (readerOffsets.size() + readers.size() + neighborOffsets.size() +
+          neighbors.size()) *
+             sizeof(std::int32_t) +
          border.size();
+}
+
+std::size_t PatchArrays::deviceBytes() const {
+  return localOffsets.size() * sizeof(std::int64_t) +
+         ownCount.size() * sizeof(std::int32_t) +
+         localVertices.size() * sizeof(std::int32_t) +
+         solveOffsets.size() * sizeof(std::int64_t) + solves.size() * sizeof(PatchSolve) +
+         (readerOffsets.size() + readers.size()) * sizeof(std::int32_t);
 }
 
 void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
                       PatchArrays& arrays, std::vector<std::string>& warnings) {
   const ExplicitTriangulation& tri = *mesh.tri;
   const SimplexId n = mesh.vertices;
+  if (n >= SimplexId(std::numeric_limits<std::int32_t>::max()))
+    throw GpuError("patchFIM: too many vertices (" + std::to_string(n) +
+                       ") for 32-bit vertex ids on the device",
+                   false);
   arrays = PatchArrays();
   arrays.patchOf = partitionVertices(tri, patchSize, useMetis, arrays.patches,
                                      arrays.method, warnings);
@@ -294,11 +308,21 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
           std::sort(L.halo.begin(), L.halo.end());
           L.halo.erase(std::unique(L.halo.begin(), L.halo.end()), L.halo.end());
           const std::int32_t ownN = std::int32_t(e - b);
-          const auto localIndex = [&](SimplexId u) -> std::int32_t {
+          if (std::int64_t(ownN) + std::int64_t(L.halo.size()) > kMaxLocalVertices)
+            continue; // too large: reported after the loop
+          const auto localIndex = [&](SimplexId u) -> std::uint16_t {
             if (arrays.patchOf[u] == p)
-              return ownIndex[u];
-            return ownN + std::int32_t(std::lower_bound(L.halo.begin(), L.halo.end(), u) -
-                                       L.halo.begin());
+              return std::uint16_t(ownIndex[u]);
+            return std::uint16_t(
+                ownN + std::int32_t(std::lower_bound(L.halo.begin(), L.halo.end(), u) -
+                                    L.halo.begin()));
+          };
+          // GEO's lengths in float32, times the triangle's slowness; lab 0 for the
+          // triangles solved through their edges only.
+          const auto geo = [](double la, double lb, double lab, double slowness,
+                              std::uint16_t a, std::uint16_t b, bool edgesOnly) {
+            return PatchSolve{float(la * slowness), float(lb * slowness),
+                              edgesOnly ? 0.0f : float(lab * slowness), a, b};
           };
           // Pass 2: the solves, in updateVertex's order (star order; x1-c then c-x2).
           L.solveCounts.assign(std::size_t(ownN), 0);
@@ -318,12 +342,14 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
               const double sl = mesh.slowness[t];
               if (mesh.splitCorner[t] == k) {
                 const detail::VirtualEdge& ve = mesh.virtualEdges[mesh.virtualIndex[t]];
-                const std::int32_t c = localIndex(ve.vertex);
-                L.solves.push_back({l13, ve.toC, ve.fromX1, sl, localIndex(v1), c, 0, 0});
-                L.solves.push_back({ve.toC, l23, ve.toX2, sl, c, localIndex(v2), 0, 0});
+                const std::uint16_t c = localIndex(ve.vertex);
+                L.solves.push_back(
+                    geo(l13, ve.toC, ve.fromX1, sl, localIndex(v1), c, false));
+                L.solves.push_back(
+                    geo(ve.toC, l23, ve.toX2, sl, c, localIndex(v2), false));
               } else {
-                L.solves.push_back({l13, l23, l12, sl, localIndex(v1), localIndex(v2),
-                                    mesh.edgesOnly[t] != 0 ? 1 : 0, 0});
+                L.solves.push_back(geo(l13, l23, l12, sl, localIndex(v1), localIndex(v2),
+                                       mesh.edgesOnly[t] != 0));
               }
             }
             L.solveCounts[i - b] = std::int64_t(L.solves.size() - before);
@@ -344,8 +370,12 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
     const std::int64_t local = arrays.ownCount[p] + std::int64_t(locals[p].halo.size());
     arrays.localOffsets[p + 1] = arrays.localOffsets[p] + local;
     arrays.maxOwn = std::max(arrays.maxOwn, arrays.ownCount[p]);
-    if (local > std::numeric_limits<std::int32_t>::max())
-      throw Error("a patch reads too many vertices");
+    if (local > kMaxLocalVertices)
+      throw GpuError("patchFIM: a patch reads " + std::to_string(local) +
+                         " vertices, more than its 16-bit local indices address (" +
+                         std::to_string(kMaxLocalVertices) +
+                         "; very high vertex degrees)",
+                     false);
     arrays.maxLocal = std::max(arrays.maxLocal, std::int32_t(local));
     solveTotal += std::int64_t(locals[p].solves.size());
   }
@@ -380,10 +410,28 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
     }
   }
 
+  // Readers: per vertex, the patches holding it in their halo (in increasing order).
   arrays.border.assign(std::size_t(n), 0);
+  arrays.readerOffsets.assign(std::size_t(n) + 1, 0);
   for (std::int32_t p = 0; p < np; ++p)
-    for (SimplexId u : locals[p].halo)
+    for (SimplexId u : locals[p].halo) {
       arrays.border[u] = 1;
+      ++arrays.readerOffsets[u + 1];
+    }
+  for (SimplexId v = 0; v < n; ++v) {
+    if (std::int64_t(arrays.readerOffsets[v]) + arrays.readerOffsets[v + 1] >
+        std::numeric_limits<std::int32_t>::max())
+      throw GpuError("patchFIM: too many halo entries for 32-bit offsets", false);
+    arrays.readerOffsets[v + 1] += arrays.readerOffsets[v];
+  }
+  arrays.readers.resize(std::size_t(arrays.readerOffsets[n]));
+  {
+    std::vector<std::int32_t> fill(arrays.readerOffsets.begin(),
+                                   arrays.readerOffsets.end() - 1);
+    for (std::int32_t p = 0; p < np; ++p)
+      for (SimplexId u : locals[p].halo)
+        arrays.readers[fill[u]++] = p;
+  }
 
   // NBH: "p reads q" made symmetric (a change of either may change the other).
   std::vector<std::int64_t> degree(std::size_t(np) + 1, 0);
@@ -423,11 +471,9 @@ std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
   for (std::size_t v = 0; v < state.seed.size(); ++v) {
     if (!state.seed[v])
       continue;
-    const std::int32_t p = arrays.patchOf[v];
-    flag[p] = 1;
-    for (std::int32_t i = arrays.neighborOffsets[p]; i < arrays.neighborOffsets[p + 1];
-         ++i)
-      flag[arrays.neighbors[i]] = 1;
+    flag[arrays.patchOf[v]] = 1;
+    for (std::int32_t i = arrays.readerOffsets[v]; i < arrays.readerOffsets[v + 1]; ++i)
+      flag[arrays.readers[i]] = 1;
   }
   std::vector<std::int32_t> active;
   for (std::int32_t p = 0; p < arrays.patches; ++p) {
@@ -440,104 +486,162 @@ std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
 void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings,
                      const Monitor& monitor, PatchFimState& state) {
   const std::int32_t np = arrays.patches;
+  const std::size_t nv = state.value.size();
   std::vector<double> valueNext = state.value;
   std::vector<SimplexId> labelNext = state.label;
-  std::vector<std::atomic<std::uint8_t>> flag(static_cast<std::size_t>(np));
-  for (auto& f : flag)
+  // Round stamps, as on the device: changed[v] = the last round v moved by more than
+  // epsilon in (-1: never; the seeds: 0); scheduled[p] = the round p is listed for.
+  std::vector<std::int32_t> changed(nv, -1);
+  for (std::size_t v = 0; v < nv; ++v)
+    if (state.seed[v])
+      changed[v] = 0;
+  std::vector<std::int32_t> stampNext = changed;
+  // Per vertex: the value its readers were last told of (a patch tells its readers when
+  // it converges, Algorithm 2.4; they then see the vertex dirty).
+  std::vector<double> announced = state.value;
+  // Per vertex: changed while above the round's threshold, not yet propagated.
+  std::vector<std::uint8_t> pending(nv, 0);
+  // Round r propagates values up to threshold: the smallest value left pending by round
+  // r-1 plus the band, or, when none was left, the previous threshold plus the band
+  // (round 1: the seeds' 0 plus the band).
+  double threshold = 0 + settings.band;
+  double minPending = HUGE_VAL;
+  std::vector<std::atomic<std::int32_t>> scheduled(static_cast<std::size_t>(np));
+  for (auto& f : scheduled)
     f.store(0, std::memory_order_relaxed);
   std::vector<std::int32_t> active = initialActivePatches(arrays, state);
-  tbb::combinable<long long> solves([] { return 0LL; });
+  for (std::int32_t p : active)
+    scheduled[p].store(1, std::memory_order_relaxed);
+  struct Local {
+    std::vector<double> val, next;
+    std::vector<SimplexId> lab, nextLab;
+    std::vector<unsigned char> dirty;
+    std::vector<std::int32_t> list; // patches scheduled for the next round
+    long long solves = 0;
+    double minPending = HUGE_VAL;
+  };
+  tbb::enumerable_thread_specific<Local> locals;
   while (!active.empty()) {
     if (state.rounds == settings.maxRounds) {
       state.converged = false;
       state.activeAtCap = active.size();
       break;
     }
-    ++state.rounds;
+    const std::int32_t round = std::int32_t(++state.rounds);
+    state.patchRounds += static_cast<long long>(active.size());
     monitor.checkAbort();
-    tbb::parallel_for(std::size_t(0), active.size(), [&](std::size_t a) {
-      const std::int32_t p = active[a];
+    tbb::parallel_for(std::size_t(0), active.size(), [&](std::size_t at) {
+      Local& L = locals.local();
+      const std::int32_t p = active[at];
       const std::int64_t base = arrays.localOffsets[p];
       const std::int32_t nLocal = std::int32_t(arrays.localOffsets[p + 1] - base);
       const std::int32_t ownN = arrays.ownCount[p];
-      const auto own = static_cast<std::size_t>(ownN);
-      std::vector<double> val(static_cast<std::size_t>(nLocal)), start(own), next(own);
-      std::vector<SimplexId> lab(static_cast<std::size_t>(nLocal)), nextLab(own);
+      L.val.resize(std::size_t(nLocal));
+      L.lab.resize(std::size_t(nLocal));
+      L.dirty.resize(std::size_t(nLocal));
+      L.next.resize(std::size_t(ownN));
+      L.nextLab.resize(std::size_t(ownN));
       for (std::int32_t i = 0; i < nLocal; ++i) {
-        val[i] = state.value[arrays.localVertices[base + i]];
-        lab[i] = state.label[arrays.localVertices[base + i]];
+        const std::int32_t u = arrays.localVertices[base + i];
+        L.val[i] = state.value[u];
+        L.lab[i] = state.label[u];
+        L.dirty[i] = changed[u] == round - 1;
       }
-      for (std::int32_t i = 0; i < ownN; ++i)
-        start[i] = val[i];
-      long long count = 0;
+      for (std::int32_t i = 0; i < ownN; ++i) {
+        const std::int32_t v = arrays.localVertices[base + i];
+        if (pending[v] && L.val[i] <= threshold) {
+          pending[v] = 0;
+          L.dirty[i] = 1;
+        }
+      }
       bool converged = false;
-      // Sweep 0 solves every vertex (the halo may have changed since the last round);
-      // later sweeps only those reading a value the previous sweep changed.
-      std::vector<unsigned char> dirty(static_cast<std::size_t>(nLocal), 1);
-      for (int it = 0; it < settings.internalIterations; ++it) {
-        bool changed = false;
+      for (int it = 0; it < settings.internalIterations && !converged; ++it) {
+        bool moved = false;
         for (std::int32_t i = 0; i < ownN; ++i) {
-          next[i] = val[i];
-          nextLab[i] = lab[i];
-          const std::int64_t sb = arrays.solveOffsets[base + i];
-          const std::int64_t se = arrays.solveOffsets[base + i + 1];
-          if (state.seed[arrays.localVertices[base + i]] ||
-              !readsChanged(arrays.solves.data(), sb, se, dirty.data()))
+          L.next[i] = L.val[i];
+          L.nextLab[i] = L.lab[i];
+          if (state.seed[arrays.localVertices[base + i]])
             continue;
           const PatchUpdate u =
-              updateFromPatch(arrays.solves.data(), sb, se, val.data(), lab.data());
-          count += se - sb;
-          if (u.value < val[i] && u.value <= settings.stopDistance) {
-            changed = changed || val[i] - u.value > settings.epsilon;
-            next[i] = u.value;
-            nextLab[i] = u.label;
+              updateFromPatch(arrays.solves.data(), arrays.solveOffsets[base + i],
+                              arrays.solveOffsets[base + i + 1], L.val.data(),
+                              L.lab.data(), L.dirty.data(), L.val[i], L.lab[i]);
+          L.solves += u.solves;
+          if (u.value < L.val[i] && u.value <= settings.stopDistance) {
+            moved =
+                moved || (L.val[i] - u.value > settings.epsilon && u.value <= threshold);
+            L.next[i] = u.value;
+            L.nextLab[i] = u.label;
           }
         }
         for (std::int32_t i = 0; i < ownN; ++i) {
-          dirty[i] = next[i] != val[i];
-          val[i] = next[i];
-          lab[i] = nextLab[i];
+          // A value above the threshold waits (pending) until the threshold reaches it.
+          const bool changedNow = L.next[i] != L.val[i];
+          L.dirty[i] = changedNow && L.next[i] <= threshold;
+          if (changedNow && !L.dirty[i])
+            pending[arrays.localVertices[base + i]] = 1;
+          else if (L.dirty[i])
+            pending[arrays.localVertices[base + i]] = 0;
+          L.val[i] = L.next[i];
+          L.lab[i] = L.nextLab[i];
         }
         for (std::int32_t i = ownN; i < nLocal; ++i)
-          dirty[i] = 0;
-        if (!changed) {
-          converged = true;
-          break;
-        }
+          L.dirty[i] = 0; // the halo is fixed within the round
+        converged = !moved;
       }
-      bool moved = false;
+      const auto schedule = [&](std::int32_t q) {
+        if (scheduled[q].exchange(round + 1, std::memory_order_relaxed) != round + 1)
+          L.list.push_back(q);
+      };
+      double patchMin = HUGE_VAL;
       for (std::int32_t i = 0; i < ownN; ++i) {
-        moved = moved || (arrays.border[arrays.localVertices[base + i]] != 0 &&
-                          start[i] - val[i] > settings.epsilon);
-        valueNext[arrays.localVertices[base + i]] = val[i];
-        labelNext[arrays.localVertices[base + i]] = lab[i];
+        const std::int32_t v = arrays.localVertices[base + i];
+        valueNext[v] = L.val[i];
+        labelNext[v] = L.lab[i];
+        bool stamp = false;
+        if (!converged)
+          stamp = L.dirty[i] != 0; // moved in the last sweep: still to propagate here
+        else if (!pending[v] && announced[v] - L.val[i] > settings.epsilon) {
+          announced[v] = L.val[i];
+          stamp = true;
+          for (std::int32_t k = arrays.readerOffsets[v]; k < arrays.readerOffsets[v + 1];
+               ++k)
+            schedule(arrays.readers[k]);
+        }
+        stampNext[v] = stamp ? round : changed[v];
+        if (pending[v])
+          patchMin = std::min(patchMin, L.val[i]);
       }
-      solves.local() += count;
-      if (!converged)
-        flag[p].store(1, std::memory_order_relaxed);
-      if (moved) {
-        for (std::int32_t i = arrays.neighborOffsets[p];
-             i < arrays.neighborOffsets[p + 1]; ++i)
-          flag[arrays.neighbors[i]].store(1, std::memory_order_relaxed);
-      }
+      if (!converged || patchMin < HUGE_VAL)
+        schedule(p);
+      L.minPending = std::min(L.minPending, patchMin);
     });
-    // The round's values become visible to the next round only (Jacobi between patches).
-    tbb::parallel_for(std::size_t(0), active.size(), [&](std::size_t a) {
-      const std::int32_t p = active[a];
+    // The round's values and stamps become visible to the next round only (the device
+    // keeps two stamp arrays).
+    tbb::parallel_for(std::size_t(0), active.size(), [&](std::size_t at) {
+      const std::int32_t p = active[at];
       const std::int64_t base = arrays.localOffsets[p];
       for (std::int32_t i = 0; i < arrays.ownCount[p]; ++i) {
-        const SimplexId v = arrays.localVertices[base + i];
+        const std::int32_t v = arrays.localVertices[base + i];
+        changed[v] = stampNext[v];
         state.value[v] = valueNext[v];
         state.label[v] = labelNext[v];
       }
     });
     active.clear();
-    for (std::int32_t p = 0; p < np; ++p) {
-      if (flag[p].exchange(0, std::memory_order_relaxed))
-        active.push_back(p);
+    minPending = HUGE_VAL;
+    for (Local& L : locals) {
+      active.insert(active.end(), L.list.begin(), L.list.end());
+      L.list.clear();
+      minPending = std::min(minPending, L.minPending);
+      L.minPending = HUGE_VAL;
     }
+    threshold =
+        minPending < HUGE_VAL ? minPending + settings.band : threshold + settings.band;
+    std::sort(active.begin(), active.end());
   }
-  state.solves += solves.combine([](long long a, long long b) { return a + b; });
+  for (Local& L : locals)
+    state.solves += L.solves;
 }
 
 } // namespace topogpu::eikonal

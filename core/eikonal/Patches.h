@@ -1,24 +1,52 @@
 // patchFIM's data (section 2.5 of Fu et al. 2011): the vertices split into patches of
-// about patchSize vertices (METIS k-way when this build has it, else BFS-grown patches),
-// and the cell-assembly arrays built once per run:
+// about patchSize vertices (grown breadth-first, or METIS k-way when asked for and this
+// build has it), and the cell-assembly arrays built once per run:
 //  - GEO: per patch vertex, its triangle solves (PatchSolve: upwind vertices by local
-//    index, lengths, slowness; two per split obtuse angle);
+//    index, float32 lengths times the slowness; two per split obtuse angle);
 //  - VAL: the values of a patch's local table (its own vertices, then the halo vertices
 //    its solves read), loaded into fast memory per round;
-//  - NBH: per patch, the patches it reads from or that read from it (symmetric).
-// The host-side patchFIM below runs Algorithms 2.2-2.5 on these arrays exactly as the
-// CUDA kernel does (same rounds, same Jacobi order, same arithmetic), so it is the
-// kernel's reference and the CPU-testable half of the GPU solver.
+//  - readers (per vertex, the patches that read it) and NBH (per patch, symmetric).
+// The host-side patchFIM below runs the rounds on these arrays exactly as the CUDA
+// kernel does (same decisions, same arithmetic, same counts), so it is the kernel's
+// reference and the CPU-testable half of the GPU solver.
 #pragma once
 
 #include "core/eikonal/EikonalMesh.h"
 #include "core/eikonal/PatchSolve.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+namespace topogpu::gpu {
+// Host memory for the arrays the device uploads: page-locked (cudaMallocHost) in a CUDA
+// build with a device, so the upload is one DMA at full bus speed instead of a staged
+// copy; the C heap otherwise (cuda/GpuStubs.cpp, or when pinning fails). Defined in
+// cuda/eikonal.
+void* allocateUploadMemory(std::size_t bytes);
+void releaseUploadMemory(void* memory) noexcept;
+} // namespace topogpu::gpu
+
 namespace topogpu::eikonal {
+
+// std::vector's allocator for the uploaded arrays (gpu::allocateUploadMemory).
+template <typename T> struct UploadAllocator {
+  using value_type = T;
+  UploadAllocator() = default;
+  template <typename U> UploadAllocator(const UploadAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    return static_cast<T*>(gpu::allocateUploadMemory(n * sizeof(T)));
+  }
+  void deallocate(T* p, std::size_t) noexcept { gpu::releaseUploadMemory(p); }
+  template <typename U> bool operator==(const UploadAllocator<U>&) const noexcept {
+    return true;
+  }
+  template <typename U> bool operator!=(const UploadAllocator<U>&) const noexcept {
+    return false;
+  }
+};
+template <typename T> using UploadVector = std::vector<T, UploadAllocator<T>>;
 
 // True when this build links METIS (the BFS partition is used otherwise).
 bool hasMetis();
@@ -37,22 +65,28 @@ struct PatchArrays {
   std::string method;                // "metis" | "bfs"
   std::vector<std::int32_t> patchOf; // per vertex
   // Patch p's local table is localVertices[localOffsets[p] .. localOffsets[p+1]); its
-  // first ownCount[p] entries are its own vertices, the rest its halo.
+  // first ownCount[p] entries are its own vertices, the rest its halo (at most
+  // kMaxLocalVertices entries: GEO's local indices are 16-bit).
   std::vector<std::int64_t> localOffsets;
   std::vector<std::int32_t> ownCount;
-  std::vector<SimplexId> localVertices;
+  UploadVector<std::int32_t> localVertices;
   // GEO: the solves of the local slot s are solves[solveOffsets[s] .. solveOffsets[s+1])
   // (none for halo slots).
-  std::vector<std::int64_t> solveOffsets;
-  std::vector<PatchSolve> solves;
-  // NBH: patch p's neighbours are neighbors[neighborOffsets[p] .. neighborOffsets[p+1]).
+  UploadVector<std::int64_t> solveOffsets;
+  UploadVector<PatchSolve> solves;
+  // The patches that read vertex v (hold it in their halo):
+  // readers[readerOffsets[v] .. readerOffsets[v+1]). Only these are activated when v
+  // changes (the paper activates a patch's whole NBH).
+  UploadVector<std::int32_t> readerOffsets, readers;
+  // NBH: patch p's neighbours are neighbors[neighborOffsets[p] .. neighborOffsets[p+1])
+  // (symmetric; host-side only, the device activates through readers).
   std::vector<std::int32_t> neighborOffsets, neighbors;
-  // Per vertex: 1 when it is in some patch's halo (only such a vertex's change can
-  // change another patch, so only these re-activate the NBH).
+  // Per vertex: 1 when it is in some patch's halo (readers non-empty).
   std::vector<std::uint8_t> border;
   std::int32_t maxOwn = 0, maxLocal = 0; // the kernel's block and shared-memory sizes
 
-  std::size_t bytes() const; // host (= device) size of the arrays above
+  std::size_t bytes() const;       // host size of the arrays above
+  std::size_t deviceBytes() const; // what the device solver uploads of them
 };
 
 // Builds the arrays for mesh (buildMesh's) with patches of about patchSize vertices.
@@ -65,6 +99,9 @@ struct PatchFimSettings {
   double epsilon = 0; // absolute convergence tolerance
   double stopDistance = HUGE_VAL;
   long long maxRounds = 1000000;
+  // The band: a round propagates values up to the smallest pending value of the
+  // previous round plus this (absolute; +inf: no band).
+  double band = HUGE_VAL;
 };
 
 struct PatchFimState {
@@ -72,22 +109,31 @@ struct PatchFimState {
   std::vector<SimplexId> label;   // the seed's id at seeds, -1 elsewhere on entry
   std::vector<std::uint8_t> seed; // 1: a seed (never updated)
   long long rounds = 0;           // rounds of the active-patch list
+  long long patchRounds = 0;      // active patches summed over the rounds
   long long solves = 0;           // triangle solves
   bool converged = true;          // false when maxRounds stopped it
   std::size_t activeAtCap = 0;    // active patches left at the cap
 };
 
-// The first active list: the patches holding a seed and their neighbours (a patch of
-// seeds only never changes, so its neighbours must start).
+// The first active list, in increasing order: the patches holding a seed and those that
+// read one (a patch of seeds only never changes, so its readers must start).
 std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
                                                const PatchFimState& state);
 
-// patchFIM on the host (TBB over the active patches): each round, every active patch
-// loads its local table from the values of the previous round, runs up to
-// internalIterations Jacobi sweeps over its own vertices (values only decrease, updates
-// beyond stopDistance are dropped), converged when its last sweep moved no value by more
-// than epsilon; the next list holds the unconverged patches and the neighbours of those
-// whose border values (PatchArrays::border) moved by more than epsilon over the round.
+// patchFIM on the host, the device solver's twin (TBB over the active patches; the same
+// arithmetic, decisions and counts as the kernel, whatever the order the patches run
+// in). Round r (from 1):
+//  - every active patch loads its local table from the values at the end of round r-1
+//    (Jacobi between patches: the paper's VAL_in / VAL_out);
+//  - a local vertex is "dirty" when it changed by more than epsilon in round r-1 (a
+//    per-vertex round stamp; the seeds count as changed in round 0);
+//  - up to internalIterations Jacobi sweeps over the own vertices, each solving only
+//    the triangles that read a dirty vertex (PatchSolve.h: the paper's per-vertex active
+//    flags); a vertex that moved in a sweep is dirty for the next one; values only
+//    decrease, updates beyond stopDistance are dropped; the patch has converged when a
+//    sweep moved no value by more than epsilon;
+//  - an own vertex that moved by more than epsilon over the round is stamped r and its
+//    readers (PatchArrays::readers) join the next list; an unconverged patch stays.
 // Deterministic.
 void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings,
                      const Monitor& monitor, PatchFimState& state);

@@ -8,8 +8,8 @@ binary PLY, with the speed as a vertex property):
   - an irregular square (jittered vertices, random diagonals; default 1096^2, ~1.2M),
   - icospheres of ~1M and ~10M vertices (icosahedron faces split F x F, projected),
   - the largest shared surfaces (--surfaces DIR, --largest K).
-Per run: time (end to end, and the solver stage alone: "<solver> (cpu|gpu)"), iterations,
-local solves per vertex, peak host / device memory, and the mean error against the exact
+Per run: time (end to end, and the solver stage alone: "<solver> (cpu|gpu)"), iterations
+(patchFIM: rounds, and the active patches summed over the rounds), local solves per vertex, peak host / device memory, and the mean error against the exact
 reference (Euclidean distance on the squares, great-circle distance on the spheres) for the
 constant speed; with the random speed (no closed form) the mean difference from FMM.
 Writes bench_geodesic.json and bench_geodesic.md to --out.
@@ -33,8 +33,8 @@ import numpy as np
 
 from bench_helpers import run_json
 
-# gpu-bfs: patchFIM with breadth-first patches instead of METIS's.
-SOLVERS = ["gpu", "gpu-bfs", "fim-mt", "fmm", "fim"]
+# gpu: patchFIM with its default breadth-first patches; gpu-metis: with METIS's.
+SOLVERS = ["gpu", "gpu-metis", "fim-mt", "fmm", "fim"]
 
 
 # ---- meshes ------------------------------------------------------------------------------
@@ -173,9 +173,12 @@ def read_distances(path):
 
 def run_one(args, mesh, solver, speed, out_file):
     cmd = [args.topogpu, "geodesic", "--mesh", mesh["path"], "--seeds", str(mesh["seed"]),
-           "--solver", "gpu" if solver == "gpu-bfs" else solver, "--out", out_file, "--json"]
-    if solver == "gpu-bfs":
-        cmd += ["--partition", "bfs"]
+           "--solver", "gpu" if solver.startswith("gpu") else solver, "--out", out_file,
+           "--json"]
+    if solver == "gpu-metis":
+        cmd += ["--partition", "metis"]
+    if solver.startswith("gpu") and args.band_width:
+        cmd += ["--band-width", args.band_width]
     if speed == "random":
         cmd += ["--speed-array", "speed"]
     return run_json(cmd, timeout=args.timeout)
@@ -205,6 +208,8 @@ def main():
     p.add_argument("--speeds", default="constant,random")
     p.add_argument("--fim-max-vertices", type=int, default=3_000_000,
                    help="single-threaded meshFIM only on meshes up to this size")
+    p.add_argument("--band-width", default="",
+                   help="patchFIM's band in mean edge times (default: the solver's)")
     p.add_argument("--timeout", type=float, default=150, help="seconds per run")
     p.add_argument("--max-seconds", type=float, default=420, help="seconds in all")
     args = p.parse_args()
@@ -307,7 +312,8 @@ def main():
                         "peak_host_memory_mib": data["peak_host_memory_mib"],
                         "peak_device_memory_mib": data["peak_device_memory_mib"],
                         "warnings": data["warnings"], "patches": data.get("patches"),
-                        "partition": data.get("partition")})
+                        "partition": data.get("partition"),
+                        "patch_rounds": data.get("patch_rounds")})
                     finite = np.isfinite(d)
                     if exact is not None and speed == "constant":
                         row["mean_error"] = float(np.abs(d[finite] - exact[finite]).mean())
@@ -372,11 +378,12 @@ def markdown(result):
         err = f"{r['mean_error']:.2e}" if "mean_error" in r else "-"
         diff = f"{r['mean_diff_vs_fmm']:.1e}" if "mean_diff_vs_fmm" in r else "-"
         speedup = f"{r['speedup_vs_fmm_solve']:.1f}" if "speedup_vs_fmm_solve" in r else "-"
-        ran = r["solver"] + ("" if r["ran"] == r["solver"].replace("-bfs", "") else f" ({r['ran']})")
+        pr = f" ({r['patch_rounds']})" if r.get("patch_rounds") else ""
+        ran = r["solver"] + ("" if r["ran"] == r["solver"].replace("-metis", "") else f" ({r['ran']})")
         lines.append(
             f"| {r['mesh']} | {r['vertices']:,} | {r['speed']} | {ran} | "
             f"{r['solve_seconds']:.4f} | {r['total_seconds']:.3f} | {speedup} | "
-            f"{r['iterations']} | {r['local_solves_per_vertex']:.1f} | {err} | {diff} | "
+            f"{r['iterations']}{pr} | {r['local_solves_per_vertex']:.1f} | {err} | {diff} | "
             f"{r['peak_host_memory_mib']:.0f} | {r['peak_device_memory_mib']:.0f} | ok |")
     text = "\n".join(lines) + "\n"
     if result.get("notes"):

@@ -296,10 +296,10 @@ if os.path.exists(geodesic_source):
     target_rows = []
     for (mesh, speed, solver), r in sorted(ok.items()):
         fmm = ok.get((mesh, speed, "fmm"))
-        if fmm is None or solver == "fmm" or r["ran"] != solver.replace("-bfs", ""):
+        if fmm is None or solver == "fmm" or r["ran"] != solver.replace("-metis", ""):
             continue
         million = 900_000 <= r["vertices"] <= 1_300_000
-        if solver in ("gpu", "gpu-bfs") and million:
+        if solver in ("gpu", "gpu-metis") and million:
             x = r["speedup_vs_fmm_solve"]
             target_rows.append(f"| patchFIM ({solver}) >= 50x FMM, {mesh}, {speed} speed | {x:.1f}x | "
                                f"{'met' if x >= 50 else 'missed'} |")
@@ -325,11 +325,13 @@ on the GPU host ({geodesic['cpu_count']} cores): one seed (the centre of the squ
 elsewhere), constant speed 1 and the paper's Speed 2 (a smooth random speed in [0.5, 1.5]).
 "solve s" is the solver stage alone (FMM / meshFIM: "<solver> (cpu)"; patchFIM: upload,
 rounds and download); "total s" adds the precondition, the mesh setup (edge lengths,
-virtual edges) and, for patchFIM, the METIS partition and the cell-assembly arrays.
+virtual edges) and, for patchFIM, the partition and the cell-assembly arrays.
 Mean error against the exact distance (Euclidean on the squares, great circle on the
 spheres) for the constant speed; the random speed has no closed form, so only the mean
-difference from FMM is shown. patchFIM: patches of 64 vertices (gpu: METIS, gpu-bfs:
-grown breadth-first), 7 internal iterations, double precision on the device.
+difference from FMM is shown. patchFIM: patches of 64 vertices (gpu: grown
+breadth-first, the default; gpu-metis: METIS), at most 7 internal iterations, GEO in
+float32, values in double on the device; its iterations are rounds (active patches
+summed over the rounds in parentheses).
 
 """ + geodesic_table(geodesic) + f"""
 | target (issue 8) | measured | verdict |

@@ -259,6 +259,8 @@ with tempfile.TemporaryDirectory() as tmp:
         (["--mesh", good, "--seeds", "0", "--internal-iterations", "0"],
          "--internal-iterations"),
         (["--mesh", good, "--seeds", "0", "--partition", "scotch"], "--partition"),
+        (["--mesh", good, "--seeds", "0", "--band-width", "0"], "--band-width"),
+        (["--mesh", good, "--seeds", "0", "--band-width", "nan"], "--band-width"),
         (["--mesh", good, "--seeds", "0", "--solver", "dijkstra"], "unknown solver"),
         (["--mesh", good, "--seeds", "0", "--stop", "-1"], "--stop"),
         (["--mesh", good, "--seeds", "0", "--stop", "nan"], "--stop"),

@@ -745,15 +745,18 @@ void memoryBudgetFallback() {
 
 // ---- geodesic distance: patchFIM (cuda/eikonal) -------------------------------------
 //
-// Stated tolerance, GPU vs the CPU solvers: the GPU computes in double with the host's
-// arithmetic (PatchSolve.h shared, FMA contraction off), so it equals the host-side
-// patchFIM (Patches.h: the same rounds, Jacobi order and convergence tests) bit for bit;
-// against FMM and meshFIM the differences come only from the epsilon-convergence (each
-// solver stops a vertex within epsilon = 1e-6 of the mean edge time of its fixed point,
-// in its own update order), the same bound as between the CPU solvers: 1e-4 of the mean
-// edge length. That is below float32 rounding of the output distances on these meshes
-// (distances ~ 1 to 100 edges; float32 spacing 6e-8 relative), so "CPU and GPU agree up
-// to float rounding" holds for the float32 arrays the filter writes.
+// Stated tolerance, GPU vs the CPU solvers: the GPU runs the host-side patchFIM's
+// scheme (Patches.h: the same rounds, sweeps, dirty flags, announcements and counts) with
+// the same arithmetic (PatchSolve.h shared, double values, FMA contraction off), so it
+// equals the host twin bit for bit (values, labels, rounds, solves). Against FMM and
+// meshFIM two things differ: the epsilon-convergence (each solver stops a vertex within
+// epsilon = 1e-6 of the mean edge time of its fixed point, in its own update order), and
+// GEO's float32 edge lengths (a relative 2^-24 per length, so at most 6e-8 times the
+// distance, 6e-5 edges at a distance of 1000 edges). Bound: 1e-4 of the mean edge length
+// (5e-5 against FMM, deterministic) on these meshes (distances below 300 edges); the host
+// twin measured at most 0.06 of it here and 0.01-0.13 of it on the 1M-vertex meshes. That
+// is below float32 rounding of the output distances, so "CPU and GPU agree up to float
+// rounding" holds for the float32 arrays the filter writes.
 
 double meanEdge(const eikonal::Surface& s) {
   double edge = 0;
@@ -830,6 +833,7 @@ eikonal::PatchFimState hostPatchFim(const eikonal::Surface& s,
   settings.epsilon = p.epsilon * mesh.meanEdgeTime;
   settings.stopDistance = p.stopDistance;
   settings.maxRounds = p.maxIterations;
+  settings.band = std::isinf(p.bandWidth) ? HUGE_VAL : p.bandWidth * mesh.meanEdgeTime;
   eikonal::runPatchFimHost(arrays, settings, Monitor{}, state);
   for (SimplexId v = 0; v < s.vertices(); ++v) {
     if (state.value[v] > p.stopDistance || state.value[v] == HUGE_VAL) {
@@ -854,6 +858,7 @@ void compareGeodesic(const std::string& name, const eikonal::Surface& s,
     gpu.distance = host.value;
     gpu.seedIdentifier = host.label;
     gpu.iterations = host.rounds;
+    gpu.patchRounds = host.patchRounds;
     gpu.localSolves = host.solves;
     gpu.localSolvesPerVertex = double(host.solves) / double(s.vertices());
     gpu.converged = host.converged;
@@ -868,7 +873,8 @@ void compareGeodesic(const std::string& name, const eikonal::Surface& s,
   const double stop = parameters.stopDistance;
   const double dFmm = maxDifference(gpu.distance, fmm.distance, stop, tol);
   const double dFim = maxDifference(gpu.distance, fim.distance, stop, tol);
-  expect(dFmm < tol,
+  // Against FMM (deterministic) half the bound: measured at most 0.15 of the full one.
+  expect(dFmm < tol / 2,
          name + ": GPU vs fmm " + std::to_string(dFmm / tol) + " x tolerance");
   expect(dFim < tol,
          name + ": GPU vs fim-mt " + std::to_string(dFim / tol) + " x tolerance");
@@ -879,7 +885,8 @@ void compareGeodesic(const std::string& name, const eikonal::Surface& s,
   expect(host.value == gpu.distance && host.label == gpu.seedIdentifier,
          name + ": GPU differs from the host-side patchFIM (max " +
              std::to_string(maxDifference(host.value, gpu.distance)) + ")");
-  expect(host.rounds == gpu.iterations && host.solves == gpu.localSolves,
+  expect(host.rounds == gpu.iterations && host.solves == gpu.localSolves &&
+             host.patchRounds == gpu.patchRounds,
          name + ": rounds/solves " + std::to_string(gpu.iterations) + "/" +
              std::to_string(gpu.localSolves) + " vs host " + std::to_string(host.rounds) +
              "/" + std::to_string(host.solves));
@@ -925,11 +932,13 @@ void compareGeodesic(const std::string& name, const eikonal::Surface& s,
     return t;
   };
   std::printf("  %-44s %8lld v  fmm %8.3f s  fim-mt %7.3f s  gpu %7.3f s (solve %.4f s, "
-              "%lld rounds, %.1f solves/v, %d patches %s)  |gpu-fmm| %.2e tol %.2e\n",
+              "%lld rounds, %lld patch-rounds, %.1f solves/v, %d patches %s)  |gpu-fmm| "
+              "%.2e tol %.2e\n",
               name.c_str(), static_cast<long long>(s.vertices()),
               fmmReport.totalSeconds(), fimReport.totalSeconds(),
               gpuReport.totalSeconds(), onDevice(gpuReport), gpu.iterations,
-              gpu.localSolvesPerVertex, gpu.patches, gpu.partition.c_str(), dFmm, tol);
+              gpu.patchRounds, gpu.localSolvesPerVertex, gpu.patches,
+              gpu.partition.c_str(), dFmm, tol);
 }
 
 eikonal::Parameters seededAt(std::vector<SimplexId> seeds) {
@@ -967,9 +976,9 @@ void geodesicMeshes(const std::string& surfaces) {
                         s, q);
       }
     }
-    eikonal::Parameters bfs = seededAt({3});
-    bfs.useMetis = false;
-    compareGeodesic("regular square 257^2, bfs patches", s, bfs);
+    eikonal::Parameters metis = seededAt({3});
+    metis.useMetis = true;
+    compareGeodesic("regular square 257^2, metis patches", s, metis);
     eikonal::Parameters stop = seededAt({257 * 128 + 128});
     stop.stopDistance = 0.3;
     compareGeodesic("regular square 257^2, stop 0.3", s, stop);
