@@ -8,6 +8,7 @@
 #include "cuda/eikonal/EikonalGpu.h"
 #include "cuda/morse_smale_complex/MorseSmaleComplexGpu.h"
 #include "cuda/morse_smale_complex/SaddleConnectionsGpu.h"
+#include "cuda/rips_persistence/RipsPersistenceGpu.h"
 #include "cuda/scalar_field_smoother/ScalarFieldSmootherGpu.h"
 
 namespace topogpu::gpu {
@@ -74,6 +75,18 @@ void computeSaddleConnections(const cubical::Grid&, const std::vector<std::uint8
 void solvePatchFim(const eikonal::PatchArrays&, const eikonal::PatchFimSettings&,
                    const Monitor&, eikonal::PatchFimState&, RunReport&) {
   noCuda("patchFIM");
+}
+
+// ---- Rips persistence ----
+std::unique_ptr<rips_persistence::ColumnBuilder>
+makeRipsColumnBuilder(const rips_persistence::RipsGraph&, std::size_t, const Monitor&,
+                      RunReport&) {
+  noCuda("rips persistence");
+}
+
+void ripsPointDistances(const std::vector<double>&, SimplexId, int, std::size_t,
+                        std::vector<float>&, RunReport&) {
+  noCuda("rips persistence");
 }
 
 } // namespace topogpu::gpu
