@@ -47,7 +47,7 @@ public:
     std::vector<SimplexId> offsets(size + 1, 0);
     for (std::size_t f = 0; f < size; ++f)
       offsets[f + 1] = offsets[f] + made[f];
-    std::vector<Simplex> simplices(std::size_t(offsets[size]));
+    std::vector<Simplex> simplices(static_cast<std::size_t>(offsets[size]));
     for (std::size_t f = 0; f < size; ++f) {
       Simplex* at = simplices.data() + offsets[f];
       if (sparse_)
