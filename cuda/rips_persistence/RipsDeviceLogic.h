@@ -321,8 +321,9 @@ struct ReverseFiltration {
 // compacted columns and apparent pairs (24 at most in all), the sort's copies (24) and
 // the downloaded records (24), with headroom for the sort's scratch.
 constexpr std::size_t kBytesPerSimplex = 128;
-// Device bytes per facet in a batch: the facet (16), its count and offset (16).
-constexpr std::size_t kBytesPerFacet = 32;
+// Device bytes per facet in a batch: the facet (16), its count and offset (16), and
+// headroom for the scan's scratch.
+constexpr std::size_t kBytesPerFacet = 40;
 
 // Consecutive ranges [first, last) of facets whose cost (kBytesPerSimplex per simplex
 // they make, kBytesPerFacet each) stays within `budget`; empty when one facet alone does

@@ -230,14 +230,14 @@ public:
     translateCudaFailures(kEntry, [&] {
       Timer timer;
       const DeviceBuffer<rp::Simplex> deviceFacets(facets, size);
-      DeviceBuffer<SimplexId> offsets(size + 1);
-      cudaCheck(cudaMemcpy(offsets.data(), made, size * sizeof(SimplexId),
+      // The counts (a zero after them), scanned into offsets: offsets[size] is the total.
+      DeviceBuffer<SimplexId> counts(size + 1), offsets(size + 1);
+      cudaCheck(cudaMemcpy(counts.data(), made, size * sizeof(SimplexId),
                            cudaMemcpyHostToDevice),
                 "rips persistence: upload of the counts");
-      // Exclusive scan in place over size + 1 entries: the last is the total.
-      cudaCheck(cudaMemset(offsets.data() + size, 0, sizeof(SimplexId)),
+      cudaCheck(cudaMemset(counts.data() + size, 0, sizeof(SimplexId)),
                 "rips persistence: memset");
-      thrust::exclusive_scan(thrust::device, offsets.data(), offsets.data() + size + 1,
+      thrust::exclusive_scan(thrust::device, counts.data(), counts.data() + size + 1,
                              offsets.data());
       SimplexId total = 0;
       cudaCheck(cudaMemcpy(&total, offsets.data() + size, sizeof(SimplexId),
