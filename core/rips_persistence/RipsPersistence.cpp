@@ -784,6 +784,18 @@ bool preparedDimension(ColumnBuilder& builder, Engine<Graph>& engine, int dim,
   stats.columns = SimplexId(prepared.columns.size() + prepared.apparent.size());
   stats.columnsBackend = "gpu";
   stats.batches = prepared.batches;
+  if (prepared.batches > 1) {
+    // The batches' sorted runs, joined (the budget-bound case only).
+    Timer timer;
+    tbb::parallel_sort(prepared.columns.begin(), prepared.columns.end(),
+                       [](const Entry& a, const Entry& b) { return before(b, a); });
+    tbb::parallel_sort(prepared.apparent.begin(), prepared.apparent.end(),
+                       [](const ApparentRecord& a, const ApparentRecord& b) {
+                         return a.pivot < b.pivot;
+                       });
+    report.timings.emplace_back("join batches dim " + std::to_string(dim) + " (cpu)",
+                                timer.seconds());
+  }
   engine.reducePrepared(dim, prepared, result.intervals[std::size_t(dim)], stats, report);
   return true;
 }

@@ -96,7 +96,9 @@ struct RipsGraph {
   std::vector<float> distances;     // sparse, parallel to neighbors
 };
 
-// What a column builder hands the reduction of one dimension.
+// What a column builder hands the reduction of one dimension. With batches > 1, columns
+// and apparent are `batches` sorted runs one after the other (the reduction's side joins
+// them).
 struct PreparedDimension {
   std::vector<Simplex> columns; // not cleared, not apparent; reverse filtration order
   std::vector<ApparentPair>

@@ -4,12 +4,11 @@
 // facets in batches that fit the device budget (counted first, then cut), each batch is
 // classified (cleared, apparent, to reduce) and compacted there, and the reduction gets
 // the columns to reduce (reverse filtration order) and the apparent pairs (sorted by
-// pivot). Header-only and CUDA-free.
+// pivot; with several batches, runs that the caller joins). Header-only and CUDA-free.
 #pragma once
 
 #include "RipsDeviceLogic.h"
 
-#include "core/common/Timer.h"
 
 #include <algorithm>
 #include <string>
@@ -92,15 +91,6 @@ inline bool prepareBatched(BatchOps& ops, const Monitor& monitor, int dim,
       out.simplexCount += m;
   }
   ops.setClearing({}, {});
-  // Batches come sorted each: one more host sort joins them (the budget-bound case).
-  Timer timer;
-  if (batches.size() > 1) {
-    if (given == nullptr) // given columns are consecutive ranges: already in order
-      std::sort(out.columns.begin(), out.columns.end(), ReverseFiltration{});
-    std::sort(
-        out.apparent.begin(), out.apparent.end(),
-        [](const ApparentPair& a, const ApparentPair& b) { return a.pivot < b.pivot; });
-  }
   out.batches = int(std::max<std::size_t>(1, batches.size()));
   double seconds[4];
   ops.takeTimings(seconds);
@@ -110,9 +100,6 @@ inline bool prepareBatched(BatchOps& ops, const Monitor& monitor, int dim,
   report.timings.emplace_back("apparent pairs" + suffix, seconds[1]);
   report.timings.emplace_back("compact + sort" + suffix, seconds[2]);
   report.timings.emplace_back("download" + suffix, seconds[3]);
-  if (batches.size() > 1)
-    report.timings.emplace_back("join batches dim " + std::to_string(dim) + " (cpu)",
-                                timer.seconds());
   return true;
 }
 
