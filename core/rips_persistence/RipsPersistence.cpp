@@ -151,7 +151,9 @@ public:
       float d = diameter;
       for (int j = 0; j < count; ++j) {
         d = std::max(d, graph_.distance(w, v[j]));
-        if (d > threshold_)
+        // A missing edge of a sparse graph (infinite) is no simplex, whatever the
+        // threshold (an infinite one included).
+        if (d > threshold_ || d == kInfinity)
           return true;
       }
       return f(Entry{d, above + binomial_(w, count - p + 1) + below});

@@ -167,7 +167,9 @@ public:
       bool over = false;
       for (int j = 0; j < count_; ++j) {
         d = maxOf(d, graph_.distance(w, v_[j]));
-        if (d > threshold_) {
+        // A missing edge (sparse graph, infinite) is no simplex, even under an infinite
+        // threshold: the CPU's test.
+        if (d > threshold_ || d == std::numeric_limits<float>::infinity()) {
           over = true;
           break;
         }

@@ -692,3 +692,48 @@ TEST(RipsGpuHostTwin, GpuWithoutADeviceRunsTheCpu) {
   EXPECT_NE(report.warnings[0].find("GPU requested"), std::string::npos);
   EXPECT_EQ(sorted(r), sorted(run(three, 1)));
 }
+
+// Sparse graphs that are not complete: a missing edge is no simplex, also under the
+// infinite threshold such an input has (no enclosing radius). The CPU backend and the
+// GPU's host twin against the brute force on the same graph (missing edges infinite,
+// the oracle's threshold finite, so that no simplex with a missing edge enters it).
+TEST(RipsGpuHostTwin, IncompleteSparseGraphsEqualTheBruteForce) {
+  std::mt19937 rng(29);
+  for (int trial = 0; trial < 150; ++trial) {
+    const int n = 5 + trial % 6;
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<std::vector<double>> d(std::size_t(n),
+                                       std::vector<double>(std::size_t(n), inf));
+    std::ostringstream text;
+    for (int i = 0; i < n; ++i) {
+      d[std::size_t(i)][std::size_t(i)] = 0;
+      for (int j = 0; j < i; ++j) {
+        if (rng() % 100 < 55) {
+          const double w = double(1 + rng() % 4);
+          d[std::size_t(i)][std::size_t(j)] = d[std::size_t(j)][std::size_t(i)] = w;
+          text << i << " " << j << " " << w << "\n";
+        }
+      }
+    }
+    text << (n - 1) << " " << (n - 1) << " 0\n"; // every point present
+    const int maxDim = 2;
+    std::istringstream in(text.str());
+    const RipsInput input = readRipsInput(in, InputFormat::Sparse, "generated");
+    const Result cpu = run(input, maxDim);
+    // A complete graph has an enclosing radius, which becomes the threshold.
+    const double threshold = std::isinf(cpu.threshold) ? 1e30 : double(cpu.threshold);
+    std::vector<long> pairCounts(std::size_t(maxDim + 1), 0);
+    const auto expected = sorted(bruteForceBarcode(d, maxDim, threshold, &pairCounts));
+    RunReport report;
+    const Result twin =
+        runTwin(input, maxDim, INFINITY, SparseMode::Auto, std::size_t(1) << 40, report);
+    EXPECT_EQ(sorted(cpu), expected) << "trial " << trial << "\n" << text.str();
+    EXPECT_EQ(inOrder(twin), inOrder(cpu)) << "trial " << trial;
+    for (int k = 1; k <= maxDim; ++k) {
+      EXPECT_EQ(cpu.stats[std::size_t(k)].pairs, pairCounts[std::size_t(k)])
+          << "trial " << trial << " dim " << k;
+      EXPECT_EQ(twin.stats[std::size_t(k)].pairs, pairCounts[std::size_t(k)])
+          << "trial " << trial << " dim " << k;
+    }
+  }
+}
