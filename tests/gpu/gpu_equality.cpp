@@ -1451,6 +1451,8 @@ void ripsCases() {
 } // namespace
 
 int main(int argc, char** argv) try {
+  // Line by line, so that a run cut short (a timeout on the device) keeps its output.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   while (argc > 1 && std::strncmp(argv[1], "--", 2) == 0) {
     const std::string flag = argv[1];
     if (flag == "--host-only") {
