@@ -199,7 +199,9 @@ with tempfile.TemporaryDirectory() as tmp:
               f"{name} vs Ripser++'s expected barcodes: {same_barcodes(bars, want, 1e-5)}")
 
     # --- JSON: stages, apparent pairs, memory --------------------------------------------
+    # --backend cpu: the CPU's stage names also where a GPU is present.
     result = cli_helpers.topogpu("rips", "--format", "lower-distance", "--dim", 2, "--json",
+                                 "--backend", "cpu",
                                  os.path.join(rips, "sphere_3_192.lower_distance_matrix"),
                                  timeout=300)
     try:
