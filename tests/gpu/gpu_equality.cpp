@@ -1236,13 +1236,34 @@ void compareWithRipserpp(const std::string& name, const rp::Result& gpu,
     auto& theirs = expected[k];
     std::sort(ours.begin(), ours.end());
     std::sort(theirs.begin(), theirs.end());
-    bool same = ours.size() == theirs.size();
+    // Greedy in sorted order, then the leftovers by search (bars whose births are within
+    // the tolerance may sort in another order): the CLI test's matching.
     const auto close = [&](double a, double b) {
-      return a == b || std::fabs(a - b) <= tolerance * std::max(1.0, std::fabs(b));
+      if (std::isinf(a) || std::isinf(b))
+        return a == b;
+      return std::fabs(a - b) <= tolerance * std::max({1.0, std::fabs(a), std::fabs(b)});
     };
-    for (std::size_t i = 0; same && i < ours.size(); ++i)
-      same = close(ours[i].first, theirs[i].first) &&
-             close(ours[i].second, theirs[i].second);
+    const auto match = [&](const std::pair<double, double>& x,
+                           const std::pair<double, double>& y) {
+      return close(x.first, y.first) && close(x.second, y.second);
+    };
+    bool same = ours.size() == theirs.size();
+    std::vector<std::pair<double, double>> left, rest;
+    for (std::size_t i = 0; same && i < ours.size(); ++i) {
+      if (!match(ours[i], theirs[i])) {
+        left.push_back(ours[i]);
+        rest.push_back(theirs[i]);
+      }
+    }
+    for (const auto& x : left) {
+      const auto it = std::find_if(rest.begin(), rest.end(),
+                                   [&](const auto& y) { return match(x, y); });
+      if (it == rest.end()) {
+        same = false;
+        break;
+      }
+      rest.erase(it);
+    }
     expect(same, "rips " + name + " dim " + std::to_string(k) +
                      ": GPU differs from Ripser++'s expected barcode (" +
                      std::to_string(ours.size()) + " vs " +
@@ -1339,7 +1360,8 @@ void ripsSharedSets(const std::string& folder) {
        "dragon1000.gpu.barcodes"},
       {"roadmap/klein_bottle_pointcloud_new_400.txt", F::PointCloud, 2, INFINITY,
        nullptr},
-      {"roadmap/fractal_9_5_2_weight_one_edge_list.txt_2_distmat.txt", F::Distance, 2,
+      // Distances 1 and 2 only: massive ties (dim 2 takes minutes on the CPU side).
+      {"roadmap/fractal_9_5_2_weight_one_edge_list.txt_2_distmat.txt", F::Distance, 1,
        INFINITY, nullptr},
       {"roadmap/house104_edge_list.txt_0.72344_distmat.txt", F::Distance, 1, INFINITY,
        nullptr},
