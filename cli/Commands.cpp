@@ -148,7 +148,9 @@ const std::vector<Command>& commandTable() {
          "use the sparse-graph path (automatic when the threshold keeps under a quarter "
          "of the pairs, and for sparse input)"},
         {"--backend", "auto|cpu|gpu",
-         "auto and cpu run the CPU backend; gpu is not built yet"},
+         "auto (the GPU when present and the input fits its memory), cpu or gpu (the "
+         "columns and apparent pairs on the device, the reduction on the CPU; without "
+         "a device: the CPU with a warning)"},
         {"--threads", "N", "CPU threads (default 0: all cores)"},
         {"--cocycles", "",
          "also print a representative cocycle of each finite bar of dimension >= 1, "
@@ -161,7 +163,8 @@ const std::vector<Command>& commandTable() {
        "prints {\"dimensions\": [{\"dimension\", \"intervals\": [[b, d|null]], "
        "\"simplices\", "
        "\"columns\", \"pairs\", \"apparent_pairs\", \"apparent_percent\", "
-       "\"emergent_pairs\", \"essential\"}], \"threshold\", \"enclosing_radius\", "
+       "\"emergent_pairs\", \"essential\", \"columns_backend\", \"batches\"}], "
+       "\"threshold\", \"enclosing_radius\", "
        "\"sparse\", \"edges\", timings, peak memory}.",
        runRips},
       {"info",

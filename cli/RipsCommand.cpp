@@ -162,6 +162,12 @@ int runRips(const Arguments& args, CommandContext& context) {
       }
       d.addRaw("cocycles", jsonArray(cocycles));
     }
+    if (dim >= 1) {
+      // Where the columns and apparent pairs were made; batches > 1: the device budget
+      // split the dimension.
+      d.add("columns_backend", s.columnsBackend);
+      d.add("batches", s.batches);
+    }
     dims.push_back(d.str());
   }
   json.addRaw("dimensions", jsonArray(dims));

@@ -8,6 +8,7 @@
 #include "cuda/eikonal/EikonalGpu.h"
 #include "cuda/morse_smale_complex/MorseSmaleComplexGpu.h"
 #include "cuda/morse_smale_complex/SaddleConnectionsGpu.h"
+#include "cuda/rips_persistence/RipsPersistenceGpu.h"
 #include "cuda/scalar_field_smoother/ScalarFieldSmootherGpu.h"
 
 #include <cstdlib>
@@ -85,6 +86,18 @@ void* allocateUploadMemory(std::size_t bytes) {
 }
 void releaseUploadMemory(void* memory) noexcept {
   std::free(memory);
+}
+
+// ---- Rips persistence ----
+std::unique_ptr<rips_persistence::ColumnBuilder>
+makeRipsColumnBuilder(const rips_persistence::RipsGraph&, std::size_t, const Monitor&,
+                      RunReport&) {
+  noCuda("rips persistence");
+}
+
+void ripsPointDistances(const std::vector<double>&, SimplexId, int, std::size_t,
+                        std::vector<float>&, RunReport&) {
+  noCuda("rips persistence");
 }
 
 } // namespace topogpu::gpu

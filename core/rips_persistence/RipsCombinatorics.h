@@ -58,6 +58,8 @@ public:
   }
   SimplexId n() const { return n_; }
   int maxK() const { return maxK_; }
+  // C(i, k) at k * (n + 1) + i (the GPU backend uploads it).
+  const SimplexId* data() const { return table_.data(); }
 
 private:
   SimplexId& at(SimplexId i, int k) {

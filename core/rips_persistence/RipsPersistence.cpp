@@ -2,7 +2,12 @@
 
 #include "RipsCombinatorics.h"
 
+#include "core/common/BackendSelection.h"
+#include "core/common/Fallback.h"
 #include "core/common/Timer.h"
+#include "cuda/common/GpuDevice.h"
+#include "cuda/rips_persistence/RipsDeviceLogic.h"
+#include "cuda/rips_persistence/RipsPersistenceGpu.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -26,11 +31,9 @@ namespace {
 constexpr float kInfinity = std::numeric_limits<float>::infinity();
 constexpr int kMaxVertices = 72; // the overflow check keeps simplices far below this
 
-// A simplex in the filtration: its diameter and combinatorial index.
-struct Entry {
-  float diameter = 0;
-  SimplexId index = 0;
-};
+// A simplex in the filtration: its diameter and combinatorial index (the type the GPU
+// backend hands over, RipsPersistence.h).
+using Entry = Simplex;
 
 // The working heaps' order: the filtration-oldest entry on top (a type, not a function
 // pointer, so that the heap operations inline it).
@@ -120,10 +123,7 @@ struct PivotRecord {
   Entry column;
 };
 
-struct ApparentRecord {
-  SimplexId pivot = 0;
-  Entry column;
-};
+using ApparentRecord = ApparentPair;
 
 template <class Graph> class Engine {
 public:
@@ -151,7 +151,9 @@ public:
       float d = diameter;
       for (int j = 0; j < count; ++j) {
         d = std::max(d, graph_.distance(w, v[j]));
-        if (d > threshold_)
+        // A missing edge of a sparse graph (infinite) is no simplex, whatever the
+        // threshold (an infinite one included).
+        if (d > threshold_ || d == kInfinity)
           return true;
       }
       return f(Entry{d, above + binomial_(w, count - p + 1) + below});
@@ -223,10 +225,47 @@ public:
                        [](const ApparentRecord& a, const ApparentRecord& b) {
                          return a.pivot < b.pivot;
                        });
-    stats.apparentPairs = SimplexId(apparentPairs_.size());
     report.timings.emplace_back("apparent pairs dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
-    timer.reset();
+    std::vector<Entry> remaining;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (apparent[c] < 0)
+        remaining.push_back(columns[c]);
+    }
+    reduceRemaining(dim, remaining, intervals, stats, report);
+  }
+
+  // The reduction of the columns a ColumnBuilder prepared: its apparent pairs (sorted by
+  // pivot) become the first layer of the pair store.
+  void reducePrepared(int dim, PreparedDimension& prepared,
+                      std::vector<Interval>& intervals, DimensionStats& stats,
+                      RunReport& report) {
+    apparentPairs_ = std::move(prepared.apparent);
+    pivots_.clear();
+    reduceRemaining(dim, prepared.columns, intervals, stats, report);
+  }
+
+  const std::vector<ApparentRecord>& apparentPairs() const { return apparentPairs_; }
+
+  // The pivots of the reduction's pairs, sorted (the second layer, for a builder's
+  // clearing of the next dimension).
+  std::vector<SimplexId> reducedPivots() const {
+    std::vector<SimplexId> keys;
+    keys.reserve(pivots_.size());
+    for (const auto& p : pivots_)
+      keys.push_back(p.first);
+    std::sort(keys.begin(), keys.end());
+    return keys;
+  }
+
+  // The lock-free reduction of the columns that are not apparent (reverse filtration
+  // order), with apparentPairs_ set.
+  void reduceRemaining(int dim, const std::vector<Entry>& remaining,
+                       std::vector<Interval>& intervals, DimensionStats& stats,
+                       RunReport& report) {
+    const int count = dim + 1;
+    Timer timer;
+    stats.apparentPairs = SimplexId(apparentPairs_.size());
 
     // The remaining columns, reduced in parallel without locks (Morozov and Nigmetov,
     // "Towards lockfree persistent homology"): a column publishes an immutable snapshot
@@ -235,12 +274,7 @@ public:
     // state of a column to the left is a valid addition); owned by a column to the
     // right, it takes the pivot over and goes on reducing that column. The pivots at
     // the end are those of the serial reduction.
-    std::vector<std::size_t> todo;
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-      if (apparent[c] < 0)
-        todo.push_back(c);
-    }
-    const std::size_t m = todo.size();
+    const std::size_t m = remaining.size();
     std::size_t capacity = 16;
     while (capacity < 2 * m + 16)
       capacity *= 2;
@@ -259,14 +293,14 @@ public:
                           auto& arena = arenas.local();
                           Work work;
                           for (std::size_t i = r.begin(); i != r.end(); ++i)
-                            reduceLockFree(i, columns, todo, count, table, state, arena,
+                            reduceLockFree(i, remaining, count, table, state, arena,
                                            work);
                         });
     }
     SimplexId emergent = 0, reduced = 0, essential = 0;
     for (std::size_t i = 0; i < m; ++i) {
       const Snapshot* snap = state[i].load(std::memory_order_acquire);
-      const Entry& column = columns[todo[i]];
+      const Entry& column = remaining[i];
       if (!snap->hasPivot) {
         intervals.push_back({column.diameter, kInfinity});
         ++essential;
@@ -438,11 +472,10 @@ public:
   }
 
   // Reduces column i (and the columns whose pivots it takes over) to the end.
-  void reduceLockFree(std::size_t i, const std::vector<Entry>& columns,
-                      const std::vector<std::size_t>& todo, int count, PivotTable& table,
-                      std::vector<std::atomic<const Snapshot*>>& state,
+  void reduceLockFree(std::size_t i, const std::vector<Entry>& columns, int count,
+                      PivotTable& table, std::vector<std::atomic<const Snapshot*>>& state,
                       std::vector<std::unique_ptr<Snapshot>>& arena, Work& work) const {
-    startColumnLockFree(columns[todo[i]], count, table, work);
+    startColumnLockFree(columns[i], count, table, work);
     while (true) {
       if (work.state == Work::Zero) {
         publish(i, work, false, state, arena);
@@ -454,7 +487,7 @@ public:
         // Apparent pivots belong to columns to the left (lemma: no later column has
         // that cofacet), and apparent columns are never reduced: add it.
         if (emergent)
-          fullColumn(columns[todo[i]], count, work);
+          fullColumn(columns[i], count, work);
         addCochain({apparentOwner.column}, count, work);
         nextPivot(work);
         continue;
@@ -474,7 +507,7 @@ public:
         if (snap == nullptr || !snap->hasPivot || snap->pivot.index != work.pivot.index)
           continue; // j is being taken over: the table will name the new owner
         if (emergent)
-          fullColumn(columns[todo[i]], count, work);
+          fullColumn(columns[i], count, work);
         addCochain(snap->cochain, count, work);
         nextPivot(work);
         continue;
@@ -741,11 +774,62 @@ void dimensionZero(SimplexId n, const BinomialTable& binomial, std::vector<Entry
   stats.essential = n - merges;
 }
 
+// A builder's dimension (the GPU's): columns and apparent pairs from it, the reduction
+// here. False when it declined (the CPU builds the dimension).
+RipsGraph graphView(SimplexId n, float threshold, int maxDimension,
+                    const BinomialTable& binomial) {
+  RipsGraph view;
+  view.n = n;
+  view.threshold = threshold;
+  view.maxDimension = maxDimension;
+  view.binomial = binomial.data();
+  return view;
+}
+
+template <class Graph>
+bool preparedDimension(ColumnBuilder& builder, Engine<Graph>& engine, int dim,
+                       int maxDimension, std::vector<Entry>& simplices,
+                       const std::vector<Entry>& columns, Result& result,
+                       RunReport& report) {
+  DimensionStats& stats = result.stats[std::size_t(dim)];
+  PreparedDimension prepared;
+  const std::vector<SimplexId> reduced =
+      dim > 1 ? engine.reducedPivots() : std::vector<SimplexId>{};
+  if (!builder.prepare(dim, simplices, dim == 1 ? &columns : nullptr,
+                       dim < maxDimension && dim > 1, engine.apparentPairs(), reduced,
+                       prepared, report))
+    return false;
+  if (dim > 1) {
+    stats.simplices = prepared.simplexCount;
+    simplices.swap(prepared.simplices);
+  } else {
+    stats.simplices = SimplexId(simplices.size());
+  }
+  stats.columns = SimplexId(prepared.columns.size() + prepared.apparent.size());
+  stats.columnsBackend = "gpu";
+  stats.batches = prepared.batches;
+  if (prepared.batches > 1) {
+    // The batches' sorted runs, joined (the budget-bound case only).
+    Timer timer;
+    tbb::parallel_sort(prepared.columns.begin(), prepared.columns.end(),
+                       [](const Entry& a, const Entry& b) { return before(b, a); });
+    tbb::parallel_sort(prepared.apparent.begin(), prepared.apparent.end(),
+                       [](const ApparentRecord& a, const ApparentRecord& b) {
+                         return a.pivot < b.pivot;
+                       });
+    report.timings.emplace_back("join batches dim " + std::to_string(dim) + " (cpu)",
+                                timer.seconds());
+  }
+  engine.reducePrepared(dim, prepared, result.intervals[std::size_t(dim)], stats, report);
+  return true;
+}
+
 template <class Graph>
 void higherDimensions(const Graph& graph, const BinomialTable& binomial, float threshold,
                       int maxDimension, std::vector<Entry>& edges,
-                      std::vector<Entry>& columns, const Monitor& monitor, Result& result,
-                      RunReport& report, bool cocycles) {
+                      std::vector<Entry>& columns, ColumnBuilder* builder,
+                      const Monitor& monitor, Result& result, RunReport& report,
+                      bool cocycles) {
   Engine<Graph> engine(graph, binomial, threshold, monitor);
   if (cocycles)
     engine.keepRepresentatives(&result.representatives);
@@ -754,6 +838,9 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
     monitor.checkAbort();
     monitor.report(0.1 + 0.9 * double(dim - 1) / double(maxDimension));
     DimensionStats& stats = result.stats[std::size_t(dim)];
+    if (builder != nullptr && preparedDimension(*builder, engine, dim, maxDimension,
+                                                simplices, columns, result, report))
+      continue;
     if (dim > 1) {
       Timer timer;
       std::vector<Entry> next;
@@ -780,14 +867,14 @@ float enclosingRadius(const RipsInput& input) {
   return denseEnclosingRadius(input.numberOfPoints, input.lowerDistances);
 }
 
-void execute(const RipsInput& input, const Parameters& parameters, const Monitor& monitor,
-             Result& result, RunReport& report) {
+namespace detail {
+
+void executeWith(const RipsInput& input, const Parameters& parameters,
+                 const Monitor& monitor, const ColumnBuilderFactory& factory,
+                 const DistanceFunction& deviceDistances, Result& result,
+                 RunReport& report) {
   result = Result{};
   validate(input, parameters);
-  if (parameters.backend == Backend::Gpu)
-    throw Error("the GPU backend of Rips persistence is not built yet; use the cpu or "
-                "auto backend");
-  report.backend = "cpu";
   std::unique_ptr<tbb::global_control> threads;
   if (parameters.threads > 0)
     threads = std::make_unique<tbb::global_control>(
@@ -802,9 +889,16 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
 
   Timer timer;
   // A point cloud's matrix is streamed (never stored) until the dense path needs it.
-  const bool cloud = input.format == InputFormat::PointCloud;
+  bool cloud = input.format == InputFormat::PointCloud;
   std::vector<float> computed;
   const std::vector<float>* lower = &input.lowerDistances;
+  if (cloud && deviceDistances) {
+    // The device's matrix (the same floats: double sums, one rounding) replaces the
+    // streamed distances from here on.
+    deviceDistances(input, computed, report);
+    lower = &computed;
+    cloud = false;
+  }
   const bool sparseInput = input.format == InputFormat::Sparse;
   result.enclosingRadius = sparseInput ? sparseEnclosingRadius(n, input.edges)
                            : cloud     ? streamedEnclosingRadius(input)
@@ -866,10 +960,28 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
       tbb::parallel_for(std::size_t(0), adjacency.size(), [&](std::size_t v) {
         std::sort(adjacency[v].begin(), adjacency[v].end());
       });
+      std::unique_ptr<ColumnBuilder> builder;
+      if (factory) {
+        RipsGraph view = graphView(n, threshold, maxDimension, binomial);
+        view.sparse = true;
+        view.offsets.assign(std::size_t(n) + 1, 0);
+        for (SimplexId v = 0; v < n; ++v)
+          view.offsets[std::size_t(v) + 1] =
+              view.offsets[std::size_t(v)] + SimplexId(adjacency[std::size_t(v)].size());
+        view.neighbors.reserve(std::size_t(view.offsets.back()));
+        view.distances.reserve(std::size_t(view.offsets.back()));
+        for (const auto& list : adjacency) {
+          for (const auto& [w, d] : list) {
+            view.neighbors.push_back(w);
+            view.distances.push_back(d);
+          }
+        }
+        builder = factory(view, report);
+      }
       const SparseGraph graph(std::move(adjacency));
       report.timings.emplace_back("sparse graph (cpu)", timer.seconds());
-      higherDimensions(graph, binomial, threshold, maxDimension, edges, columns, monitor,
-                       result, report, parameters.cocycles);
+      higherDimensions(graph, binomial, threshold, maxDimension, edges, columns,
+                       builder.get(), monitor, result, report, parameters.cocycles);
     } else {
       if (cloud) {
         timer.reset();
@@ -878,11 +990,64 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
         report.timings.emplace_back("distance matrix (cpu)", timer.seconds());
       }
       const DenseGraph graph(n, lower->data());
-      higherDimensions(graph, binomial, threshold, maxDimension, edges, columns, monitor,
-                       result, report, parameters.cocycles);
+      std::unique_ptr<ColumnBuilder> builder;
+      if (factory) {
+        RipsGraph view = graphView(n, threshold, maxDimension, binomial);
+        view.lower = lower->data();
+        builder = factory(view, report);
+      }
+      higherDimensions(graph, binomial, threshold, maxDimension, edges, columns,
+                       builder.get(), monitor, result, report, parameters.cocycles);
     }
   }
   monitor.report(1.0);
+}
+
+std::size_t gpuBaseBytes(const RipsInput& input, const Parameters& parameters) {
+  const std::size_t n = std::size_t(std::max<SimplexId>(input.numberOfPoints, 0));
+  const std::size_t table =
+      (std::size_t(std::max(parameters.maxDimension, 0)) + 3) * (n + 1) * 8;
+  const std::size_t graph = input.format == InputFormat::Sparse
+                                ? (n + 1) * 8 + input.edges.size() * 2 * 12
+                                : n * (n - (n > 0 ? 1 : 0)) / 2 * 4;
+  // One smallest batch: the cofacets of one simplex (at most n), at the builder's bytes
+  // per simplex, plus a little for the facets and the scans.
+  return table + graph + n * device::kBytesPerSimplex + (std::size_t(1) << 16);
+}
+
+} // namespace detail
+
+void execute(const RipsInput& input, const Parameters& parameters, const Monitor& monitor,
+             Result& result, RunReport& report) {
+  result = Result{};
+  validate(input, parameters);
+  const Backend resolved =
+      parameters.backend == Backend::Cpu
+          ? Backend::Cpu
+          : resolveBackend(parameters.backend, detail::gpuBaseBytes(input, parameters),
+                           report);
+  report.backend = "cpu";
+  // The device memory a GPU step may plan for: 7/8 of what is free now (the rest for
+  // Thrust's scratch and other processes), capped by TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES.
+  const auto budget = [] {
+    const std::size_t free = gpu::freeDeviceMemory();
+    return deviceMemoryBudget(free - free / 8);
+  };
+  runWithFallback(
+      resolved, "rips persistence", report,
+      [&] {
+        detail::executeWith(
+            input, parameters, monitor,
+            [&](const RipsGraph& graph, RunReport& r) {
+              return gpu::makeRipsColumnBuilder(graph, budget(), monitor, r);
+            },
+            [&](const RipsInput& in, std::vector<float>& lower, RunReport& r) {
+              gpu::ripsPointDistances(in.points, in.numberOfPoints, in.pointDimension,
+                                      budget(), lower, r);
+            },
+            result, report);
+      },
+      [&] { detail::executeWith(input, parameters, monitor, {}, {}, result, report); });
 }
 
 } // namespace topogpu::rips_persistence

@@ -10,7 +10,10 @@
 #include "core/common/Types.h"
 
 #include <cstddef>
+#include <functional>
 #include <limits>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace topogpu::rips_persistence {
@@ -48,6 +51,10 @@ struct DimensionStats {
   SimplexId apparentPairs = 0; // found by the apparent pairs lemma
   SimplexId emergentPairs = 0; // found by the emergent pairs lemma during the reduction
   SimplexId essential = 0;
+  // Where the columns of this dimension were built and their apparent pairs found:
+  // "cpu", or "gpu" (batches > 1 when the device budget split the dimension).
+  std::string columnsBackend = "cpu";
+  int batches = 0;
   double apparentPercent() const {
     return pairs ? 100.0 * double(apparentPairs) / double(pairs) : 0.0;
   }
@@ -80,6 +87,69 @@ struct Result {
   std::vector<Representative> representatives;
 };
 
+// ---- The hook of the GPU backend (cuda/rips_persistence) into the reduction ----
+
+// A simplex of the filtration: its diameter and combinatorial index (16 bytes, the same
+// layout on the host and the device).
+struct Simplex {
+  float diameter = 0;
+  SimplexId index = 0;
+};
+
+// An apparent pair: the column (a simplex) and its pivot (the cofacet's index).
+struct ApparentPair {
+  SimplexId pivot = 0;
+  Simplex column;
+};
+
+// The graph a column builder works on: n points, the simplices of diameter <= threshold;
+// dense (lower, n(n-1)/2 entries, i > j at i(i-1)/2 + j) or sparse (CSR adjacency, each
+// list sorted by neighbour). binomial: C(i, k) at k * (n + 1) + i, k <= maxDimension + 2.
+struct RipsGraph {
+  SimplexId n = 0;
+  float threshold = 0;
+  int maxDimension = 0;
+  const SimplexId* binomial = nullptr;
+  const float* lower = nullptr; // dense
+  bool sparse = false;
+  std::vector<SimplexId> offsets;   // sparse: n + 1
+  std::vector<SimplexId> neighbors; // sparse
+  std::vector<float> distances;     // sparse, parallel to neighbors
+};
+
+// What a column builder hands the reduction of one dimension. With batches > 1, columns
+// and apparent are `batches` sorted runs one after the other (the reduction's side joins
+// them).
+struct PreparedDimension {
+  std::vector<Simplex> columns; // not cleared, not apparent; reverse filtration order
+  std::vector<ApparentPair>
+      apparent;                   // sorted by pivot: the first layer of the pair store
+  std::vector<Simplex> simplices; // every simplex of the dimension, when asked for
+  SimplexId simplexCount = 0;     // simplices of the dimension under the threshold
+  int batches = 1;
+};
+
+// Builds the columns of a dimension and finds their apparent pairs elsewhere (the GPU;
+// in the unit tests its host twin). The reduction stays the CPU's.
+class ColumnBuilder {
+public:
+  virtual ~ColumnBuilder() = default;
+  // dim 1: `given` holds the columns (the edges dimension 0 did not clear, reverse
+  // filtration order). dim >= 2: `facets` holds every simplex of dimension dim-1; the
+  // pivots of dimension dim-1 are clearedApparent (sorted by pivot) and clearedReduced
+  // (sorted). keepSimplices: fill out.simplices (the facets of the next dimension).
+  // Returns false to decline (the CPU builds this dimension); throws GpuError on a
+  // device failure, Aborted on abort.
+  virtual bool prepare(int dim, const std::vector<Simplex>& facets,
+                       const std::vector<Simplex>* given, bool keepSimplices,
+                       const std::vector<ApparentPair>& clearedApparent,
+                       const std::vector<SimplexId>& clearedReduced,
+                       PreparedDimension& out, RunReport& report) = 0;
+};
+
+using ColumnBuilderFactory =
+    std::function<std::unique_ptr<ColumnBuilder>(const RipsGraph&, RunReport&)>;
+
 // Error on bad parameters; Aborted when the monitor asks.
 void execute(const RipsInput& input, const Parameters& parameters, const Monitor& monitor,
              Result& result, RunReport& report);
@@ -87,5 +157,21 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
 // min over points of the largest distance to any other point (infinite when no point
 // reaches every other one, as in a sparse input).
 float enclosingRadius(const RipsInput& input);
+
+namespace detail {
+// execute with the columns built by `factory` (null: the CPU) and, when
+// deviceDistances is set, the distances of a point cloud computed by it; no backend
+// selection, no fallback (execute does those). Tests run the GPU's host twin with it.
+using DistanceFunction =
+    std::function<void(const RipsInput&, std::vector<float>&, RunReport&)>;
+void executeWith(const RipsInput& input, const Parameters& parameters,
+                 const Monitor& monitor, const ColumnBuilderFactory& factory,
+                 const DistanceFunction& deviceDistances, Result& result,
+                 RunReport& report);
+
+// Device bytes a GPU run needs before any dimension (the matrix or the graph, the
+// binomial table, one smallest batch): what resolveBackend plans with.
+std::size_t gpuBaseBytes(const RipsInput& input, const Parameters& parameters);
+} // namespace detail
 
 } // namespace topogpu::rips_persistence

@@ -21,6 +21,12 @@
 //   gpu_equality --geodesic-only ...   the geodesic (patchFIM) cases only (with
 //                                      --host-only: the host-side patchFIM in the GPU's
 //                                      place, to check the checks without a GPU)
+//   gpu_equality --rips RIPS [...]     also the Rips persistence cases on the shared sets
+//                                      of RIPS (../shared/data/rips or .devdata/rips;
+//                                      absent files are skipped; generated clouds always
+//                                      run)
+//   gpu_equality --rips-only ...       the Rips persistence cases only (with
+//                                      --host-only: the GPU's host twin in its place)
 #include "core/common/BackendSelection.h"
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
@@ -30,8 +36,11 @@
 #include "core/eikonal/Patches.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/SaddleConnections.h"
+#include "core/rips_persistence/RipsInput.h"
+#include "core/rips_persistence/RipsPersistence.h"
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "cuda/common/GpuDevice.h"
+#include "cuda/rips_persistence/RipsHostTwin.h"
 #include "tests/unit/EikonalMeshes.h"
 #include "tests/unit/SaddleConnectionsChain.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
@@ -44,8 +53,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <fstream>
+#include <map>
 #include <random>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -54,8 +66,8 @@ using namespace topogpu;
 namespace {
 
 int failures = 0, checks = 0;
-bool hostOnly = false, injectFaults = true, geodesicOnly = false;
-std::string surfaceFolder;
+bool hostOnly = false, injectFaults = true, geodesicOnly = false, ripsOnly = false;
+std::string surfaceFolder, ripsFolder;
 
 void expect(bool ok, const std::string& what) {
   ++checks;
@@ -1086,9 +1098,392 @@ void geodesicFallbacks() {
           " -> " + std::to_string(after >> 20) + " MiB");
 }
 
+// ---- Rips persistence (cuda/rips_persistence) ----------------------------------------
+//
+// The GPU builds the columns (with clearing) and finds the apparent pairs; the CPU
+// reduces the rest. Distances are single precision on both sides (Ripser's value type);
+// a point cloud's are computed on the device in double without FMA contraction and
+// rounded once, as on the CPU. So the GPU's barcodes must be the CPU's exactly: the same
+// floats in the same order, the same pair, apparent-pair, column and simplex counts.
+
+namespace rp = rips_persistence;
+
+// With --host-only, the GPU's place is taken by its host twin (the same driver and
+// per-simplex functions, loops for kernels), to check the checks without a device.
+rp::Result rips(const rp::RipsInput& input, rp::Parameters p, Backend backend,
+                RunReport& report) {
+  p.backend = backend;
+  rp::Result result;
+  report = RunReport{};
+  if (hostOnly && backend != Backend::Cpu) {
+    const Monitor monitor;
+    rp::detail::executeWith(input, p, monitor,
+                            rp::device::hostTwinFactory(std::size_t(1) << 40, monitor),
+                            {}, result, report);
+    report.backend = "gpu";
+    return result;
+  }
+  rp::execute(input, p, Monitor{}, result, report);
+  return result;
+}
+
+std::string ripsDifference(const rp::Result& a, const rp::Result& b) {
+  if (a.intervals.size() != b.intervals.size())
+    return "different number of dimensions";
+  for (std::size_t k = 0; k < a.intervals.size(); ++k) {
+    const auto& x = a.intervals[k];
+    const auto& y = b.intervals[k];
+    if (x.size() != y.size())
+      return "dim " + std::to_string(k) + ": " + std::to_string(x.size()) + " vs " +
+             std::to_string(y.size()) + " bars";
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if (std::memcmp(&x[i].birth, &y[i].birth, sizeof(float)) != 0 ||
+          std::memcmp(&x[i].death, &y[i].death, sizeof(float)) != 0)
+        return "dim " + std::to_string(k) + " bar " + std::to_string(i) + ": [" +
+               std::to_string(x[i].birth) + ", " + std::to_string(x[i].death) + ") vs [" +
+               std::to_string(y[i].birth) + ", " + std::to_string(y[i].death) + ")";
+    }
+    const rp::DimensionStats &s = a.stats[k], &t = b.stats[k];
+    if (s.pairs != t.pairs || s.apparentPairs != t.apparentPairs ||
+        s.columns != t.columns || s.simplices != t.simplices ||
+        s.essential != t.essential)
+      return "dim " + std::to_string(k) + ": counts differ (pairs " +
+             std::to_string(s.pairs) + "/" + std::to_string(t.pairs) + ", apparent " +
+             std::to_string(s.apparentPairs) + "/" + std::to_string(t.apparentPairs) +
+             ", columns " + std::to_string(s.columns) + "/" + std::to_string(t.columns) +
+             ", simplices " + std::to_string(s.simplices) + "/" +
+             std::to_string(t.simplices) + ")";
+  }
+  return "";
+}
+
+double seconds(const RunReport& report) {
+  return report.totalSeconds();
+}
+
+// CPU versus GPU on one input; returns the GPU's result.
+rp::Result compareRips(const std::string& name, const rp::RipsInput& input,
+                       const rp::Parameters& p) {
+  RunReport cpuReport, gpuReport;
+  const rp::Result cpu = rips(input, p, Backend::Cpu, cpuReport);
+  const rp::Result gpu = rips(input, p, Backend::Gpu, gpuReport);
+  const std::string why = ripsDifference(gpu, cpu);
+  expect(why.empty(), "rips " + name + ": GPU differs from CPU: " + why);
+  expect(gpuReport.backend == "gpu" && gpuReport.warnings.empty(),
+         "rips " + name + ": backend " + gpuReport.backend + ", warnings " +
+             joined(gpuReport.warnings));
+  std::string apparent, batches;
+  for (std::size_t k = 1; k < gpu.stats.size(); ++k) {
+    const rp::DimensionStats& s = gpu.stats[k];
+    expect(s.columnsBackend == "gpu", "rips " + name + ": dim " + std::to_string(k) +
+                                          " built on " + s.columnsBackend);
+    char text[48];
+    std::snprintf(text, sizeof text, " %.1f%%", s.apparentPercent());
+    apparent += text;
+    batches += " " + std::to_string(s.batches);
+  }
+  std::printf("  rips %-44s n %-5lld dim %d%s: cpu %.3f s, gpu %.3f s, apparent%s, "
+              "batches%s, peak device %.0f MiB\n",
+              name.c_str(), (long long)gpu.numberOfPoints, p.maxDimension,
+              gpu.sparse ? " sparse" : "", seconds(cpuReport), seconds(gpuReport),
+              apparent.c_str(), batches.c_str(),
+              double(gpuReport.peakDeviceBytes) / (1024.0 * 1024.0));
+  return gpu;
+}
+
+rp::Parameters ripsParameters(int dim, double threshold = INFINITY,
+                              rp::SparseMode sparse = rp::SparseMode::Auto) {
+  rp::Parameters p;
+  p.maxDimension = dim;
+  p.threshold = threshold;
+  p.sparse = sparse;
+  return p;
+}
+
+std::vector<double> randomCloud(std::mt19937& rng, int n, int dim, bool integer) {
+  std::vector<double> points(std::size_t(n) * std::size_t(dim));
+  for (double& x : points)
+    x = integer ? double(rng() % 7) : std::uniform_real_distribution<double>(0, 1)(rng);
+  return points;
+}
+
+// Ripser's text output ("persistence intervals in dim k:", " [b,d)" or " [b, )").
+std::map<int, std::vector<std::pair<double, double>>>
+readBarcodes(const std::string& path) {
+  std::map<int, std::vector<std::pair<double, double>>> bars;
+  std::ifstream in(path);
+  std::string line;
+  int dim = -1;
+  while (std::getline(in, line)) {
+    if (line.rfind("persistence intervals in dim ", 0) == 0) {
+      dim = std::atoi(line.c_str() + 29);
+      continue;
+    }
+    const auto open = line.find('['), comma = line.find(',');
+    if (dim < 0 || open == std::string::npos || comma == std::string::npos)
+      continue;
+    const double birth = std::atof(line.c_str() + open + 1);
+    const std::string rest = line.substr(comma + 1);
+    const bool infinite = rest.find_first_of("0123456789") == std::string::npos;
+    bars[dim].emplace_back(birth, infinite ? INFINITY : std::atof(rest.c_str()));
+  }
+  return bars;
+}
+
+// The GPU's bars of dimensions 0 and 1 against Ripser++'s expected barcodes, as
+// multisets within a relative tolerance (the files print 6 digits).
+void compareWithRipserpp(const std::string& name, const rp::Result& gpu,
+                         const std::string& expectedPath, double tolerance) {
+  std::ifstream probe(expectedPath);
+  if (!probe)
+    return;
+  auto expected = readBarcodes(expectedPath);
+  for (int k = 0; k <= 1 && k < int(gpu.intervals.size()); ++k) {
+    std::vector<std::pair<double, double>> ours;
+    for (const auto& i : gpu.intervals[std::size_t(k)])
+      ours.emplace_back(i.birth, i.death);
+    auto& theirs = expected[k];
+    std::sort(ours.begin(), ours.end());
+    std::sort(theirs.begin(), theirs.end());
+    // Greedy in sorted order, then the leftovers by search (bars whose births are within
+    // the tolerance may sort in another order): the CLI test's matching.
+    const auto close = [&](double a, double b) {
+      if (std::isinf(a) || std::isinf(b))
+        return a == b;
+      return std::fabs(a - b) <= tolerance * std::max({1.0, std::fabs(a), std::fabs(b)});
+    };
+    const auto match = [&](const std::pair<double, double>& x,
+                           const std::pair<double, double>& y) {
+      return close(x.first, y.first) && close(x.second, y.second);
+    };
+    bool same = ours.size() == theirs.size();
+    std::vector<std::pair<double, double>> left, rest;
+    for (std::size_t i = 0; same && i < ours.size(); ++i) {
+      if (!match(ours[i], theirs[i])) {
+        left.push_back(ours[i]);
+        rest.push_back(theirs[i]);
+      }
+    }
+    for (const auto& x : left) {
+      const auto it = std::find_if(rest.begin(), rest.end(),
+                                   [&](const auto& y) { return match(x, y); });
+      if (it == rest.end()) {
+        same = false;
+        break;
+      }
+      rest.erase(it);
+    }
+    expect(same, "rips " + name + " dim " + std::to_string(k) +
+                     ": GPU differs from Ripser++'s expected barcode (" +
+                     std::to_string(ours.size()) + " vs " +
+                     std::to_string(theirs.size()) + " bars)");
+  }
+}
+
+std::string formatText(const std::vector<std::vector<double>>& d,
+                       rp::InputFormat format) {
+  std::ostringstream out;
+  out.precision(9);
+  const std::size_t n = d.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      if (format == rp::InputFormat::Distance)
+        out << d[i][j] << (j + 1 < n ? " " : "");
+      else if (format == rp::InputFormat::LowerDistance && j < i)
+        out << d[i][j] << ",";
+      else if (format == rp::InputFormat::UpperDistance && j > i)
+        out << d[i][j] << " ";
+      else if (format == rp::InputFormat::Sparse && j < i && d[i][j] < 3.5)
+        out << i << " " << j << " " << d[i][j] << "\n";
+    }
+    if (format != rp::InputFormat::Sparse)
+      out << "\n";
+  }
+  return out.str();
+}
+
+void ripsGenerated() {
+  std::printf("rips persistence: generated clouds (CPU vs GPU, exact)\n");
+  std::mt19937 rng(41);
+  for (int trial = 0; trial < 16; ++trial) {
+    const int n = 30 + 20 * (trial % 6);
+    const int dim = 2 + trial % 3;
+    const bool integer = trial % 2 == 0; // ties
+    const rp::RipsInput cloud = rp::fromPoints(randomCloud(rng, n, dim, integer), dim);
+    const int maxDim = 1 + trial % 3;
+    const double threshold = trial % 4 == 3 ? (integer ? 3.0 : 0.45) : INFINITY;
+    const rp::SparseMode mode =
+        trial % 5 == 4 ? rp::SparseMode::Sparse : rp::SparseMode::Auto;
+    compareRips("cloud " + std::to_string(trial) + (integer ? " (integer)" : ""), cloud,
+                ripsParameters(maxDim, threshold, mode));
+  }
+  // Every format, from one integer cloud's matrix.
+  const std::vector<double> points = randomCloud(rng, 40, 3, true);
+  std::vector<std::vector<double>> d(40, std::vector<double>(40, 0));
+  for (int i = 0; i < 40; ++i)
+    for (int j = 0; j < 40; ++j) {
+      double sum = 0;
+      for (int k = 0; k < 3; ++k)
+        sum += (points[i * 3 + k] - points[j * 3 + k]) *
+               (points[i * 3 + k] - points[j * 3 + k]);
+      d[i][j] = double(float(std::sqrt(sum)));
+    }
+  for (const rp::InputFormat format :
+       {rp::InputFormat::Distance, rp::InputFormat::LowerDistance,
+        rp::InputFormat::UpperDistance, rp::InputFormat::Sparse}) {
+    std::istringstream in(formatText(d, format));
+    const rp::RipsInput input = rp::readRipsInput(in, format, "generated");
+    compareRips(std::string("format ") + rp::inputFormatName(format), input,
+                ripsParameters(3));
+  }
+  compareRips("format point-cloud", rp::fromPoints(points, 3), ripsParameters(3));
+}
+
+void ripsSharedSets(const std::string& folder) {
+  if (folder.empty())
+    return;
+  struct Case {
+    const char* file;
+    rp::InputFormat format;
+    int dim;
+    double threshold;
+    const char* expected; // Ripser++'s barcodes (dims 0-1), or null
+  };
+  using F = rp::InputFormat;
+  const Case cases[] = {
+      {"random16.lower_distance_matrix", F::LowerDistance, 3, INFINITY, nullptr},
+      {"projective_plane.lower_distance_matrix", F::LowerDistance, 3, INFINITY, nullptr},
+      {"roadmap/random_point_cloud_50_16_.txt", F::PointCloud, 3, INFINITY, nullptr},
+      {"roadmap/senate104_edge_list.txt_0.68902_distmat.txt", F::Distance, 3, INFINITY,
+       nullptr},
+      {"roadmap/random_point_cloud_100_4_.txt_distmat.txt", F::Distance, 3, INFINITY,
+       nullptr},
+      {"sphere_3_192.lower_distance_matrix", F::LowerDistance, 2, INFINITY,
+       "sphere_3_192.gpu.barcodes"},
+      {"celegans.distance_matrix", F::Distance, 2, INFINITY, "celegans.gpu.barcodes"},
+      {"Vicsek300_300_of_300.distance_matrix", F::Distance, 2, INFINITY,
+       "Vicsek300_300_of_300.gpu.barcodes"},
+      {"o3_1024.txt", F::PointCloud, 2, 1.4, nullptr},
+      {"o3_4096.txt", F::PointCloud, 1, 1.4, "o3_4096.gpu.barcodes"},
+      {"roadmap/dragon_vrip.ply.txt_1000_.txt", F::PointCloud, 1, INFINITY,
+       "dragon1000.gpu.barcodes"},
+      {"roadmap/klein_bottle_pointcloud_new_400.txt", F::PointCloud, 2, INFINITY,
+       nullptr},
+      // Distances 1 and 2 only: massive ties (dim 2 takes minutes on the CPU side).
+      {"roadmap/fractal_9_5_2_weight_one_edge_list.txt_2_distmat.txt", F::Distance, 1,
+       INFINITY, nullptr},
+      {"roadmap/house104_edge_list.txt_0.72344_distmat.txt", F::Distance, 1, INFINITY,
+       nullptr},
+      {"roadmap/network379_edge_list.txt_38.3873_distmat.txt", F::Distance, 1, INFINITY,
+       nullptr},
+  };
+  std::printf("rips persistence: shared sets in %s (CPU vs GPU, exact)\n",
+              folder.c_str());
+  int tested = 0;
+  for (const Case& c : cases) {
+    const std::string path = folder + "/" + c.file;
+    std::ifstream file(path);
+    if (!file) {
+      std::printf("  rips %-44s absent: skipped\n", c.file);
+      continue;
+    }
+    const rp::RipsInput input = rp::readRipsInput(file, c.format, path);
+    const rp::Result gpu = compareRips(c.file, input, ripsParameters(c.dim, c.threshold));
+    if (c.expected != nullptr)
+      compareWithRipserpp(c.file, gpu,
+                          folder + "/expected_barcodes_ripserpp/" + c.expected,
+                          c.format == F::PointCloud ? 2e-5 : 1e-5);
+    ++tested;
+  }
+  std::printf("  %d shared sets tested\n", tested);
+}
+
+// Faults in each GPU stage fall back to the CPU with a warning naming it; a forced small
+// budget gives batches (or, smaller still, the CPU); repeated calls release the device.
+void ripsMemoryAndFaults() {
+  std::mt19937 rng(5);
+  const rp::RipsInput cloud = rp::fromPoints(randomCloud(rng, 60, 3, true), 3);
+  const rp::Parameters p = ripsParameters(3);
+  RunReport cpuReport;
+  const rp::Result reference = rips(cloud, p, Backend::Cpu, cpuReport);
+  if (injectFaults) {
+    for (const char* stage :
+         {"distances", "upload", "columns", "apparent pairs", "compact", "download"}) {
+      const std::string tag = std::string("rips, fault in '") + stage + "'";
+      RunReport report;
+      rp::Result out;
+      runWithInjectedFault(tag, stage,
+                           [&] { out = rips(cloud, p, Backend::Gpu, report); });
+      const std::string warnings = joined(report.warnings);
+      expect(report.backend == "cpu" && ripsDifference(out, reference).empty(),
+             tag + ": fallback result differs from the CPU's (backend " + report.backend +
+                 "): " + ripsDifference(out, reference));
+      expect(contains(warnings, "rips persistence") && contains(warnings, stage) &&
+                 contains(warnings, "TOPOGPU_TEST_GPU_FAULT"),
+             tag + ": warning does not name the failure: " + warnings);
+      std::printf("  %-40s -> %s", tag.c_str(), warnings.c_str());
+    }
+  }
+  // A budget that holds the matrix but not whole dimensions: batches, same result.
+  {
+    setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "300000", 1);
+    RunReport report;
+    const rp::Result out = rips(cloud, p, Backend::Auto, report);
+    unsetenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
+    int batched = 0;
+    std::string where;
+    for (std::size_t k = 1; k < out.stats.size(); ++k) {
+      batched += out.stats[k].batches > 1 || out.stats[k].columnsBackend == "cpu";
+      where += " dim " + std::to_string(k) + ": " + out.stats[k].columnsBackend + " x" +
+               std::to_string(out.stats[k].batches);
+    }
+    expect(report.backend == "gpu" && batched >= 1,
+           "rips under a 300 kB budget: no batches (" + report.backend + where + ")");
+    expect(ripsDifference(out, reference).empty(),
+           "rips under a 300 kB budget: " + ripsDifference(out, reference));
+    std::printf("  rips under a 300 kB device budget:%s\n", where.c_str());
+  }
+  // Too small for the matrix: the CPU, with a warning naming the budget.
+  for (Backend requested : {Backend::Auto, Backend::Gpu}) {
+    setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "4096", 1);
+    RunReport report;
+    const rp::Result out = rips(cloud, p, requested, report);
+    unsetenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
+    const std::string tag = std::string("rips under a 4 KiB budget (") +
+                            (requested == Backend::Auto ? "auto" : "gpu") + ")";
+    expect(report.backend == "cpu" && report.peakDeviceBytes == 0 &&
+               contains(joined(report.warnings), "TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES"),
+           tag + ": did not fall back with a warning: " + joined(report.warnings));
+    expect(ripsDifference(out, reference).empty(), tag + ": result differs");
+  }
+  // Auto picks the GPU; 20 calls leave the device memory where it was.
+  RunReport report;
+  const rp::RipsInput larger = rp::fromPoints(randomCloud(rng, 150, 3, false), 3);
+  rips(larger, ripsParameters(2), Backend::Auto, report);
+  expect(report.backend == "gpu" && report.warnings.empty(),
+         "rips: auto did not pick the GPU: " + joined(report.warnings));
+  const std::size_t before = gpu::deviceMemoryInUse();
+  for (int i = 0; i < 20; ++i)
+    rips(larger, ripsParameters(2), Backend::Gpu, report);
+  const std::size_t after = gpu::deviceMemoryInUse();
+  expect(report.peakDeviceBytes > 0 && after <= before + (std::size_t(16) << 20),
+         "rips: device memory grew over 20 calls: " + std::to_string(before >> 20) +
+             " -> " + std::to_string(after >> 20) + " MiB");
+  std::printf("  rips: 20 calls, device memory %zu -> %zu MiB\n", before >> 20,
+              after >> 20);
+}
+
+void ripsCases() {
+  ripsGenerated();
+  ripsSharedSets(ripsFolder);
+  ripsMemoryAndFaults();
+}
+
 } // namespace
 
 int main(int argc, char** argv) try {
+  // Line by line, so that a run cut short (a timeout on the device) keeps its output.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   while (argc > 1 && std::strncmp(argv[1], "--", 2) == 0) {
     const std::string flag = argv[1];
     if (flag == "--host-only") {
@@ -1097,6 +1492,12 @@ int main(int argc, char** argv) try {
       injectFaults = false;
     } else if (flag == "--geodesic-only") {
       geodesicOnly = true;
+    } else if (flag == "--rips-only") {
+      ripsOnly = true;
+    } else if (flag == "--rips" && argc > 2) {
+      ripsFolder = argv[2];
+      --argc;
+      ++argv;
     } else if (flag == "--surfaces" && argc > 2) {
       surfaceFolder = argv[2];
       --argc;
@@ -1115,6 +1516,16 @@ int main(int argc, char** argv) try {
   }
   if (!hostOnly)
     std::printf("device: %s\n", gpu::deviceDescription().c_str());
+  if (ripsOnly) {
+    if (hostOnly) { // the checks on the host twin (no faults, budgets or device memory)
+      ripsGenerated();
+      ripsSharedSets(ripsFolder);
+    } else {
+      ripsCases();
+    }
+    std::printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures == 0 ? 0 : 1;
+  }
   if (!geodesicOnly) {
     syntheticFields();
     saddleConnectionChains();
@@ -1133,6 +1544,8 @@ int main(int argc, char** argv) try {
     }
     geodesicMeshes(surfaceFolder);
     geodesicFallbacks();
+    if (!geodesicOnly)
+      ripsCases();
   }
   std::printf("%d passed, %d failed\n", checks - failures, failures);
   return failures == 0 ? 0 : 1;

@@ -19,6 +19,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 VOLUMES=${1:-.devdata/volumes}
 SURFACES=${SURFACES:-.devdata/surfaces}
+# RIPS (default .devdata/rips, a copy of ../shared/data/rips): the Rips persistence
+# cases' shared sets (absent files are skipped).
+RIPS=${RIPS:-.devdata/rips}
 OUT_DIR=${2:-${OUT:-build-gpu/out}}
 BUILD_DIR=${BUILD_DIR:-build-gpu}
 mkdir -p "$OUT_DIR"
@@ -57,7 +60,7 @@ run() {
 
   status=0
   echo "== CPU vs GPU equality, Morse relation, fault injection"
-  "$BUILD_DIR/bin/gpu_equality" --surfaces "$SURFACES" "$VOLUMES" >"$OUT_DIR/gpu_equality.txt" 2>&1 || status=$?
+  "$BUILD_DIR/bin/gpu_equality" --surfaces "$SURFACES" --rips "$RIPS" "$VOLUMES" >"$OUT_DIR/gpu_equality.txt" 2>&1 || status=$?
   grep -E "^FAIL|passed|SKIP|device:" "$OUT_DIR/gpu_equality.txt" || true
   [ "$status" = 0 ] || echo "gpu_equality failed ($status): see gpu_equality.txt"
 

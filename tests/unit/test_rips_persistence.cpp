@@ -4,15 +4,19 @@
 // textbook reduction of the full boundary matrix over Z/2 on tiny clouds.
 #include "UnitHelpers.h"
 
+#include "core/common/BackendSelection.h"
+
 #include "core/rips_persistence/RipsCombinatorics.h"
 #include "core/rips_persistence/RipsInput.h"
 #include "core/rips_persistence/RipsPersistence.h"
+#include "cuda/rips_persistence/RipsHostTwin.h"
 
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <random>
 #include <set>
@@ -415,11 +419,6 @@ TEST(RipsPersistence, BadInput) {
   test::expectError([&] { run(three, 1, 0.0); }, "threshold must be > 0");
   test::expectError([&] { run(three, 1, std::nan("")); }, "threshold must be > 0");
   test::expectError([&] { run(three, -1); }, "dimension must be >= 0");
-  Parameters gpu;
-  gpu.backend = Backend::Gpu;
-  Result r;
-  RunReport report;
-  test::expectError([&] { execute(three, gpu, Monitor{}, r, report); }, "not built yet");
 }
 
 TEST(RipsPersistence, ProgressAndAbort) {
@@ -434,4 +433,307 @@ TEST(RipsPersistence, ProgressAndAbort) {
     RunReport report;
     execute(cloud, p, monitor, result, report);
   });
+}
+
+// ---- The GPU backend's logic, through its host twin (cuda/rips_persistence) ----
+
+namespace {
+
+Result runTwin(const RipsInput& input, int maxDim, double threshold, SparseMode sparse,
+               std::size_t budget, RunReport& report) {
+  Parameters p;
+  p.maxDimension = maxDim;
+  p.threshold = threshold;
+  p.sparse = sparse;
+  Result result;
+  const Monitor monitor;
+  detail::executeWith(input, p, monitor, device::hostTwinFactory(budget, monitor), {},
+                      result, report);
+  return result;
+}
+
+// Every bar in the order the backend produced it.
+std::vector<std::tuple<int, float, float>> inOrder(const Result& result) {
+  std::vector<std::tuple<int, float, float>> out;
+  for (std::size_t dim = 0; dim < result.intervals.size(); ++dim)
+    for (const auto& i : result.intervals[dim])
+      out.emplace_back(int(dim), i.birth, i.death);
+  return out;
+}
+
+} // namespace
+
+// The device's column construction (counts, cofacets, clearing, apparent pairs,
+// compaction, sorts, batches) run on the host: the same barcodes as the brute-force
+// reduction, and the same pairs, apparent pairs and columns per dimension as the CPU
+// backend, with an unlimited budget, budgets that split dimensions into batches, and
+// budgets too small for a dimension (built on the CPU instead).
+TEST(RipsGpuHostTwin, EqualsTheBruteForceAndTheCpu) {
+  std::mt19937 rng(17);
+  int batched = 0, declined = 0, cases = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const int n = 6 + trial % 8;
+    const int dim = 2 + trial % 2;
+    const bool ties = trial % 2 == 0;
+    std::vector<double> points(std::size_t(n * dim));
+    for (double& x : points)
+      x = ties ? double(rng() % 4) : std::uniform_real_distribution<double>(0, 1)(rng);
+    const auto d = matrixOf(points, dim);
+    const int maxDim = std::min(n - 2, 1 + trial % 3);
+    const double fraction = trial % 3 == 0 ? 0.7 : 1.0;
+    const double threshold = enclosingRadiusByDefinition(d) * fraction;
+    if (threshold <= 0)
+      continue;
+    std::vector<long> pairCounts(std::size_t(maxDim + 1), 0);
+    const auto expected =
+        sorted(bruteForceBarcode(d, maxDim, double(float(threshold)), &pairCounts));
+    const RipsInput cloud = fromPoints(points, dim);
+    const double t = fraction == 1.0 ? INFINITY : double(float(threshold));
+    for (const SparseMode mode : {SparseMode::Dense, SparseMode::Sparse}) {
+      const Result cpu = run(cloud, maxDim, t, mode);
+      for (const std::size_t budget :
+           {std::size_t(1) << 40, std::size_t(5000), std::size_t(1800)}) {
+        RunReport report;
+        const Result twin = runTwin(cloud, maxDim, t, mode, budget, report);
+        const std::string tag = "trial " + std::to_string(trial) + " budget " +
+                                std::to_string(budget) +
+                                (mode == SparseMode::Sparse ? " sparse" : " dense");
+        EXPECT_EQ(sorted(twin), expected) << tag;
+        EXPECT_EQ(inOrder(twin), inOrder(cpu)) << tag; // same bars, same order
+        for (int k = 1; k <= maxDim; ++k) {
+          const auto& a = twin.stats[std::size_t(k)];
+          const auto& b = cpu.stats[std::size_t(k)];
+          EXPECT_EQ(a.pairs, pairCounts[std::size_t(k)]) << tag << " dim " << k;
+          EXPECT_EQ(a.apparentPairs, b.apparentPairs) << tag << " dim " << k;
+          EXPECT_EQ(a.columns, b.columns) << tag << " dim " << k;
+          EXPECT_EQ(a.simplices, b.simplices) << tag << " dim " << k;
+          EXPECT_EQ(a.essential, b.essential) << tag << " dim " << k;
+          if (a.columnsBackend == "cpu") {
+            ++declined;
+          } else {
+            EXPECT_EQ(a.columnsBackend, "gpu");
+          }
+          batched += a.batches > 1;
+          if (budget == (std::size_t(1) << 40)) {
+            EXPECT_TRUE(a.columnsBackend == "gpu" && a.batches == 1)
+                << tag << " dim " << k;
+          }
+        }
+        ++cases;
+      }
+    }
+  }
+  EXPECT_GE(cases, 600);
+  EXPECT_GT(batched, 50);  // the small budgets did split dimensions
+  EXPECT_GT(declined, 10); // and were too small for some
+}
+
+TEST(RipsGpuHostTwin, AnInputFileThroughTheTwin) {
+  const std::string path =
+      std::string(TOPOGPU_SHARED_DATA_DIR) + "/rips/sphere_3_192.lower_distance_matrix";
+  std::ifstream file(path);
+  if (!file)
+    GTEST_SKIP() << "no " << path;
+  const RipsInput input = readRipsInput(file, InputFormat::LowerDistance, path);
+  const Result cpu = run(input, 2);
+  RunReport report;
+  const Result twin =
+      runTwin(input, 2, INFINITY, SparseMode::Auto, std::size_t(1) << 40, report);
+  EXPECT_EQ(inOrder(twin), inOrder(cpu));
+  for (int k = 1; k <= 2; ++k) {
+    EXPECT_EQ(twin.stats[std::size_t(k)].apparentPairs,
+              cpu.stats[std::size_t(k)].apparentPairs);
+    EXPECT_GT(twin.stats[std::size_t(k)].apparentPercent(), 95.0); // the paper: ~99%
+  }
+}
+
+// The cofacets made from a simplex (new vertex above its largest, diameter <= threshold)
+// against all subsets ranked by sorting, and the clearing test against
+// std::binary_search.
+TEST(RipsGpuHostTwin, CofacetsAndClearingAgainstDefinitions) {
+  std::mt19937 rng(3);
+  const int n = 11;
+  std::vector<double> points(std::size_t(n) * 2);
+  for (double& x : points)
+    x = double(rng() % 6);
+  const auto d = matrixOf(points, 2);
+  std::vector<float> lower;
+  for (int i = 1; i < n; ++i)
+    for (int j = 0; j < i; ++j)
+      lower.push_back(float(d[i][j]));
+  const BinomialTable table(n, 5);
+  const device::Binomials binomial{table.data(), n};
+  const device::DenseDistances graph{n, lower.data()};
+  const float threshold = 4.5f;
+  for (int k = 2; k <= 4; ++k) {
+    const auto facets = colexSubsets(n, k);
+    const auto cofacets = colexSubsets(n, k + 1);
+    for (std::size_t r = 0; r < facets.size(); ++r) {
+      const auto& f = facets[r];
+      float diameter = 0;
+      for (std::size_t a = 0; a < f.size(); ++a)
+        for (std::size_t b = a + 1; b < f.size(); ++b)
+          diameter = std::max(diameter, float(d[f[a]][f[b]]));
+      if (diameter > threshold)
+        continue;
+      std::vector<Simplex> expected;
+      for (std::size_t c = 0; c < cofacets.size(); ++c) {
+        const auto& t = cofacets[c];
+        if (!std::equal(f.begin(), f.end(), t.begin() + 1))
+          continue; // t = {w} + f with w above f's largest vertex
+        float dt = diameter;
+        for (const SimplexId v : f)
+          dt = std::max(dt, float(d[t[0]][v]));
+        if (dt <= threshold)
+          expected.push_back({dt, SimplexId(c)});
+      }
+      std::reverse(expected.begin(), expected.end()); // decreasing index
+      const Simplex s{diameter, SimplexId(r)};
+      ASSERT_EQ(device::countCofacetsAbove(graph, binomial, threshold, s, k),
+                SimplexId(expected.size()));
+      std::vector<Simplex> made(expected.size());
+      device::writeCofacetsAbove(graph, binomial, threshold, s, k, made.data());
+      for (std::size_t i = 0; i < made.size(); ++i) {
+        EXPECT_EQ(made[i].index, expected[i].index);
+        EXPECT_EQ(made[i].diameter, expected[i].diameter);
+      }
+    }
+  }
+  std::vector<ApparentPair> apparent;
+  std::vector<SimplexId> reduced, all;
+  for (SimplexId i = 0; i < 200; ++i) {
+    if (rng() % 3 == 0)
+      apparent.push_back({i * 7, {}});
+    else if (rng() % 2 == 0)
+      reduced.push_back(i * 7 + 3);
+  }
+  for (SimplexId key = -2; key < 1500; ++key) {
+    const bool inApparent = std::binary_search(
+        apparent.begin(), apparent.end(), ApparentPair{key, {}},
+        [](const ApparentPair& a, const ApparentPair& b) { return a.pivot < b.pivot; });
+    const bool inReduced = std::binary_search(reduced.begin(), reduced.end(), key);
+    EXPECT_EQ(device::isCleared(key, apparent.data(), SimplexId(apparent.size()),
+                                reduced.data(), SimplexId(reduced.size())),
+              inApparent || inReduced)
+        << key;
+  }
+}
+
+// Batches: consecutive, covering, each within the budget, each as long as the budget
+// allows; none when one facet alone does not fit.
+TEST(RipsGpuHostTwin, BatchesCoverTheFacetsWithinTheBudget) {
+  std::mt19937 rng(8);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<SimplexId> made(rng() % 300);
+    for (auto& m : made)
+      m = SimplexId(rng() % 40);
+    const std::size_t budget =
+        40 * device::kBytesPerSimplex + device::kBytesPerFacet + rng() % 20000;
+    const auto cost = [&](std::size_t f) {
+      return std::size_t(made[f]) * device::kBytesPerSimplex + device::kBytesPerFacet;
+    };
+    const auto batches = device::cutBatches(made, budget);
+    std::size_t next = 0;
+    for (std::size_t b = 0; b < batches.size(); ++b) {
+      const auto [first, last] = batches[b];
+      ASSERT_EQ(first, next);
+      ASSERT_LT(first, last);
+      std::size_t sum = 0;
+      for (std::size_t f = first; f < last; ++f)
+        sum += cost(f);
+      EXPECT_LE(sum, budget);
+      if (last < made.size()) {
+        EXPECT_GT(sum + cost(last), budget); // the next facet did not fit
+      }
+      next = last;
+    }
+    EXPECT_EQ(next, made.size());
+  }
+  EXPECT_TRUE(device::cutBatches({5, 3, 900}, 900 * device::kBytesPerSimplex).empty());
+  const auto columns = device::cutColumnBatches(1000, 64 * device::kBytesPerSimplex);
+  ASSERT_EQ(columns.size(), 16u);
+  EXPECT_EQ(columns.back(), std::make_pair(std::size_t(960), std::size_t(1000)));
+  EXPECT_TRUE(device::cutColumnBatches(10, device::kBytesPerSimplex - 1).empty());
+}
+
+// The device bytes resolveBackend plans with cover what the builder uploads (the
+// matrix or the adjacency lists and the binomial table) and one batch of n simplices.
+TEST(RipsGpuHostTwin, BaseBytesCoverTheUploads) {
+  Parameters p;
+  p.maxDimension = 2;
+  for (const SimplexId n : {2, 10, 1000, 30000}) {
+    RipsInput input;
+    input.format = InputFormat::LowerDistance;
+    input.numberOfPoints = n;
+    const std::size_t matrix = std::size_t(n) * std::size_t(n - 1) / 2 * sizeof(float);
+    const std::size_t table = std::size_t(p.maxDimension + 3) * std::size_t(n + 1) * 8;
+    EXPECT_GE(detail::gpuBaseBytes(input, p),
+              matrix + table + std::size_t(n) * device::kBytesPerSimplex);
+    input.format = InputFormat::Sparse;
+    input.edges.resize(std::size_t(n) * 3);
+    const std::size_t csr = std::size_t(n + 1) * 8 + input.edges.size() * 2 * (8 + 4);
+    EXPECT_GE(detail::gpuBaseBytes(input, p),
+              csr + table + std::size_t(n) * device::kBytesPerSimplex);
+  }
+}
+
+// Without a usable device (this machine), Gpu runs the CPU backend and says why.
+TEST(RipsGpuHostTwin, GpuWithoutADeviceRunsTheCpu) {
+  if (gpuAvailable())
+    GTEST_SKIP() << "a GPU is present (tests/gpu covers it)";
+  const RipsInput three = fromLowerDistances({1, 1, 1});
+  Parameters gpu;
+  gpu.backend = Backend::Gpu;
+  Result r;
+  RunReport report;
+  execute(three, gpu, Monitor{}, r, report);
+  EXPECT_EQ(report.backend, "cpu");
+  ASSERT_FALSE(report.warnings.empty());
+  EXPECT_NE(report.warnings[0].find("GPU requested"), std::string::npos);
+  EXPECT_EQ(sorted(r), sorted(run(three, 1)));
+}
+
+// Sparse graphs that are not complete: a missing edge is no simplex, also under the
+// infinite threshold such an input has (no enclosing radius). The CPU backend and the
+// GPU's host twin against the brute force on the same graph (missing edges infinite,
+// the oracle's threshold finite, so that no simplex with a missing edge enters it).
+TEST(RipsGpuHostTwin, IncompleteSparseGraphsEqualTheBruteForce) {
+  std::mt19937 rng(29);
+  for (int trial = 0; trial < 150; ++trial) {
+    const int n = 5 + trial % 6;
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<std::vector<double>> d(std::size_t(n),
+                                       std::vector<double>(std::size_t(n), inf));
+    std::ostringstream text;
+    for (int i = 0; i < n; ++i) {
+      d[std::size_t(i)][std::size_t(i)] = 0;
+      for (int j = 0; j < i; ++j) {
+        if (rng() % 100 < 55) {
+          const double w = double(1 + rng() % 4);
+          d[std::size_t(i)][std::size_t(j)] = d[std::size_t(j)][std::size_t(i)] = w;
+          text << i << " " << j << " " << w << "\n";
+        }
+      }
+    }
+    text << (n - 1) << " " << (n - 1) << " 0\n"; // every point present
+    const int maxDim = 2;
+    std::istringstream in(text.str());
+    const RipsInput input = readRipsInput(in, InputFormat::Sparse, "generated");
+    const Result cpu = run(input, maxDim);
+    // A complete graph has an enclosing radius, which becomes the threshold.
+    const double threshold = std::isinf(cpu.threshold) ? 1e30 : double(cpu.threshold);
+    std::vector<long> pairCounts(std::size_t(maxDim + 1), 0);
+    const auto expected = sorted(bruteForceBarcode(d, maxDim, threshold, &pairCounts));
+    RunReport report;
+    const Result twin =
+        runTwin(input, maxDim, INFINITY, SparseMode::Auto, std::size_t(1) << 40, report);
+    EXPECT_EQ(sorted(cpu), expected) << "trial " << trial << "\n" << text.str();
+    EXPECT_EQ(inOrder(twin), inOrder(cpu)) << "trial " << trial;
+    for (int k = 1; k <= maxDim; ++k) {
+      EXPECT_EQ(cpu.stats[std::size_t(k)].pairs, pairCounts[std::size_t(k)])
+          << "trial " << trial << " dim " << k;
+      EXPECT_EQ(twin.stats[std::size_t(k)].pairs, pairCounts[std::size_t(k)])
+          << "trial " << trial << " dim " << k;
+    }
+  }
 }

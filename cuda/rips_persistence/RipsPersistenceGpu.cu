@@ -1,0 +1,394 @@
+// The GPU backend of Rips persistence: RipsBatching.h's driver over device steps. One
+// thread per facet counts and writes the simplices made from it (the combinatorial number
+// system on the uploaded binomial table), one thread per simplex classifies it (cleared
+// by a binary search in the previous dimension's pivots, else the apparent-pair test),
+// Thrust's (CUB's) stable select compacts the columns to reduce and the apparent pairs,
+// a radix sort orders the apparent pairs by pivot and a merge sort the columns by
+// reverse filtration order; the records are assembled on the device so that the host
+// only copies them into its pair store. Memory: RAII buffers, sized from the counts
+// before anything is made; batches from the plan (RipsBatching.h).
+#include "RipsPersistenceGpu.h"
+
+#include "RipsBatching.h"
+
+#include "core/common/Timer.h"
+#include "cuda/common/CudaCheck.h"
+#include "cuda/common/GpuDevice.h"
+
+#include <thrust/copy.h>
+#include <thrust/count.h>
+#include <thrust/execution_policy.h>
+#include <thrust/scan.h>
+#include <thrust/sort.h>
+
+#include <algorithm>
+#include <string>
+
+namespace topogpu::gpu {
+
+namespace {
+
+namespace rp = rips_persistence;
+namespace rd = rips_persistence::device;
+
+constexpr const char* kEntry = "rips persistence";
+
+// A device allocation that frees itself (no initialisation: every byte is written
+// before it is read).
+template <typename T> class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t size) : size_(size) {
+    if (size > 0)
+      cudaCheck(cudaMalloc(reinterpret_cast<void**>(&data_), size * sizeof(T)),
+                "rips persistence: device allocation");
+  }
+  DeviceBuffer(const T* host, std::size_t size) : DeviceBuffer(size) {
+    if (size > 0)
+      cudaCheck(cudaMemcpy(data_, host, size * sizeof(T), cudaMemcpyHostToDevice),
+                "rips persistence: upload");
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept { swap(other); }
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    DeviceBuffer moved(std::move(other));
+    swap(moved);
+    return *this;
+  }
+  ~DeviceBuffer() {
+    if (data_ != nullptr)
+      cudaFree(data_);
+  }
+  T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return size_ * sizeof(T); }
+  // Appends the buffer's first `count` elements to a host vector.
+  void appendTo(std::vector<T>& host, std::size_t count) const {
+    if (count == 0)
+      return;
+    const std::size_t old = host.size();
+    host.resize(old + count);
+    cudaCheck(
+        cudaMemcpy(host.data() + old, data_, count * sizeof(T), cudaMemcpyDeviceToHost),
+        "rips persistence: download");
+  }
+
+private:
+  void swap(DeviceBuffer& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+  }
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+constexpr int kBlock = 128;
+
+unsigned gridFor(SimplexId size) {
+  const SimplexId blocks = (size + kBlock - 1) / kBlock;
+  return unsigned(
+      std::max<SimplexId>(1, std::min<SimplexId>(blocks, SimplexId(1) << 20)));
+}
+
+#define RIPS_GRID_STRIDE(i, size)                                                        \
+  for (SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x; i < (size);       \
+       i += SimplexId(gridDim.x) * blockDim.x)
+
+template <class Graph>
+__global__ void countKernel(Graph graph, rd::Binomials binomial, float threshold,
+                            const rp::Simplex* facets, SimplexId size, int count,
+                            SimplexId* made) {
+  RIPS_GRID_STRIDE(f, size) {
+    made[f] = rd::countCofacetsAbove(graph, binomial, threshold, facets[f], count);
+  }
+}
+
+template <class Graph>
+__global__ void writeKernel(Graph graph, rd::Binomials binomial, float threshold,
+                            const rp::Simplex* facets, SimplexId size, int count,
+                            const SimplexId* offsets, rp::Simplex* simplices) {
+  RIPS_GRID_STRIDE(f, size) {
+    rd::writeCofacetsAbove(graph, binomial, threshold, facets[f], count,
+                           simplices + offsets[f]);
+  }
+}
+
+template <class Graph>
+__global__ void classifyKernel(Graph graph, rd::Binomials binomial, float threshold,
+                               const rp::Simplex* simplices, SimplexId size, int count,
+                               const rp::ApparentPair* apparent, SimplexId apparentCount,
+                               const SimplexId* reduced, SimplexId reducedCount,
+                               SimplexId* pivot) {
+  RIPS_GRID_STRIDE(i, size) {
+    pivot[i] = rd::classify(graph, binomial, threshold, simplices[i], count, apparent,
+                            apparentCount, reduced, reducedCount);
+  }
+}
+
+__global__ void recordsKernel(const SimplexId* pivots, const rp::Simplex* columns,
+                              SimplexId size, rp::ApparentPair* records) {
+  RIPS_GRID_STRIDE(i, size) {
+    records[i].pivot = pivots[i];
+    records[i].column = columns[i];
+  }
+}
+
+// One block per row i (grid-stride over rows), its threads over j < i; the CPU's sum
+// order (coordinate by coordinate) in double, FMA contraction off (CMakeLists.txt).
+__global__ void distanceKernel(const double* points, SimplexId n, int dim, float* lower) {
+  for (SimplexId i = SimplexId(blockIdx.x) + 1; i < n; i += gridDim.x) {
+    const double* a = points + i * dim;
+    for (SimplexId j = threadIdx.x; j < i; j += blockDim.x) {
+      const double* b = points + j * dim;
+      double sum = 0;
+      for (int k = 0; k < dim; ++k)
+        sum += (a[k] - b[k]) * (a[k] - b[k]);
+      lower[i * (i - 1) / 2 + j] = float(sqrt(sum));
+    }
+  }
+}
+
+struct IsToReduce {
+  __host__ __device__ bool operator()(SimplexId p) const { return p == rd::kToReduce; }
+};
+struct IsApparent {
+  __host__ __device__ bool operator()(SimplexId p) const { return p >= 0; }
+};
+
+void sample(RunReport& report) {
+  report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+}
+
+class GpuOps : public rd::BatchOps {
+public:
+  GpuOps(const rp::RipsGraph& graph, std::size_t budget, RunReport& report)
+      : report_(report), threshold_(graph.threshold), sparse_(graph.sparse),
+        plan_(budget) {
+    const std::size_t n = std::size_t(graph.n);
+    binomial_ = DeviceBuffer<SimplexId>(graph.binomial,
+                                        std::size_t(graph.maxDimension + 3) * (n + 1));
+    if (sparse_) {
+      offsets_ = DeviceBuffer<SimplexId>(graph.offsets.data(), graph.offsets.size());
+      neighbors_ =
+          DeviceBuffer<SimplexId>(graph.neighbors.data(), graph.neighbors.size());
+      distances_ = DeviceBuffer<float>(graph.distances.data(), graph.distances.size());
+      sparseGraph_ = rd::SparseDistances{graph.n, offsets_.data(), neighbors_.data(),
+                                         distances_.data()};
+    } else {
+      lower_ = DeviceBuffer<float>(graph.lower, n * (n - 1) / 2);
+      denseGraph_ = rd::DenseDistances{graph.n, lower_.data()};
+    }
+    binomialView_ = rd::Binomials{binomial_.data(), graph.n};
+    persistent_ = binomial_.bytes() + offsets_.bytes() + neighbors_.bytes() +
+                  distances_.bytes() + lower_.bytes();
+    stageDone("upload");
+    sample(report_);
+  }
+
+  const char* name() const override { return "gpu"; }
+
+  std::size_t available() const override {
+    return plan_ > persistent_ ? plan_ - persistent_ : 0;
+  }
+
+  void setClearing(const std::vector<rp::ApparentPair>& apparent,
+                   const std::vector<SimplexId>& reduced) override {
+    translateCudaFailures(kEntry, [&] {
+      clearApparent_ = DeviceBuffer<rp::ApparentPair>();
+      clearReduced_ = DeviceBuffer<SimplexId>();
+      clearApparent_ = DeviceBuffer<rp::ApparentPair>(apparent.data(), apparent.size());
+      clearReduced_ = DeviceBuffer<SimplexId>(reduced.data(), reduced.size());
+    });
+  }
+
+  void countMade(const rp::Simplex* facets, std::size_t size, int count,
+                 SimplexId* made) override {
+    translateCudaFailures(kEntry, [&] {
+      Timer timer;
+      const DeviceBuffer<rp::Simplex> deviceFacets(facets, size);
+      DeviceBuffer<SimplexId> deviceMade(size);
+      if (sparse_)
+        countKernel<<<gridFor(SimplexId(size)), kBlock>>>(
+            sparseGraph_, binomialView_, threshold_, deviceFacets.data(), SimplexId(size),
+            count, deviceMade.data());
+      else
+        countKernel<<<gridFor(SimplexId(size)), kBlock>>>(
+            denseGraph_, binomialView_, threshold_, deviceFacets.data(), SimplexId(size),
+            count, deviceMade.data());
+      stageDone("columns");
+      sample(report_);
+      cudaCheck(cudaMemcpy(made, deviceMade.data(), size * sizeof(SimplexId),
+                           cudaMemcpyDeviceToHost),
+                "rips persistence: download of the counts");
+      seconds_[0] += timer.seconds();
+    });
+  }
+
+  void buildBatch(int dim, const rp::Simplex* facets, const SimplexId* made,
+                  std::size_t size, bool keep, rp::PreparedDimension& out) override {
+    translateCudaFailures(kEntry, [&] {
+      Timer timer;
+      const DeviceBuffer<rp::Simplex> deviceFacets(facets, size);
+      // The counts (a zero after them), scanned into offsets: offsets[size] is the total.
+      DeviceBuffer<SimplexId> counts(size + 1), offsets(size + 1);
+      cudaCheck(cudaMemcpy(counts.data(), made, size * sizeof(SimplexId),
+                           cudaMemcpyHostToDevice),
+                "rips persistence: upload of the counts");
+      cudaCheck(cudaMemset(counts.data() + size, 0, sizeof(SimplexId)),
+                "rips persistence: memset");
+      thrust::exclusive_scan(thrust::device, counts.data(), counts.data() + size + 1,
+                             offsets.data());
+      SimplexId total = 0;
+      cudaCheck(cudaMemcpy(&total, offsets.data() + size, sizeof(SimplexId),
+                           cudaMemcpyDeviceToHost),
+                "rips persistence: download of the total");
+      DeviceBuffer<rp::Simplex> simplices{std::size_t(total)};
+      if (sparse_)
+        writeKernel<<<gridFor(SimplexId(size)), kBlock>>>(
+            sparseGraph_, binomialView_, threshold_, deviceFacets.data(), SimplexId(size),
+            dim, offsets.data(), simplices.data());
+      else
+        writeKernel<<<gridFor(SimplexId(size)), kBlock>>>(
+            denseGraph_, binomialView_, threshold_, deviceFacets.data(), SimplexId(size),
+            dim, offsets.data(), simplices.data());
+      stageDone("columns");
+      sample(report_);
+      seconds_[0] += timer.seconds();
+      classifyAndCompact(dim, simplices, std::size_t(total), true, out);
+      if (keep) {
+        timer.reset();
+        simplices.appendTo(out.simplices, std::size_t(total));
+        seconds_[3] += timer.seconds();
+      }
+    });
+  }
+
+  void classifyGiven(int dim, const rp::Simplex* columns, std::size_t size,
+                     rp::PreparedDimension& out) override {
+    translateCudaFailures(kEntry, [&] {
+      Timer timer;
+      const DeviceBuffer<rp::Simplex> simplices(columns, size);
+      seconds_[1] += timer.seconds();
+      classifyAndCompact(dim, simplices, size, false, out);
+    });
+  }
+
+  void takeTimings(double seconds[4]) override {
+    for (int i = 0; i < 4; ++i) {
+      seconds[i] = seconds_[i];
+      seconds_[i] = 0;
+    }
+  }
+
+private:
+  void classifyAndCompact(int dim, const DeviceBuffer<rp::Simplex>& simplices,
+                          std::size_t size, bool sort, rp::PreparedDimension& out) {
+    Timer timer;
+    DeviceBuffer<SimplexId> pivot(size);
+    const SimplexId apparentCount = SimplexId(clearApparent_.size());
+    const SimplexId reducedCount = SimplexId(clearReduced_.size());
+    if (sparse_)
+      classifyKernel<<<gridFor(SimplexId(size)), kBlock>>>(
+          sparseGraph_, binomialView_, threshold_, simplices.data(), SimplexId(size),
+          dim + 1, clearApparent_.data(), apparentCount, clearReduced_.data(),
+          reducedCount, pivot.data());
+    else
+      classifyKernel<<<gridFor(SimplexId(size)), kBlock>>>(
+          denseGraph_, binomialView_, threshold_, simplices.data(), SimplexId(size),
+          dim + 1, clearApparent_.data(), apparentCount, clearReduced_.data(),
+          reducedCount, pivot.data());
+    stageDone("apparent pairs");
+    sample(report_);
+    seconds_[1] += timer.seconds();
+
+    timer.reset();
+    const std::size_t toReduce = std::size_t(thrust::count_if(
+        thrust::device, pivot.data(), pivot.data() + size, IsToReduce{}));
+    const std::size_t apparent = std::size_t(thrust::count_if(
+        thrust::device, pivot.data(), pivot.data() + size, IsApparent{}));
+    DeviceBuffer<rp::Simplex> columns(toReduce), apparentColumns(apparent);
+    DeviceBuffer<SimplexId> apparentPivots(apparent);
+    DeviceBuffer<rp::ApparentPair> records(apparent);
+    thrust::copy_if(thrust::device, simplices.data(), simplices.data() + size,
+                    pivot.data(), columns.data(), IsToReduce{});
+    thrust::copy_if(thrust::device, simplices.data(), simplices.data() + size,
+                    pivot.data(), apparentColumns.data(), IsApparent{});
+    thrust::copy_if(thrust::device, pivot.data(), pivot.data() + size,
+                    apparentPivots.data(), IsApparent{});
+    // Pivots are distinct (one apparent column each): the radix sort's order is total.
+    thrust::sort_by_key(thrust::device, apparentPivots.data(),
+                        apparentPivots.data() + apparent, apparentColumns.data());
+    recordsKernel<<<gridFor(SimplexId(apparent)), kBlock>>>(
+        apparentPivots.data(), apparentColumns.data(), SimplexId(apparent),
+        records.data());
+    if (sort)
+      thrust::sort(thrust::device, columns.data(), columns.data() + toReduce,
+                   rd::ReverseFiltration{});
+    stageDone("compact");
+    sample(report_);
+    seconds_[2] += timer.seconds();
+
+    timer.reset();
+    columns.appendTo(out.columns, toReduce);
+    records.appendTo(out.apparent, apparent);
+    stageDone("download");
+    seconds_[3] += timer.seconds();
+  }
+
+  RunReport& report_;
+  float threshold_;
+  bool sparse_;
+  std::size_t plan_ = 0, persistent_ = 0;
+  DeviceBuffer<SimplexId> binomial_, offsets_, neighbors_;
+  DeviceBuffer<float> distances_, lower_;
+  rd::Binomials binomialView_;
+  rd::DenseDistances denseGraph_;
+  rd::SparseDistances sparseGraph_;
+  DeviceBuffer<rp::ApparentPair> clearApparent_;
+  DeviceBuffer<SimplexId> clearReduced_;
+  double seconds_[4] = {0, 0, 0, 0};
+};
+
+} // namespace
+
+std::unique_ptr<rp::ColumnBuilder> makeRipsColumnBuilder(const rp::RipsGraph& graph,
+                                                         std::size_t budget,
+                                                         const Monitor& monitor,
+                                                         RunReport& report) {
+  std::unique_ptr<rp::ColumnBuilder> builder;
+  translateCudaFailures(kEntry, [&] {
+    Timer timer;
+    builder = std::make_unique<rd::BatchedColumnBuilder>(
+        std::make_unique<GpuOps>(graph, budget, report), monitor);
+    report.timings.emplace_back("upload (gpu)", timer.seconds());
+  });
+  return builder;
+}
+
+void ripsPointDistances(const std::vector<double>& points, SimplexId n, int dim,
+                        std::size_t budget, std::vector<float>& lower,
+                        RunReport& report) {
+  translateCudaFailures(kEntry, [&] {
+    Timer timer;
+    const std::size_t entries = std::size_t(n) * std::size_t(n - 1) / 2;
+    const std::size_t need = entries * sizeof(float) + points.size() * sizeof(double);
+    if (need > budget)
+      throw GpuError("the distance matrix of " + std::to_string(n) + " points needs " +
+                         std::to_string(need >> 20) + " MiB of device memory, " +
+                         std::to_string(budget >> 20) + " MiB are in the budget",
+                     true);
+    const DeviceBuffer<double> devicePoints(points.data(), points.size());
+    DeviceBuffer<float> deviceLower(entries);
+    const unsigned rows =
+        unsigned(std::max<SimplexId>(1, std::min<SimplexId>(n - 1, SimplexId(1) << 16)));
+    distanceKernel<<<rows, 256>>>(devicePoints.data(), n, dim, deviceLower.data());
+    stageDone("distances");
+    sample(report);
+    lower.clear();
+    deviceLower.appendTo(lower, entries);
+    report.timings.emplace_back("distances (gpu)", timer.seconds());
+  });
+}
+
+} // namespace topogpu::gpu
