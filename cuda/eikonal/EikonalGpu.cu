@@ -38,11 +38,23 @@ struct PatchView {
 // The per-round state: values and labels twice (the paper's VAL_in / VAL_out), the
 // vertices' round stamps twice (read the previous round's, write this round's), the
 // announced values, the patches' schedule stamps, two worklists and three counts.
+//
+// Where the values are. The multi-launch rounds write a round's values to valueOut and
+// copy them to valueIn in a second kernel (publish). The persistent kernel skips that
+// copy and its grid-wide barrier: each patch keeps its own vertices' latest values in
+// one of the two arrays, location[p] = (the round p last ran in) * 2 + (that array),
+// and a round writes to the other one. A patch loading a halo vertex u of patch q in
+// round r reads the array of location[q], or the other one when q already ran in round
+// r (it rewrote location[q] meanwhile): either way the values at the end of round r-1,
+// which nobody writes during round r. So a round reads exactly what the multi-launch
+// round reads, whatever the timing.
 struct RoundState {
-  double* valueIn;
+  double* valueIn; // value[0]
   SimplexId* labelIn;
-  double* valueOut;
+  double* valueOut; // value[1]
   SimplexId* labelOut;
+  std::int32_t* patchOf; // per vertex (persistent kernel only)
+  unsigned* location;    // per patch (persistent kernel only)
   double* announced;
   std::uint8_t* pending;
   unsigned long long* minPending[3]; // as the bits of non-negative doubles
@@ -98,12 +110,13 @@ __device__ void schedule(const RoundState& st, std::int32_t q, int round) {
 // serial strict-< scan returns (the first solve reaching the minimum), so the host twin
 // is still matched bit for bit. Shared memory: 17 bytes per local vertex (value, label,
 // dirty), nLocal <= maxLocal. Returns the thread's solve count.
+template <bool kLocated>
 __device__ unsigned long long patchRound(const PatchView& patches, const RoundState& st,
-                                         int round, const SolveSettings& s) {
+                                         int round, double threshold,
+                                         const SolveSettings& s) {
   extern __shared__ double shared[];
   __shared__ unsigned long long patchMin;
   const unsigned count = *st.count[round % 3];
-  const double threshold = *st.threshold[round % 2];
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     *st.count[(round + 2) % 3] = 0; // the list after next starts empty
     *st.minPending[(round + 2) % 3] = kInfBits;
@@ -127,10 +140,23 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
     double* val = shared;
     SimplexId* lab = reinterpret_cast<SimplexId*>(shared + nLocal);
     unsigned char* dirty = reinterpret_cast<unsigned char*>(lab + nLocal);
+    // Located: p's own values are in the array of location[p] (only p rewrites it, at
+    // the end of its round); this round's go to the other one.
+    const unsigned ownLocation = kLocated ? st.location[p] & 1u : 0u;
     for (int k = int(threadIdx.x); k < nLocal; k += int(blockDim.x)) {
       const std::int32_t u = patches.localVertices[base + k];
-      val[k] = st.valueIn[u];
-      lab[k] = st.labelIn[u];
+      if (kLocated) {
+        unsigned at = ownLocation;
+        if (k >= own) {
+          const unsigned w = st.location[st.patchOf[u]];
+          at = (w >> 1) == unsigned(round) ? 1u - (w & 1u) : w & 1u;
+        }
+        val[k] = at != 0 ? st.valueOut[u] : st.valueIn[u];
+        lab[k] = at != 0 ? st.labelOut[u] : st.labelIn[u];
+      } else {
+        val[k] = st.valueIn[u];
+        lab[k] = st.labelIn[u];
+      }
       dirty[k] = stampIn[u] == round - 1;
       if (k < own && st.pending[u] && val[k] <= threshold) {
         st.pending[u] = 0; // the threshold reached it: propagate now
@@ -211,8 +237,13 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
       converged = __syncthreads_or(moved) == 0;
     }
     if (leader) {
-      st.valueOut[v] = current;
-      st.labelOut[v] = currentLabel;
+      if (kLocated && ownLocation != 0) {
+        st.valueIn[v] = current;
+        st.labelIn[v] = currentLabel;
+      } else {
+        st.valueOut[v] = current;
+        st.labelOut[v] = currentLabel;
+      }
       bool stamp = false;
       if (!converged) {
         stamp = dirty[i] != 0; // moved in the last sweep: still to propagate here
@@ -235,23 +266,28 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
         atomicMin(st.minPending[(round + 1) % 3], patchMin);
       if (!converged || patchMin != kInfBits)
         schedule(st, p, round); // unconverged, or values waiting for the threshold
+      if (kLocated)
+        st.location[p] = (unsigned(round) << 1) | (1u - ownLocation);
     }
     __syncthreads(); // the shared table is reused by the next patch
   }
   return solved;
 }
 
-// Phase B: the round's own values become the next round's input (Jacobi between
-// patches). Also sets the next round's threshold: the smallest value left pending plus
-// the band, or, when none was left, this round's threshold plus the band.
+// The next round's threshold: the smallest value left pending plus the band, or, when
+// none was left, this round's threshold plus the band.
+__device__ double nextThreshold(const RoundState& st, int round, double threshold) {
+  const unsigned long long bits = *st.minPending[(round + 1) % 3];
+  return bits != kInfBits ? __longlong_as_double(static_cast<long long>(bits)) + st.band
+                          : threshold + st.band;
+}
+
+// Phase B of the multi-launch rounds: the round's own values become the next round's
+// input (Jacobi between patches), and the next round's threshold is set.
 __device__ void publish(const PatchView& patches, const RoundState& st, int round) {
   const unsigned count = *st.count[round % 3];
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    const unsigned long long bits = *st.minPending[(round + 1) % 3];
-    *st.threshold[(round + 1) % 2] =
-        bits != kInfBits ? __longlong_as_double(static_cast<long long>(bits)) + st.band
-                         : *st.threshold[round % 2] + st.band;
-  }
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    *st.threshold[(round + 1) % 2] = nextThreshold(st, round, *st.threshold[round % 2]);
   const std::int32_t* list = st.list[round % 2];
   for (unsigned at = blockIdx.x; at < count; at += gridDim.x) {
     const std::int32_t p = list[at];
@@ -280,7 +316,7 @@ __device__ void addSolves(const RoundState& st, unsigned long long solved) {
 // The multi-launch path: one launch per phase and round.
 __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
                                  SolveSettings s) {
-  addSolves(st, patchRound(patches, st, round, s));
+  addSolves(st, patchRound<false>(patches, st, round, *st.threshold[round % 2], s));
 }
 
 __global__ void publishKernel(PatchView patches, RoundState st, int round) {
@@ -288,32 +324,58 @@ __global__ void publishKernel(PatchView patches, RoundState st, int round) {
 }
 
 // The persistent path: rounds first..last in one cooperative launch, all blocks
-// resident, a grid-wide barrier after each phase (grid.sync also orders the global
-// memory accesses, as a kernel boundary does). Every block reads the next list's length
-// between the two barriers (nothing writes it there), so all leave the loop together,
-// when it is 0 or at `last`; block 0 leaves that length in *st.next for the host. A
-// chunk started after the run ended (*st.next == 0 at entry; written only after a
-// grid.sync, so after every block has read it) returns at once. Phase A's and B's code
-// is the multi-launch path's, so the two paths compute the same, bit for bit.
+// resident, one grid-wide barrier per round (grid.sync also orders the global memory
+// accesses, as a kernel boundary does): phase A with the values located (RoundState),
+// so no publish phase and no second barrier. After the barrier every block reads the
+// next list's length and the smallest pending value (nothing writes them until the next
+// barrier) and derives the next threshold as publish does, so all blocks agree and leave
+// the loop together when the list is empty or at `last`; block 0 then leaves the length
+// and the threshold for the host and the next chunk. A chunk started after the run
+// ended (*st.next == 0 at entry; written only after a grid.sync, so after every block
+// has read it) returns at once. Phase A's code is the multi-launch path's, so the two
+// paths compute the same, bit for bit.
 __global__ void persistentKernel(PatchView patches, RoundState st, int first, int last,
                                  SolveSettings s) {
   cg::grid_group grid = cg::this_grid();
   unsigned long long solved = 0;
   if (*st.next != 0) {
+    double threshold = *st.threshold[first % 2];
     for (int round = first;; ++round) {
-      solved += patchRound(patches, st, round, s);
+      solved += patchRound<true>(patches, st, round, threshold, s);
       grid.sync();
       const unsigned next = *st.count[(round + 1) % 3];
-      publish(patches, st, round);
+      threshold = nextThreshold(st, round, threshold);
       if (next == 0 || round == last) {
-        if (blockIdx.x == 0 && threadIdx.x == 0)
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
           *st.next = next;
+          *st.threshold[(round + 1) % 2] = threshold;
+        }
         break;
       }
-      grid.sync();
     }
   }
   addSolves(st, solved);
+}
+
+// The persistent kernel's per-vertex patch numbers, from the local tables.
+__global__ void patchOfKernel(PatchView patches, std::int32_t np, std::int32_t* patchOf) {
+  for (std::int32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < np;
+       p += gridDim.x * blockDim.x) {
+    const std::int64_t base = patches.localOffsets[p];
+    for (std::int32_t i = 0; i < patches.ownCount[p]; ++i)
+      patchOf[patches.localVertices[base + i]] = p;
+  }
+}
+
+// After the persistent kernel: every vertex's latest value and label into valueIn.
+__global__ void gatherKernel(RoundState st, std::size_t n) {
+  for (std::size_t v = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; v < n;
+       v += std::size_t(gridDim.x) * blockDim.x) {
+    if ((st.location[st.patchOf[v]] & 1u) != 0) {
+      st.valueIn[v] = st.valueOut[v];
+      st.labelIn[v] = st.labelOut[v];
+    }
+  }
 }
 
 // The initial state from the seed flags alone (PatchFimState's contract: 0 and the
@@ -595,6 +657,9 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     const std::size_t oScheduled = block.reserve<std::int32_t>(std::size_t(np));
     const std::size_t oList0 = block.reserve<std::int32_t>(std::size_t(np));
     const std::size_t oList1 = block.reserve<std::int32_t>(std::size_t(np));
+    // The persistent kernel's value locations (RoundState).
+    const std::size_t oPatchOf = block.reserve<std::int32_t>(persistent ? nv : 0);
+    const std::size_t oLocation = block.reserve<unsigned>(std::size_t(np));
     // The small state, set by one copy: minPending[3], counters[3] (solves,
     // patch-rounds, rounds), threshold[2], counts[3], next.
     struct Small {
@@ -629,6 +694,11 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     Event copied;
     cudaCheck(cudaEventRecord(copied.event, copies.stream), "patchFIM: event");
 
+    const PatchView view{
+        block.at<std::int64_t>(oLocalOffsets),  block.at<std::int32_t>(oOwnCount),
+        block.at<std::int32_t>(oLocalVertices), block.at<std::int64_t>(oSolveOffsets),
+        block.at<PatchSolve>(oSolves),          block.at<std::int32_t>(oReaderOffsets),
+        block.at<std::int32_t>(oReaders),       block.at<std::uint8_t>(oSeed)};
     RoundState st{};
     st.valueIn = block.at<double>(oValueIn);
     st.labelIn = block.at<SimplexId>(oLabelIn);
@@ -651,6 +721,8 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     st.scheduled = block.at<std::int32_t>(oScheduled);
     st.list[0] = block.at<std::int32_t>(oList0);
     st.list[1] = block.at<std::int32_t>(oList1);
+    st.patchOf = block.at<std::int32_t>(oPatchOf);
+    st.location = block.at<unsigned>(oLocation);
     st.next = block.at<unsigned>(field(offsetof(Small, next)));
     st.solves = block.at<unsigned long long>(field(offsetof(Small, counters)));
     st.patchRounds = st.solves + 1;
@@ -680,30 +752,37 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
                           unsigned(initial.size())};
     put(oSmall, &smallInit, sizeof(Small), main.stream); // pageable: staged at once
     cudaCheck(cudaStreamWaitEvent(main.stream, copied.event, 0), "patchFIM: upload");
+    if (persistent) {
+      // All values start in valueIn (location 0, round 0).
+      cudaCheck(cudaMemsetAsync(st.location, 0, std::size_t(np) * sizeof(unsigned),
+                                main.stream),
+                "patchFIM: upload");
+      patchOfKernel<<<unsigned(std::min<long long>((np + 127) / 128, 1024)), 128, 0,
+                      main.stream>>>(view, np, st.patchOf);
+      cudaCheck(cudaGetLastError(), "patchFIM: upload");
+    }
     cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: upload");
     stageDone("upload");
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     report.timings.emplace_back("upload (gpu)", timer.seconds());
 
     timer.reset();
-    const PatchView view{
-        block.at<std::int64_t>(oLocalOffsets),  block.at<std::int32_t>(oOwnCount),
-        block.at<std::int32_t>(oLocalVertices), block.at<std::int64_t>(oSolveOffsets),
-        block.at<PatchSolve>(oSolves),          block.at<std::int32_t>(oReaderOffsets),
-        block.at<std::int32_t>(oReaders),       block.at<std::uint8_t>(oSeed)};
     // Both schemes go out in batches, each followed by an asynchronous read of the next
     // list's length into pinned memory; the host queues the next batch before waiting
     // for the previous one's length, so the device never idles for the host, and checks
     // the Monitor's abort between batches.
     //  - rounds: 16 rounds of two launches each (patchRoundKernel, publishKernel); rounds
     //    after the list ran empty do nothing (zero count) and are not counted.
-    //  - persistent: one cooperative launch runs up to `chunk` rounds (phases A and B
-    //    between grid-wide barriers, the termination test on the device). Chunks rather
-    //    than a kernel polling a mapped host abort flag: such a flag costs a PCIe read
-    //    on every round's critical path (about a microsecond, for all blocks to agree
-    //    it would sit before a barrier), while a chunk boundary costs one launch (a few
-    //    microseconds) per `chunk` rounds and bounds the abort delay to about chunk x
-    //    30 us. A chunk queued after the run ended returns at once.
+    //  - persistent: one cooperative launch runs up to TOPOGPU_PATCHFIM_CHUNK (128)
+    //    rounds, one grid-wide barrier each, the end detected on the device. Chunks
+    //    rather than a kernel polling a pinned abort flag: the Monitor may only be called
+    //    from this thread, so the host would have to spin on it anyway, and the flag
+    //    (mapped host memory) would put a PCIe read (about a microsecond) on every
+    //    round's critical path, read by every block or broadcast through an extra
+    //    barrier so that all blocks stop in the same round. A chunk boundary costs one
+    //    launch (a few microseconds, hidden as the next chunk is already queued) per 128
+    //    rounds and delays an abort by at most a chunk (a few milliseconds). A chunk
+    //    queued after the run ended returns at once.
     const long long batch =
         persistent ? intFromEnvironment("TOPOGPU_PATCHFIM_CHUNK", 128, 1, 1 << 20) : 16;
     PinnedCount nextCount[2];
@@ -770,6 +849,11 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     report.timings.emplace_back("patchfim (gpu)", timer.seconds());
 
     timer.reset();
+    if (persistent) {
+      gatherKernel<<<unsigned(std::min<std::size_t>((nv + 255) / 256, 4096)), 256, 0,
+                     main.stream>>>(st, nv);
+      cudaCheck(cudaGetLastError(), "patchFIM: download");
+    }
     cudaCheck(cudaMemcpyAsync(state.value.data(), st.valueIn, nv * sizeof(double),
                               cudaMemcpyDeviceToHost, main.stream),
               "patchFIM: download");

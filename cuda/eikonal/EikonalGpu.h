@@ -12,8 +12,8 @@ namespace topogpu::gpu {
 // LocalSolver.h solve in double precision with FMA contraction off, combined as
 // PatchSolve.h's updateFromPatch does, so the arithmetic is the host's), patch
 // convergence by a block reduction, and the next active list built on the device. The
-// rounds run either in one cooperative (persistent) launch per chunk of rounds, phases
-// separated by grid-wide barriers and the end detected on the device, or as two launches
+// rounds run either in one cooperative (persistent) launch per chunk of rounds, one
+// grid-wide barrier per round and the end detected on the device, or as two launches
 // per round (the fallback where cooperative launch is unavailable;
 // TOPOGPU_PATCHFIM_LAUNCH=rounds|persistent forces one). Either way the host reads the
 // list's length and checks the Monitor only between batches (16 rounds, or a chunk of
