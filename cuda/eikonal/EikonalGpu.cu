@@ -146,13 +146,13 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
     for (int k = int(threadIdx.x); k < nLocal; k += int(blockDim.x)) {
       const std::int32_t u = patches.localVertices[base + k];
       if (kLocated) {
-        unsigned at = ownLocation;
+        unsigned where = ownLocation;
         if (k >= own) {
           const unsigned w = st.location[st.patchOf[u]];
-          at = (w >> 1) == unsigned(round) ? 1u - (w & 1u) : w & 1u;
+          where = (w >> 1) == unsigned(round) ? 1u - (w & 1u) : w & 1u;
         }
-        val[k] = at != 0 ? st.valueOut[u] : st.valueIn[u];
-        lab[k] = at != 0 ? st.labelOut[u] : st.labelIn[u];
+        val[k] = where != 0 ? st.valueOut[u] : st.valueIn[u];
+        lab[k] = where != 0 ? st.labelOut[u] : st.labelIn[u];
       } else {
         val[k] = st.valueIn[u];
         lab[k] = st.labelIn[u];
@@ -671,6 +671,8 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     };
     const std::size_t oSmall = block.reserve<Small>(1);
     block.allocate();
+    PinnedCount nextCount[2]; // the rounds' reads of the list length
+    Event copied, done[2];
     DrainStreams drain{main.stream, copies.stream};
 
     const auto put = [&](std::size_t offset, const void* data, std::size_t bytes,
@@ -691,7 +693,6 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
         arrays.readerOffsets.size() * sizeof(std::int32_t), copies.stream);
     put(oReaders, arrays.readers.data(), arrays.readers.size() * sizeof(std::int32_t),
         copies.stream);
-    Event copied;
     cudaCheck(cudaEventRecord(copied.event, copies.stream), "patchFIM: event");
 
     const PatchView view{
@@ -785,8 +786,6 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     //    queued after the run ended returns at once.
     const long long batch =
         persistent ? intFromEnvironment("TOPOGPU_PATCHFIM_CHUNK", 128, 1, 1 << 20) : 16;
-    PinnedCount nextCount[2];
-    Event done[2];
     long long launched = 0, launchedAt[2] = {0, 0};
     const auto enqueue = [&](int slot) {
       const long long n = std::min<long long>(batch, settings.maxRounds - launched);
