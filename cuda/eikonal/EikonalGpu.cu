@@ -53,8 +53,9 @@ struct RoundState {
   SimplexId* labelIn;
   double* valueOut; // value[1]
   SimplexId* labelOut;
-  std::int32_t* patchOf; // per vertex (persistent kernel only)
-  unsigned* location;    // per patch (persistent kernel only)
+  std::int32_t* patchOf;   // per vertex (persistent kernel only)
+  std::int32_t* slotPatch; // per local slot: patchOf its vertex (persistent kernel only)
+  unsigned* location;      // per patch (persistent kernel only)
   double* announced;
   std::uint8_t* pending;
   unsigned long long* minPending[3]; // as the bits of non-negative doubles
@@ -146,13 +147,17 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
     for (int k = int(threadIdx.x); k < nLocal; k += int(blockDim.x)) {
       const std::int32_t u = patches.localVertices[base + k];
       if (kLocated) {
+        // Both arrays are read along with the location (the slot's patch comes with the
+        // vertex id), so locating adds no dependent load to the table's.
+        const double value0 = st.valueIn[u], value1 = st.valueOut[u];
+        const SimplexId label0 = st.labelIn[u], label1 = st.labelOut[u];
         unsigned where = ownLocation;
         if (k >= own) {
-          const unsigned w = st.location[st.patchOf[u]];
+          const unsigned w = st.location[st.slotPatch[base + k]];
           where = (w >> 1) == unsigned(round) ? 1u - (w & 1u) : w & 1u;
         }
-        val[k] = where != 0 ? st.valueOut[u] : st.valueIn[u];
-        lab[k] = where != 0 ? st.labelOut[u] : st.labelIn[u];
+        val[k] = where != 0 ? value1 : value0;
+        lab[k] = where != 0 ? label1 : label0;
       } else {
         val[k] = st.valueIn[u];
         lab[k] = st.labelIn[u];
@@ -365,6 +370,14 @@ __global__ void patchOfKernel(PatchView patches, std::int32_t np, std::int32_t* 
     for (std::int32_t i = 0; i < patches.ownCount[p]; ++i)
       patchOf[patches.localVertices[base + i]] = p;
   }
+}
+
+// The persistent kernel's per-slot patch numbers (the patch holding the slot's vertex).
+__global__ void slotPatchKernel(PatchView patches, std::size_t slots,
+                                const std::int32_t* patchOf, std::int32_t* slotPatch) {
+  for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < slots;
+       k += std::size_t(gridDim.x) * blockDim.x)
+    slotPatch[k] = patchOf[patches.localVertices[k]];
 }
 
 // After the persistent kernel: every vertex's latest value and label into valueIn.
@@ -660,6 +673,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     // The persistent kernel's value locations (RoundState).
     const std::size_t oPatchOf = block.reserve<std::int32_t>(persistent ? nv : 0);
     const std::size_t oLocation = block.reserve<unsigned>(std::size_t(np));
+    const std::size_t oSlotPatch = block.reserve<std::int32_t>(persistent ? slots : 0);
     // The small state, set by one copy: minPending[3], counters[3] (solves,
     // patch-rounds, rounds), threshold[2], counts[3], next.
     struct Small {
@@ -724,6 +738,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     st.list[1] = block.at<std::int32_t>(oList1);
     st.patchOf = block.at<std::int32_t>(oPatchOf);
     st.location = block.at<unsigned>(oLocation);
+    st.slotPatch = block.at<std::int32_t>(oSlotPatch);
     st.next = block.at<unsigned>(field(offsetof(Small, next)));
     st.solves = block.at<unsigned long long>(field(offsetof(Small, counters)));
     st.patchRounds = st.solves + 1;
@@ -760,6 +775,8 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
                 "patchFIM: upload");
       patchOfKernel<<<unsigned(std::min<long long>((np + 127) / 128, 1024)), 128, 0,
                       main.stream>>>(view, np, st.patchOf);
+      slotPatchKernel<<<unsigned(std::min<std::size_t>((slots + 255) / 256, 4096)), 256,
+                        0, main.stream>>>(view, slots, st.patchOf, st.slotPatch);
       cudaCheck(cudaGetLastError(), "patchFIM: upload");
     }
     cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: upload");
