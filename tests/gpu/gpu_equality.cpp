@@ -1094,8 +1094,10 @@ void geodesicChunks() {
     expect(cap > 100 || !host.converged,
            "chunks: the host twin converged within 7 rounds");
     for (const char* launch : {"rounds", "persistent"}) {
-      const std::string tag = std::string("patchFIM (") + launch + ", chunks of 3, cap " +
-                              std::to_string(cap) + ")";
+      const std::string tag =
+          std::string("patchFIM (") + launch +
+          (std::strcmp(launch, "persistent") == 0 ? ", chunks of 3" : "") + ", cap " +
+          std::to_string(cap) + ")";
       setenv("TOPOGPU_PATCHFIM_LAUNCH", launch, 1);
       setenv("TOPOGPU_PATCHFIM_CHUNK", "3", 1);
       RunReport report;
