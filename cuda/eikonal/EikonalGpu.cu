@@ -5,30 +5,24 @@
 #include "cuda/common/CudaCheck.h"
 #include "cuda/common/GpuDevice.h"
 
-#include <thrust/copy.h>
-#include <thrust/device_vector.h>
-#include <thrust/fill.h>
-#include <thrust/iterator/counting_iterator.h>
+#include <cooperative_groups.h>
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <new>
+#include <string>
 
 namespace topogpu::gpu {
 
 namespace {
 
+namespace cg = cooperative_groups;
 using eikonal::PatchSolve;
-using eikonal::PatchUpdate;
-
-template <typename T> T* raw(thrust::device_vector<T>& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
-template <typename T> const T* raw(const thrust::device_vector<T>& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
 
 struct PatchView {
   const std::int64_t* localOffsets;
@@ -44,11 +38,24 @@ struct PatchView {
 // The per-round state: values and labels twice (the paper's VAL_in / VAL_out), the
 // vertices' round stamps twice (read the previous round's, write this round's), the
 // announced values, the patches' schedule stamps, two worklists and three counts.
+//
+// Where the values are. The multi-launch rounds write a round's values to valueOut and
+// copy them to valueIn in a second kernel (publish). The persistent kernel skips that
+// copy and its grid-wide barrier: each patch keeps its own vertices' latest values in
+// one of the two arrays, location[p] = (the round p last ran in) * 2 + (that array),
+// and a round writes to the other one. A patch loading a halo vertex u of patch q in
+// round r reads the array of location[q], or the other one when q already ran in round
+// r (it rewrote location[q] meanwhile): either way the values at the end of round r-1,
+// which nobody writes during round r. So a round reads exactly what the multi-launch
+// round reads, whatever the timing.
 struct RoundState {
-  double* valueIn;
+  double* valueIn; // value[0]
   SimplexId* labelIn;
-  double* valueOut;
+  double* valueOut; // value[1]
   SimplexId* labelOut;
+  std::int32_t* patchOf;   // per vertex (persistent kernel only)
+  std::int32_t* slotPatch; // per local slot: patchOf its vertex (persistent kernel only)
+  unsigned* location;      // per patch (persistent kernel only)
   double* announced;
   std::uint8_t* pending;
   unsigned long long* minPending[3]; // as the bits of non-negative doubles
@@ -58,9 +65,17 @@ struct RoundState {
   std::int32_t* scheduled;
   std::int32_t* list[2];
   unsigned* count[3];
+  unsigned* next; // the persistent kernel's: the list length after its last round
   unsigned long long* solves;
   unsigned long long* patchRounds;
   unsigned long long* rounds;
+};
+
+struct SolveSettings {
+  int internalIterations;
+  double epsilon;
+  double stopDistance;
+  int lanes; // threads per own vertex: 1, 2, 4 or 8
 };
 
 // +inf as the bits of a double: above those of every non-negative double.
@@ -76,24 +91,33 @@ __device__ void schedule(const RoundState& st, std::int32_t q, int round) {
   }
 }
 
-// Round `round` (Algorithms 2.3-2.5 as runPatchFimHost does them, Patches.h): the
-// blocks take the round's active patches in turn (a grid-stride loop over the device
+// Phase A of round `round` (Algorithms 2.3-2.5 as runPatchFimHost does them, Patches.h):
+// the blocks take the round's active patches in turn (a grid-stride loop over the device
 // worklist, so the host never reads its length per round). Per patch: the local table's
-// values, labels and dirty flags go to shared memory, one thread per own vertex runs
+// values, labels and dirty flags go to shared memory, `lanes` threads per own vertex run
 // the Jacobi sweeps (solving only the triangles that read a dirty vertex), the patch
 // converges when a sweep moved no value by more than epsilon (a block-wide OR); then the
 // own values go to valueOut, a converged patch announces the vertices that moved by
 // more than epsilon since their last announcement to the patches that read them, and an
 // unconverged one lists itself again with its last sweep's moves stamped.
-// Shared memory: 17 bytes per local vertex (value, label, dirty), nLocal <= maxLocal.
-__global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
-                                 int internalIterations, double epsilon,
-                                 double stopDistance) {
+//
+// Why lanes: a round costs about the critical path of one patch (the active patches run
+// side by side), and that path is sweeps x (a vertex's dirty solves, run one after the
+// other by its thread) x (one solve: two double divisions and square roots, a few
+// hundred cycles). Splitting a vertex's solves over `lanes` threads (solve k to lane
+// k % lanes) shortens it about lanes-fold (6-7 solves per vertex: 2 per lane with 4).
+// The lanes' results are combined by a butterfly of shuffles keeping the smallest value
+// and, among equal ones, the lowest solve index: the value and label updateFromPatch's
+// serial strict-< scan returns (the first solve reaching the minimum), so the host twin
+// is still matched bit for bit. Shared memory: 17 bytes per local vertex (value, label,
+// dirty), nLocal <= maxLocal. Returns the thread's solve count.
+template <bool kLocated>
+__device__ unsigned long long patchRound(const PatchView& patches, const RoundState& st,
+                                         int round, double threshold,
+                                         const SolveSettings& s) {
   extern __shared__ double shared[];
-  __shared__ unsigned long long blockSolves;
   __shared__ unsigned long long patchMin;
   const unsigned count = *st.count[round % 3];
-  const double threshold = *st.threshold[round % 2];
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     *st.count[(round + 2) % 3] = 0; // the list after next starts empty
     *st.minPending[(round + 2) % 3] = kInfBits;
@@ -105,9 +129,9 @@ __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
   const std::int32_t* list = st.list[round % 2];
   const std::int32_t* stampIn = st.stamp[(round + 1) % 2]; // the previous round's
   std::int32_t* stampOut = st.stamp[round % 2];
-  if (threadIdx.x == 0)
-    blockSolves = 0;
-  __syncthreads();
+  const int lanes = s.lanes;
+  const int i = int(threadIdx.x) / lanes; // the own vertex of this thread
+  const int lane = int(threadIdx.x) % lanes;
   unsigned long long solved = 0;
   for (unsigned at = blockIdx.x; at < count; at += gridDim.x) {
     const std::int32_t p = list[at];
@@ -117,10 +141,27 @@ __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
     double* val = shared;
     SimplexId* lab = reinterpret_cast<SimplexId*>(shared + nLocal);
     unsigned char* dirty = reinterpret_cast<unsigned char*>(lab + nLocal);
+    // Located: p's own values are in the array of location[p] (only p rewrites it, at
+    // the end of its round); this round's go to the other one.
+    const unsigned ownLocation = kLocated ? st.location[p] & 1u : 0u;
     for (int k = int(threadIdx.x); k < nLocal; k += int(blockDim.x)) {
       const std::int32_t u = patches.localVertices[base + k];
-      val[k] = st.valueIn[u];
-      lab[k] = st.labelIn[u];
+      if (kLocated) {
+        // Both arrays are read along with the location (the slot's patch comes with the
+        // vertex id), so locating adds no dependent load to the table's.
+        const double value0 = st.valueIn[u], value1 = st.valueOut[u];
+        const SimplexId label0 = st.labelIn[u], label1 = st.labelOut[u];
+        unsigned where = ownLocation;
+        if (k >= own) {
+          const unsigned w = st.location[st.slotPatch[base + k]];
+          where = (w >> 1) == unsigned(round) ? 1u - (w & 1u) : w & 1u;
+        }
+        val[k] = where != 0 ? value1 : value0;
+        lab[k] = where != 0 ? label1 : label0;
+      } else {
+        val[k] = st.valueIn[u];
+        lab[k] = st.labelIn[u];
+      }
       dirty[k] = stampIn[u] == round - 1;
       if (k < own && st.pending[u] && val[k] <= threshold) {
         st.pending[u] = 0; // the threshold reached it: propagate now
@@ -131,8 +172,8 @@ __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
       patchMin = kInfBits;
     __syncthreads();
 
-    const int i = int(threadIdx.x);
-    const bool mine = i < own; // blockDim.x >= maxOwn >= own
+    const bool mine = i < own;             // blockDim.x >= lanes * maxOwn >= lanes * own
+    const bool leader = mine && lane == 0; // writes the vertex's shared and global state
     const std::int32_t v = mine ? patches.localVertices[base + i] : -1;
     const bool fixed = !mine || patches.seed[v] != 0;
     const std::int64_t sb = fixed ? 0 : patches.solveOffsets[base + i];
@@ -140,46 +181,78 @@ __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
     double current = mine ? val[i] : 0.0;
     SimplexId currentLabel = mine ? lab[i] : -1;
     bool converged = false;
-    for (int it = 0; it < internalIterations && !converged; ++it) {
+    for (int it = 0; it < s.internalIterations && !converged; ++it) {
+      // This lane's share of updateFromPatch (PatchSolve.h), the same strict-< scan.
+      double best = current;
+      SimplexId bestLabel = currentLabel;
+      int bestIndex = INT_MAX;
+      for (std::int64_t k = sb + lane; k < se; k += lanes) {
+        const PatchSolve e = patches.solves[k];
+        if (!dirty[e.a] && !dirty[e.b])
+          continue;
+        const eikonal::TriangleSolution t = eikonal::solveTriangle(
+            val[e.a], val[e.b], double(e.la), double(e.lb), double(e.lab), 1.0, false);
+        ++solved;
+        if (t.value < best) {
+          best = t.value;
+          bestLabel = t.lambda <= 0.5 ? lab[e.a] : lab[e.b];
+          bestIndex = int(k - sb);
+        }
+      }
+      // The lanes of a vertex are aligned groups of a warp; every thread of the block
+      // gets here (the sweep loop is block-uniform), so the full mask is right.
+      for (int offset = lanes / 2; offset > 0; offset /= 2) {
+        const double otherBest = __shfl_xor_sync(0xffffffffu, best, offset);
+        const long long otherLabel =
+            __shfl_xor_sync(0xffffffffu, static_cast<long long>(bestLabel), offset);
+        const int otherIndex = __shfl_xor_sync(0xffffffffu, bestIndex, offset);
+        if (otherBest < best || (otherBest == best && otherIndex < bestIndex)) {
+          best = otherBest;
+          bestLabel = SimplexId(otherLabel);
+          bestIndex = otherIndex;
+        }
+      }
       double next = current;
       SimplexId nextLabel = currentLabel;
       bool moved = false;
-      if (!fixed) {
-        const PatchUpdate u = eikonal::updateFromPatch(patches.solves, sb, se, val, lab,
-                                                       dirty, current, currentLabel);
-        solved += static_cast<unsigned long long>(u.solves);
-        if (u.value < current && u.value <= stopDistance) {
-          moved = current - u.value > epsilon && u.value <= threshold;
-          next = u.value;
-          nextLabel = u.label;
-        }
+      if (!fixed && best < current && best <= s.stopDistance) {
+        moved = current - best > s.epsilon && best <= threshold;
+        next = best;
+        nextLabel = bestLabel;
       }
       __syncthreads(); // every read of this sweep is done
-      if (mine) {
+      if (leader) {
         // A value above the threshold waits (pending) until the threshold reaches it.
         const bool changedNow = next != current;
-        dirty[i] = changedNow && next <= threshold;
-        if (changedNow && !dirty[i])
+        const bool nowDirty = changedNow && next <= threshold;
+        dirty[i] = nowDirty;
+        if (changedNow && !nowDirty)
           st.pending[v] = 1;
-        else if (dirty[i])
+        else if (nowDirty)
           st.pending[v] = 0;
         val[i] = next;
         lab[i] = nextLabel;
-        current = next;
-        currentLabel = nextLabel;
       }
+      current = next;
+      currentLabel = nextLabel;
       for (int k = own + int(threadIdx.x); k < nLocal; k += int(blockDim.x))
         dirty[k] = 0; // the halo is fixed within the round
-      // Also the barrier that publishes the writes to the next sweep.
+      // Also the barrier that publishes the writes to the next sweep. A sweep that
+      // moved nothing ends the patch's round here (no sweep is run for nothing).
       converged = __syncthreads_or(moved) == 0;
     }
-    if (mine) {
-      st.valueOut[v] = current;
-      st.labelOut[v] = currentLabel;
+    if (leader) {
+      if (kLocated && ownLocation != 0) {
+        st.valueIn[v] = current;
+        st.labelIn[v] = currentLabel;
+      } else {
+        st.valueOut[v] = current;
+        st.labelOut[v] = currentLabel;
+      }
       bool stamp = false;
       if (!converged) {
         stamp = dirty[i] != 0; // moved in the last sweep: still to propagate here
-      } else if (!st.pending[v] && st.announced[v] - current > epsilon) {
+      } else if (!st.pending[v] && st.announced[v] - current > s.epsilon) {
         st.announced[v] = current;
         stamp = true;
         for (std::int32_t k = patches.readerOffsets[v]; k < patches.readerOffsets[v + 1];
@@ -198,26 +271,28 @@ __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
         atomicMin(st.minPending[(round + 1) % 3], patchMin);
       if (!converged || patchMin != kInfBits)
         schedule(st, p, round); // unconverged, or values waiting for the threshold
+      if (kLocated)
+        st.location[p] = (unsigned(round) << 1) | (1u - ownLocation);
     }
     __syncthreads(); // the shared table is reused by the next patch
   }
-  atomicAdd(&blockSolves, solved);
-  __syncthreads();
-  if (threadIdx.x == 0 && blockSolves > 0)
-    atomicAdd(st.solves, blockSolves);
+  return solved;
 }
 
-// The round's own values become the next round's input (Jacobi between patches).
-// Also sets the next round's threshold: the smallest value left pending plus the band,
-// or, when none was left, this round's threshold plus the band.
-__global__ void publishKernel(PatchView patches, RoundState st, int round) {
+// The next round's threshold: the smallest value left pending plus the band, or, when
+// none was left, this round's threshold plus the band.
+__device__ double nextThreshold(const RoundState& st, int round, double threshold) {
+  const unsigned long long bits = *st.minPending[(round + 1) % 3];
+  return bits != kInfBits ? __longlong_as_double(static_cast<long long>(bits)) + st.band
+                          : threshold + st.band;
+}
+
+// Phase B of the multi-launch rounds: the round's own values become the next round's
+// input (Jacobi between patches), and the next round's threshold is set.
+__device__ void publish(const PatchView& patches, const RoundState& st, int round) {
   const unsigned count = *st.count[round % 3];
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    const unsigned long long bits = *st.minPending[(round + 1) % 3];
-    *st.threshold[(round + 1) % 2] =
-        bits != kInfBits ? __longlong_as_double(static_cast<long long>(bits)) + st.band
-                         : *st.threshold[round % 2] + st.band;
-  }
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    *st.threshold[(round + 1) % 2] = nextThreshold(st, round, *st.threshold[round % 2]);
   const std::int32_t* list = st.list[round % 2];
   for (unsigned at = blockIdx.x; at < count; at += gridDim.x) {
     const std::int32_t p = list[at];
@@ -230,27 +305,111 @@ __global__ void publishKernel(PatchView patches, RoundState st, int round) {
   }
 }
 
-// The initial state from the seed flags alone (PatchFimState's contract: 0 and the
-// seed's id at seeds, +inf and -1 elsewhere), so values and labels are not uploaded.
-__global__ void initialStateKernel(const std::uint8_t* seed, std::size_t n, double* value,
-                                   SimplexId* label, std::int32_t* stamp0,
-                                   std::int32_t* stamp1) {
-  for (std::size_t v = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; v < n;
-       v += std::size_t(gridDim.x) * blockDim.x) {
-    value[v] = seed[v] ? 0.0 : HUGE_VAL;
-    label[v] = seed[v] ? SimplexId(v) : SimplexId(-1);
-    stamp0[v] = seed[v] ? 0 : -1; // the seeds changed in round 0
-    stamp1[v] = -1;
+// The block's solve count into the run's (one global atomic per block).
+__device__ void addSolves(const RoundState& st, unsigned long long solved) {
+  __shared__ unsigned long long blockSolves;
+  if (threadIdx.x == 0)
+    blockSolves = 0;
+  __syncthreads();
+  if (solved > 0)
+    atomicAdd(&blockSolves, solved);
+  __syncthreads();
+  if (threadIdx.x == 0 && blockSolves > 0)
+    atomicAdd(st.solves, blockSolves);
+}
+
+// The multi-launch path: one launch per phase and round.
+__global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
+                                 SolveSettings s) {
+  addSolves(st, patchRound<false>(patches, st, round, *st.threshold[round % 2], s));
+}
+
+__global__ void publishKernel(PatchView patches, RoundState st, int round) {
+  publish(patches, st, round);
+}
+
+// The persistent path: rounds first..last in one cooperative launch, all blocks
+// resident, one grid-wide barrier per round (grid.sync also orders the global memory
+// accesses, as a kernel boundary does): phase A with the values located (RoundState),
+// so no publish phase and no second barrier. After the barrier every block reads the
+// next list's length and the smallest pending value (nothing writes them until the next
+// barrier) and derives the next threshold as publish does, so all blocks agree and leave
+// the loop together when the list is empty or at `last`; block 0 then leaves the length
+// and the threshold for the host and the next chunk. A chunk started after the run
+// ended (*st.next == 0 at entry; written only after a grid.sync, so after every block
+// has read it) returns at once. Phase A's code is the multi-launch path's, so the two
+// paths compute the same, bit for bit.
+__global__ void persistentKernel(PatchView patches, RoundState st, int first, int last,
+                                 SolveSettings s) {
+  cg::grid_group grid = cg::this_grid();
+  unsigned long long solved = 0;
+  if (*st.next != 0) {
+    double threshold = *st.threshold[first % 2];
+    for (int round = first;; ++round) {
+      solved += patchRound<true>(patches, st, round, threshold, s);
+      grid.sync();
+      const unsigned next = *st.count[(round + 1) % 3];
+      threshold = nextThreshold(st, round, threshold);
+      if (next == 0 || round == last) {
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+          *st.next = next;
+          *st.threshold[(round + 1) % 2] = threshold;
+        }
+        break;
+      }
+    }
+  }
+  addSolves(st, solved);
+}
+
+// The persistent kernel's per-vertex patch numbers, from the local tables.
+__global__ void patchOfKernel(PatchView patches, std::int32_t np, std::int32_t* patchOf) {
+  for (std::int32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < np;
+       p += gridDim.x * blockDim.x) {
+    const std::int64_t base = patches.localOffsets[p];
+    for (std::int32_t i = 0; i < patches.ownCount[p]; ++i)
+      patchOf[patches.localVertices[base + i]] = p;
   }
 }
 
-// A device copy of a host array (one cudaMemcpy: a DMA when the host memory is pinned).
-template <typename T>
-thrust::device_vector<T> upload(const T* data, std::size_t n, const char* what) {
-  thrust::device_vector<T> d(std::max<std::size_t>(n, 1));
-  if (n > 0)
-    cudaCheck(cudaMemcpy(raw(d), data, n * sizeof(T), cudaMemcpyHostToDevice), what);
-  return d;
+// The persistent kernel's per-slot patch numbers (the patch holding the slot's vertex).
+__global__ void slotPatchKernel(PatchView patches, std::size_t slots,
+                                const std::int32_t* patchOf, std::int32_t* slotPatch) {
+  for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < slots;
+       k += std::size_t(gridDim.x) * blockDim.x)
+    slotPatch[k] = patchOf[patches.localVertices[k]];
+}
+
+// After the persistent kernel: every vertex's latest value and label into valueIn.
+__global__ void gatherKernel(RoundState st, std::size_t n) {
+  for (std::size_t v = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; v < n;
+       v += std::size_t(gridDim.x) * blockDim.x) {
+    if ((st.location[st.patchOf[v]] & 1u) != 0) {
+      st.valueIn[v] = st.valueOut[v];
+      st.labelIn[v] = st.labelOut[v];
+    }
+  }
+}
+
+// The initial state from the seed flags alone (PatchFimState's contract: 0 and the
+// seed's id at seeds, +inf and -1 elsewhere), so values and labels are not uploaded:
+// both value/label copies, the announced values, the round stamps and the pending flags.
+__global__ void initialStateKernel(const std::uint8_t* seed, std::size_t n,
+                                   RoundState st) {
+  for (std::size_t v = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; v < n;
+       v += std::size_t(gridDim.x) * blockDim.x) {
+    const bool isSeed = seed[v] != 0;
+    const double value = isSeed ? 0.0 : HUGE_VAL;
+    const SimplexId label = isSeed ? SimplexId(v) : SimplexId(-1);
+    st.valueIn[v] = value;
+    st.valueOut[v] = value;
+    st.announced[v] = value;
+    st.labelIn[v] = label;
+    st.labelOut[v] = label;
+    st.pending[v] = 0;
+    st.stamp[0][v] = isSeed ? 0 : -1; // the seeds changed in round 0
+    st.stamp[1][v] = -1;
+  }
 }
 
 // Pinned upload memory: below this size the C heap is as fast.
@@ -258,7 +417,7 @@ constexpr std::size_t kPinnedMinBytes = std::size_t(1) << 20;
 constexpr std::size_t kHeader = 16; // keeps 16-byte alignment; byte 0: 1 when pinned
 std::atomic<bool> pinningFailed{false};
 
-// A small pinned buffer for the asynchronous reads of the worklist's length.
+// Small pinned buffers for the asynchronous reads of the worklist's length.
 struct PinnedCount {
   unsigned* host = nullptr;
   PinnedCount() {
@@ -279,6 +438,86 @@ struct Event {
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
 };
+
+struct Stream {
+  cudaStream_t stream = nullptr;
+  Stream() {
+    cudaCheck(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
+              "patchFIM: stream");
+  }
+  ~Stream() { cudaStreamDestroy(stream); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+};
+
+// Declared after everything a stream's queued work touches, so destroyed first: on an
+// exception (abort, a failure) nothing is freed while a kernel or copy still uses it.
+struct DrainStreams {
+  cudaStream_t a, b;
+  ~DrainStreams() {
+    cudaStreamSynchronize(a);
+    cudaStreamSynchronize(b);
+    cudaGetLastError();
+  }
+};
+
+// All device arrays of a run in one allocation (one cudaMalloc instead of one per
+// array; each allocation of this size costs tens to hundreds of microseconds).
+class DeviceBlock {
+public:
+  // Reserves n elements of T (at least one, so every pointer is valid); returns the
+  // offset, turned into a pointer by at() once allocate() ran.
+  template <typename T> std::size_t reserve(std::size_t n) {
+    const std::size_t at = (bytes_ + 255) / 256 * 256;
+    bytes_ = at + std::max<std::size_t>(n, 1) * sizeof(T);
+    return at;
+  }
+  void allocate() { cudaCheck(cudaMalloc(&base_, bytes_), "patchFIM: device memory"); }
+  template <typename T> T* at(std::size_t offset) const {
+    return reinterpret_cast<T*>(static_cast<unsigned char*>(base_) + offset);
+  }
+  DeviceBlock() = default;
+  ~DeviceBlock() {
+    if (base_ != nullptr)
+      cudaFree(base_);
+  }
+  DeviceBlock(const DeviceBlock&) = delete;
+  DeviceBlock& operator=(const DeviceBlock&) = delete;
+
+private:
+  void* base_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// TOPOGPU_PATCHFIM_LAUNCH=rounds|persistent forces a launch scheme (benchmarks, tests);
+// unset or "auto": persistent where the device can run it. A forced scheme the device
+// cannot run is a GpuError (the caller's fallback, with a warning naming it).
+enum class LaunchMode { Auto, Rounds, Persistent };
+
+LaunchMode launchModeFromEnvironment() {
+  const char* text = std::getenv("TOPOGPU_PATCHFIM_LAUNCH");
+  if (text == nullptr || *text == 0 || std::strcmp(text, "auto") == 0)
+    return LaunchMode::Auto;
+  if (std::strcmp(text, "rounds") == 0)
+    return LaunchMode::Rounds;
+  if (std::strcmp(text, "persistent") == 0)
+    return LaunchMode::Persistent;
+  throw Error(std::string("TOPOGPU_PATCHFIM_LAUNCH='") + text +
+              "': expected rounds, persistent or auto");
+}
+
+// A small positive integer from the environment (benchmark knobs), or `otherwise`.
+int intFromEnvironment(const char* name, int otherwise, int lo, int hi) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == 0)
+    return otherwise;
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (*end != 0 || value < lo || value > hi)
+    throw Error(std::string(name) + "='" + text + "': expected an integer in [" +
+                std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return int(value);
+}
 
 } // namespace
 
@@ -319,165 +558,329 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     const std::size_t nv = state.value.size();
     if (np == 0 || nv == 0)
       return;
-    // One thread per own vertex: a block of at most 1024 threads.
-    const int threads = std::max(32, (arrays.maxOwn + 31) / 32 * 32);
-    if (threads > 1024)
-      throw GpuError("patchFIM: a patch has " + std::to_string(arrays.maxOwn) +
-                         " vertices, more than a thread block holds",
-                     false);
+    const LaunchMode mode = launchModeFromEnvironment();
     const std::size_t sharedBytes =
         std::size_t(arrays.maxLocal) * (sizeof(double) + sizeof(SimplexId) + 1);
-    int device = 0, sharedOptIn = 0, sms = 0;
+    int device = 0, sharedOptIn = 0, sms = 0, cooperative = 0;
     cudaCheck(cudaGetDevice(&device), "patchFIM: device");
     cudaCheck(cudaDeviceGetAttribute(&sharedOptIn,
                                      cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
               "patchFIM: shared memory size");
     cudaCheck(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
               "patchFIM: multiprocessors");
-    // The kernel's own __shared__ counter takes 8 bytes besides the dynamic part.
+    cudaCheck(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device),
+              "patchFIM: cooperative launch");
+    // The kernels' own __shared__ counters take 16 bytes besides the dynamic part.
     if (sharedBytes + 64 > std::size_t(sharedOptIn))
       throw GpuError("patchFIM: a patch reads " + std::to_string(arrays.maxLocal) +
                          " vertices, more than the shared memory of a block holds",
                      false);
-    cudaCheck(cudaFuncSetAttribute(patchRoundKernel,
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   int(sharedBytes)),
-              "patchFIM: shared memory size");
-    // Blocks resident at once: the rounds' grid (a grid-stride loop over the worklist).
-    int perSm = 0;
-    cudaCheck(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, patchRoundKernel,
-                                                            threads, sharedBytes),
-              "patchFIM: occupancy");
+    for (const void* kernel : {reinterpret_cast<const void*>(patchRoundKernel),
+                               reinterpret_cast<const void*>(persistentKernel)})
+      cudaCheck(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(sharedBytes)),
+                "patchFIM: shared memory size");
+    // TOPOGPU_PATCHFIM_BLOCKS_PER_SM caps the persistent kernel's blocks per
+    // multiprocessor (benchmarks: fewer blocks make grid.sync cheaper, more run more
+    // patches side by side).
+    const int capPerSm = intFromEnvironment("TOPOGPU_PATCHFIM_BLOCKS_PER_SM", 0, 1, 64);
+    const bool persistentWanted = mode != LaunchMode::Rounds && cooperative != 0;
+    // Blocks resident at once with `lanes` threads per own vertex, for the kernel that
+    // will run (the rounds' grid-stride loop, or the cooperative grid, which must be
+    // resident as a whole).
+    const auto threadsFor = [&](int lanes) {
+      return std::max(32, int((arrays.maxOwn * (long long)lanes + 31) / 32 * 32));
+    };
+    const auto residentBlocks = [&](int lanes, bool persistentKernelRuns) {
+      int perSm = 0;
+      if (persistentKernelRuns)
+        cudaCheck(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                      &perSm, persistentKernel, threadsFor(lanes), sharedBytes),
+                  "patchFIM: occupancy");
+      else
+        cudaCheck(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                      &perSm, patchRoundKernel, threadsFor(lanes), sharedBytes),
+                  "patchFIM: occupancy");
+      if (persistentKernelRuns && capPerSm > 0)
+        perSm = std::min(perSm, capPerSm);
+      return (long long)perSm * sms;
+    };
+    // Threads per own vertex (see patchRound): the most of 4, 2, 1 whose resident grid
+    // still holds every patch at once, as more lanes make blocks larger and fewer: a
+    // round whose active patches outnumber the blocks takes several passes, which costs
+    // more than lanes save. So 1 (one thread per vertex) on the million-vertex meshes,
+    // up to 4 on small ones. TOPOGPU_PATCHFIM_LANES=1|2|4|8 forces it (benchmarks).
+    const int forcedLanes = intFromEnvironment("TOPOGPU_PATCHFIM_LANES", 0, 1, 8);
+    if (forcedLanes != 0 && (forcedLanes & (forcedLanes - 1)) != 0)
+      throw Error("TOPOGPU_PATCHFIM_LANES must be 1, 2, 4 or 8");
+    int lanes = forcedLanes;
+    if (lanes == 0) {
+      lanes = 4;
+      while (lanes > 1 &&
+             (threadsFor(lanes) > 1024 || residentBlocks(lanes, persistentWanted) < np))
+        lanes /= 2;
+    }
+    const int threads = threadsFor(lanes);
+    if (threads > 1024)
+      throw GpuError("patchFIM: a patch has " + std::to_string(arrays.maxOwn) +
+                         " vertices, more than a thread block holds",
+                     false);
+    const SolveSettings solveSettings{settings.internalIterations, settings.epsilon,
+                                      settings.stopDistance, lanes};
     const unsigned grid =
-        unsigned(std::min<long long>(np, std::max(1LL, (long long)perSm * sms)));
+        unsigned(std::min<long long>(np, std::max(1LL, residentBlocks(lanes, false))));
+    const unsigned persistentGrid =
+        cooperative != 0 ? unsigned(std::min<long long>(np, residentBlocks(lanes, true)))
+                         : 0u;
+    const bool persistentPossible = persistentGrid > 0;
+    if (mode == LaunchMode::Persistent && !persistentPossible)
+      throw GpuError(std::string("patchFIM: TOPOGPU_PATCHFIM_LAUNCH=persistent, but ") +
+                         (cooperative == 0
+                              ? "the device has no cooperative launch"
+                              : "a block of the persistent kernel does not fit on a "
+                                "multiprocessor"),
+                     false);
+    const bool persistent = mode != LaunchMode::Rounds && persistentPossible;
 
     Timer timer;
-    // Only what the kernels read: GEO in float32 (16 bytes per solve), 32-bit vertex
-    // ids, the readers instead of NBH and the border flags.
-    const thrust::device_vector<std::int64_t> localOffsets(arrays.localOffsets.begin(),
-                                                           arrays.localOffsets.end());
-    const thrust::device_vector<std::int32_t> ownCount(arrays.ownCount.begin(),
-                                                       arrays.ownCount.end());
-    const thrust::device_vector<std::int32_t> localVertices = upload(
-        arrays.localVertices.data(), arrays.localVertices.size(), "patchFIM: upload");
-    const thrust::device_vector<std::int64_t> solveOffsets = upload(
-        arrays.solveOffsets.data(), arrays.solveOffsets.size(), "patchFIM: upload");
-    const thrust::device_vector<PatchSolve> solves =
-        upload(arrays.solves.data(), arrays.solves.size(), "patchFIM: upload");
-    const thrust::device_vector<std::int32_t> readerOffsets = upload(
-        arrays.readerOffsets.data(), arrays.readerOffsets.size(), "patchFIM: upload");
-    // upload gives an empty reader list a valid pointer too.
-    const thrust::device_vector<std::int32_t> readers =
-        upload(arrays.readers.data(), arrays.readers.size(), "patchFIM: upload");
-    const thrust::device_vector<std::uint8_t> seed(state.seed.begin(), state.seed.end());
-    thrust::device_vector<double> valueIn(nv), valueOut(nv), announced(nv);
-    thrust::device_vector<SimplexId> labelIn(nv), labelOut(nv);
-    thrust::device_vector<std::uint8_t> pending(nv, 0);
-    // minPending[1] (round 1's threshold comes from threshold[1] = 0 + band) and the
-    // list after round 1's start empty; threshold[1] for round 1.
-    thrust::device_vector<unsigned long long> minPending(3, kInfBits);
-    thrust::device_vector<double> threshold(2, 0.0);
-    threshold[1] = 0 + settings.band;
-    thrust::device_vector<std::int32_t> stamp0(nv), stamp1(nv);
-    initialStateKernel<<<unsigned(std::min<std::size_t>((nv + 255) / 256, 4096)), 256>>>(
-        raw(seed), nv, raw(valueIn), raw(labelIn), raw(stamp0), raw(stamp1));
+    // The upload: one device allocation; the large pinned arrays (GEO, local tables,
+    // readers) copied on a stream of their own while the seed flags go up and the
+    // initial-state kernel runs on the main one; the rounds wait for both.
+    Stream main, copies;
+    DeviceBlock block;
+    const std::size_t slots = arrays.localVertices.size();
+    const std::size_t oLocalOffsets = block.reserve<std::int64_t>(std::size_t(np) + 1);
+    const std::size_t oOwnCount = block.reserve<std::int32_t>(std::size_t(np));
+    const std::size_t oLocalVertices = block.reserve<std::int32_t>(slots);
+    const std::size_t oSolveOffsets =
+        block.reserve<std::int64_t>(arrays.solveOffsets.size());
+    const std::size_t oSolves = block.reserve<PatchSolve>(arrays.solves.size());
+    const std::size_t oReaderOffsets =
+        block.reserve<std::int32_t>(arrays.readerOffsets.size());
+    const std::size_t oReaders = block.reserve<std::int32_t>(arrays.readers.size());
+    const std::size_t oSeed = block.reserve<std::uint8_t>(nv);
+    const std::size_t oValueIn = block.reserve<double>(nv);
+    const std::size_t oValueOut = block.reserve<double>(nv);
+    const std::size_t oAnnounced = block.reserve<double>(nv);
+    const std::size_t oLabelIn = block.reserve<SimplexId>(nv);
+    const std::size_t oLabelOut = block.reserve<SimplexId>(nv);
+    const std::size_t oPending = block.reserve<std::uint8_t>(nv);
+    const std::size_t oStamp0 = block.reserve<std::int32_t>(nv);
+    const std::size_t oStamp1 = block.reserve<std::int32_t>(nv);
+    const std::size_t oScheduled = block.reserve<std::int32_t>(std::size_t(np));
+    const std::size_t oList0 = block.reserve<std::int32_t>(std::size_t(np));
+    const std::size_t oList1 = block.reserve<std::int32_t>(std::size_t(np));
+    // The persistent kernel's value locations (RoundState).
+    const std::size_t oPatchOf = block.reserve<std::int32_t>(persistent ? nv : 0);
+    const std::size_t oLocation = block.reserve<unsigned>(std::size_t(np));
+    const std::size_t oSlotPatch = block.reserve<std::int32_t>(persistent ? slots : 0);
+    // The small state, set by one copy: minPending[3], counters[3] (solves,
+    // patch-rounds, rounds), threshold[2], counts[3], next.
+    struct Small {
+      unsigned long long minPending[3];
+      unsigned long long counters[3];
+      double threshold[2];
+      unsigned counts[3];
+      unsigned next;
+    };
+    const std::size_t oSmall = block.reserve<Small>(1);
+    block.allocate();
+    PinnedCount nextCount[2]; // the rounds' reads of the list length
+    Event copied, done[2];
+    DrainStreams drain{main.stream, copies.stream};
+
+    const auto put = [&](std::size_t offset, const void* data, std::size_t bytes,
+                         cudaStream_t stream) {
+      if (bytes > 0)
+        cudaCheck(cudaMemcpyAsync(block.at<unsigned char>(offset), data, bytes,
+                                  cudaMemcpyHostToDevice, stream),
+                  "patchFIM: upload");
+    };
+    // Pinned: asynchronous DMAs, queued first so they start at once.
+    put(oLocalVertices, arrays.localVertices.data(), slots * sizeof(std::int32_t),
+        copies.stream);
+    put(oSolveOffsets, arrays.solveOffsets.data(),
+        arrays.solveOffsets.size() * sizeof(std::int64_t), copies.stream);
+    put(oSolves, arrays.solves.data(), arrays.solves.size() * sizeof(PatchSolve),
+        copies.stream);
+    put(oReaderOffsets, arrays.readerOffsets.data(),
+        arrays.readerOffsets.size() * sizeof(std::int32_t), copies.stream);
+    put(oReaders, arrays.readers.data(), arrays.readers.size() * sizeof(std::int32_t),
+        copies.stream);
+    cudaCheck(cudaEventRecord(copied.event, copies.stream), "patchFIM: event");
+
+    const PatchView view{
+        block.at<std::int64_t>(oLocalOffsets),  block.at<std::int32_t>(oOwnCount),
+        block.at<std::int32_t>(oLocalVertices), block.at<std::int64_t>(oSolveOffsets),
+        block.at<PatchSolve>(oSolves),          block.at<std::int32_t>(oReaderOffsets),
+        block.at<std::int32_t>(oReaders),       block.at<std::uint8_t>(oSeed)};
+    RoundState st{};
+    st.valueIn = block.at<double>(oValueIn);
+    st.labelIn = block.at<SimplexId>(oLabelIn);
+    st.valueOut = block.at<double>(oValueOut);
+    st.labelOut = block.at<SimplexId>(oLabelOut);
+    st.announced = block.at<double>(oAnnounced);
+    st.pending = block.at<std::uint8_t>(oPending);
+    // Device addresses inside the small state (never dereferenced here).
+    const auto field = [&](std::size_t member) { return oSmall + member; };
+    for (int k = 0; k < 3; ++k) {
+      st.minPending[k] =
+          block.at<unsigned long long>(field(offsetof(Small, minPending))) + k;
+      st.count[k] = block.at<unsigned>(field(offsetof(Small, counts))) + k;
+    }
+    st.threshold[0] = block.at<double>(field(offsetof(Small, threshold)));
+    st.threshold[1] = st.threshold[0] + 1;
+    st.band = settings.band;
+    st.stamp[0] = block.at<std::int32_t>(oStamp0);
+    st.stamp[1] = block.at<std::int32_t>(oStamp1);
+    st.scheduled = block.at<std::int32_t>(oScheduled);
+    st.list[0] = block.at<std::int32_t>(oList0);
+    st.list[1] = block.at<std::int32_t>(oList1);
+    st.patchOf = block.at<std::int32_t>(oPatchOf);
+    st.location = block.at<unsigned>(oLocation);
+    st.slotPatch = block.at<std::int32_t>(oSlotPatch);
+    st.next = block.at<unsigned>(field(offsetof(Small, next)));
+    st.solves = block.at<unsigned long long>(field(offsetof(Small, counters)));
+    st.patchRounds = st.solves + 1;
+    st.rounds = st.solves + 2;
+
+    // The main stream: the seed flags, then the initial state from them.
+    put(oSeed, state.seed.data(), nv, main.stream);
+    initialStateKernel<<<unsigned(std::min<std::size_t>((nv + 255) / 256, 4096)), 256, 0,
+                         main.stream>>>(block.at<std::uint8_t>(oSeed), nv, st);
     cudaCheck(cudaGetLastError(), "patchFIM: initial state");
-    thrust::copy(valueIn.begin(), valueIn.end(), valueOut.begin());
-    thrust::copy(valueIn.begin(), valueIn.end(), announced.begin());
-    thrust::copy(labelIn.begin(), labelIn.end(), labelOut.begin());
-    thrust::device_vector<std::int32_t> scheduled(static_cast<std::size_t>(np), 0);
-    thrust::device_vector<std::int32_t> list0(static_cast<std::size_t>(np)),
-        list1(static_cast<std::size_t>(np));
-    thrust::device_vector<unsigned> counts(3, 0u);
-    thrust::device_vector<unsigned long long> counters(
-        3, 0ull); // solves, patch-rounds, rounds
-    // Round 1 reads list[1] and count[1].
+    cudaCheck(cudaMemsetAsync(st.scheduled, 0, std::size_t(np) * sizeof(std::int32_t),
+                              main.stream),
+              "patchFIM: upload");
+    put(oLocalOffsets, arrays.localOffsets.data(),
+        arrays.localOffsets.size() * sizeof(std::int64_t), main.stream);
+    put(oOwnCount, arrays.ownCount.data(), arrays.ownCount.size() * sizeof(std::int32_t),
+        main.stream);
+    // Round 1 reads list[1] and count[1]; minPending[1] (round 1's threshold comes
+    // from threshold[1] = 0 + band) and the list after round 1's start empty.
     const std::vector<std::int32_t> initial =
         eikonal::initialActivePatches(arrays, state);
-    thrust::copy(initial.begin(), initial.end(), list1.begin());
-    counts[1] = unsigned(initial.size());
+    put(oList1, initial.data(), initial.size() * sizeof(std::int32_t), main.stream);
+    const Small smallInit{{kInfBits, kInfBits, kInfBits},
+                          {0, 0, 0},
+                          {0.0, 0 + settings.band},
+                          {0u, unsigned(initial.size()), 0u},
+                          unsigned(initial.size())};
+    put(oSmall, &smallInit, sizeof(Small), main.stream); // pageable: staged at once
+    cudaCheck(cudaStreamWaitEvent(main.stream, copied.event, 0), "patchFIM: upload");
+    if (persistent) {
+      // All values start in valueIn (location 0, round 0).
+      cudaCheck(cudaMemsetAsync(st.location, 0, std::size_t(np) * sizeof(unsigned),
+                                main.stream),
+                "patchFIM: upload");
+      patchOfKernel<<<unsigned(std::min<long long>((np + 127) / 128, 1024)), 128, 0,
+                      main.stream>>>(view, np, st.patchOf);
+      slotPatchKernel<<<unsigned(std::min<std::size_t>((slots + 255) / 256, 4096)), 256,
+                        0, main.stream>>>(view, slots, st.patchOf, st.slotPatch);
+      cudaCheck(cudaGetLastError(), "patchFIM: upload");
+    }
+    cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: upload");
     stageDone("upload");
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     report.timings.emplace_back("upload (gpu)", timer.seconds());
 
     timer.reset();
-    const PatchView view{raw(localOffsets), raw(ownCount), raw(localVertices),
-                         raw(solveOffsets), raw(solves),   raw(readerOffsets),
-                         raw(readers),      raw(seed)};
-    RoundState st{};
-    st.valueIn = raw(valueIn);
-    st.labelIn = raw(labelIn);
-    st.valueOut = raw(valueOut);
-    st.labelOut = raw(labelOut);
-    st.announced = raw(announced);
-    st.pending = raw(pending);
-    for (int k = 0; k < 3; ++k)
-      st.minPending[k] = raw(minPending) + k;
-    st.threshold[0] = raw(threshold);
-    st.threshold[1] = raw(threshold) + 1;
-    st.band = settings.band;
-    st.stamp[0] = raw(stamp0);
-    st.stamp[1] = raw(stamp1);
-    st.scheduled = raw(scheduled);
-    st.list[0] = raw(list0);
-    st.list[1] = raw(list1);
-    for (int k = 0; k < 3; ++k)
-      st.count[k] = raw(counts) + k;
-    st.solves = raw(counters);
-    st.patchRounds = raw(counters) + 1;
-    st.rounds = raw(counters) + 2;
-    // Rounds go out in batches of 16, each followed by an asynchronous read of the next
+    // Both schemes go out in batches, each followed by an asynchronous read of the next
     // list's length into pinned memory; the host queues the next batch before waiting
-    // for the previous one's length, so the device never idles for the host. Rounds after
-    // the list ran empty do nothing (their kernels see a zero count) and are not counted.
-    const long long batch = 16;
-    PinnedCount nextCount[2];
-    Event done[2];
+    // for the previous one's length, so the device never idles for the host, and checks
+    // the Monitor's abort between batches.
+    //  - rounds: 16 rounds of two launches each (patchRoundKernel, publishKernel); rounds
+    //    after the list ran empty do nothing (zero count) and are not counted.
+    //  - persistent: one cooperative launch runs up to TOPOGPU_PATCHFIM_CHUNK (128)
+    //    rounds, one grid-wide barrier each, the end detected on the device. Chunks
+    //    rather than a kernel polling a pinned abort flag: the Monitor may only be called
+    //    from this thread, so the host would have to spin on it anyway, and the flag
+    //    (mapped host memory) would put a PCIe read (about a microsecond) on every
+    //    round's critical path, read by every block or broadcast through an extra
+    //    barrier so that all blocks stop in the same round. A chunk boundary costs one
+    //    launch (a few microseconds, hidden as the next chunk is already queued) per 128
+    //    rounds and delays an abort by at most a chunk (a few milliseconds). A chunk
+    //    queued after the run ended returns at once.
+    const long long batch =
+        persistent ? intFromEnvironment("TOPOGPU_PATCHFIM_CHUNK", 128, 1, 1 << 20) : 16;
     long long launched = 0, launchedAt[2] = {0, 0};
     const auto enqueue = [&](int slot) {
       const long long n = std::min<long long>(batch, settings.maxRounds - launched);
-      for (long long k = 0; k < n; ++k) {
-        const int round = int(++launched);
-        patchRoundKernel<<<grid, unsigned(threads), sharedBytes>>>(
-            view, st, round, settings.internalIterations, settings.epsilon,
-            settings.stopDistance);
-        publishKernel<<<grid, 64>>>(view, st, round);
+      if (persistent) {
+        int first = int(launched + 1), last = int(launched + n);
+        SolveSettings s = solveSettings;
+        RoundState roundState = st;
+        PatchView patches = view;
+        void* args[] = {&patches, &roundState, &first, &last, &s};
+        cudaCheck(cudaLaunchCooperativeKernel(
+                      reinterpret_cast<const void*>(persistentKernel), persistentGrid,
+                      unsigned(threads), args, sharedBytes, main.stream),
+                  "patchFIM: rounds");
+        launched += n;
+        cudaCheck(cudaMemcpyAsync(nextCount[slot].host, st.next, sizeof(unsigned),
+                                  cudaMemcpyDeviceToHost, main.stream),
+                  "patchFIM: active count");
+      } else {
+        for (long long k = 0; k < n; ++k) {
+          const int round = int(++launched);
+          patchRoundKernel<<<grid, unsigned(threads), sharedBytes, main.stream>>>(
+              view, st, round, solveSettings);
+          publishKernel<<<grid, 64, 0, main.stream>>>(view, st, round);
+        }
+        cudaCheck(cudaGetLastError(), "patchFIM: rounds");
+        cudaCheck(cudaMemcpyAsync(nextCount[slot].host, st.count[(launched + 1) % 3],
+                                  sizeof(unsigned), cudaMemcpyDeviceToHost, main.stream),
+                  "patchFIM: active count");
       }
-      cudaCheck(cudaGetLastError(), "patchFIM: rounds");
-      cudaCheck(cudaMemcpyAsync(nextCount[slot].host, st.count[(launched + 1) % 3],
-                                sizeof(unsigned), cudaMemcpyDeviceToHost),
-                "patchFIM: active count");
-      cudaCheck(cudaEventRecord(done[slot].event), "patchFIM: event");
+      cudaCheck(cudaEventRecord(done[slot].event, main.stream), "patchFIM: event");
       launchedAt[slot] = launched;
     };
     bool capped = false;
     unsigned activeAtCap = 0;
-    int slot = 0;
-    enqueue(slot);
-    while (true) {
-      // A batch is queued after `slot` unless the cap was reached with it.
-      if (launchedAt[slot] < settings.maxRounds)
-        enqueue(1 - slot);
-      cudaCheck(cudaEventSynchronize(done[slot].event), "patchFIM: rounds");
-      const unsigned next = *nextCount[slot].host;
-      if (next == 0)
-        break;
-      if (launchedAt[slot] == settings.maxRounds) {
-        capped = true;
-        activeAtCap = next;
-        break;
+    if (!initial.empty() && settings.maxRounds <= 0) {
+      capped = true; // as the host twin: the cap before the first round
+      activeAtCap = unsigned(initial.size());
+    } else if (!initial.empty()) {
+      int slot = 0;
+      enqueue(slot);
+      while (true) {
+        // A batch is queued after `slot` unless the cap was reached with it.
+        if (launchedAt[slot] < settings.maxRounds)
+          enqueue(1 - slot);
+        cudaCheck(cudaEventSynchronize(done[slot].event), "patchFIM: rounds");
+        const unsigned next = *nextCount[slot].host;
+        if (next == 0)
+          break;
+        if (launchedAt[slot] == settings.maxRounds) {
+          capped = true;
+          activeAtCap = next;
+          break;
+        }
+        monitor.checkAbort();
+        slot = 1 - slot;
       }
-      monitor.checkAbort();
-      slot = 1 - slot;
     }
+    cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: rounds");
     stageDone("iterate");
     report.timings.emplace_back("patchfim (gpu)", timer.seconds());
 
     timer.reset();
-    thrust::copy(valueIn.begin(), valueIn.end(), state.value.begin());
-    thrust::copy(labelIn.begin(), labelIn.end(), state.label.begin());
+    if (persistent) {
+      gatherKernel<<<unsigned(std::min<std::size_t>((nv + 255) / 256, 4096)), 256, 0,
+                     main.stream>>>(st, nv);
+      cudaCheck(cudaGetLastError(), "patchFIM: download");
+    }
+    cudaCheck(cudaMemcpyAsync(state.value.data(), st.valueIn, nv * sizeof(double),
+                              cudaMemcpyDeviceToHost, main.stream),
+              "patchFIM: download");
+    cudaCheck(cudaMemcpyAsync(state.label.data(), st.labelIn, nv * sizeof(SimplexId),
+                              cudaMemcpyDeviceToHost, main.stream),
+              "patchFIM: download");
     unsigned long long total[3] = {0, 0, 0};
-    thrust::copy(counters.begin(), counters.end(), total);
+    cudaCheck(cudaMemcpyAsync(total, st.solves, sizeof(total), cudaMemcpyDeviceToHost,
+                              main.stream),
+              "patchFIM: download");
+    cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: download");
     state.solves += static_cast<long long>(total[0]);
     state.patchRounds += static_cast<long long>(total[1]);
     state.rounds = static_cast<long long>(total[2]);

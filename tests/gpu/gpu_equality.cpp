@@ -856,29 +856,14 @@ eikonal::PatchFimState hostPatchFim(const eikonal::Surface& s,
   return state;
 }
 
-void compareGeodesic(const std::string& name, const eikonal::Surface& s,
-                     const eikonal::Parameters& parameters) {
-  const double tol = 1e-4 * meanEdge(s);
-  RunReport fmmReport, fimReport, gpuReport;
-  const eikonal::Result fmm = geodesic(s, parameters, eikonal::Solver::Fmm, fmmReport);
-  const eikonal::Result fim = geodesic(s, parameters, eikonal::Solver::FimMt, fimReport);
-  const eikonal::PatchFimState host = hostPatchFim(s, parameters);
-  eikonal::Result gpu;
-  if (hostOnly) {
-    // --host-only checks these checks with the host-side patchFIM in the GPU's place.
-    gpu.solver = eikonal::Solver::Gpu;
-    gpu.distance = host.value;
-    gpu.seedIdentifier = host.label;
-    gpu.iterations = host.rounds;
-    gpu.patchRounds = host.patchRounds;
-    gpu.localSolves = host.solves;
-    gpu.localSolvesPerVertex = double(host.solves) / double(s.vertices());
-    gpu.converged = host.converged;
-    gpu.unreached = SimplexId(std::count(host.value.begin(), host.value.end(), HUGE_VAL));
-    gpuReport.backend = "gpu";
-  } else {
-    gpu = geodesic(s, parameters, eikonal::Solver::Gpu, gpuReport);
-  }
+// The checks of one GPU run (or the host twin in its place); the Voronoi check (single-
+// seed FMM runs) only when `full`.
+void compareGeodesicRun(const std::string& name, const eikonal::Surface& s,
+                        const eikonal::Parameters& parameters, double tol,
+                        const eikonal::Result& fmm, const eikonal::Result& fim,
+                        const eikonal::PatchFimState& host, const eikonal::Result& gpu,
+                        const RunReport& gpuReport, const RunReport& fmmReport,
+                        const RunReport& fimReport, bool full) {
   expect(gpu.solver == eikonal::Solver::Gpu && gpuReport.backend == "gpu",
          name + ": patchFIM did not run on the GPU: " + joined(gpuReport.warnings));
   expect(gpu.converged, name + ": patchFIM hit the iteration cap");
@@ -905,7 +890,8 @@ void compareGeodesic(const std::string& name, const eikonal::Surface& s,
   // Voronoi ids: where the nearest seed is clear (its single-seed distance beats the
   // next by more than two edges, far above the tolerance), the GPU names it; elsewhere
   // it names a seed within two edges of the nearest.
-  if (parameters.seeds.size() > 1 && parameters.seeds.size() <= 4 && stop == HUGE_VAL) {
+  if (full && parameters.seeds.size() > 1 && parameters.seeds.size() <= 4 &&
+      stop == HUGE_VAL) {
     std::vector<std::vector<double>> single;
     for (SimplexId seed : parameters.seeds) {
       eikonal::Parameters one = parameters;
@@ -951,6 +937,70 @@ void compareGeodesic(const std::string& name, const eikonal::Surface& s,
               gpuReport.totalSeconds(), onDevice(gpuReport), gpu.iterations,
               gpu.patchRounds, gpu.localSolvesPerVertex, gpu.patches,
               gpu.partition.c_str(), dFmm, tol);
+}
+
+// The device patchFIM's launch variants (cuda/eikonal's environment knobs): the
+// multi-launch rounds and the persistent cooperative kernel, each with the default
+// threads per vertex and with 4 forced (the lanes' shuffle reduction, which the defaults
+// use on small meshes only). Each must equal the host twin bit for bit.
+struct LaunchVariant {
+  const char* launch; // TOPOGPU_PATCHFIM_LAUNCH
+  const char* lanes;  // TOPOGPU_PATCHFIM_LANES, nullptr: the default
+};
+constexpr LaunchVariant kLaunchVariants[] = {
+    {"rounds", nullptr}, {"persistent", nullptr}, {"rounds", "4"}, {"persistent", "4"}};
+
+// Runs `run` with the variant's environment, restored afterwards.
+template <typename Run> void withLaunchVariant(const LaunchVariant& variant, Run&& run) {
+  setenv("TOPOGPU_PATCHFIM_LAUNCH", variant.launch, 1);
+  if (variant.lanes != nullptr)
+    setenv("TOPOGPU_PATCHFIM_LANES", variant.lanes, 1);
+  run();
+  unsetenv("TOPOGPU_PATCHFIM_LAUNCH");
+  unsetenv("TOPOGPU_PATCHFIM_LANES");
+}
+
+std::string variantName(const LaunchVariant& variant) {
+  return std::string(variant.launch) + (variant.lanes != nullptr ? ", lanes " : "") +
+         (variant.lanes != nullptr ? variant.lanes : "");
+}
+
+void compareGeodesic(const std::string& name, const eikonal::Surface& s,
+                     const eikonal::Parameters& parameters) {
+  const double tol = 1e-4 * meanEdge(s);
+  RunReport fmmReport, fimReport;
+  const eikonal::Result fmm = geodesic(s, parameters, eikonal::Solver::Fmm, fmmReport);
+  const eikonal::Result fim = geodesic(s, parameters, eikonal::Solver::FimMt, fimReport);
+  const eikonal::PatchFimState host = hostPatchFim(s, parameters);
+  bool first = true;
+  for (const LaunchVariant& variant : kLaunchVariants) {
+    if (hostOnly && !first)
+      break;
+    const std::string tag = hostOnly ? name : name + " [" + variantName(variant) + "]";
+    RunReport gpuReport;
+    eikonal::Result gpu;
+    if (hostOnly) {
+      // --host-only checks these checks with the host-side patchFIM in the GPU's place.
+      gpu.solver = eikonal::Solver::Gpu;
+      gpu.distance = host.value;
+      gpu.seedIdentifier = host.label;
+      gpu.iterations = host.rounds;
+      gpu.patchRounds = host.patchRounds;
+      gpu.localSolves = host.solves;
+      gpu.localSolvesPerVertex = double(host.solves) / double(s.vertices());
+      gpu.converged = host.converged;
+      gpu.unreached =
+          SimplexId(std::count(host.value.begin(), host.value.end(), HUGE_VAL));
+      gpuReport.backend = "gpu";
+    } else {
+      withLaunchVariant(variant, [&] {
+        gpu = geodesic(s, parameters, eikonal::Solver::Gpu, gpuReport);
+      });
+    }
+    compareGeodesicRun(tag, s, parameters, tol, fmm, fim, host, gpu, gpuReport, fmmReport,
+                       fimReport, first);
+    first = false;
+  }
 }
 
 eikonal::Parameters seededAt(std::vector<SimplexId> seeds) {
@@ -1044,6 +1094,46 @@ void geodesicMeshes(const std::string& surfaces) {
   expect(tested >= 10, "only " + std::to_string(tested) + " shared surfaces tested");
 }
 
+// Batch boundaries and the iteration cap in both schemes (persistent chunks of 3 rounds:
+// the run ends inside a chunk, chunks queued after it return at once; a cap of 7 rounds
+// ends inside the third chunk): bit for bit the host twin, capped where it is.
+void geodesicChunks() {
+  const eikonal::Surface s = eikonal::square(120, 1.0);
+  for (long long cap : {7LL, 1000000LL}) {
+    eikonal::Parameters p = seededAt({120 * 60 + 60, 17});
+    p.maxIterations = cap;
+    const eikonal::PatchFimState host = hostPatchFim(s, p);
+    expect(cap > 100 || !host.converged,
+           "chunks: the host twin converged within 7 rounds");
+    for (const char* launch : {"rounds", "persistent"}) {
+      const std::string tag =
+          std::string("patchFIM (") + launch +
+          (std::strcmp(launch, "persistent") == 0 ? ", chunks of 3" : "") + ", cap " +
+          std::to_string(cap) + ")";
+      setenv("TOPOGPU_PATCHFIM_LAUNCH", launch, 1);
+      setenv("TOPOGPU_PATCHFIM_CHUNK", "3", 1);
+      RunReport report;
+      const eikonal::Result gpu = geodesic(s, p, eikonal::Solver::Gpu, report);
+      unsetenv("TOPOGPU_PATCHFIM_LAUNCH");
+      unsetenv("TOPOGPU_PATCHFIM_CHUNK");
+      expect(report.backend == "gpu" && gpu.solver == eikonal::Solver::Gpu,
+             tag + ": did not run on the GPU: " + joined(report.warnings));
+      expect(gpu.distance == host.value && gpu.seedIdentifier == host.label &&
+                 gpu.iterations == host.rounds && gpu.localSolves == host.solves &&
+                 gpu.patchRounds == host.patchRounds && gpu.converged == host.converged,
+             tag + ": differs from the host twin (rounds " +
+                 std::to_string(gpu.iterations) + " vs " + std::to_string(host.rounds) +
+                 ", max " + std::to_string(maxDifference(host.value, gpu.distance)) +
+                 ")");
+      expect(cap > 100 || (!gpu.converged && gpu.iterations == cap &&
+                           contains(joined(report.warnings), "iteration cap")),
+             tag + ": the cap was not reported");
+      std::printf("  %-44s %lld rounds, converged %d\n", tag.c_str(), gpu.iterations,
+                  int(gpu.converged));
+    }
+  }
+}
+
 // Fault injection, the memory budget and repeated runs for patchFIM.
 void geodesicFallbacks() {
   const eikonal::Surface s = eikonal::square(200, 1.0, 0.2, 8);
@@ -1051,12 +1141,17 @@ void geodesicFallbacks() {
   const eikonal::Parameters p = seededAt({0, 20000});
   RunReport report;
   const eikonal::Result reference = geodesic(s, p, eikonal::Solver::Fmm, report);
-  if (injectFaults) {
+  for (const char* launch : {"rounds", "persistent"}) {
+    if (!injectFaults)
+      break;
     for (const char* stage : {"upload", "iterate", "download"}) {
-      const std::string tag = std::string("patchFIM, fault in '") + stage + "'";
+      const std::string tag =
+          std::string("patchFIM (") + launch + "), fault in '" + stage + "'";
       eikonal::Result out;
+      setenv("TOPOGPU_PATCHFIM_LAUNCH", launch, 1);
       runWithInjectedFault(tag, stage,
                            [&] { out = geodesic(s, p, eikonal::Solver::Gpu, report); });
+      unsetenv("TOPOGPU_PATCHFIM_LAUNCH");
       const std::string warnings = joined(report.warnings);
       expect(report.backend == "cpu" && out.solver == eikonal::Solver::FimMt &&
                  maxDifference(out.distance, reference.distance) < tol,
@@ -1081,6 +1176,19 @@ void geodesicFallbacks() {
            tag + ": did not fall back to fim-mt");
     expect(contains(joined(report.warnings), "of GPU memory"),
            tag + ": no warning naming the memory: " + joined(report.warnings));
+  }
+  {
+    setenv("TOPOGPU_PATCHFIM_LAUNCH", "sideways", 1);
+    std::string message;
+    try {
+      geodesic(s, p, eikonal::Solver::Gpu, report);
+    } catch (const Error& e) {
+      message = e.what();
+    }
+    unsetenv("TOPOGPU_PATCHFIM_LAUNCH");
+    expect(contains(message, "TOPOGPU_PATCHFIM_LAUNCH") && contains(message, "sideways"),
+           "patchFIM: a malformed TOPOGPU_PATCHFIM_LAUNCH gave no clear error: " +
+               message);
   }
   const eikonal::Result autoRun = geodesic(s, p, eikonal::Solver::Auto, report);
   expect(autoRun.solver == eikonal::Solver::Gpu && report.warnings.empty(),
@@ -1543,6 +1651,7 @@ int main(int argc, char** argv) try {
         faultInjection();
     }
     geodesicMeshes(surfaceFolder);
+    geodesicChunks();
     geodesicFallbacks();
     if (!geodesicOnly)
       ripsCases();
