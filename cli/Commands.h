@@ -34,7 +34,14 @@ std::string helpText(const Command& command);
 
 // Option groups shared by the subcommands that run an algorithm.
 std::vector<OptionSpec> runOptions(); // --backend --json --repeat
+// --complex cubical|simplicial (discrete-gradient, msc).
+OptionSpec complexOption();
 std::vector<OptionSpec> concat(std::vector<std::vector<OptionSpec>> groups);
+
+struct Domain;
+// --complex of discrete-gradient and msc: "cubical" or "simplicial" (Error otherwise, or
+// cubical on a mesh); the default is cubical on grids, simplicial on mesh files.
+std::string chooseComplex(const Arguments& args, const Domain& domain);
 
 // Handlers (one file each).
 int runCriticalPoints(const Arguments& args, CommandContext& context);

@@ -47,10 +47,11 @@ constexpr std::uint8_t kPairedUp = 4;
 constexpr std::uint8_t kCritical = 5;
 constexpr std::uint8_t kUnassigned = 0xff; // never left by a complete run
 
-// What the gradient reads (TTK's preconditions): lower edges through VE and EV, lower
+// What the gradient reads (TTK's preconditions): lower edges through VV, VE (edge i of v
+// joins v to neighbour i) and EV, lower
 // triangles through VF and FV (in 2D the triangles are the star's cells), lower tets
 // through the vertex star.
-constexpr Relations kRequiredRelations = VE | EV | VF | FV | VertexStar;
+constexpr Relations kRequiredRelations = VV | VE | EV | VF | FV | VertexStar;
 // What getPairedCell and the V-path helpers read besides: the faces (EV FE TF) and the
 // cofaces (VE EF FT) of a paired simplex.
 constexpr Relations kPairRelations = VE | EV | EF | FE | FT | TF;
@@ -175,15 +176,15 @@ void buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank
   self.id = v;
   self.rank[0] = rv;
   ls.cells[0].push_back(self);
+  // Edge i of v joins v to neighbour i (the concept's VE order): the cheap neighbour
+  // decides, and only lower edges are looked up.
   const int nEdges = tri.getVertexEdgeNumber(v);
   for (int i = 0; i < nEdges; ++i) {
-    const SimplexId e = tri.getVertexEdge(v, i);
-    StarCell c;
-    c.id = e;
-    for (int k = 0; k < 2; ++k)
-      c.rank[k] = rank[tri.getEdgeVertex(e, k)];
-    const SimplexId other = c.rank[0] == rv ? c.rank[1] : c.rank[0];
+    const SimplexId other = rank[tri.getVertexNeighbor(v, i)];
     if (other < rv) {
+      StarCell c;
+      c.id = tri.getVertexEdge(v, i);
+      c.rank = {rv, other, -1, -1}; // as a set: the local order is read for delta only
       c.key[0] = other;
       ls.cells[1].push_back(c);
     }
@@ -194,27 +195,28 @@ void buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank
   std::sort(ls.cells[1].begin(), ls.cells[1].end(), byKey);
 
   // A triangle or tet of the star: in the lower star when its other vertices are lower.
-  auto addCell = [&](int dim, SimplexId id, const SimplexId* vertices) {
+  auto addCell = [&](int dim, const SimplexId* vertices) {
     StarCell c;
-    c.id = id;
     int n = 0;
     for (int k = 0; k <= dim; ++k) {
       c.rank[k] = rank[vertices[k]];
       if (c.rank[k] != rv) {
         if (c.rank[k] > rv)
-          return;
+          return false;
         c.key[n++] = c.rank[k];
       }
     }
     std::sort(c.key.begin(), c.key.begin() + n, std::greater<SimplexId>());
     ls.cells[dim].push_back(c);
+    return true;
   };
   SimplexId vertices[4];
   if (tri.getDimension() == 2) {
     const int n = tri.getVertexStarNumber(v);
     for (int i = 0; i < n; ++i) {
       tri.getVertexStarVertices(v, i, vertices);
-      addCell(2, tri.getVertexStar(v, i), vertices);
+      if (addCell(2, vertices))
+        ls.cells[2].back().id = tri.getVertexStar(v, i);
     }
   } else {
     const int n = tri.getVertexTriangleNumber(v);
@@ -222,13 +224,15 @@ void buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank
       const SimplexId f = tri.getVertexTriangle(v, i);
       for (int k = 0; k < 3; ++k)
         vertices[k] = tri.getTriangleVertex(f, k);
-      addCell(2, f, vertices);
+      if (addCell(2, vertices))
+        ls.cells[2].back().id = f;
     }
     if (ls.cells[2].size() >= 3) { // a lower tet needs three lower triangles
       const int m = tri.getVertexStarNumber(v);
       for (int i = 0; i < m; ++i) {
         tri.getVertexStarVertices(v, i, vertices);
-        addCell(3, tri.getVertexStar(v, i), vertices);
+        if (addCell(3, vertices))
+          ls.cells[3].back().id = tri.getVertexStar(v, i);
       }
     }
   }
@@ -342,7 +346,8 @@ void processLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* ra
   cells[0][0].paired = true;
   cells[1][delta].paired = true;
   gradient[0][v] = kPairedUp;
-  gradient[1][cells[1][delta].id] = faceIndex(cells[1][delta], 1, cells[0][0]);
+  const SimplexId deltaId = cells[1][delta].id;
+  gradient[1][deltaId] = tri.getEdgeVertex(deltaId, 0) == v ? 0 : 1;
   for (int i = 1; i < int(cells[1].size()); ++i)
     push(candidates, cells[1][i], 1, i);
   pushCofaces(1, delta);
