@@ -9,14 +9,19 @@ namespace detail {
 
 // Counted per block in parallel, then each block writes its part at its prefix offset.
 std::vector<SimplexId> selectCells(const std::vector<std::uint8_t>& bytes,
-                                   std::uint8_t code) {
+                                   std::uint8_t code, SimplexId& unassigned) {
   const SimplexId n = SimplexId(bytes.size());
   const SimplexId blocks = std::max<SimplexId>(1, std::min<SimplexId>(256, n / 65536));
-  std::vector<SimplexId> offsets(blocks + 1, 0);
+  std::vector<SimplexId> offsets(blocks + 1, 0), lost(blocks, 0);
   tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
-    for (SimplexId i = n * b / blocks; i < n * (b + 1) / blocks; ++i)
+    for (SimplexId i = n * b / blocks; i < n * (b + 1) / blocks; ++i) {
       offsets[b + 1] += bytes[i] == code;
+      lost[b] += bytes[i] == kUnassigned;
+    }
   });
+  unassigned = 0;
+  for (const SimplexId l : lost)
+    unassigned += l;
   for (SimplexId b = 0; b < blocks; ++b)
     offsets[b + 1] += offsets[b];
   std::vector<SimplexId> cells(offsets.back());

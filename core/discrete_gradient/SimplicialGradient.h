@@ -47,11 +47,10 @@ constexpr std::uint8_t kPairedUp = 4;
 constexpr std::uint8_t kCritical = 5;
 constexpr std::uint8_t kUnassigned = 0xff; // never left by a complete run
 
-// What the gradient reads (TTK's preconditions): lower edges through VV, VE (edge i of v
-// joins v to neighbour i) and EV, lower
-// triangles through VF and FV (in 2D the triangles are the star's cells), lower tets
-// through the vertex star.
-constexpr Relations kRequiredRelations = VV | VE | EV | VF | FV | VertexStar;
+// What the gradient reads: lower edges through VV, VE (edge i of v joins v to neighbour
+// i) and EV; lower tets through the vertex star; lower triangles (3D) as faces of the
+// star's tets, found by findTriangle, with FV for their vertex order (2D: the star).
+constexpr Relations kRequiredRelations = VV | VE | EV | FV | VertexStar;
 // What getPairedCell and the V-path helpers read besides: the faces (EV FE TF) and the
 // cofaces (VE EF FT) of a paired simplex.
 constexpr Relations kPairRelations = VE | EV | EF | FE | FT | TF;
@@ -135,7 +134,18 @@ struct StarCell {
   std::array<SimplexId, 4> rank{};          // rank of each local vertex (backend order)
   std::array<int, 3> faces{};               // lower-star indices of the faces holding v
   bool paired = false;
+  bool ordered = true; // rank is known (3D triangles: read when first needed)
 };
+
+using Key = std::array<SimplexId, 3>;
+// Lexicographic, written out: the hot comparison of the whole gradient.
+inline bool keyLess(const Key& a, const Key& b) {
+  if (a[0] != b[0])
+    return a[0] < b[0];
+  if (a[1] != b[1])
+    return a[1] < b[1];
+  return a[2] < b[2];
+}
 
 struct QueueEntry {
   std::array<SimplexId, 3> key;
@@ -143,7 +153,7 @@ struct QueueEntry {
 };
 // std::push_heap keeps the largest on top; this makes it the lowest key.
 inline bool entryAbove(const QueueEntry& a, const QueueEntry& b) {
-  return a.key > b.key;
+  return keyLess(b.key, a.key);
 }
 
 // Per-thread scratch, reused across the vertices one thread handles.
@@ -152,14 +162,18 @@ struct LowerStar {
   // cofaces[k][i]: lower-star indices of the (k+1)-cells holding cell i of dimension k
   std::array<std::vector<int>, 3> cofaceOffsets, cofaces;
   std::vector<QueueEntry> pairable, candidates;
+  // 3D: the lower triangles met in the star's tets (key, the other two vertices)
+  std::vector<std::pair<std::array<SimplexId, 3>, std::array<SimplexId, 2>>> triangles;
 };
 
 // The dimension-k cell of the lower star whose key is `key` (sorted lists), or -1.
 inline int findCell(const std::vector<StarCell>& list,
                     const std::array<SimplexId, 3>& key) {
-  const auto it = std::lower_bound(
-      list.begin(), list.end(), key,
-      [](const StarCell& c, const std::array<SimplexId, 3>& k) { return c.key < k; });
+  const auto it =
+      std::lower_bound(list.begin(), list.end(), key,
+                       [](const StarCell& c, const std::array<SimplexId, 3>& k) {
+                         return keyLess(c.key, k);
+                       });
   return it != list.end() && it->key == key ? int(it - list.begin()) : -1;
 }
 
@@ -191,7 +205,7 @@ void buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank
   }
   if (ls.cells[1].size() < 2)
     return; // a lower triangle needs two lower edges
-  auto byKey = [](const StarCell& a, const StarCell& b) { return a.key < b.key; };
+  auto byKey = [](const StarCell& a, const StarCell& b) { return keyLess(a.key, b.key); };
   std::sort(ls.cells[1].begin(), ls.cells[1].end(), byKey);
 
   // A triangle or tet of the star: in the lower star when its other vertices are lower.
@@ -219,21 +233,39 @@ void buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank
         ls.cells[2].back().id = tri.getVertexStar(v, i);
     }
   } else {
-    const int n = tri.getVertexTriangleNumber(v);
-    for (int i = 0; i < n; ++i) {
-      const SimplexId f = tri.getVertexTriangle(v, i);
-      for (int k = 0; k < 3; ++k)
-        vertices[k] = tri.getTriangleVertex(f, k);
-      if (addCell(2, vertices))
-        ls.cells[2].back().id = f;
+    // Lower tets and triangles from the star's tets (in 3D every triangle is a face of
+    // a tet): each lower triangle is looked up once (findTriangle), and its vertex order
+    // is read only if it gets paired with an edge (ensureOrder).
+    auto& found = ls.triangles;
+    found.clear();
+    const int m = tri.getVertexStarNumber(v);
+    for (int i = 0; i < m; ++i) {
+      tri.getVertexStarVertices(v, i, vertices);
+      SimplexId other[3], r[3];
+      int n = 0;
+      for (int k = 0; k < 4; ++k)
+        if (vertices[k] != v) {
+          other[n] = vertices[k];
+          r[n++] = rank[vertices[k]];
+        }
+      for (int a = 0; a < 3; ++a)
+        for (int b = a + 1; b < 3; ++b)
+          if (r[a] < rv && r[b] < rv)
+            found.push_back(
+                {{std::max(r[a], r[b]), std::min(r[a], r[b]), -1}, {other[a], other[b]}});
+      if (r[0] < rv && r[1] < rv && r[2] < rv && addCell(3, vertices))
+        ls.cells[3].back().id = tri.getVertexStar(v, i);
     }
-    if (ls.cells[2].size() >= 3) { // a lower tet needs three lower triangles
-      const int m = tri.getVertexStarNumber(v);
-      for (int i = 0; i < m; ++i) {
-        tri.getVertexStarVertices(v, i, vertices);
-        if (addCell(3, vertices))
-          ls.cells[3].back().id = tri.getVertexStar(v, i);
-      }
+    std::sort(found.begin(), found.end(),
+              [](const auto& a, const auto& b) { return keyLess(a.first, b.first); });
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      if (i > 0 && found[i].first == found[i - 1].first)
+        continue;
+      StarCell c;
+      c.key = found[i].first;
+      c.id = tri.findTriangle(v, found[i].second[0], found[i].second[1]);
+      c.ordered = false;
+      ls.cells[2].push_back(c);
     }
   }
   // Faces holding v: drop one of the other vertices from the key.
@@ -270,14 +302,15 @@ void buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank
   }
 }
 
-// The backend's face index, within coface c, of its face f (f's vertices are c's but
-// one): face i omits local vertex dimension - i.
-inline std::uint8_t faceIndex(const StarCell& coface, int dimension,
-                              const StarCell& face) {
+// The backend's face index, within coface c (its ranks in local order), of its face
+// holding v whose other vertices' ranks are faceKey: face i omits local vertex
+// dimension - i.
+inline std::uint8_t faceIndex(const StarCell& coface, int dimension, SimplexId rv,
+                              const std::array<SimplexId, 3>& faceKey) {
   for (int j = 0; j <= dimension; ++j) {
-    bool inFace = false;
-    for (int k = 0; k < dimension; ++k)
-      inFace = inFace || face.rank[k] == coface.rank[j];
+    bool inFace = coface.rank[j] == rv;
+    for (int k = 0; k + 1 < dimension; ++k)
+      inFace = inFace || faceKey[k] == coface.rank[j];
     if (!inFace)
       return std::uint8_t(dimension - j);
   }
@@ -338,7 +371,12 @@ void processLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* ra
     StarCell& f = cells[dim][face];
     StarCell& c = cells[dim + 1][coface];
     gradient[dim][f.id] = kPairedUp;
-    gradient[dim + 1][c.id] = faceIndex(c, dim + 1, f);
+    if (!c.ordered) {
+      for (int k = 0; k <= dim + 1; ++k)
+        c.rank[k] = rank[tri.getTriangleVertex(c.id, k)];
+      c.ordered = true;
+    }
+    gradient[dim + 1][c.id] = faceIndex(c, dim + 1, rank[v], f.key);
     f.paired = c.paired = true;
   };
 
@@ -394,9 +432,10 @@ SimplexId highestVertex(const Triangulation& tri, int dim, SimplexId id,
   return best;
 }
 
-// Ascending ids of the simplices with byte `code`, per block in parallel.
+// Ascending ids of the simplices with byte `code`, per block in parallel; unassigned
+// receives the number of kUnassigned bytes.
 std::vector<SimplexId> selectCells(const std::vector<std::uint8_t>& bytes,
-                                   std::uint8_t code);
+                                   std::uint8_t code, SimplexId& unassigned);
 
 } // namespace detail
 
@@ -454,14 +493,11 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   for (int k = 0; k <= dim; ++k) {
     // Every simplex lies in the lower star of its highest vertex: an unassigned byte
     // means the triangulation's relations disagree with each other.
-    const std::vector<SimplexId> lost =
-        detail::selectCells(output.gradient[k], kUnassigned);
-    if (!lost.empty())
-      throw Error("internal error: the discrete gradient left " +
-                  std::to_string(lost.size()) + " simplices of dimension " +
-                  std::to_string(k) +
-                  " unclassified (first: " + std::to_string(lost.front()) + ")");
-    output.criticalCells[k] = detail::selectCells(output.gradient[k], kCritical);
+    SimplexId lost = 0;
+    output.criticalCells[k] = detail::selectCells(output.gradient[k], kCritical, lost);
+    if (lost > 0)
+      throw Error("internal error: the discrete gradient left " + std::to_string(lost) +
+                  " simplices of dimension " + std::to_string(k) + " unclassified");
     output.counts[k] = SimplexId(output.criticalCells[k].size());
     auto& top = output.criticalVertices[k];
     const auto& ids = output.criticalCells[k];
