@@ -36,7 +36,7 @@ void addCounts(const std::array<SimplexId, 4>& n, int dimension, CommandResult& 
 // and simplicial on a mesh file. A raw volume stored explicitly keeps the cubical
 // default, whose error then says what to ask for.
 std::string chooseComplex(const Arguments& args, const Domain& domain) {
-  const std::string complex = args.get(
+  std::string complex = args.get(
       "--complex",
       args.has("--mesh") && !domain.implicitTriangulation ? "simplicial" : "cubical");
   if (complex != "cubical" && complex != "simplicial")
