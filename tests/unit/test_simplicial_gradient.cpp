@@ -7,11 +7,14 @@
 //    test), pair by pair, on grids and random meshes, through both backends;
 //  - the homology changes of the lower-star filtration (a Z/2 boundary-matrix reduction
 //    written here), which Robins et al. prove the critical cells are;
-//  - the Euler characteristic of the complex from its simplex counts.
+//  - the Euler characteristic of the complex from its simplex counts;
+//  - 1-separatrices and the descending segmentation: TTK's msc_separatrices1 counts on
+//    every volume, and walks over the brute-force pairs on small grids.
 #include "BruteForce.h"
 #include "UnitHelpers.h"
 
 #include "core/discrete_gradient/SimplicialGradient.h"
+#include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
@@ -387,6 +390,78 @@ TEST(SimplicialGradient, VPaths) {
   }
 }
 
+// Separatrices and descending labels against walks over the brute force's pairs.
+TEST(SimplicialGradient, SeparatricesMatchBruteForceWalks) {
+  std::mt19937 rng(17);
+  const SimplexId dims[][3] = {{6, 5, 1}, {5, 4, 4}, {4, 6, 5}};
+  for (const auto& n : dims) {
+    SCOPED_TRACE(std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
+                 std::to_string(n[2]));
+    const SimplexId nv = n[0] * n[1] * n[2];
+    const std::vector<float> values = randomValues(nv, 6, rng);
+    const std::vector<Tuple> cells = ttkGridCells(n[0], n[1], n[2]);
+    const int dim = int(cells.front().size()) - 1;
+    const BruteComplex cx(nv, dim, cells);
+    const BruteGradient brute = bruteGradient(cx, ranksOf(values));
+    std::map<Tuple, Tuple> downOf; // coface -> face
+    for (const auto& [face, coface] : brute.up)
+      downOf[coface] = face;
+    auto minimumOf = [&](SimplexId v) {
+      while (!brute.critical.count({v})) {
+        const Tuple& e = brute.up.at({v});
+        v = e[0] == v ? e[1] : e[0];
+      }
+      return v;
+    };
+    // the maximum an ascending walk from cell c reaches, or an empty tuple (boundary)
+    auto maximumOf = [&](Tuple c) {
+      for (;;) {
+        if (brute.critical.count(c))
+          return c;
+        const Tuple facet = downOf.at(c);
+        Tuple other;
+        for (const Tuple& d : cx.simplices[dim])
+          if (d != c && BruteComplex::contains(d, facet))
+            other = d;
+        if (other.empty())
+          return Tuple{};
+        c = other;
+      }
+    };
+    std::multiset<std::pair<Tuple, Tuple>> expectedDown, expectedUp, gotDown, gotUp;
+    for (const Tuple& s : brute.critical) {
+      if (s.size() == 2)
+        for (SimplexId v : s)
+          expectedDown.insert({s, {minimumOf(v)}});
+      if (int(s.size()) == dim)
+        for (const Tuple& c : cx.simplices[dim])
+          if (BruteComplex::contains(c, s)) {
+            const Tuple top = maximumOf(c);
+            if (!top.empty())
+              expectedUp.insert({s, top});
+          }
+    }
+    ImplicitTriangulation grid(n[0], n[1], n[2]);
+    const sg::Output out = run(grid, values);
+    sg::Separatrices sep;
+    sg::computeSeparatrices1(grid, out, sep);
+    for (const auto& d : sep.descending)
+      gotDown.insert({verticesOf(grid, 1, d.saddle), {d.extremum}});
+    for (const auto& a : sep.ascending)
+      gotUp.insert(
+          {verticesOf(grid, dim - 1, a.saddle), verticesOf(grid, dim, a.extremum)});
+    EXPECT_EQ(gotDown, expectedDown);
+    EXPECT_EQ(gotUp, expectedUp);
+    std::vector<SimplexId> label;
+    sg::computeDescendingManifold(grid, out, label);
+    ASSERT_EQ(SimplexId(label.size()), nv);
+    for (SimplexId v = 0; v < nv; ++v) {
+      ASSERT_GE(label[v], 0);
+      EXPECT_EQ(out.criticalCells[0][label[v]], minimumOf(v)) << "vertex " << v;
+    }
+  }
+}
+
 TEST(SimplicialGradient, BadInputProgressAndAbort) {
   ImplicitTriangulation grid(4, 4, 4);
   std::vector<float> values(64, 1.0f);
@@ -413,15 +488,16 @@ std::string readText(const std::string& path) {
   return s.str();
 }
 
-// The "msc_critical_points" object of one volume in volumes.json (fixed shape: string
-// keys, integer values).
+// The `section` object (msc_critical_points, msc_separatrices1) of one volume in
+// volumes.json (fixed shape: string keys, integer values).
 std::map<std::string, SimplexId> referenceCounts(const std::string& json,
-                                                 const std::string& file) {
+                                                 const std::string& file,
+                                                 const std::string& section) {
   std::map<std::string, SimplexId> counts;
   const std::size_t at = json.find("\"" + file + "\"");
   if (at == std::string::npos)
     return counts;
-  const std::size_t key = json.find("\"msc_critical_points\"", at);
+  const std::size_t key = json.find("\"" + section + "\"", at);
   const std::size_t open = json.find('{', key), close = json.find('}', open);
   if (key == std::string::npos || open == std::string::npos || close == std::string::npos)
     return counts;
@@ -463,9 +539,23 @@ std::vector<RawVolume> rawVolumes(const std::string& dir) {
   return volumes;
 }
 
+// Critical cells n0..n3, then the ascending and descending 1-separatrices.
+using VolumeCounts = std::array<SimplexId, 6>;
+
+template <typename Triangulation>
+VolumeCounts countsOf(Triangulation& tri, const sg::Output& out) {
+  sg::Separatrices sep;
+  sg::computeSeparatrices1(tri, out, sep);
+  return {out.counts[0],
+          out.counts[1],
+          out.counts[2],
+          out.counts[3],
+          SimplexId(sep.ascending.size()),
+          SimplexId(sep.descending.size())};
+}
+
 template <typename T>
-std::array<SimplexId, 4> countsOf(const RawVolume& vol, const std::string& path,
-                                  bool asMesh) {
+VolumeCounts countsOf(const RawVolume& vol, const std::string& path, bool asMesh) {
   const std::size_t count = std::size_t(vol.n[0] * vol.n[1] * vol.n[2]);
   const std::vector<T> values = readRaw<T>(path, count);
   if (values.empty()) {
@@ -475,13 +565,12 @@ std::array<SimplexId, 4> countsOf(const RawVolume& vol, const std::string& path,
   ImplicitTriangulation grid(vol.n[0], vol.n[1], vol.n[2]);
   if (asMesh) {
     ExplicitTriangulation mesh = explicitCopyOf(grid);
-    return run(mesh, values).counts;
+    return countsOf(mesh, run(mesh, values));
   }
-  return run(grid, values).counts;
+  return countsOf(grid, run(grid, values));
 }
 
-std::array<SimplexId, 4> countsOf(const RawVolume& vol, const std::string& path,
-                                  bool asMesh) {
+VolumeCounts countsOf(const RawVolume& vol, const std::string& path, bool asMesh) {
   if (vol.type == "uint8")
     return countsOf<std::uint8_t>(vol, path, asMesh);
   if (vol.type == "int16le" || vol.type == "int16")
@@ -504,21 +593,24 @@ void checkVolumes(SimplexId minVertices, SimplexId maxVertices, SimplexId maxMes
   if (json.empty() || volumes.empty())
     GTEST_SKIP() << "test data missing under '" << data
                  << "' (set TOPOGPU_SHARED_DATA to the shared data folder)";
-  static const char* const keys[4] = {"minimum", "saddle1", "saddle2", "maximum"};
+  static const char* const keys[6] = {"minimum", "saddle1",   "saddle2",
+                                      "maximum", "ascending", "descending"};
   int checked = 0;
   for (const RawVolume& vol : volumes) {
     const SimplexId nv = vol.n[0] * vol.n[1] * vol.n[2];
     if (nv < minVertices || nv > maxVertices)
       continue;
-    const std::map<std::string, SimplexId> expected = referenceCounts(json, vol.file);
+    std::map<std::string, SimplexId> expected =
+        referenceCounts(json, vol.file, "msc_critical_points");
     ASSERT_EQ(expected.size(), 4u) << "no msc_critical_points entry for " << vol.file;
+    expected.merge(referenceCounts(json, vol.file, "msc_separatrices1"));
+    ASSERT_EQ(expected.size(), 7u) << "no msc_separatrices1 entry for " << vol.file;
     for (bool asMesh : {false, true}) {
       if (asMesh && nv > maxMeshVertices)
         continue;
       SCOPED_TRACE(vol.file + (asMesh ? " (explicit)" : " (implicit)"));
-      const std::array<SimplexId, 4> got =
-          countsOf(vol, data + "/volumes/" + vol.file, asMesh);
-      for (int k = 0; k < 4; ++k)
+      const VolumeCounts got = countsOf(vol, data + "/volumes/" + vol.file, asMesh);
+      for (int k = 0; k < 6; ++k)
         EXPECT_EQ(got[k], expected.at(keys[k])) << keys[k];
     }
     ++checked;

@@ -1,0 +1,118 @@
+// First pieces of the Morse-Smale complex on the simplicial gradient (issue 9), by V-path
+// traversal (SimplicialGradient.h's helpers):
+//  - 1-separatrices as TTK's MorseSmaleComplex counts them: a descending one from each
+//    vertex of each 1-saddle (edge) down to a minimum; an ascending one from each cell
+//    (tet in 3D, triangle in 2D) on either side of each (d-1)-saddle up to a maximum,
+//    those that leave through the boundary being dropped (TTK 1.2's msc_separatrices1
+//    counts, checked on every shared volume);
+//  - the descending segmentation: every vertex labelled with the minimum its descending
+//    V-path reaches.
+// The saddle connectors and the ascending segmentation are not here yet.
+#pragma once
+
+#include "core/discrete_gradient/SimplicialGradient.h"
+
+#include <tbb/parallel_for.h>
+
+#include <vector>
+
+namespace topogpu::discrete_gradient::simplicial {
+
+struct Separatrix {
+  SimplexId saddle;   // the critical simplex it starts from (an edge, or a (d-1)-cell)
+  SimplexId extremum; // the minimum (vertex id) or maximum (cell id) it ends at
+  SimplexId length;   // cells on its V-path, both ends included
+};
+
+struct Separatrices {
+  std::vector<Separatrix> descending;     // by saddle, then the edge's vertex order
+  std::vector<Separatrix> ascending;      // by saddle, then the facet's cell order
+  SimplexId ascendingLeavingBoundary = 0; // dropped ascending paths
+};
+
+// What the traversals read, besides the gradient's own relations.
+constexpr Relations kSeparatrixRelations = kPairRelations;
+
+template <typename Triangulation>
+void computeSeparatrices1(Triangulation& tri, const Output& gradient, Separatrices& out) {
+  tri.precondition(kSeparatrixRelations);
+  out = Separatrices();
+  const int top = gradient.dimension;
+  // Up to two per saddle, written at fixed slots, then compacted in order.
+  const auto& saddles1 = gradient.criticalCells[1];
+  const auto& saddlesTop = gradient.criticalCells[top - 1];
+  std::vector<Separatrix> down(2 * saddles1.size()), up(2 * saddlesTop.size());
+  tbb::parallel_for(std::size_t(0), saddles1.size(), [&](std::size_t i) {
+    std::vector<Cell> path;
+    for (int k = 0; k < 2; ++k) {
+      path.clear();
+      getDescendingPath(tri, gradient, tri.getEdgeVertex(saddles1[i], k), path);
+      down[2 * i + k] = {saddles1[i], path.back().id, SimplexId(path.size()) + 1};
+    }
+  });
+  tbb::parallel_for(std::size_t(0), saddlesTop.size(), [&](std::size_t i) {
+    std::vector<Cell> path;
+    const SimplexId facet = saddlesTop[i];
+    const int n =
+        top == 3 ? tri.getTriangleTetNumber(facet) : tri.getEdgeTriangleNumber(facet);
+    for (int k = 0; k < 2; ++k) {
+      up[2 * i + k] = {facet, -1, 0};
+      if (k >= n)
+        continue;
+      path.clear();
+      getAscendingPath(
+          tri, gradient,
+          top == 3 ? tri.getTriangleTet(facet, k) : tri.getEdgeTriangle(facet, k), path);
+      const Cell last = path.back();
+      if (last.dimension == top && isCritical(gradient, top, last.id))
+        up[2 * i + k] = {facet, last.id, SimplexId(path.size()) + 1};
+      else
+        up[2 * i + k].length = -1; // left through the boundary
+    }
+  });
+  out.descending = std::move(down);
+  for (const Separatrix& s : up) {
+    if (s.extremum >= 0)
+      out.ascending.push_back(s);
+    else if (s.length < 0)
+      ++out.ascendingLeavingBoundary;
+  }
+}
+
+// label[v]: the index in gradient.criticalCells[0] of the minimum v's descending V-path
+// reaches (every vertex gets one). Pointer jumping over "the other vertex of v's paired
+// edge", so the vertices run in parallel.
+template <typename Triangulation>
+void computeDescendingManifold(Triangulation& tri, const Output& gradient,
+                               std::vector<SimplexId>& label) {
+  tri.precondition(kSeparatrixRelations);
+  const SimplexId n = gradient.simplexCounts[0];
+  std::vector<SimplexId> next(n), jump(n);
+  tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) {
+    const SimplexId e = getPairedCell(tri, gradient, 0, v, false);
+    if (e < 0) {
+      next[v] = v;
+      return;
+    }
+    const SimplexId a = tri.getEdgeVertex(e, 0);
+    next[v] = a == v ? tri.getEdgeVertex(e, 1) : a;
+  });
+  // Each round doubles the reach; V-paths are acyclic, so log2(n) + 1 rounds suffice.
+  for (SimplexId reach = 1; reach < 2 * n; reach *= 2) {
+    bool changed = false;
+    tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) { jump[v] = next[next[v]]; });
+    for (SimplexId v = 0; v < n && !changed; ++v)
+      changed = jump[v] != next[v];
+    next.swap(jump);
+    if (!changed)
+      break;
+  }
+  std::vector<SimplexId> indexOf(n, -1);
+  const auto& minima = gradient.criticalCells[0];
+  for (std::size_t i = 0; i < minima.size(); ++i)
+    indexOf[minima[i]] = SimplexId(i);
+  label.resize(n);
+  tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) { label[v] = indexOf[next[v]]; });
+}
+
+} // namespace topogpu::discrete_gradient::simplicial
