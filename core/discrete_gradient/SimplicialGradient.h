@@ -50,7 +50,9 @@ constexpr std::uint8_t kUnassigned = 0xff; // never left by a complete run
 // What the gradient reads: lower edges through VV, VE (edge i of v joins v to neighbour
 // i) and EV; lower tets through the vertex star; lower triangles (3D) as faces of the
 // star's tets, found by findTriangle, with FV for their vertex order (2D: the star).
-constexpr Relations kRequiredRelations = VV | VE | EV | FV | VertexStar;
+// BoundaryVertices: the mesh backend counts its non-manifold facets there (a warning).
+constexpr Relations kRequiredRelations =
+    VV | VE | EV | FV | VertexStar | BoundaryVertices;
 // What getPairedCell and the V-path helpers read besides: the faces (EV FE TF) and the
 // cofaces (VE EF FT) of a paired simplex.
 constexpr Relations kPairRelations = VE | EV | EF | FE | FT | TF;
