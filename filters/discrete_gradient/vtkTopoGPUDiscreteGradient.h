@@ -55,9 +55,10 @@ protected:
   bool NeedsWholeDomain() const override {
     return true;
   }
-  // The vertex order (8 bytes) and one gradient byte per cell (8 cells per vertex).
+  // The vertex order (8 bytes) and one gradient byte per cell: 8 cubical cells per
+  // vertex, or 26 simplices (1 vertex, 7 edges, 12 triangles, 6 tets).
   double WholeDomainBytesPerPoint() const override {
-    return 16.0;
+    return this->Complex == COMPLEX_SIMPLICIAL ? 34.0 : 16.0;
   }
 
 private:
