@@ -7,12 +7,20 @@
 //    counts, checked on every shared volume);
 //  - the descending segmentation: every vertex labelled with the minimum its descending
 //    V-path reaches.
-// The saddle connectors and the ascending segmentation are not here yet.
+//  - the saddle connectors (3D): for each 2-saddle, its descending wall (the triangles
+//    reached from it through edge-triangle pairs) and, from each 1-saddle on that wall,
+//    the ascending path through the wall, kept when it ends at the 2-saddle (TTK 1.2's
+//    rule, whose choice among several wall triangles around an edge is the last one in
+//    the edge's triangle order).
+// The ascending segmentation is not here yet.
 #pragma once
 
 #include "core/discrete_gradient/SimplicialGradient.h"
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+
+#include <algorithm>
 
 #include <vector>
 
@@ -24,10 +32,17 @@ struct Separatrix {
   SimplexId length;   // cells on its V-path, both ends included
 };
 
+struct SaddleConnector {
+  SimplexId saddle1; // edge
+  SimplexId saddle2; // triangle
+  SimplexId length;  // cells on its V-path, both ends included
+};
+
 struct Separatrices {
   std::vector<Separatrix> descending;     // by saddle, then the edge's vertex order
   std::vector<Separatrix> ascending;      // by saddle, then the facet's cell order
   SimplexId ascendingLeavingBoundary = 0; // dropped ascending paths
+  std::vector<SaddleConnector> saddleConnectors; // 3D, by 2-saddle then 1-saddle id
 };
 
 // What the traversals read, besides the gradient's own relations.
@@ -77,6 +92,101 @@ void computeSeparatrices1(Triangulation& tri, const Output& gradient, Separatric
     else if (s.length < 0)
       ++out.ascendingLeavingBoundary;
   }
+}
+
+namespace detail {
+
+// Per-thread scratch of the wall traversals: a triangle mask and what to reset.
+struct WallScratch {
+  std::vector<char> visited;
+  std::vector<SimplexId> visitedIds, queue, saddles1;
+};
+
+} // namespace detail
+
+// Saddle connectors of a 3D gradient (none in 2D), appended to out.saddleConnectors.
+template <typename Triangulation>
+void computeSaddleConnectors(Triangulation& tri, const Output& gradient,
+                             Separatrices& out) {
+  tri.precondition(kSeparatrixRelations);
+  out.saddleConnectors.clear();
+  if (gradient.dimension != 3)
+    return;
+  const auto& saddles2 = gradient.criticalCells[2];
+  const SimplexId nTriangles = gradient.simplexCounts[2];
+  std::vector<std::vector<SaddleConnector>> found(saddles2.size());
+  tbb::enumerable_thread_specific<detail::WallScratch> scratch;
+  tbb::parallel_for(std::size_t(0), saddles2.size(), [&](std::size_t i) {
+    detail::WallScratch& w = scratch.local();
+    if (w.visited.empty())
+      w.visited.assign(std::size_t(nTriangles), 0);
+    const SimplexId s2 = saddles2[i];
+    // The descending wall: breadth first through the triangles paired with its edges.
+    w.queue.assign(1, s2);
+    w.saddles1.clear();
+    for (std::size_t head = 0; head < w.queue.size(); ++head) {
+      const SimplexId t = w.queue[head];
+      if (w.visited[t])
+        continue;
+      w.visited[t] = 1;
+      w.visitedIds.push_back(t);
+      for (int j = 0; j < 3; ++j) {
+        const SimplexId e = tri.getTriangleEdge(t, j);
+        if (isCritical(gradient, 1, e))
+          w.saddles1.push_back(e);
+        const SimplexId paired = getPairedCell(tri, gradient, 1, e, false);
+        if (paired >= 0 && paired != t)
+          w.queue.push_back(paired);
+      }
+    }
+    std::sort(w.saddles1.begin(), w.saddles1.end());
+    w.saddles1.erase(std::unique(w.saddles1.begin(), w.saddles1.end()), w.saddles1.end());
+    // From each 1-saddle on the wall, up through the wall's triangles.
+    for (const SimplexId s1 : w.saddles1) {
+      SimplexId length = 1, current = -1, reached = -1;
+      const int n = tri.getEdgeTriangleNumber(s1);
+      for (int k = 0; k < n && reached < 0; ++k) {
+        const SimplexId t = tri.getEdgeTriangle(s1, k);
+        if (!w.visited[t])
+          continue;
+        if (isCritical(gradient, 2, t))
+          reached = t; // the 1-saddle is a face of the 2-saddle
+        else
+          current = t;
+      }
+      if (reached < 0) {
+        for (SimplexId steps = 0; steps <= nTriangles; ++steps) {
+          const SimplexId old = current;
+          ++length;
+          if (isCritical(gradient, 2, current)) {
+            reached = current;
+            break;
+          }
+          const SimplexId e = getPairedCell(tri, gradient, 2, current, true);
+          ++length;
+          if (e < 0 || isCritical(gradient, 1, e))
+            break;
+          const int m = tri.getEdgeTriangleNumber(e);
+          for (int k = 0; k < m; ++k) {
+            const SimplexId t = tri.getEdgeTriangle(e, k);
+            if (w.visited[t] && t != old)
+              current = t;
+          }
+          if (current == old)
+            break; // the wall ends here (the boundary)
+        }
+      } else {
+        ++length;
+      }
+      if (reached == s2)
+        found[i].push_back({s1, s2, length});
+    }
+    for (const SimplexId t : w.visitedIds)
+      w.visited[t] = 0;
+    w.visitedIds.clear();
+  });
+  for (auto& list : found)
+    out.saddleConnectors.insert(out.saddleConnectors.end(), list.begin(), list.end());
 }
 
 // label[v]: the index in gradient.criticalCells[0] of the minimum v's descending V-path

@@ -539,23 +539,29 @@ std::vector<RawVolume> rawVolumes(const std::string& dir) {
   return volumes;
 }
 
-// Critical cells n0..n3, then the ascending and descending 1-separatrices.
-using VolumeCounts = std::array<SimplexId, 6>;
+// Critical cells n0..n3, then the ascending and descending 1-separatrices and the saddle
+// connectors.
+using VolumeCounts = std::array<SimplexId, 7>;
 
 template <typename Triangulation>
-VolumeCounts countsOf(Triangulation& tri, const sg::Output& out) {
+VolumeCounts countsOf(Triangulation& tri, const sg::Output& out, bool separatrices) {
   sg::Separatrices sep;
-  sg::computeSeparatrices1(tri, out, sep);
+  if (separatrices) {
+    sg::computeSeparatrices1(tri, out, sep);
+    sg::computeSaddleConnectors(tri, out, sep);
+  }
   return {out.counts[0],
           out.counts[1],
           out.counts[2],
           out.counts[3],
           SimplexId(sep.ascending.size()),
-          SimplexId(sep.descending.size())};
+          SimplexId(sep.descending.size()),
+          SimplexId(sep.saddleConnectors.size())};
 }
 
 template <typename T>
-VolumeCounts countsOf(const RawVolume& vol, const std::string& path, bool asMesh) {
+VolumeCounts countsOf(const RawVolume& vol, const std::string& path, bool asMesh,
+                      bool separatrices) {
   const std::size_t count = std::size_t(vol.n[0] * vol.n[1] * vol.n[2]);
   const std::vector<T> values = readRaw<T>(path, count);
   if (values.empty()) {
@@ -565,40 +571,46 @@ VolumeCounts countsOf(const RawVolume& vol, const std::string& path, bool asMesh
   ImplicitTriangulation grid(vol.n[0], vol.n[1], vol.n[2]);
   if (asMesh) {
     ExplicitTriangulation mesh = explicitCopyOf(grid);
-    return countsOf(mesh, run(mesh, values));
+    return countsOf(mesh, run(mesh, values), separatrices);
   }
-  return countsOf(grid, run(grid, values));
+  return countsOf(grid, run(grid, values), separatrices);
 }
 
-VolumeCounts countsOf(const RawVolume& vol, const std::string& path, bool asMesh) {
+VolumeCounts countsOf(const RawVolume& vol, const std::string& path, bool asMesh,
+                      bool separatrices) {
   if (vol.type == "uint8")
-    return countsOf<std::uint8_t>(vol, path, asMesh);
+    return countsOf<std::uint8_t>(vol, path, asMesh, separatrices);
   if (vol.type == "int16le" || vol.type == "int16")
-    return countsOf<std::int16_t>(vol, path, asMesh);
+    return countsOf<std::int16_t>(vol, path, asMesh, separatrices);
   if (vol.type == "float32")
-    return countsOf<float>(vol, path, asMesh);
+    return countsOf<float>(vol, path, asMesh, separatrices);
   if (vol.type == "float64")
-    return countsOf<double>(vol, path, asMesh);
+    return countsOf<double>(vol, path, asMesh, separatrices);
   ADD_FAILURE() << "unknown value type '" << vol.type << "' in " << vol.file;
   return {};
 }
 
-// Volumes with at most maxVertices vertices (min: at least minVertices), each through the
-// implicit backend and, up to maxMeshVertices, the explicit copy of its tets.
-void checkVolumes(SimplexId minVertices, SimplexId maxVertices, SimplexId maxMeshVertices,
-                  int atLeast) {
+// Volumes with minVertices to maxVertices vertices, each through the implicit backend
+// and, up to maxMesh, the explicit copy of its tets; the separatrices and saddle
+// connectors too up to maxSeparatrices (implicit) and maxMeshSeparatrices (explicit).
+struct VolumeLimits {
+  SimplexId minVertices, maxVertices, maxMesh, maxSeparatrices, maxMeshSeparatrices;
+};
+
+void checkVolumes(const VolumeLimits& limits, int atLeast) {
   const std::string data = sharedDataDir();
   const std::string json = readText(data + "/ttk-reference/volumes.json");
   const std::vector<RawVolume> volumes = rawVolumes(data + "/volumes");
   if (json.empty() || volumes.empty())
     GTEST_SKIP() << "test data missing under '" << data
                  << "' (set TOPOGPU_SHARED_DATA to the shared data folder)";
-  static const char* const keys[6] = {"minimum", "saddle1",   "saddle2",
-                                      "maximum", "ascending", "descending"};
+  static const char* const keys[7] = {"minimum",          "saddle1",   "saddle2",
+                                      "maximum",          "ascending", "descending",
+                                      "saddle_connectors"};
   int checked = 0;
   for (const RawVolume& vol : volumes) {
     const SimplexId nv = vol.n[0] * vol.n[1] * vol.n[2];
-    if (nv < minVertices || nv > maxVertices)
+    if (nv < limits.minVertices || nv > limits.maxVertices)
       continue;
     std::map<std::string, SimplexId> expected =
         referenceCounts(json, vol.file, "msc_critical_points");
@@ -606,11 +618,14 @@ void checkVolumes(SimplexId minVertices, SimplexId maxVertices, SimplexId maxMes
     expected.merge(referenceCounts(json, vol.file, "msc_separatrices1"));
     ASSERT_EQ(expected.size(), 7u) << "no msc_separatrices1 entry for " << vol.file;
     for (bool asMesh : {false, true}) {
-      if (asMesh && nv > maxMeshVertices)
+      if (asMesh && nv > limits.maxMesh)
         continue;
       SCOPED_TRACE(vol.file + (asMesh ? " (explicit)" : " (implicit)"));
-      const VolumeCounts got = countsOf(vol, data + "/volumes/" + vol.file, asMesh);
-      for (int k = 0; k < 6; ++k)
+      const bool separatrices =
+          nv <= (asMesh ? limits.maxMeshSeparatrices : limits.maxSeparatrices);
+      const VolumeCounts got =
+          countsOf(vol, data + "/volumes/" + vol.file, asMesh, separatrices);
+      for (int k = 0; k < (separatrices ? 7 : 4); ++k)
         EXPECT_EQ(got[k], expected.at(keys[k])) << keys[k];
     }
     ++checked;
@@ -620,15 +635,26 @@ void checkVolumes(SimplexId minVertices, SimplexId maxVertices, SimplexId maxMes
 
 constexpr SimplexId kLargeVolume = 4000000;
 
+// Critical cells on every volume up to 4M vertices (explicit: up to 300k), separatrices
+// and saddle connectors up to 130k (explicit: 40k), to keep CI short.
 TEST(SimplicialGradientTtkParity, Volumes) {
-  checkVolumes(0, kLargeVolume, 300000, 10);
+  checkVolumes({0, kLargeVolume, 300000, 130000, 40000}, 10);
 }
 
-// engine, aneurism, lidc2 (8-17M vertices): the slow label (tests/unit/CMakeLists.txt).
+// Everything else (the slow label, tests/unit/CMakeLists.txt): the critical cells of
+// engine, aneurism, lidc2 (8-17M vertices), the separatrices and saddle connectors of
+// every volume (explicit: up to 300k vertices).
 TEST(SimplicialGradientTtkParitySlow, LargeVolumes) {
   if (std::getenv("TOPOGPU_SLOW_TESTS") == nullptr)
     GTEST_SKIP() << "set TOPOGPU_SLOW_TESTS=1 (ctest -L slow runs it so)";
-  checkVolumes(kLargeVolume + 1, SimplexId(1) << 40, 0, 2);
+  checkVolumes({kLargeVolume + 1, SimplexId(1) << 40, 0, 0, 0}, 2);
+}
+
+TEST(SimplicialGradientTtkParitySlow, Separatrices) {
+  if (std::getenv("TOPOGPU_SLOW_TESTS") == nullptr)
+    GTEST_SKIP() << "set TOPOGPU_SLOW_TESTS=1 (ctest -L slow runs it so)";
+  const SimplexId all = SimplexId(1) << 40;
+  checkVolumes({130001, all, 300000, all, 300000}, 10);
 }
 
 } // namespace
