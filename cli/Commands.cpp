@@ -40,7 +40,13 @@ const std::vector<Command>& commandTable() {
        "on a simplicial complex (tet or triangle mesh, or a grid's Freudenthal split)",
        {"--raw FILE --dims X,Y,Z --type T [--complex cubical|simplicial] [options]",
         "--mesh FILE --array NAME [--complex cubical|simplicial] [options]"},
-       concat({domainOptions(), {complexOption()}, runOptions()}),
+       concat({domainOptions(),
+               {complexOption(),
+                {"--separatrices", "",
+                 "simplicial complex: also count the 1-separatrices as TTK's "
+                 "MorseSmaleComplex does (\"separatrices1\": ascending, descending, "
+                 "saddle_connectors)"}},
+               runOptions()}),
        "Counts the critical cells of each dimension (JSON key \"critical_cells\": "
        "[n0, n1, n2, n3], n3 = 0 in 2D): minima, 1-saddles, 2-saddles, maxima of the "
        "lower-star filtration. --complex cubical (the default on grids): the grid's "

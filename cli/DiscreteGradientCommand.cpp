@@ -5,8 +5,10 @@
 #include "Domain.h"
 #include "Report.h"
 
+#include "core/common/Timer.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
+#include "core/discrete_gradient/SimplicialSeparatrices.h"
 
 namespace topogpu::cli {
 
@@ -82,7 +84,34 @@ int runDiscreteGradient(const Arguments& args, CommandContext& context) {
                            " edges, " + simplices[2] + " triangles, " + simplices[3] +
                            " tets (one gradient byte each)");
     result.report = output.report;
+    if (args.has("--separatrices")) {
+      // TTK's msc_separatrices1 counts: the first stages of the mesh Morse-Smale complex.
+      discrete_gradient::simplicial::Separatrices separatrices;
+      Timer timer;
+      domain.visit([&](auto& triangulation) {
+        discrete_gradient::simplicial::computeSeparatrices1(triangulation, output,
+                                                            separatrices);
+        discrete_gradient::simplicial::computeSaddleConnectors(triangulation, output,
+                                                               separatrices);
+      });
+      result.report.timings.emplace_back("separatrices (cpu)", timer.seconds());
+      JsonObject counts;
+      counts.add("ascending", static_cast<long long>(separatrices.ascending.size()));
+      counts.add("descending", static_cast<long long>(separatrices.descending.size()));
+      counts.add("saddle_connectors",
+                 static_cast<long long>(separatrices.saddleConnectors.size()));
+      counts.add("ascending_leaving_boundary",
+                 static_cast<long long>(separatrices.ascendingLeavingBoundary));
+      result.fields.add("separatrices1", counts);
+      result.lines.push_back(
+          "1-separatrices: " + std::to_string(separatrices.ascending.size()) +
+          " ascending, " + std::to_string(separatrices.descending.size()) +
+          " descending, " + std::to_string(separatrices.saddleConnectors.size()) +
+          " saddle connectors");
+    }
   } else {
+    if (args.has("--separatrices"))
+      throw Error("--separatrices needs the simplicial complex (--complex simplicial)");
     discrete_gradient::Output output;
     domain.visit([&](auto& triangulation) {
       for (int r = 0; r < run.repeat; ++r) {

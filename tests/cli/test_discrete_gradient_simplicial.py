@@ -1,7 +1,8 @@
 """`topogpu discrete-gradient --complex simplicial` and `--mesh` end to end:
   * raw volumes: the critical cells equal TTK 1.2's MorseSmaleComplex ones
     (ttk-reference/volumes.json, msc_critical_points), through the implicit grid and
-    through the explicit copy of its tets (--triangulation explicit);
+    through the explicit copy of its tets (--triangulation explicit), and so do the
+    --separatrices counts (msc_separatrices1) on the smaller ones;
   * the shared tet meshes and triangle surfaces: the Euler characteristic
     n0 - n1 + n2 - n3 equals the one SOURCES.md publishes (or, for OFF files, one
     counted here from the faces), and the simplex counts' V - E + F - T; meshes the CLI
@@ -52,11 +53,16 @@ for name, explicit in (("bucky_32x32x32_uint8.raw", True),
     expected = [reference[name]["msc_critical_points"][k] for k in KEYS]
     for triangulation in ("implicit", "explicit") if explicit else ("implicit",):
         out = run_json(*raw_args(name), "--complex", "simplicial", "--triangulation",
-                       triangulation)
+                       triangulation, *(["--separatrices"] if explicit else []))
         if out is None:
             continue
         check(out["critical_cells"] == expected,
               f"{name} ({triangulation}): {out['critical_cells']} != TTK's {expected}")
+        if explicit:
+            want = reference[name]["msc_separatrices1"]
+            check(all(out["separatrices1"][k] == want[k] for k in want),
+                  f"{name} ({triangulation}): separatrices {out['separatrices1']} != TTK's "
+                  f"{want}")
         check(out["complex"] == "simplicial" and out["triangulation"] == triangulation,
               f"{name}: JSON names {out['complex']}, {out['triangulation']}")
         n = out["simplices"]
@@ -108,10 +114,20 @@ for path, array, chi, unreferenced in meshes:
     if (path.endswith(".vtu") or path.endswith(".vtk")) and "no VTK" in topogpu(
             "discrete-gradient", "--help").stdout:
         continue
-    out = run_json("--mesh", full, "--array", array)
+    out = run_json("--mesh", full, "--array", array, "--separatrices")
     if out is None:
         continue
     c, n = out["critical_cells"], out["simplices"]
+    # two descending 1-separatrices per 1-saddle; at most two ascending ones per
+    # (d-1)-saddle, exactly two (none leaving) on a closed surface
+    sep = out["separatrices1"]
+    top = 1 if n[3] == 0 else 2
+    up = sep["ascending"] + sep["ascending_leaving_boundary"]
+    check(sep["descending"] == 2 * c[1] and up <= 2 * c[top],
+          f"{path}: separatrices {sep} for critical cells {c}")
+    if chi == "off" or path.endswith("fertility.vtu") or path.endswith("casting.vtu"):
+        check(up == 2 * c[top] and sep["ascending_leaving_boundary"] == 0,
+              f"{path}: closed surface, separatrices {sep} for {c}")
     euler = c[0] - c[1] + c[2] - c[3]
     check(out["complex"] == "simplicial", f"{path}: meshes default to simplicial")
     check(euler == n[0] - n[1] + n[2] - n[3], f"{path}: critical {c} vs simplices {n}")
@@ -135,6 +151,8 @@ expect_error("polygonal faces", ["discrete-gradient", "--mesh",
 bucky = raw_args("bucky_32x32x32_uint8.raw")
 expect_error("unknown complex", ["discrete-gradient", *bucky, "--complex", "cubes", "--json"],
              "--complex must be cubical or simplicial")
+expect_error("separatrices on the cubical complex",
+             ["discrete-gradient", *bucky, "--separatrices", "--json"], "--complex simplicial")
 expect_error("msc on the simplicial complex", ["msc", *bucky, "--complex", "simplicial",
                                                "--json"], "not yet implemented")
 expect_error("msc on a mesh", ["msc", "--mesh", os.path.join(DATA, "tets/vtk_post_lox.vtk"),
