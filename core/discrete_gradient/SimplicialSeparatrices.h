@@ -12,7 +12,9 @@
 //    the ascending path through the wall, kept when it ends at the 2-saddle (TTK 1.2's
 //    rule, whose choice among several wall triangles around an edge is the last one in
 //    the edge's triangle order).
-// The ascending segmentation is not here yet.
+//  - the ascending segmentation (TTK 1.2's rule): each cell (tet in 3D, triangle in 2D)
+//    labelled with the maximum its ascending V-path reaches, or -1 when the path leaves
+//    through the boundary; each vertex takes the label of the first cell of its star.
 #pragma once
 
 #include "core/discrete_gradient/SimplicialGradient.h"
@@ -223,6 +225,62 @@ void computeDescendingManifold(Triangulation& tri, const Output& gradient,
     indexOf[minima[i]] = SimplexId(i);
   label.resize(n);
   tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) { label[v] = indexOf[next[v]]; });
+}
+
+// cellLabel[c]: the index in gradient.criticalCells[top] of the maximum c's ascending
+// V-path reaches, -1 when it leaves through the boundary; vertexLabel[v]: the label of
+// the first cell of v's star (-1 for a vertex in no cell). Pointer jumping, as above.
+template <typename Triangulation>
+void computeAscendingManifold(Triangulation& tri, const Output& gradient,
+                              std::vector<SimplexId>& cellLabel,
+                              std::vector<SimplexId>& vertexLabel) {
+  tri.precondition(kSeparatrixRelations | VertexStar);
+  const int top = gradient.dimension;
+  const SimplexId n = gradient.simplexCounts[top];
+  constexpr SimplexId kLeaves = -1;
+  std::vector<SimplexId> next(n), jump(n);
+  tbb::parallel_for(SimplexId(0), n, [&](SimplexId c) {
+    if (isCritical(gradient, top, c)) {
+      next[c] = c;
+      return;
+    }
+    const SimplexId facet = getPairedCell(tri, gradient, top, c, true);
+    next[c] = kLeaves;
+    const int m =
+        top == 3 ? tri.getTriangleTetNumber(facet) : tri.getEdgeTriangleNumber(facet);
+    for (int k = 0; k < m; ++k) {
+      const SimplexId other =
+          top == 3 ? tri.getTriangleTet(facet, k) : tri.getEdgeTriangle(facet, k);
+      if (other != c) {
+        next[c] = other;
+        break;
+      }
+    }
+  });
+  for (SimplexId reach = 1; reach < 2 * n; reach *= 2) {
+    tbb::parallel_for(SimplexId(0), n, [&](SimplexId c) {
+      jump[c] = next[c] == kLeaves ? kLeaves : next[next[c]];
+    });
+    bool changed = false;
+    for (SimplexId c = 0; c < n && !changed; ++c)
+      changed = jump[c] != next[c];
+    next.swap(jump);
+    if (!changed)
+      break;
+  }
+  std::vector<SimplexId> indexOf(n, -1);
+  const auto& maxima = gradient.criticalCells[top];
+  for (std::size_t i = 0; i < maxima.size(); ++i)
+    indexOf[maxima[i]] = SimplexId(i);
+  cellLabel.resize(n);
+  tbb::parallel_for(SimplexId(0), n, [&](SimplexId c) {
+    cellLabel[c] = next[c] == kLeaves ? -1 : indexOf[next[c]];
+  });
+  vertexLabel.resize(gradient.simplexCounts[0]);
+  tbb::parallel_for(SimplexId(0), gradient.simplexCounts[0], [&](SimplexId v) {
+    vertexLabel[v] =
+        tri.getVertexStarNumber(v) > 0 ? cellLabel[tri.getVertexStar(v, 0)] : -1;
+  });
 }
 
 } // namespace topogpu::discrete_gradient::simplicial

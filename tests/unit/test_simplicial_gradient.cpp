@@ -390,7 +390,7 @@ TEST(SimplicialGradient, VPaths) {
   }
 }
 
-// Separatrices and descending labels against walks over the brute force's pairs.
+// Separatrices and both segmentations against walks over the brute force's pairs.
 TEST(SimplicialGradient, SeparatricesMatchBruteForceWalks) {
   std::mt19937 rng(17);
   const SimplexId dims[][3] = {{6, 5, 1}, {5, 4, 4}, {4, 6, 5}};
@@ -459,6 +459,21 @@ TEST(SimplicialGradient, SeparatricesMatchBruteForceWalks) {
       ASSERT_GE(label[v], 0);
       EXPECT_EQ(out.criticalCells[0][label[v]], minimumOf(v)) << "vertex " << v;
     }
+    // ascending: every cell's label is the maximum its walk reaches (-1: the boundary),
+    // every vertex takes its first star cell's
+    std::vector<SimplexId> cellLabel, vertexLabel;
+    sg::computeAscendingManifold(grid, out, cellLabel, vertexLabel);
+    ASSERT_EQ(SimplexId(cellLabel.size()), out.simplexCounts[dim]);
+    for (SimplexId c = 0; c < out.simplexCounts[dim]; ++c) {
+      const Tuple top = maximumOf(verticesOf(grid, dim, c));
+      EXPECT_EQ(cellLabel[c] < 0
+                    ? Tuple{}
+                    : verticesOf(grid, dim, out.criticalCells[dim][cellLabel[c]]),
+                top)
+          << "cell " << c;
+    }
+    for (SimplexId v = 0; v < nv; ++v)
+      EXPECT_EQ(vertexLabel[v], cellLabel[grid.getVertexStar(v, 0)]);
   }
 }
 
