@@ -48,6 +48,9 @@ int runCriticalPoints(const Arguments& args, CommandContext& context);
 int runDiscreteGradient(const Arguments& args, CommandContext& context);
 int runGeodesic(const Arguments& args, CommandContext& context);
 int runMorseSmaleComplex(const Arguments& args, CommandContext& context);
+// msc on the simplicial complex (SimplicialMscCommand.cpp), after the domain is loaded.
+int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& context,
+                                   Domain& domain);
 int runRips(const Arguments& args, CommandContext& context);
 int runInfo(const Arguments& args, CommandContext& context);
 int runSmooth(const Arguments& args, CommandContext& context);

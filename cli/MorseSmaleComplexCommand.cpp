@@ -96,9 +96,7 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   const RunOptions run = parseRunOptions(args);
   Domain domain = loadDomain(args, context);
   if (chooseComplex(args, domain) == "simplicial")
-    throw Error("the Morse-Smale complex is not yet implemented for the simplicial "
-                "complex (--complex simplicial, or a mesh); its critical cells are "
-                "available from 'topogpu discrete-gradient --complex simplicial'");
+    return runSimplicialMorseSmaleComplex(args, context, domain);
   context.activity = "computing the Morse-Smale complex of '" + domain.input + "' (" +
                      std::to_string(domain.numberOfVertices()) + " vertices)";
   CommandResult result;
