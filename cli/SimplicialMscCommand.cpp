@@ -55,6 +55,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
   });
   result.fields.add("complex", "simplicial");
   std::vector<std::string> items;
+  items.reserve(4);
   for (int k = 0; k < 4; ++k)
     items.push_back(std::to_string(gradient.counts[k]));
   result.fields.addRaw("critical_cells", jsonArray(items));
