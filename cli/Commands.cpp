@@ -83,7 +83,9 @@ const std::vector<Command>& commandTable() {
        "\"saddle1_saddle2_multiplicity_sum\"). --persistence-pairs adds "
        "\"persistence_pairs\": {\"pairs\": [[dim, birth_rank, death_rank, birth_cell, "
        "death_cell, birth_value, death_value], ...], \"essential_minima\", "
-       "\"saddles_left\", \"maxima_left\"}.",
+       "\"saddles_left\", \"maxima_left\"}. --complex simplicial (the default on "
+       "meshes): critical cells, \"separatrices1\" (TTK's counts) and the unlabelled "
+       "vertices of the segmentations on the simplicial gradient.",
        runMorseSmaleComplex},
       {"smooth",
        "Laplacian smoothing of a scalar field (TTK's ScalarFieldSmoother)",
