@@ -67,8 +67,8 @@ struct Output {
   // One byte per simplex of each dimension (see the header comment).
   std::array<std::vector<std::uint8_t>, 4> gradient;
   // Critical simplices of each dimension, ascending ids (TTK's CellDimension + CellId),
-  // and, parallel to them, each one's highest vertex in the vertex order (where TTK
-  // places the critical point, and whose value it reports).
+  // and, parallel to them, each one's highest vertex in the vertex order (whose value
+  // TTK reports as the critical point's).
   std::array<std::vector<SimplexId>, 4> criticalCells;
   std::array<std::vector<SimplexId>, 4> criticalVertices;
   std::array<SimplexId, 4> counts{}; // n0 n1 n2 n3 (n3 = 0 in 2D)
