@@ -4,7 +4,7 @@
 //    vertex of each 1-saddle (edge) down to a minimum; an ascending one from each cell
 //    (tet in 3D, triangle in 2D) on either side of each (d-1)-saddle up to a maximum,
 //    those that leave through the boundary being dropped (TTK 1.2's msc_separatrices1
-//    counts, checked on every shared volume);
+//    counts, checked on every shared volume up to 4M vertices);
 //  - the descending segmentation: every vertex labelled with the minimum its descending
 //    V-path reaches.
 //  - the saddle connectors (3D): for each 2-saddle, its descending wall (the triangles
