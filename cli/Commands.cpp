@@ -18,6 +18,12 @@ std::vector<OptionSpec> runOptions() {
           {"--repeat", "N", "run N times (benchmarks; 1 to 1000000, default 1)"}};
 }
 
+OptionSpec complexOption() {
+  return {"--complex", "cubical|simplicial",
+          "the cell complex of the gradient: cubical (grids; the default there) or "
+          "simplicial (vertices, edges, triangles, tets; the default on meshes)"};
+}
+
 // The one table of subcommands: a new module adds its row here.
 const std::vector<Command>& commandTable() {
   static const std::vector<Command> table = {
@@ -30,14 +36,24 @@ const std::vector<Command>& commandTable() {
        "(JSON key \"counts\": minimum saddle1 saddle2 maximum degenerate regular).",
        runCriticalPoints},
       {"discrete-gradient",
-       "discrete gradient on the grid's cubical complex (Robins et al.'s lower stars)",
-       {"--raw FILE --dims X,Y,Z --type T [options]",
-        "--mesh FILE.vti --array NAME [options]"},
-       concat({domainOptions(), runOptions()}),
+       "discrete gradient (Robins et al.'s lower stars) on a grid's cubical complex or "
+       "on a simplicial complex (tet or triangle mesh, or a grid's Freudenthal split)",
+       {"--raw FILE --dims X,Y,Z --type T [--complex cubical|simplicial] [options]",
+        "--mesh FILE --array NAME [--complex cubical|simplicial] [options]"},
+       concat({domainOptions(),
+               {complexOption(),
+                {"--separatrices", "",
+                 "simplicial complex: also count the 1-separatrices as TTK's "
+                 "MorseSmaleComplex does (\"separatrices1\": ascending, descending, "
+                 "saddle_connectors)"}},
+               runOptions()}),
        "Counts the critical cells of each dimension (JSON key \"critical_cells\": "
        "[n0, n1, n2, n3], n3 = 0 in 2D): minima, 1-saddles, 2-saddles, maxima of the "
-       "lower-star filtration. Regular grids only (a mesh is rejected); an axis of one "
-       "point is squeezed out (2D).",
+       "lower-star filtration. --complex cubical (the default on grids): the grid's "
+       "vertices, edges, squares and voxels; an axis of one point is squeezed out (2D). "
+       "--complex simplicial (the default, and the only choice, on meshes): vertices, "
+       "edges, triangles, tets, as TTK's DiscreteGradient (its critical cells are "
+       "TTK's); adds \"simplices\": [V, E, F, T].",
        runDiscreteGradient},
       {"msc",
        "Morse-Smale complex of a grid field: arcs (saddle-extremum, saddle-saddle) and "
@@ -55,7 +71,8 @@ const std::vector<Command>& commandTable() {
                  "cancel arcs in order of persistence and add the pairs (minimum, "
                  "1-saddle) and ((d-1)-saddle, maximum), and in 3D with the saddle "
                  "connections the (1-saddle, 2-saddle) pairs from the Morse "
-                 "complex's boundary, as \"persistence_pairs\""}},
+                 "complex's boundary, as \"persistence_pairs\""},
+                 complexOption()},
                runOptions()}),
        "Counts the critical cells (\"critical_cells\": [n0, n1, n2, n3]), the "
        "saddle-extremum arcs (\"arcs\": {\"saddle1_minimum\", \"saddle2_maximum\"}; in "
@@ -68,7 +85,9 @@ const std::vector<Command>& commandTable() {
        "\"saddle1_saddle2_multiplicity_sum\"). --persistence-pairs adds "
        "\"persistence_pairs\": {\"pairs\": [[dim, birth_rank, death_rank, birth_cell, "
        "death_cell, birth_value, death_value], ...], \"essential_minima\", "
-       "\"saddles_left\", \"maxima_left\"}.",
+       "\"saddles_left\", \"maxima_left\"}. --complex simplicial (the default on "
+       "meshes): critical cells, \"separatrices1\" (TTK's counts) and the unlabelled "
+       "vertices of the segmentations on the simplicial gradient.",
        runMorseSmaleComplex},
       {"smooth",
        "Laplacian smoothing of a scalar field (TTK's ScalarFieldSmoother)",

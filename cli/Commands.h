@@ -34,13 +34,23 @@ std::string helpText(const Command& command);
 
 // Option groups shared by the subcommands that run an algorithm.
 std::vector<OptionSpec> runOptions(); // --backend --json --repeat
+// --complex cubical|simplicial (discrete-gradient, msc).
+OptionSpec complexOption();
 std::vector<OptionSpec> concat(std::vector<std::vector<OptionSpec>> groups);
+
+struct Domain;
+// --complex of discrete-gradient and msc: "cubical" or "simplicial" (Error otherwise, or
+// cubical on a mesh); the default is cubical on grids, simplicial on mesh files.
+std::string chooseComplex(const Arguments& args, const Domain& domain);
 
 // Handlers (one file each).
 int runCriticalPoints(const Arguments& args, CommandContext& context);
 int runDiscreteGradient(const Arguments& args, CommandContext& context);
 int runGeodesic(const Arguments& args, CommandContext& context);
 int runMorseSmaleComplex(const Arguments& args, CommandContext& context);
+// msc on the simplicial complex (SimplicialMscCommand.cpp), after the domain is loaded.
+int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& context,
+                                   Domain& domain);
 int runRips(const Arguments& args, CommandContext& context);
 int runInfo(const Arguments& args, CommandContext& context);
 int runSmooth(const Arguments& args, CommandContext& context);

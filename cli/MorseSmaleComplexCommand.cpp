@@ -96,6 +96,8 @@ long long multiplicitySum(const std::vector<morse_smale_complex::Arc>& arcs) {
 int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   const RunOptions run = parseRunOptions(args);
   Domain domain = loadDomain(args, context);
+  if (chooseComplex(args, domain) == "simplicial")
+    return runSimplicialMorseSmaleComplex(args, context, domain);
   context.activity = "computing the Morse-Smale complex of '" + domain.input + "' (" +
                      std::to_string(domain.numberOfVertices()) + " vertices)";
   CommandResult result;

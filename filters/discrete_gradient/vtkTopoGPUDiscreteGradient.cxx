@@ -6,11 +6,13 @@
 
 #include "core/common/Timer.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
+#include "core/discrete_gradient/SimplicialGradient.h"
 
 #include <vtkCellArray.h>
 #include <vtkDataSet.h>
 #include <vtkFieldData.h>
 #include <vtkIdTypeArray.h>
+#include <vtkImageData.h>
 #include <vtkInformation.h>
 #include <vtkInformationVector.h>
 #include <vtkObjectFactory.h>
@@ -34,6 +36,7 @@ vtkTopoGPUDiscreteGradient::~vtkTopoGPUDiscreteGradient() = default;
 
 void vtkTopoGPUDiscreteGradient::PrintSelf(ostream& os, vtkIndent indent) {
   this->Superclass::PrintSelf(os, indent);
+  os << indent << "Complex: " << (this->Complex ? "Simplicial" : "Cubical") << "\n";
 }
 
 int vtkTopoGPUDiscreteGradient::FillOutputPortInformation(int port,
@@ -47,6 +50,11 @@ int vtkTopoGPUDiscreteGradient::FillOutputPortInformation(int port,
 void vtkTopoGPUDiscreteGradient::Compute(topogpu::vtk::FilterRun& run) {
   namespace dg = topogpu::discrete_gradient;
   namespace cubical = topogpu::cubical;
+  if (this->Complex == COMPLEX_SIMPLICIAL ||
+      vtkImageData::SafeDownCast(run.input) == nullptr) {
+    this->ComputeSimplicial(run);
+    return;
+  }
   dg::Parameters parameters;
   parameters.backend = run.backend;
   dg::Output result;
@@ -105,6 +113,70 @@ void vtkTopoGPUDiscreteGradient::Compute(topogpu::vtk::FilterRun& run) {
   pd->AddArray(dimension);
   pd->AddArray(cellIds);
   pd->AddArray(refinedIds);
+  pd->SetActiveScalars("CellDimension");
+  auto counts = namedArray<vtkIdTypeArray>("CriticalCellCounts", 4);
+  for (int k = 0; k < 4; ++k)
+    counts->SetValue(k, vtkIdType(result.counts[k]));
+  output->GetFieldData()->AddArray(counts);
+  run.report.timings.emplace_back("output", outputTimer.seconds());
+}
+
+// Critical simplices at their barycentres (TTK places its critical points there too).
+void vtkTopoGPUDiscreteGradient::ComputeSimplicial(topogpu::vtk::FilterRun& run) {
+  namespace sg = topogpu::discrete_gradient::simplicial;
+  sg::Parameters parameters;
+  parameters.backend = run.backend;
+  sg::Output result;
+  vtkIdType n = 0;
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble();
+  vtkSmartPointer<vtkSignedCharArray> dimension;
+  vtkSmartPointer<vtkIdTypeArray> cellIds, highest;
+  vtkDataSet* input = run.input;
+  topogpu::Timer outputTimer;
+  run.visit([&](auto& tri) {
+    sg::execute(tri, run.values, parameters, run.monitor, result);
+    outputTimer.reset();
+    for (int k = 0; k < 4; ++k)
+      n += vtkIdType(result.criticalCells[k].size());
+    points->SetNumberOfPoints(n);
+    dimension = namedArray<vtkSignedCharArray>("CellDimension", n);
+    cellIds = namedArray<vtkIdTypeArray>("CellId", n);
+    highest = namedArray<vtkIdTypeArray>("HighestVertexId", n);
+    vtkIdType i = 0;
+    for (int k = 0; k < 4; ++k) {
+      for (std::size_t j = 0; j < result.criticalCells[k].size(); ++j, ++i) {
+        const topogpu::SimplexId id = result.criticalCells[k][j];
+        double centre[3] = {0, 0, 0};
+        for (int q = 0; q <= k; ++q) {
+          const topogpu::SimplexId v = k == 0   ? id
+                                       : k == 1 ? tri.getEdgeVertex(id, q)
+                                       : k == 2 ? tri.getTriangleVertex(id, q)
+                                                : tri.getCellVertex(id, q);
+          double p[3];
+          input->GetPoint(vtkIdType(v), p);
+          for (int a = 0; a < 3; ++a)
+            centre[a] += p[a] / (k + 1);
+        }
+        points->SetPoint(i, centre);
+        dimension->SetValue(i, static_cast<signed char>(k));
+        cellIds->SetValue(i, vtkIdType(id));
+        highest->SetValue(i, vtkIdType(result.criticalVertices[k][j]));
+      }
+    }
+  });
+  run.report = result.report;
+  auto verts = vtkSmartPointer<vtkCellArray>::New();
+  verts->AllocateExact(n, n);
+  for (vtkIdType v = 0; v < n; ++v)
+    verts->InsertNextCell(1, &v);
+  vtkPolyData* output = vtkPolyData::GetData(run.outputVector, 0);
+  output->SetPoints(points);
+  output->SetVerts(verts);
+  vtkPointData* pd = output->GetPointData();
+  pd->AddArray(dimension);
+  pd->AddArray(cellIds);
+  pd->AddArray(highest);
   pd->SetActiveScalars("CellDimension");
   auto counts = namedArray<vtkIdTypeArray>("CriticalCellCounts", 4);
   for (int k = 0; k < 4; ++k)

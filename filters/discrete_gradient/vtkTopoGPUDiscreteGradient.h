@@ -1,12 +1,20 @@
 /**
  * @class   vtkTopoGPUDiscreteGradient
- * @brief   Critical cells of the discrete gradient of a grid scalar field (TopoGPU).
+ * @brief   Critical cells of the discrete gradient of a scalar field (TopoGPU).
  *
+ * Complex = Cubical (images only, the default):
  * Computes the discrete gradient of a point scalar on the cubical complex of a
  * vtkImageData (vertices, edges, squares, voxels) by the lower-star method of Robins,
  * Wood and Sheppard, ties broken by vertex id, and outputs its critical cells as a
- * vtkPolyData of vertex cells at the cells' centres. Images only: the cubical complex
- * does not exist on meshes (an error says so). An axis of one point is squeezed (2D).
+ * vtkPolyData of vertex cells at the cells' centres. An axis of one point is squeezed
+ * (2D).
+ *
+ * Complex = Simplicial (and always on vtkUnstructuredGrid / vtkPolyData tet or
+ * triangle meshes): the gradient on the simplices (vertices, edges, triangles, tets; an
+ * image is split into TTK's Freudenthal tets), as TTK's DiscreteGradient, so the
+ * critical cells are TTK's MorseSmaleComplex critical points. Outputs the points at
+ * the critical simplices' barycentres with "CellDimension", "CellId" (the simplex id
+ * in its dimension) and "HighestVertexId" (its vertex highest in the vertex order).
  *
  * Output point data: "CellDimension" (signed char 0..3: minimum, 1-saddle, 2-saddle,
  * maximum; the active scalars), "CellId" (vtkIdType, the cell's id among the cells of
@@ -31,6 +39,11 @@ public:
   vtkTypeMacro(vtkTopoGPUDiscreteGradient, vtkTopoGPUAlgorithm);
   void PrintSelf(ostream& os, vtkIndent indent) override;
 
+  enum { COMPLEX_CUBICAL = 0, COMPLEX_SIMPLICIAL = 1 };
+  // The cell complex of image data; meshes always use the simplicial one.
+  vtkSetClampMacro(Complex, int, COMPLEX_CUBICAL, COMPLEX_SIMPLICIAL);
+  vtkGetMacro(Complex, int);
+
 protected:
   vtkTopoGPUDiscreteGradient();
   ~vtkTopoGPUDiscreteGradient() override;
@@ -42,12 +55,18 @@ protected:
   bool NeedsWholeDomain() const override {
     return true;
   }
-  // The vertex order (8 bytes) and one gradient byte per cell (8 cells per vertex).
+  // The vertex order (8 bytes) and one gradient byte per cell: 8 cubical cells per
+  // vertex, or 26 simplices (1 vertex, 7 edges, 12 triangles, 6 tets).
   double WholeDomainBytesPerPoint() const override {
-    return 16.0;
+    return this->Complex == COMPLEX_SIMPLICIAL ? 34.0 : 16.0;
   }
 
 private:
+#ifndef __VTK_WRAP__
+  void ComputeSimplicial(topogpu::vtk::FilterRun& run);
+#endif
+  int Complex = COMPLEX_CUBICAL;
+
   vtkTopoGPUDiscreteGradient(const vtkTopoGPUDiscreteGradient&) = delete;
   void operator=(const vtkTopoGPUDiscreteGradient&) = delete;
 };

@@ -1,7 +1,9 @@
 """pvpython checks of the TopoGPU Discrete Gradient filter: hand-counted complexes (a
 bump over a ring, a bump inside a sphere), the global minimum's vertex among the critical
 0-cells at its point, Euler's relation, ramps with one minimum, the default array, bad
-input (NaN, a mesh) and the documentation.
+input (NaN, with either complex) and the documentation;
+the simplicial complex: TTK 1.2's critical cells on fuel, Euler on a closed surface and
+a tet mesh.
 
 Usage: pvpython discrete_gradient_test.py PLUGIN DATA_DIR CASE
 Each CASE is one ctest; a failed check raises, so pvpython exits non-zero.
@@ -27,8 +29,8 @@ def image(dims, values, spacing=(1, 1, 1), origin=(0, 0, 0)):
     return pv_helpers.image_source(dims, values, spacing, origin)[0]
 
 
-def run(source):
-    gradient = TopoGPUDiscreteGradient(Input=source)
+def run(source, euler=1, **properties):
+    gradient = TopoGPUDiscreteGradient(Input=source, **properties)
     errors = errors_of(gradient)
     out = fetch(gradient)
     assert not errors, errors
@@ -36,7 +38,7 @@ def run(source):
     counts = [int(np.sum(dims == k)) for k in range(4)]
     field = [int(x) for x in np.asarray(out.FieldData["CriticalCellCounts"])]
     assert counts == field, (counts, field)
-    assert counts[0] - counts[1] + counts[2] - counts[3] == 1, "Euler: %s" % counts
+    assert counts[0] - counts[1] + counts[2] - counts[3] == euler, "Euler: %s" % counts
     return out, counts
 
 
@@ -75,17 +77,17 @@ def case_ramp():
     z, y, x = np.meshgrid(np.arange(5), np.arange(6), np.arange(7), indexing="ij")
     for dims, values in (((7, 6, 5), (x + 2 * y + 3 * z).ravel()),
                          ((7, 1, 5), (x[:, 0, :] - z[:, 0, :]).ravel())):
-        _, counts = run(image(dims, values.astype(np.int16)))
-        assert counts == [1, 0, 0, 0], (dims, counts)
+        for complex in ("Cubical", "Simplicial"):
+            _, counts = run(image(dims, values.astype(np.int16)), Complex=complex)
+            assert counts == [1, 0, 0, 0], (dims, complex, counts)
 
 
 def case_bad_inputs():
     values = np.arange(5 * 4 * 3, dtype=np.float32)
     values[7] = np.nan
-    sphere = Elevation(Input=Sphere())
-    for source, fragment in ((image((5, 4, 3), values), "NaN or infinite value at vertex 7"),
-                             (sphere, "regular grid")):
-        gradient = TopoGPUDiscreteGradient(Input=source)
+    for complex in ("Cubical", "Simplicial"):
+        fragment = "NaN or infinite value at vertex 7"
+        gradient = TopoGPUDiscreteGradient(Input=image((5, 4, 3), values), Complex=complex)
         errors = errors_of(gradient)
         out = fetch(gradient)
         assert out.VTKObject.GetNumberOfPoints() == 0, "output not empty"
@@ -96,7 +98,29 @@ def case_bad_inputs():
 
 def case_documentation():
     names = pv_helpers.documented_properties(TopoGPUDiscreteGradient(Input=Wavelet()))
-    assert {"Input", "SelectInputScalars", "Backend"} <= set(names), names
+    assert {"Input", "SelectInputScalars", "Backend", "Complex"} <= set(names), names
+
+
+def case_simplicial():
+    # TTK 1.2's MorseSmaleComplex critical cells on fuel (ttk-reference/volumes.json)
+    path = os.path.join(DATA, "volumes", "fuel_64x64x64_uint8.raw")
+    fuel = np.fromfile(path, dtype=np.uint8)
+    out, counts = run(image((64, 64, 64), fuel), Complex="Simplicial")
+    assert counts == [50, 192, 205, 62], counts
+    # CellId is a simplex id of its dimension: below 6 tets per voxel, 7 edges per vertex
+    ids = np.asarray(out.PointData["CellId"])
+    dims = np.asarray(out.PointData["CellDimension"])
+    assert ids[dims == 3].max() < 6 * 63 ** 3 and ids[dims == 1].max() < 7 * 64 ** 3
+    # the global minimum (lowest value, lowest index among ties) is a critical vertex there
+    v = int(np.argmin(fuel))
+    highest = np.asarray(out.PointData["HighestVertexId"])
+    assert v in set(highest[dims == 0].tolist()), "no critical vertex at %d" % v
+    # a closed triangulated surface (chi = 2) and a tet mesh (the sphere's Delaunay 3D)
+    _, counts = run(Elevation(Input=Sphere()), euler=2)
+    assert counts[0] >= 1 and counts[2] >= 1 and counts[3] == 0, counts
+    tets = Elevation(Input=Delaunay3D(Input=Sphere()))
+    _, counts = run(tets, euler=1)
+    print("simplicial critical cells: fuel [50, 192, 205, 62] as TTK; tets", counts)
 
 
 pv_helpers.run_case(globals(), CASE)

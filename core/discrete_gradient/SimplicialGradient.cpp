@@ -1,0 +1,45 @@
+#include "SimplicialGradient.h"
+
+#include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/implicit/ImplicitTriangulation.h"
+
+namespace topogpu::discrete_gradient::simplicial {
+
+namespace detail {
+
+// Counted per block in parallel, then each block writes its part at its prefix offset.
+std::vector<SimplexId> selectCells(const std::vector<std::uint8_t>& bytes,
+                                   std::uint8_t code, SimplexId& unassigned) {
+  const SimplexId n = SimplexId(bytes.size());
+  const SimplexId blocks = std::max<SimplexId>(1, std::min<SimplexId>(256, n / 65536));
+  std::vector<SimplexId> offsets(blocks + 1, 0), lost(blocks, 0);
+  tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
+    for (SimplexId i = n * b / blocks; i < n * (b + 1) / blocks; ++i) {
+      offsets[b + 1] += bytes[i] == code;
+      lost[b] += bytes[i] == kUnassigned;
+    }
+  });
+  unassigned = 0;
+  for (const SimplexId l : lost)
+    unassigned += l;
+  for (SimplexId b = 0; b < blocks; ++b)
+    offsets[b + 1] += offsets[b];
+  std::vector<SimplexId> cells(offsets.back());
+  tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
+    SimplexId at = offsets[b];
+    for (SimplexId i = n * b / blocks; i < n * (b + 1) / blocks; ++i)
+      if (bytes[i] == code)
+        cells[at++] = i;
+  });
+  return cells;
+}
+
+} // namespace detail
+
+// The two backends that exist, compiled once here (GALE adds its line).
+template void execute(ImplicitTriangulation&, const ScalarArrayView&, const Parameters&,
+                      const Monitor&, Output&, std::vector<SimplexId>*);
+template void execute(ExplicitTriangulation&, const ScalarArrayView&, const Parameters&,
+                      const Monitor&, Output&, std::vector<SimplexId>*);
+
+} // namespace topogpu::discrete_gradient::simplicial

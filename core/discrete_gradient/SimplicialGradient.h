@@ -1,0 +1,632 @@
+// The discrete gradient of a piecewise-linear scalar field on a simplicial complex
+// (triangle and tetrahedral meshes, and the implicit grid's Freudenthal triangulation):
+// ProcessLowerStars of Robins, Wood and Sheppard (2011), with the rules TTK's
+// DiscreteGradient applies, so that the critical cells are TTK's (issue 9):
+//
+//  - the lower star of v holds the simplices whose highest vertex in the shared vertex
+//    order is v; each is keyed by the ranks of its other vertices in decreasing order,
+//    missing entries being -1, and keys compare lexicographically (so a face is below its
+//    cofaces, and every simplex of a lower star has its own key);
+//  - v is paired with its lowest lower edge (a minimum when it has none); the other
+//    edges wait in the queue of critical candidates;
+//  - a coface whose faces in the lower star are all paired but one joins the queue of
+//    pairable cells when one of its faces is paired or made critical; the lowest
+//    pairable cell is paired with that face (or, when it has none left, becomes a
+//    candidate), and only when no cell is pairable does the lowest unpaired candidate
+//    become critical.
+//
+// One lower star writes only its own simplices, so vertices run in parallel (TBB).
+// Storage: one byte per simplex (gradient[dimension][id], 1 byte x (V + E + F + T)):
+// 0..3 = paired with its face of that index (the backend's face order: getEdgeVertex,
+// getTriangleEdge, getTetTriangle: face i omits local vertex dimension - i), kPairedUp =
+// paired with the coface whose byte names it, kCritical. getPairedCell and the V-path
+// helpers answer through the triangulation's faces and cofaces (kPairRelations).
+#pragma once
+
+#include "core/common/ScalarArray.h"
+#include "core/common/Timer.h"
+#include "core/common/TriangulationTraits.h"
+#include "core/common/Types.h"
+#include "core/common/VertexOrder.h"
+#include "triangulation/Relations.h"
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace topogpu::discrete_gradient::simplicial {
+
+// The gradient byte of a simplex (face indices 0..3 are the other values).
+constexpr std::uint8_t kPairedUp = 4;
+constexpr std::uint8_t kCritical = 5;
+constexpr std::uint8_t kUnassigned = 0xff; // never left by a complete run
+
+// What the gradient reads: lower edges through VV, VE (edge i of v joins v to neighbour
+// i) and EV; lower tets through the vertex star; lower triangles (3D) as faces of the
+// star's tets, found by findTriangle, with FV for their vertex order (2D: the star).
+// BoundaryVertices: the mesh backend counts its non-manifold facets there (a warning).
+constexpr Relations kRequiredRelations =
+    VV | VE | EV | FV | VertexStar | BoundaryVertices;
+// What getPairedCell and the V-path helpers read besides: the faces (EV FE TF) and the
+// cofaces (VE EF FT) of a paired simplex.
+constexpr Relations kPairRelations = VE | EV | EF | FE | FT | TF;
+
+struct Parameters {
+  Backend backend = Backend::Auto; // the simplicial gradient runs on the CPU
+};
+
+struct Output {
+  int dimension = 0;
+  std::array<SimplexId, 4> simplexCounts{}; // vertices, edges, triangles, tets
+  // One byte per simplex of each dimension (see the header comment).
+  std::array<std::vector<std::uint8_t>, 4> gradient;
+  // Critical simplices of each dimension, ascending ids (TTK's CellDimension + CellId),
+  // and, parallel to them, each one's highest vertex in the vertex order (whose value
+  // TTK reports as the critical point's).
+  std::array<std::vector<SimplexId>, 4> criticalCells;
+  std::array<std::vector<SimplexId>, 4> criticalVertices;
+  std::array<SimplexId, 4> counts{}; // n0 n1 n2 n3 (n3 = 0 in 2D)
+  RunReport report;
+
+  void clear() { *this = Output(); }
+  std::size_t memoryBytes() const {
+    std::size_t bytes = 0;
+    for (const auto& g : gradient)
+      bytes += g.size();
+    return bytes;
+  }
+};
+
+// Throws Error for bad input (size mismatch, NaN/Inf values), Aborted on abort.
+// Progress runs 0..1 once over the stages (precondition, vertex order, gradient,
+// critical cells). keepOrder, when given, receives the vertex order (later stages of a
+// Morse-Smale complex need it).
+template <typename Triangulation>
+void execute(Triangulation& triangulation, const ScalarArrayView& values,
+             const Parameters& parameters, const Monitor& monitor, Output& output,
+             std::vector<SimplexId>* keepOrder = nullptr);
+
+// The simplex paired with (dimension, id): its coface (reverse = false) or its face
+// (reverse = true), or -1 when it has none in that direction (TTK's getPairedCell).
+// Needs kPairRelations.
+template <typename Triangulation>
+SimplexId getPairedCell(const Triangulation& tri, const Output& gradient, int dimension,
+                        SimplexId id, bool reverse);
+
+inline bool isCritical(const Output& gradient, int dimension, SimplexId id) {
+  return gradient.gradient[dimension][id] == kCritical;
+}
+
+// A cell of a V-path.
+struct Cell {
+  int dimension;
+  SimplexId id;
+  bool operator==(const Cell& o) const { return dimension == o.dimension && id == o.id; }
+};
+
+// The descending V-path from vertex v: v, its paired edge, that edge's other vertex, ...
+// down to a critical vertex (a minimum), which ends the path (TTK's getDescendingPath).
+template <typename Triangulation>
+void getDescendingPath(const Triangulation& tri, const Output& gradient, SimplexId v,
+                       std::vector<Cell>& path);
+
+// The ascending V-path from cell c (a tet in 3D, a triangle in 2D): c, its paired facet,
+// that facet's other cell, ... up to a critical cell (a maximum), or to a facet on the
+// boundary, which ends it (TTK's getAscendingPath).
+template <typename Triangulation>
+void getAscendingPath(const Triangulation& tri, const Output& gradient, SimplexId c,
+                      std::vector<Cell>& path);
+
+// ---- implementation ------------------------------------------------------------------
+
+namespace detail {
+
+constexpr double kPreconditionEnd = 0.1, kOrderEnd = 0.3, kGradientEnd = 0.9;
+
+// One simplex of a lower star.
+struct StarCell {
+  SimplexId id = -1;
+  std::array<SimplexId, 3> key{-1, -1, -1}; // ranks of the other vertices, descending
+  std::array<SimplexId, 4> rank{};          // rank of each local vertex (backend order)
+  std::array<int, 3> faces{};               // lower-star indices of the faces holding v
+  bool paired = false;
+  bool ordered = true; // rank is known (3D triangles: read when first needed)
+};
+
+using Key = std::array<SimplexId, 3>;
+// Lexicographic, written out: the hot comparison of the whole gradient.
+inline bool keyLess(const Key& a, const Key& b) {
+  if (a[0] != b[0])
+    return a[0] < b[0];
+  if (a[1] != b[1])
+    return a[1] < b[1];
+  return a[2] < b[2];
+}
+
+struct QueueEntry {
+  std::array<SimplexId, 3> key;
+  int dimension, index;
+};
+// std::push_heap keeps the largest on top; this makes it the lowest key.
+inline bool entryAbove(const QueueEntry& a, const QueueEntry& b) {
+  return keyLess(b.key, a.key);
+}
+
+// Per-thread scratch, reused across the vertices one thread handles.
+struct LowerStar {
+  std::array<std::vector<StarCell>, 4> cells;
+  // cofaces[k][i]: lower-star indices of the (k+1)-cells holding cell i of dimension k
+  std::array<std::vector<int>, 3> cofaceOffsets, cofaces;
+  std::vector<QueueEntry> pairable, candidates;
+  // 3D: the lower triangles met in the star's tets (key, the other two vertices)
+  std::vector<std::pair<std::array<SimplexId, 3>, std::array<SimplexId, 2>>> triangles;
+};
+
+// The dimension-k cell of the lower star whose key is `key` (sorted lists), or -1.
+inline int findCell(const std::vector<StarCell>& list,
+                    const std::array<SimplexId, 3>& key) {
+  const auto it =
+      std::lower_bound(list.begin(), list.end(), key,
+                       [](const StarCell& c, const std::array<SimplexId, 3>& k) {
+                         return keyLess(c.key, k);
+                       });
+  return it != list.end() && it->key == key ? int(it - list.begin()) : -1;
+}
+
+// Lower star of v: its simplices of each dimension, sorted by key, with their faces.
+template <typename Triangulation>
+void buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank,
+                    LowerStar& ls) {
+  for (auto& list : ls.cells)
+    list.clear();
+  for (auto& offsets : ls.cofaceOffsets)
+    offsets.clear();
+  const SimplexId rv = rank[v];
+  StarCell self;
+  self.id = v;
+  self.rank[0] = rv;
+  ls.cells[0].push_back(self);
+  // Edge i of v joins v to neighbour i (the concept's VE order): the cheap neighbour
+  // decides, and only lower edges are looked up.
+  const int nEdges = tri.getVertexEdgeNumber(v);
+  for (int i = 0; i < nEdges; ++i) {
+    const SimplexId other = rank[tri.getVertexNeighbor(v, i)];
+    if (other < rv) {
+      StarCell c;
+      c.id = tri.getVertexEdge(v, i);
+      c.rank = {rv, other, -1, -1}; // as a set: the local order is read for delta only
+      c.key[0] = other;
+      ls.cells[1].push_back(c);
+    }
+  }
+  if (ls.cells[1].size() < 2)
+    return; // a lower triangle needs two lower edges
+  auto byKey = [](const StarCell& a, const StarCell& b) { return keyLess(a.key, b.key); };
+  std::sort(ls.cells[1].begin(), ls.cells[1].end(), byKey);
+
+  // A triangle or tet of the star: in the lower star when its other vertices are lower.
+  auto addCell = [&](int dim, const SimplexId* vertices) {
+    StarCell c;
+    int n = 0;
+    for (int k = 0; k <= dim; ++k) {
+      c.rank[k] = rank[vertices[k]];
+      if (c.rank[k] != rv) {
+        if (c.rank[k] > rv)
+          return false;
+        c.key[n++] = c.rank[k];
+      }
+    }
+    std::sort(c.key.begin(), c.key.begin() + n, std::greater<SimplexId>());
+    ls.cells[dim].push_back(c);
+    return true;
+  };
+  SimplexId vertices[4];
+  if (tri.getDimension() == 2) {
+    const int n = tri.getVertexStarNumber(v);
+    for (int i = 0; i < n; ++i) {
+      tri.getVertexStarVertices(v, i, vertices);
+      if (addCell(2, vertices))
+        ls.cells[2].back().id = tri.getVertexStar(v, i);
+    }
+  } else {
+    // Lower tets and triangles from the star's tets (in 3D every triangle is a face of
+    // a tet): each lower triangle is looked up once (findTriangle), and its vertex order
+    // is read only if it gets paired with an edge (ensureOrder).
+    auto& found = ls.triangles;
+    found.clear();
+    const int m = tri.getVertexStarNumber(v);
+    for (int i = 0; i < m; ++i) {
+      tri.getVertexStarVertices(v, i, vertices);
+      SimplexId other[3], r[3];
+      int n = 0;
+      for (int k = 0; k < 4; ++k)
+        if (vertices[k] != v) {
+          other[n] = vertices[k];
+          r[n++] = rank[vertices[k]];
+        }
+      for (int a = 0; a < 3; ++a)
+        for (int b = a + 1; b < 3; ++b)
+          if (r[a] < rv && r[b] < rv)
+            found.push_back(
+                {{std::max(r[a], r[b]), std::min(r[a], r[b]), -1}, {other[a], other[b]}});
+      if (r[0] < rv && r[1] < rv && r[2] < rv && addCell(3, vertices))
+        ls.cells[3].back().id = tri.getVertexStar(v, i);
+    }
+    std::sort(found.begin(), found.end(),
+              [](const auto& a, const auto& b) { return keyLess(a.first, b.first); });
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      if (i > 0 && found[i].first == found[i - 1].first)
+        continue;
+      StarCell c;
+      c.key = found[i].first;
+      c.id = tri.findTriangle(v, found[i].second[0], found[i].second[1]);
+      c.ordered = false;
+      ls.cells[2].push_back(c);
+    }
+  }
+  // Faces holding v: drop one of the other vertices from the key.
+  for (int dim = 2; dim <= 3; ++dim) {
+    auto& list = ls.cells[dim];
+    std::sort(list.begin(), list.end(), byKey);
+    for (StarCell& c : list) {
+      for (int drop = 0; drop < dim; ++drop) {
+        std::array<SimplexId, 3> faceKey{-1, -1, -1};
+        for (int k = 0, n = 0; k < dim; ++k)
+          if (k != drop)
+            faceKey[n++] = c.key[k];
+        c.faces[drop] = findCell(ls.cells[dim - 1], faceKey);
+      }
+    }
+  }
+  // Cofaces per face (compressed rows), for the pushes after each pairing.
+  for (int dim = 1; dim <= 2; ++dim) {
+    auto& offsets = ls.cofaceOffsets[dim];
+    auto& rows = ls.cofaces[dim];
+    const auto& up = ls.cells[dim + 1];
+    offsets.assign(ls.cells[dim].size() + 1, 0);
+    for (const StarCell& c : up)
+      for (int k = 0; k <= dim; ++k)
+        ++offsets[c.faces[k] + 1];
+    for (std::size_t i = 0; i + 1 < offsets.size(); ++i)
+      offsets[i + 1] += offsets[i];
+    rows.resize(offsets.back());
+    std::vector<int>& at = ls.cofaces[0]; // scratch: fill positions
+    at.assign(offsets.begin(), offsets.end() - 1);
+    for (int j = 0; j < int(up.size()); ++j)
+      for (int k = 0; k <= dim; ++k)
+        rows[at[up[j].faces[k]]++] = j;
+  }
+}
+
+// The backend's face index, within coface c (its ranks in local order), of its face
+// holding v whose other vertices' ranks are faceKey: face i omits local vertex
+// dimension - i.
+inline std::uint8_t faceIndex(const StarCell& coface, int dimension, SimplexId rv,
+                              const std::array<SimplexId, 3>& faceKey) {
+  for (int j = 0; j <= dimension; ++j) {
+    bool inFace = coface.rank[j] == rv;
+    for (int k = 0; k + 1 < dimension; ++k)
+      inFace = inFace || faceKey[k] == coface.rank[j];
+    if (!inFace)
+      return std::uint8_t(dimension - j);
+  }
+  return kUnassigned; // unreachable for a face
+}
+
+// ProcessLowerStars for vertex v: writes the byte of every simplex of its lower star.
+template <typename Triangulation>
+void processLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank,
+                      LowerStar& ls, std::array<std::uint8_t*, 4> gradient) {
+  buildLowerStar(tri, v, rank, ls);
+  auto& cells = ls.cells;
+  if (cells[1].empty()) {
+    gradient[0][v] = kCritical; // a minimum
+    return;
+  }
+  auto& pairable = ls.pairable;
+  auto& candidates = ls.candidates;
+  pairable.clear();
+  candidates.clear();
+  auto push = [](std::vector<QueueEntry>& q, const StarCell& c, int dim, int index) {
+    q.push_back(QueueEntry{c.key, dim, index});
+    std::push_heap(q.begin(), q.end(), entryAbove);
+  };
+  auto pop = [](std::vector<QueueEntry>& q) {
+    std::pop_heap(q.begin(), q.end(), entryAbove);
+    const QueueEntry e = q.back();
+    q.pop_back();
+    return e;
+  };
+  // Unpaired faces of cell (dim, i): how many, and the last one.
+  auto unpairedFaces = [&](int dim, int i, int& face) {
+    int n = 0;
+    for (int k = 0; k < dim; ++k) {
+      const int f = cells[dim][i].faces[k];
+      if (!cells[dim - 1][f].paired) {
+        ++n;
+        face = f;
+      }
+    }
+    return n;
+  };
+  // Cofaces of (dim, i) left with exactly one unpaired face become pairable.
+  auto pushCofaces = [&](int dim, int i) {
+    if (dim < 1 || dim > 2 || dim + 1 >= int(cells.size()))
+      return;
+    const auto& offsets = ls.cofaceOffsets[dim];
+    if (offsets.empty())
+      return;
+    for (int r = offsets[i]; r < offsets[i + 1]; ++r) {
+      const int j = ls.cofaces[dim][r];
+      int face = -1;
+      if (unpairedFaces(dim + 1, j, face) == 1)
+        push(pairable, cells[dim + 1][j], dim + 1, j);
+    }
+  };
+  auto pair = [&](int dim, int face, int coface) {
+    StarCell& f = cells[dim][face];
+    StarCell& c = cells[dim + 1][coface];
+    gradient[dim][f.id] = kPairedUp;
+    if (!c.ordered) {
+      for (int k = 0; k <= dim + 1; ++k)
+        c.rank[k] = rank[tri.getTriangleVertex(c.id, k)];
+      c.ordered = true;
+    }
+    gradient[dim + 1][c.id] = faceIndex(c, dim + 1, rank[v], f.key);
+    f.paired = c.paired = true;
+  };
+
+  int delta = 0; // the lowest lower edge: cells[1] is sorted by key
+  cells[0][0].paired = true;
+  cells[1][delta].paired = true;
+  gradient[0][v] = kPairedUp;
+  const SimplexId deltaId = cells[1][delta].id;
+  gradient[1][deltaId] = tri.getEdgeVertex(deltaId, 0) == v ? 0 : 1;
+  for (int i = 1; i < int(cells[1].size()); ++i)
+    push(candidates, cells[1][i], 1, i);
+  pushCofaces(1, delta);
+  while (!pairable.empty() || !candidates.empty()) {
+    while (!pairable.empty()) {
+      const QueueEntry alpha = pop(pairable);
+      int face = -1;
+      if (unpairedFaces(alpha.dimension, alpha.index, face) == 0) {
+        push(candidates, cells[alpha.dimension][alpha.index], alpha.dimension,
+             alpha.index);
+      } else {
+        pair(alpha.dimension - 1, face, alpha.index);
+        pushCofaces(alpha.dimension, alpha.index);
+        pushCofaces(alpha.dimension - 1, face);
+      }
+    }
+    while (!candidates.empty() &&
+           cells[candidates.front().dimension][candidates.front().index].paired)
+      pop(candidates);
+    if (!candidates.empty()) {
+      const QueueEntry gamma = pop(candidates);
+      StarCell& c = cells[gamma.dimension][gamma.index];
+      c.paired = true;
+      gradient[gamma.dimension][c.id] = kCritical;
+      pushCofaces(gamma.dimension, gamma.index);
+    }
+  }
+}
+
+// Highest vertex (in the order) of simplex (dim, id).
+template <typename Triangulation>
+SimplexId highestVertex(const Triangulation& tri, int dim, SimplexId id,
+                        const SimplexId* rank) {
+  if (dim == 0)
+    return id;
+  SimplexId best = -1;
+  for (int k = 0; k <= dim; ++k) {
+    const SimplexId u = dim == 1   ? tri.getEdgeVertex(id, k)
+                        : dim == 2 ? tri.getTriangleVertex(id, k)
+                                   : tri.getCellVertex(id, k);
+    if (best < 0 || rank[u] > rank[best])
+      best = u;
+  }
+  return best;
+}
+
+// Ascending ids of the simplices with byte `code`, per block in parallel; unassigned
+// receives the number of kUnassigned bytes.
+std::vector<SimplexId> selectCells(const std::vector<std::uint8_t>& bytes,
+                                   std::uint8_t code, SimplexId& unassigned);
+
+} // namespace detail
+
+template <typename Triangulation>
+void execute(Triangulation& tri, const ScalarArrayView& values,
+             const Parameters& parameters, const Monitor& monitor, Output& output,
+             std::vector<SimplexId>* keepOrder) {
+  output.clear();
+  validateVertexField(tri.getNumberOfVertices(), values);
+  if (parameters.backend == Backend::Gpu)
+    output.report.warnings.push_back(
+        "the simplicial discrete gradient runs on the CPU; the GPU was not used");
+  output.report.backend = "cpu";
+  Timer timer;
+  tri.precondition(kRequiredRelations);
+  output.report.timings.emplace_back("precondition", timer.seconds());
+  monitor.report(detail::kPreconditionEnd);
+  monitor.checkAbort();
+
+  const int dim = tri.getDimension();
+  output.dimension = dim;
+  output.simplexCounts = {tri.getNumberOfVertices(), tri.getNumberOfEdges(),
+                          tri.getNumberOfTriangles(),
+                          dim == 3 ? tri.getNumberOfCells() : SimplexId(0)};
+  timer.reset();
+  std::vector<SimplexId> order(values.size);
+  computeVertexOrderCpu(values, order.data(),
+                        monitor.stage(detail::kPreconditionEnd, detail::kOrderEnd));
+  output.report.timings.emplace_back("vertex order (cpu)", timer.seconds());
+  monitor.checkAbort();
+
+  timer.reset();
+  std::array<std::uint8_t*, 4> bytes{};
+  for (int k = 0; k <= dim; ++k) {
+    output.gradient[k].assign(std::size_t(output.simplexCounts[k]), kUnassigned);
+    bytes[k] = output.gradient[k].data();
+  }
+  const SimplexId n = tri.getNumberOfVertices();
+  tbb::enumerable_thread_specific<detail::LowerStar> scratch;
+  const SimplexId chunks = std::max<SimplexId>(1, std::min<SimplexId>(16, n / 65536));
+  for (SimplexId k = 0; k < chunks; ++k) {
+    tbb::parallel_for(tbb::blocked_range<SimplexId>(n * k / chunks, n * (k + 1) / chunks),
+                      [&](const tbb::blocked_range<SimplexId>& range) {
+                        detail::LowerStar& ls = scratch.local();
+                        for (SimplexId v = range.begin(); v < range.end(); ++v)
+                          detail::processLowerStar(tri, v, order.data(), ls, bytes);
+                      });
+    monitor.checkAbort();
+    monitor.report(detail::kOrderEnd +
+                   (detail::kGradientEnd - detail::kOrderEnd) * double(k + 1) / chunks);
+  }
+  output.report.timings.emplace_back("gradient (cpu)", timer.seconds());
+
+  timer.reset();
+  for (int k = 0; k <= dim; ++k) {
+    // Every simplex lies in the lower star of its highest vertex: an unassigned byte
+    // means the triangulation's relations disagree with each other.
+    SimplexId lost = 0;
+    output.criticalCells[k] = detail::selectCells(output.gradient[k], kCritical, lost);
+    if (lost > 0)
+      throw Error("internal error: the discrete gradient left " + std::to_string(lost) +
+                  " simplices of dimension " + std::to_string(k) + " unclassified");
+    output.counts[k] = SimplexId(output.criticalCells[k].size());
+    auto& top = output.criticalVertices[k];
+    const auto& ids = output.criticalCells[k];
+    top.resize(ids.size());
+    tbb::parallel_for(std::size_t(0), ids.size(), [&](std::size_t i) {
+      top[i] = detail::highestVertex(tri, k, ids[i], order.data());
+    });
+  }
+  output.report.timings.emplace_back("critical cells (cpu)", timer.seconds());
+  if constexpr (CountsNonManifoldFacets<Triangulation>::value) {
+    if (tri.getNumberOfNonManifoldFacets() > 0)
+      output.report.warnings.push_back(
+          "the mesh is non-manifold: " +
+          std::to_string(tri.getNumberOfNonManifoldFacets()) +
+          (dim == 3 ? " triangles are" : " edges are") +
+          " shared by more than two cells; the gradient is still a valid discrete "
+          "gradient of the complex");
+  }
+  if (keepOrder != nullptr)
+    *keepOrder = std::move(order);
+  monitor.report(1.0);
+}
+
+// ---- queries
+// ---------------------------------------------------------------------------
+
+template <typename Triangulation>
+SimplexId getPairedCell(const Triangulation& tri, const Output& g, int dim, SimplexId id,
+                        bool reverse) {
+  if (dim < 0 || dim > g.dimension)
+    return -1;
+  const std::uint8_t code = g.gradient[dim][id];
+  if (reverse) {
+    if (dim == 0 || code > 3)
+      return -1;
+    if (dim == 1)
+      return tri.getEdgeVertex(id, code);
+    if (dim == 2)
+      return tri.getTriangleEdge(id, code);
+    return tri.getTetTriangle(id, code);
+  }
+  if (code != kPairedUp || dim == g.dimension)
+    return -1;
+  // The coface whose byte names this simplex as its face.
+  if (dim == 0) {
+    const int n = tri.getVertexEdgeNumber(id);
+    for (int i = 0; i < n; ++i) {
+      const SimplexId e = tri.getVertexEdge(id, i);
+      const std::uint8_t c = g.gradient[1][e];
+      if (c <= 1 && tri.getEdgeVertex(e, c) == id)
+        return e;
+    }
+  } else if (dim == 1) {
+    const int n = tri.getEdgeTriangleNumber(id);
+    for (int i = 0; i < n; ++i) {
+      const SimplexId f = tri.getEdgeTriangle(id, i);
+      const std::uint8_t c = g.gradient[2][f];
+      if (c <= 2 && tri.getTriangleEdge(f, c) == id)
+        return f;
+    }
+  } else {
+    const int n = tri.getTriangleTetNumber(id);
+    for (int i = 0; i < n; ++i) {
+      const SimplexId t = tri.getTriangleTet(id, i);
+      const std::uint8_t c = g.gradient[3][t];
+      if (c <= 3 && tri.getTetTriangle(t, c) == id)
+        return t;
+    }
+  }
+  return -1;
+}
+
+template <typename Triangulation>
+void getDescendingPath(const Triangulation& tri, const Output& g, SimplexId v,
+                       std::vector<Cell>& path) {
+  // V-paths are acyclic: at most one step per edge, a bound that also stops a corrupt
+  // gradient from looping.
+  for (SimplexId steps = 0; steps <= g.simplexCounts[1]; ++steps) {
+    path.push_back(Cell{0, v});
+    const SimplexId e = getPairedCell(tri, g, 0, v, false);
+    if (e < 0)
+      return;
+    path.push_back(Cell{1, e});
+    const SimplexId a = tri.getEdgeVertex(e, 0);
+    v = a == v ? tri.getEdgeVertex(e, 1) : a;
+  }
+  throw Error("internal error: a descending V-path does not end");
+}
+
+template <typename Triangulation>
+void getAscendingPath(const Triangulation& tri, const Output& g, SimplexId c,
+                      std::vector<Cell>& path) {
+  const int top = g.dimension;
+  for (SimplexId steps = 0; steps <= g.simplexCounts[top]; ++steps) {
+    path.push_back(Cell{top, c});
+    const SimplexId facet = getPairedCell(tri, g, top, c, true);
+    if (facet < 0)
+      return;
+    path.push_back(Cell{top - 1, facet});
+    const int n =
+        top == 3 ? tri.getTriangleTetNumber(facet) : tri.getEdgeTriangleNumber(facet);
+    SimplexId next = -1;
+    for (int i = 0; i < n && next < 0; ++i) {
+      const SimplexId other =
+          top == 3 ? tri.getTriangleTet(facet, i) : tri.getEdgeTriangle(facet, i);
+      if (other != c)
+        next = other;
+    }
+    if (next < 0)
+      return; // the facet is on the boundary
+    c = next;
+  }
+  throw Error("internal error: an ascending V-path does not end");
+}
+
+} // namespace topogpu::discrete_gradient::simplicial
+
+namespace topogpu {
+class ImplicitTriangulation;
+class ExplicitTriangulation;
+namespace discrete_gradient::simplicial {
+// Instantiated once, in SimplicialGradient.cpp.
+extern template void execute(ImplicitTriangulation&, const ScalarArrayView&,
+                             const Parameters&, const Monitor&, Output&,
+                             std::vector<SimplexId>*);
+extern template void execute(ExplicitTriangulation&, const ScalarArrayView&,
+                             const Parameters&, const Monitor&, Output&,
+                             std::vector<SimplexId>*);
+} // namespace discrete_gradient::simplicial
+} // namespace topogpu

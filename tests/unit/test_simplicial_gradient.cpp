@@ -1,0 +1,675 @@
+// The simplicial discrete gradient (core/discrete_gradient/SimplicialGradient.h) against
+// independent oracles:
+//  - TTK 1.2's MorseSmaleComplex critical cells on every raw volume
+//    (../shared/data/ttk-reference/volumes.json, msc_critical_points), exact counts;
+//  - a serial brute force of the same lower-star rule on explicit simplex lists
+//    (std::set queues, simplices as vertex tuples: nothing shared with the code under
+//    test), pair by pair, on grids and random meshes, through both backends;
+//  - the homology changes of the lower-star filtration (a Z/2 boundary-matrix reduction
+//    written here), which Robins et al. prove the critical cells are;
+//  - the Euler characteristic of the complex from its simplex counts;
+//  - 1-separatrices and the descending segmentation: TTK's msc_separatrices1 counts on
+//    every volume, and walks over the brute-force pairs on small grids.
+#include "BruteForce.h"
+#include "UnitHelpers.h"
+
+#include "core/discrete_gradient/SimplicialGradient.h"
+#include "core/discrete_gradient/SimplicialSeparatrices.h"
+#include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/implicit/ImplicitTriangulation.h"
+
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <regex>
+#include <sstream>
+
+namespace topogpu::test {
+namespace {
+
+namespace sg = discrete_gradient::simplicial;
+
+// Rank of each vertex: sorted by (value, index).
+template <typename T> std::vector<SimplexId> ranksOf(const std::vector<T>& values) {
+  std::vector<SimplexId> byValue(values.size());
+  std::iota(byValue.begin(), byValue.end(), SimplexId(0));
+  std::stable_sort(byValue.begin(), byValue.end(),
+                   [&](SimplexId a, SimplexId b) { return values[a] < values[b]; });
+  std::vector<SimplexId> rank(values.size());
+  for (std::size_t i = 0; i < byValue.size(); ++i)
+    rank[byValue[i]] = SimplexId(i);
+  return rank;
+}
+
+// ---- brute-force gradient ------------------------------------------------------------
+
+struct BruteGradient {
+  std::map<Tuple, Tuple> up; // face -> coface
+  std::set<Tuple> critical;
+  std::array<SimplexId, 4> counts{};
+};
+
+// ProcessLowerStars on a simplex list, serially, with the ordering TTK uses: the key of
+// a simplex of v's lower star is the ranks of its other vertices in decreasing order,
+// padded with -1, compared lexicographically.
+BruteGradient bruteGradient(const BruteComplex& cx, const std::vector<SimplexId>& rank) {
+  BruteGradient g;
+  const SimplexId nv = cx.numberOfVertices;
+  std::vector<std::vector<Tuple>> star(nv);
+  for (int d = 0; d <= cx.dimension; ++d)
+    for (const Tuple& s : cx.simplices[d]) {
+      SimplexId top = s[0];
+      for (SimplexId u : s)
+        if (rank[u] > rank[top])
+          top = u;
+      star[top].push_back(s);
+    }
+  for (SimplexId v = 0; v < nv; ++v) {
+    auto key = [&](const Tuple& s) {
+      std::vector<SimplexId> k;
+      for (SimplexId u : s)
+        if (u != v)
+          k.push_back(rank[u]);
+      std::sort(k.rbegin(), k.rend());
+      k.resize(3, -1);
+      return k;
+    };
+    const auto& ls = star[v];
+    std::set<Tuple> paired;
+    auto isFace = [](const Tuple& f, const Tuple& c) {
+      return f.size() + 1 == c.size() && BruteComplex::contains(c, f);
+    };
+    auto unpairedFaces = [&](const Tuple& c, Tuple& last) {
+      int n = 0;
+      for (const Tuple& f : ls)
+        if (isFace(f, c) && f.size() > 1 && !paired.count(f)) {
+          ++n;
+          last = f;
+        }
+      return n;
+    };
+    using Entry = std::pair<std::vector<SimplexId>, Tuple>;
+    std::set<Entry> pqOne, pqZero;
+    auto pushCofaces = [&](const Tuple& s) {
+      for (const Tuple& c : ls) {
+        Tuple last;
+        if (isFace(s, c) && unpairedFaces(c, last) == 1)
+          pqOne.insert({key(c), c});
+      }
+    };
+    std::vector<Tuple> edges;
+    for (const Tuple& s : ls)
+      if (s.size() == 2)
+        edges.push_back(s);
+    if (edges.empty()) {
+      g.critical.insert({v});
+      continue;
+    }
+    const Tuple delta = *std::min_element(
+        edges.begin(), edges.end(), [&](auto& a, auto& b) { return key(a) < key(b); });
+    g.up[{v}] = delta;
+    paired.insert({v});
+    paired.insert(delta);
+    for (const Tuple& e : edges)
+      if (e != delta)
+        pqZero.insert({key(e), e});
+    pushCofaces(delta);
+    while (!pqOne.empty() || !pqZero.empty()) {
+      while (!pqOne.empty()) {
+        const Tuple alpha = pqOne.begin()->second;
+        pqOne.erase(pqOne.begin());
+        Tuple face;
+        if (unpairedFaces(alpha, face) == 0) {
+          pqZero.insert({key(alpha), alpha});
+        } else {
+          g.up[face] = alpha;
+          paired.insert(face);
+          paired.insert(alpha);
+          pushCofaces(alpha);
+          pushCofaces(face);
+        }
+      }
+      while (!pqZero.empty() && paired.count(pqZero.begin()->second))
+        pqZero.erase(pqZero.begin());
+      if (!pqZero.empty()) {
+        const Tuple gamma = pqZero.begin()->second;
+        pqZero.erase(pqZero.begin());
+        g.critical.insert(gamma);
+        paired.insert(gamma);
+        pushCofaces(gamma);
+      }
+    }
+  }
+  for (const Tuple& c : g.critical)
+    ++g.counts[c.size() - 1];
+  return g;
+}
+
+// ---- homology changes of the lower-star filtration (Z/2 column reduction) -------------
+
+std::array<SimplexId, 4> homologyChanges(const BruteComplex& cx,
+                                         const std::vector<SimplexId>& rank) {
+  struct S {
+    SimplexId top;
+    int dim;
+    Tuple t;
+  };
+  std::vector<S> order;
+  for (int d = 0; d <= cx.dimension; ++d)
+    for (const Tuple& s : cx.simplices[d]) {
+      SimplexId top = -1;
+      for (SimplexId u : s)
+        top = std::max(top, rank[u]);
+      order.push_back({top, d, s});
+    }
+  // The lower-star filtration: by highest vertex, faces before cofaces.
+  std::sort(order.begin(), order.end(), [](const S& a, const S& b) {
+    return std::tie(a.top, a.dim, a.t) < std::tie(b.top, b.dim, b.t);
+  });
+  std::map<Tuple, int> index;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    index[order[i].t] = int(i);
+  std::vector<std::vector<int>> columns(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const Tuple& s = order[i].t;
+    if (s.size() > 1)
+      for (std::size_t k = 0; k < s.size(); ++k) {
+        Tuple f = s;
+        f.erase(f.begin() + long(k));
+        columns[i].push_back(index.at(f));
+      }
+    std::sort(columns[i].begin(), columns[i].end());
+  }
+  std::map<int, int> pivotOf; // low -> column
+  std::vector<bool> killed(order.size(), false), creates(order.size(), false);
+  std::array<SimplexId, 4> counts{};
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    std::vector<int>& col = columns[i];
+    while (!col.empty() && pivotOf.count(col.back())) {
+      const std::vector<int>& other = columns[pivotOf[col.back()]];
+      std::vector<int> sum;
+      std::set_symmetric_difference(col.begin(), col.end(), other.begin(), other.end(),
+                                    std::back_inserter(sum));
+      col.swap(sum);
+    }
+    if (col.empty()) {
+      creates[i] = true;
+    } else {
+      pivotOf[col.back()] = int(i);
+      killed[col.back()] = true;
+      if (order[col.back()].top != order[i].top) { // positive persistence
+        ++counts[order[col.back()].dim];
+        ++counts[order[i].dim];
+      }
+    }
+  }
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (creates[i] && !killed[i])
+      ++counts[order[i].dim]; // essential
+  return counts;
+}
+
+// ---- the code under test, seen as vertex tuples ---------------------------------------
+
+template <typename Triangulation>
+Tuple verticesOf(const Triangulation& tri, int dim, SimplexId id) {
+  Tuple t;
+  for (int k = 0; k <= dim; ++k)
+    t.push_back(dim == 0   ? id
+                : dim == 1 ? tri.getEdgeVertex(id, k)
+                : dim == 2 ? tri.getTriangleVertex(id, k)
+                           : tri.getCellVertex(id, k));
+  std::sort(t.begin(), t.end());
+  return t;
+}
+
+// The gradient as (face -> coface) and critical tuples, read through getPairedCell both
+// ways (which must agree with each other).
+template <typename Triangulation>
+BruteGradient asTuples(Triangulation& tri, const sg::Output& out) {
+  tri.precondition(sg::kPairRelations);
+  BruteGradient g;
+  for (int d = 0; d <= out.dimension; ++d) {
+    for (SimplexId id = 0; id < out.simplexCounts[d]; ++id) {
+      if (sg::isCritical(out, d, id)) {
+        g.critical.insert(verticesOf(tri, d, id));
+        EXPECT_EQ(sg::getPairedCell(tri, out, d, id, false), -1);
+        EXPECT_EQ(sg::getPairedCell(tri, out, d, id, true), -1);
+        continue;
+      }
+      const SimplexId up = sg::getPairedCell(tri, out, d, id, false);
+      const SimplexId down = sg::getPairedCell(tri, out, d, id, true);
+      EXPECT_TRUE((up >= 0) != (down >= 0)) << "dim " << d << " id " << id;
+      if (up >= 0) {
+        EXPECT_EQ(sg::getPairedCell(tri, out, d + 1, up, true), id);
+        g.up[verticesOf(tri, d, id)] = verticesOf(tri, d + 1, up);
+      } else if (down >= 0) {
+        EXPECT_EQ(sg::getPairedCell(tri, out, d - 1, down, false), id);
+      }
+    }
+  }
+  for (int d = 0; d < 4; ++d)
+    g.counts[d] = out.counts[d];
+  return g;
+}
+
+template <typename Triangulation, typename T>
+sg::Output run(Triangulation& tri, const std::vector<T>& values) {
+  sg::Output out;
+  sg::execute(tri, viewOf(values), sg::Parameters{}, Monitor{}, out);
+  return out;
+}
+
+void expectSameGradient(const BruteGradient& expected, const BruteGradient& got) {
+  EXPECT_EQ(got.counts, expected.counts);
+  EXPECT_EQ(got.critical, expected.critical);
+  EXPECT_EQ(got.up.size(), expected.up.size());
+  for (const auto& [face, coface] : expected.up) {
+    const auto it = got.up.find(face);
+    if (it == got.up.end()) {
+      ADD_FAILURE() << "face of " << face.size() << " vertices not paired up";
+      continue;
+    }
+    EXPECT_EQ(it->second, coface);
+  }
+}
+
+// Cells of a mesh as sorted tuples (for BruteComplex) from a cell list.
+std::vector<SimplexId> flatCells(const std::vector<Tuple>& cells) {
+  return flatten(cells);
+}
+
+std::vector<float> randomValues(SimplexId n, int levels, std::mt19937& rng) {
+  std::uniform_int_distribution<int> d(0, levels - 1);
+  std::vector<float> v(std::size_t(n), 0.0f);
+  for (float& x : v)
+    x = float(d(rng));
+  return v;
+}
+
+// ---- tests ---------------------------------------------------------------------------
+
+// Small grids (2D and 3D, few value levels so ties matter): the implicit backend, the
+// explicit copy of its tets and the brute force give the same pairs; the critical
+// counts are the homology changes and satisfy Euler's relation.
+TEST(SimplicialGradient, GridsMatchBruteForceAndHomology) {
+  std::mt19937 rng(11);
+  const SimplexId dims[][3] = {{5, 4, 1}, {4, 1, 5}, {6, 6, 1}, {3, 3, 3},
+                               {4, 3, 5}, {5, 4, 4}, {2, 2, 2}, {2, 3, 1}};
+  for (const auto& n : dims) {
+    for (int levels : {3, 1000}) {
+      SCOPED_TRACE(std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
+                   std::to_string(n[2]) + " levels " + std::to_string(levels));
+      const SimplexId nv = n[0] * n[1] * n[2];
+      const std::vector<float> values = randomValues(nv, levels, rng);
+      const std::vector<SimplexId> rank = ranksOf(values);
+      const std::vector<Tuple> cells = ttkGridCells(n[0], n[1], n[2]);
+      const int dim = int(cells.front().size()) - 1;
+      const BruteComplex cx(nv, dim, cells);
+      const BruteGradient expected = bruteGradient(cx, rank);
+
+      ImplicitTriangulation grid(n[0], n[1], n[2]);
+      const sg::Output implicitOut = run(grid, values);
+      expectSameGradient(expected, asTuples(grid, implicitOut));
+
+      ExplicitTriangulation mesh = explicitCopyOf(grid);
+      const sg::Output explicitOut = run(mesh, values);
+      expectSameGradient(expected, asTuples(mesh, explicitOut));
+      EXPECT_EQ(explicitOut.counts, implicitOut.counts);
+
+      EXPECT_EQ(homologyChanges(cx, rank), implicitOut.counts);
+      const auto& c = implicitOut.counts;
+      EXPECT_EQ(c[0] - c[1] + c[2] - c[3], cx.euler());
+      EXPECT_EQ(cx.euler(), 1); // a box
+      for (int d = 0; d <= dim; ++d)
+        EXPECT_EQ(implicitOut.simplexCounts[d], SimplexId(cx.simplices[d].size()));
+    }
+  }
+}
+
+// Random meshes (non-manifold, pinched, holes, isolated vertices; cells with shuffled
+// vertex order): the brute force, Euler's relation; the homology changes on the
+// sub-complexes of a grid, whose vertex links are planar.
+TEST(SimplicialGradient, RandomMeshesMatchBruteForce) {
+  std::mt19937 rng(5);
+  for (int index = 0; index < 40; ++index) {
+    SCOPED_TRACE("mesh " + std::to_string(index));
+    const RandomMesh m = randomMesh(index, rng);
+    if (m.cells.empty())
+      continue;
+    const std::vector<float> values = randomValues(m.numberOfVertices, 4, rng);
+    const std::vector<SimplexId> rank = ranksOf(values);
+    const BruteComplex cx(m.numberOfVertices, m.dimension, m.cells);
+    ExplicitTriangulation mesh(m.numberOfVertices, m.dimension, flatCells(m.cells));
+    const sg::Output out = run(mesh, values);
+    expectSameGradient(bruteGradient(cx, rank), asTuples(mesh, out));
+    const auto& c = out.counts;
+    EXPECT_EQ(c[0] - c[1] + c[2] - c[3], cx.euler());
+    if (index % 4 >= 2) {
+      EXPECT_EQ(homologyChanges(cx, rank), out.counts);
+    }
+  }
+}
+
+// V-paths: descending paths from every vertex go down the vertex order and end at a
+// minimum; ascending paths from every cell go up and end at a maximum or the boundary.
+TEST(SimplicialGradient, VPaths) {
+  std::mt19937 rng(3);
+  for (int d3 = 0; d3 < 2; ++d3) {
+    const SimplexId n[3] = {6, 5, d3 ? SimplexId(4) : SimplexId(1)};
+    const std::vector<float> values = randomValues(n[0] * n[1] * n[2], 50, rng);
+    const std::vector<SimplexId> rank = ranksOf(values);
+    ImplicitTriangulation grid(n[0], n[1], n[2]);
+    const sg::Output out = run(grid, values);
+    grid.precondition(sg::kPairRelations);
+    std::vector<sg::Cell> path;
+    for (SimplexId v = 0; v < grid.getNumberOfVertices(); ++v) {
+      path.clear();
+      sg::getDescendingPath(grid, out, v, path);
+      ASSERT_FALSE(path.empty());
+      EXPECT_EQ(path.back().dimension, 0);
+      EXPECT_TRUE(sg::isCritical(out, 0, path.back().id));
+      for (std::size_t i = 2; i < path.size(); i += 2)
+        EXPECT_LT(rank[path[i].id], rank[path[i - 2].id]);
+    }
+    const int top = out.dimension;
+    for (SimplexId c = 0; c < out.simplexCounts[top]; ++c) {
+      path.clear();
+      sg::getAscendingPath(grid, out, c, path);
+      ASSERT_FALSE(path.empty());
+      const sg::Cell last = path.back();
+      if (last.dimension == top) {
+        EXPECT_TRUE(sg::isCritical(out, top, last.id));
+      } else {
+        EXPECT_EQ(last.dimension, top - 1);
+        EXPECT_EQ(top == 3 ? grid.getTriangleTetNumber(last.id)
+                           : grid.getEdgeTriangleNumber(last.id),
+                  1);
+      }
+    }
+  }
+}
+
+// Separatrices and both segmentations against walks over the brute force's pairs.
+TEST(SimplicialGradient, SeparatricesMatchBruteForceWalks) {
+  std::mt19937 rng(17);
+  const SimplexId dims[][3] = {{6, 5, 1}, {5, 4, 4}, {4, 6, 5}};
+  for (const auto& n : dims) {
+    SCOPED_TRACE(std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
+                 std::to_string(n[2]));
+    const SimplexId nv = n[0] * n[1] * n[2];
+    const std::vector<float> values = randomValues(nv, 6, rng);
+    const std::vector<Tuple> cells = ttkGridCells(n[0], n[1], n[2]);
+    const int dim = int(cells.front().size()) - 1;
+    const BruteComplex cx(nv, dim, cells);
+    const BruteGradient brute = bruteGradient(cx, ranksOf(values));
+    std::map<Tuple, Tuple> downOf; // coface -> face
+    for (const auto& [face, coface] : brute.up)
+      downOf[coface] = face;
+    auto minimumOf = [&](SimplexId v) {
+      while (!brute.critical.count({v})) {
+        const Tuple& e = brute.up.at({v});
+        v = e[0] == v ? e[1] : e[0];
+      }
+      return v;
+    };
+    // the maximum an ascending walk from cell c reaches, or an empty tuple (boundary)
+    auto maximumOf = [&](Tuple c) {
+      for (;;) {
+        if (brute.critical.count(c))
+          return c;
+        const Tuple facet = downOf.at(c);
+        Tuple other;
+        for (const Tuple& d : cx.simplices[dim])
+          if (d != c && BruteComplex::contains(d, facet))
+            other = d;
+        if (other.empty())
+          return Tuple{};
+        c = other;
+      }
+    };
+    std::multiset<std::pair<Tuple, Tuple>> expectedDown, expectedUp, gotDown, gotUp;
+    for (const Tuple& s : brute.critical) {
+      if (s.size() == 2)
+        for (SimplexId v : s)
+          expectedDown.insert({s, {minimumOf(v)}});
+      if (int(s.size()) == dim)
+        for (const Tuple& c : cx.simplices[dim])
+          if (BruteComplex::contains(c, s)) {
+            const Tuple top = maximumOf(c);
+            if (!top.empty())
+              expectedUp.insert({s, top});
+          }
+    }
+    ImplicitTriangulation grid(n[0], n[1], n[2]);
+    const sg::Output out = run(grid, values);
+    sg::Separatrices sep;
+    sg::computeSeparatrices1(grid, out, sep);
+    for (const auto& d : sep.descending)
+      gotDown.insert({verticesOf(grid, 1, d.saddle), {d.extremum}});
+    for (const auto& a : sep.ascending)
+      gotUp.insert(
+          {verticesOf(grid, dim - 1, a.saddle), verticesOf(grid, dim, a.extremum)});
+    EXPECT_EQ(gotDown, expectedDown);
+    EXPECT_EQ(gotUp, expectedUp);
+    std::vector<SimplexId> label;
+    sg::computeDescendingManifold(grid, out, label);
+    ASSERT_EQ(SimplexId(label.size()), nv);
+    for (SimplexId v = 0; v < nv; ++v) {
+      ASSERT_GE(label[v], 0);
+      EXPECT_EQ(out.criticalCells[0][label[v]], minimumOf(v)) << "vertex " << v;
+    }
+    // ascending: every cell's label is the maximum its walk reaches (-1: the boundary),
+    // every vertex takes its first star cell's
+    std::vector<SimplexId> cellLabel, vertexLabel;
+    sg::computeAscendingManifold(grid, out, cellLabel, vertexLabel);
+    ASSERT_EQ(SimplexId(cellLabel.size()), out.simplexCounts[dim]);
+    for (SimplexId c = 0; c < out.simplexCounts[dim]; ++c) {
+      const Tuple top = maximumOf(verticesOf(grid, dim, c));
+      EXPECT_EQ(cellLabel[c] < 0
+                    ? Tuple{}
+                    : verticesOf(grid, dim, out.criticalCells[dim][cellLabel[c]]),
+                top)
+          << "cell " << c;
+    }
+    for (SimplexId v = 0; v < nv; ++v)
+      EXPECT_EQ(vertexLabel[v], cellLabel[grid.getVertexStar(v, 0)]);
+  }
+}
+
+TEST(SimplicialGradient, BadInputProgressAndAbort) {
+  ImplicitTriangulation grid(4, 4, 4);
+  std::vector<float> values(64, 1.0f);
+  sg::Output out;
+  expectError(
+      [&] {
+        const std::vector<float> shorter(10, 0.0f);
+        sg::execute(grid, viewOf(shorter), {}, Monitor{}, out);
+      },
+      "");
+  values[17] = std::nanf("");
+  expectError([&] { sg::execute(grid, viewOf(values), {}, Monitor{}, out); }, "17");
+  values[17] = 0.0f;
+  expectProgressAndAbort(
+      [&](const Monitor& m) { sg::execute(grid, viewOf(values), {}, m, out); });
+}
+
+// ---- parity with TTK -----------------------------------------------------------------
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The `section` object (msc_critical_points, msc_separatrices1) of one volume in
+// volumes.json (fixed shape: string keys, integer values).
+std::map<std::string, SimplexId> referenceCounts(const std::string& json,
+                                                 const std::string& file,
+                                                 const std::string& section) {
+  std::map<std::string, SimplexId> counts;
+  const std::size_t at = json.find("\"" + file + "\"");
+  if (at == std::string::npos)
+    return counts;
+  const std::size_t key = json.find("\"" + section + "\"", at);
+  const std::size_t open = json.find('{', key), close = json.find('}', open);
+  if (key == std::string::npos || open == std::string::npos || close == std::string::npos)
+    return counts;
+  const std::string body = json.substr(open + 1, close - open - 1);
+  static const std::regex pair("\"([a-z0-9_]+)\"\\s*:\\s*([0-9]+)");
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), pair);
+       it != std::sregex_iterator(); ++it)
+    counts[(*it)[1]] = std::stoll((*it)[2]);
+  return counts;
+}
+
+struct RawVolume {
+  std::string file;
+  SimplexId n[3] = {0, 0, 0};
+  std::string type;
+};
+
+std::vector<RawVolume> rawVolumes(const std::string& dir) {
+  std::vector<RawVolume> volumes;
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr)
+    return volumes;
+  static const std::regex name(".*_([0-9]+)x([0-9]+)x([0-9]+)_([a-z0-9]+)\\.raw");
+  while (const dirent* entry = readdir(d)) {
+    std::smatch m;
+    const std::string file = entry->d_name;
+    if (!std::regex_match(file, m, name))
+      continue;
+    RawVolume v;
+    v.file = file;
+    for (int a = 0; a < 3; ++a)
+      v.n[a] = std::stoll(m[a + 1]);
+    v.type = m[4];
+    volumes.push_back(v);
+  }
+  closedir(d);
+  std::sort(volumes.begin(), volumes.end(),
+            [](const RawVolume& a, const RawVolume& b) { return a.file < b.file; });
+  return volumes;
+}
+
+// Critical cells n0..n3, then the ascending and descending 1-separatrices and the saddle
+// connectors.
+using VolumeCounts = std::array<SimplexId, 7>;
+
+template <typename Triangulation>
+VolumeCounts countsOf(Triangulation& tri, const sg::Output& out, bool separatrices) {
+  sg::Separatrices sep;
+  if (separatrices) {
+    sg::computeSeparatrices1(tri, out, sep);
+    sg::computeSaddleConnectors(tri, out, sep);
+  }
+  return {out.counts[0],
+          out.counts[1],
+          out.counts[2],
+          out.counts[3],
+          SimplexId(sep.ascending.size()),
+          SimplexId(sep.descending.size()),
+          SimplexId(sep.saddleConnectors.size())};
+}
+
+template <typename T>
+VolumeCounts countsOf(const RawVolume& vol, const std::string& path, bool asMesh,
+                      bool separatrices) {
+  const std::size_t count = std::size_t(vol.n[0] * vol.n[1] * vol.n[2]);
+  const std::vector<T> values = readRaw<T>(path, count);
+  if (values.empty()) {
+    ADD_FAILURE() << "cannot read " << count << " values from " << path;
+    return {};
+  }
+  ImplicitTriangulation grid(vol.n[0], vol.n[1], vol.n[2]);
+  if (asMesh) {
+    ExplicitTriangulation mesh = explicitCopyOf(grid);
+    return countsOf(mesh, run(mesh, values), separatrices);
+  }
+  return countsOf(grid, run(grid, values), separatrices);
+}
+
+VolumeCounts countsOf(const RawVolume& vol, const std::string& path, bool asMesh,
+                      bool separatrices) {
+  if (vol.type == "uint8")
+    return countsOf<std::uint8_t>(vol, path, asMesh, separatrices);
+  if (vol.type == "int16le" || vol.type == "int16")
+    return countsOf<std::int16_t>(vol, path, asMesh, separatrices);
+  if (vol.type == "float32")
+    return countsOf<float>(vol, path, asMesh, separatrices);
+  if (vol.type == "float64")
+    return countsOf<double>(vol, path, asMesh, separatrices);
+  ADD_FAILURE() << "unknown value type '" << vol.type << "' in " << vol.file;
+  return {};
+}
+
+// Volumes with minVertices to maxVertices vertices, each through the implicit backend
+// and, up to maxMesh, the explicit copy of its tets; the separatrices and saddle
+// connectors too up to maxSeparatrices (implicit) and maxMeshSeparatrices (explicit).
+struct VolumeLimits {
+  SimplexId minVertices, maxVertices, maxMesh, maxSeparatrices, maxMeshSeparatrices;
+};
+
+void checkVolumes(const VolumeLimits& limits, int atLeast) {
+  const std::string data = sharedDataDir();
+  const std::string json = readText(data + "/ttk-reference/volumes.json");
+  const std::vector<RawVolume> volumes = rawVolumes(data + "/volumes");
+  if (json.empty() || volumes.empty())
+    GTEST_SKIP() << "test data missing under '" << data
+                 << "' (set TOPOGPU_SHARED_DATA to the shared data folder)";
+  static const char* const keys[7] = {"minimum",          "saddle1",   "saddle2",
+                                      "maximum",          "ascending", "descending",
+                                      "saddle_connectors"};
+  int checked = 0;
+  for (const RawVolume& vol : volumes) {
+    const SimplexId nv = vol.n[0] * vol.n[1] * vol.n[2];
+    if (nv < limits.minVertices || nv > limits.maxVertices)
+      continue;
+    std::map<std::string, SimplexId> expected =
+        referenceCounts(json, vol.file, "msc_critical_points");
+    ASSERT_EQ(expected.size(), 4u) << "no msc_critical_points entry for " << vol.file;
+    expected.merge(referenceCounts(json, vol.file, "msc_separatrices1"));
+    ASSERT_EQ(expected.size(), 7u) << "no msc_separatrices1 entry for " << vol.file;
+    for (bool asMesh : {false, true}) {
+      if (asMesh && nv > limits.maxMesh)
+        continue;
+      SCOPED_TRACE(vol.file + (asMesh ? " (explicit)" : " (implicit)"));
+      const bool separatrices =
+          nv <= (asMesh ? limits.maxMeshSeparatrices : limits.maxSeparatrices);
+      const VolumeCounts got =
+          countsOf(vol, data + "/volumes/" + vol.file, asMesh, separatrices);
+      for (int k = 0; k < (separatrices ? 7 : 4); ++k)
+        EXPECT_EQ(got[k], expected.at(keys[k])) << keys[k];
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, atLeast) << "too few volumes found";
+}
+
+constexpr SimplexId kLargeVolume = 4000000;
+
+// Critical cells on every volume up to 4M vertices (explicit: up to 300k), separatrices
+// and saddle connectors up to 130k (explicit: 40k), to keep CI short.
+TEST(SimplicialGradientTtkParity, Volumes) {
+  checkVolumes({0, kLargeVolume, 300000, 130000, 40000}, 10);
+}
+
+// The slow label (tests/unit/CMakeLists.txt): the critical cells of engine, aneurism,
+// lidc2 (8-17M vertices), and the separatrices and saddle connectors of the volumes from
+// 130k to 4M vertices (explicit: up to 300k).
+TEST(SimplicialGradientTtkParitySlow, LargeVolumes) {
+  if (std::getenv("TOPOGPU_SLOW_TESTS") == nullptr)
+    GTEST_SKIP() << "set TOPOGPU_SLOW_TESTS=1 (ctest -L slow runs it so)";
+  checkVolumes({kLargeVolume + 1, SimplexId(1) << 40, 0, 0, 0}, 2);
+}
+
+TEST(SimplicialGradientTtkParitySlow, Separatrices) {
+  if (std::getenv("TOPOGPU_SLOW_TESTS") == nullptr)
+    GTEST_SKIP() << "set TOPOGPU_SLOW_TESTS=1 (ctest -L slow runs it so)";
+  checkVolumes({130001, kLargeVolume, 300000, kLargeVolume, 300000}, 8);
+}
+
+} // namespace
+} // namespace topogpu::test
