@@ -584,7 +584,6 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     // multiprocessor (benchmarks: fewer blocks make grid.sync cheaper, more run more
     // patches side by side).
     const int capPerSm = intFromEnvironment("TOPOGPU_PATCHFIM_BLOCKS_PER_SM", 0, 1, 64);
-    const bool persistentWanted = mode != LaunchMode::Rounds && cooperative != 0;
     // Blocks resident at once with `lanes` threads per own vertex, for the kernel that
     // will run (the rounds' grid-stride loop, or the cooperative grid, which must be
     // resident as a whole).
@@ -605,19 +604,19 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
         perSm = std::min(perSm, capPerSm);
       return (long long)perSm * sms;
     };
-    // Threads per own vertex (see patchRound): the most of 4, 2, 1 whose resident grid
-    // still holds every patch at once, as more lanes make blocks larger and fewer: a
-    // round whose active patches outnumber the blocks takes several passes, which costs
-    // more than lanes save. So 1 (one thread per vertex) on the million-vertex meshes,
-    // up to 4 on small ones. TOPOGPU_PATCHFIM_LANES=1|2|4|8 forces it (benchmarks).
+    // Threads per own vertex (see patchRound): 4, or fewer when a block would exceed
+    // 1024 threads. Only the active patches need blocks, and they are a band around the
+    // front, far fewer than all patches: measured on the H200 (persistent kernel, 1M-
+    // vertex square, irregular square and icosphere), 4 lanes take the rounds from 24-29
+    // ms to 12-14 ms, 2 lanes to 15-17 ms. TOPOGPU_PATCHFIM_LANES=1|2|4|8 forces it
+    // (benchmarks).
     const int forcedLanes = intFromEnvironment("TOPOGPU_PATCHFIM_LANES", 0, 1, 8);
     if (forcedLanes != 0 && (forcedLanes & (forcedLanes - 1)) != 0)
       throw Error("TOPOGPU_PATCHFIM_LANES must be 1, 2, 4 or 8");
     int lanes = forcedLanes;
     if (lanes == 0) {
       lanes = 4;
-      while (lanes > 1 &&
-             (threadsFor(lanes) > 1024 || residentBlocks(lanes, persistentWanted) < np))
+      while (lanes > 1 && threadsFor(lanes) > 1024)
         lanes /= 2;
     }
     const int threads = threadsFor(lanes);
