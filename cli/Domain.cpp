@@ -202,9 +202,8 @@ void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
         explicitCopyOf(*domain.implicitTriangulation));
     domain.implicitTriangulation.reset();
   }
-  domain.galeTriangulation =
-      GaleTriangulation::fromExplicit(*domain.explicitTriangulation, domain.points,
-                                      parameters);
+  domain.galeTriangulation = GaleTriangulation::fromExplicit(
+      *domain.explicitTriangulation, domain.points, parameters);
   domain.explicitTriangulation.reset();
   std::vector<double>().swap(domain.points);
   domain.triangulation = kind;

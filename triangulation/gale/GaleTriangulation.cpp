@@ -1222,24 +1222,39 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
     break;
   }
   case kTetNeighbors: {
+    // A neighbour across face f holds f's lowest vertex, so it touches that vertex's
+    // segment: the faces of those segments' touching cells, sorted, answer every face.
     const SimplexId first = mesh.internalCellBegin(s);
     const SimplexId rows = mesh.internalCellBegin(s + 1) - first;
+    std::vector<SimplexId> around;
+    for (SimplexId k = 0; k < rows; ++k) {
+      const auto t = mesh.sortedNewCell(mesh.internalCell(first + k));
+      for (int i = 0; i < 2; ++i) // a face's lowest vertex is t[0] or t[1]
+        around.push_back(mesh.segmentOfNewVertex(t[i]));
+    }
+    std::sort(around.begin(), around.end());
+    around.erase(std::unique(around.begin(), around.end()), around.end());
+    using Face = std::pair<std::array<SimplexId, 3>, SimplexId>;
+    std::vector<Face> faces;
+    for (const SimplexId other : around) {
+      const SimplexId lo = mesh.segmentStart(other), hi = mesh.segmentStart(other + 1);
+      forTouching(other, [&](SimplexId c) {
+        const auto t = mesh.sortedNewCell(c);
+        for (const auto& face : kTetFaces)
+          if (t[face[0]] >= lo && t[face[0]] < hi)
+            faces.push_back({{t[face[0]], t[face[1]], t[face[2]]}, c});
+      });
+    }
+    std::sort(faces.begin(), faces.end());
     for (SimplexId k = 0; k < rows; ++k) {
       const SimplexId c = mesh.internalCell(first + k);
       const auto t = mesh.sortedNewCell(c);
       for (const auto& face : kTetFaces) {
-        const SimplexId f0 = t[face[0]], f1 = t[face[1]], f2 = t[face[2]];
-        // every cell on the face touches the segment of its lowest vertex
-        forTouching(mesh.segmentOfNewVertex(f0), [&](SimplexId other) {
-          if (other == c)
-            return;
-          const auto u = mesh.sortedNewCell(other);
-          auto has = [&](SimplexId x) {
-            return u[0] == x || u[1] == x || u[2] == x || u[3] == x;
-          };
-          if (has(f0) && has(f1) && has(f2))
-            pairs.emplace_back(k, other);
-        });
+        const std::array<SimplexId, 3> key{t[face[0]], t[face[1]], t[face[2]]};
+        auto it = std::lower_bound(faces.begin(), faces.end(), Face{key, -1});
+        for (; it != faces.end() && it->first == key; ++it)
+          if (it->second != c)
+            pairs.emplace_back(k, it->second);
       }
     }
     out->rows = rowsFromPairs(pairs, rows, cells - 1);
