@@ -38,6 +38,7 @@ vtkTopoGPUCriticalPoints::~vtkTopoGPUCriticalPoints() = default;
 
 void vtkTopoGPUCriticalPoints::PrintSelf(ostream& os, vtkIndent indent) {
   this->Superclass::PrintSelf(os, indent);
+  os << indent << "Triangulation: " << this->Triangulation << "\n";
 }
 
 int vtkTopoGPUCriticalPoints::FillOutputPortInformation(int port, vtkInformation* info) {
@@ -52,7 +53,7 @@ void vtkTopoGPUCriticalPoints::Compute(topogpu::vtk::FilterRun& run) {
   cp::Parameters parameters;
   parameters.backend = run.backend;
   cp::Output result;
-  run.visit([&](auto& triangulation) {
+  run.visitWithGale([&](auto& triangulation) {
     cp::execute(triangulation, run.values, parameters, run.monitor, result);
   });
   run.report = result.report;
