@@ -161,6 +161,10 @@ std::vector<OptionSpec> domainOptions() {
 
 std::vector<OptionSpec> galeOptions() {
   return {
+      {"--drop-zero", "",
+       "--raw stored as a mesh (--triangulation explicit or gale-*): drop the "
+       "zero-valued vertices and the cells holding one, as GALE's paper prepares its "
+       "volume meshes"},
       {"--segment-size", "N", "GALE: most vertices per octree segment (default 100)"},
       {"--cache-segments", "N",
        "GALE: computed segments kept per relation (default 1024)"},
@@ -181,6 +185,62 @@ std::vector<double> gridPoints(const std::array<SimplexId, 3>& dims) {
       for (SimplexId x = 0; x < dims[0]; ++x)
         points.insert(points.end(), {double(x), double(y), double(z)});
   return points;
+}
+
+// --drop-zero: a raw grid's Freudenthal tets without its zero-valued vertices (and the
+// tets holding one), vertices renumbered compactly with their values and positions, as
+// the GALE paper prepares its volume meshes (background voxels dropped).
+void dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& dims) {
+  const ImplicitTriangulation& grid = *domain.implicitTriangulation;
+  const SimplexId n = grid.getNumberOfVertices();
+  std::vector<SimplexId> newId(n, -1);
+  SimplexId kept = 0;
+  const std::size_t width = scalarTypeSize(domain.values.type);
+  auto bytes = std::make_shared<std::vector<unsigned char>>();
+  TOPOGPU_DISPATCH_SCALAR(domain.values.type, {
+    const auto* v = static_cast<const ValueT*>(domain.values.data);
+    for (SimplexId i = 0; i < n; ++i)
+      if (v[i] != ValueT(0))
+        newId[i] = kept++;
+  });
+  if (kept == 0)
+    throw Error("--drop-zero: every value of '" + domain.input + "' is zero");
+  bytes->resize(std::size_t(kept) * width);
+  std::vector<double> points;
+  points.reserve(std::size_t(kept) * 3);
+  const auto* from = static_cast<const unsigned char*>(domain.values.data);
+  for (SimplexId i = 0; i < n; ++i) {
+    if (newId[i] < 0)
+      continue;
+    std::copy(from + i * width, from + (i + 1) * width, bytes->data() + newId[i] * width);
+    points.insert(points.end(), {double(i % dims[0]), double((i / dims[0]) % dims[1]),
+                                 double(i / (dims[0] * dims[1]))});
+  }
+  const int arity = grid.getCellVertexNumber();
+  std::vector<SimplexId> cells;
+  for (SimplexId c = 0; c < grid.getNumberOfCells(); ++c) {
+    bool all = true;
+    for (int k = 0; k < arity; ++k)
+      all &= newId[grid.getCellVertex(c, k)] >= 0;
+    if (!all)
+      continue;
+    for (int k = 0; k < arity; ++k)
+      cells.push_back(newId[grid.getCellVertex(c, k)]);
+  }
+  if (cells.empty())
+    throw Error("--drop-zero: no cell of '" + domain.input + "' is free of zero values");
+  domain.notes.push_back("--drop-zero: " + std::to_string(n - kept) +
+                         " zero-valued vertices and the cells holding them dropped (" +
+                         std::to_string(kept) + " vertices, " +
+                         std::to_string(cells.size() / arity) + " cells left)");
+  const int dimension = grid.getDimension();
+  domain.explicitTriangulation =
+      std::make_shared<ExplicitTriangulation>(kept, dimension, std::move(cells));
+  domain.implicitTriangulation.reset();
+  domain.values = ScalarArrayView{bytes->data(), domain.values.type, kept};
+  domain.storage = bytes;
+  domain.points = std::move(points);
+  domain.triangulation = "explicit";
 }
 
 void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
@@ -207,7 +267,7 @@ void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
   domain.explicitTriangulation.reset();
   std::vector<double>().swap(domain.points);
   domain.triangulation = kind;
-  domain.triangulationSeconds = timer.seconds();
+  domain.triangulationSeconds += timer.seconds();
   for (const std::string& warning : domain.galeTriangulation->warnings())
     domain.notes.push_back(warning);
 }
@@ -232,6 +292,15 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
   for (const char* flag : {"--raw", "--mesh"}) {
     if (args.has(flag))
       domain.input = args.get(flag);
+  }
+  if (args.has("--drop-zero")) {
+    if (!args.has("--raw") || (kind != "explicit" && !gale))
+      throw Error("--drop-zero needs --raw and --triangulation explicit, gale-cpu or "
+                  "gale-gpu");
+    context.activity = "dropping the zero values of '" + domain.input + "'";
+    Timer timer;
+    dropZeroValued(domain, io::parseDims(args.require("--dims")));
+    domain.triangulationSeconds = timer.seconds();
   }
   if (kind == "explicit" && domain.implicitTriangulation) {
     context.activity = "building the explicit triangulation of '" + domain.input + "' (" +
