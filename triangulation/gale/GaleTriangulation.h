@@ -49,8 +49,8 @@ struct Parameters {
   SimplexId segmentCapacity = 100; // N: most vertices in an octree leaf (segment)
   // Segments computed per request: the requested one and the following ones (the
   // paper's n_b * t_b / t_s); 1 disables the precomputation.
-  int segmentsPerRequest = 4;
-  int cacheSegments = 1024; // segments kept per relation (least recently used evicted)
+  int segmentsPerRequest = 8;
+  int cacheSegments = 8192; // segments kept per relation (least recently used evicted)
   std::size_t cacheBytes = std::size_t(1) << 30; // per relation; 0 = no byte cap
   ProducerKind producer = ProducerKind::Cpu;
 };
