@@ -5,6 +5,8 @@
 
 #include "core/critical_points/CriticalPoints.h"
 
+#include <algorithm>
+
 namespace topogpu::cli {
 
 int runCriticalPoints(const Arguments& args, CommandContext& context) {
@@ -31,6 +33,11 @@ int runCriticalPoints(const Arguments& args, CommandContext& context) {
   }
   result.fields.add("counts", counts);
   if (domain.galeTriangulation) {
+    // a GPU producer failure during the run (the selection's warnings are notes already)
+    for (const std::string& warning : domain.galeTriangulation->warnings())
+      if (std::find(domain.notes.begin(), domain.notes.end(), warning) ==
+          domain.notes.end())
+        output.report.warnings.push_back(warning);
     // GALE's own costs (the paper's figure 10): initialization (segmentation, cells per
     // segment, edge/triangle lists) and the time consumers spent waiting on producers.
     const gale::Statistics stats = domain.galeTriangulation->statistics();

@@ -6,6 +6,7 @@
 #include "cuda/critical_points/CriticalPointsGpu.h"
 #include "cuda/discrete_gradient/DiscreteGradientGpu.h"
 #include "cuda/eikonal/EikonalGpu.h"
+#include "cuda/gale/GaleGpu.h"
 #include "cuda/morse_smale_complex/MorseSmaleComplexGpu.h"
 #include "cuda/morse_smale_complex/SaddleConnectionsGpu.h"
 #include "cuda/scalar_field_smoother/ScalarFieldSmootherGpu.h"
@@ -74,6 +75,12 @@ void computeSaddleConnections(const cubical::Grid&, const std::vector<std::uint8
 void solvePatchFim(const eikonal::PatchArrays&, const eikonal::PatchFimSettings&,
                    const Monitor&, eikonal::PatchFimState&, RunReport&) {
   noCuda("patchFIM");
+}
+
+std::shared_ptr<gale::SegmentProducer> makeGaleGpuProducer(const GaleTriangulation&,
+                                                           std::string& why) {
+  why = "this build of TopoGPU has no CUDA support";
+  return nullptr;
 }
 
 } // namespace topogpu::gpu

@@ -13,7 +13,7 @@ from cli_helpers import check, expect_error, np, topogpu
 
 TOPOGPU, DATA = cli_helpers.arguments()
 
-GPU_FALLBACK = "GALE: this build has no GPU producer"
+GPU_FALLBACK = "GALE: no GPU producer"
 
 
 def run(args):

@@ -1,6 +1,7 @@
 #include "GaleTriangulation.h"
 
 #include "core/common/Timer.h"
+#include "cuda/gale/GaleGpu.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -285,9 +286,11 @@ thread_local int tNextHandle = 0;
 constexpr int kTetEdgePairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
 constexpr int kTetFaces[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
 
+} // namespace
+
 // Rows from (row, value) pairs: sorted, duplicates dropped.
-CompressedRows rowsFromPairs(std::vector<std::pair<SimplexId, SimplexId>>& pairs,
-                             SimplexId rowCount, SimplexId maxValue) {
+CompressedRows gale::rowsFromPairs(std::vector<std::pair<SimplexId, SimplexId>>& pairs,
+                                   SimplexId rowCount, SimplexId maxValue) {
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   CompressedRows rows;
@@ -304,7 +307,7 @@ CompressedRows rowsFromPairs(std::vector<std::pair<SimplexId, SimplexId>>& pairs
   return rows;
 }
 
-} // namespace
+namespace {} // namespace
 
 // ---- construction: validation, segmentation, cells per segment ----------------------
 
@@ -381,10 +384,15 @@ void GaleTriangulation::initialize(std::vector<SimplexId>& cellVertices,
   if (producer) {
     producer_ = std::move(producer);
   } else {
-    if (parameters_.producer == gale::ProducerKind::Gpu)
-      warnings_.push_back("GALE: this build has no GPU producer; the relations are "
-                          "computed by CPU producers");
-    producer_ = gale::makeCpuProducer();
+    if (parameters_.producer == gale::ProducerKind::Gpu) {
+      std::string why;
+      producer_ = gpu::makeGaleGpuProducer(*this, why);
+      if (!producer_)
+        warnings_.push_back("GALE: no GPU producer (" + why +
+                            "); the relations are computed by CPU producers");
+    }
+    if (!producer_)
+      producer_ = gale::makeCpuProducer();
   }
   initializationSeconds_ += timer.seconds();
 }
@@ -1089,6 +1097,13 @@ gale::Statistics GaleTriangulation::statistics() const {
 
 std::string GaleTriangulation::producerName() const {
   return producer_->name();
+}
+
+std::vector<std::string> GaleTriangulation::warnings() const {
+  std::vector<std::string> all = warnings_;
+  for (std::string& w : producer_->warnings())
+    all.push_back(std::move(w));
+  return all;
 }
 
 std::size_t GaleTriangulation::memoryBytes() const {

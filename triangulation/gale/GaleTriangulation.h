@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace topogpu {
@@ -75,7 +76,13 @@ public:
   virtual void compute(const GaleTriangulation& mesh, ServedRelation relation,
                        const std::vector<SimplexId>& segments,
                        std::vector<SegmentPointer>& out) = 0;
+  // What went wrong but was handled (a GPU failure and the switch to the CPU).
+  virtual std::vector<std::string> warnings() const { return {}; }
 };
+
+// Rows from (row, value) pairs, each row sorted and without duplicates (producers).
+CompressedRows rowsFromPairs(std::vector<std::pair<SimplexId, SimplexId>>& pairs,
+                             SimplexId rowCount, SimplexId maxValue);
 
 // The CPU producer (one segment per task, the batch in parallel on TBB).
 std::shared_ptr<SegmentProducer> makeCpuProducer();
@@ -208,8 +215,9 @@ public:
 
   const gale::Parameters& parameters() const { return parameters_; }
   gale::Statistics statistics() const;
-  // What the producer selection said (e.g. the GPU fallback); empty when nothing.
-  const std::vector<std::string>& warnings() const { return warnings_; }
+  // What the producer selection said (e.g. the GPU fallback) and what the producer
+  // reported since (a GPU failure); empty when nothing.
+  std::vector<std::string> warnings() const;
   std::string producerName() const;
   // Bytes of the segmentation, cell lists, edge/triangle lists and the caches now.
   std::size_t memoryBytes() const;
