@@ -437,7 +437,7 @@ void splitOctree(const std::vector<double>& points, SimplexId* order, SimplexId 
   bounds[4] = split(first, last, 2);
   bounds[2] = split(first, bounds[4], 1);
   bounds[6] = split(bounds[4], last, 1);
-  for (int q = 0; q < 4; ++q)
+  for (std::size_t q = 0; q < 4; ++q)
     bounds[2 * q + 1] = split(bounds[2 * q], bounds[2 * q + 2], 0);
   std::array<std::vector<SimplexId>, 8> children;
   auto child = [&](int k) {
