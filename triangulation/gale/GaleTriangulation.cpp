@@ -318,48 +318,57 @@ GaleTriangulation::GaleTriangulation(SimplexId numberOfVertices, int cellDimensi
                                      std::shared_ptr<gale::SegmentProducer> producer)
     : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
       parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
-  initialize(cellVertices, points, std::move(producer), true);
+  initialize(cellVertices, points, std::move(producer));
 }
 
-GaleTriangulation::GaleTriangulation(Unchecked, SimplexId numberOfVertices,
-                                     int cellDimension,
-                                     std::vector<SimplexId> cellVertices,
+// From an explicit mesh: its cells were validated by the same checks; they are copied
+// straight into GALE's 32/64-bit array (no 64-bit temporary).
+GaleTriangulation::GaleTriangulation(Unchecked, const ExplicitTriangulation& mesh,
                                      const std::vector<double>& points,
                                      const gale::Parameters& parameters,
                                      std::shared_ptr<gale::SegmentProducer> producer)
-    : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
+    : dimension_(mesh.getDimension()), numberOfVertices_(mesh.getNumberOfVertices()),
       parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
-  initialize(cellVertices, points, std::move(producer), false);
+  Timer timer;
+  checkParameters(points);
+  numberOfCells_ = mesh.getNumberOfCells();
+  const int arity = dimension_ + 1;
+  cells_.allocate(std::size_t(numberOfCells_) * arity, numberOfVertices_ - 1, false);
+  parallelFor(numberOfCells_, [&](SimplexId c) {
+    for (int k = 0; k < arity; ++k)
+      cells_.set(std::size_t(c) * arity + k, mesh.getCellVertex(c, k));
+  });
+  initializationSeconds_ += timer.seconds();
+  finishInitialization(points, std::move(producer));
 }
 
 std::shared_ptr<GaleTriangulation> GaleTriangulation::fromExplicit(
     const ExplicitTriangulation& mesh, const std::vector<double>& points,
     const gale::Parameters& parameters, std::shared_ptr<gale::SegmentProducer> producer) {
-  const int arity = mesh.getCellVertexNumber();
-  std::vector<SimplexId> cells(std::size_t(mesh.getNumberOfCells()) * arity);
-  parallelFor(mesh.getNumberOfCells(), [&](SimplexId c) {
-    for (int k = 0; k < arity; ++k)
-      cells[std::size_t(c) * arity + k] = mesh.getCellVertex(c, k);
-  });
   return std::shared_ptr<GaleTriangulation>(
-      new GaleTriangulation(Unchecked{}, mesh.getNumberOfVertices(), mesh.getDimension(),
-                            std::move(cells), points, parameters, std::move(producer)));
+      new GaleTriangulation(Unchecked{}, mesh, points, parameters, std::move(producer)));
+}
+
+void GaleTriangulation::checkParameters(const std::vector<double>& points) const {
+  if (dimension_ != 2 && dimension_ != 3)
+    throw Error("GALE triangulation needs triangles or tetrahedra (cell dimension " +
+                std::to_string(dimension_) + ")");
+  if (parameters_.segmentCapacity < 1)
+    throw Error("GALE segment capacity must be at least 1 vertex (got " +
+                std::to_string(parameters_.segmentCapacity) + ")");
+  if (!points.empty() && points.size() != std::size_t(numberOfVertices_) * 3)
+    throw Error("GALE triangulation: " + std::to_string(points.size()) +
+                " point coordinates for " + std::to_string(numberOfVertices_) +
+                " vertices (3 per vertex expected)");
 }
 
 void GaleTriangulation::initialize(std::vector<SimplexId>& cellVertices,
                                    const std::vector<double>& points,
-                                   std::shared_ptr<gale::SegmentProducer> producer,
-                                   bool validate) {
+                                   std::shared_ptr<gale::SegmentProducer> producer) {
   Timer timer;
-  const int cellDimension = dimension_;
-  const SimplexId numberOfVertices = numberOfVertices_;
-  if (cellDimension != 2 && cellDimension != 3)
-    throw Error("GALE triangulation needs triangles or tetrahedra (cell dimension " +
-                std::to_string(cellDimension) + ")");
-  if (parameters_.segmentCapacity < 1)
-    throw Error("GALE segment capacity must be at least 1 vertex (got " +
-                std::to_string(parameters_.segmentCapacity) + ")");
-  const std::size_t arity = std::size_t(cellDimension) + 1;
+  const std::size_t arity = std::size_t(dimension_) + 1;
+  if (dimension_ != 2 && dimension_ != 3)
+    checkParameters(points); // names the bad dimension
   if (cellVertices.empty() || cellVertices.size() % arity != 0)
     throw Error(cellVertices.empty() ? "mesh has no cells"
                                      : "cell connectivity is not a multiple of " +
@@ -368,17 +377,20 @@ void GaleTriangulation::initialize(std::vector<SimplexId>& cellVertices,
   // The explicit backend's checks (ids in range, no repeated vertex, no identical
   // cells), so both backends reject the same meshes with the same messages; its
   // temporaries are freed on return.
-  if (validate)
-    ExplicitTriangulation::view(numberOfVertices, cellDimension, cellVertices.data(),
-                                numberOfCells_, nullptr);
-  if (!points.empty() && points.size() != std::size_t(numberOfVertices) * 3)
-    throw Error("GALE triangulation: " + std::to_string(points.size()) +
-                " point coordinates for " + std::to_string(numberOfVertices) +
-                " vertices (3 per vertex expected)");
-  cells_.allocate(cellVertices.size(), numberOfVertices - 1, false);
+  ExplicitTriangulation::view(numberOfVertices_, dimension_, cellVertices.data(),
+                              numberOfCells_, nullptr);
+  checkParameters(points);
+  cells_.allocate(cellVertices.size(), numberOfVertices_ - 1, false);
   parallelFor(SimplexId(cellVertices.size()),
               [&](SimplexId i) { cells_.set(std::size_t(i), cellVertices[i]); });
   std::vector<SimplexId>().swap(cellVertices);
+  initializationSeconds_ += timer.seconds();
+  finishInitialization(points, std::move(producer));
+}
+
+void GaleTriangulation::finishInitialization(
+    const std::vector<double>& points, std::shared_ptr<gale::SegmentProducer> producer) {
+  Timer timer;
   buildSegments(points);
   buildCellLists();
   if (producer) {

@@ -225,12 +225,14 @@ public:
 private:
   friend class gale::RelationServer;
   struct Unchecked {};
-  GaleTriangulation(Unchecked, SimplexId numberOfVertices, int cellDimension,
-                    std::vector<SimplexId> cellVertices,
+  GaleTriangulation(Unchecked, const ExplicitTriangulation& mesh,
                     const std::vector<double>& points, const gale::Parameters& parameters,
                     std::shared_ptr<gale::SegmentProducer> producer);
+  void checkParameters(const std::vector<double>& points) const;
   void initialize(std::vector<SimplexId>& cellVertices, const std::vector<double>& points,
-                  std::shared_ptr<gale::SegmentProducer> producer, bool validate);
+                  std::shared_ptr<gale::SegmentProducer> producer);
+  void finishInitialization(const std::vector<double>& points,
+                            std::shared_ptr<gale::SegmentProducer> producer);
   void buildSegments(const std::vector<double>& points);
   void buildCellLists();
   void buildEdges();
