@@ -279,6 +279,7 @@ TEST(Gale, StressManyConsumersTinyCache) {
     g->precondition(VV | VertexStar | BoundaryVertices | EV | ET);
     std::atomic<int> mismatches{0};
     std::vector<std::thread> threads;
+    threads.reserve(16);
     for (int t = 0; t < 16; ++t) {
       threads.emplace_back([&, t] {
         std::mt19937 local(unsigned(100 + t));
@@ -360,6 +361,7 @@ TEST(Gale, ProducerFailureReachesEveryConsumer) {
   const SimplexId inBad = g->getVertexInProcessingOrder(g->segmentStart(5));
   std::atomic<int> errors{0};
   std::vector<std::thread> threads;
+  threads.reserve(8);
   for (int t = 0; t < 8; ++t)
     threads.emplace_back([&] {
       try {
