@@ -57,6 +57,12 @@ void vtkTopoGPUCriticalPoints::Compute(topogpu::vtk::FilterRun& run) {
     cp::execute(triangulation, run.values, parameters, run.monitor, result);
   });
   run.report = result.report;
+  // A GALE producer that failed during the run (a GPU error, CPU producers took over).
+  if (auto* gale =
+          std::get_if<std::shared_ptr<topogpu::GaleTriangulation>>(run.triangulation))
+    for (const std::string& warning : (*gale)->warnings())
+      if (warning.rfind("GALE: no GPU producer", 0) != 0) // said once, when it was built
+        run.report.warnings.push_back(warning);
 
   const topogpu::Timer outputTimer;
   // In a distributed run each point is output by exactly one piece.
