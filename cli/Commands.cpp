@@ -31,7 +31,7 @@ const std::vector<Command>& commandTable() {
        "classify the vertices of a scalar field (TTK's ScalarFieldCriticalPoints)",
        {"--raw FILE --dims X,Y,Z --type T [options]",
         "--mesh FILE --array NAME [options]"},
-       concat({domainOptions(), runOptions()}),
+       concat({domainOptions(), galeOptions(), runOptions()}),
        "Counts minima, 1-saddles, 2-saddles, maxima, degenerate and regular vertices "
        "(JSON key \"counts\": minimum saddle1 saddle2 maximum degenerate regular).",
        runCriticalPoints},

@@ -22,7 +22,7 @@ std::string lower(std::string s) {
 
 // A triangle mesh read without VTK (.off, .ply) with the scalar array asked for.
 Domain surfaceDomain(io::SurfaceMesh surface, const std::string& path,
-                     const std::string& arrayName, bool offFile) {
+                     const std::string& arrayName, bool offFile, bool keepPoints) {
   auto values = std::make_shared<std::vector<double>>();
   const int axis = coordinateAxis(arrayName);
   for (auto& [name, array] : surface.pointArrays) {
@@ -52,6 +52,8 @@ Domain surfaceDomain(io::SurfaceMesh surface, const std::string& path,
   domain.storage = values;
   const SimplexId vertices = surface.numberOfVertices();
   surface.pointArrays.clear();
+  if (keepPoints)
+    domain.points = std::move(surface.points);
   surface.points = {};
   domain.explicitTriangulation =
       std::make_shared<ExplicitTriangulation>(vertices, 2, std::move(surface.cells));
@@ -78,7 +80,7 @@ Domain loadRaw(const Arguments& args, CommandContext& context) {
   return domain;
 }
 
-Domain loadMesh(const Arguments& args, CommandContext& context) {
+Domain loadMesh(const Arguments& args, CommandContext& context, bool keepPoints) {
   for (const char* rawOnly : {"--dims", "--type"}) {
     if (args.has(rawOnly))
       throw Error(std::string(rawOnly) + " applies to --raw inputs only");
@@ -89,16 +91,16 @@ Domain loadMesh(const Arguments& args, CommandContext& context) {
   context.activity = "reading mesh '" + path + "'";
   io::readableFileSize(path, "mesh");
   if (endsWith(name, ".off"))
-    return surfaceDomain(io::readOff(path), path, arrayName, true);
+    return surfaceDomain(io::readOff(path), path, arrayName, true, keepPoints);
   if (endsWith(name, ".ply"))
-    return surfaceDomain(io::readPly(path), path, arrayName, false);
+    return surfaceDomain(io::readPly(path), path, arrayName, false, keepPoints);
   const bool vtkFormat = endsWith(name, ".vtu") || endsWith(name, ".vtp") ||
                          endsWith(name, ".vti") || endsWith(name, ".vtk");
   if (!vtkFormat)
     throw Error("unsupported mesh format of '" + path +
                 "' (expected .off .ply .vtu .vtp .vti .vtk)");
 #if TOPOGPU_WITH_VTK
-  return loadWithVtk(path, arrayName);
+  return loadWithVtk(path, arrayName, keepPoints);
 #else
   throw Error("this build has no VTK: --mesh reads only .off and .ply files (got '" +
               path + "')");
@@ -108,11 +110,15 @@ Domain loadMesh(const Arguments& args, CommandContext& context) {
 } // namespace
 
 SimplexId Domain::numberOfVertices() const {
+  if (galeTriangulation)
+    return galeTriangulation->getNumberOfVertices();
   return implicitTriangulation ? implicitTriangulation->getNumberOfVertices()
                                : explicitTriangulation->getNumberOfVertices();
 }
 
 int Domain::dimension() const {
+  if (galeTriangulation)
+    return galeTriangulation->getDimension();
   return implicitTriangulation ? implicitTriangulation->getDimension()
                                : explicitTriangulation->getDimension();
 }
@@ -145,24 +151,156 @@ std::vector<OptionSpec> domainOptions() {
       },
       {"--array", "NAME",
        "point array of --mesh as the scalar field, or x, y, z (a coordinate)"},
-      {"--triangulation", "implicit|explicit",
-       "grids only: explicit stores the grid's simplices as a mesh (the mesh backend on "
-       "a "
-       "known domain, for comparisons); default implicit"},
+      {"--triangulation", "implicit|explicit|gale-cpu|gale-gpu",
+       "explicit on a grid stores its simplices as a mesh (the mesh backend on a known "
+       "domain, for comparisons); gale-cpu / gale-gpu (critical-points): the GALE "
+       "localized triangulation with CPU or GPU producers (a grid is stored as tets "
+       "first); default implicit for grids, explicit for meshes"},
   };
 }
 
-Domain loadDomain(const Arguments& args, CommandContext& context) {
+std::vector<OptionSpec> galeOptions() {
+  return {
+      {"--drop-zero", "",
+       "--raw stored as a mesh (--triangulation explicit or gale-*): drop the "
+       "zero-valued vertices and the cells holding one, as GALE's paper prepares its "
+       "volume meshes"},
+      {"--segment-size", "N", "GALE: most vertices per octree segment (default 100)"},
+      {"--cache-segments", "N",
+       "GALE: computed segments kept per relation (default 8192)"},
+      {"--segments-per-request", "N",
+       "GALE: segments a producer computes per request, the requested one and those "
+       "after it (default 8; 1 = no precomputation)"},
+  };
+}
+
+namespace {
+
+// The grid's vertices as points (x fastest), for GALE's octree.
+std::vector<double> gridPoints(const std::array<SimplexId, 3>& dims) {
+  std::vector<double> points;
+  points.reserve(std::size_t(dims[0] * dims[1] * dims[2]) * 3);
+  for (SimplexId z = 0; z < dims[2]; ++z)
+    for (SimplexId y = 0; y < dims[1]; ++y)
+      for (SimplexId x = 0; x < dims[0]; ++x)
+        points.insert(points.end(), {double(x), double(y), double(z)});
+  return points;
+}
+
+// --drop-zero: a raw grid's Freudenthal tets without its zero-valued vertices (and the
+// tets holding one), vertices renumbered compactly with their values and positions, as
+// the GALE paper prepares its volume meshes (background voxels dropped).
+void dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& dims) {
+  const ImplicitTriangulation& grid = *domain.implicitTriangulation;
+  const SimplexId n = grid.getNumberOfVertices();
+  std::vector<SimplexId> newId(n, -1);
+  SimplexId kept = 0;
+  const std::size_t width = scalarTypeSize(domain.values.type);
+  auto bytes = std::make_shared<std::vector<unsigned char>>();
+  TOPOGPU_DISPATCH_SCALAR(domain.values.type, {
+    const auto* v = static_cast<const ValueT*>(domain.values.data);
+    for (SimplexId i = 0; i < n; ++i)
+      if (v[i] != ValueT(0))
+        newId[i] = kept++;
+  });
+  if (kept == 0)
+    throw Error("--drop-zero: every value of '" + domain.input + "' is zero");
+  bytes->resize(std::size_t(kept) * width);
+  std::vector<double> points;
+  points.reserve(std::size_t(kept) * 3);
+  const auto* from = static_cast<const unsigned char*>(domain.values.data);
+  for (SimplexId i = 0; i < n; ++i) {
+    if (newId[i] < 0)
+      continue;
+    std::copy(from + i * width, from + (i + 1) * width, bytes->data() + newId[i] * width);
+    points.insert(points.end(), {double(i % dims[0]), double((i / dims[0]) % dims[1]),
+                                 double(i / (dims[0] * dims[1]))});
+  }
+  const int arity = grid.getCellVertexNumber();
+  std::vector<SimplexId> cells;
+  for (SimplexId c = 0; c < grid.getNumberOfCells(); ++c) {
+    bool all = true;
+    for (int k = 0; k < arity; ++k)
+      all &= newId[grid.getCellVertex(c, k)] >= 0;
+    if (!all)
+      continue;
+    for (int k = 0; k < arity; ++k)
+      cells.push_back(newId[grid.getCellVertex(c, k)]);
+  }
+  if (cells.empty())
+    throw Error("--drop-zero: no cell of '" + domain.input + "' is free of zero values");
+  domain.notes.push_back("--drop-zero: " + std::to_string(n - kept) +
+                         " zero-valued vertices and the cells holding them dropped (" +
+                         std::to_string(kept) + " vertices, " +
+                         std::to_string(cells.size() / arity) + " cells left)");
+  const int dimension = grid.getDimension();
+  domain.explicitTriangulation =
+      std::make_shared<ExplicitTriangulation>(kept, dimension, std::move(cells));
+  domain.implicitTriangulation.reset();
+  domain.values = ScalarArrayView{bytes->data(), domain.values.type, kept};
+  domain.storage = bytes;
+  domain.points = std::move(points);
+  domain.triangulation = "explicit";
+}
+
+void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
+              CommandContext& context) {
+  gale::Parameters parameters;
+  parameters.segmentCapacity = args.integer("--segment-size", 100, 1, 1 << 30);
+  parameters.cacheSegments = int(args.integer("--cache-segments", 8192, 1, 1 << 30));
+  parameters.segmentsPerRequest =
+      int(args.integer("--segments-per-request", 8, 1, 1 << 20));
+  parameters.producer =
+      kind == "gale-gpu" ? gale::ProducerKind::Gpu : gale::ProducerKind::Cpu;
+  context.activity = "building the GALE triangulation of '" + domain.input + "' (" +
+                     std::to_string(domain.numberOfVertices()) + " vertices)";
+  Timer timer;
+  if (domain.implicitTriangulation) {
+    if (domain.points.empty() && args.has("--raw"))
+      domain.points = gridPoints(io::parseDims(args.require("--dims")));
+    domain.explicitTriangulation = std::make_shared<ExplicitTriangulation>(
+        explicitCopyOf(*domain.implicitTriangulation));
+    domain.implicitTriangulation.reset();
+  }
+  domain.galeTriangulation = GaleTriangulation::fromExplicit(
+      *domain.explicitTriangulation, domain.points, parameters);
+  domain.explicitTriangulation.reset();
+  std::vector<double>().swap(domain.points);
+  domain.triangulation = kind;
+  domain.triangulationSeconds += timer.seconds();
+  for (const std::string& warning : domain.galeTriangulation->warnings())
+    domain.notes.push_back(warning);
+}
+
+} // namespace
+
+Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale) {
   if (args.has("--raw") == args.has("--mesh"))
     throw Error("give exactly one input: --raw FILE or --mesh FILE (see 'topogpu " +
                 context.command + " --help')");
   const std::string kind = args.get("--triangulation", "");
-  if (!kind.empty() && kind != "implicit" && kind != "explicit")
-    throw Error("--triangulation must be implicit or explicit, got '" + kind + "'");
-  Domain domain = args.has("--raw") ? loadRaw(args, context) : loadMesh(args, context);
+  const bool gale = kind == "gale-cpu" || kind == "gale-gpu";
+  if (gale && !withGale)
+    throw Error("--triangulation " + kind + " is not available for " + context.command +
+                " (GALE runs critical-points)");
+  if (!kind.empty() && kind != "implicit" && kind != "explicit" && !gale)
+    throw Error("--triangulation must be implicit, explicit" +
+                std::string(withGale ? ", gale-cpu or gale-gpu" : "") + ", got '" + kind +
+                "'");
+  Domain domain =
+      args.has("--raw") ? loadRaw(args, context) : loadMesh(args, context, gale);
   for (const char* flag : {"--raw", "--mesh"}) {
     if (args.has(flag))
       domain.input = args.get(flag);
+  }
+  if (args.has("--drop-zero")) {
+    if (!args.has("--raw") || (kind != "explicit" && !gale))
+      throw Error("--drop-zero needs --raw and --triangulation explicit, gale-cpu or "
+                  "gale-gpu");
+    context.activity = "dropping the zero values of '" + domain.input + "'";
+    Timer timer;
+    dropZeroValued(domain, io::parseDims(args.require("--dims")));
+    domain.triangulationSeconds = timer.seconds();
   }
   if (kind == "explicit" && domain.implicitTriangulation) {
     context.activity = "building the explicit triangulation of '" + domain.input + "' (" +
@@ -173,6 +311,8 @@ Domain loadDomain(const Arguments& args, CommandContext& context) {
     domain.implicitTriangulation.reset();
     domain.triangulation = "explicit";
     domain.triangulationSeconds = timer.seconds();
+  } else if (gale) {
+    makeGale(domain, args, kind, context);
   } else if (kind == "implicit" && !domain.implicitTriangulation) {
     throw Error("--triangulation implicit needs a grid (--raw or .vti); '" +
                 domain.input + "' is a mesh");

@@ -8,6 +8,7 @@
 
 #include "core/common/ScalarArray.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/gale/GaleTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
 #include <memory>
@@ -21,10 +22,11 @@ struct Domain {
   // first so that it is destroyed last.
   std::shared_ptr<const void> storage;
   std::string input;               // the file, as given
-  std::string triangulation;       // "implicit" or "explicit"
+  std::string triangulation;       // "implicit", "explicit", "gale-cpu" or "gale-gpu"
   double triangulationSeconds = 0; // building the explicit one, outside the algorithm
   std::shared_ptr<ImplicitTriangulation> implicitTriangulation;
   std::shared_ptr<ExplicitTriangulation> explicitTriangulation;
+  std::shared_ptr<GaleTriangulation> galeTriangulation; // --triangulation gale-*
   ScalarArrayView values;
   std::vector<std::string> notes; // said to the user as warnings
   // x y z per vertex: filled only by loadWithVtk(..., keepPoints = true) (geodesic).
@@ -32,19 +34,29 @@ struct Domain {
 
   SimplexId numberOfVertices() const;
   int dimension() const;
-  // Calls f(triangulation&) with the one this domain has.
+  // Calls f(triangulation&) with the one this domain has (commands without GALE
+  // support never get a GALE domain: loadDomain refuses it for them).
   template <typename F> decltype(auto) visit(F&& f) {
     if (implicitTriangulation)
       return f(*implicitTriangulation);
     return f(*explicitTriangulation);
   }
+  // The same, GALE included (commands that support --triangulation gale-*).
+  template <typename F> decltype(auto) visitWithGale(F&& f) {
+    if (galeTriangulation)
+      return f(*galeTriangulation);
+    return visit(std::forward<F>(f));
+  }
 };
 
 // --raw --dims --type --mesh --array --triangulation.
 std::vector<OptionSpec> domainOptions();
+// --segment-size --cache-segments --segments-per-request (commands with GALE).
+std::vector<OptionSpec> galeOptions();
 
-// Reads the domain the options name; every problem -> Error naming it.
-Domain loadDomain(const Arguments& args, CommandContext& context);
+// Reads the domain the options name; every problem -> Error naming it. withGale: the
+// command accepts --triangulation gale-cpu|gale-gpu (and the GALE options).
+Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale = false);
 
 #if TOPOGPU_WITH_VTK
 // .vtu .vtp .vti .vtk through VTK's readers and the filters' adaptor (VtkInput.cxx).

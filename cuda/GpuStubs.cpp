@@ -6,6 +6,7 @@
 #include "cuda/critical_points/CriticalPointsGpu.h"
 #include "cuda/discrete_gradient/DiscreteGradientGpu.h"
 #include "cuda/eikonal/EikonalGpu.h"
+#include "cuda/gale/GaleGpu.h"
 #include "cuda/morse_smale_complex/MorseSmaleComplexGpu.h"
 #include "cuda/morse_smale_complex/SaddleConnectionsGpu.h"
 #include "cuda/rips_persistence/RipsPersistenceGpu.h"
@@ -98,6 +99,12 @@ makeRipsColumnBuilder(const rips_persistence::RipsGraph&, std::size_t, const Mon
 void ripsPointDistances(const std::vector<double>&, SimplexId, int, std::size_t,
                         std::vector<float>&, RunReport&) {
   noCuda("rips persistence");
+}
+
+std::shared_ptr<gale::SegmentProducer> makeGaleGpuProducer(const GaleTriangulation&,
+                                                           std::string& why) {
+  why = "this build of TopoGPU has no CUDA support";
+  return nullptr;
 }
 
 } // namespace topogpu::gpu

@@ -184,6 +184,33 @@ TriangulationResult makeTriangulation(vtkDataSet* input) {
               " (expected vtkImageData, vtkUnstructuredGrid or vtkPolyData)");
 }
 
+TriangulationResult makeTriangulation(vtkDataSet* input, TriangulationChoice choice,
+                                      const gale::Parameters& parameters) {
+  TriangulationResult result = makeTriangulation(input);
+  if (choice == TriangulationChoice::Auto)
+    return result;
+  if (auto* grid =
+          std::get_if<std::shared_ptr<ImplicitTriangulation>>(&result.triangulation))
+    result.triangulation =
+        std::make_shared<ExplicitTriangulation>(explicitCopyOf(**grid));
+  if (choice == TriangulationChoice::Explicit)
+    return result;
+  std::vector<double> points(3 * std::size_t(input->GetNumberOfPoints()));
+  for (vtkIdType v = 0; v < input->GetNumberOfPoints(); ++v)
+    input->GetPoint(v, &points[3 * std::size_t(v)]);
+  gale::Parameters chosen = parameters;
+  chosen.producer = choice == TriangulationChoice::GaleGpu ? gale::ProducerKind::Gpu
+                                                           : gale::ProducerKind::Cpu;
+  // The explicit mesh validated the cells (same checks): GALE takes them from it, and
+  // it is dropped here.
+  auto mesh = std::get<std::shared_ptr<ExplicitTriangulation>>(result.triangulation);
+  result.triangulation = GaleTriangulation::fromExplicit(*mesh, points, chosen);
+  for (const std::string& warning :
+       std::get<std::shared_ptr<GaleTriangulation>>(result.triangulation)->warnings())
+    result.note += (result.note.empty() ? "" : "; ") + warning;
+  return result;
+}
+
 ScalarArrayView viewScalarArray(vtkDataArray* array, const std::string& name) {
   if (array == nullptr)
     throw Error("no point scalar array '" + name + "' on the input");

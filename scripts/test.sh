@@ -24,3 +24,14 @@ export ASAN_OPTIONS=detect_stack_use_after_return=1:check_initialization_order=1
 # the Release run above keeps them.
 TOPOGPU_SHARED_DATA=/nonexistent-under-asan \
   ctest --test-dir build-asan --output-on-failure -j 2 --timeout 600 -L unit
+
+# Third build (build-tsan): the GALE unit test alone under ThreadSanitizer (its leader
+# threads, request queues, caches and thread-local handles; TBB on one thread there, see
+# test_gale.cpp); about one minute.
+if [ ! -f build-tsan/build.ninja ]; then
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTOPOGPU_TSAN=ON \
+    -DTOPOGPU_ENABLE_CUDA=OFF -DTOPOGPU_ENABLE_PARAVIEW=OFF -DTOPOGPU_BUILD_GPU_TESTS=OFF
+fi
+cmake --build build-tsan -j "$(nproc)" --target unit_test_gale
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=scripts/tsan.supp \
+  TOPOGPU_SHARED_DATA=/nonexistent-under-tsan build-tsan/bin/unit_test_gale

@@ -29,4 +29,25 @@ struct CountsNonManifoldFacets<
     T, std::void_t<decltype(std::declval<const T&>().getNumberOfNonManifoldFacets())>>
     : std::true_type {};
 
+// Backends that prefer a vertex visiting order (GALE: segment by segment, so each
+// segment's relations are computed once and read while cached) expose
+// getVertexInProcessingOrder(position); per-vertex loops whose results do not depend on
+// the visiting order use it through vertexAtPosition.
+template <typename T, typename = void>
+struct HasVertexProcessingOrder : std::false_type {};
+template <typename T>
+struct HasVertexProcessingOrder<
+    T, std::void_t<decltype(std::declval<const T&>().getVertexInProcessingOrder(0))>>
+    : std::true_type {};
+
+// The vertex visited at `position` of a per-vertex loop: the backend's processing order
+// when it has one, else the identity.
+template <typename T>
+inline SimplexId vertexAtPosition(const T& triangulation, SimplexId position) {
+  if constexpr (HasVertexProcessingOrder<T>::value)
+    return triangulation.getVertexInProcessingOrder(position);
+  else
+    return position;
+}
+
 } // namespace topogpu

@@ -81,8 +81,8 @@ void warnAboutMesh(const Triangulation& tri, RunReport& report) {
           "components of their links");
   }
   SimplexId isolated = 0;
-  for (SimplexId v = 0; v < tri.getNumberOfVertices(); ++v)
-    isolated += tri.getVertexNeighborNumber(v) == 0;
+  for (SimplexId p = 0; p < tri.getNumberOfVertices(); ++p)
+    isolated += tri.getVertexNeighborNumber(vertexAtPosition(tri, p)) == 0;
   if (isolated > 0)
     report.warnings.push_back(
         std::to_string(isolated) +

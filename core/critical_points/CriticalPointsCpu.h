@@ -3,6 +3,7 @@
 // grid specialisation that runs the stencil classifier the GPU runs.
 #pragma once
 
+#include "core/common/TriangulationTraits.h"
 #include "core/critical_points/CriticalType.h"
 #include "core/critical_points/GridLinkClassifier.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -110,15 +111,19 @@ void forVertexBlocks(SimplexId n, const Monitor& monitor, Body body) {
   }
 }
 
-// Any triangulation: the generic link classifier.
+// Any triangulation: the generic link classifier. Vertices are visited in the backend's
+// processing order (GALE: segment by segment); each is classified on its own, so the
+// result does not depend on it.
 template <typename Triangulation>
 void classifyVerticesCpu(const Triangulation& tri, const SimplexId* order,
                          std::int8_t* types, const Monitor& monitor) {
   forVertexBlocks(tri.getNumberOfVertices(), monitor,
                   [&](SimplexId first, SimplexId last) {
                     LinkScratch scratch;
-                    for (SimplexId v = first; v < last; ++v)
+                    for (SimplexId p = first; p < last; ++p) {
+                      const SimplexId v = vertexAtPosition(tri, p);
                       types[v] = std::int8_t(classifyVertex(tri, v, order, scratch));
+                    }
                   });
 }
 

@@ -57,6 +57,10 @@ struct FilterRun {
   template <typename F> decltype(auto) visit(F&& f) {
     return topogpu::vtk::visit(*triangulation, std::forward<F>(f));
   }
+  // The same, GALE included (modules with a GALE path).
+  template <typename F> decltype(auto) visitWithGale(F&& f) {
+    return topogpu::vtk::visitWithGale(*triangulation, std::forward<F>(f));
+  }
 };
 
 } // namespace topogpu::vtk

@@ -179,6 +179,7 @@ std::string pointArrayList(vtkDataSet* input) {
 
 struct vtkTopoGPUAlgorithm::TriangulationCache {
   GeometryKey key;
+  int choice = 0; // the TriangulationChoice it was built with
   topogpu::vtk::TriangulationResult result;
 };
 
@@ -854,19 +855,26 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
       GeometryKey key;
       const bool cacheable = makeGeometryKey(input, key);
       bool reused = false;
-      if (cacheable && this->Cache && this->Cache->key == key) {
+      const int choice = this->TriangulationChoice();
+      if (cacheable && this->Cache && this->Cache->key == key &&
+          this->Cache->choice == choice) {
         reused = true;
       } else {
         this->Cache.reset();
         auto fresh = std::make_unique<TriangulationCache>();
-        fresh->result = topogpu::vtk::makeTriangulation(input);
+        fresh->result = topogpu::vtk::makeTriangulation(
+            input, topogpu::vtk::TriangulationChoice(choice));
+        fresh->choice = choice;
         fresh->key = std::move(key);
         this->Cache = std::move(fresh);
       }
       stages.emplace_back(reused ? "triangulation (cached)" : "triangulation",
                           timer.seconds());
       if (!this->Cache->result.note.empty())
-        vtkWarningMacro(<< "Mixed cells: " << this->Cache->result.note << ".");
+        vtkWarningMacro(<< (this->Cache->result.note.rfind("GALE", 0) == 0
+                                ? ""
+                                : "Mixed cells: ")
+                        << this->Cache->result.note << ".");
       progress(kCoreStart);
       if (this->CheckAbort())
         throw topogpu::Aborted();

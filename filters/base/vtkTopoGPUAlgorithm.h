@@ -124,6 +124,13 @@ protected:
     return 16.0;
   }
 
+  // The backend the module asks for (TriangulationChoice: 0 Auto, 1 Explicit, 2 GALE
+  // with GPU producers, 3 GALE with CPU producers); modules with a Triangulation
+  // property override it. A change rebuilds the cached triangulation.
+  virtual int TriangulationChoice() const {
+    return 0;
+  }
+
   // Whether the module needs an input scalar (all of today's do).
   bool NeedsInputScalars = true;
   // Whether the module runs on a triangulation of a vtkDataSet input. When false (Rips

@@ -38,6 +38,7 @@ vtkTopoGPUCriticalPoints::~vtkTopoGPUCriticalPoints() = default;
 
 void vtkTopoGPUCriticalPoints::PrintSelf(ostream& os, vtkIndent indent) {
   this->Superclass::PrintSelf(os, indent);
+  os << indent << "Triangulation: " << this->Triangulation << "\n";
 }
 
 int vtkTopoGPUCriticalPoints::FillOutputPortInformation(int port, vtkInformation* info) {
@@ -52,10 +53,16 @@ void vtkTopoGPUCriticalPoints::Compute(topogpu::vtk::FilterRun& run) {
   cp::Parameters parameters;
   parameters.backend = run.backend;
   cp::Output result;
-  run.visit([&](auto& triangulation) {
+  run.visitWithGale([&](auto& triangulation) {
     cp::execute(triangulation, run.values, parameters, run.monitor, result);
   });
   run.report = result.report;
+  // A GALE producer that failed during the run (a GPU error, CPU producers took over).
+  if (auto* gale =
+          std::get_if<std::shared_ptr<topogpu::GaleTriangulation>>(run.triangulation))
+    for (const std::string& warning : (*gale)->warnings())
+      if (warning.rfind("GALE: no GPU producer", 0) != 0) // said once, when it was built
+        run.report.warnings.push_back(warning);
 
   const topogpu::Timer outputTimer;
   // In a distributed run each point is output by exactly one piece.

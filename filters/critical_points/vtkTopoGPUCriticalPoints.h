@@ -35,6 +35,16 @@ public:
   vtkTypeMacro(vtkTopoGPUCriticalPoints, vtkTopoGPUAlgorithm);
   void PrintSelf(ostream& os, vtkIndent indent) override;
 
+  ///@{
+  /**
+   * Triangulation backend for meshes: 0 Auto (implicit for images, explicit for
+   * meshes), 1 Explicit, 2 GALE with GPU producers (CPU producers with a warning when
+   * none is available), 3 GALE with CPU producers. Same output whichever is chosen.
+   */
+  vtkSetClampMacro(Triangulation, int, 0, 3);
+  vtkGetMacro(Triangulation, int);
+  ///@}
+
 protected:
   vtkTopoGPUCriticalPoints();
   ~vtkTopoGPUCriticalPoints() override;
@@ -43,10 +53,15 @@ protected:
 #ifndef __VTK_WRAP__
   void Compute(topogpu::vtk::FilterRun& run) override;
 #endif
+  int TriangulationChoice() const override {
+    return this->Triangulation;
+  }
 
 private:
   vtkTopoGPUCriticalPoints(const vtkTopoGPUCriticalPoints&) = delete;
   void operator=(const vtkTopoGPUCriticalPoints&) = delete;
+
+  int Triangulation = 0;
 };
 
 #endif

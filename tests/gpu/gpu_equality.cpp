@@ -44,6 +44,7 @@
 #include "tests/unit/EikonalMeshes.h"
 #include "tests/unit/SaddleConnectionsChain.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/gale/GaleTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
@@ -1589,6 +1590,71 @@ void ripsCases() {
 
 } // namespace
 
+// GALE's GPU producer (cuda/gale): the device computes VV and the vertex star per
+// segment; every row must equal the explicit backend's as a set, the critical points must
+// be identical, and an injected CUDA failure ("gale producer") must switch to the CPU
+// producers with a warning and the same result.
+void galeGpuProducer() {
+  const SimplexId nx = 48, ny = 40, nz = 36, n = nx * ny * nz;
+  ImplicitTriangulation grid(nx, ny, nz);
+  ExplicitTriangulation mesh = explicitCopyOf(grid);
+  std::vector<double> points;
+  for (SimplexId z = 0; z < nz; ++z)
+    for (SimplexId y = 0; y < ny; ++y)
+      for (SimplexId x = 0; x < nx; ++x)
+        points.insert(points.end(), {double(x), double(y), double(z)});
+  std::vector<float> field(n);
+  std::mt19937 rng(5);
+  for (auto& x : field)
+    x = float(rng() % 300);
+  critical_points::Output reference;
+  critical_points::execute(mesh, viewOf(field), {Backend::Cpu}, Monitor{}, reference);
+  for (const SimplexId capacity : {SimplexId(8), SimplexId(100)}) {
+    const std::string tag = "GALE GPU producer N=" + std::to_string(capacity);
+    gale::Parameters parameters;
+    parameters.segmentCapacity = capacity;
+    parameters.producer = gale::ProducerKind::Gpu;
+    auto gale = GaleTriangulation::fromExplicit(mesh, points, parameters);
+    expect(gale->producerName() == "gpu" && gale->warnings().empty(),
+           tag + ": no GPU producer: " + joined(gale->warnings()));
+    gale->precondition(VV | VertexStar);
+    int bad = 0;
+    for (SimplexId v = 0; v < n; ++v) {
+      std::vector<SimplexId> a, b, c, d;
+      for (int i = 0; i < gale->getVertexNeighborNumber(v); ++i)
+        a.push_back(gale->getVertexNeighbor(v, i));
+      for (int i = 0; i < mesh.getVertexNeighborNumber(v); ++i)
+        b.push_back(mesh.getVertexNeighbor(v, i));
+      for (int i = 0; i < gale->getVertexStarNumber(v); ++i)
+        c.push_back(gale->getVertexStar(v, i));
+      for (int i = 0; i < mesh.getVertexStarNumber(v); ++i)
+        d.push_back(mesh.getVertexStar(v, i));
+      std::sort(b.begin(), b.end());
+      std::sort(d.begin(), d.end());
+      bad += a != b || c != d;
+    }
+    expect(bad == 0,
+           tag + ": " + std::to_string(bad) + " vertices with other VV/star rows");
+    critical_points::Output out;
+    critical_points::execute(*gale, viewOf(field), {Backend::Cpu}, Monitor{}, out);
+    expect(out.vertexTypes == reference.vertexTypes && out.counts == reference.counts,
+           tag + ": critical points differ from the explicit backend's");
+  }
+  if (!injectFaults)
+    return;
+  gale::Parameters parameters;
+  parameters.producer = gale::ProducerKind::Gpu;
+  auto gale = GaleTriangulation::fromExplicit(mesh, points, parameters);
+  critical_points::Output out;
+  runWithInjectedFault("GALE producer fault", "gale producer", [&] {
+    critical_points::execute(*gale, viewOf(field), {Backend::Cpu}, Monitor{}, out);
+  });
+  expect(out.vertexTypes == reference.vertexTypes,
+         "GALE producer fault: the CPU producers' result differs");
+  expect(contains(joined(gale->warnings()), "GPU producer failed"),
+         "GALE producer fault: no warning: " + joined(gale->warnings()));
+}
+
 int main(int argc, char** argv) try {
   // Line by line, so that a run cut short (a timeout on the device) keeps its output.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -1649,6 +1715,7 @@ int main(int argc, char** argv) try {
       memoryBudgetFallback();
       if (injectFaults)
         faultInjection();
+      galeGpuProducer();
     }
     geodesicMeshes(surfaceFolder);
     geodesicChunks();

@@ -511,13 +511,48 @@ def case_default_array():
     print("default_array: RTData by default, 'height' when no active scalars, error when none")
 
 
+def case_triangulations():
+    """The Triangulation property (Auto / Explicit / GALE GPU / GALE CPU): the output is
+    identical with each, on a tet mesh, a triangle surface and an image (stored as tets
+    for Explicit and GALE); GALE with GPU producers warns when it runs on the CPU."""
+    sources = [
+        (LegacyVTKReader(FileNames=[os.path.join(DATA, "tets", "vtk_post_lox.vtk")]),
+         "Pressure"),
+        (Elevation(Input=Sphere(ThetaResolution=32, PhiResolution=24),
+                   LowPoint=[0, 0, -0.5], HighPoint=[0, 0, 0.5]), "Elevation"),
+        (Wavelet(WholeExtent=[0, 14, 0, 12, 0, 10]), "RTData"),
+    ]
+    for source, array in sources:
+        outputs = []
+        for choice in ["Auto", "Explicit", "GALE (GPU producers)", "GALE (CPU producers)"]:
+            cp = TopoGPUCriticalPoints(Input=source)
+            messages = Messages(cp)
+            cp.SelectInputScalars = ["POINTS", array]
+            cp.Triangulation = choice
+            out = fetch(cp)
+            assert not messages.errors, messages.errors
+            gpu_warned = any("GALE" in w and "CPU producers" in w for w in messages.warnings)
+            # the GPU choice warns when it runs on CPU producers (no device); no other does
+            assert not gpu_warned or choice == "GALE (GPU producers)", messages.warnings
+            outputs.append({name: np.array(out.PointData[name]) for name in
+                            ("CriticalType", "IsOnBoundary", "ttkVertexScalarField")})
+            outputs[-1]["points"] = np.array(out.Points)
+            Delete(cp)
+        assert len(outputs[0]["CriticalType"]) > 0, array
+        for other in outputs[1:]:
+            for key, values in outputs[0].items():
+                assert np.array_equal(values, other[key]), (array, key)
+        print("triangulations: %s, %d critical points, identical with the 4 choices"
+              % (array, len(outputs[0]["CriticalType"])))
+
+
 def case_documentation():
     """The help ships in the plugin (Debian's ParaView has no Qt help): the filter and
     each of its properties carry a short and a long help, shown as the panel's tooltips;
     the representation hint asks for point sprites."""
     cp = TopoGPUCriticalPoints(Input=Wavelet())
     names = documented_properties(cp)
-    assert {"Input", "SelectInputScalars", "Backend"} <= set(names), names
+    assert {"Input", "SelectInputScalars", "Backend", "Triangulation"} <= set(names), names
     hints = cp.SMProxy.GetHints()
     hint = hints.FindNestedElementByName("RepresentationType") if hints else None
     assert hint is not None and hint.GetAttribute("type") == "Point Gaussian", "no sprite hint"

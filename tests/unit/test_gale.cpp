@@ -1,0 +1,440 @@
+// The GALE triangulation (triangulation/gale): every relation against the brute-force
+// complex (small random meshes) and against the explicit backend (grids, the shared
+// surfaces), critical points identical to the explicit backend's, the segmentation's
+// invariants, concurrency (many consumers, tiny caches, batch size 1, 4-vertex
+// segments), producer failures delivered to every consumer, and bad input.
+#include "BruteForce.h"
+#include "GaleChecks.h"
+#include "TriangulationChecks.h"
+#include "UnitHelpers.h"
+
+#include "core/critical_points/CriticalPoints.h"
+#include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/gale/GaleTriangulation.h"
+#include "triangulation/io/MeshFiles.h"
+
+#include <gtest/gtest.h>
+#include <tbb/global_control.h>
+
+#include <atomic>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <thread>
+
+namespace topogpu::test {
+namespace {
+
+#ifdef __SANITIZE_THREAD__
+// Debian's libtbb is not instrumented, so ThreadSanitizer cannot see a parallel_for's
+// join and reports every write made in one: TBB runs on one thread in that build, and
+// TSan checks GALE's own threads (leaders, request queues, caches, thread-local
+// handles, the consumers' std::threads).
+const tbb::global_control oneTbbThread(tbb::global_control::max_allowed_parallelism, 1);
+#endif
+
+std::vector<double> randomPoints(SimplexId n, std::mt19937& rng) {
+  std::uniform_real_distribution<double> coordinate(-1.0, 1.0);
+  std::vector<double> points(std::size_t(n) * 3);
+  for (double& x : points)
+    x = coordinate(rng);
+  return points;
+}
+
+// Coordinates of an nx x ny x nz grid's vertices (x fastest), as the Kuhn cells number
+// them.
+std::vector<double> gridPoints(SimplexId nx, SimplexId ny, SimplexId nz) {
+  std::vector<double> points;
+  for (SimplexId z = 0; z < nz; ++z)
+    for (SimplexId y = 0; y < ny; ++y)
+      for (SimplexId x = 0; x < nx; ++x)
+        points.insert(points.end(), {double(x), double(y), double(z)});
+  return points;
+}
+
+std::vector<Tuple> shuffledCells(std::vector<Tuple> cells, std::mt19937& rng) {
+  std::shuffle(cells.begin(), cells.end(), rng);
+  for (Tuple& c : cells)
+    std::shuffle(c.begin(), c.end(), rng);
+  return cells;
+}
+
+gale::Parameters tiny(SimplexId capacity, int cache, int perRequest) {
+  gale::Parameters p;
+  p.segmentCapacity = capacity;
+  p.cacheSegments = cache;
+  p.segmentsPerRequest = perRequest;
+  return p;
+}
+
+TEST(Gale, RandomMeshesMatchBruteForceAndExplicit) {
+  std::mt19937 rng(2024);
+  for (int index = 0; index < 48; ++index) {
+    const RandomMesh mesh = randomMesh(index, rng);
+    const BruteComplex ref(mesh.numberOfVertices, mesh.dimension, mesh.cells);
+    const std::vector<double> points =
+        index % 3 == 0 ? std::vector<double>() : randomPoints(mesh.numberOfVertices, rng);
+    const gale::Parameters parameters =
+        tiny(SimplexId(1 + index % 5), 1 + index % 3, 1 + index % 4);
+    GaleTriangulation g(mesh.numberOfVertices, mesh.dimension, flatten(mesh.cells),
+                        points, parameters);
+    g.precondition(AllRelations);
+    const std::string what = "random mesh " + std::to_string(index);
+    compareWithBruteForce(g, ref, what);
+    checkFind(g, ref);
+    ExplicitTriangulation e(mesh.numberOfVertices, mesh.dimension, flatten(mesh.cells));
+    e.precondition(AllRelations);
+    compareWithExplicit(g, e, what);
+  }
+}
+
+// Relations asked one at a time (and the vertex star under both names): each works
+// alone, and a later precondition (edges added) must not leave stale cached segments.
+TEST(Gale, PreconditionOneRelationAtATime) {
+  std::mt19937 rng(5);
+  for (int index = 2; index < 4; ++index) {
+    const RandomMesh mesh = randomMesh(index, rng);
+    const BruteComplex ref(mesh.numberOfVertices, mesh.dimension, mesh.cells);
+    GaleTriangulation g(mesh.numberOfVertices, mesh.dimension, flatten(mesh.cells),
+                        randomPoints(mesh.numberOfVertices, rng), tiny(3, 2, 2));
+    g.precondition(BoundaryVertices);
+    const auto boundary = ref.boundary(0);
+    for (SimplexId v = 0; v < g.getNumberOfVertices(); ++v)
+      EXPECT_EQ(g.isVertexOnBoundary(v), boundary.count({v}) > 0) << v;
+    for (const Relations r :
+         {VV, VE, VF, VT, EF, ET, FT, TT, Boundary, EV, FV, FE, TE, TF})
+      g.precondition(r);
+    compareWithBruteForce(g, ref, "one at a time " + std::to_string(index));
+  }
+}
+
+TEST(Gale, TetrahedralizedGridsMatchExplicit) {
+  std::mt19937 rng(3);
+  struct Case {
+    SimplexId nx, ny, nz;
+    bool ttk;
+  };
+  for (const Case c : {Case{9, 8, 7, false}, Case{6, 7, 5, true}, Case{30, 20, 1, false},
+                       Case{17, 1, 13, true}}) {
+    const std::vector<Tuple> cells = shuffledCells(
+        c.ttk ? ttkGridCells(c.nx, c.ny, c.nz) : kuhnCells(c.nx, c.ny, c.nz), rng);
+    const int dim = int(cells.front().size()) - 1;
+    const SimplexId nv = c.nx * c.ny * c.nz;
+    ExplicitTriangulation e(nv, dim, flatten(cells));
+    e.precondition(AllRelations);
+    for (const SimplexId capacity : {SimplexId(7), SimplexId(100)}) {
+      auto g = GaleTriangulation::fromExplicit(e, gridPoints(c.nx, c.ny, c.nz),
+                                               tiny(capacity, 8, 4));
+      g->precondition(AllRelations);
+      compareWithExplicit(*g, e,
+                          std::to_string(c.nx) + "x" + std::to_string(c.ny) + "x" +
+                              std::to_string(c.nz) + " N=" + std::to_string(capacity));
+    }
+  }
+}
+
+std::string surfacePath(const std::string& name) {
+  return sharedDataDir() + "/surfaces/" + name;
+}
+
+TEST(Gale, SharedSurfacesMatchExplicit) {
+  int done = 0;
+  for (const char* name : {"cgal_sphere.off", "cgal_larger_sphere.off", "cgal_knot1.off",
+                           "ttk_inputData_terrain.off", "gudhi_human.off"}) {
+    if (!std::ifstream(surfacePath(name))) {
+      std::cout << "[ skipped ] " << surfacePath(name) << " missing\n";
+      continue;
+    }
+    io::SurfaceMesh mesh = io::readOff(surfacePath(name));
+    ExplicitTriangulation e(mesh.numberOfVertices(), 2, mesh.cells);
+    e.precondition(AllRelations);
+    auto g = GaleTriangulation::fromExplicit(e, mesh.points, tiny(50, 16, 4));
+    g->precondition(AllRelations);
+    compareWithExplicit(*g, e, name);
+    ++done;
+  }
+  if (done == 0)
+    GTEST_SKIP() << "no shared surface found under " << sharedDataDir();
+}
+
+template <typename Tri>
+critical_points::Output criticalPointsOf(Tri& tri, const std::vector<float>& f) {
+  critical_points::Output out;
+  critical_points::execute(
+      tri, ScalarArrayView{f.data(), ScalarType::Float32, SimplexId(f.size())},
+      {Backend::Cpu}, Monitor{}, out);
+  return out;
+}
+
+void expectSameCriticalPoints(const critical_points::Output& a,
+                              const critical_points::Output& b, const std::string& what) {
+  EXPECT_EQ(a.vertexTypes, b.vertexTypes) << what;
+  EXPECT_EQ(a.criticalVertices, b.criticalVertices) << what;
+  EXPECT_EQ(a.criticalOnBoundary, b.criticalOnBoundary) << what;
+  EXPECT_EQ(a.counts, b.counts) << what;
+  EXPECT_EQ(a.report.warnings, b.report.warnings) << what;
+}
+
+TEST(Gale, CriticalPointsIdenticalToExplicit) {
+  std::mt19937 rng(9);
+  // a tetrahedralized grid with a noisy field (many critical points, plateaus too)
+  {
+    const SimplexId nx = 14, ny = 12, nz = 10, nv = nx * ny * nz;
+    ExplicitTriangulation e(nv, 3, flatten(shuffledCells(kuhnCells(nx, ny, nz), rng)));
+    auto g = GaleTriangulation::fromExplicit(e, gridPoints(nx, ny, nz), tiny(20, 4, 2));
+    std::uniform_int_distribution<int> value(0, 40);
+    std::vector<float> f(nv);
+    for (float& x : f)
+      x = float(value(rng));
+    const auto a = criticalPointsOf(e, f), b = criticalPointsOf(*g, f);
+    EXPECT_GT(a.criticalVertices.size(), 10u);
+    expectSameCriticalPoints(a, b, "grid");
+  }
+  // random non-manifold meshes (the warnings must match too)
+  for (int index = 0; index < 16; ++index) {
+    const RandomMesh mesh = randomMesh(index, rng);
+    ExplicitTriangulation e(mesh.numberOfVertices, mesh.dimension, flatten(mesh.cells));
+    auto g = GaleTriangulation::fromExplicit(e, randomPoints(mesh.numberOfVertices, rng),
+                                             tiny(3, 2, 1));
+    std::vector<float> f(mesh.numberOfVertices);
+    for (float& x : f)
+      x = float(rng() % 7);
+    expectSameCriticalPoints(criticalPointsOf(e, f), criticalPointsOf(*g, f),
+                             "random mesh " + std::to_string(index));
+  }
+  // a shared surface with its height as the field
+  if (std::ifstream(surfacePath("cgal_knot1.off"))) {
+    io::SurfaceMesh mesh = io::readOff(surfacePath("cgal_knot1.off"));
+    ExplicitTriangulation e(mesh.numberOfVertices(), 2, mesh.cells);
+    auto g = GaleTriangulation::fromExplicit(e, mesh.points);
+    std::vector<float> f(mesh.numberOfVertices());
+    for (SimplexId v = 0; v < mesh.numberOfVertices(); ++v)
+      f[v] = float(mesh.points[3 * v + 2]);
+    expectSameCriticalPoints(criticalPointsOf(e, f), criticalPointsOf(*g, f), "knot");
+  }
+}
+
+// The octree leaves: a permutation into contiguous segments of at most N vertices (the
+// points are distinct), and, leaves being disjoint boxes, no two segments' bounding
+// boxes overlap with positive volume.
+TEST(Gale, SegmentationIsAPermutationIntoSmallSegments) {
+  std::mt19937 rng(1);
+  const SimplexId n = 5000;
+  std::vector<Tuple> cells;
+  for (SimplexId v = 0; v + 3 < n; v += 2)
+    cells.push_back({v, v + 1, v + 2, v + 3});
+  for (const SimplexId capacity : {SimplexId(1), SimplexId(4), SimplexId(100)}) {
+    const std::vector<double> points = randomPoints(n, rng);
+    GaleTriangulation g(n, 3, flatten(cells), points, tiny(capacity, 4, 4));
+    std::vector<char> seen(n, 0);
+    for (SimplexId p = 0; p < n; ++p) {
+      const SimplexId v = g.getVertexInProcessingOrder(p);
+      ASSERT_TRUE(v >= 0 && v < n && !seen[v]);
+      seen[v] = 1;
+      EXPECT_EQ(g.newId(v), p);
+    }
+    EXPECT_EQ(g.segmentStart(0), 0);
+    EXPECT_EQ(g.segmentStart(g.getNumberOfSegments()), n);
+    for (SimplexId s = 0; s < g.getNumberOfSegments(); ++s) {
+      const SimplexId size = g.segmentStart(s + 1) - g.segmentStart(s);
+      EXPECT_GE(size, 1);
+      EXPECT_LE(size, capacity);
+    }
+    EXPECT_GE(g.getNumberOfSegments(), (n + capacity - 1) / capacity);
+    if (capacity == 1)
+      continue;
+    std::vector<std::array<double, 6>> boxes(g.getNumberOfSegments());
+    for (SimplexId s = 0; s < g.getNumberOfSegments(); ++s) {
+      auto& b = boxes[s];
+      b = {1e9, 1e9, 1e9, -1e9, -1e9, -1e9};
+      for (SimplexId p = g.segmentStart(s); p < g.segmentStart(s + 1); ++p)
+        for (int a = 0; a < 3; ++a) {
+          b[a] = std::min(b[a], points[3 * g.oldId(p) + a]);
+          b[a + 3] = std::max(b[a + 3], points[3 * g.oldId(p) + a]);
+        }
+    }
+    int overlaps = 0;
+    for (std::size_t s = 0; s < boxes.size(); ++s)
+      for (std::size_t t = s + 1; t < boxes.size(); ++t) {
+        bool all = true;
+        for (int a = 0; a < 3; ++a)
+          all &= boxes[s][a] < boxes[t][a + 3] && boxes[t][a] < boxes[s][a + 3];
+        overlaps += all;
+      }
+    EXPECT_EQ(overlaps, 0) << "N=" << capacity;
+  }
+}
+
+// Many consumer threads reading VV, the star and the boundary flags in random order
+// through a cache of one or two segments, batch size 1 and 4-vertex segments: every
+// answer must equal the explicit backend's (evictions never free a segment being read).
+TEST(Gale, StressManyConsumersTinyCache) {
+  std::mt19937 rng(17);
+  const SimplexId nx = 12, ny = 11, nz = 10, nv = nx * ny * nz;
+  ExplicitTriangulation e(nv, 3, flatten(shuffledCells(kuhnCells(nx, ny, nz), rng)));
+  e.precondition(VV | VertexStar | BoundaryVertices | EV | ET);
+  for (const int cache : {1, 2}) {
+    auto g =
+        GaleTriangulation::fromExplicit(e, gridPoints(nx, ny, nz), tiny(4, cache, 1));
+    g->precondition(VV | VertexStar | BoundaryVertices | EV | ET);
+    std::atomic<int> mismatches{0};
+    std::vector<std::thread> threads;
+    threads.reserve(16);
+    for (int t = 0; t < 16; ++t) {
+      threads.emplace_back([&, t] {
+        std::mt19937 local(unsigned(100 + t));
+        std::uniform_int_distribution<SimplexId> pick(0, nv - 1);
+        for (int k = 0; k < 800; ++k) {
+          const SimplexId v = pick(local);
+          std::vector<SimplexId> a, b;
+          for (int i = 0; i < g->getVertexNeighborNumber(v); ++i)
+            a.push_back(g->getVertexNeighbor(v, i));
+          for (int i = 0; i < e.getVertexNeighborNumber(v); ++i)
+            b.push_back(e.getVertexNeighbor(v, i));
+          mismatches += a != b;
+          a.clear();
+          b.clear();
+          for (int i = 0; i < g->getVertexStarNumber(v); ++i)
+            a.push_back(g->getVertexStar(v, i));
+          for (int i = 0; i < e.getVertexStarNumber(v); ++i)
+            b.push_back(e.getVertexStar(v, i));
+          mismatches += a != b;
+          mismatches += g->isVertexOnBoundary(v) != e.isVertexOnBoundary(v);
+          const SimplexId u = g->getVertexNeighbor(v, 0);
+          const SimplexId edge = g->findEdge(u, v);
+          std::multiset<SimplexId> ga, eb;
+          for (int i = 0; i < g->getEdgeTetNumber(edge); ++i)
+            ga.insert(g->getEdgeTet(edge, i));
+          const SimplexId ee = e.findEdge(u, v);
+          for (int i = 0; i < e.getEdgeTetNumber(ee); ++i)
+            eb.insert(e.getEdgeTet(ee, i));
+          mismatches += ga != eb;
+        }
+      });
+    }
+    for (auto& thread : threads)
+      thread.join();
+    EXPECT_EQ(mismatches.load(), 0) << "cache " << cache;
+    const gale::Statistics stats = g->statistics();
+    EXPECT_GT(stats.requests, 0u);
+    EXPECT_GE(stats.segmentsComputed, stats.batches);
+  }
+  // and the TBB consumers of the critical points through the same tiny configuration
+  auto g = GaleTriangulation::fromExplicit(e, gridPoints(nx, ny, nz), tiny(4, 1, 1));
+  std::vector<float> f(nv);
+  for (float& x : f)
+    x = float(rng() % 1000);
+  expectSameCriticalPoints(criticalPointsOf(e, f), criticalPointsOf(*g, f), "stress");
+}
+
+// Wraps the CPU producer and throws on one segment: every consumer waiting on it (and
+// every later request of that relation) gets the error, nobody hangs.
+class FailingProducer : public gale::SegmentProducer {
+public:
+  explicit FailingProducer(SimplexId bad) : bad_(bad), cpu_(gale::makeCpuProducer()) {}
+  std::string name() const override { return "failing"; }
+  void compute(const GaleTriangulation& mesh, gale::ServedRelation relation,
+               const std::vector<SimplexId>& segments,
+               std::vector<gale::SegmentPointer>& out) override {
+    for (const SimplexId s : segments)
+      if (s == bad_)
+        throw std::runtime_error("injected failure");
+    cpu_->compute(mesh, relation, segments, out);
+  }
+
+private:
+  SimplexId bad_;
+  std::shared_ptr<gale::SegmentProducer> cpu_;
+};
+
+TEST(Gale, ProducerFailureReachesEveryConsumer) {
+  std::mt19937 rng(4);
+  const SimplexId nx = 10, ny = 10, nz = 10, nv = nx * ny * nz;
+  ExplicitTriangulation e(nv, 3, flatten(kuhnCells(nx, ny, nz)));
+  auto g = GaleTriangulation::fromExplicit(e, gridPoints(nx, ny, nz), tiny(10, 4, 1),
+                                           std::make_shared<FailingProducer>(5));
+  std::vector<float> f(nv);
+  for (float& x : f)
+    x = float(rng() % 100);
+  expectError([&] { criticalPointsOf(*g, f); }, "injected failure");
+  // many threads asking for the failed segment's vertices: all get the error
+  const SimplexId inBad = g->getVertexInProcessingOrder(g->segmentStart(5));
+  std::atomic<int> errors{0};
+  std::vector<std::thread> threads;
+  threads.reserve(8);
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&] {
+      try {
+        g->getVertexNeighborNumber(inBad);
+      } catch (const Error& error) {
+        errors += std::string(error.what()).find("GALE producer 'failing'") !=
+                  std::string::npos;
+      }
+    });
+  for (auto& thread : threads)
+    thread.join();
+  EXPECT_EQ(errors.load(), 8);
+  g.reset(); // joins the leaders
+}
+
+TEST(Gale, BadInputAsTheExplicitBackend) {
+  const std::vector<double> none;
+  auto both = [&](SimplexId nv, int dim, std::vector<SimplexId> cells,
+                  const std::string& part) {
+    expectError([&] { ExplicitTriangulation(nv, dim, cells); }, part);
+    expectError([&] { GaleTriangulation(nv, dim, cells, none); }, part);
+  };
+  both(4, 3, {}, "mesh has no cells");
+  both(4, 3, {0, 1, 2}, "not a multiple of 4");          // a triangle among tets
+  both(4, 3, {0, 1, 2, 2}, "degenerate");                // repeated vertex
+  both(4, 3, {0, 1, 2, 7}, "outside [0, 4)");            // id out of range
+  both(5, 3, {0, 1, 2, 3, 3, 2, 1, 0}, "same vertices"); // identical cells
+  both(4, 4, {0, 1, 2, 3, 0}, "cell dimension 4");
+  expectError(
+      [&] {
+        GaleTriangulation(4, 3, {0, 1, 2, 3}, {0, 0, 0});
+      },
+      "3 point coordinates for 4 vertices");
+  expectError(
+      [&] {
+        GaleTriangulation(4, 3, {0, 1, 2, 3}, {0, 0, 0, 1, 0, 0, 0, NAN, 0, 0, 0, 1});
+      },
+      "vertex 2 has a non-finite coordinate");
+  gale::Parameters zero;
+  zero.segmentCapacity = 0;
+  expectError(
+      [&] {
+        GaleTriangulation(4, 3, {0, 1, 2, 3}, none, zero);
+      },
+      "segment capacity");
+  // zero-volume and inverted tets are combinatorially fine (orientation is never used)
+  GaleTriangulation flat(5, 3, {0, 1, 2, 3, 1, 0, 2, 4},
+                         {0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 0, 1, 0});
+  flat.precondition(AllRelations);
+  EXPECT_EQ(flat.getNumberOfTriangles(), 7);
+  EXPECT_EQ(flat.getTetNeighborNumber(0), 1);
+}
+
+TEST(Gale, GpuProducerFallsBackWithAWarning) {
+  gale::Parameters p;
+  p.producer = gale::ProducerKind::Gpu;
+  GaleTriangulation g(4, 3, {0, 1, 2, 3}, {}, p);
+  ASSERT_EQ(g.warnings().size(), 1u);
+  EXPECT_NE(g.warnings()[0].find("CPU producers"), std::string::npos);
+  g.precondition(VV);
+  EXPECT_EQ(g.getVertexNeighborNumber(0), 3);
+}
+
+TEST(Gale, MissingRelationIsCaughtInDebugBuilds) {
+#ifdef NDEBUG
+  GTEST_SKIP() << "precondition checks are compiled out of Release builds";
+#else
+  GaleTriangulation g(4, 3, {0, 1, 2, 3}, {});
+  g.precondition(VV);
+  expectError([&] { g.getVertexStarNumber(0); }, "VertexStar was not preconditioned");
+  expectError([&] { g.findEdge(0, 1); }, "the edges were not built");
+#endif
+}
+
+} // namespace
+} // namespace topogpu::test

@@ -1,0 +1,1385 @@
+#include "GaleTriangulation.h"
+
+#include "core/common/Timer.h"
+#include "cuda/gale/GaleGpu.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <future>
+#include <limits>
+#include <list>
+#include <mutex>
+#include <numeric>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+
+namespace topogpu {
+
+namespace gale {
+
+const char* servedRelationName(int relation) {
+  static const char* names[kServedRelationCount] = {
+      "VV", "VE", "VF", "vertex star", "EF", "ET", "FT", "TT", "boundary flags"};
+  return relation >= 0 && relation < kServedRelationCount ? names[relation] : "?";
+}
+
+std::size_t SegmentRelation::bytes() const {
+  auto ids = [](const IdArray& a) { return a.size() * (a.isWide() ? 8 : 4); };
+  return sizeof(*this) + ids(rows.offsets) + ids(rows.data) + vertexFlags.size() +
+         edgeFlags.size() + triangleFlags.size();
+}
+
+// One request queue, its leader thread and its cache. Consumers call get(); the leader
+// pops every pending request, adds the following segments for precomputation, has the
+// producer compute the batch, caches it and fulfils the consumers' futures.
+class RelationServer {
+public:
+  RelationServer(const GaleTriangulation& mesh, ServedRelation relation,
+                 std::shared_ptr<SegmentProducer> producer)
+      : mesh_(mesh), relation_(relation), producer_(std::move(producer)) {
+    leader_ = std::thread([this] { lead(); });
+  }
+  ~RelationServer() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    leader_.join();
+  }
+  RelationServer(const RelationServer&) = delete;
+  RelationServer& operator=(const RelationServer&) = delete;
+
+  SegmentPointer get(SimplexId segment) {
+    std::shared_future<SegmentPointer> future;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      const auto cached = cache_.find(segment);
+      if (cached != cache_.end()) {
+        lru_.splice(lru_.begin(), lru_, cached->second.second);
+        return cached->second.first;
+      }
+      if (failure_)
+        std::rethrow_exception(failure_);
+      auto waiting = waiting_.find(segment);
+      if (waiting == waiting_.end()) {
+        waiting = waiting_.emplace(segment, std::make_shared<Pending>()).first;
+        queue_.push_back(segment);
+        wake_.notify_one();
+      }
+      future = waiting->second->future;
+      ++requests_;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    SegmentPointer result = future.get(); // rethrows the producer's error
+    waitNanos_.fetch_add(
+        std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now() - start)
+                          .count()),
+        std::memory_order_relaxed);
+    return result;
+  }
+
+  // Waits until the leader is idle (no batch in flight), then drops the cache: called by
+  // precondition when it adds lists the cached segments were computed without.
+  void quiesceAndFlush() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    idle_.wait(lock, [&] { return !busy_ && queue_.empty(); });
+    cache_.clear();
+    lru_.clear();
+    cacheBytes_ = 0;
+  }
+
+  void addStatistics(Statistics& s) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    s.consumerWaitSeconds += double(waitNanos_.load()) * 1e-9;
+    s.requests += requests_;
+    s.batches += batches_;
+    s.segmentsComputed += computed_;
+    s.peakCacheBytes += peakBytes_;
+  }
+  std::size_t cacheBytes() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return cacheBytes_;
+  }
+
+private:
+  struct Pending {
+    Pending() : future(promise.get_future().share()) {}
+    std::promise<SegmentPointer> promise;
+    std::shared_future<SegmentPointer> future;
+  };
+
+  void lead() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const SimplexId segments = mesh_.getNumberOfSegments();
+    const int perRequest = std::max(1, mesh_.parameters().segmentsPerRequest);
+    for (;;) {
+      wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (stop_)
+        break;
+      std::vector<SimplexId> batch;
+      batch.swap(queue_);
+      const std::size_t requested = batch.size();
+      for (std::size_t k = 0; k < requested; ++k) {
+        for (int j = 1; j < perRequest; ++j) {
+          const SimplexId next = batch[k] + j;
+          if (next >= segments)
+            break;
+          if (cache_.count(next) != 0 || waiting_.count(next) != 0)
+            continue;
+          waiting_.emplace(next, std::make_shared<Pending>());
+          batch.push_back(next);
+        }
+      }
+      busy_ = true;
+      ++batches_;
+      lock.unlock();
+      std::vector<SegmentPointer> out;
+      std::exception_ptr error;
+      try {
+        producer_->compute(mesh_, relation_, batch, out);
+        if (out.size() != batch.size())
+          throw Error("it returned " + std::to_string(out.size()) + " segments for " +
+                      std::to_string(batch.size()));
+      } catch (const std::exception& e) {
+        error = std::make_exception_ptr(Error(
+            "GALE producer '" + producer_->name() + "' failed computing " +
+            servedRelationName(relation_) + " (segment " + std::to_string(batch[0]) +
+            (batch.size() > 1 ? " and " + std::to_string(batch.size() - 1) + " more"
+                              : "") +
+            "): " + e.what()));
+      } catch (...) {
+        error = std::make_exception_ptr(Error("GALE producer '" + producer_->name() +
+                                              "' failed with an unknown exception"));
+      }
+      lock.lock();
+      busy_ = false;
+      if (error) {
+        failure_ = error;
+        for (const SimplexId s : batch)
+          fail(s, error);
+        for (const SimplexId s : queue_)
+          fail(s, error);
+        queue_.clear();
+      } else {
+        computed_ += batch.size();
+        // Requested segments last, so a tiny cache keeps them rather than the
+        // precomputed ones.
+        for (std::size_t k = batch.size(); k-- > 0;)
+          insert(batch[k], out[k]);
+        for (std::size_t k = 0; k < batch.size(); ++k) {
+          const auto waiting = waiting_.find(batch[k]);
+          waiting->second->promise.set_value(out[k]);
+          waiting_.erase(waiting);
+        }
+      }
+      idle_.notify_all();
+    }
+    const auto destroyed = std::make_exception_ptr(
+        Error("the GALE triangulation was destroyed while a request was pending"));
+    for (auto& entry : waiting_)
+      entry.second->promise.set_exception(destroyed);
+    waiting_.clear();
+    queue_.clear();
+    idle_.notify_all();
+  }
+
+  void fail(SimplexId segment, const std::exception_ptr& error) {
+    const auto waiting = waiting_.find(segment);
+    if (waiting == waiting_.end())
+      return;
+    waiting->second->promise.set_exception(error);
+    waiting_.erase(waiting);
+  }
+
+  // LRU with a segment and a byte cap; a segment a consumer still holds (its
+  // shared_ptr is pinned by the reference count) is evicted only when every cached one
+  // is, and then stays alive until the last consumer lets it go.
+  void insert(SimplexId segment, const SegmentPointer& data) {
+    lru_.push_front(segment);
+    cache_[segment] = {data, lru_.begin()};
+    cacheBytes_ += data->bytes();
+    const std::size_t maxSegments =
+        std::size_t(std::max(1, mesh_.parameters().cacheSegments));
+    const std::size_t maxBytes = mesh_.parameters().cacheBytes;
+    auto over = [&] {
+      return cache_.size() > maxSegments ||
+             (maxBytes > 0 && cacheBytes_ > maxBytes && cache_.size() > 1);
+    };
+    while (over()) {
+      auto victim = std::prev(lru_.end());
+      for (auto it = lru_.rbegin(); it != lru_.rend(); ++it) {
+        if (cache_[*it].first.use_count() == 1) {
+          victim = std::prev(it.base());
+          break;
+        }
+      }
+      const auto entry = cache_.find(*victim);
+      cacheBytes_ -= entry->second.first->bytes();
+      cache_.erase(entry);
+      lru_.erase(victim);
+    }
+    peakBytes_ = std::max(peakBytes_, cacheBytes_);
+  }
+
+  const GaleTriangulation& mesh_;
+  const ServedRelation relation_;
+  std::shared_ptr<SegmentProducer> producer_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_, idle_;
+  std::vector<SimplexId> queue_;
+  std::unordered_map<SimplexId, std::shared_ptr<Pending>> waiting_; // queued or computing
+  std::list<SimplexId> lru_;
+  std::unordered_map<SimplexId, std::pair<SegmentPointer, std::list<SimplexId>::iterator>>
+      cache_;
+  std::size_t cacheBytes_ = 0, peakBytes_ = 0;
+  std::exception_ptr failure_;
+  bool stop_ = false, busy_ = false;
+  std::uint64_t requests_ = 0, batches_ = 0, computed_ = 0;
+  std::atomic<std::uint64_t> waitNanos_{0};
+  std::thread leader_;
+};
+
+} // namespace gale
+
+namespace {
+
+using Range = tbb::blocked_range<SimplexId>;
+
+template <typename Body> void parallelFor(SimplexId n, Body body) {
+  tbb::parallel_for(Range(0, n), [&](const Range& r) {
+    for (SimplexId i = r.begin(); i < r.end(); ++i)
+      body(i);
+  });
+}
+
+inline void sortSmall(SimplexId* ids, int n) {
+  for (int i = 1; i < n; ++i)
+    for (int j = i; j > 0 && ids[j] < ids[j - 1]; --j)
+      std::swap(ids[j], ids[j - 1]);
+}
+
+std::atomic<std::uint64_t> nextInstance{1};
+
+// The consumer fast path: each thread keeps its last few segments (any relation, any
+// GALE object) so that a vertex in one of them needs no lock; the handle also pins the
+// segment, so the cache may evict it while it is read.
+struct Handle {
+  std::uint64_t instance = 0, generation = 0;
+  int relation = -1;
+  SimplexId segment = -1;
+  gale::SegmentPointer data;
+};
+constexpr int kHandles = 8;
+thread_local std::array<Handle, kHandles> tHandles;
+thread_local int tNextHandle = 0;
+
+constexpr int kTetEdgePairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+constexpr int kTetFaces[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
+
+} // namespace
+
+// Rows from (row, value) pairs: sorted, duplicates dropped.
+CompressedRows gale::rowsFromPairs(std::vector<std::pair<SimplexId, SimplexId>>& pairs,
+                                   SimplexId rowCount, SimplexId maxValue) {
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  CompressedRows rows;
+  rows.offsets.allocate(std::size_t(rowCount) + 1, SimplexId(pairs.size()), false);
+  rows.data.allocate(pairs.size(), maxValue, false);
+  SimplexId row = 0;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    while (row < pairs[k].first)
+      rows.offsets.set(std::size_t(++row), SimplexId(k));
+    rows.data.set(k, pairs[k].second);
+  }
+  while (row < rowCount)
+    rows.offsets.set(std::size_t(++row), SimplexId(pairs.size()));
+  return rows;
+}
+
+namespace {} // namespace
+
+// ---- construction: validation, segmentation, cells per segment ----------------------
+
+GaleTriangulation::GaleTriangulation(SimplexId numberOfVertices, int cellDimension,
+                                     std::vector<SimplexId> cellVertices,
+                                     const std::vector<double>& points,
+                                     const gale::Parameters& parameters,
+                                     std::shared_ptr<gale::SegmentProducer> producer)
+    : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
+      parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
+  initialize(cellVertices, points, std::move(producer));
+}
+
+// From an explicit mesh: its cells were validated by the same checks; they are copied
+// straight into GALE's 32/64-bit array (no 64-bit temporary).
+GaleTriangulation::GaleTriangulation(Unchecked, const ExplicitTriangulation& mesh,
+                                     const std::vector<double>& points,
+                                     const gale::Parameters& parameters,
+                                     std::shared_ptr<gale::SegmentProducer> producer)
+    : dimension_(mesh.getDimension()), numberOfVertices_(mesh.getNumberOfVertices()),
+      parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
+  Timer timer;
+  checkParameters(points);
+  numberOfCells_ = mesh.getNumberOfCells();
+  const int arity = dimension_ + 1;
+  cells_.allocate(std::size_t(numberOfCells_) * arity, numberOfVertices_ - 1, false);
+  parallelFor(numberOfCells_, [&](SimplexId c) {
+    for (int k = 0; k < arity; ++k)
+      cells_.set(std::size_t(c) * arity + k, mesh.getCellVertex(c, k));
+  });
+  initializationSeconds_ += timer.seconds();
+  finishInitialization(points, std::move(producer));
+}
+
+std::shared_ptr<GaleTriangulation> GaleTriangulation::fromExplicit(
+    const ExplicitTriangulation& mesh, const std::vector<double>& points,
+    const gale::Parameters& parameters, std::shared_ptr<gale::SegmentProducer> producer) {
+  return std::shared_ptr<GaleTriangulation>(
+      new GaleTriangulation(Unchecked{}, mesh, points, parameters, std::move(producer)));
+}
+
+void GaleTriangulation::checkParameters(const std::vector<double>& points) const {
+  if (dimension_ != 2 && dimension_ != 3)
+    throw Error("GALE triangulation needs triangles or tetrahedra (cell dimension " +
+                std::to_string(dimension_) + ")");
+  if (parameters_.segmentCapacity < 1)
+    throw Error("GALE segment capacity must be at least 1 vertex (got " +
+                std::to_string(parameters_.segmentCapacity) + ")");
+  if (!points.empty() && points.size() != std::size_t(numberOfVertices_) * 3)
+    throw Error("GALE triangulation: " + std::to_string(points.size()) +
+                " point coordinates for " + std::to_string(numberOfVertices_) +
+                " vertices (3 per vertex expected)");
+}
+
+void GaleTriangulation::initialize(std::vector<SimplexId>& cellVertices,
+                                   const std::vector<double>& points,
+                                   std::shared_ptr<gale::SegmentProducer> producer) {
+  Timer timer;
+  const std::size_t arity = std::size_t(dimension_) + 1;
+  if (dimension_ != 2 && dimension_ != 3)
+    checkParameters(points); // names the bad dimension
+  if (cellVertices.empty() || cellVertices.size() % arity != 0)
+    throw Error(cellVertices.empty() ? "mesh has no cells"
+                                     : "cell connectivity is not a multiple of " +
+                                           std::to_string(arity) + " vertex ids");
+  numberOfCells_ = SimplexId(cellVertices.size() / arity);
+  // The explicit backend's checks (ids in range, no repeated vertex, no identical
+  // cells), so both backends reject the same meshes with the same messages; its
+  // temporaries are freed on return.
+  ExplicitTriangulation::view(numberOfVertices_, dimension_, cellVertices.data(),
+                              numberOfCells_, nullptr);
+  checkParameters(points);
+  cells_.allocate(cellVertices.size(), numberOfVertices_ - 1, false);
+  parallelFor(SimplexId(cellVertices.size()),
+              [&](SimplexId i) { cells_.set(std::size_t(i), cellVertices[i]); });
+  std::vector<SimplexId>().swap(cellVertices);
+  initializationSeconds_ += timer.seconds();
+  finishInitialization(points, std::move(producer));
+}
+
+void GaleTriangulation::finishInitialization(
+    const std::vector<double>& points, std::shared_ptr<gale::SegmentProducer> producer) {
+  Timer timer;
+  buildSegments(points);
+  buildCellLists();
+  if (producer) {
+    producer_ = std::move(producer);
+  } else {
+    if (parameters_.producer == gale::ProducerKind::Gpu) {
+      std::string why;
+      producer_ = gpu::makeGaleGpuProducer(*this, why);
+      if (!producer_)
+        warnings_.push_back("GALE: no GPU producer (" + why +
+                            "); the relations are computed by CPU producers");
+    }
+    if (!producer_)
+      producer_ = gale::makeCpuProducer();
+  }
+  initializationSeconds_ += timer.seconds();
+}
+
+GaleTriangulation::~GaleTriangulation() {
+  for (auto& server : servers_)
+    server.reset(); // joins its leader
+}
+
+namespace {
+
+struct Box {
+  double lo[3], hi[3];
+};
+
+// PR octree leaves over order[first, last): children in fixed octant order, so the leaf
+// sequence (and the renumbering) is deterministic; large nodes split in parallel.
+void splitOctree(const std::vector<double>& points, SimplexId* order, SimplexId first,
+                 SimplexId last, const Box& box, int depth, SimplexId capacity,
+                 std::vector<SimplexId>& leafStarts) {
+  const SimplexId count = last - first;
+  double center[3];
+  bool splittable = false;
+  for (int a = 0; a < 3; ++a) {
+    center[a] = 0.5 * (box.lo[a] + box.hi[a]);
+    splittable |= center[a] > box.lo[a] && center[a] < box.hi[a];
+  }
+  // Coincident points cannot be separated: such a leaf may hold more than N.
+  if (count <= capacity || depth >= 48 || !splittable) {
+    leafStarts.push_back(first);
+    return;
+  }
+  SimplexId bounds[9];
+  bounds[0] = first;
+  bounds[8] = last;
+  auto split = [&](SimplexId a, SimplexId b, int axis) {
+    return SimplexId(
+        std::partition(order + a, order + b,
+                       [&](SimplexId v) { return points[3 * v + axis] < center[axis]; }) -
+        order);
+  };
+  bounds[4] = split(first, last, 2);
+  bounds[2] = split(first, bounds[4], 1);
+  bounds[6] = split(bounds[4], last, 1);
+  for (std::size_t q = 0; q < 4; ++q)
+    bounds[2 * q + 1] = split(bounds[2 * q], bounds[2 * q + 2], 0);
+  std::array<std::vector<SimplexId>, 8> children;
+  auto child = [&](int k) {
+    if (bounds[k + 1] == bounds[k])
+      return;
+    Box sub = box;
+    for (int a = 0; a < 3; ++a) {
+      if ((k >> a) & 1)
+        sub.lo[a] = center[a];
+      else
+        sub.hi[a] = center[a];
+    }
+    splitOctree(points, order, bounds[k], bounds[k + 1], sub, depth + 1, capacity,
+                children[k]);
+  };
+  if (count > (SimplexId(1) << 15))
+    tbb::parallel_for(0, 8, child);
+  else
+    for (int k = 0; k < 8; ++k)
+      child(k);
+  for (const auto& c : children)
+    leafStarts.insert(leafStarts.end(), c.begin(), c.end());
+}
+
+} // namespace
+
+void GaleTriangulation::buildSegments(const std::vector<double>& points) {
+  const SimplexId n = numberOfVertices_;
+  std::vector<SimplexId> order(n);
+  std::iota(order.begin(), order.end(), SimplexId(0));
+  const SimplexId capacity = parameters_.segmentCapacity;
+  segmentStart_.clear();
+  if (points.empty()) {
+    for (SimplexId s = 0; s < n; s += capacity)
+      segmentStart_.push_back(s);
+  } else {
+    Box box{{std::numeric_limits<double>::max(), std::numeric_limits<double>::max(),
+             std::numeric_limits<double>::max()},
+            {std::numeric_limits<double>::lowest(), std::numeric_limits<double>::lowest(),
+             std::numeric_limits<double>::lowest()}};
+    for (SimplexId v = 0; v < n; ++v) {
+      for (int a = 0; a < 3; ++a) {
+        const double x = points[3 * v + a];
+        if (!std::isfinite(x))
+          throw Error("GALE triangulation: vertex " + std::to_string(v) +
+                      " has a non-finite coordinate");
+        box.lo[a] = std::min(box.lo[a], x);
+        box.hi[a] = std::max(box.hi[a], x);
+      }
+    }
+    splitOctree(points, order.data(), 0, n, box, 0, capacity, segmentStart_);
+  }
+  segmentStart_.push_back(n);
+  const SimplexId segments = SimplexId(segmentStart_.size()) - 1;
+  newOfOld_.allocate(n, n - 1, false);
+  oldOfNew_.allocate(n, n - 1, false);
+  segmentOfNew_.allocate(n, segments - 1, false);
+  parallelFor(n, [&](SimplexId i) {
+    oldOfNew_.set(i, order[i]);
+    newOfOld_.set(order[i], i);
+  });
+  parallelFor(segments, [&](SimplexId s) {
+    for (SimplexId i = segmentStart_[s]; i < segmentStart_[s + 1]; ++i)
+      segmentOfNew_.set(i, s);
+  });
+}
+
+std::array<SimplexId, 4> GaleTriangulation::sortedNewCell(SimplexId c) const {
+  std::array<SimplexId, 4> t{0, 0, 0, std::numeric_limits<SimplexId>::max()};
+  for (int k = 0; k <= dimension_; ++k)
+    t[k] = newOfOld_[cellVertexOld(c, k)];
+  sortSmall(t.data(), dimension_ + 1);
+  return t;
+}
+
+// Internal cells (lowest vertex in the segment), sorted by their vertex tuple so that a
+// cell is found by binary search; external cells (touching the segment otherwise).
+void GaleTriangulation::buildCellLists() {
+  const SimplexId segments = getNumberOfSegments();
+  const int arity = dimension_ + 1;
+  std::vector<std::atomic<SimplexId>> internalCount(segments), externalCount(segments);
+  auto externalSegments = [&](const std::array<SimplexId, 4>& t, SimplexId* out) {
+    int n = 0;
+    const SimplexId own = segmentOfNew_[t[0]];
+    for (int k = 1; k < arity; ++k) {
+      const SimplexId s = segmentOfNew_[t[k]];
+      if (s != own && std::find(out, out + n, s) == out + n)
+        out[n++] = s;
+    }
+    return n;
+  };
+  parallelFor(numberOfCells_, [&](SimplexId c) {
+    const auto t = sortedNewCell(c);
+    internalCount[segmentOfNew_[t[0]]].fetch_add(1, std::memory_order_relaxed);
+    SimplexId others[3];
+    const int n = externalSegments(t, others);
+    for (int k = 0; k < n; ++k)
+      externalCount[others[k]].fetch_add(1, std::memory_order_relaxed);
+  });
+  auto offsets = [&](std::vector<std::atomic<SimplexId>>& counts,
+                     std::vector<SimplexId>& out) {
+    out.assign(segments + 1, 0);
+    for (SimplexId s = 0; s < segments; ++s) {
+      out[s + 1] = out[s] + counts[s].load(std::memory_order_relaxed);
+      counts[s].store(out[s], std::memory_order_relaxed); // becomes the fill cursor
+    }
+  };
+  offsets(internalCount, internalOffsets_);
+  offsets(externalCount, externalOffsets_);
+  internalCells_.allocate(numberOfCells_, numberOfCells_ - 1, false);
+  externalCells_.allocate(externalOffsets_.back(), numberOfCells_ - 1, false);
+  parallelFor(numberOfCells_, [&](SimplexId c) {
+    const auto t = sortedNewCell(c);
+    internalCells_.set(
+        internalCount[segmentOfNew_[t[0]]].fetch_add(1, std::memory_order_relaxed), c);
+    SimplexId others[3];
+    const int n = externalSegments(t, others);
+    for (int k = 0; k < n; ++k)
+      externalCells_.set(externalCount[others[k]].fetch_add(1, std::memory_order_relaxed),
+                         c);
+  });
+  parallelFor(segments, [&](SimplexId s) {
+    std::vector<std::pair<std::array<SimplexId, 4>, SimplexId>> local;
+    for (SimplexId k = internalOffsets_[s]; k < internalOffsets_[s + 1]; ++k)
+      local.emplace_back(sortedNewCell(internalCells_[k]), internalCells_[k]);
+    std::sort(local.begin(), local.end());
+    for (std::size_t k = 0; k < local.size(); ++k)
+      internalCells_.set(internalOffsets_[s] + k, local[k].second);
+    externalCells_.sort(externalOffsets_[s], externalOffsets_[s + 1]);
+  });
+}
+
+// Edges / triangles of each segment (lowest vertex in it) from the cells touching it,
+// sorted by vertex tuple: an edge's id is its rank in that order, the same for the whole
+// life of the object.
+void GaleTriangulation::buildEdges() {
+  if (edgesBuilt_)
+    return;
+  Timer timer;
+  const SimplexId segments = getNumberOfSegments();
+  std::vector<std::vector<std::array<SimplexId, 2>>> perSegment(segments);
+  parallelFor(segments, [&](SimplexId s) {
+    auto& local = perSegment[s];
+    const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
+    auto visit = [&](SimplexId c) {
+      const auto t = sortedNewCell(c);
+      for (int i = 0; i <= dimension_; ++i) {
+        if (t[i] < a || t[i] >= b)
+          continue;
+        for (int j = i + 1; j <= dimension_; ++j)
+          local.push_back({t[i], t[j]});
+      }
+    };
+    for (SimplexId k = internalOffsets_[s]; k < internalOffsets_[s + 1]; ++k)
+      visit(internalCells_[k]);
+    for (SimplexId k = externalOffsets_[s]; k < externalOffsets_[s + 1]; ++k)
+      visit(externalCells_[k]);
+    std::sort(local.begin(), local.end());
+    local.erase(std::unique(local.begin(), local.end()), local.end());
+  });
+  edgeOffsets_.assign(segments + 1, 0);
+  for (SimplexId s = 0; s < segments; ++s)
+    edgeOffsets_[s + 1] = edgeOffsets_[s] + SimplexId(perSegment[s].size());
+  edgeNew_.allocate(std::size_t(edgeOffsets_.back()) * 2, numberOfVertices_ - 1, false);
+  parallelFor(segments, [&](SimplexId s) {
+    for (std::size_t k = 0; k < perSegment[s].size(); ++k) {
+      edgeNew_.set(2 * (edgeOffsets_[s] + k), perSegment[s][k][0]);
+      edgeNew_.set(2 * (edgeOffsets_[s] + k) + 1, perSegment[s][k][1]);
+    }
+    std::vector<std::array<SimplexId, 2>>().swap(perSegment[s]);
+  });
+  edgesBuilt_ = true;
+  initializationSeconds_ += timer.seconds();
+}
+
+void GaleTriangulation::buildTriangles() {
+  if (trianglesBuilt_ || dimension_ != 3)
+    return;
+  Timer timer;
+  const SimplexId segments = getNumberOfSegments();
+  std::vector<std::vector<std::array<SimplexId, 3>>> perSegment(segments);
+  parallelFor(segments, [&](SimplexId s) {
+    auto& local = perSegment[s];
+    const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
+    auto visit = [&](SimplexId c) {
+      const auto t = sortedNewCell(c);
+      for (const auto& face : kTetFaces) {
+        if (t[face[0]] >= a && t[face[0]] < b)
+          local.push_back({t[face[0]], t[face[1]], t[face[2]]});
+      }
+    };
+    for (SimplexId k = internalOffsets_[s]; k < internalOffsets_[s + 1]; ++k)
+      visit(internalCells_[k]);
+    for (SimplexId k = externalOffsets_[s]; k < externalOffsets_[s + 1]; ++k)
+      visit(externalCells_[k]);
+    std::sort(local.begin(), local.end());
+    local.erase(std::unique(local.begin(), local.end()), local.end());
+  });
+  triangleOffsets_.assign(segments + 1, 0);
+  for (SimplexId s = 0; s < segments; ++s)
+    triangleOffsets_[s + 1] = triangleOffsets_[s] + SimplexId(perSegment[s].size());
+  triangleNew_.allocate(std::size_t(triangleOffsets_.back()) * 3, numberOfVertices_ - 1,
+                        false);
+  parallelFor(segments, [&](SimplexId s) {
+    for (std::size_t k = 0; k < perSegment[s].size(); ++k)
+      for (int i = 0; i < 3; ++i)
+        triangleNew_.set(3 * (triangleOffsets_[s] + k) + i, perSegment[s][k][i]);
+    std::vector<std::array<SimplexId, 3>>().swap(perSegment[s]);
+  });
+  trianglesBuilt_ = true;
+  initializationSeconds_ += timer.seconds();
+}
+
+void GaleTriangulation::startServer(gale::ServedRelation relation) {
+  if (!servers_[relation])
+    servers_[relation] =
+        std::make_unique<gale::RelationServer>(*this, relation, producer_);
+}
+
+void GaleTriangulation::precondition(Relations r) {
+  r = expandRelations(r, dimension_);
+  const bool is3D = dimension_ == 3;
+  const bool needEdges = (r & (EV | VE | EF | ET | FE | TE | BoundaryEdges)) != 0;
+  const bool needTriangles =
+      is3D && (r & (FV | VF | EF | FE | FT | TF | BoundaryTriangles)) != 0;
+  if ((needEdges && !edgesBuilt_) || (needTriangles && !trianglesBuilt_)) {
+    // Segments cached so far were computed without these lists (boundary flags of
+    // edges, ...): finish the batches in flight, drop the caches.
+    for (auto& server : servers_) {
+      if (server)
+        server->quiesceAndFlush();
+    }
+    ++generation_;
+    if (needEdges)
+      buildEdges();
+    if (needTriangles)
+      buildTriangles();
+  }
+  prepared_ |= r;
+  using namespace gale;
+  if (r & VV)
+    startServer(kVertexNeighbors);
+  if (r & VE)
+    startServer(kVertexEdges);
+  if (r & VF)
+    startServer(is3D ? kVertexTriangles : kVertexStar);
+  if (r & VertexStar)
+    startServer(kVertexStar);
+  if (r & EF)
+    startServer(kEdgeTriangles);
+  if (r & ET && is3D)
+    startServer(kEdgeTets);
+  if (r & FT && is3D)
+    startServer(kTriangleTets);
+  if (r & TT && is3D)
+    startServer(kTetNeighbors);
+  if (r & Boundary)
+    startServer(kBoundaryFlags);
+}
+
+// ---- the consumer side ----------------------------------------------------------------
+
+const gale::SegmentRelation* GaleTriangulation::acquire(gale::ServedRelation relation,
+                                                        SimplexId segment) const {
+  for (Handle& h : tHandles) {
+    if (h.segment == segment && h.relation == relation && h.instance == instance_ &&
+        h.generation == generation_)
+      return h.data.get();
+  }
+  const auto& server = servers_[relation];
+  if (!server)
+    failPrecondition("GaleTriangulation::acquire",
+                     std::string("relation ") + gale::servedRelationName(relation) +
+                         " was not preconditioned");
+  Handle& h = tHandles[tNextHandle];
+  tNextHandle = (tNextHandle + 1) % kHandles;
+  h.data = server->get(segment);
+  h.instance = instance_;
+  h.generation = generation_;
+  h.relation = relation;
+  h.segment = segment;
+  return h.data.get();
+}
+
+std::pair<SimplexId, SimplexId> GaleTriangulation::vertexRow(SimplexId v) const {
+  const SimplexId n = newOfOld_[v];
+  const SimplexId s = segmentOfNew_[n];
+  return {s, n - segmentStart_[s]};
+}
+std::pair<SimplexId, SimplexId> GaleTriangulation::edgeRow(SimplexId e) const {
+  const SimplexId s = segmentOfNew_[edgeNew_[2 * e]];
+  return {s, e - edgeOffsets_[s]};
+}
+std::pair<SimplexId, SimplexId> GaleTriangulation::triangleRow(SimplexId f) const {
+  const SimplexId s = segmentOfNew_[triangleNew_[3 * f]];
+  return {s, f - triangleOffsets_[s]};
+}
+
+SimplexId GaleTriangulation::getNumberOfEdges() const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, EV | VE | EF | ET | FE | TE | BoundaryEdges);
+  return edgesBuilt_ ? edgeOffsets_.back() : 0;
+}
+SimplexId GaleTriangulation::getNumberOfTriangles() const {
+  if (dimension_ == 2)
+    return numberOfCells_;
+  TOPOGPU_REQUIRE_RELATION(prepared_,
+                           FV | VF | EF | FE | FT | TF | TT | BoundaryTriangles);
+  return trianglesBuilt_ ? triangleOffsets_.back() : 0;
+}
+
+SimplexId GaleTriangulation::getCellVertex(SimplexId c, int i) const {
+  TOPOGPU_REQUIRE_INDEX(c, numberOfCells_, "cell");
+  TOPOGPU_REQUIRE_INDEX(i, dimension_ + 1, "vertex index");
+  return cellVertexOld(c, i);
+}
+SimplexId GaleTriangulation::getEdgeVertex(SimplexId e, int i) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, EV);
+  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
+  TOPOGPU_REQUIRE_INDEX(i, 2, "vertex index");
+  const SimplexId a = oldOfNew_[edgeNew_[2 * e]], b = oldOfNew_[edgeNew_[2 * e + 1]];
+  return (i == 0) == (a < b) ? a : b; // ascending input ids, as the explicit backend
+}
+SimplexId GaleTriangulation::getTriangleVertex(SimplexId f, int i) const {
+  if (dimension_ == 2)
+    return getCellVertex(f, i);
+  TOPOGPU_REQUIRE_RELATION(prepared_, FV);
+  TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
+  TOPOGPU_REQUIRE_INDEX(i, 3, "vertex index");
+  SimplexId t[3];
+  for (int k = 0; k < 3; ++k)
+    t[k] = oldOfNew_[triangleNew_[3 * f + k]];
+  sortSmall(t, 3);
+  return t[i];
+}
+SimplexId GaleTriangulation::getTetVertex(SimplexId t, int i) const {
+  TOPOGPU_REQUIRE_INDEX(t, getNumberOfTets(), "tetrahedron");
+  return getCellVertex(t, i);
+}
+SimplexId GaleTriangulation::getTriangleEdge(SimplexId f, int i) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, FE);
+  TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
+  TOPOGPU_REQUIRE_INDEX(i, 3, "edge index");
+  SimplexId t[3];
+  for (int k = 0; k < 3; ++k)
+    t[k] = dimension_ == 2 ? cellVertexOld(f, k) : oldOfNew_[triangleNew_[3 * f + k]];
+  if (dimension_ == 3)
+    sortSmall(t, 3);
+  static constexpr int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+  return findEdge(t[pairs[i][0]], t[pairs[i][1]]);
+}
+SimplexId GaleTriangulation::getTetEdge(SimplexId t, int i) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, TE);
+  TOPOGPU_REQUIRE_INDEX(t, getNumberOfTets(), "tetrahedron");
+  TOPOGPU_REQUIRE_INDEX(i, 6, "edge index");
+  return findEdge(cellVertexOld(t, kTetEdgePairs[i][0]),
+                  cellVertexOld(t, kTetEdgePairs[i][1]));
+}
+SimplexId GaleTriangulation::getTetTriangle(SimplexId t, int i) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, TF);
+  TOPOGPU_REQUIRE_INDEX(t, getNumberOfTets(), "tetrahedron");
+  TOPOGPU_REQUIRE_INDEX(i, 4, "triangle index");
+  return findTriangle(cellVertexOld(t, kTetFaces[i][0]),
+                      cellVertexOld(t, kTetFaces[i][1]),
+                      cellVertexOld(t, kTetFaces[i][2]));
+}
+
+#define TOPOGPU_GALE_ROWS(relation, rowOf)                                               \
+  const auto [segment_, row_] = rowOf;                                                   \
+  const gale::SegmentRelation* data_ = acquire(gale::relation, segment_)
+
+int GaleTriangulation::getVertexNeighborNumber(SimplexId v) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, VV);
+  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+  TOPOGPU_GALE_ROWS(kVertexNeighbors, vertexRow(v));
+  return data_->rows.size(row_);
+}
+SimplexId GaleTriangulation::getVertexNeighbor(SimplexId v, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getVertexNeighborNumber(v), "neighbour index");
+  TOPOGPU_GALE_ROWS(kVertexNeighbors, vertexRow(v));
+  return data_->rows.at(row_, i);
+}
+int GaleTriangulation::getVertexEdgeNumber(SimplexId v) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, VE);
+  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+  TOPOGPU_GALE_ROWS(kVertexEdges, vertexRow(v));
+  return data_->rows.size(row_);
+}
+SimplexId GaleTriangulation::getVertexEdge(SimplexId v, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getVertexEdgeNumber(v), "edge index");
+  TOPOGPU_GALE_ROWS(kVertexEdges, vertexRow(v));
+  return data_->rows.at(row_, i);
+}
+int GaleTriangulation::getVertexTriangleNumber(SimplexId v) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, VF);
+  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+  if (dimension_ == 2)
+    return getVertexStarNumber(v);
+  TOPOGPU_GALE_ROWS(kVertexTriangles, vertexRow(v));
+  return data_->rows.size(row_);
+}
+SimplexId GaleTriangulation::getVertexTriangle(SimplexId v, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getVertexTriangleNumber(v), "triangle index");
+  if (dimension_ == 2)
+    return getVertexStar(v, i);
+  TOPOGPU_GALE_ROWS(kVertexTriangles, vertexRow(v));
+  return data_->rows.at(row_, i);
+}
+int GaleTriangulation::getVertexTetNumber(SimplexId v) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, VT);
+  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+  return dimension_ == 3 ? getVertexStarNumber(v) : 0;
+}
+SimplexId GaleTriangulation::getVertexTet(SimplexId v, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getVertexTetNumber(v), "tetrahedron index");
+  return getVertexStar(v, i);
+}
+int GaleTriangulation::getEdgeTriangleNumber(SimplexId e) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, EF);
+  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
+  TOPOGPU_GALE_ROWS(kEdgeTriangles, edgeRow(e));
+  return data_->rows.size(row_);
+}
+SimplexId GaleTriangulation::getEdgeTriangle(SimplexId e, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getEdgeTriangleNumber(e), "triangle index");
+  TOPOGPU_GALE_ROWS(kEdgeTriangles, edgeRow(e));
+  return data_->rows.at(row_, i);
+}
+int GaleTriangulation::getEdgeTetNumber(SimplexId e) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, ET);
+  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
+  if (dimension_ != 3)
+    return 0;
+  TOPOGPU_GALE_ROWS(kEdgeTets, edgeRow(e));
+  return data_->rows.size(row_);
+}
+SimplexId GaleTriangulation::getEdgeTet(SimplexId e, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getEdgeTetNumber(e), "tetrahedron index");
+  TOPOGPU_GALE_ROWS(kEdgeTets, edgeRow(e));
+  return data_->rows.at(row_, i);
+}
+int GaleTriangulation::getTriangleTetNumber(SimplexId f) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, FT);
+  TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
+  if (dimension_ != 3)
+    return 0;
+  TOPOGPU_GALE_ROWS(kTriangleTets, triangleRow(f));
+  return data_->rows.size(row_);
+}
+SimplexId GaleTriangulation::getTriangleTet(SimplexId f, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getTriangleTetNumber(f), "tetrahedron index");
+  TOPOGPU_GALE_ROWS(kTriangleTets, triangleRow(f));
+  return data_->rows.at(row_, i);
+}
+int GaleTriangulation::getTetNeighborNumber(SimplexId t) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, TT);
+  TOPOGPU_REQUIRE_INDEX(t, getNumberOfTets(), "tetrahedron");
+  if (dimension_ != 3)
+    return 0;
+  const SimplexId k = findInternalCell(t);
+  const SimplexId s = segmentOfNew_[sortedNewCell(t)[0]];
+  return acquire(gale::kTetNeighbors, s)->rows.size(k - internalOffsets_[s]);
+}
+SimplexId GaleTriangulation::getTetNeighbor(SimplexId t, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getTetNeighborNumber(t), "neighbour index");
+  const SimplexId k = findInternalCell(t);
+  const SimplexId s = segmentOfNew_[sortedNewCell(t)[0]];
+  return acquire(gale::kTetNeighbors, s)->rows.at(k - internalOffsets_[s], i);
+}
+int GaleTriangulation::getVertexStarNumber(SimplexId v) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, VertexStar);
+  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+  TOPOGPU_GALE_ROWS(kVertexStar, vertexRow(v));
+  return data_->rows.size(row_);
+}
+SimplexId GaleTriangulation::getVertexStar(SimplexId v, int i) const {
+  TOPOGPU_REQUIRE_INDEX(i, getVertexStarNumber(v), "star index");
+  TOPOGPU_GALE_ROWS(kVertexStar, vertexRow(v));
+  return data_->rows.at(row_, i);
+}
+void GaleTriangulation::getVertexStarVertices(SimplexId v, int i,
+                                              SimplexId* vertices) const {
+  const SimplexId cell = getVertexStar(v, i);
+  for (int k = 0; k <= dimension_; ++k)
+    vertices[k] = cellVertexOld(cell, k);
+}
+
+bool GaleTriangulation::isVertexOnBoundary(SimplexId v) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryVertices);
+  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+  TOPOGPU_GALE_ROWS(kBoundaryFlags, vertexRow(v));
+  return data_->vertexFlags[row_] != 0;
+}
+bool GaleTriangulation::isEdgeOnBoundary(SimplexId e) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryEdges);
+  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
+  TOPOGPU_GALE_ROWS(kBoundaryFlags, edgeRow(e));
+  return data_->edgeFlags[row_] != 0;
+}
+bool GaleTriangulation::isTriangleOnBoundary(SimplexId f) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryTriangles);
+  TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
+  if (dimension_ != 3)
+    return false;
+  TOPOGPU_GALE_ROWS(kBoundaryFlags, triangleRow(f));
+  return data_->triangleFlags[row_] != 0;
+}
+
+#undef TOPOGPU_GALE_ROWS
+
+SimplexId GaleTriangulation::findEdgeNew(SimplexId lo, SimplexId hi) const {
+  const SimplexId s = segmentOfNew_[lo];
+  SimplexId first = edgeOffsets_[s], last = edgeOffsets_[s + 1];
+  const SimplexId end = last;
+  while (first < last) {
+    const SimplexId mid = first + (last - first) / 2;
+    const SimplexId a = edgeNew_[2 * mid], b = edgeNew_[2 * mid + 1];
+    if (a < lo || (a == lo && b < hi))
+      first = mid + 1;
+    else
+      last = mid;
+  }
+  return first < end && edgeNew_[2 * first] == lo && edgeNew_[2 * first + 1] == hi ? first
+                                                                                   : -1;
+}
+
+SimplexId GaleTriangulation::findTriangleNew(SimplexId a, SimplexId b,
+                                             SimplexId c) const {
+  const SimplexId s = segmentOfNew_[a];
+  if (dimension_ == 2) {
+    // the triangles are the cells: the internal list of a's segment, sorted by tuple
+    const std::array<SimplexId, 4> key{a, b, c, std::numeric_limits<SimplexId>::max()};
+    SimplexId first = internalOffsets_[s], last = internalOffsets_[s + 1];
+    const SimplexId end = last;
+    while (first < last) {
+      const SimplexId mid = first + (last - first) / 2;
+      if (sortedNewCell(internalCells_[mid]) < key)
+        first = mid + 1;
+      else
+        last = mid;
+    }
+    return first < end && sortedNewCell(internalCells_[first]) == key
+               ? internalCells_[first]
+               : -1;
+  }
+  const std::array<SimplexId, 3> key{a, b, c};
+  auto tupleOf = [&](SimplexId f) {
+    return std::array<SimplexId, 3>{triangleNew_[3 * f], triangleNew_[3 * f + 1],
+                                    triangleNew_[3 * f + 2]};
+  };
+  SimplexId first = triangleOffsets_[s], last = triangleOffsets_[s + 1];
+  const SimplexId end = last;
+  while (first < last) {
+    const SimplexId mid = first + (last - first) / 2;
+    if (tupleOf(mid) < key)
+      first = mid + 1;
+    else
+      last = mid;
+  }
+  return first < end && tupleOf(first) == key ? first : -1;
+}
+
+SimplexId GaleTriangulation::findInternalCell(SimplexId c) const {
+  const auto key = sortedNewCell(c);
+  const SimplexId s = segmentOfNew_[key[0]];
+  SimplexId first = internalOffsets_[s], last = internalOffsets_[s + 1];
+  while (first < last) {
+    const SimplexId mid = first + (last - first) / 2;
+    if (sortedNewCell(internalCells_[mid]) < key)
+      first = mid + 1;
+    else
+      last = mid;
+  }
+  return first; // cells are unique, so this is c's position
+}
+
+SimplexId GaleTriangulation::findEdge(SimplexId a, SimplexId b) const {
+#ifndef NDEBUG
+  if (!edgesBuilt_)
+    failPrecondition(__func__, "the edges were not built (precondition EV first)");
+#endif
+  if (a < 0 || b < 0 || a >= numberOfVertices_ || b >= numberOfVertices_ || a == b)
+    return -1;
+  const SimplexId x = newOfOld_[a], y = newOfOld_[b];
+  return findEdgeNew(std::min(x, y), std::max(x, y));
+}
+
+SimplexId GaleTriangulation::findTriangle(SimplexId a, SimplexId b, SimplexId c) const {
+#ifndef NDEBUG
+  if (dimension_ == 3 && !trianglesBuilt_)
+    failPrecondition(__func__, "the triangles were not built (precondition FV first)");
+#endif
+  for (const SimplexId v : {a, b, c}) {
+    if (v < 0 || v >= numberOfVertices_)
+      return -1;
+  }
+  SimplexId t[3] = {newOfOld_[a], newOfOld_[b], newOfOld_[c]};
+  sortSmall(t, 3);
+  if (t[0] == t[1] || t[1] == t[2])
+    return -1;
+  return findTriangleNew(t[0], t[1], t[2]);
+}
+
+SimplexId GaleTriangulation::getNumberOfNonManifoldFacets() const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryVertices);
+  SimplexId known = nonManifoldFacets_.load();
+  if (known >= 0)
+    return known;
+  const int k = dimension_; // vertices per facet
+  known = tbb::parallel_reduce(
+      Range(0, getNumberOfSegments()), SimplexId(0),
+      [&](const Range& r, SimplexId n) {
+        std::vector<std::array<SimplexId, 3>> facets;
+        for (SimplexId s = r.begin(); s < r.end(); ++s) {
+          facets.clear();
+          const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
+          auto visit = [&](SimplexId c) {
+            const auto t = sortedNewCell(c);
+            for (int omit = 0; omit <= k; ++omit) {
+              std::array<SimplexId, 3> f{0, 0, 0};
+              int m = 0;
+              for (int i = 0; i <= k; ++i)
+                if (i != omit)
+                  f[m++] = t[i];
+              if (f[0] >= a && f[0] < b)
+                facets.push_back(f);
+            }
+          };
+          for (SimplexId j = internalOffsets_[s]; j < internalOffsets_[s + 1]; ++j)
+            visit(internalCells_[j]);
+          for (SimplexId j = externalOffsets_[s]; j < externalOffsets_[s + 1]; ++j)
+            visit(externalCells_[j]);
+          std::sort(facets.begin(), facets.end());
+          for (std::size_t i = 0; i < facets.size();) {
+            std::size_t j = i + 1;
+            while (j < facets.size() && facets[j] == facets[i])
+              ++j;
+            n += j - i > 2;
+            i = j;
+          }
+        }
+        return n;
+      },
+      [](SimplexId x, SimplexId y) { return x + y; });
+  nonManifoldFacets_.store(known);
+  return known;
+}
+
+gale::Statistics GaleTriangulation::statistics() const {
+  gale::Statistics s;
+  s.initializationSeconds = initializationSeconds_;
+  for (const auto& server : servers_) {
+    if (server)
+      server->addStatistics(s);
+  }
+  return s;
+}
+
+std::string GaleTriangulation::producerName() const {
+  return producer_->name();
+}
+
+std::vector<std::string> GaleTriangulation::warnings() const {
+  std::vector<std::string> all = warnings_;
+  for (std::string& w : producer_->warnings())
+    all.push_back(std::move(w));
+  return all;
+}
+
+std::size_t GaleTriangulation::memoryBytes() const {
+  auto ids = [](const IdArray& a) { return a.size() * (a.isWide() ? 8 : 4); };
+  std::size_t bytes =
+      ids(cells_) + ids(newOfOld_) + ids(oldOfNew_) + ids(segmentOfNew_) +
+      ids(internalCells_) + ids(externalCells_) + ids(edgeNew_) + ids(triangleNew_) +
+      sizeof(SimplexId) *
+          (segmentStart_.size() + internalOffsets_.size() + externalOffsets_.size() +
+           edgeOffsets_.size() + triangleOffsets_.size());
+  for (const auto& server : servers_) {
+    if (server)
+      bytes += server->cacheBytes();
+  }
+  return bytes;
+}
+
+// ---- the CPU producer ----------------------------------------------------------------
+
+namespace gale {
+
+SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation relation,
+                                 SimplexId s) {
+  const int dim = mesh.getDimension();
+  const SimplexId a = mesh.segmentStart(s), b = mesh.segmentStart(s + 1);
+  const SimplexId vertexRows = b - a;
+  auto inSegment = [&](SimplexId n) { return n >= a && n < b; };
+  auto forTouching = [&](SimplexId segment, auto&& visit) {
+    for (SimplexId k = mesh.internalCellBegin(segment);
+         k < mesh.internalCellBegin(segment + 1); ++k)
+      visit(mesh.internalCell(k));
+    for (SimplexId k = mesh.externalCellBegin(segment);
+         k < mesh.externalCellBegin(segment + 1); ++k)
+      visit(mesh.externalCell(k));
+  };
+  const SimplexId vertices = mesh.getNumberOfVertices(), cells = mesh.getNumberOfCells();
+  auto out = std::make_shared<SegmentRelation>();
+  std::vector<std::pair<SimplexId, SimplexId>> pairs;
+  switch (relation) {
+  case kVertexNeighbors:
+  case kVertexEdges: {
+    forTouching(s, [&](SimplexId c) {
+      const auto t = mesh.sortedNewCell(c);
+      for (int i = 0; i <= dim; ++i) {
+        if (!inSegment(t[i]))
+          continue;
+        for (int j = 0; j <= dim; ++j)
+          if (j != i)
+            pairs.emplace_back(t[i] - a, mesh.oldId(t[j]));
+      }
+    });
+    out->rows = rowsFromPairs(pairs, vertexRows, vertices - 1);
+    if (relation == kVertexEdges) {
+      // parallel to VV's rows: edge i of v joins v to neighbour i
+      IdArray edges;
+      edges.allocate(out->rows.data.size(), mesh.edgeBegin(mesh.getNumberOfSegments()),
+                     false);
+      for (SimplexId r = 0; r < vertexRows; ++r) {
+        const SimplexId self = a + r;
+        for (SimplexId k = out->rows.offsets[r]; k < out->rows.offsets[r + 1]; ++k) {
+          const SimplexId other = mesh.newId(out->rows.data[k]);
+          edges.set(k, mesh.findEdgeNew(std::min(self, other), std::max(self, other)));
+        }
+      }
+      out->rows.data = std::move(edges);
+    }
+    break;
+  }
+  case kVertexStar:
+    forTouching(s, [&](SimplexId c) {
+      const auto t = mesh.sortedNewCell(c);
+      for (int i = 0; i <= dim; ++i)
+        if (inSegment(t[i]))
+          pairs.emplace_back(t[i] - a, c);
+    });
+    out->rows = rowsFromPairs(pairs, vertexRows, cells - 1);
+    break;
+  case kVertexTriangles: // 3D
+    forTouching(s, [&](SimplexId c) {
+      const auto t = mesh.sortedNewCell(c);
+      for (const auto& face : kTetFaces) {
+        const SimplexId f = mesh.findTriangleNew(t[face[0]], t[face[1]], t[face[2]]);
+        for (const int i : face)
+          if (inSegment(t[i]))
+            pairs.emplace_back(t[i] - a, f);
+      }
+    });
+    out->rows =
+        rowsFromPairs(pairs, vertexRows, mesh.triangleBegin(mesh.getNumberOfSegments()));
+    break;
+  case kEdgeTriangles:
+  case kEdgeTets: {
+    const SimplexId e0 = mesh.edgeBegin(s), edgeRows = mesh.edgeBegin(s + 1) - e0;
+    forTouching(s, [&](SimplexId c) {
+      const auto t = mesh.sortedNewCell(c);
+      for (int i = 0; i <= dim; ++i) {
+        if (!inSegment(t[i]))
+          continue;
+        for (int j = i + 1; j <= dim; ++j) {
+          const SimplexId row = mesh.findEdgeNew(t[i], t[j]) - e0;
+          if (relation == kEdgeTets || dim == 2) {
+            pairs.emplace_back(row, c);
+            continue;
+          }
+          for (const auto& face : kTetFaces) {
+            const bool hasI = face[0] == i || face[1] == i || face[2] == i;
+            const bool hasJ = face[0] == j || face[1] == j || face[2] == j;
+            if (hasI && hasJ)
+              pairs.emplace_back(
+                  row, mesh.findTriangleNew(t[face[0]], t[face[1]], t[face[2]]));
+          }
+        }
+      }
+    });
+    const SimplexId maxValue = relation == kEdgeTets || dim == 2
+                                   ? cells - 1
+                                   : mesh.triangleBegin(mesh.getNumberOfSegments());
+    out->rows = rowsFromPairs(pairs, edgeRows, maxValue);
+    break;
+  }
+  case kTriangleTets: {
+    const SimplexId f0 = mesh.triangleBegin(s), rows = mesh.triangleBegin(s + 1) - f0;
+    forTouching(s, [&](SimplexId c) {
+      const auto t = mesh.sortedNewCell(c);
+      for (const auto& face : kTetFaces)
+        if (inSegment(t[face[0]]))
+          pairs.emplace_back(
+              mesh.findTriangleNew(t[face[0]], t[face[1]], t[face[2]]) - f0, c);
+    });
+    out->rows = rowsFromPairs(pairs, rows, cells - 1);
+    break;
+  }
+  case kTetNeighbors: {
+    // A neighbour across face f holds f's lowest vertex, so it touches that vertex's
+    // segment: the faces of those segments' touching cells, sorted, answer every face.
+    const SimplexId first = mesh.internalCellBegin(s);
+    const SimplexId rows = mesh.internalCellBegin(s + 1) - first;
+    std::vector<SimplexId> around;
+    for (SimplexId k = 0; k < rows; ++k) {
+      const auto t = mesh.sortedNewCell(mesh.internalCell(first + k));
+      for (int i = 0; i < 2; ++i) // a face's lowest vertex is t[0] or t[1]
+        around.push_back(mesh.segmentOfNewVertex(t[i]));
+    }
+    std::sort(around.begin(), around.end());
+    around.erase(std::unique(around.begin(), around.end()), around.end());
+    using Face = std::pair<std::array<SimplexId, 3>, SimplexId>;
+    std::vector<Face> faces;
+    for (const SimplexId other : around) {
+      const SimplexId lo = mesh.segmentStart(other), hi = mesh.segmentStart(other + 1);
+      forTouching(other, [&](SimplexId c) {
+        const auto t = mesh.sortedNewCell(c);
+        for (const auto& face : kTetFaces)
+          if (t[face[0]] >= lo && t[face[0]] < hi)
+            faces.push_back({{t[face[0]], t[face[1]], t[face[2]]}, c});
+      });
+    }
+    std::sort(faces.begin(), faces.end());
+    for (SimplexId k = 0; k < rows; ++k) {
+      const SimplexId c = mesh.internalCell(first + k);
+      const auto t = mesh.sortedNewCell(c);
+      for (const auto& face : kTetFaces) {
+        const std::array<SimplexId, 3> key{t[face[0]], t[face[1]], t[face[2]]};
+        auto it = std::lower_bound(faces.begin(), faces.end(), Face{key, -1});
+        for (; it != faces.end() && it->first == key; ++it)
+          if (it->second != c)
+            pairs.emplace_back(k, it->second);
+      }
+    }
+    out->rows = rowsFromPairs(pairs, rows, cells - 1);
+    break;
+  }
+  case kBoundaryFlags: {
+    // Facets (dim vertices) with a vertex in the segment, counted over the cells
+    // touching it: every cell holding such a facet touches the segment, so the counts
+    // are exact; a facet in one cell is on the boundary.
+    std::vector<std::array<SimplexId, 3>> facets;
+    forTouching(s, [&](SimplexId c) {
+      const auto t = mesh.sortedNewCell(c);
+      for (int omit = 0; omit <= dim; ++omit) {
+        std::array<SimplexId, 3> f{0, 0, 0};
+        int m = 0;
+        bool touches = false;
+        for (int i = 0; i <= dim; ++i) {
+          if (i == omit)
+            continue;
+          touches |= inSegment(t[i]);
+          f[m++] = t[i];
+        }
+        if (touches)
+          facets.push_back(f);
+      }
+    });
+    std::sort(facets.begin(), facets.end());
+    out->vertexFlags.assign(vertexRows, 0);
+    const bool edges = mesh.edgesBuilt(), triangles = dim == 3 && mesh.trianglesBuilt();
+    const SimplexId e0 = edges ? mesh.edgeBegin(s) : 0;
+    if (edges)
+      out->edgeFlags.assign(mesh.edgeBegin(s + 1) - e0, 0);
+    const SimplexId t0 = triangles ? mesh.triangleBegin(s) : 0;
+    if (triangles)
+      out->triangleFlags.assign(mesh.triangleBegin(s + 1) - t0, 0);
+    for (std::size_t i = 0; i < facets.size();) {
+      std::size_t j = i + 1;
+      while (j < facets.size() && facets[j] == facets[i])
+        ++j;
+      if (j - i == 1) {
+        const auto& f = facets[i];
+        for (int p = 0; p < dim; ++p) {
+          if (inSegment(f[p]))
+            out->vertexFlags[f[p] - a] = 1;
+          if (!edges)
+            continue;
+          for (int q = p + 1; q < dim; ++q)
+            if (inSegment(f[p]))
+              out->edgeFlags[mesh.findEdgeNew(f[p], f[q]) - e0] = 1;
+        }
+        if (triangles && inSegment(f[0]))
+          out->triangleFlags[mesh.findTriangleNew(f[0], f[1], f[2]) - t0] = 1;
+      }
+      i = j;
+    }
+    break;
+  }
+  default:
+    throw Error("unknown GALE relation " + std::to_string(int(relation)));
+  }
+  return out;
+}
+
+namespace {
+
+class CpuProducer : public SegmentProducer {
+public:
+  std::string name() const override { return "cpu"; }
+  void compute(const GaleTriangulation& mesh, ServedRelation relation,
+               const std::vector<SimplexId>& segments,
+               std::vector<SegmentPointer>& out) override {
+    out.assign(segments.size(), nullptr);
+#ifdef __SANITIZE_THREAD__
+    // libtbb is not instrumented: under ThreadSanitizer the leader computes its batch
+    // itself, so TSan sees every hand-over (TBB's joins it cannot see).
+    for (std::size_t k = 0; k < segments.size(); ++k)
+      out[k] = computeSegmentCpu(mesh, relation, segments[k]);
+    return;
+#endif
+    // Its own arena: the leader must never pick up a consumer's task (which could wait
+    // on this very leader).
+    arena_.execute([&] {
+      tbb::parallel_for(std::size_t(0), segments.size(), [&](std::size_t k) {
+        out[k] = computeSegmentCpu(mesh, relation, segments[k]);
+      });
+    });
+  }
+
+private:
+  tbb::task_arena arena_;
+};
+
+} // namespace
+
+std::shared_ptr<SegmentProducer> makeCpuProducer() {
+  return std::make_shared<CpuProducer>();
+}
+
+} // namespace gale
+
+} // namespace topogpu
