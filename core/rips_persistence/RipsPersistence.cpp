@@ -132,8 +132,9 @@ public:
       : graph_(graph), binomial_(binomial), threshold_(threshold), monitor_(monitor) {}
 
   // Cofacets (diameter <= threshold) whose new vertex exceeds `floor`, in decreasing
-  // index order; f(Entry) returns false to stop. The index is updated incrementally: the
-  // vertices above the new one move up one place in the combinatorial number system.
+  // index order; f(Entry, new vertex) returns false to stop. The index is updated
+  // incrementally: the vertices above the new one move up one place in the combinatorial
+  // number system.
   template <class F>
   void cofacets(const SimplexId* v, int count, float diameter, SimplexId floor,
                 F&& f) const {
@@ -156,7 +157,7 @@ public:
         if (d > threshold_ || d == kInfinity)
           return true;
       }
-      return f(Entry{d, above + binomial_(w, count - p + 1) + below});
+      return f(Entry{d, above + binomial_(w, count - p + 1) + below}, w);
     });
   }
 
@@ -171,32 +172,56 @@ public:
 
   // Lemma 7 of the Ripser++ paper: t, the oldest cofacet of s, has s's diameter, and no
   // facet of t with that diameter is younger than s (a smaller index, in our order).
-  SimplexId apparentPivot(const Entry& s, int count) const {
-    Vertices v{}, tv{}, facet{};
-    simplexVertices(binomial_, s.index, count, v.data());
-    Entry t;
-    bool found = false;
-    cofacets(v.data(), count, s.diameter, -1, [&](const Entry& c) {
-      if (c.diameter != s.diameter)
-        return true;
-      t = c;
-      found = true;
+  // v: s's vertices, decreasing. t = s + w is the first cofacet in decreasing index
+  // order whose new edges are all <= s's diameter. t - v_j is older-indexed than s
+  // (smaller index) exactly when v_j > w (colexicographic order), so only those facets
+  // are tested, and each has t's diameter iff one of its edges does.
+  SimplexId apparentPivot(const Entry& s, const SimplexId* v, int count) const {
+    SimplexId w = -1;
+    float dw[kMaxVertices];
+    graph_.candidates(v, count, -1, [&](SimplexId c) {
+      int j = 0;
+      for (; j < count; ++j) {
+        if (v[j] == c)
+          return true;
+        const float d = graph_.distance(c, v[j]);
+        // A missing edge of a sparse graph is infinite: no simplex.
+        if (!(d <= s.diameter))
+          return true;
+        dw[j] = d;
+      }
+      w = c;
       return false;
     });
-    if (!found)
+    if (w < 0)
       return -1;
-    simplexVertices(binomial_, t.index, count + 1, tv.data());
-    for (int drop = 0; drop <= count; ++drop) {
-      int k = 0;
-      for (int j = 0; j <= count; ++j) {
-        if (j != drop)
-          facet[k++] = tv[j];
+    // Edges of t at s's diameter: (w, v_j) for flagged j, and pairs inside s.
+    for (int drop = 0; drop < count && v[drop] > w; ++drop) {
+      // Does t - v_drop keep an edge at the diameter?
+      bool keeps = false;
+      for (int j = 0; j < count && !keeps; ++j)
+        keeps = j != drop && dw[j] == s.diameter;
+      for (int a = 0; a < count && !keeps; ++a) {
+        if (a == drop)
+          continue;
+        for (int b = a + 1; b < count; ++b) {
+          if (b != drop && graph_.distance(v[a], v[b]) == s.diameter) {
+            keeps = true;
+            break;
+          }
+        }
       }
-      const SimplexId index = simplexIndex(binomial_, facet.data(), count);
-      if (index < s.index && diameterOf(facet.data(), count) == t.diameter)
+      if (keeps)
         return -1;
     }
-    return t.index;
+    SimplexId index = 0;
+    int k = count + 1, j = 0;
+    for (; j < count && v[j] > w; ++j)
+      index += binomial_(v[j], k--);
+    index += binomial_(w, k--);
+    for (; j < count; ++j)
+      index += binomial_(v[j], k--);
+    return index;
   }
 
   // Reduces the coboundary columns of dimension `dim` (simplices of dim+1 vertices,
@@ -210,8 +235,11 @@ public:
     std::vector<SimplexId> apparent(columns.size(), -1);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, columns.size(), 256),
                       [&](const tbb::blocked_range<std::size_t>& r) {
-                        for (std::size_t c = r.begin(); c != r.end(); ++c)
-                          apparent[c] = apparentPivot(columns[c], count);
+                        Vertices v{};
+                        for (std::size_t c = r.begin(); c != r.end(); ++c) {
+                          simplexVertices(binomial_, columns[c].index, count, v.data());
+                          apparent[c] = apparentPivot(columns[c], v.data(), count);
+                        }
                       });
     apparentPairs_ = {};
     pivots_.clear();
@@ -338,7 +366,7 @@ public:
     State state = Zero;
     std::size_t compactAt = kCompactMinimum;
   };
-  static constexpr std::size_t kCompactMinimum = 1 << 16;
+  static constexpr std::size_t kCompactMinimum = 1 << 22;
 
   void nextPivot(Work& work) const {
     work.state = popPivot(work.heap, heapOrder, work.pivot) ? Work::Pivot : Work::Zero;
@@ -348,7 +376,7 @@ public:
     Vertices v{};
     simplexVertices(binomial_, column.index, count, v.data());
     work.heap.clear();
-    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e) {
+    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
       work.heap.push_back(e);
       return true;
     });
@@ -455,7 +483,7 @@ public:
       work.cochain.push_back(s);
       Vertices sv{};
       simplexVertices(binomial_, s.index, count, sv.data());
-      cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e) {
+      cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e, SimplexId) {
         work.heap.push_back(e);
         std::push_heap(work.heap.begin(), work.heap.end(), heapOrder);
         return true;
@@ -537,7 +565,7 @@ public:
     work.cochain.assign(1, column);
     bool sawOldest = false, emergent = false;
     PivotRecord record;
-    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e) {
+    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
       if (!sawOldest && e.diameter == column.diameter) {
         sawOldest = true;
         if (!findApparent(e.index, record) && table.owner(e.index) == -1) {
@@ -596,7 +624,7 @@ public:
                         for (std::size_t s = r.begin(); s != r.end(); ++s) {
                           simplexVertices(binomial_, simplices[s].index, count, v.data());
                           cofacets(v.data(), count, simplices[s].diameter, v[0],
-                                   [&](const Entry& e) {
+                                   [&](const Entry& e, SimplexId) {
                                      ++local.generated;
                                      if (next != nullptr)
                                        local.next.push_back(e);
@@ -620,21 +648,22 @@ public:
   }
 
 private:
-  // The pivot after Z/2 cancellation of equal entries; it stays on the heap.
+  // The pivot after Z/2 cancellation of equal entries; it stays on the heap. A copy of
+  // the top sits on the path of equal elements below it, so one of the top's children
+  // is a copy whenever any is: the pivot is read without popping it.
   template <class Order>
   static bool popPivot(std::vector<Entry>& heap, const Order& order, Entry& pivot) {
     while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end(), order);
-      pivot = heap.back();
-      heap.pop_back();
-      if (!heap.empty() && heap.front().index == pivot.index) {
-        std::pop_heap(heap.begin(), heap.end(), order);
-        heap.pop_back();
-        continue;
+      const SimplexId top = heap.front().index;
+      const std::size_t size = heap.size();
+      if ((size < 2 || heap[1].index != top) && (size < 3 || heap[2].index != top)) {
+        pivot = heap.front();
+        return true;
       }
-      heap.push_back(pivot);
-      std::push_heap(heap.begin(), heap.end(), order);
-      return true;
+      std::pop_heap(heap.begin(), heap.end(), order);
+      heap.pop_back();
+      std::pop_heap(heap.begin(), heap.end(), order);
+      heap.pop_back();
     }
     return false;
   }
