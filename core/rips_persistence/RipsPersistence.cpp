@@ -242,7 +242,7 @@ public:
                         }
                       });
     apparentPairs_ = {};
-    pivots_.clear();
+    reducedPivots_ = {};
     apparentPairs_.reserve(std::size_t(std::count_if(
         apparent.begin(), apparent.end(), [](SimplexId t) { return t >= 0; })));
     for (std::size_t c = 0; c < columns.size(); ++c) {
@@ -256,11 +256,31 @@ public:
     report.timings.emplace_back("apparent pairs dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
     std::vector<Entry> remaining;
+    remaining.reserve(columns.size() - apparentPairs_.size());
     for (std::size_t c = 0; c < columns.size(); ++c) {
       if (apparent[c] < 0)
         remaining.push_back(columns[c]);
     }
+    apparent = {};
     reduceRemaining(dim, remaining, intervals, stats, report);
+  }
+
+  // The reduction of the columns assemble() found (dimension >= 2): its apparent pairs,
+  // sorted by pivot here, become the first layer of the pair store.
+  void reduceAssembled(int dim, const std::vector<Entry>& columns,
+                       std::vector<ApparentRecord>& apparent,
+                       std::vector<Interval>& intervals, DimensionStats& stats,
+                       RunReport& report) {
+    Timer timer;
+    tbb::parallel_sort(apparent.begin(), apparent.end(),
+                       [](const ApparentRecord& a, const ApparentRecord& b) {
+                         return a.pivot < b.pivot;
+                       });
+    apparentPairs_ = std::move(apparent);
+    reducedPivots_ = {};
+    report.timings.emplace_back("apparent pairs dim " + std::to_string(dim) + " (cpu)",
+                                timer.seconds());
+    reduceRemaining(dim, columns, intervals, stats, report);
   }
 
   // The reduction of the columns a ColumnBuilder prepared: its apparent pairs (sorted by
@@ -269,7 +289,7 @@ public:
                       std::vector<Interval>& intervals, DimensionStats& stats,
                       RunReport& report) {
     apparentPairs_ = std::move(prepared.apparent);
-    pivots_.clear();
+    reducedPivots_ = {};
     reduceRemaining(dim, prepared.columns, intervals, stats, report);
   }
 
@@ -277,14 +297,7 @@ public:
 
   // The pivots of the reduction's pairs, sorted (the second layer, for a builder's
   // clearing of the next dimension).
-  std::vector<SimplexId> reducedPivots() const {
-    std::vector<SimplexId> keys;
-    keys.reserve(pivots_.size());
-    for (const auto& p : pivots_)
-      keys.push_back(p.first);
-    std::sort(keys.begin(), keys.end());
-    return keys;
-  }
+  const std::vector<SimplexId>& reducedPivots() const { return reducedPivots_; }
 
   // The lock-free reduction of the columns that are not apparent (reverse filtration
   // order), with apparentPairs_ set.
@@ -338,13 +351,14 @@ public:
         throw std::logic_error(
             "rips: parallel reduction left a column without its pivot");
       ++(snap->emergent ? emergent : reduced);
-      pivots_.emplace(snap->pivot.index, PivotRecord{column});
+      reducedPivots_.push_back(snap->pivot.index);
       if (snap->pivot.diameter > column.diameter) {
         if (representatives_ != nullptr)
           representatives_->push_back(representative(dim, intervals.size(), *snap));
         intervals.push_back({column.diameter, snap->pivot.diameter});
       }
     }
+    std::sort(reducedPivots_.begin(), reducedPivots_.end());
     stats.emergentPairs = emergent;
     stats.essential = essential;
     stats.pairs = stats.apparentPairs + emergent + reduced;
@@ -599,7 +613,7 @@ public:
 
   // True when a (dim+1)-simplex is the pivot of a pair of the last reduction (clearing).
   bool isPivot(SimplexId index) const {
-    if (pivots_.count(index) != 0)
+    if (std::binary_search(reducedPivots_.begin(), reducedPivots_.end(), index))
       return true;
     const auto it = std::lower_bound(
         apparentPairs_.begin(), apparentPairs_.end(), index,
@@ -607,40 +621,64 @@ public:
     return it != apparentPairs_.end() && it->pivot == index;
   }
 
-  // Simplices of one dimension more (and the columns among them not cleared), each
-  // made once from its facet without its largest vertex.
+  // Simplices of one dimension more, each made once from its facet without its largest
+  // vertex: the columns among them that are neither cleared nor apparent (sorted,
+  // reverse filtration order) and the apparent pairs (unsorted).
   SimplexId assemble(int dim, const std::vector<Entry>& simplices,
-                     std::vector<Entry>* next, std::vector<Entry>& columns) const {
+                     std::vector<Entry>* next, std::vector<Entry>& columns,
+                     std::vector<ApparentRecord>& apparent) const {
     const int count = dim + 1;
     struct Local {
       std::vector<Entry> next, columns;
+      std::vector<ApparentRecord> apparent;
       SimplexId generated = 0;
     };
     tbb::enumerable_thread_specific<Local> locals;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, simplices.size(), 1024),
-                      [&](const tbb::blocked_range<std::size_t>& r) {
-                        Local& local = locals.local();
-                        Vertices v{};
-                        for (std::size_t s = r.begin(); s != r.end(); ++s) {
-                          simplexVertices(binomial_, simplices[s].index, count, v.data());
-                          cofacets(v.data(), count, simplices[s].diameter, v[0],
-                                   [&](const Entry& e, SimplexId) {
-                                     ++local.generated;
-                                     if (next != nullptr)
-                                       local.next.push_back(e);
-                                     if (!isPivot(e.index))
-                                       local.columns.push_back(e);
-                                     return true;
-                                   });
-                        }
-                      });
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, simplices.size(), 1024),
+        [&](const tbb::blocked_range<std::size_t>& r) {
+          Local& local = locals.local();
+          Vertices v{};
+          for (std::size_t s = r.begin(); s != r.end(); ++s) {
+            // v[1..count]: the facet; v[0]: the new (largest) vertex.
+            simplexVertices(binomial_, simplices[s].index, count, v.data() + 1);
+            cofacets(v.data() + 1, count, simplices[s].diameter, v[1],
+                     [&](const Entry& e, SimplexId w) {
+                       ++local.generated;
+                       if (next != nullptr)
+                         local.next.push_back(e);
+                       if (isPivot(e.index))
+                         return true;
+                       v[0] = w;
+                       const SimplexId pivot = apparentPivot(e, v.data(), count + 1);
+                       if (pivot >= 0)
+                         local.apparent.push_back({pivot, e});
+                       else
+                         local.columns.push_back(e);
+                       return true;
+                     });
+          }
+        });
     columns.clear();
+    apparent.clear();
     SimplexId generated = 0;
+    std::size_t columnCount = 0, apparentCount = 0, nextCount = 0;
+    for (auto& local : locals) {
+      columnCount += local.columns.size();
+      apparentCount += local.apparent.size();
+      nextCount += local.next.size();
+    }
+    columns.reserve(columnCount);
+    apparent.reserve(apparentCount);
+    if (next != nullptr)
+      next->reserve(nextCount);
     for (auto& local : locals) {
       generated += local.generated;
       columns.insert(columns.end(), local.columns.begin(), local.columns.end());
+      apparent.insert(apparent.end(), local.apparent.begin(), local.apparent.end());
       if (next != nullptr)
         next->insert(next->end(), local.next.begin(), local.next.end());
+      local = Local{};
     }
     tbb::parallel_sort(columns.begin(), columns.end(),
                        [](const Entry& a, const Entry& b) { return before(b, a); });
@@ -672,8 +710,8 @@ private:
   const BinomialTable& binomial_;
   float threshold_;
   const Monitor& monitor_;
-  std::vector<ApparentRecord> apparentPairs_;         // sorted by pivot: the first layer
-  std::unordered_map<SimplexId, PivotRecord> pivots_; // the pairs of the reduction
+  std::vector<ApparentRecord> apparentPairs_; // sorted by pivot: the first layer
+  std::vector<SimplexId> reducedPivots_; // the pivots of the reduction's pairs, sorted
   std::vector<Representative>* representatives_ = nullptr;
 };
 
@@ -822,8 +860,8 @@ bool preparedDimension(ColumnBuilder& builder, Engine<Graph>& engine, int dim,
                        RunReport& report) {
   DimensionStats& stats = result.stats[std::size_t(dim)];
   PreparedDimension prepared;
-  const std::vector<SimplexId> reduced =
-      dim > 1 ? engine.reducedPivots() : std::vector<SimplexId>{};
+  static const std::vector<SimplexId> none;
+  const std::vector<SimplexId>& reduced = dim > 1 ? engine.reducedPivots() : none;
   if (!builder.prepare(dim, simplices, dim == 1 ? &columns : nullptr,
                        dim < maxDimension && dim > 1, engine.apparentPairs(), reduced,
                        prepared, report))
@@ -873,14 +911,20 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
     if (dim > 1) {
       Timer timer;
       std::vector<Entry> next;
-      stats.simplices = engine.assemble(dim - 1, simplices,
-                                        dim < maxDimension ? &next : nullptr, columns);
+      std::vector<ApparentRecord> apparent;
+      columns = {};
+      stats.simplices = engine.assemble(
+          dim - 1, simplices, dim < maxDimension ? &next : nullptr, columns, apparent);
       simplices.swap(next);
+      next = {};
       report.timings.emplace_back("columns dim " + std::to_string(dim) + " (cpu)",
                                   timer.seconds());
-    } else {
-      stats.simplices = SimplexId(simplices.size());
+      stats.columns = SimplexId(columns.size() + apparent.size());
+      engine.reduceAssembled(dim, columns, apparent, result.intervals[std::size_t(dim)],
+                             stats, report);
+      continue;
     }
+    stats.simplices = SimplexId(simplices.size());
     stats.columns = SimplexId(columns.size());
     engine.reduce(dim, columns, result.intervals[std::size_t(dim)], stats, report);
   }
