@@ -243,11 +243,14 @@ public:
                       });
     apparentPairs_ = {};
     reducedPivots_ = {};
-    apparentPairs_.reserve(std::size_t(std::count_if(
-        apparent.begin(), apparent.end(), [](SimplexId t) { return t >= 0; })));
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-      if (apparent[c] >= 0)
-        apparentPairs_.push_back({apparent[c], columns[c]});
+    apparentCount_ = std::size_t(std::count_if(apparent.begin(), apparent.end(),
+                                               [](SimplexId t) { return t >= 0; }));
+    if (storeApparent_) {
+      apparentPairs_.reserve(apparentCount_);
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        if (apparent[c] >= 0)
+          apparentPairs_.push_back({apparent[c], columns[c]});
+      }
     }
     tbb::parallel_sort(apparentPairs_.begin(), apparentPairs_.end(),
                        [](const ApparentRecord& a, const ApparentRecord& b) {
@@ -256,7 +259,7 @@ public:
     report.timings.emplace_back("apparent pairs dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
     std::vector<Entry> remaining;
-    remaining.reserve(columns.size() - apparentPairs_.size());
+    remaining.reserve(columns.size() - apparentCount_);
     for (std::size_t c = 0; c < columns.size(); ++c) {
       if (apparent[c] < 0)
         remaining.push_back(columns[c]);
@@ -268,7 +271,7 @@ public:
   // The reduction of the columns assemble() found (dimension >= 2): its apparent pairs,
   // sorted by pivot here, become the first layer of the pair store.
   void reduceAssembled(int dim, const std::vector<Entry>& columns,
-                       std::vector<ApparentRecord>& apparent,
+                       std::vector<ApparentRecord>& apparent, std::size_t apparentCount,
                        std::vector<Interval>& intervals, DimensionStats& stats,
                        RunReport& report) {
     Timer timer;
@@ -277,6 +280,7 @@ public:
                          return a.pivot < b.pivot;
                        });
     apparentPairs_ = std::move(apparent);
+    apparentCount_ = apparentCount;
     reducedPivots_ = {};
     report.timings.emplace_back("apparent pairs dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
@@ -289,6 +293,7 @@ public:
                       std::vector<Interval>& intervals, DimensionStats& stats,
                       RunReport& report) {
     apparentPairs_ = std::move(prepared.apparent);
+    apparentCount_ = apparentPairs_.size();
     reducedPivots_ = {};
     reduceRemaining(dim, prepared.columns, intervals, stats, report);
   }
@@ -306,7 +311,7 @@ public:
                        RunReport& report) {
     const int count = dim + 1;
     Timer timer;
-    stats.apparentPairs = SimplexId(apparentPairs_.size());
+    stats.apparentPairs = SimplexId(apparentCount_);
 
     // The remaining columns, reduced in parallel without locks (Morozov and Nigmetov,
     // "Towards lockfree persistent homology"): a column publishes an immutable snapshot
@@ -365,6 +370,8 @@ public:
     report.timings.emplace_back("reduction dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
   }
+
+  void storeApparentPairs(bool store) { storeApparent_ = store; }
 
   // Keeps the representative cocycle of every finite bar from now on.
   void keepRepresentatives(std::vector<Representative>* representatives) {
@@ -492,8 +499,9 @@ public:
     entries.resize(kept);
   }
 
-  void addCochain(const std::vector<Entry>& cochain, int count, Work& work) const {
-    for (const Entry& s : cochain) {
+  void addCochain(const Entry* cochain, std::size_t size, int count, Work& work) const {
+    for (std::size_t c = 0; c < size; ++c) {
+      const Entry& s = cochain[c];
       work.cochain.push_back(s);
       Vertices sv{};
       simplexVertices(binomial_, s.index, count, sv.data());
@@ -524,13 +532,16 @@ public:
         return;
       }
       const bool emergent = work.state == Work::Emergent;
+      // An apparent pivot is never claimed (it is tested before each claim): look for
+      // an owner first, the cheaper test.
       PivotRecord apparentOwner;
-      if (findApparent(work.pivot.index, apparentOwner)) {
+      if (table.owner(work.pivot.index) == -1 &&
+          findApparent(work.pivot, count, apparentOwner)) {
         // Apparent pivots belong to columns to the left (lemma: no later column has
         // that cofacet), and apparent columns are never reduced: add it.
         if (emergent)
           fullColumn(columns[i], count, work);
-        addCochain({apparentOwner.column}, count, work);
+        addCochain(&apparentOwner.column, 1, count, work);
         nextPivot(work);
         continue;
       }
@@ -550,7 +561,7 @@ public:
           continue; // j is being taken over: the table will name the new owner
         if (emergent)
           fullColumn(columns[i], count, work);
-        addCochain(snap->cochain, count, work);
+        addCochain(snap->cochain.data(), snap->cochain.size(), count, work);
         nextPivot(work);
         continue;
       }
@@ -563,7 +574,7 @@ public:
       work.heap.clear();
       work.cochain.clear();
       work.compactAt = kCompactMinimum;
-      addCochain(taken->cochain, count, work);
+      addCochain(taken->cochain.data(), taken->cochain.size(), count, work);
       nextPivot(work);
     }
   }
@@ -582,7 +593,7 @@ public:
     cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
       if (!sawOldest && e.diameter == column.diameter) {
         sawOldest = true;
-        if (!findApparent(e.index, record) && table.owner(e.index) == -1) {
+        if (table.owner(e.index) == -1 && !findApparent(e, count, record)) {
           emergent = true;
           work.pivot = e;
           return false;
@@ -600,7 +611,47 @@ public:
     nextPivot(work);
   }
 
-  bool findApparent(SimplexId index, PivotRecord& record) const {
+  // The apparent pair with pivot t (count + 1 vertices tv, decreasing), found without a
+  // store: s is t's youngest facet of t's diameter (the smallest index: the largest
+  // vertex dropped first), and t must be s's oldest cofacet.
+  bool apparentFacet(const Entry& t, const SimplexId* tv, int count, Entry& s) const {
+    for (int drop = 0; drop <= count; ++drop) {
+      bool keeps = false;
+      for (int a = 0; a <= count && !keeps; ++a) {
+        if (a == drop)
+          continue;
+        for (int b = a + 1; b <= count; ++b) {
+          if (b != drop && graph_.distance(tv[a], tv[b]) == t.diameter) {
+            keeps = true;
+            break;
+          }
+        }
+      }
+      if (!keeps)
+        continue;
+      Vertices sv{};
+      SimplexId index = 0;
+      for (int j = 0, k = 0; j <= count; ++j) {
+        if (j != drop) {
+          sv[std::size_t(k)] = tv[j];
+          index += binomial_(tv[j], count - k);
+          ++k;
+        }
+      }
+      s = Entry{t.diameter, index};
+      return apparentPivot(s, sv.data(), count) == t.index;
+    }
+    return false;
+  }
+
+  // The apparent pair whose pivot is t (a cofacet of a column with count vertices).
+  bool findApparent(const Entry& t, int count, PivotRecord& record) const {
+    if (!storeApparent_) {
+      Vertices tv{};
+      simplexVertices(binomial_, t.index, count + 1, tv.data());
+      return apparentFacet(t, tv.data(), count, record.column);
+    }
+    const SimplexId index = t.index;
     const auto a = std::lower_bound(
         apparentPairs_.begin(), apparentPairs_.end(), index,
         [](const ApparentRecord& x, SimplexId key) { return x.pivot < key; });
@@ -611,10 +662,16 @@ public:
     return false;
   }
 
-  // True when a (dim+1)-simplex is the pivot of a pair of the last reduction (clearing).
-  bool isPivot(SimplexId index) const {
+  // True when a (dim+1)-simplex (count + 1 vertices ev) is the pivot of a pair of the
+  // last reduction (clearing).
+  bool isPivot(const Entry& e, const SimplexId* ev, int count) const {
+    const SimplexId index = e.index;
     if (std::binary_search(reducedPivots_.begin(), reducedPivots_.end(), index))
       return true;
+    if (!storeApparent_) {
+      Entry s;
+      return apparentFacet(e, ev, count, s);
+    }
     const auto it = std::lower_bound(
         apparentPairs_.begin(), apparentPairs_.end(), index,
         [](const ApparentRecord& a, SimplexId key) { return a.pivot < key; });
@@ -626,12 +683,14 @@ public:
   // reverse filtration order) and the apparent pairs (unsorted).
   SimplexId assemble(int dim, const std::vector<Entry>& simplices,
                      std::vector<Entry>* next, std::vector<Entry>& columns,
-                     std::vector<ApparentRecord>& apparent) const {
+                     std::vector<ApparentRecord>& apparent,
+                     std::size_t& apparentCount) const {
     const int count = dim + 1;
     struct Local {
       std::vector<Entry> next, columns;
       std::vector<ApparentRecord> apparent;
       SimplexId generated = 0;
+      std::size_t apparentCount = 0;
     };
     tbb::enumerable_thread_specific<Local> locals;
     tbb::parallel_for(
@@ -647,13 +706,15 @@ public:
                        ++local.generated;
                        if (next != nullptr)
                          local.next.push_back(e);
-                       if (isPivot(e.index))
-                         return true;
                        v[0] = w;
+                       if (isPivot(e, v.data(), count))
+                         return true;
                        const SimplexId pivot = apparentPivot(e, v.data(), count + 1);
-                       if (pivot >= 0)
-                         local.apparent.push_back({pivot, e});
-                       else
+                       if (pivot >= 0) {
+                         ++local.apparentCount;
+                         if (storeApparent_)
+                           local.apparent.push_back({pivot, e});
+                       } else
                          local.columns.push_back(e);
                        return true;
                      });
@@ -662,14 +723,16 @@ public:
     columns.clear();
     apparent.clear();
     SimplexId generated = 0;
-    std::size_t columnCount = 0, apparentCount = 0, nextCount = 0;
+    std::size_t columnCount = 0, nextCount = 0;
+    apparentCount = 0;
     for (auto& local : locals) {
       columnCount += local.columns.size();
-      apparentCount += local.apparent.size();
+      apparentCount += local.apparentCount;
       nextCount += local.next.size();
     }
     columns.reserve(columnCount);
-    apparent.reserve(apparentCount);
+    if (storeApparent_)
+      apparent.reserve(apparentCount);
     if (next != nullptr)
       next->reserve(nextCount);
     for (auto& local : locals) {
@@ -712,6 +775,10 @@ private:
   const Monitor& monitor_;
   std::vector<ApparentRecord> apparentPairs_; // sorted by pivot: the first layer
   std::vector<SimplexId> reducedPivots_; // the pivots of the reduction's pairs, sorted
+  // Without a column builder the apparent pairs are found again where needed (Ripser's
+  // way): no store of them; a builder's clearing needs them stored.
+  bool storeApparent_ = true;
+  std::size_t apparentCount_ = 0;
   std::vector<Representative>* representatives_ = nullptr;
 };
 
@@ -898,6 +965,7 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
                       const Monitor& monitor, Result& result, RunReport& report,
                       bool cocycles) {
   Engine<Graph> engine(graph, binomial, threshold, monitor);
+  engine.storeApparentPairs(builder != nullptr);
   if (cocycles)
     engine.keepRepresentatives(&result.representatives);
   std::vector<Entry> simplices = std::move(edges); // all edges: the dimension-1 simplices
@@ -912,16 +980,18 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
       Timer timer;
       std::vector<Entry> next;
       std::vector<ApparentRecord> apparent;
+      std::size_t apparentCount = 0;
       columns = {};
-      stats.simplices = engine.assemble(
-          dim - 1, simplices, dim < maxDimension ? &next : nullptr, columns, apparent);
+      stats.simplices =
+          engine.assemble(dim - 1, simplices, dim < maxDimension ? &next : nullptr,
+                          columns, apparent, apparentCount);
       simplices.swap(next);
       next = {};
       report.timings.emplace_back("columns dim " + std::to_string(dim) + " (cpu)",
                                   timer.seconds());
-      stats.columns = SimplexId(columns.size() + apparent.size());
-      engine.reduceAssembled(dim, columns, apparent, result.intervals[std::size_t(dim)],
-                             stats, report);
+      stats.columns = SimplexId(columns.size() + apparentCount);
+      engine.reduceAssembled(dim, columns, apparent, apparentCount,
+                             result.intervals[std::size_t(dim)], stats, report);
       continue;
     }
     stats.simplices = SimplexId(simplices.size());
