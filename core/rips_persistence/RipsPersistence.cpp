@@ -329,6 +329,8 @@ public:
     for (auto& st : state)
       st.store(nullptr, std::memory_order_relaxed);
     tbb::enumerable_thread_specific<std::vector<std::unique_ptr<Snapshot>>> arenas;
+    // One working column per thread, its buffers kept from column to column.
+    tbb::enumerable_thread_specific<Work> works;
     // Progress and abort stay on this thread: the columns run in chunks between checks.
     constexpr std::size_t kChunk = 1 << 14;
     for (std::size_t first = 0; first < m; first += kChunk) {
@@ -337,7 +339,7 @@ public:
       tbb::parallel_for(tbb::blocked_range<std::size_t>(first, last, 4),
                         [&](const tbb::blocked_range<std::size_t>& r) {
                           auto& arena = arenas.local();
-                          Work work;
+                          Work& work = works.local();
                           for (std::size_t i = r.begin(); i != r.end(); ++i)
                             reduceLockFree(i, remaining, count, table, state, arena,
                                            work);
