@@ -58,8 +58,25 @@ using Vertices = std::array<SimplexId, kMaxVertices>;
 // The complete graph of a dense matrix: every vertex is a cofacet candidate.
 class DenseGraph {
 public:
-  DenseGraph(SimplexId n, const float* lower) : n_(n), lower_(lower) {}
+  // Up to kFullBytes the matrix is also kept square: a lookup is then one load without
+  // branches, and the candidates w of one vertex v are consecutive (row v).
+  static constexpr std::size_t kFullBytes = std::size_t(64) << 20;
+  DenseGraph(SimplexId n, const float* lower) : n_(n), lower_(lower) {
+    if (std::size_t(n) * std::size_t(n) * sizeof(float) > kFullBytes)
+      return;
+    full_.assign(std::size_t(n) * std::size_t(n), 0.0f);
+    for (SimplexId a = 1; a < n; ++a) {
+      for (SimplexId b = 0; b < a; ++b) {
+        const float d = lower[a * (a - 1) / 2 + b];
+        full_[std::size_t(a * n + b)] = d;
+        full_[std::size_t(b * n + a)] = d;
+      }
+    }
+  }
+  // Callers pass the candidate first: row b, consecutive over candidates a.
   float distance(SimplexId a, SimplexId b) const {
+    if (!full_.empty())
+      return full_[std::size_t(b * n_ + a)];
     if (a == b)
       return 0;
     if (a < b)
@@ -78,6 +95,7 @@ public:
 private:
   SimplexId n_;
   const float* lower_;
+  std::vector<float> full_;
 };
 
 // The edges under the threshold as sorted adjacency lists: candidates are the
@@ -116,6 +134,42 @@ public:
 
 private:
   std::vector<std::vector<Neighbor>> adjacency_;
+};
+
+// A set of simplex indices (open addressing): the clearing's membership test, asked for
+// every simplex of the next dimension, without the branches of a binary search.
+class IndexSet {
+public:
+  void assign(const std::vector<SimplexId>& keys) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * keys.size())
+      capacity *= 2;
+    slots_.assign(capacity, -1);
+    mask_ = capacity - 1;
+    for (const SimplexId key : keys) {
+      std::size_t h = hash(key);
+      while (slots_[h] != -1 && slots_[h] != key)
+        h = (h + 1) & mask_;
+      slots_[h] = key;
+    }
+  }
+  bool contains(SimplexId key) const {
+    if (slots_.empty())
+      return false;
+    for (std::size_t h = hash(key);; h = (h + 1) & mask_) {
+      if (slots_[h] == key)
+        return true;
+      if (slots_[h] == -1)
+        return false;
+    }
+  }
+
+private:
+  std::size_t hash(SimplexId key) const {
+    return std::size_t((std::uint64_t(key) * 0x9E3779B97F4A7C15ull) >> 20) & mask_;
+  }
+  std::vector<SimplexId> slots_;
+  std::size_t mask_ = 0;
 };
 
 // The column of a pair (the pivot is the key it is stored under).
@@ -233,16 +287,18 @@ public:
     Timer timer;
     // Apparent pairs: one independent test per column.
     std::vector<SimplexId> apparent(columns.size(), -1);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, columns.size(), 256),
-                      [&](const tbb::blocked_range<std::size_t>& r) {
-                        Vertices v{};
-                        for (std::size_t c = r.begin(); c != r.end(); ++c) {
-                          simplexVertices(binomial_, columns[c].index, count, v.data());
-                          apparent[c] = apparentPivot(columns[c], v.data(), count);
-                        }
-                      });
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, columns.size(), 256),
+        [&](const tbb::blocked_range<std::size_t>& r) {
+          Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
+          for (std::size_t c = r.begin(); c != r.end(); ++c) {
+            simplexVertices(binomial_, columns[c].index, count, v.data());
+            apparent[c] = apparentPivot(columns[c], v.data(), count);
+          }
+        });
     apparentPairs_ = {};
     reducedPivots_ = {};
+    reducedPivotSet_ = {};
     apparentCount_ = std::size_t(std::count_if(apparent.begin(), apparent.end(),
                                                [](SimplexId t) { return t >= 0; }));
     if (storeApparent_) {
@@ -282,6 +338,7 @@ public:
     apparentPairs_ = std::move(apparent);
     apparentCount_ = apparentCount;
     reducedPivots_ = {};
+    reducedPivotSet_ = {};
     report.timings.emplace_back("apparent pairs dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
     reduceRemaining(dim, columns, intervals, stats, report);
@@ -295,6 +352,7 @@ public:
     apparentPairs_ = std::move(prepared.apparent);
     apparentCount_ = apparentPairs_.size();
     reducedPivots_ = {};
+    reducedPivotSet_ = {};
     reduceRemaining(dim, prepared.columns, intervals, stats, report);
   }
 
@@ -366,6 +424,7 @@ public:
       }
     }
     std::sort(reducedPivots_.begin(), reducedPivots_.end());
+    reducedPivotSet_.assign(reducedPivots_);
     stats.emergentPairs = emergent;
     stats.essential = essential;
     stats.pairs = stats.apparentPairs + emergent + reduced;
@@ -396,7 +455,7 @@ public:
   }
 
   void fullColumn(const Entry& column, int count, Work& work) const {
-    Vertices v{};
+    Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
     simplexVertices(binomial_, column.index, count, v.data());
     work.heap.clear();
     cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
@@ -505,7 +564,7 @@ public:
     for (std::size_t c = 0; c < size; ++c) {
       const Entry& s = cochain[c];
       work.cochain.push_back(s);
-      Vertices sv{};
+      Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
       simplexVertices(binomial_, s.index, count, sv.data());
       cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e, SimplexId) {
         work.heap.push_back(e);
@@ -585,7 +644,7 @@ public:
   // diameter and nobody owns it yet (emergent pair, Bauer: the rest is not needed).
   void startColumnLockFree(const Entry& column, int count, const PivotTable& table,
                            Work& work) const {
-    Vertices v{};
+    Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
     simplexVertices(binomial_, column.index, count, v.data());
     work.heap.clear();
     work.compactAt = kCompactMinimum;
@@ -631,7 +690,7 @@ public:
       }
       if (!keeps)
         continue;
-      Vertices sv{};
+      Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
       SimplexId index = 0;
       for (int j = 0, k = 0; j <= count; ++j) {
         if (j != drop) {
@@ -649,7 +708,7 @@ public:
   // The apparent pair whose pivot is t (a cofacet of a column with count vertices).
   bool findApparent(const Entry& t, int count, PivotRecord& record) const {
     if (!storeApparent_) {
-      Vertices tv{};
+      Vertices tv; // NOLINT: filled before use (no 576-byte clearing per call)
       simplexVertices(binomial_, t.index, count + 1, tv.data());
       return apparentFacet(t, tv.data(), count, record.column);
     }
@@ -668,7 +727,7 @@ public:
   // last reduction (clearing).
   bool isPivot(const Entry& e, const SimplexId* ev, int count) const {
     const SimplexId index = e.index;
-    if (std::binary_search(reducedPivots_.begin(), reducedPivots_.end(), index))
+    if (reducedPivotSet_.contains(index))
       return true;
     if (!storeApparent_) {
       Entry s;
@@ -699,7 +758,7 @@ public:
         tbb::blocked_range<std::size_t>(0, simplices.size(), 1024),
         [&](const tbb::blocked_range<std::size_t>& r) {
           Local& local = locals.local();
-          Vertices v{};
+          Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
           for (std::size_t s = r.begin(); s != r.end(); ++s) {
             // v[1..count]: the facet; v[0]: the new (largest) vertex.
             simplexVertices(binomial_, simplices[s].index, count, v.data() + 1);
@@ -777,6 +836,7 @@ private:
   const Monitor& monitor_;
   std::vector<ApparentRecord> apparentPairs_; // sorted by pivot: the first layer
   std::vector<SimplexId> reducedPivots_; // the pivots of the reduction's pairs, sorted
+  IndexSet reducedPivotSet_;             // the same, for the clearing's lookups
   // Without a column builder the apparent pairs are found again where needed (Ripser's
   // way): no store of them; a builder's clearing needs them stored.
   bool storeApparent_ = true;
