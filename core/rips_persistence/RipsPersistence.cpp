@@ -768,15 +768,17 @@ public:
                        if (next != nullptr)
                          local.next.push_back(e);
                        v[0] = w;
-                       if (isPivot(e, v.data(), count))
-                         return true;
+                       // A simplex is in one persistence pair at most: an apparent
+                       // column is no pivot of the last dimension, so the (cheaper,
+                       // far more frequent) apparent test comes first.
                        const SimplexId pivot = apparentPivot(e, v.data(), count + 1);
                        if (pivot >= 0) {
                          ++local.apparentCount;
                          if (storeApparent_)
                            local.apparent.push_back({pivot, e});
-                       } else
+                       } else if (!isPivot(e, v.data(), count)) {
                          local.columns.push_back(e);
+                       }
                        return true;
                      });
           }
