@@ -35,23 +35,12 @@ constexpr int kMaxVertices = 72; // the overflow check keeps simplices far below
 // backend hands over, RipsPersistence.h).
 using Entry = Simplex;
 
-// The working heaps' order: the filtration-oldest entry on top (a type, not a function
-// pointer, so that the heap operations inline it).
-struct HeapOrder {
-  bool operator()(const Entry& a, const Entry& b) const;
-};
-
 // The filtration order within one dimension: diameter, then the larger combinatorial
 // index first (Ripser's tie-break; with it the first equal-diameter cofacet met in
 // decreasing index order is the oldest one). Any tie-break gives the same nonzero bars.
 inline bool before(const Entry& a, const Entry& b) {
   return a.diameter < b.diameter || (a.diameter == b.diameter && a.index > b.index);
 }
-
-inline bool HeapOrder::operator()(const Entry& a, const Entry& b) const {
-  return before(b, a);
-}
-constexpr HeapOrder heapOrder{};
 
 using Vertices = std::array<SimplexId, kMaxVertices>;
 
@@ -171,6 +160,59 @@ private:
   std::vector<SimplexId> slots_;
   std::size_t mask_ = 0;
 };
+
+// The working column's heap: 4-ary (half the levels of a binary heap: the long columns'
+// heaps outgrow the caches, and each level is a cache miss), the filtration-oldest
+// entry on top.
+constexpr std::size_t kArity = 4;
+
+inline void heapSiftDown(std::vector<Entry>& heap, std::size_t i) {
+  const std::size_t n = heap.size();
+  const Entry x = heap[i];
+  while (true) {
+    const std::size_t first = kArity * i + 1;
+    if (first >= n)
+      break;
+    const std::size_t last = std::min(n, first + kArity);
+    std::size_t best = first;
+    for (std::size_t c = first + 1; c < last; ++c) {
+      if (before(heap[c], heap[best]))
+        best = c;
+    }
+    if (!before(heap[best], x))
+      break;
+    heap[i] = heap[best];
+    i = best;
+  }
+  heap[i] = x;
+}
+
+inline void heapPush(std::vector<Entry>& heap, const Entry& e) {
+  std::size_t i = heap.size();
+  heap.push_back(e);
+  while (i > 0) {
+    const std::size_t parent = (i - 1) / kArity;
+    if (!before(e, heap[parent]))
+      break;
+    heap[i] = heap[parent];
+    i = parent;
+  }
+  heap[i] = e;
+}
+
+inline void heapPop(std::vector<Entry>& heap) {
+  heap.front() = heap.back();
+  heap.pop_back();
+  if (!heap.empty())
+    heapSiftDown(heap, 0);
+}
+
+inline void heapMake(std::vector<Entry>& heap) {
+  if (heap.size() < 2)
+    return;
+  for (std::size_t i = (heap.size() - 2) / kArity + 1; i-- > 0;)
+    heapSiftDown(heap, i);
+}
 
 // The column of a pair (the pivot is the key it is stored under).
 struct PivotRecord {
@@ -451,7 +493,7 @@ public:
   static constexpr std::size_t kCompactMinimum = 1 << 22;
 
   void nextPivot(Work& work) const {
-    work.state = popPivot(work.heap, heapOrder, work.pivot) ? Work::Pivot : Work::Zero;
+    work.state = popPivot(work.heap, work.pivot) ? Work::Pivot : Work::Zero;
   }
 
   void fullColumn(const Entry& column, int count, Work& work) const {
@@ -462,7 +504,7 @@ public:
       work.heap.push_back(e);
       return true;
     });
-    std::make_heap(work.heap.begin(), work.heap.end(), heapOrder);
+    heapMake(work.heap);
     work.cochain.assign(1, column);
   }
 
@@ -567,8 +609,7 @@ public:
       Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
       simplexVertices(binomial_, s.index, count, sv.data());
       cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e, SimplexId) {
-        work.heap.push_back(e);
-        std::push_heap(work.heap.begin(), work.heap.end(), heapOrder);
+        heapPush(work.heap, e);
         return true;
       });
       // Entries cancel only when they reach the top: a long column would keep every
@@ -576,7 +617,7 @@ public:
       if (work.heap.size() > work.compactAt) {
         cancelPairs(work.heap);
         cancelPairs(work.cochain);
-        std::make_heap(work.heap.begin(), work.heap.end(), heapOrder);
+        heapMake(work.heap);
         work.compactAt = std::max<std::size_t>(kCompactMinimum, 2 * work.heap.size());
       }
     }
@@ -668,7 +709,7 @@ public:
       work.state = Work::Emergent;
       return;
     }
-    std::make_heap(work.heap.begin(), work.heap.end(), heapOrder);
+    heapMake(work.heap);
     nextPivot(work);
   }
 
@@ -815,19 +856,19 @@ private:
   // The pivot after Z/2 cancellation of equal entries; it stays on the heap. A copy of
   // the top sits on the path of equal elements below it, so one of the top's children
   // is a copy whenever any is: the pivot is read without popping it.
-  template <class Order>
-  static bool popPivot(std::vector<Entry>& heap, const Order& order, Entry& pivot) {
+  static bool popPivot(std::vector<Entry>& heap, Entry& pivot) {
     while (!heap.empty()) {
       const SimplexId top = heap.front().index;
-      const std::size_t size = heap.size();
-      if ((size < 2 || heap[1].index != top) && (size < 3 || heap[2].index != top)) {
+      const std::size_t last = std::min<std::size_t>(heap.size(), kArity + 1);
+      bool copy = false;
+      for (std::size_t c = 1; c < last; ++c)
+        copy |= heap[c].index == top;
+      if (!copy) {
         pivot = heap.front();
         return true;
       }
-      std::pop_heap(heap.begin(), heap.end(), order);
-      heap.pop_back();
-      std::pop_heap(heap.begin(), heap.end(), order);
-      heap.pop_back();
+      heapPop(heap);
+      heapPop(heap);
     }
     return false;
   }
