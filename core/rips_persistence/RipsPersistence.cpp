@@ -45,6 +45,8 @@ inline bool before(const Entry& a, const Entry& b) {
 using Vertices = std::array<SimplexId, kMaxVertices>;
 
 // The complete graph of a dense matrix: every vertex is a cofacet candidate.
+// candidates() calls f(w, j, d): d is w's distance to vertex j of the simplex when the
+// graph knows it already (j >= 0), which saves that lookup.
 class DenseGraph {
 public:
   // Up to kFullBytes the matrix is also kept square: a lookup is then one load without
@@ -76,7 +78,7 @@ public:
   template <class F>
   void candidates(const SimplexId*, int, SimplexId floor, F&& f) const {
     for (SimplexId w = n_ - 1; w > floor; --w) {
-      if (!f(w))
+      if (!f(w, -1, 0.0f))
         return;
     }
   }
@@ -109,14 +111,14 @@ public:
   }
   template <class F>
   void candidates(const SimplexId* vertices, int count, SimplexId floor, F&& f) const {
-    const std::vector<Neighbor>* smallest = &adjacency_[vertices[0]];
+    int jmin = 0;
     for (int j = 1; j < count; ++j) {
-      if (adjacency_[vertices[j]].size() < smallest->size())
-        smallest = &adjacency_[vertices[j]];
+      if (adjacency_[vertices[j]].size() < adjacency_[vertices[jmin]].size())
+        jmin = j;
     }
-    for (auto it = smallest->rbegin(); it != smallest->rend() && it->first > floor;
-         ++it) {
-      if (!f(it->first))
+    const std::vector<Neighbor>& smallest = adjacency_[vertices[jmin]];
+    for (auto it = smallest.rbegin(); it != smallest.rend() && it->first > floor; ++it) {
+      if (!f(it->first, jmin, it->second))
         return;
     }
   }
@@ -237,7 +239,7 @@ public:
     SimplexId above = 0;
     SimplexId below = simplexIndex(binomial_, v, count);
     int p = 0;
-    graph_.candidates(v, count, floor, [&](SimplexId w) {
+    graph_.candidates(v, count, floor, [&](SimplexId w, int known, float dKnown) {
       while (p < count && v[p] > w) {
         below -= binomial_(v[p], count - p);
         above += binomial_(v[p], count - p + 1);
@@ -245,9 +247,11 @@ public:
       }
       if (p < count && v[p] == w)
         return true;
+      if (known >= 0 && dKnown > threshold_)
+        return true;
       float d = diameter;
       for (int j = 0; j < count; ++j) {
-        d = std::max(d, graph_.distance(w, v[j]));
+        d = std::max(d, j == known ? dKnown : graph_.distance(w, v[j]));
         // A missing edge of a sparse graph (infinite) is no simplex, whatever the
         // threshold (an infinite one included).
         if (d > threshold_ || d == kInfinity)
@@ -275,12 +279,14 @@ public:
   SimplexId apparentPivot(const Entry& s, const SimplexId* v, int count) const {
     SimplexId w = -1;
     float dw[kMaxVertices];
-    graph_.candidates(v, count, -1, [&](SimplexId c) {
+    graph_.candidates(v, count, -1, [&](SimplexId c, int known, float dKnown) {
+      if (known >= 0 && !(dKnown <= s.diameter))
+        return true;
       int j = 0;
       for (; j < count; ++j) {
         if (v[j] == c)
           return true;
-        const float d = graph_.distance(c, v[j]);
+        const float d = j == known ? dKnown : graph_.distance(c, v[j]);
         // A missing edge of a sparse graph is infinite: no simplex.
         if (!(d <= s.diameter))
           return true;
