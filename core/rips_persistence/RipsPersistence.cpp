@@ -74,6 +74,18 @@ public:
       std::swap(a, b);
     return lower_[a * (a - 1) / 2 + b];
   }
+  // The distances of candidates (asked for in decreasing order) to a simplex's vertices.
+  class Rows {
+  public:
+    Rows(const DenseGraph& graph, const SimplexId* v) : graph_(graph), v_(v) {}
+    float operator()(int j, SimplexId c) { return graph_.distance(c, v_[j]); }
+
+  private:
+    const DenseGraph& graph_;
+    const SimplexId* v_;
+  };
+  Rows rows(const SimplexId* v, int) const { return Rows(*this, v); }
+
   // f(w) for the candidate new vertices w > floor, decreasing; f returns false to stop.
   template <class F>
   void candidates(const SimplexId*, int, SimplexId floor, F&& f) const {
@@ -109,6 +121,31 @@ public:
                          [](const Neighbor& x, SimplexId key) { return x.first < key; });
     return it != list->end() && it->first == b ? it->second : kInfinity;
   }
+  // The distances of candidates (asked for in decreasing order) to a simplex's vertices:
+  // one cursor per vertex walks its list down, instead of a binary search per lookup.
+  class Rows {
+  public:
+    Rows(const SparseGraph& graph, const SimplexId* v, int count) {
+      for (int j = 0; j < count; ++j) {
+        const auto& list = graph.adjacency_[std::size_t(v[j])];
+        begin_[j] = list.data();
+        end_[j] = list.data() + list.size();
+      }
+    }
+    float operator()(int j, SimplexId c) {
+      const Neighbor* b = begin_[j];
+      const Neighbor* e = end_[j];
+      while (e != b && (e - 1)->first > c)
+        --e;
+      end_[j] = e;
+      return e != b && (e - 1)->first == c ? (e - 1)->second : kInfinity;
+    }
+
+  private:
+    std::array<const Neighbor*, kMaxVertices> begin_, end_; // NOLINT: first count set
+  };
+  Rows rows(const SimplexId* v, int count) const { return Rows(*this, v, count); }
+
   template <class F>
   void candidates(const SimplexId* vertices, int count, SimplexId floor, F&& f) const {
     int jmin = 0;
@@ -239,6 +276,7 @@ public:
     SimplexId above = 0;
     SimplexId below = simplexIndex(binomial_, v, count);
     int p = 0;
+    auto rows = graph_.rows(v, count);
     graph_.candidates(v, count, floor, [&](SimplexId w, int known, float dKnown) {
       while (p < count && v[p] > w) {
         below -= binomial_(v[p], count - p);
@@ -251,7 +289,7 @@ public:
         return true;
       float d = diameter;
       for (int j = 0; j < count; ++j) {
-        d = std::max(d, j == known ? dKnown : graph_.distance(w, v[j]));
+        d = std::max(d, j == known ? dKnown : rows(j, w));
         // A missing edge of a sparse graph (infinite) is no simplex, whatever the
         // threshold (an infinite one included).
         if (d > threshold_ || d == kInfinity)
@@ -279,6 +317,7 @@ public:
   SimplexId apparentPivot(const Entry& s, const SimplexId* v, int count) const {
     SimplexId w = -1;
     float dw[kMaxVertices];
+    auto rows = graph_.rows(v, count);
     graph_.candidates(v, count, -1, [&](SimplexId c, int known, float dKnown) {
       if (known >= 0 && !(dKnown <= s.diameter))
         return true;
@@ -286,7 +325,7 @@ public:
       for (; j < count; ++j) {
         if (v[j] == c)
           return true;
-        const float d = j == known ? dKnown : graph_.distance(c, v[j]);
+        const float d = j == known ? dKnown : rows(j, c);
         // A missing edge of a sparse graph is infinite: no simplex.
         if (!(d <= s.diameter))
           return true;
