@@ -879,6 +879,19 @@ public:
       apparentCount += local.apparentCount;
       nextCount += local.next.size();
     }
+    if (locals.size() == 1) {
+      // One thread: its arrays are the results (no second copy at the peak).
+      Local& local = *locals.begin();
+      columns.swap(local.columns);
+      apparent.swap(local.apparent);
+      if (next != nullptr)
+        next->swap(local.next);
+      generated = local.generated;
+      local = Local{};
+      tbb::parallel_sort(columns.begin(), columns.end(),
+                         [](const Entry& a, const Entry& b) { return before(b, a); });
+      return generated;
+    }
     columns.reserve(columnCount);
     if (storeApparent_)
       apparent.reserve(apparentCount);
