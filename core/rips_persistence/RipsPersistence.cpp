@@ -485,9 +485,13 @@ public:
                         [&](const tbb::blocked_range<std::size_t>& r) {
                           auto& arena = arenas.local();
                           Work& work = works.local();
-                          for (std::size_t i = r.begin(); i != r.end(); ++i)
+                          for (std::size_t i = r.begin(); i != r.end(); ++i) {
                             reduceLockFree(i, remaining, count, table, state, arena,
                                            work);
+                            // A rare long column's heap is not kept by every thread.
+                            if (work.heap.capacity() > kKeptHeap)
+                              work.heap = {};
+                          }
                         });
     }
     SimplexId emergent = 0, reduced = 0, essential = 0;
@@ -536,6 +540,7 @@ public:
     std::size_t compactAt = kCompactMinimum;
   };
   static constexpr std::size_t kCompactMinimum = 1 << 22;
+  static constexpr std::size_t kKeptHeap = 1 << 16;
 
   void nextPivot(Work& work) const {
     work.state = popPivot(work.heap, work.pivot) ? Work::Pivot : Work::Zero;
