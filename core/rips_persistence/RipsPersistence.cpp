@@ -22,7 +22,6 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 namespace topogpu::rips_persistence {
 
@@ -299,15 +298,6 @@ public:
     });
   }
 
-  float diameterOf(const SimplexId* v, int count) const {
-    float d = 0;
-    for (int a = 0; a < count; ++a) {
-      for (int b = a + 1; b < count; ++b)
-        d = std::max(d, graph_.distance(v[a], v[b]));
-    }
-    return d;
-  }
-
   // Lemma 7 of the Ripser++ paper: t, the oldest cofacet of s, has s's diameter, and no
   // facet of t with that diameter is younger than s (a smaller index, in our order).
   // v: s's vertices, decreasing. t = s + w is the first cofacet in decreasing index
@@ -547,7 +537,7 @@ public:
   }
 
   void fullColumn(const Entry& column, int count, Work& work) const {
-    Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
+    Vertices v{}; // rare (an emergent column expanded after all)
     simplexVertices(binomial_, column.index, count, v.data());
     work.heap.clear();
     cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
