@@ -22,7 +22,6 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 namespace topogpu::rips_persistence {
 
@@ -35,12 +34,6 @@ constexpr int kMaxVertices = 72; // the overflow check keeps simplices far below
 // backend hands over, RipsPersistence.h).
 using Entry = Simplex;
 
-// The working heaps' order: the filtration-oldest entry on top (a type, not a function
-// pointer, so that the heap operations inline it).
-struct HeapOrder {
-  bool operator()(const Entry& a, const Entry& b) const;
-};
-
 // The filtration order within one dimension: diameter, then the larger combinatorial
 // index first (Ripser's tie-break; with it the first equal-diameter cofacet met in
 // decreasing index order is the oldest one). Any tie-break gives the same nonzero bars.
@@ -48,29 +41,55 @@ inline bool before(const Entry& a, const Entry& b) {
   return a.diameter < b.diameter || (a.diameter == b.diameter && a.index > b.index);
 }
 
-inline bool HeapOrder::operator()(const Entry& a, const Entry& b) const {
-  return before(b, a);
-}
-constexpr HeapOrder heapOrder{};
-
 using Vertices = std::array<SimplexId, kMaxVertices>;
 
 // The complete graph of a dense matrix: every vertex is a cofacet candidate.
+// candidates() calls f(w, j, d): d is w's distance to vertex j of the simplex when the
+// graph knows it already (j >= 0), which saves that lookup.
 class DenseGraph {
 public:
-  DenseGraph(SimplexId n, const float* lower) : n_(n), lower_(lower) {}
+  // Up to kFullBytes the matrix is also kept square: a lookup is then one load without
+  // branches, and the candidates w of one vertex v are consecutive (row v).
+  static constexpr std::size_t kFullBytes = std::size_t(64) << 20;
+  DenseGraph(SimplexId n, const float* lower) : n_(n), lower_(lower) {
+    if (std::size_t(n) * std::size_t(n) * sizeof(float) > kFullBytes)
+      return;
+    full_.assign(std::size_t(n) * std::size_t(n), 0.0f);
+    for (SimplexId a = 1; a < n; ++a) {
+      for (SimplexId b = 0; b < a; ++b) {
+        const float d = lower[a * (a - 1) / 2 + b];
+        full_[std::size_t(a * n + b)] = d;
+        full_[std::size_t(b * n + a)] = d;
+      }
+    }
+  }
+  // Callers pass the candidate first: row b, consecutive over candidates a.
   float distance(SimplexId a, SimplexId b) const {
+    if (!full_.empty())
+      return full_[std::size_t(b * n_ + a)];
     if (a == b)
       return 0;
     if (a < b)
       std::swap(a, b);
     return lower_[a * (a - 1) / 2 + b];
   }
+  // The distances of candidates (asked for in decreasing order) to a simplex's vertices.
+  class Rows {
+  public:
+    Rows(const DenseGraph& graph, const SimplexId* v) : graph_(graph), v_(v) {}
+    float operator()(int j, SimplexId c) { return graph_.distance(c, v_[j]); }
+
+  private:
+    const DenseGraph& graph_;
+    const SimplexId* v_;
+  };
+  Rows rows(const SimplexId* v, int) const { return Rows(*this, v); }
+
   // f(w) for the candidate new vertices w > floor, decreasing; f returns false to stop.
   template <class F>
   void candidates(const SimplexId*, int, SimplexId floor, F&& f) const {
     for (SimplexId w = n_ - 1; w > floor; --w) {
-      if (!f(w))
+      if (!f(w, -1, 0.0f))
         return;
     }
   }
@@ -78,6 +97,7 @@ public:
 private:
   SimplexId n_;
   const float* lower_;
+  std::vector<float> full_;
 };
 
 // The edges under the threshold as sorted adjacency lists: candidates are the
@@ -100,16 +120,41 @@ public:
                          [](const Neighbor& x, SimplexId key) { return x.first < key; });
     return it != list->end() && it->first == b ? it->second : kInfinity;
   }
+  // The distances of candidates (asked for in decreasing order) to a simplex's vertices:
+  // one cursor per vertex walks its list down, instead of a binary search per lookup.
+  class Rows {
+  public:
+    Rows(const SparseGraph& graph, const SimplexId* v, int count) {
+      for (int j = 0; j < count; ++j) {
+        const auto& list = graph.adjacency_[std::size_t(v[j])];
+        begin_[j] = list.data();
+        end_[j] = list.data() + list.size();
+      }
+    }
+    float operator()(int j, SimplexId c) {
+      const Neighbor* b = begin_[j];
+      const Neighbor* e = end_[j];
+      while (e != b && (e - 1)->first > c)
+        --e;
+      end_[j] = e;
+      return e != b && (e - 1)->first == c ? (e - 1)->second : kInfinity;
+    }
+
+  private:
+    std::array<const Neighbor*, kMaxVertices> begin_, end_; // NOLINT: first count set
+  };
+  Rows rows(const SimplexId* v, int count) const { return Rows(*this, v, count); }
+
   template <class F>
   void candidates(const SimplexId* vertices, int count, SimplexId floor, F&& f) const {
-    const std::vector<Neighbor>* smallest = &adjacency_[vertices[0]];
+    int jmin = 0;
     for (int j = 1; j < count; ++j) {
-      if (adjacency_[vertices[j]].size() < smallest->size())
-        smallest = &adjacency_[vertices[j]];
+      if (adjacency_[vertices[j]].size() < adjacency_[vertices[jmin]].size())
+        jmin = j;
     }
-    for (auto it = smallest->rbegin(); it != smallest->rend() && it->first > floor;
-         ++it) {
-      if (!f(it->first))
+    const std::vector<Neighbor>& smallest = adjacency_[vertices[jmin]];
+    for (auto it = smallest.rbegin(); it != smallest.rend() && it->first > floor; ++it) {
+      if (!f(it->first, jmin, it->second))
         return;
     }
   }
@@ -117,6 +162,95 @@ public:
 private:
   std::vector<std::vector<Neighbor>> adjacency_;
 };
+
+// A set of simplex indices (open addressing): the clearing's membership test, asked for
+// every simplex of the next dimension, without the branches of a binary search.
+class IndexSet {
+public:
+  void assign(const std::vector<SimplexId>& keys) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * keys.size())
+      capacity *= 2;
+    slots_.assign(capacity, -1);
+    mask_ = capacity - 1;
+    for (const SimplexId key : keys) {
+      std::size_t h = hash(key);
+      while (slots_[h] != -1 && slots_[h] != key)
+        h = (h + 1) & mask_;
+      slots_[h] = key;
+    }
+  }
+  bool contains(SimplexId key) const {
+    if (slots_.empty())
+      return false;
+    for (std::size_t h = hash(key);; h = (h + 1) & mask_) {
+      if (slots_[h] == key)
+        return true;
+      if (slots_[h] == -1)
+        return false;
+    }
+  }
+
+private:
+  std::size_t hash(SimplexId key) const {
+    return std::size_t((std::uint64_t(key) * 0x9E3779B97F4A7C15ull) >> 20) & mask_;
+  }
+  std::vector<SimplexId> slots_;
+  std::size_t mask_ = 0;
+};
+
+// The working column's heap: 4-ary (half the levels of a binary heap: the long columns'
+// heaps outgrow the caches, and each level is a cache miss), the filtration-oldest
+// entry on top.
+constexpr std::size_t kArity = 4;
+
+inline void heapSiftDown(std::vector<Entry>& heap, std::size_t i) {
+  const std::size_t n = heap.size();
+  const Entry x = heap[i];
+  while (true) {
+    const std::size_t first = kArity * i + 1;
+    if (first >= n)
+      break;
+    const std::size_t last = std::min(n, first + kArity);
+    std::size_t best = first;
+    for (std::size_t c = first + 1; c < last; ++c) {
+      if (before(heap[c], heap[best]))
+        best = c;
+    }
+    if (!before(heap[best], x))
+      break;
+    heap[i] = heap[best];
+    i = best;
+  }
+  heap[i] = x;
+}
+
+inline void heapPush(std::vector<Entry>& heap, const Entry& e) {
+  std::size_t i = heap.size();
+  heap.push_back(e);
+  while (i > 0) {
+    const std::size_t parent = (i - 1) / kArity;
+    if (!before(e, heap[parent]))
+      break;
+    heap[i] = heap[parent];
+    i = parent;
+  }
+  heap[i] = e;
+}
+
+inline void heapPop(std::vector<Entry>& heap) {
+  heap.front() = heap.back();
+  heap.pop_back();
+  if (!heap.empty())
+    heapSiftDown(heap, 0);
+}
+
+inline void heapMake(std::vector<Entry>& heap) {
+  if (heap.size() < 2)
+    return;
+  for (std::size_t i = (heap.size() - 2) / kArity + 1; i-- > 0;)
+    heapSiftDown(heap, i);
+}
 
 // The column of a pair (the pivot is the key it is stored under).
 struct PivotRecord {
@@ -132,15 +266,17 @@ public:
       : graph_(graph), binomial_(binomial), threshold_(threshold), monitor_(monitor) {}
 
   // Cofacets (diameter <= threshold) whose new vertex exceeds `floor`, in decreasing
-  // index order; f(Entry) returns false to stop. The index is updated incrementally: the
-  // vertices above the new one move up one place in the combinatorial number system.
+  // index order; f(Entry, new vertex) returns false to stop. The index is updated
+  // incrementally: the vertices above the new one move up one place in the combinatorial
+  // number system.
   template <class F>
   void cofacets(const SimplexId* v, int count, float diameter, SimplexId floor,
                 F&& f) const {
     SimplexId above = 0;
     SimplexId below = simplexIndex(binomial_, v, count);
     int p = 0;
-    graph_.candidates(v, count, floor, [&](SimplexId w) {
+    auto rows = graph_.rows(v, count);
+    graph_.candidates(v, count, floor, [&](SimplexId w, int known, float dKnown) {
       while (p < count && v[p] > w) {
         below -= binomial_(v[p], count - p);
         above += binomial_(v[p], count - p + 1);
@@ -148,55 +284,75 @@ public:
       }
       if (p < count && v[p] == w)
         return true;
+      if (known >= 0 && dKnown > threshold_)
+        return true;
       float d = diameter;
       for (int j = 0; j < count; ++j) {
-        d = std::max(d, graph_.distance(w, v[j]));
+        d = std::max(d, j == known ? dKnown : rows(j, w));
         // A missing edge of a sparse graph (infinite) is no simplex, whatever the
         // threshold (an infinite one included).
         if (d > threshold_ || d == kInfinity)
           return true;
       }
-      return f(Entry{d, above + binomial_(w, count - p + 1) + below});
+      return f(Entry{d, above + binomial_(w, count - p + 1) + below}, w);
     });
-  }
-
-  float diameterOf(const SimplexId* v, int count) const {
-    float d = 0;
-    for (int a = 0; a < count; ++a) {
-      for (int b = a + 1; b < count; ++b)
-        d = std::max(d, graph_.distance(v[a], v[b]));
-    }
-    return d;
   }
 
   // Lemma 7 of the Ripser++ paper: t, the oldest cofacet of s, has s's diameter, and no
   // facet of t with that diameter is younger than s (a smaller index, in our order).
-  SimplexId apparentPivot(const Entry& s, int count) const {
-    Vertices v{}, tv{}, facet{};
-    simplexVertices(binomial_, s.index, count, v.data());
-    Entry t;
-    bool found = false;
-    cofacets(v.data(), count, s.diameter, -1, [&](const Entry& c) {
-      if (c.diameter != s.diameter)
+  // v: s's vertices, decreasing. t = s + w is the first cofacet in decreasing index
+  // order whose new edges are all <= s's diameter. t - v_j is older-indexed than s
+  // (smaller index) exactly when v_j > w (colexicographic order), so only those facets
+  // are tested, and each has t's diameter iff one of its edges does.
+  SimplexId apparentPivot(const Entry& s, const SimplexId* v, int count) const {
+    SimplexId w = -1;
+    float dw[kMaxVertices];
+    auto rows = graph_.rows(v, count);
+    graph_.candidates(v, count, -1, [&](SimplexId c, int known, float dKnown) {
+      if (known >= 0 && !(dKnown <= s.diameter))
         return true;
-      t = c;
-      found = true;
+      int j = 0;
+      for (; j < count; ++j) {
+        if (v[j] == c)
+          return true;
+        const float d = j == known ? dKnown : rows(j, c);
+        // A missing edge of a sparse graph is infinite: no simplex.
+        if (!(d <= s.diameter))
+          return true;
+        dw[j] = d;
+      }
+      w = c;
       return false;
     });
-    if (!found)
+    if (w < 0)
       return -1;
-    simplexVertices(binomial_, t.index, count + 1, tv.data());
-    for (int drop = 0; drop <= count; ++drop) {
-      int k = 0;
-      for (int j = 0; j <= count; ++j) {
-        if (j != drop)
-          facet[k++] = tv[j];
+    // Edges of t at s's diameter: (w, v_j) for flagged j, and pairs inside s.
+    for (int drop = 0; drop < count && v[drop] > w; ++drop) {
+      // Does t - v_drop keep an edge at the diameter?
+      bool keeps = false;
+      for (int j = 0; j < count && !keeps; ++j)
+        keeps = j != drop && dw[j] == s.diameter;
+      for (int a = 0; a < count && !keeps; ++a) {
+        if (a == drop)
+          continue;
+        for (int b = a + 1; b < count; ++b) {
+          if (b != drop && graph_.distance(v[a], v[b]) == s.diameter) {
+            keeps = true;
+            break;
+          }
+        }
       }
-      const SimplexId index = simplexIndex(binomial_, facet.data(), count);
-      if (index < s.index && diameterOf(facet.data(), count) == t.diameter)
+      if (keeps)
         return -1;
     }
-    return t.index;
+    SimplexId index = 0;
+    int k = count + 1, j = 0;
+    for (; j < count && v[j] > w; ++j)
+      index += binomial_(v[j], k--);
+    index += binomial_(w, k--);
+    for (; j < count; ++j)
+      index += binomial_(v[j], k--);
+    return index;
   }
 
   // Reduces the coboundary columns of dimension `dim` (simplices of dim+1 vertices,
@@ -208,18 +364,26 @@ public:
     Timer timer;
     // Apparent pairs: one independent test per column.
     std::vector<SimplexId> apparent(columns.size(), -1);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, columns.size(), 256),
-                      [&](const tbb::blocked_range<std::size_t>& r) {
-                        for (std::size_t c = r.begin(); c != r.end(); ++c)
-                          apparent[c] = apparentPivot(columns[c], count);
-                      });
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, columns.size(), 256),
+        [&](const tbb::blocked_range<std::size_t>& r) {
+          Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
+          for (std::size_t c = r.begin(); c != r.end(); ++c) {
+            simplexVertices(binomial_, columns[c].index, count, v.data());
+            apparent[c] = apparentPivot(columns[c], v.data(), count);
+          }
+        });
     apparentPairs_ = {};
-    pivots_.clear();
-    apparentPairs_.reserve(std::size_t(std::count_if(
-        apparent.begin(), apparent.end(), [](SimplexId t) { return t >= 0; })));
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-      if (apparent[c] >= 0)
-        apparentPairs_.push_back({apparent[c], columns[c]});
+    reducedPivots_ = {};
+    reducedPivotSet_ = {};
+    apparentCount_ = std::size_t(std::count_if(apparent.begin(), apparent.end(),
+                                               [](SimplexId t) { return t >= 0; }));
+    if (storeApparent_) {
+      apparentPairs_.reserve(apparentCount_);
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        if (apparent[c] >= 0)
+          apparentPairs_.push_back({apparent[c], columns[c]});
+      }
     }
     tbb::parallel_sort(apparentPairs_.begin(), apparentPairs_.end(),
                        [](const ApparentRecord& a, const ApparentRecord& b) {
@@ -228,11 +392,33 @@ public:
     report.timings.emplace_back("apparent pairs dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
     std::vector<Entry> remaining;
+    remaining.reserve(columns.size() - apparentCount_);
     for (std::size_t c = 0; c < columns.size(); ++c) {
       if (apparent[c] < 0)
         remaining.push_back(columns[c]);
     }
+    apparent = {};
     reduceRemaining(dim, remaining, intervals, stats, report);
+  }
+
+  // The reduction of the columns assemble() found (dimension >= 2): its apparent pairs,
+  // sorted by pivot here, become the first layer of the pair store.
+  void reduceAssembled(int dim, const std::vector<Entry>& columns,
+                       std::vector<ApparentRecord>& apparent, std::size_t apparentCount,
+                       std::vector<Interval>& intervals, DimensionStats& stats,
+                       RunReport& report) {
+    Timer timer;
+    tbb::parallel_sort(apparent.begin(), apparent.end(),
+                       [](const ApparentRecord& a, const ApparentRecord& b) {
+                         return a.pivot < b.pivot;
+                       });
+    apparentPairs_ = std::move(apparent);
+    apparentCount_ = apparentCount;
+    reducedPivots_ = {};
+    reducedPivotSet_ = {};
+    report.timings.emplace_back("apparent pairs dim " + std::to_string(dim) + " (cpu)",
+                                timer.seconds());
+    reduceRemaining(dim, columns, intervals, stats, report);
   }
 
   // The reduction of the columns a ColumnBuilder prepared: its apparent pairs (sorted by
@@ -241,7 +427,9 @@ public:
                       std::vector<Interval>& intervals, DimensionStats& stats,
                       RunReport& report) {
     apparentPairs_ = std::move(prepared.apparent);
-    pivots_.clear();
+    apparentCount_ = apparentPairs_.size();
+    reducedPivots_ = {};
+    reducedPivotSet_ = {};
     reduceRemaining(dim, prepared.columns, intervals, stats, report);
   }
 
@@ -249,14 +437,7 @@ public:
 
   // The pivots of the reduction's pairs, sorted (the second layer, for a builder's
   // clearing of the next dimension).
-  std::vector<SimplexId> reducedPivots() const {
-    std::vector<SimplexId> keys;
-    keys.reserve(pivots_.size());
-    for (const auto& p : pivots_)
-      keys.push_back(p.first);
-    std::sort(keys.begin(), keys.end());
-    return keys;
-  }
+  const std::vector<SimplexId>& reducedPivots() const { return reducedPivots_; }
 
   // The lock-free reduction of the columns that are not apparent (reverse filtration
   // order), with apparentPairs_ set.
@@ -265,7 +446,7 @@ public:
                        RunReport& report) {
     const int count = dim + 1;
     Timer timer;
-    stats.apparentPairs = SimplexId(apparentPairs_.size());
+    stats.apparentPairs = SimplexId(apparentCount_);
 
     // The remaining columns, reduced in parallel without locks (Morozov and Nigmetov,
     // "Towards lockfree persistent homology"): a column publishes an immutable snapshot
@@ -283,6 +464,8 @@ public:
     for (auto& st : state)
       st.store(nullptr, std::memory_order_relaxed);
     tbb::enumerable_thread_specific<std::vector<std::unique_ptr<Snapshot>>> arenas;
+    // One working column per thread, its buffers kept from column to column.
+    tbb::enumerable_thread_specific<Work> works;
     // Progress and abort stay on this thread: the columns run in chunks between checks.
     constexpr std::size_t kChunk = 1 << 14;
     for (std::size_t first = 0; first < m; first += kChunk) {
@@ -291,10 +474,14 @@ public:
       tbb::parallel_for(tbb::blocked_range<std::size_t>(first, last, 4),
                         [&](const tbb::blocked_range<std::size_t>& r) {
                           auto& arena = arenas.local();
-                          Work work;
-                          for (std::size_t i = r.begin(); i != r.end(); ++i)
+                          Work& work = works.local();
+                          for (std::size_t i = r.begin(); i != r.end(); ++i) {
                             reduceLockFree(i, remaining, count, table, state, arena,
                                            work);
+                            // A rare long column's heap is not kept by every thread.
+                            if (work.heap.capacity() > kKeptHeap)
+                              work.heap = {};
+                          }
                         });
     }
     SimplexId emergent = 0, reduced = 0, essential = 0;
@@ -310,19 +497,23 @@ public:
         throw std::logic_error(
             "rips: parallel reduction left a column without its pivot");
       ++(snap->emergent ? emergent : reduced);
-      pivots_.emplace(snap->pivot.index, PivotRecord{column});
+      reducedPivots_.push_back(snap->pivot.index);
       if (snap->pivot.diameter > column.diameter) {
         if (representatives_ != nullptr)
           representatives_->push_back(representative(dim, intervals.size(), *snap));
         intervals.push_back({column.diameter, snap->pivot.diameter});
       }
     }
+    std::sort(reducedPivots_.begin(), reducedPivots_.end());
+    reducedPivotSet_.assign(reducedPivots_);
     stats.emergentPairs = emergent;
     stats.essential = essential;
     stats.pairs = stats.apparentPairs + emergent + reduced;
     report.timings.emplace_back("reduction dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
   }
+
+  void storeApparentPairs(bool store) { storeApparent_ = store; }
 
   // Keeps the representative cocycle of every finite bar from now on.
   void keepRepresentatives(std::vector<Representative>* representatives) {
@@ -338,21 +529,22 @@ public:
     State state = Zero;
     std::size_t compactAt = kCompactMinimum;
   };
-  static constexpr std::size_t kCompactMinimum = 1 << 16;
+  static constexpr std::size_t kCompactMinimum = 1 << 22;
+  static constexpr std::size_t kKeptHeap = 1 << 16;
 
   void nextPivot(Work& work) const {
-    work.state = popPivot(work.heap, heapOrder, work.pivot) ? Work::Pivot : Work::Zero;
+    work.state = popPivot(work.heap, work.pivot) ? Work::Pivot : Work::Zero;
   }
 
   void fullColumn(const Entry& column, int count, Work& work) const {
-    Vertices v{};
+    Vertices v{}; // rare (an emergent column expanded after all)
     simplexVertices(binomial_, column.index, count, v.data());
     work.heap.clear();
-    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e) {
+    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
       work.heap.push_back(e);
       return true;
     });
-    std::make_heap(work.heap.begin(), work.heap.end(), heapOrder);
+    heapMake(work.heap);
     work.cochain.assign(1, column);
   }
 
@@ -450,14 +642,14 @@ public:
     entries.resize(kept);
   }
 
-  void addCochain(const std::vector<Entry>& cochain, int count, Work& work) const {
-    for (const Entry& s : cochain) {
+  void addCochain(const Entry* cochain, std::size_t size, int count, Work& work) const {
+    for (std::size_t c = 0; c < size; ++c) {
+      const Entry& s = cochain[c];
       work.cochain.push_back(s);
-      Vertices sv{};
+      Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
       simplexVertices(binomial_, s.index, count, sv.data());
-      cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e) {
-        work.heap.push_back(e);
-        std::push_heap(work.heap.begin(), work.heap.end(), heapOrder);
+      cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e, SimplexId) {
+        heapPush(work.heap, e);
         return true;
       });
       // Entries cancel only when they reach the top: a long column would keep every
@@ -465,7 +657,7 @@ public:
       if (work.heap.size() > work.compactAt) {
         cancelPairs(work.heap);
         cancelPairs(work.cochain);
-        std::make_heap(work.heap.begin(), work.heap.end(), heapOrder);
+        heapMake(work.heap);
         work.compactAt = std::max<std::size_t>(kCompactMinimum, 2 * work.heap.size());
       }
     }
@@ -482,13 +674,16 @@ public:
         return;
       }
       const bool emergent = work.state == Work::Emergent;
+      // An apparent pivot is never claimed (it is tested before each claim): look for
+      // an owner first, the cheaper test.
       PivotRecord apparentOwner;
-      if (findApparent(work.pivot.index, apparentOwner)) {
+      if (table.owner(work.pivot.index) == -1 &&
+          findApparent(work.pivot, count, apparentOwner)) {
         // Apparent pivots belong to columns to the left (lemma: no later column has
         // that cofacet), and apparent columns are never reduced: add it.
         if (emergent)
           fullColumn(columns[i], count, work);
-        addCochain({apparentOwner.column}, count, work);
+        addCochain(&apparentOwner.column, 1, count, work);
         nextPivot(work);
         continue;
       }
@@ -508,7 +703,7 @@ public:
           continue; // j is being taken over: the table will name the new owner
         if (emergent)
           fullColumn(columns[i], count, work);
-        addCochain(snap->cochain, count, work);
+        addCochain(snap->cochain.data(), snap->cochain.size(), count, work);
         nextPivot(work);
         continue;
       }
@@ -521,7 +716,7 @@ public:
       work.heap.clear();
       work.cochain.clear();
       work.compactAt = kCompactMinimum;
-      addCochain(taken->cochain, count, work);
+      addCochain(taken->cochain.data(), taken->cochain.size(), count, work);
       nextPivot(work);
     }
   }
@@ -530,17 +725,17 @@ public:
   // diameter and nobody owns it yet (emergent pair, Bauer: the rest is not needed).
   void startColumnLockFree(const Entry& column, int count, const PivotTable& table,
                            Work& work) const {
-    Vertices v{};
+    Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
     simplexVertices(binomial_, column.index, count, v.data());
     work.heap.clear();
     work.compactAt = kCompactMinimum;
     work.cochain.assign(1, column);
     bool sawOldest = false, emergent = false;
     PivotRecord record;
-    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e) {
+    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
       if (!sawOldest && e.diameter == column.diameter) {
         sawOldest = true;
-        if (!findApparent(e.index, record) && table.owner(e.index) == -1) {
+        if (table.owner(e.index) == -1 && !findApparent(e, count, record)) {
           emergent = true;
           work.pivot = e;
           return false;
@@ -554,11 +749,51 @@ public:
       work.state = Work::Emergent;
       return;
     }
-    std::make_heap(work.heap.begin(), work.heap.end(), heapOrder);
+    heapMake(work.heap);
     nextPivot(work);
   }
 
-  bool findApparent(SimplexId index, PivotRecord& record) const {
+  // The apparent pair with pivot t (count + 1 vertices tv, decreasing), found without a
+  // store: s is t's youngest facet of t's diameter (the smallest index: the largest
+  // vertex dropped first), and t must be s's oldest cofacet.
+  bool apparentFacet(const Entry& t, const SimplexId* tv, int count, Entry& s) const {
+    for (int drop = 0; drop <= count; ++drop) {
+      bool keeps = false;
+      for (int a = 0; a <= count && !keeps; ++a) {
+        if (a == drop)
+          continue;
+        for (int b = a + 1; b <= count; ++b) {
+          if (b != drop && graph_.distance(tv[a], tv[b]) == t.diameter) {
+            keeps = true;
+            break;
+          }
+        }
+      }
+      if (!keeps)
+        continue;
+      Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
+      SimplexId index = 0;
+      for (int j = 0, k = 0; j <= count; ++j) {
+        if (j != drop) {
+          sv[std::size_t(k)] = tv[j];
+          index += binomial_(tv[j], count - k);
+          ++k;
+        }
+      }
+      s = Entry{t.diameter, index};
+      return apparentPivot(s, sv.data(), count) == t.index;
+    }
+    return false;
+  }
+
+  // The apparent pair whose pivot is t (a cofacet of a column with count vertices).
+  bool findApparent(const Entry& t, int count, PivotRecord& record) const {
+    if (!storeApparent_) {
+      Vertices tv; // NOLINT: filled before use (no 576-byte clearing per call)
+      simplexVertices(binomial_, t.index, count + 1, tv.data());
+      return apparentFacet(t, tv.data(), count, record.column);
+    }
+    const SimplexId index = t.index;
     const auto a = std::lower_bound(
         apparentPairs_.begin(), apparentPairs_.end(), index,
         [](const ApparentRecord& x, SimplexId key) { return x.pivot < key; });
@@ -569,50 +804,101 @@ public:
     return false;
   }
 
-  // True when a (dim+1)-simplex is the pivot of a pair of the last reduction (clearing).
-  bool isPivot(SimplexId index) const {
-    if (pivots_.count(index) != 0)
+  // True when a (dim+1)-simplex (count + 1 vertices ev) is the pivot of a pair of the
+  // last reduction (clearing).
+  bool isPivot(const Entry& e, const SimplexId* ev, int count) const {
+    const SimplexId index = e.index;
+    if (reducedPivotSet_.contains(index))
       return true;
+    if (!storeApparent_) {
+      Entry s;
+      return apparentFacet(e, ev, count, s);
+    }
     const auto it = std::lower_bound(
         apparentPairs_.begin(), apparentPairs_.end(), index,
         [](const ApparentRecord& a, SimplexId key) { return a.pivot < key; });
     return it != apparentPairs_.end() && it->pivot == index;
   }
 
-  // Simplices of one dimension more (and the columns among them not cleared), each
-  // made once from its facet without its largest vertex.
+  // Simplices of one dimension more, each made once from its facet without its largest
+  // vertex: the columns among them that are neither cleared nor apparent (sorted,
+  // reverse filtration order) and the apparent pairs (unsorted).
   SimplexId assemble(int dim, const std::vector<Entry>& simplices,
-                     std::vector<Entry>* next, std::vector<Entry>& columns) const {
+                     std::vector<Entry>* next, std::vector<Entry>& columns,
+                     std::vector<ApparentRecord>& apparent,
+                     std::size_t& apparentCount) const {
     const int count = dim + 1;
     struct Local {
       std::vector<Entry> next, columns;
+      std::vector<ApparentRecord> apparent;
       SimplexId generated = 0;
+      std::size_t apparentCount = 0;
     };
     tbb::enumerable_thread_specific<Local> locals;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, simplices.size(), 1024),
-                      [&](const tbb::blocked_range<std::size_t>& r) {
-                        Local& local = locals.local();
-                        Vertices v{};
-                        for (std::size_t s = r.begin(); s != r.end(); ++s) {
-                          simplexVertices(binomial_, simplices[s].index, count, v.data());
-                          cofacets(v.data(), count, simplices[s].diameter, v[0],
-                                   [&](const Entry& e) {
-                                     ++local.generated;
-                                     if (next != nullptr)
-                                       local.next.push_back(e);
-                                     if (!isPivot(e.index))
-                                       local.columns.push_back(e);
-                                     return true;
-                                   });
-                        }
-                      });
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, simplices.size(), 1024),
+        [&](const tbb::blocked_range<std::size_t>& r) {
+          Local& local = locals.local();
+          Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
+          for (std::size_t s = r.begin(); s != r.end(); ++s) {
+            // v[1..count]: the facet; v[0]: the new (largest) vertex.
+            simplexVertices(binomial_, simplices[s].index, count, v.data() + 1);
+            cofacets(v.data() + 1, count, simplices[s].diameter, v[1],
+                     [&](const Entry& e, SimplexId w) {
+                       ++local.generated;
+                       if (next != nullptr)
+                         local.next.push_back(e);
+                       v[0] = w;
+                       // A simplex is in one persistence pair at most: an apparent
+                       // column is no pivot of the last dimension, so the (cheaper,
+                       // far more frequent) apparent test comes first.
+                       const SimplexId pivot = apparentPivot(e, v.data(), count + 1);
+                       if (pivot >= 0) {
+                         ++local.apparentCount;
+                         if (storeApparent_)
+                           local.apparent.push_back({pivot, e});
+                       } else if (!isPivot(e, v.data(), count)) {
+                         local.columns.push_back(e);
+                       }
+                       return true;
+                     });
+          }
+        });
     columns.clear();
+    apparent.clear();
     SimplexId generated = 0;
+    std::size_t columnCount = 0, nextCount = 0;
+    apparentCount = 0;
+    for (auto& local : locals) {
+      columnCount += local.columns.size();
+      apparentCount += local.apparentCount;
+      nextCount += local.next.size();
+    }
+    if (locals.size() == 1) {
+      // One thread: its arrays are the results (no second copy at the peak).
+      Local& local = *locals.begin();
+      columns.swap(local.columns);
+      apparent.swap(local.apparent);
+      if (next != nullptr)
+        next->swap(local.next);
+      generated = local.generated;
+      local = Local{};
+      tbb::parallel_sort(columns.begin(), columns.end(),
+                         [](const Entry& a, const Entry& b) { return before(b, a); });
+      return generated;
+    }
+    columns.reserve(columnCount);
+    if (storeApparent_)
+      apparent.reserve(apparentCount);
+    if (next != nullptr)
+      next->reserve(nextCount);
     for (auto& local : locals) {
       generated += local.generated;
       columns.insert(columns.end(), local.columns.begin(), local.columns.end());
+      apparent.insert(apparent.end(), local.apparent.begin(), local.apparent.end());
       if (next != nullptr)
         next->insert(next->end(), local.next.begin(), local.next.end());
+      local = Local{};
     }
     tbb::parallel_sort(columns.begin(), columns.end(),
                        [](const Entry& a, const Entry& b) { return before(b, a); });
@@ -620,21 +906,22 @@ public:
   }
 
 private:
-  // The pivot after Z/2 cancellation of equal entries; it stays on the heap.
-  template <class Order>
-  static bool popPivot(std::vector<Entry>& heap, const Order& order, Entry& pivot) {
+  // The pivot after Z/2 cancellation of equal entries; it stays on the heap. A copy of
+  // the top sits on the path of equal elements below it, so one of the top's children
+  // is a copy whenever any is: the pivot is read without popping it.
+  static bool popPivot(std::vector<Entry>& heap, Entry& pivot) {
     while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end(), order);
-      pivot = heap.back();
-      heap.pop_back();
-      if (!heap.empty() && heap.front().index == pivot.index) {
-        std::pop_heap(heap.begin(), heap.end(), order);
-        heap.pop_back();
-        continue;
+      const SimplexId top = heap.front().index;
+      const std::size_t last = std::min<std::size_t>(heap.size(), kArity + 1);
+      bool copy = false;
+      for (std::size_t c = 1; c < last; ++c)
+        copy |= heap[c].index == top;
+      if (!copy) {
+        pivot = heap.front();
+        return true;
       }
-      heap.push_back(pivot);
-      std::push_heap(heap.begin(), heap.end(), order);
-      return true;
+      heapPop(heap);
+      heapPop(heap);
     }
     return false;
   }
@@ -643,8 +930,13 @@ private:
   const BinomialTable& binomial_;
   float threshold_;
   const Monitor& monitor_;
-  std::vector<ApparentRecord> apparentPairs_;         // sorted by pivot: the first layer
-  std::unordered_map<SimplexId, PivotRecord> pivots_; // the pairs of the reduction
+  std::vector<ApparentRecord> apparentPairs_; // sorted by pivot: the first layer
+  std::vector<SimplexId> reducedPivots_; // the pivots of the reduction's pairs, sorted
+  IndexSet reducedPivotSet_;             // the same, for the clearing's lookups
+  // Without a column builder the apparent pairs are found again where needed (Ripser's
+  // way): no store of them; a builder's clearing needs them stored.
+  bool storeApparent_ = true;
+  std::size_t apparentCount_ = 0;
   std::vector<Representative>* representatives_ = nullptr;
 };
 
@@ -793,8 +1085,8 @@ bool preparedDimension(ColumnBuilder& builder, Engine<Graph>& engine, int dim,
                        RunReport& report) {
   DimensionStats& stats = result.stats[std::size_t(dim)];
   PreparedDimension prepared;
-  const std::vector<SimplexId> reduced =
-      dim > 1 ? engine.reducedPivots() : std::vector<SimplexId>{};
+  static const std::vector<SimplexId> none;
+  const std::vector<SimplexId>& reduced = dim > 1 ? engine.reducedPivots() : none;
   if (!builder.prepare(dim, simplices, dim == 1 ? &columns : nullptr,
                        dim < maxDimension && dim > 1, engine.apparentPairs(), reduced,
                        prepared, report))
@@ -831,6 +1123,7 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
                       const Monitor& monitor, Result& result, RunReport& report,
                       bool cocycles) {
   Engine<Graph> engine(graph, binomial, threshold, monitor);
+  engine.storeApparentPairs(builder != nullptr);
   if (cocycles)
     engine.keepRepresentatives(&result.representatives);
   std::vector<Entry> simplices = std::move(edges); // all edges: the dimension-1 simplices
@@ -844,14 +1137,22 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
     if (dim > 1) {
       Timer timer;
       std::vector<Entry> next;
-      stats.simplices = engine.assemble(dim - 1, simplices,
-                                        dim < maxDimension ? &next : nullptr, columns);
+      std::vector<ApparentRecord> apparent;
+      std::size_t apparentCount = 0;
+      columns = {};
+      stats.simplices =
+          engine.assemble(dim - 1, simplices, dim < maxDimension ? &next : nullptr,
+                          columns, apparent, apparentCount);
       simplices.swap(next);
+      next = {};
       report.timings.emplace_back("columns dim " + std::to_string(dim) + " (cpu)",
                                   timer.seconds());
-    } else {
-      stats.simplices = SimplexId(simplices.size());
+      stats.columns = SimplexId(columns.size() + apparentCount);
+      engine.reduceAssembled(dim, columns, apparent, apparentCount,
+                             result.intervals[std::size_t(dim)], stats, report);
+      continue;
     }
+    stats.simplices = SimplexId(simplices.size());
     stats.columns = SimplexId(columns.size());
     engine.reduce(dim, columns, result.intervals[std::size_t(dim)], stats, report);
   }
