@@ -72,7 +72,7 @@ const std::vector<Command>& commandTable() {
                  "1-saddle) and ((d-1)-saddle, maximum), and in 3D with the saddle "
                  "connections the (1-saddle, 2-saddle) pairs from the Morse "
                  "complex's boundary, as \"persistence_pairs\""},
-                 complexOption()},
+                complexOption()},
                runOptions()}),
        "Counts the critical cells (\"critical_cells\": [n0, n1, n2, n3]), the "
        "saddle-extremum arcs (\"arcs\": {\"saddle1_minimum\", \"saddle2_maximum\"}; in "
@@ -167,9 +167,9 @@ const std::vector<Command>& commandTable() {
          "use the sparse-graph path (automatic when the threshold keeps under a quarter "
          "of the pairs, and for sparse input)"},
         {"--backend", "auto|cpu|gpu",
-         "auto (the GPU when present and the input fits its memory), cpu or gpu (the "
-         "columns and apparent pairs on the device, the reduction on the CPU; without "
-         "a device: the CPU with a warning)"},
+         "auto (the CPU: faster than the GPU backend on every benchmark set), cpu or "
+         "gpu (the columns and apparent pairs on the device, the reduction on the CPU; "
+         "without a device: the CPU with a warning)"},
         {"--threads", "N", "CPU threads (default 0: all cores)"},
         {"--cocycles", "",
          "also print a representative cocycle of each finite bar of dimension >= 1, "
