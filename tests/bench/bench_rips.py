@@ -28,7 +28,6 @@ import argparse
 import json
 import math
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -36,6 +35,9 @@ import threading
 import time
 
 from bench_helpers import run_json  # noqa: F401  (the shared CLI runner; see run_measured)
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracles"))
+from ripser_text import barcode_difference, parse as parse_text  # noqa: E402,F401
 
 # (name, file under --rips, --format, dimension, extra options)
 SETS = [
@@ -64,7 +66,6 @@ GPU_TARGET_SECONDS = {"celegans": 2.2, "Vicsek300": 2.2, "o3_4096": 2.3, "sphere
 HOST_MEMORY_TARGET_MIB = {"celegans": 1000 * 1e6 / 2 ** 20, "Vicsek300": 1000 * 1e6 / 2 ** 20}
 DEVICE_MEMORY_TARGET_MIB = {"o3_4096": 4000 * 1e6 / 2 ** 20}
 CPU1_FACTOR, CPU16_FACTOR = 1.2, 1.5
-INTERVAL = re.compile(r"^ \[([^,]+),\s*([^)]*)\)$")
 NOT_BUILT = ("not built", "no CUDA support")
 
 
@@ -89,49 +90,6 @@ def run_measured(cmd, timeout):
     wall = time.monotonic() - start
     rc = "timeout" if timed_out else proc.returncode
     return rc, "".join(chunks["out"]), "".join(chunks["err"]), wall, usage.ru_maxrss / 1024.0
-
-
-def parse_text(text):
-    """Ripser's text output -> {dim: [(birth, death)]}; death inf for ' [b, )'."""
-    bars, dim = {}, None
-    for line in text.splitlines():
-        if line.startswith("persistence intervals in dim "):
-            dim = int(line[len("persistence intervals in dim "):-1])
-            bars[dim] = []
-            continue
-        m = INTERVAL.match(line)
-        if m and dim is not None:
-            d = m.group(2).strip()
-            bars[dim].append((float(m.group(1)), math.inf if d == "" else float(d)))
-    return bars
-
-
-def close(a, b, tol=2e-5):
-    if math.isinf(a) or math.isinf(b):
-        return a == b
-    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
-
-
-def barcode_difference(ours, theirs, dims=None):
-    """'' when equal as multisets per dimension (within the tolerance), else what differs.
-    Sorted greedy matching, then the leftovers by search (equal-looking births may sort
-    either way)."""
-    for k in sorted(set(theirs) if dims is None else dims):
-        a, b = sorted(ours.get(k, [])), sorted(theirs.get(k, []))
-        if len(a) != len(b):
-            return f"dim {k}: {len(a)} bars vs {len(b)}"
-        left = []
-        for x, y in zip(a, b):
-            if not (close(x[0], y[0]) and close(x[1], y[1])):
-                left.append((x, y))
-        xs, ys = [p[0] for p in left], [p[1] for p in left]
-        for y in ys:
-            hit = next((i for i, x in enumerate(xs) if close(x[0], y[0]) and close(x[1], y[1])),
-                       None)
-            if hit is None:
-                return f"dim {k}: {y} has no match"
-            xs.pop(hit)
-    return ""
 
 
 def ours_cmd(topogpu, path, fmt, dim, extra, backend, threads):

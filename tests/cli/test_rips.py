@@ -11,7 +11,6 @@ Exits 77 (skipped) without /usr/bin/ripser.
 import json
 import math
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -21,55 +20,21 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_helpers import check, expect_error, finish, np, write  # noqa: E402
 import cli_helpers  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracles"))
+import ripser_text  # noqa: E402
+from ripser_text import parse  # noqa: E402
+
 _, DATA = cli_helpers.arguments()
 RIPSER = shutil.which("ripser") or "/usr/bin/ripser"
 if not os.path.exists(RIPSER):
     print("SKIP: Debian's ripser is not installed (scripts/setup.sh installs it)")
     sys.exit(77)
 
-INTERVAL = re.compile(r"^ \[([^,]+),\s*([^)]*)\)$")
-
-
-def parse(text):
-    """Ripser's text output -> {dim: [(birth, death)]}; death inf for ' [b, )'."""
-    bars, dim = {}, None
-    for line in text.splitlines():
-        if line.startswith("persistence intervals in dim "):
-            dim = int(line[len("persistence intervals in dim "):-1])
-            bars[dim] = []
-            continue
-        m = INTERVAL.match(line)
-        if m and dim is not None:
-            death = m.group(2).strip()
-            bars[dim].append((float(m.group(1)), math.inf if death == "" else float(death)))
-    return bars
-
-
-def close(a, b, tol):
-    if math.isinf(a) or math.isinf(b):
-        return a == b
-    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
 
 
 def same_barcodes(ours, theirs, tol=2e-5):
-    """Multisets per dimension, equal within a relative tolerance (text rounding and
-    single-precision distances): greedy matching in sorted order, then the leftovers by
-    search. Returns '' or what differs."""
-    if sorted(ours) != sorted(theirs):
-        return f"dimensions {sorted(ours)} vs {sorted(theirs)}"
-    for dim in ours:
-        a, b = sorted(ours[dim]), sorted(theirs[dim])
-        if len(a) != len(b):
-            return f"dim {dim}: {len(a)} bars vs {len(b)}"
-        left = [x for x, y in zip(a, b) if not (close(x[0], y[0], tol) and close(x[1], y[1], tol))]
-        rest = [y for x, y in zip(a, b) if not (close(x[0], y[0], tol) and close(x[1], y[1], tol))]
-        for x in left:
-            match = next((i for i, y in enumerate(rest)
-                          if close(x[0], y[0], tol) and close(x[1], y[1], tol)), None)
-            if match is None:
-                return f"dim {dim}: our bar {x} is not in ripser's ({rest[:3]}...)"
-            rest.pop(match)
-    return ""
+    """'' or what differs (multisets per dimension, within tol: ripser_text)."""
+    return ripser_text.barcode_difference(ours, theirs, tol=tol)
 
 
 def ripser(args, timeout=300):

@@ -7,7 +7,6 @@ the problem, empty outputs), progress and abort, the docs example, the documenta
 
     pvpython rips_persistence_test.py PLUGIN DATA_DIR CASE
 """
-import math
 import os
 import re
 import shutil
@@ -27,12 +26,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pv_helpers  # noqa: E402
 from pv_helpers import Messages, documented_properties  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracles"))
+import ripser_text  # noqa: E402
+from ripser_text import parse  # noqa: E402
+
 PLUGIN, DATA, CASE = pv_helpers.load_plugin(globals())
 from paraview.simple import TrivialProducer  # noqa: E402
 
 RIPSER = shutil.which("ripser") or "/usr/bin/ripser"
 CLI = os.environ.get("TOPOGPU_CLI")
-INTERVAL = re.compile(r"^ \[([^,]+),\s*([^)]*)\)$")
 
 
 def table_of(columns):
@@ -67,20 +69,6 @@ def point_set(points):
     return source
 
 
-def parse(text):
-    bars, dim = {}, None
-    for line in text.splitlines():
-        if line.startswith("persistence intervals in dim "):
-            dim = int(line[len("persistence intervals in dim "):-1])
-            bars[dim] = []
-            continue
-        m = INTERVAL.match(line)
-        if m and dim is not None:
-            d = m.group(2).strip()
-            bars[dim].append((float(m.group(1)), math.inf if d == "" else float(d)))
-    return bars
-
-
 def reference(points=None, matrix=None, dim=1, threshold=None):
     """{dim: sorted bars} from Debian's ripser and from `topogpu rips` on a file written
     here (17 digits: the same numbers as the filter's input)."""
@@ -103,23 +91,9 @@ def reference(points=None, matrix=None, dim=1, threshold=None):
         return out
 
 
-def close(a, b, tol=2e-5):
-    if math.isinf(a) or math.isinf(b):
-        return a == b
-    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
-
-
 def same(ours, theirs, what):
-    assert sorted(ours) == sorted(theirs), "%s: dimensions %s vs %s" % (what, sorted(ours),
-                                                                         sorted(theirs))
-    for k in theirs:
-        left, b = list(ours[k]), theirs[k]
-        assert len(left) == len(b), "%s dim %d: %d bars vs %d" % (what, k, len(left), len(b))
-        for y in b:  # a multiset match within the rounding of the text
-            hit = next((i for i, x in enumerate(left)
-                        if close(x[0], y[0]) and close(x[1], y[1])), None)
-            assert hit is not None, "%s dim %d: %s is missing" % (what, k, y)
-            left.pop(hit)
+    diff = ripser_text.barcode_difference(ours, theirs)
+    assert diff == "", "%s: %s" % (what, diff)
 
 
 def diagram_bars(f):
