@@ -11,6 +11,7 @@
 //  - 1-separatrices and the descending segmentation: TTK's msc_separatrices1 counts on
 //    every volume, and walks over the brute-force pairs on small grids.
 #include "BruteForce.h"
+#include "RawVolumes.h"
 #include "UnitHelpers.h"
 
 #include "core/discrete_gradient/SimplicialGradient.h"
@@ -20,7 +21,6 @@
 
 #include <gtest/gtest.h>
 
-#include <dirent.h>
 #include <regex>
 #include <sstream>
 
@@ -522,36 +522,6 @@ std::map<std::string, SimplexId> referenceCounts(const std::string& json,
        it != std::sregex_iterator(); ++it)
     counts[(*it)[1]] = std::stoll((*it)[2]);
   return counts;
-}
-
-struct RawVolume {
-  std::string file;
-  SimplexId n[3] = {0, 0, 0};
-  std::string type;
-};
-
-std::vector<RawVolume> rawVolumes(const std::string& dir) {
-  std::vector<RawVolume> volumes;
-  DIR* d = opendir(dir.c_str());
-  if (d == nullptr)
-    return volumes;
-  static const std::regex name(".*_([0-9]+)x([0-9]+)x([0-9]+)_([a-z0-9]+)\\.raw");
-  while (const dirent* entry = readdir(d)) {
-    std::smatch m;
-    const std::string file = entry->d_name;
-    if (!std::regex_match(file, m, name))
-      continue;
-    RawVolume v;
-    v.file = file;
-    for (int a = 0; a < 3; ++a)
-      v.n[a] = std::stoll(m[a + 1]);
-    v.type = m[4];
-    volumes.push_back(v);
-  }
-  closedir(d);
-  std::sort(volumes.begin(), volumes.end(),
-            [](const RawVolume& a, const RawVolume& b) { return a.file < b.file; });
-  return volumes;
 }
 
 // Critical cells n0..n3, then the ascending and descending 1-separatrices and the saddle

@@ -4,6 +4,7 @@
 // brute-force oracle in test_critical_points_oracle.cpp; these counts are the external
 // anchor that the oracle's rule and orientation are TTK's.
 #include "BruteForce.h"
+#include "RawVolumes.h"
 
 #include "core/critical_points/CriticalPoints.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
@@ -12,7 +13,6 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <dirent.h>
 #include <regex>
 #include <sstream>
 
@@ -44,37 +44,6 @@ std::map<std::string, SimplexId> referenceCounts(const std::string& json,
        it != std::sregex_iterator(); ++it)
     counts[(*it)[1]] = std::stoll((*it)[2]);
   return counts;
-}
-
-struct RawVolume {
-  std::string file;
-  SimplexId n[3] = {0, 0, 0};
-  std::string type; // uint8, int16le, float32, float64
-};
-
-// name_NXxNYxNZ_type.raw, as ../shared/data/SOURCES.md names them.
-std::vector<RawVolume> rawVolumes(const std::string& dir) {
-  std::vector<RawVolume> volumes;
-  DIR* d = opendir(dir.c_str());
-  if (d == nullptr)
-    return volumes;
-  static const std::regex name(".*_([0-9]+)x([0-9]+)x([0-9]+)_([a-z0-9]+)\\.raw");
-  while (const dirent* entry = readdir(d)) {
-    std::smatch m;
-    const std::string file = entry->d_name;
-    if (!std::regex_match(file, m, name))
-      continue;
-    RawVolume v;
-    v.file = file;
-    for (int a = 0; a < 3; ++a)
-      v.n[a] = std::stoll(m[a + 1]);
-    v.type = m[4];
-    volumes.push_back(v);
-  }
-  closedir(d);
-  std::sort(volumes.begin(), volumes.end(),
-            [](const RawVolume& a, const RawVolume& b) { return a.file < b.file; });
-  return volumes;
 }
 
 template <typename T>
