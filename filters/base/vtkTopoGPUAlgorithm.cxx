@@ -947,3 +947,13 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
   progress(1.0);
   return 1;
 }
+
+bool vtkTopoGPUAlgorithm::IsDistributedRequest(vtkInformationVector* outputVector) {
+  vtkMultiProcessController* controller =
+      vtkMultiProcessController::GetGlobalController();
+  vtkInformation* outInfo = outputVector->GetInformationObject(0);
+  const auto piecesKey = vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_PIECES();
+  const int pieces =
+      outInfo != nullptr && outInfo->Has(piecesKey) ? outInfo->Get(piecesKey) : 1;
+  return controller != nullptr && controller->GetNumberOfProcesses() > 1 && pieces > 1;
+}

@@ -97,6 +97,9 @@ protected:
                                   vtkInformationVector* outputVector);
   int RequestData(vtkInformation* request, vtkInformationVector** inputVector,
                   vtkInformationVector* outputVector);
+  // True when a request runs on several MPI ranks with the data split in pieces: the
+  // filters that gather the whole input to one rank branch on it in ProcessRequest.
+  static bool IsDistributedRequest(vtkInformationVector* outputVector);
 
 #ifndef __VTK_WRAP__
   // The module's part: its core call through run.visit and its outputs. Throws

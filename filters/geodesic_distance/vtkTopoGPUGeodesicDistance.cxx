@@ -52,11 +52,7 @@ struct SolverRow {
   const char* name;
 };
 constexpr SolverRow kSolverTable[] = {
-    {0, "fmm"},
-    {1, "fim"},
-    {2, "fim-mt"},
-    {3, "gpu"},
-    {4, "auto"},
+    {0, "fmm"}, {1, "fim"}, {2, "fim-mt"}, {3, "gpu"}, {4, "auto"},
 };
 
 const char* solverName(int value) {
@@ -331,13 +327,7 @@ vtkTopoGPUGeodesicDistance::ProcessRequest(vtkInformation* request,
                                            vtkInformationVector** inputVector,
                                            vtkInformationVector* outputVector) {
   if (request->Has(vtkDemandDrivenPipeline::REQUEST_DATA())) {
-    vtkMultiProcessController* controller =
-        vtkMultiProcessController::GetGlobalController();
-    vtkInformation* outInfo = outputVector->GetInformationObject(0);
-    const auto piecesKey = vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_PIECES();
-    const int pieces =
-        outInfo != nullptr && outInfo->Has(piecesKey) ? outInfo->Get(piecesKey) : 1;
-    if (controller != nullptr && controller->GetNumberOfProcesses() > 1 && pieces > 1)
+    if (IsDistributedRequest(outputVector))
       return this->RequestDistributedData(request, inputVector, outputVector);
     const std::string problem = triangleProblem(vtkDataSet::GetData(inputVector[0], 0));
     if (!problem.empty()) {

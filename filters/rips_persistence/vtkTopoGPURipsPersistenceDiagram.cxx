@@ -347,13 +347,7 @@ vtkTopoGPURipsPersistenceDiagram::ProcessRequest(vtkInformation* request,
                                                  vtkInformationVector** inputVector,
                                                  vtkInformationVector* outputVector) {
   if (request->Has(vtkDemandDrivenPipeline::REQUEST_DATA())) {
-    vtkMultiProcessController* controller =
-        vtkMultiProcessController::GetGlobalController();
-    vtkInformation* outInfo = outputVector->GetInformationObject(0);
-    const auto piecesKey = vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_PIECES();
-    const int pieces =
-        outInfo != nullptr && outInfo->Has(piecesKey) ? outInfo->Get(piecesKey) : 1;
-    if (controller != nullptr && controller->GetNumberOfProcesses() > 1 && pieces > 1)
+    if (IsDistributedRequest(outputVector))
       return this->RequestDistributedData(request, inputVector, outputVector);
   }
   return this->Superclass::ProcessRequest(request, inputVector, outputVector);
