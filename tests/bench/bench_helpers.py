@@ -1,12 +1,32 @@
 """What the CPU-vs-GPU benchmark scripts share: the raw-volume naming, running the CLI
-for its --json report, and the optional synthetic fields (white noise, or a smooth sum of
-Gaussians and sines)."""
+for its --json report, the optional synthetic fields (white noise, or a smooth sum of
+Gaussians and sines), and writing a benchmark's result with its targets' verdicts."""
 import json
 import os
 import re
 import subprocess
 
 PATTERN = re.compile(r"(.*)_(\d+)x(\d+)x(\d+)_(uint8|int16le|float32|float64)\.raw$")
+
+
+def verdict(met):
+    return {True: "met", False: "NOT met", None: "not measured"}[met]
+
+
+def write_result(out, name, result, write_markdown):
+    """Writes OUT/NAME.json and (write_markdown) OUT/NAME.md, prints the targets' verdicts,
+    the notes and the failures; returns the script's exit code (1 on a failure)."""
+    with open(os.path.join(out, name + ".json"), "w") as f:
+        json.dump(result, f, indent=1)
+    write_markdown(os.path.join(out, name + ".md"), result)
+    print("targets of the issue:")
+    for t in result["targets"]:
+        print(f"  {verdict(t['met']):12s} {t['target']}: {t['measured']}")
+    for n in result["notes"]:
+        print("note:", n)
+    for f in result["failures"]:
+        print("FAILURE:", f)
+    return 1 if result["failures"] else 0
 
 
 def run_json(cmd, timeout=None):

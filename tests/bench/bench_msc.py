@@ -17,7 +17,6 @@ targets evaluated from the measurements.
 Without a GPU, `--backends cpu` runs the CPU side alone (no comparison, no speed-up).
 """
 import argparse
-import json
 import os
 import shutil
 import subprocess
@@ -25,7 +24,7 @@ import sys
 import tempfile
 import time
 
-from bench_helpers import raw_volumes, run_json, smooth_input
+from bench_helpers import raw_volumes, run_json, smooth_input, verdict, write_result
 
 # TTK 1.2 MorseSmaleComplex, 16 threads, on the lent H200 host (issue 6); quoted, not rerun.
 TTK_REFERENCE = [
@@ -164,10 +163,6 @@ def evaluate_targets(rows):
                      "not measured"),
         "met": gpu_ok(run) if run else None})
     return targets
-
-
-def verdict(met):
-    return {True: "met", False: "NOT met", None: "not measured"}[met]
 
 
 def run_cells(row, backend):
@@ -362,17 +357,7 @@ def main():
               "ttk_reference_quoted_not_rerun": TTK_REFERENCE, "notes": notes,
               "failures": failures}
     result["targets"] = evaluate_targets(rows)
-    with open(os.path.join(args.out, "bench_msc.json"), "w") as f:
-        json.dump(result, f, indent=1)
-    write_markdown(os.path.join(args.out, "bench_msc.md"), result)
-    print("targets of the issue:")
-    for t in result["targets"]:
-        print(f"  {verdict(t['met']):12s} {t['target']}: {t['measured']}")
-    for n in notes:
-        print("note:", n)
-    for f in failures:
-        print("FAILURE:", f)
-    return 1 if failures else 0
+    return write_result(args.out, "bench_msc", result, write_markdown)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 
-from bench_helpers import run_json  # noqa: F401  (the shared CLI runner; see run_measured)
+from bench_helpers import verdict, write_result
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracles"))
 from ripser_text import barcode_difference, parse as parse_text  # noqa: E402,F401
@@ -176,10 +176,6 @@ def evaluate_targets(rows, cpu_count):
                                      if run else "not measured"),
                         "met": run["wall_seconds"] <= limit if run and comparable else None})
     return targets
-
-
-def verdict(met):
-    return {True: "met", False: "NOT met", None: "not measured"}[met]
 
 
 LABELS = {"ripser": "Debian ripser", "cpu1": "ours, CPU, 1 thread", "cpu": "ours, CPU, all cores",
@@ -359,17 +355,7 @@ def main():
               "rows": rows, "reference_quoted_not_rerun": REFERENCE, "notes": notes,
               "failures": failures}
     result["targets"] = evaluate_targets(rows, os.cpu_count() or 1)
-    with open(os.path.join(args.out, "bench_rips.json"), "w") as f:
-        json.dump(result, f, indent=1)
-    write_markdown(os.path.join(args.out, "bench_rips.md"), result)
-    print("targets of the issue:")
-    for t in result["targets"]:
-        print(f"  {verdict(t['met']):12s} {t['target']}: {t['measured']}")
-    for n in notes:
-        print("note:", n)
-    for f in failures:
-        print("FAILURE:", f)
-    return 1 if failures else 0
+    return write_result(args.out, "bench_rips", result, write_markdown)
 
 
 if __name__ == "__main__":

@@ -150,7 +150,8 @@ gradient on the device and overlaps the copies with its later stages (below). Cr
 msc_section = ""
 if os.path.exists(msc_source):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from bench_msc import TTK_REFERENCE, evaluate_targets, verdict
+    from bench_helpers import verdict
+    from bench_msc import TTK_REFERENCE, evaluate_targets
 
     msc = json.load(open(msc_source))
     msc_rows = sorted(msc["rows"], key=lambda r: r["vertices"])
