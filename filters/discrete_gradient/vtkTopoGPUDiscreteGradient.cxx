@@ -9,6 +9,7 @@
 #include "core/discrete_gradient/SimplicialGradient.h"
 
 #include <vtkCellArray.h>
+#include <vtkDataArray.h>
 #include <vtkDataSet.h>
 #include <vtkFieldData.h>
 #include <vtkIdTypeArray.h>
@@ -22,9 +23,39 @@
 #include <vtkSignedCharArray.h>
 #include <vtkSmartPointer.h>
 
+#include <array>
+#include <initializer_list>
+
 vtkStandardNewMacro(vtkTopoGPUDiscreteGradient);
 
 using topogpu::vtk::namedArray;
+
+namespace {
+
+// Port 0 of both complexes: one vertex per critical cell with its point arrays (the
+// first, CellDimension, active) and the counts per index as field data.
+void writeCriticalCells(topogpu::vtk::FilterRun& run, vtkPoints* points,
+                        std::initializer_list<vtkDataArray*> arrays,
+                        const std::array<topogpu::SimplexId, 4>& counts) {
+  const vtkIdType n = points->GetNumberOfPoints();
+  auto verts = vtkSmartPointer<vtkCellArray>::New();
+  verts->AllocateExact(n, n);
+  for (vtkIdType v = 0; v < n; ++v)
+    verts->InsertNextCell(1, &v);
+  vtkPolyData* output = vtkPolyData::GetData(run.outputVector, 0);
+  output->SetPoints(points);
+  output->SetVerts(verts);
+  vtkPointData* pd = output->GetPointData();
+  for (vtkDataArray* array : arrays)
+    pd->AddArray(array);
+  pd->SetActiveScalars("CellDimension");
+  auto countArray = namedArray<vtkIdTypeArray>("CriticalCellCounts", 4);
+  for (int k = 0; k < 4; ++k)
+    countArray->SetValue(k, vtkIdType(counts[std::size_t(k)]));
+  output->GetFieldData()->AddArray(countArray);
+}
+
+} // namespace
 
 vtkTopoGPUDiscreteGradient::vtkTopoGPUDiscreteGradient() {
   this->Label = "TopoGPU Discrete Gradient";
@@ -101,23 +132,7 @@ void vtkTopoGPUDiscreteGradient::Compute(topogpu::vtk::FilterRun& run) {
       refinedIds->SetValue(i, vtkIdType(cell));
     }
   }
-  auto verts = vtkSmartPointer<vtkCellArray>::New();
-  verts->AllocateExact(n, n);
-  for (vtkIdType v = 0; v < n; ++v)
-    verts->InsertNextCell(1, &v);
-
-  vtkPolyData* output = vtkPolyData::GetData(run.outputVector, 0);
-  output->SetPoints(points);
-  output->SetVerts(verts);
-  vtkPointData* pd = output->GetPointData();
-  pd->AddArray(dimension);
-  pd->AddArray(cellIds);
-  pd->AddArray(refinedIds);
-  pd->SetActiveScalars("CellDimension");
-  auto counts = namedArray<vtkIdTypeArray>("CriticalCellCounts", 4);
-  for (int k = 0; k < 4; ++k)
-    counts->SetValue(k, vtkIdType(result.counts[k]));
-  output->GetFieldData()->AddArray(counts);
+  writeCriticalCells(run, points, {dimension, cellIds, refinedIds}, result.counts);
   run.report.timings.emplace_back("output", outputTimer.seconds());
 }
 
@@ -166,21 +181,6 @@ void vtkTopoGPUDiscreteGradient::ComputeSimplicial(topogpu::vtk::FilterRun& run)
     }
   });
   run.report = result.report;
-  auto verts = vtkSmartPointer<vtkCellArray>::New();
-  verts->AllocateExact(n, n);
-  for (vtkIdType v = 0; v < n; ++v)
-    verts->InsertNextCell(1, &v);
-  vtkPolyData* output = vtkPolyData::GetData(run.outputVector, 0);
-  output->SetPoints(points);
-  output->SetVerts(verts);
-  vtkPointData* pd = output->GetPointData();
-  pd->AddArray(dimension);
-  pd->AddArray(cellIds);
-  pd->AddArray(highest);
-  pd->SetActiveScalars("CellDimension");
-  auto counts = namedArray<vtkIdTypeArray>("CriticalCellCounts", 4);
-  for (int k = 0; k < 4; ++k)
-    counts->SetValue(k, vtkIdType(result.counts[k]));
-  output->GetFieldData()->AddArray(counts);
+  writeCriticalCells(run, points, {dimension, cellIds, highest}, result.counts);
   run.report.timings.emplace_back("output", outputTimer.seconds());
 }
