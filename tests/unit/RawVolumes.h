@@ -1,4 +1,5 @@
-// The raw volumes of a folder (../shared/data/volumes), for the tests that read them all.
+// The raw volumes of a folder (../shared/data/volumes) and TTK's reference counts for
+// them (../shared/data/ttk-reference/volumes.json), for the tests that read them all.
 #pragma once
 
 #include "core/common/Types.h"
@@ -6,7 +7,10 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <fstream>
+#include <map>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -41,6 +45,35 @@ inline std::vector<RawVolume> rawVolumes(const std::string& dir) {
   std::sort(volumes.begin(), volumes.end(),
             [](const RawVolume& a, const RawVolume& b) { return a.file < b.file; });
   return volumes;
+}
+
+inline std::string readText(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The `section` object (critical_points, msc_critical_points, msc_separatrices1) of one
+// volume in volumes.json, as name -> count: a small scanner for that file's fixed shape
+// (string keys, integer values), enough for a test. Empty when absent.
+inline std::map<std::string, SimplexId> referenceCounts(const std::string& json,
+                                                        const std::string& file,
+                                                        const std::string& section) {
+  std::map<std::string, SimplexId> counts;
+  const std::size_t at = json.find("\"" + file + "\"");
+  if (at == std::string::npos)
+    return counts;
+  const std::size_t key = json.find("\"" + section + "\"", at);
+  const std::size_t open = json.find('{', key), close = json.find('}', open);
+  if (key == std::string::npos || open == std::string::npos || close == std::string::npos)
+    return counts;
+  const std::string body = json.substr(open + 1, close - open - 1);
+  static const std::regex pair("\"([a-z0-9_]+)\"\\s*:\\s*([0-9]+)");
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), pair);
+       it != std::sregex_iterator(); ++it)
+    counts[(*it)[1]] = std::stoll((*it)[2]);
+  return counts;
 }
 
 } // namespace topogpu::test

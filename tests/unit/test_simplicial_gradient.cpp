@@ -496,34 +496,6 @@ TEST(SimplicialGradient, BadInputProgressAndAbort) {
 
 // ---- parity with TTK -----------------------------------------------------------------
 
-std::string readText(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// The `section` object (msc_critical_points, msc_separatrices1) of one volume in
-// volumes.json (fixed shape: string keys, integer values).
-std::map<std::string, SimplexId> referenceCounts(const std::string& json,
-                                                 const std::string& file,
-                                                 const std::string& section) {
-  std::map<std::string, SimplexId> counts;
-  const std::size_t at = json.find("\"" + file + "\"");
-  if (at == std::string::npos)
-    return counts;
-  const std::size_t key = json.find("\"" + section + "\"", at);
-  const std::size_t open = json.find('{', key), close = json.find('}', open);
-  if (key == std::string::npos || open == std::string::npos || close == std::string::npos)
-    return counts;
-  const std::string body = json.substr(open + 1, close - open - 1);
-  static const std::regex pair("\"([a-z0-9_]+)\"\\s*:\\s*([0-9]+)");
-  for (auto it = std::sregex_iterator(body.begin(), body.end(), pair);
-       it != std::sregex_iterator(); ++it)
-    counts[(*it)[1]] = std::stoll((*it)[2]);
-  return counts;
-}
-
 // Critical cells n0..n3, then the ascending and descending 1-separatrices and the saddle
 // connectors.
 using VolumeCounts = std::array<SimplexId, 7>;

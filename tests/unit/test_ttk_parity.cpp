@@ -19,33 +19,6 @@
 namespace topogpu::test {
 namespace {
 
-std::string readText(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// The "critical_points" object of one volume in volumes.json, as name -> count. A small
-// scanner for this file's fixed shape (string keys, integer values), enough for a test.
-std::map<std::string, SimplexId> referenceCounts(const std::string& json,
-                                                 const std::string& file) {
-  std::map<std::string, SimplexId> counts;
-  const std::size_t at = json.find("\"" + file + "\"");
-  if (at == std::string::npos)
-    return counts;
-  const std::size_t key = json.find("\"critical_points\"", at);
-  const std::size_t open = json.find('{', key), close = json.find('}', open);
-  if (key == std::string::npos || open == std::string::npos || close == std::string::npos)
-    return counts;
-  const std::string body = json.substr(open + 1, close - open - 1);
-  static const std::regex pair("\"([a-z0-9_]+)\"\\s*:\\s*([0-9]+)");
-  for (auto it = std::sregex_iterator(body.begin(), body.end(), pair);
-       it != std::sregex_iterator(); ++it)
-    counts[(*it)[1]] = std::stoll((*it)[2]);
-  return counts;
-}
-
 template <typename T>
 critical_points::Output run(const RawVolume& vol, const std::string& path, bool asMesh) {
   const std::size_t count = std::size_t(vol.n[0] * vol.n[1] * vol.n[2]);
@@ -101,7 +74,8 @@ void checkAllVolumes(bool asMesh, SimplexId maxMeshVertices) {
     if (asMesh && vol.n[0] * vol.n[1] * vol.n[2] > maxMeshVertices)
       continue;
     SCOPED_TRACE(vol.file + (asMesh ? " (explicit)" : " (implicit)"));
-    const std::map<std::string, SimplexId> expected = referenceCounts(json, vol.file);
+    const std::map<std::string, SimplexId> expected =
+        referenceCounts(json, vol.file, "critical_points");
     ASSERT_EQ(expected.size(), 5u) << "no critical_points entry for " << vol.file;
     const critical_points::Output out =
         runVolume(vol, data + "/volumes/" + vol.file, asMesh);
