@@ -48,10 +48,10 @@ Solver parseSolver(const std::string& name) {
 
 std::size_t patchFimDeviceBytes(SimplexId vertices, SimplexId triangles) {
   // Per vertex: value and label twice (32), the announced value (8), two round stamps
-  // (8), the seed flag, about 1.5 local slots (vertex id and solve offset, 12 each) and
-  // readers (4 + 4 per halo entry); per triangle: three solves (and some split ones) of
-  // 16 bytes.
-  const double bytes = 80.0 * double(vertices) + 3.3 * 16.0 * double(triangles);
+  // (8), the seed flag, about 1.5 local slots (vertex id, slot patch and solve offset,
+  // 16 each) and readers (4 + 4 per halo entry); per triangle: three solves (and some
+  // split ones) of 16 bytes.
+  const double bytes = 86.0 * double(vertices) + 3.3 * 16.0 * double(triangles);
   return std::size_t(bytes) + (std::size_t(64) << 20); // + the kernels' lists, slack
 }
 
@@ -469,7 +469,7 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
           Timer patchTimer;
           PatchArrays arrays;
           buildPatchArrays(mesh, parameters.patchSize, parameters.useMetis, arrays,
-                           report.warnings);
+                           report.warnings, state.seed.data());
           report.timings.emplace_back("patches (cpu)", patchTimer.seconds());
           monitor.checkAbort();
           timer.reset();

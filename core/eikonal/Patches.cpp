@@ -76,6 +76,49 @@ std::vector<std::int32_t> bfsPartition(const ExplicitTriangulation& tri, int pat
   return patchOf;
 }
 
+// Renumbers the patches in the order a breadth-first search from the seeds (then from
+// the lowest unreached vertex, component by component) first reaches one of their
+// vertices: the front meets the patches roughly in that order.
+void numberPatchesFromSeeds(const ExplicitTriangulation& tri, const std::uint8_t* seed,
+                            std::int32_t count, UploadVector<std::int32_t>& patchOf) {
+  const SimplexId n = tri.getNumberOfVertices();
+  std::vector<std::int32_t> renumber(std::size_t(count), -1);
+  std::int32_t next = 0;
+  std::vector<std::uint8_t> seen(std::size_t(n), 0);
+  std::vector<SimplexId> queue;
+  queue.reserve(std::size_t(n));
+  for (SimplexId v = 0; v < n; ++v)
+    if (seed[v]) {
+      seen[v] = 1;
+      queue.push_back(v);
+    }
+  std::size_t head = 0;
+  SimplexId root = 0;
+  while (true) {
+    for (; head < queue.size(); ++head) {
+      const SimplexId v = queue[head];
+      if (renumber[patchOf[v]] < 0)
+        renumber[patchOf[v]] = next++;
+      const int m = tri.getVertexNeighborNumber(v);
+      for (int i = 0; i < m; ++i) {
+        const SimplexId u = tri.getVertexNeighbor(v, i);
+        if (!seen[u]) {
+          seen[u] = 1;
+          queue.push_back(u);
+        }
+      }
+    }
+    while (root < n && seen[root])
+      ++root;
+    if (root == n)
+      break;
+    seen[root] = 1;
+    queue.push_back(root);
+  }
+  for (std::int32_t& p : patchOf)
+    p = renumber[p];
+}
+
 #if TOPOGPU_HAS_METIS
 // METIS k-way on a graph in compressed rows; false when METIS fails.
 bool metisKway(std::vector<idx_t>& xadj, std::vector<idx_t>& adjncy, idx_t parts,
@@ -226,7 +269,7 @@ std::size_t PatchArrays::bytes() const {
   return patchOf.size() * sizeof(std::int32_t) +
          localOffsets.size() * sizeof(std::int64_t) +
          ownCount.size() * sizeof(std::int32_t) +
-         localVertices.size() * sizeof(std::int32_t) +
+         (localVertices.size() + slotPatch.size()) * sizeof(std::int32_t) +
          solveOffsets.size() * sizeof(std::int64_t) + solves.size() * sizeof(PatchSolve) +
          (readerOffsets.size() + readers.size() + neighborOffsets.size() +
           neighbors.size()) *
@@ -237,13 +280,15 @@ std::size_t PatchArrays::bytes() const {
 std::size_t PatchArrays::deviceBytes() const {
   return localOffsets.size() * sizeof(std::int64_t) +
          ownCount.size() * sizeof(std::int32_t) +
-         localVertices.size() * sizeof(std::int32_t) +
+         (patchOf.size() + localVertices.size() + slotPatch.size()) *
+             sizeof(std::int32_t) +
          solveOffsets.size() * sizeof(std::int64_t) + solves.size() * sizeof(PatchSolve) +
          (readerOffsets.size() + readers.size()) * sizeof(std::int32_t);
 }
 
 void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
-                      PatchArrays& arrays, std::vector<std::string>& warnings) {
+                      PatchArrays& arrays, std::vector<std::string>& warnings,
+                      const std::uint8_t* seed) {
   const ExplicitTriangulation& tri = *mesh.tri;
   const SimplexId n = mesh.vertices;
   if (n >= SimplexId(std::numeric_limits<std::int32_t>::max()))
@@ -251,9 +296,14 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
                        ") for 32-bit vertex ids on the device",
                    false);
   arrays = PatchArrays();
-  arrays.patchOf = partitionVertices(tri, patchSize, useMetis, arrays.patches,
-                                     arrays.method, warnings);
+  {
+    const std::vector<std::int32_t> parts = partitionVertices(
+        tri, patchSize, useMetis, arrays.patches, arrays.method, warnings);
+    arrays.patchOf.assign(parts.begin(), parts.end());
+  }
   const std::int32_t np = arrays.patches;
+  if (seed != nullptr)
+    numberPatchesFromSeeds(tri, seed, np, arrays.patchOf);
 
   // Own vertices grouped by patch (counting sort, increasing vertex id in each patch).
   std::vector<std::int64_t> ownOffsets(std::size_t(np) + 1, 0);
@@ -381,6 +431,7 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
   }
   const std::int64_t slots = arrays.localOffsets[np];
   arrays.localVertices.resize(std::size_t(slots));
+  arrays.slotPatch.resize(std::size_t(slots));
   arrays.solveOffsets.assign(std::size_t(slots) + 1, 0);
   arrays.solves.resize(std::size_t(solveTotal));
   std::vector<std::int64_t> solveStart(std::size_t(np) + 1, 0);
@@ -394,6 +445,8 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
               arrays.localVertices.begin() + base);
     std::copy(L.halo.begin(), L.halo.end(), arrays.localVertices.begin() + base + ownN);
     std::copy(L.solves.begin(), L.solves.end(), arrays.solves.begin() + solveStart[p]);
+    for (std::int64_t k = base; k < arrays.localOffsets[p + 1]; ++k)
+      arrays.slotPatch[k] = arrays.patchOf[arrays.localVertices[k]];
   });
   // solveOffsets[s + 1] - solveOffsets[s]: the solves of slot s (0 for halo slots).
   {

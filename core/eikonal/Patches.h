@@ -62,14 +62,16 @@ std::vector<std::int32_t> partitionVertices(const ExplicitTriangulation& tri,
 
 struct PatchArrays {
   std::int32_t patches = 0;
-  std::string method;                // "metis" | "bfs"
-  std::vector<std::int32_t> patchOf; // per vertex
+  std::string method;                 // "metis" | "bfs"
+  UploadVector<std::int32_t> patchOf; // per vertex
   // Patch p's local table is localVertices[localOffsets[p] .. localOffsets[p+1]); its
   // first ownCount[p] entries are its own vertices, the rest its halo (at most
   // kMaxLocalVertices entries: GEO's local indices are 16-bit).
   std::vector<std::int64_t> localOffsets;
   std::vector<std::int32_t> ownCount;
   UploadVector<std::int32_t> localVertices;
+  // Per local slot: the patch owning its vertex (the persistent kernel's halo lookups).
+  UploadVector<std::int32_t> slotPatch;
   // GEO: the solves of the local slot s are solves[solveOffsets[s] .. solveOffsets[s+1])
   // (none for halo slots).
   UploadVector<std::int64_t> solveOffsets;
@@ -90,8 +92,13 @@ struct PatchArrays {
 };
 
 // Builds the arrays for mesh (buildMesh's) with patches of about patchSize vertices.
+// With seed flags (one per vertex), the patches are numbered in the order a
+// breadth-first search from the seeds reaches them (the partition is unchanged): the
+// device uploads them in that order and starts on the first ones while the others are
+// still on their way.
 void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
-                      PatchArrays& arrays, std::vector<std::string>& warnings);
+                      PatchArrays& arrays, std::vector<std::string>& warnings,
+                      const std::uint8_t* seed = nullptr);
 
 // The run's settings and state, shared by the host-side and the device patchFIM.
 struct PatchFimSettings {

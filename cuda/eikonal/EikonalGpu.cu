@@ -56,6 +56,9 @@ struct RoundState {
   std::int32_t* patchOf;   // per vertex (persistent kernel only)
   std::int32_t* slotPatch; // per local slot: patchOf its vertex (persistent kernel only)
   unsigned* location;      // per patch (persistent kernel only)
+  // Patches [0, *ready) have their tables on the device (persistent kernel only: the
+  // staged upload goes on while it runs).
+  const unsigned* ready;
   double* announced;
   std::uint8_t* pending;
   unsigned long long* minPending[3]; // as the bits of non-negative doubles
@@ -135,6 +138,16 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
   unsigned long long solved = 0;
   for (unsigned at = blockIdx.x; at < count; at += gridDim.x) {
     const std::int32_t p = list[at];
+    if (kLocated) {
+      // The staged upload: wait for p's tables (the copy engine writes *ready after
+      // them; their 128-byte lines are never read before, so no stale cache line).
+      if (threadIdx.x == 0) {
+        while (*static_cast<const volatile unsigned*>(st.ready) <= unsigned(p))
+          __nanosleep(256);
+        __threadfence();
+      }
+      __syncthreads();
+    }
     const std::int64_t base = patches.localOffsets[p];
     const int nLocal = int(patches.localOffsets[p + 1] - base);
     const int own = patches.ownCount[p];
@@ -362,24 +375,6 @@ __global__ void persistentKernel(PatchView patches, RoundState st, int first, in
   addSolves(st, solved);
 }
 
-// The persistent kernel's per-vertex patch numbers, from the local tables.
-__global__ void patchOfKernel(PatchView patches, std::int32_t np, std::int32_t* patchOf) {
-  for (std::int32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < np;
-       p += gridDim.x * blockDim.x) {
-    const std::int64_t base = patches.localOffsets[p];
-    for (std::int32_t i = 0; i < patches.ownCount[p]; ++i)
-      patchOf[patches.localVertices[base + i]] = p;
-  }
-}
-
-// The persistent kernel's per-slot patch numbers (the patch holding the slot's vertex).
-__global__ void slotPatchKernel(PatchView patches, std::size_t slots,
-                                const std::int32_t* patchOf, std::int32_t* slotPatch) {
-  for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < slots;
-       k += std::size_t(gridDim.x) * blockDim.x)
-    slotPatch[k] = patchOf[patches.localVertices[k]];
-}
-
 // After the persistent kernel: every vertex's latest value and label into valueIn.
 __global__ void gatherKernel(RoundState st, std::size_t n) {
   for (std::size_t v = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; v < n;
@@ -417,15 +412,16 @@ constexpr std::size_t kPinnedMinBytes = std::size_t(1) << 20;
 constexpr std::size_t kHeader = 16; // keeps 16-byte alignment; byte 0: 1 when pinned
 std::atomic<bool> pinningFailed{false};
 
-// Small pinned buffers for the asynchronous reads of the worklist's length.
-struct PinnedCount {
+// Small pinned buffers: the asynchronous reads of the worklist's length, the staged
+// upload's ready counts.
+struct PinnedCounts {
   unsigned* host = nullptr;
-  PinnedCount() {
-    cudaCheck(cudaMallocHost(&host, sizeof(unsigned)), "patchFIM: pinned");
+  explicit PinnedCounts(std::size_t n = 1) {
+    cudaCheck(cudaMallocHost(&host, n * sizeof(unsigned)), "patchFIM: pinned");
   }
-  ~PinnedCount() { cudaFreeHost(host); }
-  PinnedCount(const PinnedCount&) = delete;
-  PinnedCount& operator=(const PinnedCount&) = delete;
+  ~PinnedCounts() { cudaFreeHost(host); }
+  PinnedCounts(const PinnedCounts&) = delete;
+  PinnedCounts& operator=(const PinnedCounts&) = delete;
 };
 
 struct Event {
@@ -642,9 +638,11 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     const bool persistent = mode != LaunchMode::Rounds && persistentPossible;
 
     Timer timer;
-    // The upload: one device allocation; the large pinned arrays (GEO, local tables,
-    // readers) copied on a stream of their own while the seed flags go up and the
-    // initial-state kernel runs on the main one; the rounds wait for both.
+    // The upload: one device allocation; the per-patch tables (GEO, local tables)
+    // staged on a stream of their own (below) while the seed flags, the initial state
+    // and the per-vertex arrays go up on the main one. "upload (gpu)" times the main
+    // stream's part: with the persistent kernel the staged copies go on during the
+    // rounds (inside "patchfim (gpu)").
     Stream main, copies;
     DeviceBlock block;
     const std::size_t slots = arrays.localVertices.size();
@@ -669,10 +667,11 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     const std::size_t oScheduled = block.reserve<std::int32_t>(std::size_t(np));
     const std::size_t oList0 = block.reserve<std::int32_t>(std::size_t(np));
     const std::size_t oList1 = block.reserve<std::int32_t>(std::size_t(np));
-    // The persistent kernel's value locations (RoundState).
+    // The persistent kernel's value locations (RoundState) and ready count.
     const std::size_t oPatchOf = block.reserve<std::int32_t>(persistent ? nv : 0);
     const std::size_t oLocation = block.reserve<unsigned>(std::size_t(np));
     const std::size_t oSlotPatch = block.reserve<std::int32_t>(persistent ? slots : 0);
+    const std::size_t oReady = block.reserve<unsigned>(1);
     // The small state, set by one copy: minPending[3], counters[3] (solves,
     // patch-rounds, rounds), threshold[2], counts[3], next.
     struct Small {
@@ -684,7 +683,12 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     };
     const std::size_t oSmall = block.reserve<Small>(1);
     block.allocate();
-    PinnedCount nextCount[2]; // the rounds' reads of the list length
+    // One pinned block (each cudaMallocHost costs about 0.4 ms): the rounds' reads of
+    // the list length (2), then the staged upload's ready counts.
+    const std::int32_t chunks = std::min<std::int32_t>(np, 32);
+    PinnedCounts pinned{std::size_t(2 + chunks)};
+    unsigned* const nextCount = pinned.host;
+    unsigned* const readyCounts = pinned.host + 2;
     Event copied, done[2];
     DrainStreams drain{main.stream, copies.stream};
 
@@ -695,18 +699,20 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
                                   cudaMemcpyHostToDevice, stream),
                   "patchFIM: upload");
     };
-    // Pinned: asynchronous DMAs, queued first so they start at once.
-    put(oLocalVertices, arrays.localVertices.data(), slots * sizeof(std::int32_t),
-        copies.stream);
-    put(oSolveOffsets, arrays.solveOffsets.data(),
-        arrays.solveOffsets.size() * sizeof(std::int64_t), copies.stream);
-    put(oSolves, arrays.solves.data(), arrays.solves.size() * sizeof(PatchSolve),
-        copies.stream);
-    put(oReaderOffsets, arrays.readerOffsets.data(),
-        arrays.readerOffsets.size() * sizeof(std::int32_t), copies.stream);
-    put(oReaders, arrays.readers.data(), arrays.readers.size() * sizeof(std::int32_t),
-        copies.stream);
-    cudaCheck(cudaEventRecord(copied.event, copies.stream), "patchFIM: event");
+    // The staged upload of the tables read per patch (local vertices, solve offsets,
+    // GEO, slot patches), in chunks of patches, each followed by the count of patches
+    // it completed, on a stream of its own, queued after the main stream's copies (they
+    // share the copy engine: the small ones go first). The persistent kernel starts
+    // as soon as the rest is up and waits per patch for its chunk (buildPatchArrays
+    // numbered the patches from the seeds, so the front meets them about in upload
+    // order); the multi-launch rounds wait for the whole upload. Chunks end on 128-byte
+    // boundaries of every array (a cache line is in one chunk: no line is read before
+    // it is whole); a patch counts as ready once all its bytes are up.
+    Event readyZero;
+    cudaCheck(
+        cudaMemsetAsync(block.at<unsigned>(oReady), 0, sizeof(unsigned), copies.stream),
+        "patchFIM: upload");
+    cudaCheck(cudaEventRecord(readyZero.event, copies.stream), "patchFIM: event");
 
     const PatchView view{
         block.at<std::int64_t>(oLocalOffsets),  block.at<std::int32_t>(oOwnCount),
@@ -738,12 +744,14 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     st.patchOf = block.at<std::int32_t>(oPatchOf);
     st.location = block.at<unsigned>(oLocation);
     st.slotPatch = block.at<std::int32_t>(oSlotPatch);
+    st.ready = block.at<unsigned>(oReady);
     st.next = block.at<unsigned>(field(offsetof(Small, next)));
     st.solves = block.at<unsigned long long>(field(offsetof(Small, counters)));
     st.patchRounds = st.solves + 1;
     st.rounds = st.solves + 2;
 
     // The main stream: the seed flags, then the initial state from them.
+    cudaCheck(cudaStreamWaitEvent(main.stream, readyZero.event, 0), "patchFIM: upload");
     put(oSeed, state.seed.data(), nv, main.stream);
     initialStateKernel<<<unsigned(std::min<std::size_t>((nv + 255) / 256, 4096)), 256, 0,
                          main.stream>>>(block.at<std::uint8_t>(oSeed), nv, st);
@@ -766,18 +774,88 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
                           {0u, unsigned(initial.size()), 0u},
                           unsigned(initial.size())};
     put(oSmall, &smallInit, sizeof(Small), main.stream); // pageable: staged at once
-    cudaCheck(cudaStreamWaitEvent(main.stream, copied.event, 0), "patchFIM: upload");
+    put(oReaderOffsets, arrays.readerOffsets.data(),
+        arrays.readerOffsets.size() * sizeof(std::int32_t), main.stream);
+    put(oReaders, arrays.readers.data(), arrays.readers.size() * sizeof(std::int32_t),
+        main.stream);
     if (persistent) {
       // All values start in valueIn (location 0, round 0).
       cudaCheck(cudaMemsetAsync(st.location, 0, std::size_t(np) * sizeof(unsigned),
                                 main.stream),
                 "patchFIM: upload");
-      patchOfKernel<<<unsigned(std::min<long long>((np + 127) / 128, 1024)), 128, 0,
-                      main.stream>>>(view, np, st.patchOf);
-      slotPatchKernel<<<unsigned(std::min<std::size_t>((slots + 255) / 256, 4096)), 256,
-                        0, main.stream>>>(view, slots, st.patchOf, st.slotPatch);
-      cudaCheck(cudaGetLastError(), "patchFIM: upload");
+      put(oPatchOf, arrays.patchOf.data(), nv * sizeof(std::int32_t), main.stream);
     }
+    // The staged tables, queued after the main stream's copies so that those go first.
+    {
+      struct Table {
+        std::size_t offset;
+        const unsigned char* data;
+        std::size_t elementBytes, elements;
+        // The elements patch p reads end here (monotone in p).
+        std::size_t endOf(std::int32_t p, const eikonal::PatchArrays& a, int kind) const {
+          const std::int64_t slotEnd = a.localOffsets[p + 1];
+          switch (kind) {
+          case 1:
+            return std::size_t(slotEnd) + 1; // solveOffsets[s + 1] of its last slot
+          case 2:
+            return std::size_t(a.solveOffsets[std::size_t(slotEnd)]);
+          default:
+            return std::size_t(slotEnd);
+          }
+        }
+      };
+      const Table tables[4] = {
+          {oLocalVertices,
+           reinterpret_cast<const unsigned char*>(arrays.localVertices.data()),
+           sizeof(std::int32_t), slots},
+          {oSolveOffsets,
+           reinterpret_cast<const unsigned char*>(arrays.solveOffsets.data()),
+           sizeof(std::int64_t), arrays.solveOffsets.size()},
+          {oSolves, reinterpret_cast<const unsigned char*>(arrays.solves.data()),
+           sizeof(PatchSolve), arrays.solves.size()},
+          {oSlotPatch, reinterpret_cast<const unsigned char*>(arrays.slotPatch.data()),
+           sizeof(std::int32_t), persistent ? slots : 0}};
+      const int kinds[4] = {0, 1, 2, 0};
+      std::size_t sent[4] = {0, 0, 0, 0};
+      for (std::int32_t c = 0; c < chunks; ++c) {
+        const bool last = c + 1 == chunks;
+        const std::int32_t end = std::int32_t(std::int64_t(np) * (c + 1) / chunks);
+        std::int32_t complete = np;
+        for (int t = 0; t < 4; ++t) {
+          const Table& table = tables[t];
+          const std::size_t total = table.elements * table.elementBytes;
+          const std::size_t upTo =
+              last ? total
+                   : std::min(total, table.endOf(end - 1, arrays, kinds[t]) *
+                                         table.elementBytes / 128 * 128);
+          if (upTo > sent[t]) {
+            put(table.offset + sent[t], table.data + sent[t], upTo - sent[t],
+                copies.stream);
+            sent[t] = upTo;
+          }
+          if (table.elements == 0)
+            continue;
+          // Patches whose bytes of this table are all up: a binary search on p.
+          std::int32_t lo = 0, hi = np;
+          while (lo < hi) {
+            const std::int32_t mid = lo + (hi - lo) / 2;
+            if (table.endOf(mid, arrays, kinds[t]) * table.elementBytes <= sent[t])
+              lo = mid + 1;
+            else
+              hi = mid;
+          }
+          complete = std::min(complete, lo);
+        }
+        readyCounts[c] = unsigned(last ? np : complete);
+        cudaCheck(cudaMemcpyAsync(block.at<unsigned>(oReady), readyCounts + c,
+                                  sizeof(unsigned), cudaMemcpyHostToDevice,
+                                  copies.stream),
+                  "patchFIM: upload");
+      }
+    }
+    cudaCheck(cudaEventRecord(copied.event, copies.stream), "patchFIM: event");
+    if (!persistent)
+      cudaCheck(cudaStreamWaitEvent(main.stream, copied.event, 0), "patchFIM: upload");
     cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: upload");
     stageDone("upload");
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
@@ -816,7 +894,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
                       unsigned(threads), args, sharedBytes, main.stream),
                   "patchFIM: rounds");
         launched += n;
-        cudaCheck(cudaMemcpyAsync(nextCount[slot].host, st.next, sizeof(unsigned),
+        cudaCheck(cudaMemcpyAsync(nextCount + slot, st.next, sizeof(unsigned),
                                   cudaMemcpyDeviceToHost, main.stream),
                   "patchFIM: active count");
       } else {
@@ -827,7 +905,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
           publishKernel<<<grid, 64, 0, main.stream>>>(view, st, round);
         }
         cudaCheck(cudaGetLastError(), "patchFIM: rounds");
-        cudaCheck(cudaMemcpyAsync(nextCount[slot].host, st.count[(launched + 1) % 3],
+        cudaCheck(cudaMemcpyAsync(nextCount + slot, st.count[(launched + 1) % 3],
                                   sizeof(unsigned), cudaMemcpyDeviceToHost, main.stream),
                   "patchFIM: active count");
       }
@@ -847,7 +925,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
         if (launchedAt[slot] < settings.maxRounds)
           enqueue(1 - slot);
         cudaCheck(cudaEventSynchronize(done[slot].event), "patchFIM: rounds");
-        const unsigned next = *nextCount[slot].host;
+        const unsigned next = nextCount[slot];
         if (next == 0)
           break;
         if (launchedAt[slot] == settings.maxRounds) {

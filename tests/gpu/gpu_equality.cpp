@@ -829,9 +829,6 @@ eikonal::PatchFimState hostPatchFim(const eikonal::Surface& s,
   tri.precondition(eikonal::kRequiredRelations);
   eikonal::detail::Mesh mesh;
   eikonal::detail::buildMesh(tri, s.points.data(), p, mesh);
-  eikonal::PatchArrays arrays;
-  std::vector<std::string> warnings;
-  eikonal::buildPatchArrays(mesh, p.patchSize, p.useMetis, arrays, warnings);
   eikonal::PatchFimState state;
   state.value.assign(s.vertices(), HUGE_VAL);
   state.label.assign(s.vertices(), -1);
@@ -841,6 +838,10 @@ eikonal::PatchFimState hostPatchFim(const eikonal::Surface& s,
     state.label[v] = v;
     state.seed[v] = 1;
   }
+  eikonal::PatchArrays arrays;
+  std::vector<std::string> warnings;
+  eikonal::buildPatchArrays(mesh, p.patchSize, p.useMetis, arrays, warnings,
+                            state.seed.data());
   eikonal::PatchFimSettings settings;
   settings.internalIterations = p.internalIterations;
   settings.epsilon = p.epsilon * mesh.meanEdgeTime;

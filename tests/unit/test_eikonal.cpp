@@ -719,15 +719,14 @@ struct PatchRun {
 // buildPatchArrays and runPatchFimHost as execute's GPU path calls them.
 PatchRun runPatches(const Surface& s, const std::vector<SimplexId>& seeds, int patchSize,
                     int internalIterations, bool metis, long long maxRounds = 1000000,
-                    double stop = kInf, double band = Parameters().bandWidth) {
+                    double stop = kInf, double band = Parameters().bandWidth,
+                    bool numberFromSeeds = true) {
   ExplicitTriangulation tri(s.vertices(), 2, s.cells);
   tri.precondition(kRequiredRelations);
   Parameters p = seeded(seeds);
   detail::Mesh mesh;
   detail::buildMesh(tri, s.points.data(), p, mesh);
   PatchRun run;
-  buildPatchArrays(mesh, patchSize, metis, run.arrays, run.warnings);
-  run.edgeTime = mesh.meanEdgeTime;
   run.state.value.assign(s.vertices(), kInf);
   run.state.label.assign(s.vertices(), -1);
   run.state.seed.assign(s.vertices(), 0);
@@ -736,6 +735,9 @@ PatchRun runPatches(const Surface& s, const std::vector<SimplexId>& seeds, int p
     run.state.label[v] = v;
     run.state.seed[v] = 1;
   }
+  buildPatchArrays(mesh, patchSize, metis, run.arrays, run.warnings,
+                   numberFromSeeds ? run.state.seed.data() : nullptr);
+  run.edgeTime = mesh.meanEdgeTime;
   PatchFimSettings settings;
   settings.internalIterations = internalIterations;
   settings.epsilon = p.epsilon * mesh.meanEdgeTime;
@@ -973,6 +975,39 @@ TEST(EikonalPatches, BandCutsLocalSolves) {
     EXPECT_LT(perVertexBanded, perVertexOpen) << c.s.vertices();
     EXPECT_LT(maxDifference(banded.state.value, fmm.distance), 1e-4 * edge);
     EXPECT_LT(maxDifference(open.state.value, fmm.distance), 1e-4 * edge);
+  }
+}
+
+// Numbering the patches from the seeds (what the device's staged upload relies on)
+// only moves the patches in memory: the same patches, rounds, counts and values, bit
+// for bit, as the partition's own numbering; and the seeds' patches come first.
+TEST(EikonalPatches, NumberingFromTheSeedsChangesNothingComputed) {
+  const Surface s = square(90, 1.0, 0.3, 5);
+  const std::vector<SimplexId> seeds = {45 * 90 + 45, 7};
+  for (bool metis : {true, false}) {
+    const PatchRun numbered = runPatches(s, seeds, 32, 7, metis);
+    const PatchRun plain =
+        runPatches(s, seeds, 32, 7, metis, 1000000, kInf, Parameters().bandWidth, false);
+    const PatchArrays& a = numbered.arrays;
+    ASSERT_EQ(a.patches, plain.arrays.patches);
+    EXPECT_LT(a.patchOf[seeds[0]], 2);
+    EXPECT_LT(a.patchOf[seeds[1]], 2);
+    EXPECT_EQ(numbered.state.rounds, plain.state.rounds);
+    EXPECT_EQ(numbered.state.patchRounds, plain.state.patchRounds);
+    EXPECT_EQ(numbered.state.solves, plain.state.solves);
+    EXPECT_EQ(numbered.state.value, plain.state.value);
+    EXPECT_EQ(numbered.state.label, plain.state.label);
+    // Same vertex sets per patch: p's vertices in one numbering are one patch's in the
+    // other.
+    std::vector<std::int32_t> image(std::size_t(a.patches), -1);
+    for (SimplexId v = 0; v < s.vertices(); ++v) {
+      std::int32_t& q = image[a.patchOf[v]];
+      if (q < 0)
+        q = plain.arrays.patchOf[v];
+      EXPECT_EQ(q, plain.arrays.patchOf[v]);
+    }
+    for (std::size_t k = 0; k < a.localVertices.size(); ++k)
+      ASSERT_EQ(a.slotPatch[k], a.patchOf[a.localVertices[k]]);
   }
 }
 
