@@ -22,34 +22,50 @@ bool hasMetis() {
 
 namespace {
 
+// Every vertex in breadth-first order over VV: from the flagged roots first (none when
+// null), then from the lowest vertex not reached yet, component by component.
+std::vector<SimplexId> breadthFirstOrder(const ExplicitTriangulation& tri,
+                                         const std::uint8_t* roots) {
+  const SimplexId n = tri.getNumberOfVertices();
+  std::vector<SimplexId> order;
+  order.reserve(std::size_t(n));
+  std::vector<std::uint8_t> seen(std::size_t(n), 0);
+  if (roots != nullptr)
+    for (SimplexId v = 0; v < n; ++v)
+      if (roots[v]) {
+        seen[v] = 1;
+        order.push_back(v);
+      }
+  std::size_t head = 0;
+  for (SimplexId root = 0;; ++root) {
+    for (; head < order.size(); ++head) {
+      const SimplexId v = order[head];
+      const int m = tri.getVertexNeighborNumber(v);
+      for (int i = 0; i < m; ++i) {
+        const SimplexId u = tri.getVertexNeighbor(v, i);
+        if (!seen[u]) {
+          seen[u] = 1;
+          order.push_back(u);
+        }
+      }
+    }
+    while (root < n && seen[root])
+      ++root;
+    if (root >= n)
+      break;
+    seen[root] = 1;
+    order.push_back(root);
+  }
+  return order;
+}
+
 // Patches grown breadth-first, each closed at patchSize vertices. Each starts from the
 // first unassigned vertex of a breadth-first order of the whole mesh, so new patches
 // start next to the old ones and few small leftovers remain.
 std::vector<std::int32_t> bfsPartition(const ExplicitTriangulation& tri, int patchSize,
                                        std::int32_t& count) {
   const SimplexId n = tri.getNumberOfVertices();
-  std::vector<SimplexId> order;
-  order.reserve(std::size_t(n));
-  {
-    std::vector<std::uint8_t> seen(std::size_t(n), 0);
-    for (SimplexId root = 0; root < n; ++root) {
-      if (seen[root])
-        continue;
-      seen[root] = 1;
-      order.push_back(root);
-      for (std::size_t head = order.size() - 1; head < order.size(); ++head) {
-        const SimplexId v = order[head];
-        const int m = tri.getVertexNeighborNumber(v);
-        for (int i = 0; i < m; ++i) {
-          const SimplexId u = tri.getVertexNeighbor(v, i);
-          if (!seen[u]) {
-            seen[u] = 1;
-            order.push_back(u);
-          }
-        }
-      }
-    }
-  }
+  const std::vector<SimplexId> order = breadthFirstOrder(tri, nullptr);
   std::vector<std::int32_t> patchOf(std::size_t(n), -1);
   std::vector<SimplexId> queue;
   count = 0;
@@ -81,40 +97,11 @@ std::vector<std::int32_t> bfsPartition(const ExplicitTriangulation& tri, int pat
 // vertices: the front meets the patches roughly in that order.
 void numberPatchesFromSeeds(const ExplicitTriangulation& tri, const std::uint8_t* seed,
                             std::int32_t count, UploadVector<std::int32_t>& patchOf) {
-  const SimplexId n = tri.getNumberOfVertices();
   std::vector<std::int32_t> renumber(std::size_t(count), -1);
   std::int32_t next = 0;
-  std::vector<std::uint8_t> seen(std::size_t(n), 0);
-  std::vector<SimplexId> queue;
-  queue.reserve(std::size_t(n));
-  for (SimplexId v = 0; v < n; ++v)
-    if (seed[v]) {
-      seen[v] = 1;
-      queue.push_back(v);
-    }
-  std::size_t head = 0;
-  SimplexId root = 0;
-  while (true) {
-    for (; head < queue.size(); ++head) {
-      const SimplexId v = queue[head];
-      if (renumber[patchOf[v]] < 0)
-        renumber[patchOf[v]] = next++;
-      const int m = tri.getVertexNeighborNumber(v);
-      for (int i = 0; i < m; ++i) {
-        const SimplexId u = tri.getVertexNeighbor(v, i);
-        if (!seen[u]) {
-          seen[u] = 1;
-          queue.push_back(u);
-        }
-      }
-    }
-    while (root < n && seen[root])
-      ++root;
-    if (root == n)
-      break;
-    seen[root] = 1;
-    queue.push_back(root);
-  }
+  for (SimplexId v : breadthFirstOrder(tri, seed))
+    if (renumber[patchOf[v]] < 0)
+      renumber[patchOf[v]] = next++;
   for (std::int32_t& p : patchOf)
     p = renumber[p];
 }
