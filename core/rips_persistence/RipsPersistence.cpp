@@ -324,33 +324,7 @@ public:
     });
     if (w < 0)
       return -1;
-    // Edges of t at s's diameter: (w, v_j) for flagged j, and pairs inside s.
-    for (int drop = 0; drop < count && v[drop] > w; ++drop) {
-      // Does t - v_drop keep an edge at the diameter?
-      bool keeps = false;
-      for (int j = 0; j < count && !keeps; ++j)
-        keeps = j != drop && dw[j] == s.diameter;
-      for (int a = 0; a < count && !keeps; ++a) {
-        if (a == drop)
-          continue;
-        for (int b = a + 1; b < count; ++b) {
-          if (b != drop && graph_.distance(v[a], v[b]) == s.diameter) {
-            keeps = true;
-            break;
-          }
-        }
-      }
-      if (keeps)
-        return -1;
-    }
-    SimplexId index = 0;
-    int k = count + 1, j = 0;
-    for (; j < count && v[j] > w; ++j)
-      index += binomial_(v[j], k--);
-    index += binomial_(w, k--);
-    for (; j < count; ++j)
-      index += binomial_(v[j], k--);
-    return index;
+    return apparentCofacet(graph_, binomial_, v, count, s.diameter, w, dw);
   }
 
   // Reduces the coboundary columns of dimension `dim` (simplices of dim+1 vertices,
@@ -727,33 +701,20 @@ public:
   // store: s is t's youngest facet of t's diameter (the smallest index: the largest
   // vertex dropped first), and t must be s's oldest cofacet.
   bool apparentFacet(const Entry& t, const SimplexId* tv, int count, Entry& s) const {
-    for (int drop = 0; drop <= count; ++drop) {
-      bool keeps = false;
-      for (int a = 0; a <= count && !keeps; ++a) {
-        if (a == drop)
-          continue;
-        for (int b = a + 1; b <= count; ++b) {
-          if (b != drop && graph_.distance(tv[a], tv[b]) == t.diameter) {
-            keeps = true;
-            break;
-          }
-        }
+    const int drop = youngestFacetDrop(graph_, tv, count + 1, t.diameter);
+    if (drop < 0)
+      return false;
+    Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
+    SimplexId index = 0;
+    for (int j = 0, k = 0; j <= count; ++j) {
+      if (j != drop) {
+        sv[std::size_t(k)] = tv[j];
+        index += binomial_(tv[j], count - k);
+        ++k;
       }
-      if (!keeps)
-        continue;
-      Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
-      SimplexId index = 0;
-      for (int j = 0, k = 0; j <= count; ++j) {
-        if (j != drop) {
-          sv[std::size_t(k)] = tv[j];
-          index += binomial_(tv[j], count - k);
-          ++k;
-        }
-      }
-      s = Entry{t.diameter, index};
-      return apparentPivot(s, sv.data(), count) == t.index;
     }
-    return false;
+    s = Entry{t.diameter, index};
+    return apparentPivot(s, sv.data(), count) == t.index;
   }
 
   // The apparent pair whose pivot is t (a cofacet of a column with count vertices),

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "core/common/Types.h"
+#include "core/rips_persistence/RipsCombinatorics.h"
 #include "core/rips_persistence/RipsPersistence.h"
 
 #include <algorithm>
@@ -24,42 +25,9 @@ namespace topogpu::rips_persistence::device {
 // dimension is declined and built on the CPU.
 constexpr int kMaxVertices = 16;
 
-// C(i, k) at k * (n + 1) + i: BinomialTable's layout.
-struct Binomials {
-  const SimplexId* table = nullptr;
-  SimplexId n = 0;
-  TOPOGPU_HD SimplexId operator()(SimplexId i, int k) const {
-    return table[SimplexId(k) * (n + 1) + i];
-  }
-};
-
-TOPOGPU_HD SimplexId simplexIndex(const Binomials& binomial, const SimplexId* vertices,
-                                  int count) {
-  SimplexId index = 0;
-  for (int j = 0; j < count; ++j)
-    index += binomial(vertices[j], count - j);
-  return index;
-}
-
-// The vertices (decreasing) of the simplex with `count` vertices and this index.
-TOPOGPU_HD void simplexVertices(const Binomials& binomial, SimplexId index, int count,
-                                SimplexId* vertices) {
-  SimplexId top = binomial.n;
-  for (int j = 0; j < count; ++j) {
-    const int k = count - j;
-    SimplexId lo = k - 1, hi = top - 1;
-    while (lo < hi) {
-      const SimplexId mid = lo + (hi - lo + 1) / 2;
-      if (binomial(mid, k) <= index)
-        lo = mid;
-      else
-        hi = mid - 1;
-    }
-    vertices[j] = lo;
-    index -= binomial(lo, k);
-    top = lo;
-  }
-}
+// C(i, k) on the uploaded table (RipsCombinatorics.h, as simplexIndex and
+// simplexVertices).
+using Binomials = BinomialView;
 
 // std::max(a, b) of the CPU engine, sign of zero included.
 TOPOGPU_HD float maxOf(float a, float b) {
@@ -249,28 +217,7 @@ TOPOGPU_HD SimplexId apparentPivot(const Graph& graph, const Binomials& binomial
     if (j == count)
       w = c;
   }
-  if (w < 0)
-    return -1;
-  for (int drop = 0; drop < count && v[drop] > w; ++drop) {
-    for (int j = 0; j < count; ++j) {
-      if (j != drop && dw[j] == diameter)
-        return -1;
-    }
-    for (int a = 0; a < count; ++a) {
-      for (int b = a + 1; b < count; ++b) {
-        if (a != drop && b != drop && graph.distance(v[a], v[b]) == diameter)
-          return -1;
-      }
-    }
-  }
-  SimplexId index = 0;
-  int k = count + 1, j = 0;
-  for (; j < count && v[j] > w; ++j)
-    index += binomial(v[j], k--);
-  index += binomial(w, k--);
-  for (; j < count; ++j)
-    index += binomial(v[j], k--);
-  return index;
+  return w < 0 ? -1 : apparentCofacet(graph, binomial, v, count, diameter, w, dw);
 }
 
 // Clearing without a store of the previous dimension's apparent pairs (the CPU engine's
@@ -280,26 +227,15 @@ TOPOGPU_HD SimplexId apparentPivot(const Graph& graph, const Binomials& binomial
 template <class Graph>
 TOPOGPU_HD bool isApparentPivot(const Graph& graph, const Binomials& binomial,
                                 const SimplexId* tv, int count, const Simplex& t) {
-  for (int drop = 0; drop < count; ++drop) {
-    bool keeps = false;
-    for (int a = 0; a < count && !keeps; ++a) {
-      for (int b = a + 1; b < count && a != drop; ++b) {
-        if (b != drop && graph.distance(tv[a], tv[b]) == t.diameter) {
-          keeps = true;
-          break;
-        }
-      }
-    }
-    if (!keeps)
-      continue;
-    SimplexId sv[kMaxVertices];
-    for (int j = 0, k = 0; j < count; ++j) {
-      if (j != drop)
-        sv[k++] = tv[j];
-    }
-    return apparentPivot(graph, binomial, sv, count - 1, t.diameter) == t.index;
+  const int drop = youngestFacetDrop(graph, tv, count, t.diameter);
+  if (drop < 0)
+    return false;
+  SimplexId sv[kMaxVertices];
+  for (int j = 0, k = 0; j < count; ++j) {
+    if (j != drop)
+      sv[k++] = tv[j];
   }
-  return false;
+  return apparentPivot(graph, binomial, sv, count - 1, t.diameter) == t.index;
 }
 
 // Whether `index` is in the sorted array (the reduction's pivots of the previous
