@@ -81,8 +81,10 @@ inline bool prepareBatched(BatchOps& ops, const Monitor& monitor, int dim,
     const std::size_t available = ops.available();
     return available > clearing ? std::min(available - clearing, kBatchBytes) : 0;
   };
+  if (budget() == 0 && ops.holdsKept())
+    ops.fetchKept(facets); // the kept facets leave no room: they go to the host
   if (budget() == 0)
-    return decline();
+    return false;
   out = PreparedDimension{};
   std::vector<std::pair<std::size_t, std::size_t>> batches;
   if (given != nullptr) {
