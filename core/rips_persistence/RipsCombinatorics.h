@@ -154,20 +154,35 @@ TOPOGPU_HD SimplexId apparentCofacet(const Graph& graph, const Binomial& binomia
 
 // The column an apparent pair with pivot t (count vertices tv, decreasing) would have:
 // t's youngest facet of t's diameter (the smallest index: the largest vertex dropped
-// first). Returns the position of the dropped vertex, or -1 when no facet keeps the
+// first), its vertices into sv and its index returned; -1 when no facet keeps the
 // diameter (t is then no apparent pivot).
-template <class Graph>
-TOPOGPU_HD int youngestFacetDrop(const Graph& graph, const SimplexId* tv, int count,
-                                 float diameter) {
+template <class Graph, class Binomial>
+TOPOGPU_HD SimplexId youngestFacet(const Graph& graph, const Binomial& binomial,
+                                   const SimplexId* tv, int count, float diameter,
+                                   SimplexId* sv) {
   for (int drop = 0; drop < count; ++drop) {
-    for (int a = 0; a < count; ++a) {
+    bool keeps = false;
+    for (int a = 0; a < count && !keeps; ++a) {
       if (a == drop)
         continue;
       for (int b = a + 1; b < count; ++b) {
-        if (b != drop && graph.distance(tv[a], tv[b]) == diameter)
-          return drop;
+        if (b != drop && graph.distance(tv[a], tv[b]) == diameter) {
+          keeps = true;
+          break;
+        }
       }
     }
+    if (!keeps)
+      continue;
+    SimplexId index = 0;
+    for (int j = 0, k = 0; j < count; ++j) {
+      if (j != drop) {
+        sv[k] = tv[j];
+        index += binomial(tv[j], count - 1 - k);
+        ++k;
+      }
+    }
+    return index;
   }
   return -1;
 }

@@ -701,18 +701,11 @@ public:
   // store: s is t's youngest facet of t's diameter (the smallest index: the largest
   // vertex dropped first), and t must be s's oldest cofacet.
   bool apparentFacet(const Entry& t, const SimplexId* tv, int count, Entry& s) const {
-    const int drop = youngestFacetDrop(graph_, tv, count + 1, t.diameter);
-    if (drop < 0)
-      return false;
     Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
-    SimplexId index = 0;
-    for (int j = 0, k = 0; j <= count; ++j) {
-      if (j != drop) {
-        sv[std::size_t(k)] = tv[j];
-        index += binomial_(tv[j], count - k);
-        ++k;
-      }
-    }
+    const SimplexId index =
+        youngestFacet(graph_, binomial_, tv, count + 1, t.diameter, sv.data());
+    if (index < 0)
+      return false;
     s = Entry{t.diameter, index};
     return apparentPivot(s, sv.data(), count) == t.index;
   }

@@ -227,15 +227,9 @@ TOPOGPU_HD SimplexId apparentPivot(const Graph& graph, const Binomials& binomial
 template <class Graph>
 TOPOGPU_HD bool isApparentPivot(const Graph& graph, const Binomials& binomial,
                                 const SimplexId* tv, int count, const Simplex& t) {
-  const int drop = youngestFacetDrop(graph, tv, count, t.diameter);
-  if (drop < 0)
-    return false;
   SimplexId sv[kMaxVertices];
-  for (int j = 0, k = 0; j < count; ++j) {
-    if (j != drop)
-      sv[k++] = tv[j];
-  }
-  return apparentPivot(graph, binomial, sv, count - 1, t.diameter) == t.index;
+  return youngestFacet(graph, binomial, tv, count, t.diameter, sv) >= 0 &&
+         apparentPivot(graph, binomial, sv, count - 1, t.diameter) == t.index;
 }
 
 // Whether `index` is in the sorted array (the reduction's pivots of the previous
