@@ -1,5 +1,7 @@
-// The combinatorial number system that names Rips simplices by one 64-bit index, and
-// the union-find of dimension 0. Header-only so that the unit tests reach them directly.
+// The combinatorial number system that names Rips simplices by one 64-bit index, the
+// apparent pairs lemma's tests, and the union-find of dimension 0. Header-only so that
+// the unit tests reach them directly; the TOPOGPU_HD templates are compiled for the CPU
+// engine (core/rips_persistence) and for the GPU's kernels (cuda/rips_persistence) alike.
 #pragma once
 
 #include "core/common/Types.h"
@@ -70,9 +72,22 @@ private:
   std::vector<SimplexId> table_;
 };
 
-// Index of the simplex whose vertices are given in decreasing order.
-inline SimplexId simplexIndex(const BinomialTable& binomial, const SimplexId* vertices,
-                              int count) {
+// C(i, k) at k * (n + 1) + i in a table another owns (BinomialTable's layout, uploaded
+// to the device): what the kernels read.
+struct BinomialView {
+  const SimplexId* table = nullptr;
+  SimplexId points = 0;
+  TOPOGPU_HD SimplexId operator()(SimplexId i, int k) const {
+    return table[SimplexId(k) * (points + 1) + i];
+  }
+  TOPOGPU_HD SimplexId n() const { return points; }
+};
+
+// Index of the simplex whose vertices are given in decreasing order (Binomial:
+// BinomialTable or BinomialView).
+template <class Binomial>
+TOPOGPU_HD SimplexId simplexIndex(const Binomial& binomial, const SimplexId* vertices,
+                                  int count) {
   SimplexId index = 0;
   for (int j = 0; j < count; ++j)
     index += binomial(vertices[j], count - j);
@@ -81,8 +96,9 @@ inline SimplexId simplexIndex(const BinomialTable& binomial, const SimplexId* ve
 
 // The vertices (decreasing) of the simplex with `count` vertices and this index: each
 // vertex is the largest v with C(v, k) <= what is left (binary search below `top`).
-inline void simplexVertices(const BinomialTable& binomial, SimplexId index, int count,
-                            SimplexId* vertices) {
+template <class Binomial>
+TOPOGPU_HD void simplexVertices(const Binomial& binomial, SimplexId index, int count,
+                                SimplexId* vertices) {
   SimplexId top = binomial.n(); // exclusive upper bound on the next vertex
   for (int j = 0; j < count; ++j) {
     const int k = count - j;
@@ -98,6 +114,77 @@ inline void simplexVertices(const BinomialTable& binomial, SimplexId index, int 
     index -= binomial(lo, k);
     top = lo;
   }
+}
+
+// ---- Lemma 7 of the Ripser++ paper (apparent pairs), over any graph with
+// distance(a, b) ----
+
+// s (count vertices v, decreasing) and t = s + w, s's oldest cofacet: w is the first
+// candidate (decreasing) whose edges to s are all <= s's diameter (dw[j] = d(w, v_j)).
+// The pair (s, t) is apparent when no facet of t younger than s (a smaller index: t -
+// v_j for v_j > w, colexicographic order) keeps the diameter, i.e. has an edge of it.
+// Returns t's index, or -1.
+template <class Graph, class Binomial>
+TOPOGPU_HD SimplexId apparentCofacet(const Graph& graph, const Binomial& binomial,
+                                     const SimplexId* v, int count, float diameter,
+                                     SimplexId w, const float* dw) {
+  for (int drop = 0; drop < count && v[drop] > w; ++drop) {
+    for (int j = 0; j < count; ++j) {
+      if (j != drop && dw[j] == diameter)
+        return -1;
+    }
+    for (int a = 0; a < count; ++a) {
+      if (a == drop)
+        continue;
+      for (int b = a + 1; b < count; ++b) {
+        if (b != drop && graph.distance(v[a], v[b]) == diameter)
+          return -1;
+      }
+    }
+  }
+  SimplexId index = 0;
+  int k = count + 1, j = 0;
+  for (; j < count && v[j] > w; ++j)
+    index += binomial(v[j], k--);
+  index += binomial(w, k--);
+  for (; j < count; ++j)
+    index += binomial(v[j], k--);
+  return index;
+}
+
+// The column an apparent pair with pivot t (count vertices tv, decreasing) would have:
+// t's youngest facet of t's diameter (the smallest index: the largest vertex dropped
+// first), its vertices into sv and its index returned; -1 when no facet keeps the
+// diameter (t is then no apparent pivot).
+template <class Graph, class Binomial>
+TOPOGPU_HD SimplexId youngestFacet(const Graph& graph, const Binomial& binomial,
+                                   const SimplexId* tv, int count, float diameter,
+                                   SimplexId* sv) {
+  for (int drop = 0; drop < count; ++drop) {
+    bool keeps = false;
+    for (int a = 0; a < count && !keeps; ++a) {
+      if (a == drop)
+        continue;
+      for (int b = a + 1; b < count; ++b) {
+        if (b != drop && graph.distance(tv[a], tv[b]) == diameter) {
+          keeps = true;
+          break;
+        }
+      }
+    }
+    if (!keeps)
+      continue;
+    SimplexId index = 0;
+    for (int j = 0, k = 0; j < count; ++j) {
+      if (j != drop) {
+        sv[k] = tv[j];
+        index += binomial(tv[j], count - 1 - k);
+        ++k;
+      }
+    }
+    return index;
+  }
+  return -1;
 }
 
 // Disjoint sets with union by rank and path halving (dimension 0).

@@ -257,8 +257,6 @@ struct PivotRecord {
   Entry column;
 };
 
-using ApparentRecord = ApparentPair;
-
 template <class Graph> class Engine {
 public:
   Engine(const Graph& graph, const BinomialTable& binomial, float threshold,
@@ -326,33 +324,7 @@ public:
     });
     if (w < 0)
       return -1;
-    // Edges of t at s's diameter: (w, v_j) for flagged j, and pairs inside s.
-    for (int drop = 0; drop < count && v[drop] > w; ++drop) {
-      // Does t - v_drop keep an edge at the diameter?
-      bool keeps = false;
-      for (int j = 0; j < count && !keeps; ++j)
-        keeps = j != drop && dw[j] == s.diameter;
-      for (int a = 0; a < count && !keeps; ++a) {
-        if (a == drop)
-          continue;
-        for (int b = a + 1; b < count; ++b) {
-          if (b != drop && graph_.distance(v[a], v[b]) == s.diameter) {
-            keeps = true;
-            break;
-          }
-        }
-      }
-      if (keeps)
-        return -1;
-    }
-    SimplexId index = 0;
-    int k = count + 1, j = 0;
-    for (; j < count && v[j] > w; ++j)
-      index += binomial_(v[j], k--);
-    index += binomial_(w, k--);
-    for (; j < count; ++j)
-      index += binomial_(v[j], k--);
-    return index;
+    return apparentCofacet(graph_, binomial_, v, count, s.diameter, w, dw);
   }
 
   // Reduces the coboundary columns of dimension `dim` (simplices of dim+1 vertices,
@@ -373,22 +345,10 @@ public:
             apparent[c] = apparentPivot(columns[c], v.data(), count);
           }
         });
-    apparentPairs_ = {};
     reducedPivots_ = {};
     reducedPivotSet_ = {};
     apparentCount_ = std::size_t(std::count_if(apparent.begin(), apparent.end(),
                                                [](SimplexId t) { return t >= 0; }));
-    if (storeApparent_) {
-      apparentPairs_.reserve(apparentCount_);
-      for (std::size_t c = 0; c < columns.size(); ++c) {
-        if (apparent[c] >= 0)
-          apparentPairs_.push_back({apparent[c], columns[c]});
-      }
-    }
-    tbb::parallel_sort(apparentPairs_.begin(), apparentPairs_.end(),
-                       [](const ApparentRecord& a, const ApparentRecord& b) {
-                         return a.pivot < b.pivot;
-                       });
     report.timings.emplace_back("apparent pairs dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
     std::vector<Entry> remaining;
@@ -401,46 +361,32 @@ public:
     reduceRemaining(dim, remaining, intervals, stats, report);
   }
 
-  // The reduction of the columns assemble() found (dimension >= 2): its apparent pairs,
-  // sorted by pivot here, become the first layer of the pair store.
+  // The reduction of the columns assemble() found (dimension >= 2).
   void reduceAssembled(int dim, const std::vector<Entry>& columns,
-                       std::vector<ApparentRecord>& apparent, std::size_t apparentCount,
-                       std::vector<Interval>& intervals, DimensionStats& stats,
-                       RunReport& report) {
-    Timer timer;
-    tbb::parallel_sort(apparent.begin(), apparent.end(),
-                       [](const ApparentRecord& a, const ApparentRecord& b) {
-                         return a.pivot < b.pivot;
-                       });
-    apparentPairs_ = std::move(apparent);
+                       std::size_t apparentCount, std::vector<Interval>& intervals,
+                       DimensionStats& stats, RunReport& report) {
     apparentCount_ = apparentCount;
     reducedPivots_ = {};
     reducedPivotSet_ = {};
-    report.timings.emplace_back("apparent pairs dim " + std::to_string(dim) + " (cpu)",
-                                timer.seconds());
     reduceRemaining(dim, columns, intervals, stats, report);
   }
 
-  // The reduction of the columns a ColumnBuilder prepared: its apparent pairs (sorted by
-  // pivot) become the first layer of the pair store.
+  // The reduction of the columns a ColumnBuilder prepared.
   void reducePrepared(int dim, PreparedDimension& prepared,
                       std::vector<Interval>& intervals, DimensionStats& stats,
                       RunReport& report) {
-    apparentPairs_ = std::move(prepared.apparent);
-    apparentCount_ = apparentPairs_.size();
+    apparentCount_ = std::size_t(prepared.apparentCount);
     reducedPivots_ = {};
     reducedPivotSet_ = {};
     reduceRemaining(dim, prepared.columns, intervals, stats, report);
   }
 
-  const std::vector<ApparentRecord>& apparentPairs() const { return apparentPairs_; }
-
-  // The pivots of the reduction's pairs, sorted (the second layer, for a builder's
-  // clearing of the next dimension).
+  // The pivots of the reduction's pairs, sorted (with the apparent pairs, found again,
+  // the pivots a builder clears in the next dimension).
   const std::vector<SimplexId>& reducedPivots() const { return reducedPivots_; }
 
   // The lock-free reduction of the columns that are not apparent (reverse filtration
-  // order), with apparentPairs_ set.
+  // order); apparent pivots are found again where met (findApparent).
   void reduceRemaining(int dim, const std::vector<Entry>& remaining,
                        std::vector<Interval>& intervals, DimensionStats& stats,
                        RunReport& report) {
@@ -512,8 +458,6 @@ public:
     report.timings.emplace_back("reduction dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
   }
-
-  void storeApparentPairs(bool store) { storeApparent_ = store; }
 
   // Keeps the representative cocycle of every finite bar from now on.
   void keepRepresentatives(std::vector<Representative>* representatives) {
@@ -757,80 +701,41 @@ public:
   // store: s is t's youngest facet of t's diameter (the smallest index: the largest
   // vertex dropped first), and t must be s's oldest cofacet.
   bool apparentFacet(const Entry& t, const SimplexId* tv, int count, Entry& s) const {
-    for (int drop = 0; drop <= count; ++drop) {
-      bool keeps = false;
-      for (int a = 0; a <= count && !keeps; ++a) {
-        if (a == drop)
-          continue;
-        for (int b = a + 1; b <= count; ++b) {
-          if (b != drop && graph_.distance(tv[a], tv[b]) == t.diameter) {
-            keeps = true;
-            break;
-          }
-        }
-      }
-      if (!keeps)
-        continue;
-      Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
-      SimplexId index = 0;
-      for (int j = 0, k = 0; j <= count; ++j) {
-        if (j != drop) {
-          sv[std::size_t(k)] = tv[j];
-          index += binomial_(tv[j], count - k);
-          ++k;
-        }
-      }
-      s = Entry{t.diameter, index};
-      return apparentPivot(s, sv.data(), count) == t.index;
-    }
-    return false;
+    Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
+    const SimplexId index =
+        youngestFacet(graph_, binomial_, tv, count + 1, t.diameter, sv.data());
+    if (index < 0)
+      return false;
+    s = Entry{t.diameter, index};
+    return apparentPivot(s, sv.data(), count) == t.index;
   }
 
-  // The apparent pair whose pivot is t (a cofacet of a column with count vertices).
+  // The apparent pair whose pivot is t (a cofacet of a column with count vertices),
+  // found again from t's vertices (no store of the apparent pairs: Ripser's way).
   bool findApparent(const Entry& t, int count, PivotRecord& record) const {
-    if (!storeApparent_) {
-      Vertices tv; // NOLINT: filled before use (no 576-byte clearing per call)
-      simplexVertices(binomial_, t.index, count + 1, tv.data());
-      return apparentFacet(t, tv.data(), count, record.column);
-    }
-    const SimplexId index = t.index;
-    const auto a = std::lower_bound(
-        apparentPairs_.begin(), apparentPairs_.end(), index,
-        [](const ApparentRecord& x, SimplexId key) { return x.pivot < key; });
-    if (a != apparentPairs_.end() && a->pivot == index) {
-      record = PivotRecord{a->column};
-      return true;
-    }
-    return false;
+    Vertices tv; // NOLINT: filled before use (no 576-byte clearing per call)
+    simplexVertices(binomial_, t.index, count + 1, tv.data());
+    return apparentFacet(t, tv.data(), count, record.column);
   }
 
   // True when a (dim+1)-simplex (count + 1 vertices ev) is the pivot of a pair of the
   // last reduction (clearing).
   bool isPivot(const Entry& e, const SimplexId* ev, int count) const {
-    const SimplexId index = e.index;
-    if (reducedPivotSet_.contains(index))
+    if (reducedPivotSet_.contains(e.index))
       return true;
-    if (!storeApparent_) {
-      Entry s;
-      return apparentFacet(e, ev, count, s);
-    }
-    const auto it = std::lower_bound(
-        apparentPairs_.begin(), apparentPairs_.end(), index,
-        [](const ApparentRecord& a, SimplexId key) { return a.pivot < key; });
-    return it != apparentPairs_.end() && it->pivot == index;
+    Entry s;
+    return apparentFacet(e, ev, count, s);
   }
 
   // Simplices of one dimension more, each made once from its facet without its largest
   // vertex: the columns among them that are neither cleared nor apparent (sorted,
-  // reverse filtration order) and the apparent pairs (unsorted).
+  // reverse filtration order) and the number of apparent pairs.
   SimplexId assemble(int dim, const std::vector<Entry>& simplices,
                      std::vector<Entry>* next, std::vector<Entry>& columns,
-                     std::vector<ApparentRecord>& apparent,
                      std::size_t& apparentCount) const {
     const int count = dim + 1;
     struct Local {
       std::vector<Entry> next, columns;
-      std::vector<ApparentRecord> apparent;
       SimplexId generated = 0;
       std::size_t apparentCount = 0;
     };
@@ -852,11 +757,8 @@ public:
                        // A simplex is in one persistence pair at most: an apparent
                        // column is no pivot of the last dimension, so the (cheaper,
                        // far more frequent) apparent test comes first.
-                       const SimplexId pivot = apparentPivot(e, v.data(), count + 1);
-                       if (pivot >= 0) {
+                       if (apparentPivot(e, v.data(), count + 1) >= 0) {
                          ++local.apparentCount;
-                         if (storeApparent_)
-                           local.apparent.push_back({pivot, e});
                        } else if (!isPivot(e, v.data(), count)) {
                          local.columns.push_back(e);
                        }
@@ -865,7 +767,6 @@ public:
           }
         });
     columns.clear();
-    apparent.clear();
     SimplexId generated = 0;
     std::size_t columnCount = 0, nextCount = 0;
     apparentCount = 0;
@@ -878,7 +779,6 @@ public:
       // One thread: its arrays are the results (no second copy at the peak).
       Local& local = *locals.begin();
       columns.swap(local.columns);
-      apparent.swap(local.apparent);
       if (next != nullptr)
         next->swap(local.next);
       generated = local.generated;
@@ -888,14 +788,11 @@ public:
       return generated;
     }
     columns.reserve(columnCount);
-    if (storeApparent_)
-      apparent.reserve(apparentCount);
     if (next != nullptr)
       next->reserve(nextCount);
     for (auto& local : locals) {
       generated += local.generated;
       columns.insert(columns.end(), local.columns.begin(), local.columns.end());
-      apparent.insert(apparent.end(), local.apparent.begin(), local.apparent.end());
       if (next != nullptr)
         next->insert(next->end(), local.next.begin(), local.next.end());
       local = Local{};
@@ -930,12 +827,8 @@ private:
   const BinomialTable& binomial_;
   float threshold_;
   const Monitor& monitor_;
-  std::vector<ApparentRecord> apparentPairs_; // sorted by pivot: the first layer
   std::vector<SimplexId> reducedPivots_; // the pivots of the reduction's pairs, sorted
   IndexSet reducedPivotSet_;             // the same, for the clearing's lookups
-  // Without a column builder the apparent pairs are found again where needed (Ripser's
-  // way): no store of them; a builder's clearing needs them stored.
-  bool storeApparent_ = true;
   std::size_t apparentCount_ = 0;
   std::vector<Representative>* representatives_ = nullptr;
 };
@@ -1066,8 +959,6 @@ void dimensionZero(SimplexId n, const BinomialTable& binomial, std::vector<Entry
   stats.essential = n - merges;
 }
 
-// A builder's dimension (the GPU's): columns and apparent pairs from it, the reduction
-// here. False when it declined (the CPU builds the dimension).
 RipsGraph graphView(SimplexId n, float threshold, int maxDimension,
                     const BinomialTable& binomial) {
   RipsGraph view;
@@ -1078,6 +969,9 @@ RipsGraph graphView(SimplexId n, float threshold, int maxDimension,
   return view;
 }
 
+// A builder's dimension (the GPU's): the columns to reduce and the number of apparent
+// pairs from it, the reduction here (the apparent pairs found again where met). False
+// when it declined (the CPU builds the dimension).
 template <class Graph>
 bool preparedDimension(ColumnBuilder& builder, Engine<Graph>& engine, int dim,
                        int maxDimension, std::vector<Entry>& simplices,
@@ -1088,16 +982,15 @@ bool preparedDimension(ColumnBuilder& builder, Engine<Graph>& engine, int dim,
   static const std::vector<SimplexId> none;
   const std::vector<SimplexId>& reduced = dim > 1 ? engine.reducedPivots() : none;
   if (!builder.prepare(dim, simplices, dim == 1 ? &columns : nullptr,
-                       dim < maxDimension && dim > 1, engine.apparentPairs(), reduced,
-                       prepared, report))
+                       dim < maxDimension && dim > 1, reduced, prepared, report))
     return false;
   if (dim > 1) {
     stats.simplices = prepared.simplexCount;
-    simplices.swap(prepared.simplices);
+    simplices.swap(prepared.simplices); // empty when the builder kept them
   } else {
     stats.simplices = SimplexId(simplices.size());
   }
-  stats.columns = SimplexId(prepared.columns.size() + prepared.apparent.size());
+  stats.columns = SimplexId(prepared.columns.size()) + prepared.apparentCount;
   stats.columnsBackend = "gpu";
   stats.batches = prepared.batches;
   if (prepared.batches > 1) {
@@ -1105,10 +998,6 @@ bool preparedDimension(ColumnBuilder& builder, Engine<Graph>& engine, int dim,
     Timer timer;
     tbb::parallel_sort(prepared.columns.begin(), prepared.columns.end(),
                        [](const Entry& a, const Entry& b) { return before(b, a); });
-    tbb::parallel_sort(prepared.apparent.begin(), prepared.apparent.end(),
-                       [](const ApparentRecord& a, const ApparentRecord& b) {
-                         return a.pivot < b.pivot;
-                       });
     report.timings.emplace_back("join batches dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
   }
@@ -1123,7 +1012,6 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
                       const Monitor& monitor, Result& result, RunReport& report,
                       bool cocycles) {
   Engine<Graph> engine(graph, binomial, threshold, monitor);
-  engine.storeApparentPairs(builder != nullptr);
   if (cocycles)
     engine.keepRepresentatives(&result.representatives);
   std::vector<Entry> simplices = std::move(edges); // all edges: the dimension-1 simplices
@@ -1137,18 +1025,17 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
     if (dim > 1) {
       Timer timer;
       std::vector<Entry> next;
-      std::vector<ApparentRecord> apparent;
       std::size_t apparentCount = 0;
       columns = {};
       stats.simplices =
           engine.assemble(dim - 1, simplices, dim < maxDimension ? &next : nullptr,
-                          columns, apparent, apparentCount);
+                          columns, apparentCount);
       simplices.swap(next);
       next = {};
       report.timings.emplace_back("columns dim " + std::to_string(dim) + " (cpu)",
                                   timer.seconds());
       stats.columns = SimplexId(columns.size() + apparentCount);
-      engine.reduceAssembled(dim, columns, apparent, apparentCount,
+      engine.reduceAssembled(dim, columns, apparentCount,
                              result.intervals[std::size_t(dim)], stats, report);
       continue;
     }

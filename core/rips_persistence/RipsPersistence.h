@@ -96,12 +96,6 @@ struct Simplex {
   SimplexId index = 0;
 };
 
-// An apparent pair: the column (a simplex) and its pivot (the cofacet's index).
-struct ApparentPair {
-  SimplexId pivot = 0;
-  Simplex column;
-};
-
 // The graph a column builder works on: n points, the simplices of diameter <= threshold;
 // dense (lower, n(n-1)/2 entries, i > j at i(i-1)/2 + j) or sparse (CSR adjacency, each
 // list sorted by neighbour). binomial: C(i, k) at k * (n + 1) + i, k <= maxDimension + 2.
@@ -118,12 +112,12 @@ struct RipsGraph {
 };
 
 // What a column builder hands the reduction of one dimension. With batches > 1, columns
-// and apparent are `batches` sorted runs one after the other (the reduction's side joins
-// them).
+// are `batches` sorted runs one after the other (the reduction's side joins them). The
+// apparent pairs are only counted: the reduction finds a pair again from its pivot's
+// vertices where it meets one (as the CPU backend does), so none is stored or copied.
 struct PreparedDimension {
-  std::vector<Simplex> columns; // not cleared, not apparent; reverse filtration order
-  std::vector<ApparentPair>
-      apparent;                   // sorted by pivot: the first layer of the pair store
+  std::vector<Simplex> columns;   // not cleared, not apparent; reverse filtration order
+  SimplexId apparentCount = 0;    // the columns paired by the apparent pairs lemma
   std::vector<Simplex> simplices; // every simplex of the dimension, when asked for
   SimplexId simplexCount = 0;     // simplices of the dimension under the threshold
   int batches = 1;
@@ -135,14 +129,15 @@ class ColumnBuilder {
 public:
   virtual ~ColumnBuilder() = default;
   // dim 1: `given` holds the columns (the edges dimension 0 did not clear, reverse
-  // filtration order). dim >= 2: `facets` holds every simplex of dimension dim-1; the
-  // pivots of dimension dim-1 are clearedApparent (sorted by pivot) and clearedReduced
-  // (sorted). keepSimplices: fill out.simplices (the facets of the next dimension).
-  // Returns false to decline (the CPU builds this dimension); throws GpuError on a
-  // device failure, Aborted on abort.
-  virtual bool prepare(int dim, const std::vector<Simplex>& facets,
+  // filtration order). dim >= 2: `facets` holds every simplex of dimension dim-1, or is
+  // empty when the builder kept them from the previous call; the pivots of dimension
+  // dim-1 are the apparent pairs' (which the builder finds again) and clearedReduced
+  // (the reduction's, sorted). keepSimplices: the next call needs this dimension's
+  // simplices as facets: the builder keeps them or fills out.simplices. Returns false to
+  // decline (the CPU builds this dimension; kept facets are then put into `facets`);
+  // throws GpuError on a device failure, Aborted on abort.
+  virtual bool prepare(int dim, std::vector<Simplex>& facets,
                        const std::vector<Simplex>* given, bool keepSimplices,
-                       const std::vector<ApparentPair>& clearedApparent,
                        const std::vector<SimplexId>& clearedReduced,
                        PreparedDimension& out, RunReport& report) = 0;
 };

@@ -2,12 +2,15 @@
 // (RipsPersistenceGpu.cu's kernels) and for the host (RipsHostTwin.h, which the unit
 // tests run in CI): the combinatorial number system on the uploaded binomial table, the
 // cofacets of a simplex in decreasing index order, the apparent-pair test (Ripser++,
-// lemma 7), the clearing test, and the batching of a dimension under a memory budget.
+// lemma 7), the clearing test (the previous dimension's apparent pairs found again, as
+// the CPU engine does, and its reduced pivots), and the batching of a dimension under a
+// memory budget.
 // Each function is the CPU engine's (core/rips_persistence/RipsPersistence.cpp) step for
 // step, with the same float comparisons, so that the pairs and the bars are identical.
 #pragma once
 
 #include "core/common/Types.h"
+#include "core/rips_persistence/RipsCombinatorics.h"
 #include "core/rips_persistence/RipsPersistence.h"
 
 #include <algorithm>
@@ -22,42 +25,9 @@ namespace topogpu::rips_persistence::device {
 // dimension is declined and built on the CPU.
 constexpr int kMaxVertices = 16;
 
-// C(i, k) at k * (n + 1) + i: BinomialTable's layout.
-struct Binomials {
-  const SimplexId* table = nullptr;
-  SimplexId n = 0;
-  TOPOGPU_HD SimplexId operator()(SimplexId i, int k) const {
-    return table[SimplexId(k) * (n + 1) + i];
-  }
-};
-
-TOPOGPU_HD SimplexId simplexIndex(const Binomials& binomial, const SimplexId* vertices,
-                                  int count) {
-  SimplexId index = 0;
-  for (int j = 0; j < count; ++j)
-    index += binomial(vertices[j], count - j);
-  return index;
-}
-
-// The vertices (decreasing) of the simplex with `count` vertices and this index.
-TOPOGPU_HD void simplexVertices(const Binomials& binomial, SimplexId index, int count,
-                                SimplexId* vertices) {
-  SimplexId top = binomial.n;
-  for (int j = 0; j < count; ++j) {
-    const int k = count - j;
-    SimplexId lo = k - 1, hi = top - 1;
-    while (lo < hi) {
-      const SimplexId mid = lo + (hi - lo + 1) / 2;
-      if (binomial(mid, k) <= index)
-        lo = mid;
-      else
-        hi = mid - 1;
-    }
-    vertices[j] = lo;
-    index -= binomial(lo, k);
-    top = lo;
-  }
-}
+// C(i, k) on the uploaded table (RipsCombinatorics.h, as simplexIndex and
+// simplexVertices).
+using Binomials = BinomialView;
 
 // std::max(a, b) of the CPU engine, sign of zero included.
 TOPOGPU_HD float maxOf(float a, float b) {
@@ -195,16 +165,6 @@ private:
   typename Graph::Cursor cursor_;
 };
 
-template <class Graph>
-TOPOGPU_HD float diameterOf(const Graph& graph, const SimplexId* v, int count) {
-  float d = 0;
-  for (int a = 0; a < count; ++a) {
-    for (int b = a + 1; b < count; ++b)
-      d = maxOf(d, graph.distance(v[a], v[b]));
-  }
-  return d;
-}
-
 // The cofacets of a simplex (count vertices) made from it: those whose new vertex is
 // above its largest, so that each simplex of the next dimension is made once.
 template <class Graph>
@@ -233,80 +193,80 @@ TOPOGPU_HD void writeCofacetsAbove(const Graph& graph, const Binomials& binomial
     out[made++] = c;
 }
 
-// Lemma 7 of the Ripser++ paper: t, the oldest cofacet of s (the first in decreasing
-// index order with s's diameter), and no facet of t with that diameter younger than s (a
-// smaller index). Returns t's index, or -1.
+// Lemma 7 of the Ripser++ paper, the CPU engine's test step for step: t = s + w, the
+// oldest cofacet of s (the first candidate w, decreasing, whose edges to s are all <= its
+// diameter), and no facet t - v_j younger than s (those with v_j > w) keeps that
+// diameter (one of its edges has it). v: s's vertices, decreasing. Returns t's index, or
+// -1.
 template <class Graph>
 TOPOGPU_HD SimplexId apparentPivot(const Graph& graph, const Binomials& binomial,
-                                   float threshold, const Simplex& s, int count) {
-  SimplexId v[kMaxVertices] = {};
-  simplexVertices(binomial, s.index, count, v);
-  CofacetCursor<Graph> cursor(graph, binomial, threshold, v, count, s.diameter, -1);
-  Simplex t;
-  bool found = false;
-  while (cursor.next(t)) {
-    if (t.diameter == s.diameter) {
-      found = true;
-      break;
+                                   const SimplexId* v, int count, float diameter) {
+  float dw[kMaxVertices];
+  SimplexId w = -1, c = 0;
+  typename Graph::Cursor cursor = graph.candidates(v, count, -1);
+  while (w < 0 && graph.nextCandidate(cursor, c)) {
+    int j = 0;
+    for (; j < count; ++j) {
+      if (v[j] == c)
+        break;
+      const float d = graph.distance(c, v[j]);
+      if (!(d <= diameter)) // a missing edge of a sparse graph is infinite: no simplex
+        break;
+      dw[j] = d;
     }
+    if (j == count)
+      w = c;
   }
-  if (!found)
-    return -1;
-  SimplexId tv[kMaxVertices] = {}, facet[kMaxVertices] = {};
-  simplexVertices(binomial, t.index, count + 1, tv);
-  for (int drop = 0; drop <= count; ++drop) {
-    int k = 0;
-    for (int j = 0; j <= count; ++j) {
-      if (j != drop)
-        facet[k++] = tv[j];
-    }
-    const SimplexId index = simplexIndex(binomial, facet, count);
-    if (index < s.index && diameterOf(graph, facet, count) == t.diameter)
-      return -1;
-  }
-  return t.index;
+  return w < 0 ? -1 : apparentCofacet(graph, binomial, v, count, diameter, w, dw);
 }
 
-// Clearing: whether `index` is a pivot of the previous dimension, in the apparent pairs
-// (sorted by pivot) or the reduction's pivots (sorted).
-TOPOGPU_HD bool isCleared(SimplexId index, const ApparentPair* apparent,
-                          SimplexId apparentCount, const SimplexId* reduced,
-                          SimplexId reducedCount) {
-  SimplexId lo = 0, hi = apparentCount;
+// Clearing without a store of the previous dimension's apparent pairs (the CPU engine's
+// apparentFacet): whether t (count vertices tv, decreasing) is the pivot of one. Its
+// column would be t's youngest facet of t's diameter (the smallest index: the largest
+// vertex dropped first), and t that facet's apparent cofacet.
+template <class Graph>
+TOPOGPU_HD bool isApparentPivot(const Graph& graph, const Binomials& binomial,
+                                const SimplexId* tv, int count, const Simplex& t) {
+  SimplexId sv[kMaxVertices];
+  return youngestFacet(graph, binomial, tv, count, t.diameter, sv) >= 0 &&
+         apparentPivot(graph, binomial, sv, count - 1, t.diameter) == t.index;
+}
+
+// Whether `index` is in the sorted array (the reduction's pivots of the previous
+// dimension: few, uploaded for the clearing).
+TOPOGPU_HD bool isSortedMember(SimplexId index, const SimplexId* sorted, SimplexId size) {
+  SimplexId lo = 0, hi = size;
   while (lo < hi) {
     const SimplexId mid = lo + (hi - lo) / 2;
-    if (apparent[mid].pivot < index)
+    if (sorted[mid] < index)
       lo = mid + 1;
     else
       hi = mid;
   }
-  if (lo < apparentCount && apparent[lo].pivot == index)
-    return true;
-  lo = 0;
-  hi = reducedCount;
-  while (lo < hi) {
-    const SimplexId mid = lo + (hi - lo) / 2;
-    if (reduced[mid] < index)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < reducedCount && reduced[lo] == index;
+  return lo < size && sorted[lo] == index;
 }
 
-// What a simplex of a batch is: cleared, apparent (its pivot >= 0) or a column to reduce.
-constexpr SimplexId kCleared = -2;
-constexpr SimplexId kToReduce = -1;
+// What a simplex of a batch is: apparent (paired with a cofacet by lemma 7), cleared (the
+// pivot of a pair of the previous dimension: an apparent one, found again, or one of
+// the reduction's) or a column to reduce. A simplex is in one pair at most: the
+// apparent test, far more often true, comes first (the CPU engine's order).
+using SimplexKind = unsigned char;
+constexpr SimplexKind kToReduce = 0;
+constexpr SimplexKind kApparent = 1;
+constexpr SimplexKind kCleared = 2;
 
 template <class Graph>
-TOPOGPU_HD SimplexId classify(const Graph& graph, const Binomials& binomial,
-                              float threshold, const Simplex& s, int count,
-                              const ApparentPair* apparent, SimplexId apparentCount,
-                              const SimplexId* reduced, SimplexId reducedCount) {
-  if (isCleared(s.index, apparent, apparentCount, reduced, reducedCount))
+TOPOGPU_HD SimplexKind classify(const Graph& graph, const Binomials& binomial,
+                                const Simplex& s, int count, bool clearing,
+                                const SimplexId* reduced, SimplexId reducedCount) {
+  SimplexId v[kMaxVertices];
+  simplexVertices(binomial, s.index, count, v);
+  if (apparentPivot(graph, binomial, v, count, s.diameter) >= 0)
+    return kApparent;
+  if (clearing && (isSortedMember(s.index, reduced, reducedCount) ||
+                   isApparentPivot(graph, binomial, v, count, s)))
     return kCleared;
-  const SimplexId t = apparentPivot(graph, binomial, threshold, s, count);
-  return t >= 0 ? t : kToReduce;
+  return kToReduce;
 }
 
 // The reduction's column order: reverse filtration order (diameter descending, then the
@@ -319,13 +279,21 @@ struct ReverseFiltration {
 
 // ---- memory plan (host) ----
 
-// Device bytes per simplex made in a batch: the simplex (16), its class (8), the
-// compacted columns and apparent pairs (24 at most in all), the sort's copies (24) and
-// the downloaded records (24), with headroom for the sort's scratch.
-constexpr std::size_t kBytesPerSimplex = 128;
+// Device bytes per simplex made in a batch: the simplex (16), its kind (1), the
+// compacted column (16 at most), the column sort's copy (16), with headroom for the
+// scratch of the selection and the sort. Nothing per apparent pair: they stay on the
+// device (only their number comes back).
+constexpr std::size_t kBytesPerSimplex = 64;
 // Device bytes per facet in a batch: the facet (16), its count and offset (16), and
 // headroom for the scan's scratch.
 constexpr std::size_t kBytesPerFacet = 40;
+// The plan of one batch stays under this, whatever the budget: a dimension is not made
+// all at once when batches would do (celegans' 3-simplices, some 300 million, in about
+// ten batches of ~1 GB), so that the peak stays far below the card.
+constexpr std::size_t kBatchBytes = std::size_t(3) << 30;
+// A dimension's simplices stay on the device for the next one (its facets) when they
+// take at most this and half the budget; else they go to the host and come back.
+constexpr std::size_t kKeptBytes = std::size_t(1) << 30;
 
 // Consecutive ranges [first, last) of facets whose cost (kBytesPerSimplex per simplex
 // they make, kBytesPerFacet each) stays within `budget`; empty when one facet alone does

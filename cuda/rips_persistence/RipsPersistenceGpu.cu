@@ -1,12 +1,15 @@
 // The GPU backend of Rips persistence: RipsBatching.h's driver over device steps. One
 // thread per facet counts and writes the simplices made from it (the combinatorial number
-// system on the uploaded binomial table), one thread per simplex classifies it (cleared
-// by a binary search in the previous dimension's pivots, else the apparent-pair test),
-// Thrust's (CUB's) stable select compacts the columns to reduce and the apparent pairs,
-// a radix sort orders the apparent pairs by pivot and a merge sort the columns by
-// reverse filtration order; the records are assembled on the device so that the host
-// only copies them into its pair store. Memory: RAII buffers, sized from the counts
-// before anything is made; batches from the plan (RipsBatching.h).
+// system on the uploaded binomial table), one thread per simplex classifies it (apparent
+// by lemma 7; cleared when the previous dimension's apparent test, run again, pairs it
+// or when it is among that dimension's few reduced pivots, uploaded sorted), Thrust's
+// (CUB's) stable selection compacts the columns to reduce and a merge sort orders them
+// by reverse filtration order. Only those columns and the number of apparent pairs come
+// back: the apparent pairs themselves are found again by the CPU's reduction where it
+// meets them (never downloaded, never uploaded for the clearing). The simplices the
+// next dimension needs as facets stay on the device when they fit. Memory: RAII
+// buffers, sized from the counts before anything is made; batches from the plan
+// (RipsBatching.h).
 #include "RipsPersistenceGpu.h"
 
 #include "RipsBatching.h"
@@ -115,22 +118,13 @@ __global__ void writeKernel(Graph graph, rd::Binomials binomial, float threshold
 }
 
 template <class Graph>
-__global__ void classifyKernel(Graph graph, rd::Binomials binomial, float threshold,
+__global__ void classifyKernel(Graph graph, rd::Binomials binomial,
                                const rp::Simplex* simplices, SimplexId size, int count,
-                               const rp::ApparentPair* apparent, SimplexId apparentCount,
-                               const SimplexId* reduced, SimplexId reducedCount,
-                               SimplexId* pivot) {
+                               bool clearing, const SimplexId* reduced,
+                               SimplexId reducedCount, rd::SimplexKind* kind) {
   RIPS_GRID_STRIDE(i, size) {
-    pivot[i] = rd::classify(graph, binomial, threshold, simplices[i], count, apparent,
-                            apparentCount, reduced, reducedCount);
-  }
-}
-
-__global__ void recordsKernel(const SimplexId* pivots, const rp::Simplex* columns,
-                              SimplexId size, rp::ApparentPair* records) {
-  RIPS_GRID_STRIDE(i, size) {
-    records[i].pivot = pivots[i];
-    records[i].column = columns[i];
+    kind[i] = rd::classify(graph, binomial, simplices[i], count, clearing, reduced,
+                           reducedCount);
   }
 }
 
@@ -150,10 +144,14 @@ __global__ void distanceKernel(const double* points, SimplexId n, int dim, float
 }
 
 struct IsToReduce {
-  __host__ __device__ bool operator()(SimplexId p) const { return p == rd::kToReduce; }
+  __host__ __device__ bool operator()(rd::SimplexKind k) const {
+    return k == rd::kToReduce;
+  }
 };
 struct IsApparent {
-  __host__ __device__ bool operator()(SimplexId p) const { return p >= 0; }
+  __host__ __device__ bool operator()(rd::SimplexKind k) const {
+    return k == rd::kApparent;
+  }
 };
 
 void sample(RunReport& report) {
@@ -189,33 +187,32 @@ public:
   const char* name() const override { return "gpu"; }
 
   std::size_t available() const override {
-    return plan_ > persistent_ ? plan_ - persistent_ : 0;
+    const std::size_t held = persistent_ + kept_.bytes() + next_.bytes();
+    return plan_ > held ? plan_ - held : 0;
   }
 
-  void setClearing(const std::vector<rp::ApparentPair>& apparent,
-                   const std::vector<SimplexId>& reduced) override {
+  void setClearing(const std::vector<SimplexId>& reduced) override {
     translateCudaFailures(kEntry, [&] {
-      clearApparent_ = DeviceBuffer<rp::ApparentPair>();
       clearReduced_ = DeviceBuffer<SimplexId>();
-      clearApparent_ = DeviceBuffer<rp::ApparentPair>(apparent.data(), apparent.size());
       clearReduced_ = DeviceBuffer<SimplexId>(reduced.data(), reduced.size());
     });
   }
 
-  void countMade(const rp::Simplex* facets, std::size_t size, int count,
-                 SimplexId* made) override {
+  void countMade(const rp::Simplex* hostFacets, std::size_t first, std::size_t size,
+                 int count, SimplexId* made) override {
     translateCudaFailures(kEntry, [&] {
       Timer timer;
-      const DeviceBuffer<rp::Simplex> deviceFacets(facets, size);
+      DeviceBuffer<rp::Simplex> uploaded;
+      const rp::Simplex* facets = facetsAt(hostFacets, first, size, uploaded);
       DeviceBuffer<SimplexId> deviceMade(size);
       if (sparse_)
         countKernel<<<gridFor(SimplexId(size)), kBlock>>>(
-            sparseGraph_, binomialView_, threshold_, deviceFacets.data(), SimplexId(size),
-            count, deviceMade.data());
+            sparseGraph_, binomialView_, threshold_, facets, SimplexId(size), count,
+            deviceMade.data());
       else
         countKernel<<<gridFor(SimplexId(size)), kBlock>>>(
-            denseGraph_, binomialView_, threshold_, deviceFacets.data(), SimplexId(size),
-            count, deviceMade.data());
+            denseGraph_, binomialView_, threshold_, facets, SimplexId(size), count,
+            deviceMade.data());
       stageDone("columns");
       sample(report_);
       cudaCheck(cudaMemcpy(made, deviceMade.data(), size * sizeof(SimplexId),
@@ -225,11 +222,13 @@ public:
     });
   }
 
-  void buildBatch(int dim, const rp::Simplex* facets, const SimplexId* made,
-                  std::size_t size, bool keep, rp::PreparedDimension& out) override {
+  void buildBatch(int dim, const rp::Simplex* hostFacets, std::size_t first,
+                  const SimplexId* made, std::size_t size, rd::Keep keep,
+                  std::size_t nextOffset, rp::PreparedDimension& out) override {
     translateCudaFailures(kEntry, [&] {
       Timer timer;
-      const DeviceBuffer<rp::Simplex> deviceFacets(facets, size);
+      DeviceBuffer<rp::Simplex> uploaded;
+      const rp::Simplex* facets = facetsAt(hostFacets, first, size, uploaded);
       // The counts (a zero after them), scanned into offsets: offsets[size] is the total.
       DeviceBuffer<SimplexId> counts(size + 1), offsets(size + 1);
       cudaCheck(cudaMemcpy(counts.data(), made, size * sizeof(SimplexId),
@@ -243,22 +242,33 @@ public:
       cudaCheck(cudaMemcpy(&total, offsets.data() + size, sizeof(SimplexId),
                            cudaMemcpyDeviceToHost),
                 "rips persistence: download of the total");
-      DeviceBuffer<rp::Simplex> simplices{std::size_t(total)};
+      counts = DeviceBuffer<SimplexId>();
+      // Kept for the next dimension: written in place in its buffer.
+      DeviceBuffer<rp::Simplex> own;
+      rp::Simplex* simplices = nullptr;
+      if (keep == rd::Keep::Device) {
+        simplices = next_.data() + nextOffset;
+      } else {
+        own = DeviceBuffer<rp::Simplex>(std::size_t(total));
+        simplices = own.data();
+      }
       if (sparse_)
         writeKernel<<<gridFor(SimplexId(size)), kBlock>>>(
-            sparseGraph_, binomialView_, threshold_, deviceFacets.data(), SimplexId(size),
-            dim, offsets.data(), simplices.data());
+            sparseGraph_, binomialView_, threshold_, facets, SimplexId(size), dim,
+            offsets.data(), simplices);
       else
         writeKernel<<<gridFor(SimplexId(size)), kBlock>>>(
-            denseGraph_, binomialView_, threshold_, deviceFacets.data(), SimplexId(size),
-            dim, offsets.data(), simplices.data());
+            denseGraph_, binomialView_, threshold_, facets, SimplexId(size), dim,
+            offsets.data(), simplices);
       stageDone("columns");
       sample(report_);
+      offsets = DeviceBuffer<SimplexId>();
+      uploaded = DeviceBuffer<rp::Simplex>();
       seconds_[0] += timer.seconds();
       classifyAndCompact(dim, simplices, std::size_t(total), true, out);
-      if (keep) {
+      if (keep == rd::Keep::Host) {
         timer.reset();
-        simplices.appendTo(out.simplices, std::size_t(total));
+        own.appendTo(out.simplices, std::size_t(total));
         seconds_[3] += timer.seconds();
       }
     });
@@ -270,9 +280,39 @@ public:
       Timer timer;
       const DeviceBuffer<rp::Simplex> simplices(columns, size);
       seconds_[1] += timer.seconds();
-      classifyAndCompact(dim, simplices, size, false, out);
+      classifyAndCompact(dim, simplices.data(), size, false, out);
     });
   }
+
+  bool holdsKept() const override { return holdsKept_; }
+  std::size_t keptSize() const override { return kept_.size(); }
+
+  void fetchKept(std::vector<rp::Simplex>& host) override {
+    translateCudaFailures(kEntry, [&] {
+      Timer timer;
+      host.clear();
+      kept_.appendTo(host, kept_.size());
+      dropKept();
+      seconds_[3] += timer.seconds();
+    });
+  }
+
+  void dropKept() override {
+    kept_ = DeviceBuffer<rp::Simplex>();
+    holdsKept_ = false;
+  }
+
+  void reserveNext(std::size_t size) override {
+    translateCudaFailures(kEntry, [&] { next_ = DeviceBuffer<rp::Simplex>(size); });
+  }
+
+  void promoteNext() override {
+    kept_ = std::move(next_);
+    next_ = DeviceBuffer<rp::Simplex>();
+    holdsKept_ = true;
+  }
+
+  void dropNext() override { next_ = DeviceBuffer<rp::Simplex>(); }
 
   void takeTimings(double seconds[4]) override {
     for (int i = 0; i < 4; ++i) {
@@ -282,56 +322,50 @@ public:
   }
 
 private:
-  void classifyAndCompact(int dim, const DeviceBuffer<rp::Simplex>& simplices,
-                          std::size_t size, bool sort, rp::PreparedDimension& out) {
+  // The facets [first, first + size): uploaded from the host, or the kept ones.
+  const rp::Simplex* facetsAt(const rp::Simplex* hostFacets, std::size_t first,
+                              std::size_t size, DeviceBuffer<rp::Simplex>& uploaded) {
+    if (hostFacets == nullptr)
+      return kept_.data() + first;
+    uploaded = DeviceBuffer<rp::Simplex>(hostFacets + first, size);
+    return uploaded.data();
+  }
+
+  void classifyAndCompact(int dim, const rp::Simplex* simplices, std::size_t size,
+                          bool clearing, rp::PreparedDimension& out) {
     Timer timer;
-    DeviceBuffer<SimplexId> pivot(size);
-    const SimplexId apparentCount = SimplexId(clearApparent_.size());
+    DeviceBuffer<rd::SimplexKind> kind(size);
     const SimplexId reducedCount = SimplexId(clearReduced_.size());
     if (sparse_)
       classifyKernel<<<gridFor(SimplexId(size)), kBlock>>>(
-          sparseGraph_, binomialView_, threshold_, simplices.data(), SimplexId(size),
-          dim + 1, clearApparent_.data(), apparentCount, clearReduced_.data(),
-          reducedCount, pivot.data());
+          sparseGraph_, binomialView_, simplices, SimplexId(size), dim + 1, clearing,
+          clearReduced_.data(), reducedCount, kind.data());
     else
       classifyKernel<<<gridFor(SimplexId(size)), kBlock>>>(
-          denseGraph_, binomialView_, threshold_, simplices.data(), SimplexId(size),
-          dim + 1, clearApparent_.data(), apparentCount, clearReduced_.data(),
-          reducedCount, pivot.data());
+          denseGraph_, binomialView_, simplices, SimplexId(size), dim + 1, clearing,
+          clearReduced_.data(), reducedCount, kind.data());
     stageDone("apparent pairs");
     sample(report_);
     seconds_[1] += timer.seconds();
 
     timer.reset();
-    const std::size_t toReduce = std::size_t(thrust::count_if(
-        thrust::device, pivot.data(), pivot.data() + size, IsToReduce{}));
-    const std::size_t apparent = std::size_t(thrust::count_if(
-        thrust::device, pivot.data(), pivot.data() + size, IsApparent{}));
-    DeviceBuffer<rp::Simplex> columns(toReduce), apparentColumns(apparent);
-    DeviceBuffer<SimplexId> apparentPivots(apparent);
-    DeviceBuffer<rp::ApparentPair> records(apparent);
-    thrust::copy_if(thrust::device, simplices.data(), simplices.data() + size,
-                    pivot.data(), columns.data(), IsToReduce{});
-    thrust::copy_if(thrust::device, simplices.data(), simplices.data() + size,
-                    pivot.data(), apparentColumns.data(), IsApparent{});
-    thrust::copy_if(thrust::device, pivot.data(), pivot.data() + size,
-                    apparentPivots.data(), IsApparent{});
-    // Pivots are distinct (one apparent column each): the radix sort's order is total.
-    thrust::sort_by_key(thrust::device, apparentPivots.data(),
-                        apparentPivots.data() + apparent, apparentColumns.data());
-    recordsKernel<<<gridFor(SimplexId(apparent)), kBlock>>>(
-        apparentPivots.data(), apparentColumns.data(), SimplexId(apparent),
-        records.data());
-    if (sort)
-      thrust::sort(thrust::device, columns.data(), columns.data() + toReduce,
-                   rd::ReverseFiltration{});
+    const std::size_t toReduce = std::size_t(
+        thrust::count_if(thrust::device, kind.data(), kind.data() + size, IsToReduce{}));
+    out.apparentCount += SimplexId(
+        thrust::count_if(thrust::device, kind.data(), kind.data() + size, IsApparent{}));
+    DeviceBuffer<rp::Simplex> columns(toReduce);
+    thrust::copy_if(thrust::device, simplices, simplices + size, kind.data(),
+                    columns.data(), IsToReduce{});
+    kind = DeviceBuffer<rd::SimplexKind>();
+    // Distinct indices: the order is total, any sort gives the same columns.
+    thrust::sort(thrust::device, columns.data(), columns.data() + toReduce,
+                 rd::ReverseFiltration{});
     stageDone("compact");
     sample(report_);
     seconds_[2] += timer.seconds();
 
     timer.reset();
     columns.appendTo(out.columns, toReduce);
-    records.appendTo(out.apparent, apparent);
     stageDone("download");
     seconds_[3] += timer.seconds();
   }
@@ -345,8 +379,9 @@ private:
   rd::Binomials binomialView_;
   rd::DenseDistances denseGraph_;
   rd::SparseDistances sparseGraph_;
-  DeviceBuffer<rp::ApparentPair> clearApparent_;
   DeviceBuffer<SimplexId> clearReduced_;
+  DeviceBuffer<rp::Simplex> kept_, next_; // the last dimension's simplices, this one's
+  bool holdsKept_ = false;
   double seconds_[4] = {0, 0, 0, 0};
 };
 

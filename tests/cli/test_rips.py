@@ -190,7 +190,7 @@ with tempfile.TemporaryDirectory() as tmp:
             check(entry["pairs"] + entry["essential"] == entry["columns"],
                   f"dim {k}: every column pairs or is essential")
     check(all(k in out.get("timings", {}) for k in ["dim 0 (cpu)", "reduction dim 1 (cpu)",
-                                                   "apparent pairs dim 2 (cpu)"]),
+                                                   "columns dim 2 (cpu)"]),
           f"json timings: {out.get('timings')}")
     check(out.get("peak_host_memory_mib", 0) > 0, "json: peak host memory")
     check(abs(out.get("enclosing_radius", 0) - out.get("threshold", -1)) < 1e-9,

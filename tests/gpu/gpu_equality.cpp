@@ -1553,6 +1553,23 @@ void ripsMemoryAndFaults() {
            "rips under a 300 kB budget: " + ripsDifference(out, reference));
     std::printf("  rips under a 300 kB device budget:%s\n", where.c_str());
   }
+  // Budgets around the sizes of the dimensions: the simplices a dimension keeps on the
+  // device for the next one, or hands to the host when the next does not fit beside
+  // them, and batches written into the kept buffer; the CPU's result each time.
+  for (const char* budget : {"150000", "200000", "450000", "700000", "1500000"}) {
+    setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", budget, 1);
+    RunReport report;
+    const rp::Result out = rips(cloud, p, Backend::Gpu, report);
+    unsetenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
+    std::string where;
+    for (std::size_t k = 1; k < out.stats.size(); ++k)
+      where += " dim " + std::to_string(k) + ": " + out.stats[k].columnsBackend + " x" +
+               std::to_string(out.stats[k].batches);
+    expect(report.backend == "gpu" && ripsDifference(out, reference).empty(),
+           std::string("rips under a ") + budget + " B budget (" + report.backend +
+               where + "): " + ripsDifference(out, reference));
+    std::printf("  rips under a %s B device budget:%s\n", budget, where.c_str());
+  }
   // Too small for the matrix: the CPU, with a warning naming the budget.
   for (Backend requested : {Backend::Gpu}) {
     setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "4096", 1);

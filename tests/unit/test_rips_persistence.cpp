@@ -440,15 +440,16 @@ TEST(RipsPersistence, ProgressAndAbort) {
 namespace {
 
 Result runTwin(const RipsInput& input, int maxDim, double threshold, SparseMode sparse,
-               std::size_t budget, RunReport& report) {
+               std::size_t budget, RunReport& report,
+               device::HostTwinCounts* counts = nullptr) {
   Parameters p;
   p.maxDimension = maxDim;
   p.threshold = threshold;
   p.sparse = sparse;
   Result result;
   const Monitor monitor;
-  detail::executeWith(input, p, monitor, device::hostTwinFactory(budget, monitor), {},
-                      result, report);
+  detail::executeWith(input, p, monitor, device::hostTwinFactory(budget, monitor, counts),
+                      {}, result, report);
   return result;
 }
 
@@ -491,8 +492,8 @@ TEST(RipsGpuHostTwin, EqualsTheBruteForceAndTheCpu) {
     const double t = fraction == 1.0 ? INFINITY : double(float(threshold));
     for (const SparseMode mode : {SparseMode::Dense, SparseMode::Sparse}) {
       const Result cpu = run(cloud, maxDim, t, mode);
-      for (const std::size_t budget :
-           {std::size_t(1) << 40, std::size_t(5000), std::size_t(1800)}) {
+      for (const std::size_t budget : {std::size_t(1) << 40, std::size_t(2500),
+                                       std::size_t(1000), std::size_t(450)}) {
         RunReport report;
         const Result twin = runTwin(cloud, maxDim, t, mode, budget, report);
         const std::string tag = "trial " + std::to_string(trial) + " budget " +
@@ -526,6 +527,45 @@ TEST(RipsGpuHostTwin, EqualsTheBruteForceAndTheCpu) {
   EXPECT_GE(cases, 600);
   EXPECT_GT(batched, 50);  // the small budgets did split dimensions
   EXPECT_GT(declined, 10); // and were too small for some
+}
+
+// The simplices a dimension keeps on the device for the next one: kept when they fit
+// beside the batches, handed to the host when the next dimension then does not fit (its
+// batches rerun with the whole budget, or the CPU builds it). Budgets swept across
+// those cases, the bars and counts the CPU's each time.
+TEST(RipsGpuHostTwin, KeptSimplicesAcrossBudgets) {
+  std::mt19937 rng(41);
+  device::HostTwinCounts counts;
+  for (int trial = 0; trial < 12; ++trial) {
+    const int n = 8 + trial % 3;
+    std::vector<double> points(std::size_t(n) * 3);
+    for (double& x : points)
+      x = std::uniform_real_distribution<double>(0, 1)(rng);
+    const auto d = matrixOf(points, 3);
+    const double t = double(float(enclosingRadiusByDefinition(d) * (0.5 + 0.05 * trial)));
+    const RipsInput cloud = fromPoints(points, 3);
+    const Result cpu = run(cloud, 3, t, SparseMode::Dense);
+    for (std::size_t budget = 200; budget <= 4000; budget += 40) {
+      RunReport report;
+      const Result twin =
+          runTwin(cloud, 3, t, SparseMode::Dense, budget, report, &counts);
+      const std::string tag =
+          "trial " + std::to_string(trial) + " budget " + std::to_string(budget);
+      ASSERT_EQ(inOrder(twin), inOrder(cpu)) << tag;
+      for (int k = 1; k <= 3; ++k) {
+        EXPECT_EQ(twin.stats[std::size_t(k)].apparentPairs,
+                  cpu.stats[std::size_t(k)].apparentPairs)
+            << tag;
+        EXPECT_EQ(twin.stats[std::size_t(k)].columns, cpu.stats[std::size_t(k)].columns)
+            << tag;
+        EXPECT_EQ(twin.stats[std::size_t(k)].simplices,
+                  cpu.stats[std::size_t(k)].simplices)
+            << tag;
+      }
+    }
+  }
+  EXPECT_GT(counts.kept, 100);
+  EXPECT_GT(counts.fetched, 10);
 }
 
 TEST(RipsGpuHostTwin, AnInputFileThroughTheTwin) {
@@ -599,24 +639,102 @@ TEST(RipsGpuHostTwin, CofacetsAndClearingAgainstDefinitions) {
       }
     }
   }
-  std::vector<ApparentPair> apparent;
-  std::vector<SimplexId> reduced, all;
+  std::vector<SimplexId> reduced;
   for (SimplexId i = 0; i < 200; ++i) {
-    if (rng() % 3 == 0)
-      apparent.push_back({i * 7, {}});
-    else if (rng() % 2 == 0)
+    if (rng() % 2 == 0)
       reduced.push_back(i * 7 + 3);
   }
   for (SimplexId key = -2; key < 1500; ++key) {
-    const bool inApparent = std::binary_search(
-        apparent.begin(), apparent.end(), ApparentPair{key, {}},
-        [](const ApparentPair& a, const ApparentPair& b) { return a.pivot < b.pivot; });
-    const bool inReduced = std::binary_search(reduced.begin(), reduced.end(), key);
-    EXPECT_EQ(device::isCleared(key, apparent.data(), SimplexId(apparent.size()),
-                                reduced.data(), SimplexId(reduced.size())),
-              inApparent || inReduced)
+    EXPECT_EQ(device::isSortedMember(key, reduced.data(), SimplexId(reduced.size())),
+              std::binary_search(reduced.begin(), reduced.end(), key))
         << key;
   }
+}
+
+// The device's apparent-pair test and its clearing by recomputation against lemma 7 of
+// the Ripser++ paper as written, on every simplex of a small cloud with many ties: s
+// (k vertices) is paired with its oldest cofacet t (filtration order: diameter, then
+// the larger index older) when t has s's diameter and s is t's youngest facet (the
+// largest diameter, then the smallest index); t is cleared exactly when it is so paired
+// with one of its facets.
+TEST(RipsGpuHostTwin, ApparentPairsAgainstTheLemma) {
+  std::mt19937 rng(5);
+  const int n = 10;
+  std::vector<double> points(std::size_t(n) * 2);
+  for (double& x : points)
+    x = double(rng() % 4);
+  const auto d = matrixOf(points, 2);
+  std::vector<float> lower;
+  for (int i = 1; i < n; ++i)
+    for (int j = 0; j < i; ++j)
+      lower.push_back(float(d[i][j]));
+  const BinomialTable table(n, 6);
+  const device::Binomials binomial{table.data(), n};
+  const device::DenseDistances graph{n, lower.data()};
+  const auto diameterOf = [&](const std::vector<SimplexId>& v) {
+    float m = 0;
+    for (std::size_t a = 0; a < v.size(); ++a)
+      for (std::size_t b = a + 1; b < v.size(); ++b)
+        m = std::max(m, float(d[v[a]][v[b]]));
+    return m;
+  };
+  // (diameter, index) older: smaller diameter, then larger index.
+  const auto older = [](float da, SimplexId ia, float db, SimplexId ib) {
+    return da < db || (da == db && ia > ib);
+  };
+  int apparentSeen = 0, clearedSeen = 0;
+  for (int k = 2; k <= 4; ++k) {
+    const auto simplices = colexSubsets(n, k);
+    const auto cofacets = colexSubsets(n, k + 1);
+    std::vector<SimplexId> expectedPivot(simplices.size(), -1);
+    for (std::size_t r = 0; r < simplices.size(); ++r) {
+      const auto& s = simplices[r];
+      const float ds = diameterOf(s);
+      SimplexId oldest = -1;
+      float dOldest = 0;
+      for (std::size_t c = 0; c < cofacets.size(); ++c) {
+        const auto& t = cofacets[c];
+        if (!std::includes(t.rbegin(), t.rend(), s.rbegin(), s.rend()))
+          continue;
+        const float dt = diameterOf(t);
+        if (oldest < 0 || older(dt, SimplexId(c), dOldest, oldest)) {
+          oldest = SimplexId(c);
+          dOldest = dt;
+        }
+      }
+      if (oldest < 0 || dOldest != ds)
+        continue;
+      // s must be the youngest facet of t: no facet of t's diameter with a smaller
+      // index.
+      bool youngest = true;
+      for (std::size_t q = 0; q < r && youngest; ++q) {
+        const auto& f = simplices[q];
+        const auto& t = cofacets[std::size_t(oldest)];
+        if (std::includes(t.rbegin(), t.rend(), f.rbegin(), f.rend()) &&
+            diameterOf(f) == dOldest)
+          youngest = false;
+      }
+      if (youngest)
+        expectedPivot[r] = oldest;
+    }
+    for (std::size_t r = 0; r < simplices.size(); ++r) {
+      const SimplexId got = device::apparentPivot(graph, binomial, simplices[r].data(), k,
+                                                  diameterOf(simplices[r]));
+      EXPECT_EQ(got, expectedPivot[r]) << "k " << k << " simplex " << r;
+      apparentSeen += got >= 0;
+    }
+    for (std::size_t c = 0; c < cofacets.size(); ++c) {
+      const bool expected = std::find(expectedPivot.begin(), expectedPivot.end(),
+                                      SimplexId(c)) != expectedPivot.end();
+      const Simplex t{diameterOf(cofacets[c]), SimplexId(c)};
+      EXPECT_EQ(device::isApparentPivot(graph, binomial, cofacets[c].data(), k + 1, t),
+                expected)
+          << "k " << k << " cofacet " << c;
+      clearedSeen += expected;
+    }
+  }
+  EXPECT_GT(apparentSeen, 100);
+  EXPECT_GT(clearedSeen, 100);
 }
 
 // Batches: consecutive, covering, each within the budget, each as long as the budget
