@@ -19,6 +19,8 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -199,58 +201,158 @@ private:
   std::size_t mask_ = 0;
 };
 
-// The working column's heap: 4-ary (half the levels of a binary heap: the long columns'
-// heaps outgrow the caches, and each level is a cache miss), the filtration-oldest
-// entry on top.
-constexpr std::size_t kArity = 4;
-
-inline void heapSiftDown(std::vector<Entry>& heap, std::size_t i) {
-  const std::size_t n = heap.size();
-  const Entry x = heap[i];
-  while (true) {
-    const std::size_t first = kArity * i + 1;
-    if (first >= n)
-      break;
-    const std::size_t last = std::min(n, first + kArity);
-    std::size_t best = first;
-    for (std::size_t c = first + 1; c < last; ++c) {
-      if (before(heap[c], heap[best]))
-        best = c;
+// The working column: the entries of a coboundary column (Z/2: equal entries cancel in
+// pairs) read oldest first. The reduction only ever adds entries no older than the
+// pivot last read (an added column's entries older than its pivot cancel in pairs and
+// are skipped, addCochain), so a monotone priority queue does: a radix heap (Ahuja,
+// Mehlhorn, Orlin, Tarjan, "Faster algorithms for the shortest path problem", 1990)
+// on the filtration order as a 96-bit key, the diameter's bits (a nonnegative float
+// orders as its bit pattern) then the index reversed. An entry is appended to the
+// bucket of the highest bit where its key differs from the last pivot's, so bucket 0
+// holds the copies of the pivot (cancelled by their count's parity). A push is an
+// append and an entry moves down at most 96 buckets in its life: a long column's
+// millions of entries stay in sequential memory instead of a heap whose every level is
+// a cache miss.
+class WorkingColumn {
+public:
+  void clear() {
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      if (occupied(b))
+        buckets_[b].clear();
     }
-    if (!before(heap[best], x))
-      break;
-    heap[i] = heap[best];
-    i = best;
+    occupied_[0] = occupied_[1] = 0;
+    lastDiameter_ = 0;
+    lastIndex_ = 0;
+    size_ = 0;
   }
-  heap[i] = x;
-}
-
-inline void heapPush(std::vector<Entry>& heap, const Entry& e) {
-  std::size_t i = heap.size();
-  heap.push_back(e);
-  while (i > 0) {
-    const std::size_t parent = (i - 1) / kArity;
-    if (!before(e, heap[parent]))
-      break;
-    heap[i] = heap[parent];
-    i = parent;
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const {
+    std::size_t c = scratch_.capacity();
+    for (const auto& bucket : buckets_)
+      c += bucket.capacity();
+    return c;
   }
-  heap[i] = e;
-}
+  void release() {
+    clear();
+    for (auto& bucket : buckets_)
+      bucket = {};
+    scratch_ = {};
+  }
 
-inline void heapPop(std::vector<Entry>& heap) {
-  heap.front() = heap.back();
-  heap.pop_back();
-  if (!heap.empty())
-    heapSiftDown(heap, 0);
-}
+  // e must be no older than the last pivot read (any entry after a clear()).
+  void push(const Entry& e) {
+    const std::size_t b = bucketOf(diameterKey(e), indexKey(e));
+    buckets_[b].push_back(e);
+    occupied_[b >> 6] |= std::uint64_t(1) << (b & 63);
+    ++size_;
+  }
 
-inline void heapMake(std::vector<Entry>& heap) {
-  if (heap.size() < 2)
-    return;
-  for (std::size_t i = (heap.size() - 2) / kArity + 1; i-- > 0;)
-    heapSiftDown(heap, i);
-}
+  // The oldest entry after Z/2 cancellation, left in the column (the next addition
+  // brings its copy); false when the column is zero.
+  bool pivot(Entry& pivot) {
+    while (size_ > 0) {
+      if (buckets_[0].empty())
+        refill();
+      std::vector<Entry>& copies = buckets_[0];
+      if (copies.size() % 2 == 1) {
+        size_ -= copies.size() - 1;
+        copies.resize(1);
+        pivot = copies.front();
+        return true;
+      }
+      size_ -= copies.size();
+      copies.clear();
+      occupied_[0] &= ~std::uint64_t(1);
+    }
+    return false;
+  }
+
+  // Z/2: drops the pairs of equal entries (a long column keeps every pushed pair until
+  // it reaches the top).
+  void compact() {
+    size_ = 0;
+    occupied_[0] = occupied_[1] = 0;
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      cancelEqual(buckets_[b]);
+      size_ += buckets_[b].size();
+      if (!buckets_[b].empty())
+        occupied_[b >> 6] |= std::uint64_t(1) << (b & 63);
+    }
+  }
+
+  // Sorts by index and keeps one of each odd run.
+  static void cancelEqual(std::vector<Entry>& entries) {
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.index < b.index; });
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < entries.size();) {
+      std::size_t j = i + 1;
+      while (j < entries.size() && entries[j].index == entries[i].index)
+        ++j;
+      if ((j - i) % 2 == 1)
+        entries[kept++] = entries[i];
+      i = j;
+    }
+    entries.resize(kept);
+  }
+
+private:
+  static constexpr std::size_t kBuckets = 97;
+  static std::uint32_t diameterKey(const Entry& e) {
+    std::uint32_t key = 0;
+    static_assert(sizeof(key) == sizeof(e.diameter));
+    std::memcpy(&key, &e.diameter, sizeof(key));
+    return key & 0x7fffffffu; // -0 is 0
+  }
+  // Among equal diameters the larger index is older.
+  static std::uint64_t indexKey(const Entry& e) {
+    return std::uint64_t(std::numeric_limits<SimplexId>::max() - e.index);
+  }
+  std::size_t bucketOf(std::uint32_t diameter, std::uint64_t index) const {
+    if (const std::uint32_t d = diameter ^ lastDiameter_)
+      return std::size_t(96 - __builtin_clz(d));
+    if (const std::uint64_t i = index ^ lastIndex_)
+      return std::size_t(64 - __builtin_clzll(i));
+    return 0;
+  }
+  bool occupied(std::size_t b) const { return (occupied_[b >> 6] >> (b & 63)) & 1; }
+
+  // The oldest entry left becomes the key of bucket 0: the first nonempty bucket's
+  // entries move down (all below it: they share its higher bits).
+  void refill() {
+    const std::size_t b = occupied_[0] != 0
+                              ? std::size_t(__builtin_ctzll(occupied_[0]))
+                              : 64 + std::size_t(__builtin_ctzll(occupied_[1]));
+    std::uint32_t lowDiameter = ~std::uint32_t(0);
+    std::uint64_t lowIndex = ~std::uint64_t(0);
+    for (const Entry& e : buckets_[b]) {
+      const std::uint32_t d = diameterKey(e);
+      const std::uint64_t i = indexKey(e);
+      if (d < lowDiameter || (d == lowDiameter && i < lowIndex)) {
+        lowDiameter = d;
+        lowIndex = i;
+      }
+    }
+    lastDiameter_ = lowDiameter;
+    lastIndex_ = lowIndex;
+    scratch_.swap(buckets_[b]);
+    occupied_[b >> 6] &= ~(std::uint64_t(1) << (b & 63));
+    for (const Entry& e : scratch_) {
+      const std::size_t to = bucketOf(diameterKey(e), indexKey(e));
+      buckets_[to].push_back(e);
+      occupied_[to >> 6] |= std::uint64_t(1) << (to & 63);
+    }
+    scratch_.clear();
+  }
+
+  std::array<std::vector<Entry>, kBuckets> buckets_;
+  std::vector<Entry> scratch_;
+  std::uint64_t occupied_[2] = {0, 0}; // NOLINT: the bit of each nonempty bucket
+  std::uint32_t lastDiameter_ = 0;
+  std::uint64_t lastIndex_ = 0;
+  std::size_t size_ = 0;
+};
 
 // The column of a pair (the pivot is the key it is stored under).
 struct PivotRecord {
@@ -478,9 +580,9 @@ public:
                           for (std::size_t i = r.begin(); i != r.end(); ++i) {
                             reduceLockFree(i, remaining, count, table, state, arena,
                                            work);
-                            // A rare long column's heap is not kept by every thread.
-                            if (work.heap.capacity() > kKeptHeap)
-                              work.heap = {};
+                            // A rare long column's buffers are not kept by every thread.
+                            if (work.column.capacity() > kKeptColumn)
+                              work.column.release();
                           }
                         });
     }
@@ -520,31 +622,31 @@ public:
     representatives_ = representatives;
   }
 
-  // The working state of one column: its heap of coboundary entries (filtration-oldest
-  // on top), its cochain, and its current pivot.
+  // The working state of one column: its coboundary entries, its cochain, and its
+  // current pivot.
   struct Work {
     enum State { Emergent, Pivot, Zero };
-    std::vector<Entry> heap, cochain;
+    WorkingColumn column;
+    std::vector<Entry> cochain;
     Entry pivot;
     State state = Zero;
     std::size_t compactAt = kCompactMinimum;
   };
   static constexpr std::size_t kCompactMinimum = 1 << 22;
-  static constexpr std::size_t kKeptHeap = 1 << 16;
+  static constexpr std::size_t kKeptColumn = 1 << 16;
 
   void nextPivot(Work& work) const {
-    work.state = popPivot(work.heap, work.pivot) ? Work::Pivot : Work::Zero;
+    work.state = work.column.pivot(work.pivot) ? Work::Pivot : Work::Zero;
   }
 
   void fullColumn(const Entry& column, int count, Work& work) const {
     Vertices v{}; // rare (an emergent column expanded after all)
     simplexVertices(binomial_, column.index, count, v.data());
-    work.heap.clear();
+    work.column.clear();
     cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
-      work.heap.push_back(e);
+      work.column.push(e);
       return true;
     });
-    heapMake(work.heap);
     work.cochain.assign(1, column);
   }
 
@@ -605,7 +707,7 @@ public:
                std::vector<std::unique_ptr<Snapshot>>& arena) const {
     auto snap = std::make_unique<Snapshot>();
     snap->cochain = work.cochain;
-    cancelPairs(snap->cochain); // Z/2: a simplex added twice is not there
+    WorkingColumn::cancelEqual(snap->cochain); // Z/2: a simplex added twice is not there
     snap->hasPivot = work.state != Work::Zero;
     snap->pivot = work.pivot;
     snap->emergent = emergent;
@@ -626,39 +728,27 @@ public:
     return r;
   }
 
-  // Sorts by index and keeps one of each odd run (Z/2 cancellation).
-  static void cancelPairs(std::vector<Entry>& entries) {
-    std::sort(entries.begin(), entries.end(),
-              [](const Entry& a, const Entry& b) { return a.index < b.index; });
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < entries.size();) {
-      std::size_t j = i + 1;
-      while (j < entries.size() && entries[j].index == entries[i].index)
-        ++j;
-      if ((j - i) % 2 == 1)
-        entries[kept++] = entries[i];
-      i = j;
-    }
-    entries.resize(kept);
-  }
-
-  void addCochain(const Entry* cochain, std::size_t size, int count, Work& work) const {
+  // Adds the coboundary of a cochain whose coboundary's oldest entry (after Z/2
+  // cancellation) is `pivot`: the entries older than it cancel in pairs, so they are
+  // skipped (which keeps the working column's pushes monotone).
+  void addCochain(const Entry* cochain, std::size_t size, const Entry& pivot, int count,
+                  Work& work) const {
     for (std::size_t c = 0; c < size; ++c) {
       const Entry& s = cochain[c];
       work.cochain.push_back(s);
       Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
       simplexVertices(binomial_, s.index, count, sv.data());
       cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e, SimplexId) {
-        heapPush(work.heap, e);
+        if (!before(e, pivot))
+          work.column.push(e);
         return true;
       });
       // Entries cancel only when they reach the top: a long column would keep every
-      // pushed pair. Compact when the heap has doubled since the last time.
-      if (work.heap.size() > work.compactAt) {
-        cancelPairs(work.heap);
-        cancelPairs(work.cochain);
-        heapMake(work.heap);
-        work.compactAt = std::max<std::size_t>(kCompactMinimum, 2 * work.heap.size());
+      // pushed pair. Compact when the column has doubled since the last time.
+      if (work.column.size() > work.compactAt) {
+        work.column.compact();
+        WorkingColumn::cancelEqual(work.cochain);
+        work.compactAt = std::max<std::size_t>(kCompactMinimum, 2 * work.column.size());
       }
     }
   }
@@ -683,7 +773,7 @@ public:
         // that cofacet), and apparent columns are never reduced: add it.
         if (emergent)
           fullColumn(columns[i], count, work);
-        addCochain(&apparentOwner.column, 1, count, work);
+        addCochain(&apparentOwner.column, 1, work.pivot, count, work);
         nextPivot(work);
         continue;
       }
@@ -703,7 +793,7 @@ public:
           continue; // j is being taken over: the table will name the new owner
         if (emergent)
           fullColumn(columns[i], count, work);
-        addCochain(snap->cochain.data(), snap->cochain.size(), count, work);
+        addCochain(snap->cochain.data(), snap->cochain.size(), work.pivot, count, work);
         nextPivot(work);
         continue;
       }
@@ -713,10 +803,10 @@ public:
         continue;
       i = std::size_t(j);
       const Snapshot* taken = state[i].load(std::memory_order_acquire);
-      work.heap.clear();
+      work.column.clear();
       work.cochain.clear();
       work.compactAt = kCompactMinimum;
-      addCochain(taken->cochain.data(), taken->cochain.size(), count, work);
+      addCochain(taken->cochain.data(), taken->cochain.size(), taken->pivot, count, work);
       nextPivot(work);
     }
   }
@@ -727,7 +817,7 @@ public:
                            Work& work) const {
     Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
     simplexVertices(binomial_, column.index, count, v.data());
-    work.heap.clear();
+    work.column.clear();
     work.compactAt = kCompactMinimum;
     work.cochain.assign(1, column);
     bool sawOldest = false, emergent = false;
@@ -741,15 +831,14 @@ public:
           return false;
         }
       }
-      work.heap.push_back(e);
+      work.column.push(e);
       return true;
     });
     if (emergent) {
-      work.heap.clear();
+      work.column.clear();
       work.state = Work::Emergent;
       return;
     }
-    heapMake(work.heap);
     nextPivot(work);
   }
 
@@ -906,26 +995,6 @@ public:
   }
 
 private:
-  // The pivot after Z/2 cancellation of equal entries; it stays on the heap. A copy of
-  // the top sits on the path of equal elements below it, so one of the top's children
-  // is a copy whenever any is: the pivot is read without popping it.
-  static bool popPivot(std::vector<Entry>& heap, Entry& pivot) {
-    while (!heap.empty()) {
-      const SimplexId top = heap.front().index;
-      const std::size_t last = std::min<std::size_t>(heap.size(), kArity + 1);
-      bool copy = false;
-      for (std::size_t c = 1; c < last; ++c)
-        copy |= heap[c].index == top;
-      if (!copy) {
-        pivot = heap.front();
-        return true;
-      }
-      heapPop(heap);
-      heapPop(heap);
-    }
-    return false;
-  }
-
   const Graph& graph_;
   const BinomialTable& binomial_;
   float threshold_;
