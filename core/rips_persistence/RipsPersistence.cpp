@@ -14,6 +14,7 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <array>
@@ -24,6 +25,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace topogpu::rips_persistence {
 
@@ -568,24 +570,46 @@ public:
     tbb::enumerable_thread_specific<std::vector<std::unique_ptr<Snapshot>>> arenas;
     // One working column per thread, its buffers kept from column to column.
     tbb::enumerable_thread_specific<Work> works;
-    // Progress and abort stay on this thread: the columns run in chunks between checks.
-    constexpr std::size_t kChunk = 1 << 14;
-    for (std::size_t first = 0; first < m; first += kChunk) {
-      monitor_.checkAbort();
-      const std::size_t last = std::min(m, first + kChunk);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(first, last, 4),
-                        [&](const tbb::blocked_range<std::size_t>& r) {
-                          auto& arena = arenas.local();
-                          Work& work = works.local();
-                          for (std::size_t i = r.begin(); i != r.end(); ++i) {
-                            reduceLockFree(i, remaining, count, table, state, arena,
-                                           work);
-                            // A rare long column's buffers are not kept by every thread.
-                            if (work.column.capacity() > kKeptColumn)
-                              work.column.release();
-                          }
-                        });
-    }
+    // The threads take the columns in order, a few at a time, from one counter: left to
+    // right (the pivots of the columns to the left are mostly settled, so takeovers stay
+    // rare) with no barrier where all would wait for one long column. The abort check
+    // stays on the calling thread (a worker like the others).
+    constexpr std::size_t kBatch = 8;
+    constexpr std::size_t kAbortEvery = std::size_t(1) << 12;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    const auto caller = std::this_thread::get_id();
+    monitor_.checkAbort();
+    const int workers = std::max(1, tbb::this_task_arena::max_concurrency());
+    tbb::parallel_for(0, workers, [&](int) {
+      auto& arena = arenas.local();
+      Work& work = works.local();
+      const bool onCaller = std::this_thread::get_id() == caller;
+      std::size_t sinceCheck = 0;
+      while (!stop.load(std::memory_order_relaxed)) {
+        const std::size_t first = next.fetch_add(kBatch, std::memory_order_relaxed);
+        if (first >= m)
+          break;
+        const std::size_t last = std::min(m, first + kBatch);
+        for (std::size_t i = first; i < last; ++i) {
+          reduceLockFree(i, remaining, count, table, state, arena, work);
+          // A rare long column's buffers are not kept by every thread.
+          if (work.column.capacity() > kKeptColumn)
+            work.column.release();
+        }
+        sinceCheck += last - first;
+        if (onCaller && sinceCheck >= kAbortEvery) {
+          sinceCheck = 0;
+          try {
+            monitor_.checkAbort();
+          } catch (...) {
+            stop.store(true, std::memory_order_relaxed);
+            throw;
+          }
+        }
+      }
+    });
+    monitor_.checkAbort();
     SimplexId emergent = 0, reduced = 0, essential = 0;
     for (std::size_t i = 0; i < m; ++i) {
       const Snapshot* snap = state[i].load(std::memory_order_acquire);
