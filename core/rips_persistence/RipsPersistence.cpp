@@ -21,8 +21,10 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -98,10 +100,61 @@ public:
     }
   }
 
+  // Up to kNearBytes, each vertex's others sorted by distance (built on first use): the
+  // candidates within a bound of a simplex are a prefix of one of its vertices' lists.
+  static constexpr std::size_t kNearBytes = std::size_t(64) << 20;
+  bool hasNear() const {
+    return std::size_t(n_) * std::size_t(n_) * sizeof(Near) <= kNearBytes;
+  }
+  // f(w, j, d) for every vertex w (maybe in the simplex) at distance d <= bound of v_j,
+  // in no particular order; the others' distances are the caller's to check.
+  template <class F>
+  void candidatesWithin(const SimplexId* v, int count, float bound, F&& f) const {
+    std::call_once(nearBuilt_, [this] { buildNear(); });
+    const std::size_t row = std::size_t(n_ - 1);
+    const Near* best = nullptr;
+    std::size_t size = 0;
+    int jbest = 0;
+    for (int j = 0; j < count; ++j) {
+      const Near* list = near_.data() + std::size_t(v[j]) * row;
+      const std::size_t k =
+          std::size_t(std::upper_bound(list, list + row, bound,
+                                       [](float b, const Near& x) { return b < x.d; }) -
+                      list);
+      if (best == nullptr || k < size) {
+        best = list;
+        size = k;
+        jbest = j;
+      }
+    }
+    for (std::size_t k = 0; k < size; ++k)
+      f(SimplexId(best[k].w), jbest, best[k].d);
+  }
+
 private:
+  struct Near {
+    float d;
+    std::uint32_t w;
+  };
+  void buildNear() const {
+    const std::size_t row = std::size_t(n_ - 1);
+    near_.resize(std::size_t(n_) * row);
+    tbb::parallel_for(SimplexId(0), n_, [&](SimplexId v) {
+      Near* list = near_.data() + std::size_t(v) * row;
+      std::size_t k = 0;
+      for (SimplexId w = 0; w < n_; ++w) {
+        if (w != v)
+          list[k++] = Near{distance(w, v), std::uint32_t(w)};
+      }
+      std::sort(list, list + row, [](const Near& a, const Near& b) { return a.d < b.d; });
+    });
+  }
+
   SimplexId n_;
   const float* lower_;
   std::vector<float> full_;
+  mutable std::once_flag nearBuilt_;
+  mutable std::vector<Near> near_;
 };
 
 // The edges under the threshold as sorted adjacency lists: candidates are the
@@ -148,6 +201,11 @@ public:
     std::array<const Neighbor*, kMaxVertices> begin_, end_; // NOLINT: first count set
   };
   Rows rows(const SimplexId* v, int count) const { return Rows(*this, v, count); }
+
+  // No lists by distance: a sparse input's long columns are mostly essential classes
+  // (its threshold is below the enclosing radius), which a bound would not shorten.
+  bool hasNear() const { return false; }
+  template <class F> void candidatesWithin(const SimplexId*, int, float, F&&) const {}
 
   template <class F>
   void candidates(const SimplexId* vertices, int count, SimplexId floor, F&& f) const {
@@ -258,9 +316,10 @@ public:
         refill();
       std::vector<Entry>& copies = buckets_[0];
       if (copies.size() % 2 == 1) {
-        size_ -= copies.size() - 1;
-        copies.resize(1);
+        size_ -= copies.size();
         pivot = copies.front();
+        copies.clear();
+        occupied_[0] &= ~std::uint64_t(1);
         return true;
       }
       size_ -= copies.size();
@@ -268,6 +327,20 @@ public:
       occupied_[0] &= ~std::uint64_t(1);
     }
     return false;
+  }
+
+  void dropAbove(float bound) {
+    size_ = 0;
+    occupied_[0] = occupied_[1] = 0;
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      auto& bucket = buckets_[b];
+      bucket.erase(std::remove_if(bucket.begin(), bucket.end(),
+                                  [bound](const Entry& e) { return e.diameter > bound; }),
+                   bucket.end());
+      size_ += bucket.size();
+      if (!bucket.empty())
+        occupied_[b >> 6] |= std::uint64_t(1) << (b & 63);
+    }
   }
 
   // Z/2: drops the pairs of equal entries (a long column keeps every pushed pair until
@@ -366,8 +439,43 @@ using ApparentRecord = ApparentPair;
 template <class Graph> class Engine {
 public:
   Engine(const Graph& graph, const BinomialTable& binomial, float threshold,
-         const Monitor& monitor)
-      : graph_(graph), binomial_(binomial), threshold_(threshold), monitor_(monitor) {}
+         float largestEdge, const Monitor& monitor)
+      : graph_(graph), binomial_(binomial), threshold_(threshold), largest_(largestEdge),
+        monitor_(monitor) {}
+
+  // The cofacets of diameter in (lower, bound] (the simplex's diameter is <= bound), in
+  // no particular order; f(Entry). Only the candidates within the bound of one vertex
+  // are visited: far fewer than all when the bound is well below the threshold.
+  template <class F>
+  void cofacetsWithin(const SimplexId* v, int count, float diameter, float lower,
+                      float bound, F&& f) const {
+    // The index of v + w, w between v[p-1] and v[p]: the vertices above w move up one
+    // place in the combinatorial number system.
+    std::array<SimplexId, kMaxVertices + 1> above{}, below{};
+    for (int j = 0; j < count; ++j)
+      above[std::size_t(j) + 1] = above[std::size_t(j)] + binomial_(v[j], count + 1 - j);
+    below[std::size_t(count)] = 0;
+    for (int j = count; j-- > 0;)
+      below[std::size_t(j)] = below[std::size_t(j) + 1] + binomial_(v[j], count - j);
+    graph_.candidatesWithin(v, count, bound, [&](SimplexId w, int known, float dKnown) {
+      float d = std::max(diameter, dKnown);
+      int p = 0;
+      for (int j = 0; j < count; ++j) {
+        if (v[j] == w)
+          return;
+        if (v[j] > w)
+          p = j + 1;
+        if (j != known) {
+          d = std::max(d, graph_.distance(w, v[j]));
+          if (d > bound)
+            return;
+        }
+      }
+      if (d > lower)
+        f(Entry{d, above[std::size_t(p)] + binomial_(w, count + 1 - p) +
+                       below[std::size_t(p)]});
+    });
+  }
 
   // Cofacets (diameter <= threshold) whose new vertex exceeds `floor`, in decreasing
   // index order; f(Entry, new vertex) returns false to stop. The index is updated
@@ -655,20 +763,90 @@ public:
     Entry pivot;
     State state = Zero;
     std::size_t compactAt = kCompactMinimum;
+    // The column holds the entries of diameter <= bound only (largest_: all of them);
+    // the others are enumerated again from the cochain when it runs out of entries.
+    float bound = std::numeric_limits<float>::infinity();
+    std::size_t additions = 0;
+    bool truncated = false; // once per column: an extension costs a whole expansion
+    int extensions = 0;
   };
+  // Bounded extensions of a truncated column before it takes all its entries.
+  static constexpr int kBoundedExtensions = 3;
+  // A column with that many additions and entries keeps only its entries up to a bound
+  // (a long column's entries of diameter far above its pivot are mostly never read).
+  // TOPOGPU_RIPS_BOUND_EVERY_COLUMN (a test knob) bounds every column of a dense input
+  // after its first addition, so that small inputs exercise that path.
+  static constexpr std::size_t kTruncateAdditions = 32;
+  static constexpr std::size_t kTruncateEntries = std::size_t(1) << 15;
+  std::size_t truncateAdditions() const {
+    return boundEveryColumn_ ? 1 : kTruncateAdditions;
+  }
+  std::size_t truncateEntries() const { return boundEveryColumn_ ? 0 : kTruncateEntries; }
   static constexpr std::size_t kCompactMinimum = 1 << 22;
   static constexpr std::size_t kKeptColumn = 1 << 16;
 
-  void nextPivot(Work& work) const {
-    work.state = work.column.pivot(work.pivot) ? Work::Pivot : Work::Zero;
+  void nextPivot(Work& work, int count) const {
+    while (!work.column.pivot(work.pivot)) {
+      if (!(work.bound < largest_)) {
+        work.state = Work::Zero;
+        return;
+      }
+      // No entry up to the bound is left: the next ones, from the cochain, up to a
+      // higher bound, and after a few such extensions all of them (a column that
+      // empties, as a zero one does, pays a few more expansions, not many).
+      const float lower = work.bound;
+      work.bound = work.extensions++ < kBoundedExtensions ? nextBound(lower) : largest_;
+      WorkingColumn::cancelEqual(work.cochain);
+      work.column.clear();
+      for (const Entry& s : work.cochain) {
+        Vertices sv{}; // an extension is rare
+        simplexVertices(binomial_, s.index, count, sv.data());
+        if (work.bound < largest_) {
+          cofacetsWithin(sv.data(), count, s.diameter, lower, work.bound,
+                         [&](const Entry& e) { work.column.push(e); });
+          continue;
+        }
+        cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e, SimplexId) {
+          if (e.diameter > lower)
+            work.column.push(e);
+          return true;
+        });
+      }
+    }
+    work.state = Work::Pivot;
+  }
+
+  // The bound after `from` (the pivot's diameter, or the last bound): a quarter of the
+  // way to the largest diameter; all of it when that is close.
+  float nextBound(float from) const {
+    const float gap = largest_ - from;
+    const float bound = from + gap / 4;
+    return bound < largest_ && bound > from && gap > largest_ * 1e-3f ? bound : largest_;
+  }
+
+  // A column that has grown long keeps only its entries up to a bound from now on.
+  void maybeTruncate(Work& work) const {
+    if (++work.additions < truncateAdditions() || work.truncated ||
+        work.column.size() < truncateEntries() || !graph_.hasNear())
+      return;
+    work.truncated = true;
+    work.extensions = 0;
+    work.bound = nextBound(work.pivot.diameter);
+    if (work.bound < largest_)
+      work.column.dropAbove(work.bound);
   }
 
   void fullColumn(const Entry& column, int count, Work& work) const {
     Vertices v{}; // rare (an emergent column expanded after all)
     simplexVertices(binomial_, column.index, count, v.data());
     work.column.clear();
+    work.bound = largest_;
+    work.additions = 0;
+    work.truncated = false;
+    // Without the pivot (the emergent cofacet, its oldest), as if it had been read.
     cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
-      work.column.push(e);
+      if (e.index != work.pivot.index)
+        work.column.push(e);
       return true;
     });
     work.cochain.assign(1, column);
@@ -754,19 +932,29 @@ public:
 
   // Adds the coboundary of a cochain whose coboundary's oldest entry (after Z/2
   // cancellation) is `pivot`: the entries older than it cancel in pairs, so they are
-  // skipped (which keeps the working column's pushes monotone).
-  void addCochain(const Entry* cochain, std::size_t size, const Entry& pivot, int count,
-                  Work& work) const {
+  // skipped (which keeps the working column's pushes monotone), and so are the copies
+  // of the pivot unless withPivot (they cancel the working column's pivot, removed
+  // when it was read).
+  void addCochain(const Entry* cochain, std::size_t size, const Entry& pivot,
+                  bool withPivot, int count, Work& work) const {
+    const bool bounded = work.bound < largest_;
+    const auto add = [&](const Entry& e) {
+      if (before(pivot, e) || (withPivot && e.index == pivot.index))
+        work.column.push(e);
+    };
     for (std::size_t c = 0; c < size; ++c) {
       const Entry& s = cochain[c];
       work.cochain.push_back(s);
       Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
       simplexVertices(binomial_, s.index, count, sv.data());
-      cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e, SimplexId) {
-        if (!before(e, pivot))
-          work.column.push(e);
-        return true;
-      });
+      if (bounded) {
+        cofacetsWithin(sv.data(), count, s.diameter, -kInfinity, work.bound, add);
+      } else {
+        cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e, SimplexId) {
+          add(e);
+          return true;
+        });
+      }
       // Entries cancel only when they reach the top: a long column would keep every
       // pushed pair. Compact when the column has doubled since the last time.
       if (work.column.size() > work.compactAt) {
@@ -797,8 +985,9 @@ public:
         // that cofacet), and apparent columns are never reduced: add it.
         if (emergent)
           fullColumn(columns[i], count, work);
-        addCochain(&apparentOwner.column, 1, work.pivot, count, work);
-        nextPivot(work);
+        addCochain(&apparentOwner.column, 1, work.pivot, false, count, work);
+        maybeTruncate(work);
+        nextPivot(work, count);
         continue;
       }
       std::atomic<SimplexId>& owner = table.slot(work.pivot.index);
@@ -817,8 +1006,10 @@ public:
           continue; // j is being taken over: the table will name the new owner
         if (emergent)
           fullColumn(columns[i], count, work);
-        addCochain(snap->cochain.data(), snap->cochain.size(), work.pivot, count, work);
-        nextPivot(work);
+        addCochain(snap->cochain.data(), snap->cochain.size(), work.pivot, false, count,
+                   work);
+        maybeTruncate(work);
+        nextPivot(work, count);
         continue;
       }
       // j is to the right: take its pivot, then go on with column j.
@@ -830,8 +1021,14 @@ public:
       work.column.clear();
       work.cochain.clear();
       work.compactAt = kCompactMinimum;
-      addCochain(taken->cochain.data(), taken->cochain.size(), taken->pivot, count, work);
-      nextPivot(work);
+      // A long column taken over is expanded again up to a bound only.
+      work.additions = 0;
+      work.truncated = taken->cochain.size() >= truncateAdditions() && graph_.hasNear();
+      work.extensions = 0;
+      work.bound = work.truncated ? nextBound(taken->pivot.diameter) : largest_;
+      addCochain(taken->cochain.data(), taken->cochain.size(), taken->pivot, true, count,
+                 work);
+      nextPivot(work, count);
     }
   }
 
@@ -843,6 +1040,9 @@ public:
     simplexVertices(binomial_, column.index, count, v.data());
     work.column.clear();
     work.compactAt = kCompactMinimum;
+    work.bound = largest_;
+    work.additions = 0;
+    work.truncated = false;
     work.cochain.assign(1, column);
     bool sawOldest = false, emergent = false;
     PivotRecord record;
@@ -863,7 +1063,7 @@ public:
       work.state = Work::Emergent;
       return;
     }
-    nextPivot(work);
+    nextPivot(work, count);
   }
 
   // The apparent pair with pivot t (count + 1 vertices tv, decreasing), found without a
@@ -1022,6 +1222,9 @@ private:
   const Graph& graph_;
   const BinomialTable& binomial_;
   float threshold_;
+  float largest_; // the largest edge diameter: no cofacet is above it
+  const bool boundEveryColumn_ =
+      std::getenv("TOPOGPU_RIPS_BOUND_EVERY_COLUMN") != nullptr;
   const Monitor& monitor_;
   std::vector<ApparentRecord> apparentPairs_; // sorted by pivot: the first layer
   std::vector<SimplexId> reducedPivots_; // the pivots of the reduction's pairs, sorted
@@ -1215,7 +1418,10 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
                       std::vector<Entry>& columns, ColumnBuilder* builder,
                       const Monitor& monitor, Result& result, RunReport& report,
                       bool cocycles) {
-  Engine<Graph> engine(graph, binomial, threshold, monitor);
+  float largestEdge = 0;
+  for (const Entry& e : edges)
+    largestEdge = std::max(largestEdge, e.diameter);
+  Engine<Graph> engine(graph, binomial, threshold, largestEdge, monitor);
   engine.storeApparentPairs(builder != nullptr);
   if (cocycles)
     engine.keepRepresentatives(&result.representatives);
