@@ -262,17 +262,17 @@ private:
 };
 
 // The working column: the entries of a coboundary column (Z/2: equal entries cancel in
-// pairs) read oldest first. The reduction only ever adds entries no older than the
-// pivot last read (an added column's entries older than its pivot cancel in pairs and
-// are skipped, addCochain), so a monotone priority queue does: a radix heap (Ahuja,
-// Mehlhorn, Orlin, Tarjan, "Faster algorithms for the shortest path problem", 1990)
-// on the filtration order as a 96-bit key, the diameter's bits (a nonnegative float
-// orders as its bit pattern) then the index reversed. An entry is appended to the
-// bucket of the highest bit where its key differs from the last pivot's, so bucket 0
-// holds the copies of the pivot (cancelled by their count's parity). A push is an
-// append and an entry moves down at most 96 buckets in its life: a long column's
-// millions of entries stay in sequential memory instead of a heap whose every level is
-// a cache miss.
+// pairs) read oldest first, each pivot removed as it is read. The reduction only ever
+// adds entries younger than the pivot last read (an added column's entries older than
+// its pivot cancel in pairs, and its pivot cancels the one read: addCochain skips them
+// all), so a monotone priority queue does: a radix heap (Ahuja, Mehlhorn, Orlin,
+// Tarjan, "Faster algorithms for the shortest path problem", 1990) on the filtration
+// order as a 96-bit key, the diameter's bits (a nonnegative float orders as its bit
+// pattern) then the index reversed. An entry is appended to the bucket of the highest
+// bit where its key differs from the last pivot's, so bucket 0 holds the copies of the
+// next pivot (cancelled by their count's parity). A push is an append and an entry
+// moves down at most 96 buckets in its life: a long column's millions of entries stay
+// in sequential memory instead of a heap whose every level is a cache miss.
 class WorkingColumn {
 public:
   void clear() {
@@ -300,7 +300,7 @@ public:
     scratch_ = {};
   }
 
-  // e must be no older than the last pivot read (any entry after a clear()).
+  // e must be younger than the last pivot read (any entry after a clear()).
   void push(const Entry& e) {
     const std::size_t b = bucketOf(diameterKey(e), indexKey(e));
     buckets_[b].push_back(e);
@@ -308,8 +308,8 @@ public:
     ++size_;
   }
 
-  // The oldest entry after Z/2 cancellation, left in the column (the next addition
-  // brings its copy); false when the column is zero.
+  // Removes the oldest entry after Z/2 cancellation into `pivot`; false when the column
+  // is zero.
   bool pivot(Entry& pivot) {
     while (size_ > 0) {
       if (buckets_[0].empty())
@@ -329,6 +329,7 @@ public:
     return false;
   }
 
+  // Drops the entries of diameter > bound (>= the last pivot's).
   void dropAbove(float bound) {
     size_ = 0;
     occupied_[0] = occupied_[1] = 0;
