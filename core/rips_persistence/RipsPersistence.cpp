@@ -139,14 +139,19 @@ private:
   void buildNear() const {
     const std::size_t row = std::size_t(n_ - 1);
     near_.resize(std::size_t(n_) * row);
-    tbb::parallel_for(SimplexId(0), n_, [&](SimplexId v) {
-      Near* list = near_.data() + std::size_t(v) * row;
-      std::size_t k = 0;
-      for (SimplexId w = 0; w < n_; ++w) {
-        if (w != v)
-          list[k++] = Near{distance(w, v), std::uint32_t(w)};
-      }
-      std::sort(list, list + row, [](const Near& a, const Near& b) { return a.d < b.d; });
+    // Isolated: this thread, inside call_once, must not pick up another column's task
+    // while it waits (that one could call call_once again).
+    tbb::this_task_arena::isolate([&] {
+      tbb::parallel_for(SimplexId(0), n_, [&](SimplexId v) {
+        Near* list = near_.data() + std::size_t(v) * row;
+        std::size_t k = 0;
+        for (SimplexId w = 0; w < n_; ++w) {
+          if (w != v)
+            list[k++] = Near{distance(w, v), std::uint32_t(w)};
+        }
+        std::sort(list, list + row,
+                  [](const Near& a, const Near& b) { return a.d < b.d; });
+      });
     });
   }
 
