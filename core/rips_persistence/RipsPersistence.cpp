@@ -14,14 +14,20 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace topogpu::rips_persistence {
 
@@ -94,10 +100,66 @@ public:
     }
   }
 
+  // Up to kNearBytes, each vertex's others sorted by distance (built on first use): the
+  // candidates within a bound of a simplex are a prefix of one of its vertices' lists.
+  static constexpr std::size_t kNearBytes = std::size_t(64) << 20;
+  bool hasNear() const {
+    return std::size_t(n_) * std::size_t(n_) * sizeof(Near) <= kNearBytes;
+  }
+  // f(w, j, d) for every vertex w (maybe in the simplex) at distance d <= bound of v_j,
+  // in no particular order; the others' distances are the caller's to check.
+  template <class F>
+  void candidatesWithin(const SimplexId* v, int count, float bound, F&& f) const {
+    std::call_once(nearBuilt_, [this] { buildNear(); });
+    const std::size_t row = std::size_t(n_ - 1);
+    const Near* best = nullptr;
+    std::size_t size = 0;
+    int jbest = 0;
+    for (int j = 0; j < count; ++j) {
+      const Near* list = near_.data() + std::size_t(v[j]) * row;
+      const std::size_t k =
+          std::size_t(std::upper_bound(list, list + row, bound,
+                                       [](float b, const Near& x) { return b < x.d; }) -
+                      list);
+      if (best == nullptr || k < size) {
+        best = list;
+        size = k;
+        jbest = j;
+      }
+    }
+    for (std::size_t k = 0; k < size; ++k)
+      f(SimplexId(best[k].w), jbest, best[k].d);
+  }
+
 private:
+  struct Near {
+    float d;
+    std::uint32_t w;
+  };
+  void buildNear() const {
+    const std::size_t row = std::size_t(n_ - 1);
+    near_.resize(std::size_t(n_) * row);
+    // Isolated: this thread, inside call_once, must not pick up another column's task
+    // while it waits (that one could call call_once again).
+    tbb::this_task_arena::isolate([&] {
+      tbb::parallel_for(SimplexId(0), n_, [&](SimplexId v) {
+        Near* list = near_.data() + std::size_t(v) * row;
+        std::size_t k = 0;
+        for (SimplexId w = 0; w < n_; ++w) {
+          if (w != v)
+            list[k++] = Near{distance(w, v), std::uint32_t(w)};
+        }
+        std::sort(list, list + row,
+                  [](const Near& a, const Near& b) { return a.d < b.d; });
+      });
+    });
+  }
+
   SimplexId n_;
   const float* lower_;
   std::vector<float> full_;
+  mutable std::once_flag nearBuilt_;
+  mutable std::vector<Near> near_;
 };
 
 // The edges under the threshold as sorted adjacency lists: candidates are the
@@ -144,6 +206,11 @@ public:
     std::array<const Neighbor*, kMaxVertices> begin_, end_; // NOLINT: first count set
   };
   Rows rows(const SimplexId* v, int count) const { return Rows(*this, v, count); }
+
+  // No lists by distance: a sparse input's long columns are mostly essential classes
+  // (its threshold is below the enclosing radius), which a bound would not shorten.
+  bool hasNear() const { return false; }
+  template <class F> void candidatesWithin(const SimplexId*, int, float, F&&) const {}
 
   template <class F>
   void candidates(const SimplexId* vertices, int count, SimplexId floor, F&& f) const {
@@ -199,58 +266,174 @@ private:
   std::size_t mask_ = 0;
 };
 
-// The working column's heap: 4-ary (half the levels of a binary heap: the long columns'
-// heaps outgrow the caches, and each level is a cache miss), the filtration-oldest
-// entry on top.
-constexpr std::size_t kArity = 4;
-
-inline void heapSiftDown(std::vector<Entry>& heap, std::size_t i) {
-  const std::size_t n = heap.size();
-  const Entry x = heap[i];
-  while (true) {
-    const std::size_t first = kArity * i + 1;
-    if (first >= n)
-      break;
-    const std::size_t last = std::min(n, first + kArity);
-    std::size_t best = first;
-    for (std::size_t c = first + 1; c < last; ++c) {
-      if (before(heap[c], heap[best]))
-        best = c;
+// The working column: the entries of a coboundary column (Z/2: equal entries cancel in
+// pairs) read oldest first, each pivot removed as it is read. The reduction only ever
+// adds entries younger than the pivot last read (an added column's entries older than
+// its pivot cancel in pairs, and its pivot cancels the one read: addCochain skips them
+// all), so a monotone priority queue does: a radix heap (Ahuja, Mehlhorn, Orlin,
+// Tarjan, "Faster algorithms for the shortest path problem", 1990) on the filtration
+// order as a 96-bit key, the diameter's bits (a nonnegative float orders as its bit
+// pattern) then the index reversed. An entry is appended to the bucket of the highest
+// bit where its key differs from the last pivot's, so bucket 0 holds the copies of the
+// next pivot (cancelled by their count's parity). A push is an append and an entry
+// moves down at most 96 buckets in its life: a long column's millions of entries stay
+// in sequential memory instead of a heap whose every level is a cache miss.
+class WorkingColumn {
+public:
+  void clear() {
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      if (occupied(b))
+        buckets_[b].clear();
     }
-    if (!before(heap[best], x))
-      break;
-    heap[i] = heap[best];
-    i = best;
+    occupied_[0] = occupied_[1] = 0;
+    lastDiameter_ = 0;
+    lastIndex_ = 0;
+    size_ = 0;
   }
-  heap[i] = x;
-}
-
-inline void heapPush(std::vector<Entry>& heap, const Entry& e) {
-  std::size_t i = heap.size();
-  heap.push_back(e);
-  while (i > 0) {
-    const std::size_t parent = (i - 1) / kArity;
-    if (!before(e, heap[parent]))
-      break;
-    heap[i] = heap[parent];
-    i = parent;
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const {
+    std::size_t c = scratch_.capacity();
+    for (const auto& bucket : buckets_)
+      c += bucket.capacity();
+    return c;
   }
-  heap[i] = e;
-}
+  void release() {
+    clear();
+    for (auto& bucket : buckets_)
+      bucket = {};
+    scratch_ = {};
+  }
 
-inline void heapPop(std::vector<Entry>& heap) {
-  heap.front() = heap.back();
-  heap.pop_back();
-  if (!heap.empty())
-    heapSiftDown(heap, 0);
-}
+  // e must be younger than the last pivot read (any entry after a clear()).
+  void push(const Entry& e) {
+    const std::size_t b = bucketOf(diameterKey(e), indexKey(e));
+    buckets_[b].push_back(e);
+    occupied_[b >> 6] |= std::uint64_t(1) << (b & 63);
+    ++size_;
+  }
 
-inline void heapMake(std::vector<Entry>& heap) {
-  if (heap.size() < 2)
-    return;
-  for (std::size_t i = (heap.size() - 2) / kArity + 1; i-- > 0;)
-    heapSiftDown(heap, i);
-}
+  // Removes the oldest entry after Z/2 cancellation into `pivot`; false when the column
+  // is zero.
+  bool pivot(Entry& pivot) {
+    while (size_ > 0) {
+      if (buckets_[0].empty())
+        refill();
+      std::vector<Entry>& copies = buckets_[0];
+      if (copies.size() % 2 == 1) {
+        size_ -= copies.size();
+        pivot = copies.front();
+        copies.clear();
+        occupied_[0] &= ~std::uint64_t(1);
+        return true;
+      }
+      size_ -= copies.size();
+      copies.clear();
+      occupied_[0] &= ~std::uint64_t(1);
+    }
+    return false;
+  }
+
+  // Drops the entries of diameter > bound (>= the last pivot's).
+  void dropAbove(float bound) {
+    size_ = 0;
+    occupied_[0] = occupied_[1] = 0;
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      auto& bucket = buckets_[b];
+      bucket.erase(std::remove_if(bucket.begin(), bucket.end(),
+                                  [bound](const Entry& e) { return e.diameter > bound; }),
+                   bucket.end());
+      size_ += bucket.size();
+      if (!bucket.empty())
+        occupied_[b >> 6] |= std::uint64_t(1) << (b & 63);
+    }
+  }
+
+  // Z/2: drops the pairs of equal entries (a long column keeps every pushed pair until
+  // it reaches the top).
+  void compact() {
+    size_ = 0;
+    occupied_[0] = occupied_[1] = 0;
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      cancelEqual(buckets_[b]);
+      size_ += buckets_[b].size();
+      if (!buckets_[b].empty())
+        occupied_[b >> 6] |= std::uint64_t(1) << (b & 63);
+    }
+  }
+
+  // Sorts by index and keeps one of each odd run.
+  static void cancelEqual(std::vector<Entry>& entries) {
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.index < b.index; });
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < entries.size();) {
+      std::size_t j = i + 1;
+      while (j < entries.size() && entries[j].index == entries[i].index)
+        ++j;
+      if ((j - i) % 2 == 1)
+        entries[kept++] = entries[i];
+      i = j;
+    }
+    entries.resize(kept);
+  }
+
+private:
+  static constexpr std::size_t kBuckets = 97;
+  static std::uint32_t diameterKey(const Entry& e) {
+    std::uint32_t key = 0;
+    static_assert(sizeof(key) == sizeof(e.diameter));
+    std::memcpy(&key, &e.diameter, sizeof(key));
+    return key & 0x7fffffffu; // -0 is 0
+  }
+  // Among equal diameters the larger index is older.
+  static std::uint64_t indexKey(const Entry& e) {
+    return std::uint64_t(std::numeric_limits<SimplexId>::max() - e.index);
+  }
+  std::size_t bucketOf(std::uint32_t diameter, std::uint64_t index) const {
+    if (const std::uint32_t d = diameter ^ lastDiameter_)
+      return std::size_t(96 - __builtin_clz(d));
+    if (const std::uint64_t i = index ^ lastIndex_)
+      return std::size_t(64 - __builtin_clzll(i));
+    return 0;
+  }
+  bool occupied(std::size_t b) const { return (occupied_[b >> 6] >> (b & 63)) & 1; }
+
+  // The oldest entry left becomes the key of bucket 0: the first nonempty bucket's
+  // entries move down (all below it: they share its higher bits).
+  void refill() {
+    const std::size_t b = occupied_[0] != 0
+                              ? std::size_t(__builtin_ctzll(occupied_[0]))
+                              : 64 + std::size_t(__builtin_ctzll(occupied_[1]));
+    std::uint32_t lowDiameter = ~std::uint32_t(0);
+    std::uint64_t lowIndex = ~std::uint64_t(0);
+    for (const Entry& e : buckets_[b]) {
+      const std::uint32_t d = diameterKey(e);
+      const std::uint64_t i = indexKey(e);
+      if (d < lowDiameter || (d == lowDiameter && i < lowIndex)) {
+        lowDiameter = d;
+        lowIndex = i;
+      }
+    }
+    lastDiameter_ = lowDiameter;
+    lastIndex_ = lowIndex;
+    scratch_.swap(buckets_[b]);
+    occupied_[b >> 6] &= ~(std::uint64_t(1) << (b & 63));
+    for (const Entry& e : scratch_) {
+      const std::size_t to = bucketOf(diameterKey(e), indexKey(e));
+      buckets_[to].push_back(e);
+      occupied_[to >> 6] |= std::uint64_t(1) << (to & 63);
+    }
+    scratch_.clear();
+  }
+
+  std::array<std::vector<Entry>, kBuckets> buckets_;
+  std::vector<Entry> scratch_;
+  std::uint64_t occupied_[2] = {0, 0}; // NOLINT: the bit of each nonempty bucket
+  std::uint32_t lastDiameter_ = 0;
+  std::uint64_t lastIndex_ = 0;
+  std::size_t size_ = 0;
+};
 
 // The column of a pair (the pivot is the key it is stored under).
 struct PivotRecord {
@@ -260,8 +443,43 @@ struct PivotRecord {
 template <class Graph> class Engine {
 public:
   Engine(const Graph& graph, const BinomialTable& binomial, float threshold,
-         const Monitor& monitor)
-      : graph_(graph), binomial_(binomial), threshold_(threshold), monitor_(monitor) {}
+         float largestEdge, const Monitor& monitor)
+      : graph_(graph), binomial_(binomial), threshold_(threshold), largest_(largestEdge),
+        monitor_(monitor) {}
+
+  // The cofacets of diameter in (lower, bound] (the simplex's diameter is <= bound), in
+  // no particular order; f(Entry). Only the candidates within the bound of one vertex
+  // are visited: far fewer than all when the bound is well below the threshold.
+  template <class F>
+  void cofacetsWithin(const SimplexId* v, int count, float diameter, float lower,
+                      float bound, F&& f) const {
+    // The index of v + w, w between v[p-1] and v[p]: the vertices above w move up one
+    // place in the combinatorial number system.
+    std::array<SimplexId, kMaxVertices + 1> above{}, below{};
+    for (int j = 0; j < count; ++j)
+      above[std::size_t(j) + 1] = above[std::size_t(j)] + binomial_(v[j], count + 1 - j);
+    below[std::size_t(count)] = 0;
+    for (int j = count; j-- > 0;)
+      below[std::size_t(j)] = below[std::size_t(j) + 1] + binomial_(v[j], count - j);
+    graph_.candidatesWithin(v, count, bound, [&](SimplexId w, int known, float dKnown) {
+      float d = std::max(diameter, dKnown);
+      int p = 0;
+      for (int j = 0; j < count; ++j) {
+        if (v[j] == w)
+          return;
+        if (v[j] > w)
+          p = j + 1;
+        if (j != known) {
+          d = std::max(d, graph_.distance(w, v[j]));
+          if (d > bound)
+            return;
+        }
+      }
+      if (d > lower)
+        f(Entry{d, above[std::size_t(p)] + binomial_(w, count + 1 - p) +
+                       below[std::size_t(p)]});
+    });
+  }
 
   // Cofacets (diameter <= threshold) whose new vertex exceeds `floor`, in decreasing
   // index order; f(Entry, new vertex) returns false to stop. The index is updated
@@ -412,24 +630,46 @@ public:
     tbb::enumerable_thread_specific<std::vector<std::unique_ptr<Snapshot>>> arenas;
     // One working column per thread, its buffers kept from column to column.
     tbb::enumerable_thread_specific<Work> works;
-    // Progress and abort stay on this thread: the columns run in chunks between checks.
-    constexpr std::size_t kChunk = 1 << 14;
-    for (std::size_t first = 0; first < m; first += kChunk) {
-      monitor_.checkAbort();
-      const std::size_t last = std::min(m, first + kChunk);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(first, last, 4),
-                        [&](const tbb::blocked_range<std::size_t>& r) {
-                          auto& arena = arenas.local();
-                          Work& work = works.local();
-                          for (std::size_t i = r.begin(); i != r.end(); ++i) {
-                            reduceLockFree(i, remaining, count, table, state, arena,
-                                           work);
-                            // A rare long column's heap is not kept by every thread.
-                            if (work.heap.capacity() > kKeptHeap)
-                              work.heap = {};
-                          }
-                        });
-    }
+    // The threads take the columns in order, a few at a time, from one counter: left to
+    // right (the pivots of the columns to the left are mostly settled, so takeovers stay
+    // rare) with no barrier where all would wait for one long column. The abort check
+    // stays on the calling thread (a worker like the others).
+    constexpr std::size_t kBatch = 8;
+    constexpr std::size_t kAbortEvery = std::size_t(1) << 12;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    const auto caller = std::this_thread::get_id();
+    monitor_.checkAbort();
+    const int workers = std::max(1, tbb::this_task_arena::max_concurrency());
+    tbb::parallel_for(0, workers, [&](int) {
+      auto& arena = arenas.local();
+      Work& work = works.local();
+      const bool onCaller = std::this_thread::get_id() == caller;
+      std::size_t sinceCheck = 0;
+      while (!stop.load(std::memory_order_relaxed)) {
+        const std::size_t first = next.fetch_add(kBatch, std::memory_order_relaxed);
+        if (first >= m)
+          break;
+        const std::size_t last = std::min(m, first + kBatch);
+        for (std::size_t i = first; i < last; ++i) {
+          reduceLockFree(i, remaining, count, table, state, arena, work);
+          // A rare long column's buffers are not kept by every thread.
+          if (work.column.capacity() > kKeptColumn)
+            work.column.release();
+        }
+        sinceCheck += last - first;
+        if (onCaller && sinceCheck >= kAbortEvery) {
+          sinceCheck = 0;
+          try {
+            monitor_.checkAbort();
+          } catch (...) {
+            stop.store(true, std::memory_order_relaxed);
+            throw;
+          }
+        }
+      }
+    });
+    monitor_.checkAbort();
     SimplexId emergent = 0, reduced = 0, essential = 0;
     for (std::size_t i = 0; i < m; ++i) {
       const Snapshot* snap = state[i].load(std::memory_order_acquire);
@@ -464,31 +704,101 @@ public:
     representatives_ = representatives;
   }
 
-  // The working state of one column: its heap of coboundary entries (filtration-oldest
-  // on top), its cochain, and its current pivot.
+  // The working state of one column: its coboundary entries, its cochain, and its
+  // current pivot.
   struct Work {
     enum State { Emergent, Pivot, Zero };
-    std::vector<Entry> heap, cochain;
+    WorkingColumn column;
+    std::vector<Entry> cochain;
     Entry pivot;
     State state = Zero;
     std::size_t compactAt = kCompactMinimum;
+    // The column holds the entries of diameter <= bound only (largest_: all of them);
+    // the others are enumerated again from the cochain when it runs out of entries.
+    float bound = std::numeric_limits<float>::infinity();
+    std::size_t additions = 0;
+    bool truncated = false; // once per column: an extension costs a whole expansion
+    int extensions = 0;
   };
+  // Bounded extensions of a truncated column before it takes all its entries.
+  static constexpr int kBoundedExtensions = 3;
+  // A column with that many additions and entries keeps only its entries up to a bound
+  // (a long column's entries of diameter far above its pivot are mostly never read).
+  // TOPOGPU_RIPS_BOUND_EVERY_COLUMN (a test knob) bounds every column of a dense input
+  // after its first addition, so that small inputs exercise that path.
+  static constexpr std::size_t kTruncateAdditions = 32;
+  static constexpr std::size_t kTruncateEntries = std::size_t(1) << 15;
+  std::size_t truncateAdditions() const {
+    return boundEveryColumn_ ? 1 : kTruncateAdditions;
+  }
+  std::size_t truncateEntries() const { return boundEveryColumn_ ? 0 : kTruncateEntries; }
   static constexpr std::size_t kCompactMinimum = 1 << 22;
-  static constexpr std::size_t kKeptHeap = 1 << 16;
+  static constexpr std::size_t kKeptColumn = 1 << 16;
 
-  void nextPivot(Work& work) const {
-    work.state = popPivot(work.heap, work.pivot) ? Work::Pivot : Work::Zero;
+  void nextPivot(Work& work, int count) const {
+    while (!work.column.pivot(work.pivot)) {
+      if (!(work.bound < largest_)) {
+        work.state = Work::Zero;
+        return;
+      }
+      // No entry up to the bound is left: the next ones, from the cochain, up to a
+      // higher bound, and after a few such extensions all of them (a column that
+      // empties, as a zero one does, pays a few more expansions, not many).
+      const float lower = work.bound;
+      work.bound = work.extensions++ < kBoundedExtensions ? nextBound(lower) : largest_;
+      WorkingColumn::cancelEqual(work.cochain);
+      work.column.clear();
+      for (const Entry& s : work.cochain) {
+        Vertices sv{}; // an extension is rare
+        simplexVertices(binomial_, s.index, count, sv.data());
+        if (work.bound < largest_) {
+          cofacetsWithin(sv.data(), count, s.diameter, lower, work.bound,
+                         [&](const Entry& e) { work.column.push(e); });
+          continue;
+        }
+        cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e, SimplexId) {
+          if (e.diameter > lower)
+            work.column.push(e);
+          return true;
+        });
+      }
+    }
+    work.state = Work::Pivot;
+  }
+
+  // The bound after `from` (the pivot's diameter, or the last bound): a quarter of the
+  // way to the largest diameter; all of it when that is close.
+  float nextBound(float from) const {
+    const float gap = largest_ - from;
+    const float bound = from + gap / 4;
+    return bound < largest_ && bound > from && gap > largest_ * 1e-3f ? bound : largest_;
+  }
+
+  // A column that has grown long keeps only its entries up to a bound from now on.
+  void maybeTruncate(Work& work) const {
+    if (++work.additions < truncateAdditions() || work.truncated ||
+        work.column.size() < truncateEntries() || !graph_.hasNear())
+      return;
+    work.truncated = true;
+    work.extensions = 0;
+    work.bound = nextBound(work.pivot.diameter);
+    if (work.bound < largest_)
+      work.column.dropAbove(work.bound);
   }
 
   void fullColumn(const Entry& column, int count, Work& work) const {
     Vertices v{}; // rare (an emergent column expanded after all)
     simplexVertices(binomial_, column.index, count, v.data());
-    work.heap.clear();
+    work.column.clear();
+    work.bound = largest_;
+    work.additions = 0;
+    work.truncated = false;
+    // Without the pivot (the emergent cofacet, its oldest), as if it had been read.
     cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
-      work.heap.push_back(e);
+      if (e.index != work.pivot.index)
+        work.column.push(e);
       return true;
     });
-    heapMake(work.heap);
     work.cochain.assign(1, column);
   }
 
@@ -549,7 +859,7 @@ public:
                std::vector<std::unique_ptr<Snapshot>>& arena) const {
     auto snap = std::make_unique<Snapshot>();
     snap->cochain = work.cochain;
-    cancelPairs(snap->cochain); // Z/2: a simplex added twice is not there
+    WorkingColumn::cancelEqual(snap->cochain); // Z/2: a simplex added twice is not there
     snap->hasPivot = work.state != Work::Zero;
     snap->pivot = work.pivot;
     snap->emergent = emergent;
@@ -570,39 +880,37 @@ public:
     return r;
   }
 
-  // Sorts by index and keeps one of each odd run (Z/2 cancellation).
-  static void cancelPairs(std::vector<Entry>& entries) {
-    std::sort(entries.begin(), entries.end(),
-              [](const Entry& a, const Entry& b) { return a.index < b.index; });
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < entries.size();) {
-      std::size_t j = i + 1;
-      while (j < entries.size() && entries[j].index == entries[i].index)
-        ++j;
-      if ((j - i) % 2 == 1)
-        entries[kept++] = entries[i];
-      i = j;
-    }
-    entries.resize(kept);
-  }
-
-  void addCochain(const Entry* cochain, std::size_t size, int count, Work& work) const {
+  // Adds the coboundary of a cochain whose coboundary's oldest entry (after Z/2
+  // cancellation) is `pivot`: the entries older than it cancel in pairs, so they are
+  // skipped (which keeps the working column's pushes monotone), and so are the copies
+  // of the pivot unless withPivot (they cancel the working column's pivot, removed
+  // when it was read).
+  void addCochain(const Entry* cochain, std::size_t size, const Entry& pivot,
+                  bool withPivot, int count, Work& work) const {
+    const bool bounded = work.bound < largest_;
+    const auto add = [&](const Entry& e) {
+      if (before(pivot, e) || (withPivot && e.index == pivot.index))
+        work.column.push(e);
+    };
     for (std::size_t c = 0; c < size; ++c) {
       const Entry& s = cochain[c];
       work.cochain.push_back(s);
       Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
       simplexVertices(binomial_, s.index, count, sv.data());
-      cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e, SimplexId) {
-        heapPush(work.heap, e);
-        return true;
-      });
+      if (bounded) {
+        cofacetsWithin(sv.data(), count, s.diameter, -kInfinity, work.bound, add);
+      } else {
+        cofacets(sv.data(), count, s.diameter, -1, [&](const Entry& e, SimplexId) {
+          add(e);
+          return true;
+        });
+      }
       // Entries cancel only when they reach the top: a long column would keep every
-      // pushed pair. Compact when the heap has doubled since the last time.
-      if (work.heap.size() > work.compactAt) {
-        cancelPairs(work.heap);
-        cancelPairs(work.cochain);
-        heapMake(work.heap);
-        work.compactAt = std::max<std::size_t>(kCompactMinimum, 2 * work.heap.size());
+      // pushed pair. Compact when the column has doubled since the last time.
+      if (work.column.size() > work.compactAt) {
+        work.column.compact();
+        WorkingColumn::cancelEqual(work.cochain);
+        work.compactAt = std::max<std::size_t>(kCompactMinimum, 2 * work.column.size());
       }
     }
   }
@@ -627,8 +935,9 @@ public:
         // that cofacet), and apparent columns are never reduced: add it.
         if (emergent)
           fullColumn(columns[i], count, work);
-        addCochain(&apparentOwner.column, 1, count, work);
-        nextPivot(work);
+        addCochain(&apparentOwner.column, 1, work.pivot, false, count, work);
+        maybeTruncate(work);
+        nextPivot(work, count);
         continue;
       }
       std::atomic<SimplexId>& owner = table.slot(work.pivot.index);
@@ -647,8 +956,10 @@ public:
           continue; // j is being taken over: the table will name the new owner
         if (emergent)
           fullColumn(columns[i], count, work);
-        addCochain(snap->cochain.data(), snap->cochain.size(), count, work);
-        nextPivot(work);
+        addCochain(snap->cochain.data(), snap->cochain.size(), work.pivot, false, count,
+                   work);
+        maybeTruncate(work);
+        nextPivot(work, count);
         continue;
       }
       // j is to the right: take its pivot, then go on with column j.
@@ -657,11 +968,17 @@ public:
         continue;
       i = std::size_t(j);
       const Snapshot* taken = state[i].load(std::memory_order_acquire);
-      work.heap.clear();
+      work.column.clear();
       work.cochain.clear();
       work.compactAt = kCompactMinimum;
-      addCochain(taken->cochain.data(), taken->cochain.size(), count, work);
-      nextPivot(work);
+      // A long column taken over is expanded again up to a bound only.
+      work.additions = 0;
+      work.truncated = taken->cochain.size() >= truncateAdditions() && graph_.hasNear();
+      work.extensions = 0;
+      work.bound = work.truncated ? nextBound(taken->pivot.diameter) : largest_;
+      addCochain(taken->cochain.data(), taken->cochain.size(), taken->pivot, true, count,
+                 work);
+      nextPivot(work, count);
     }
   }
 
@@ -671,8 +988,11 @@ public:
                            Work& work) const {
     Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
     simplexVertices(binomial_, column.index, count, v.data());
-    work.heap.clear();
+    work.column.clear();
     work.compactAt = kCompactMinimum;
+    work.bound = largest_;
+    work.additions = 0;
+    work.truncated = false;
     work.cochain.assign(1, column);
     bool sawOldest = false, emergent = false;
     PivotRecord record;
@@ -685,16 +1005,15 @@ public:
           return false;
         }
       }
-      work.heap.push_back(e);
+      work.column.push(e);
       return true;
     });
     if (emergent) {
-      work.heap.clear();
+      work.column.clear();
       work.state = Work::Emergent;
       return;
     }
-    heapMake(work.heap);
-    nextPivot(work);
+    nextPivot(work, count);
   }
 
   // The apparent pair with pivot t (count + 1 vertices tv, decreasing), found without a
@@ -803,29 +1122,12 @@ public:
   }
 
 private:
-  // The pivot after Z/2 cancellation of equal entries; it stays on the heap. A copy of
-  // the top sits on the path of equal elements below it, so one of the top's children
-  // is a copy whenever any is: the pivot is read without popping it.
-  static bool popPivot(std::vector<Entry>& heap, Entry& pivot) {
-    while (!heap.empty()) {
-      const SimplexId top = heap.front().index;
-      const std::size_t last = std::min<std::size_t>(heap.size(), kArity + 1);
-      bool copy = false;
-      for (std::size_t c = 1; c < last; ++c)
-        copy |= heap[c].index == top;
-      if (!copy) {
-        pivot = heap.front();
-        return true;
-      }
-      heapPop(heap);
-      heapPop(heap);
-    }
-    return false;
-  }
-
   const Graph& graph_;
   const BinomialTable& binomial_;
   float threshold_;
+  float largest_; // the largest edge diameter: no cofacet is above it
+  const bool boundEveryColumn_ =
+      std::getenv("TOPOGPU_RIPS_BOUND_EVERY_COLUMN") != nullptr;
   const Monitor& monitor_;
   std::vector<SimplexId> reducedPivots_; // the pivots of the reduction's pairs, sorted
   IndexSet reducedPivotSet_;             // the same, for the clearing's lookups
@@ -1011,7 +1313,10 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
                       std::vector<Entry>& columns, ColumnBuilder* builder,
                       const Monitor& monitor, Result& result, RunReport& report,
                       bool cocycles) {
-  Engine<Graph> engine(graph, binomial, threshold, monitor);
+  float largestEdge = 0;
+  for (const Entry& e : edges)
+    largestEdge = std::max(largestEdge, e.diameter);
+  Engine<Graph> engine(graph, binomial, threshold, largestEdge, monitor);
   if (cocycles)
     engine.keepRepresentatives(&result.representatives);
   std::vector<Entry> simplices = std::move(edges); // all edges: the dimension-1 simplices

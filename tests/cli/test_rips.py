@@ -148,6 +148,20 @@ with tempfile.TemporaryDirectory() as tmp:
             continue
         compare(name, args + [path], tol=1e-5 if "point-cloud" not in args else 2e-5)
 
+    # Every column of a dense input bounded after its first addition (otherwise only long
+    # columns are: RipsPersistence.cpp, maybeTruncate), with the enclosing radius and with
+    # a lower threshold (columns that reduce to zero through every extension).
+    os.environ["TOPOGPU_RIPS_BOUND_EVERY_COLUMN"] = "1"
+    for args, name in [
+            (["--format", "distance", "--dim", 2], "celegans.distance_matrix"),
+            (["--format", "lower-distance", "--dim", 2], "projective_plane.lower_distance_matrix"),
+            (["--format", "lower-distance", "--dim", 2, "--threshold", 1.5],
+             "sphere_3_192.lower_distance_matrix")]:
+        path = os.path.join(rips, name)
+        if os.path.exists(path):
+            compare(name + " (every column bounded)", args + [path], tol=1e-5)
+    del os.environ["TOPOGPU_RIPS_BOUND_EVERY_COLUMN"]
+
     # Ripser++'s expected barcodes (dims 0 and 1, its defaults)
     for name, fmt, extra in [("sphere_3_192", "lower-distance", []),
                              ("celegans", "distance", []),

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <random>
@@ -306,6 +307,62 @@ TEST(RipsPersistence, BarcodesEqualTheBruteForceReduction) {
     }
   }
   EXPECT_GE(cases, 100);
+}
+
+// Long columns of a dense input keep only their entries up to a bound, and enumerate
+// the others again when they run out (RipsPersistence.cpp, maybeTruncate and nextPivot).
+// TOPOGPU_RIPS_BOUND_EVERY_COLUMN does that to every column after its first addition:
+// the barcodes stay those of the brute-force reduction (with the enclosing radius, and
+// with a smaller threshold, where columns reduce to zero through every extension), on
+// one thread and under oversubscription, and the cocycles those of the default path.
+TEST(RipsPersistence, BoundedColumnsEqualTheBruteForceReduction) {
+  std::mt19937 rng(11);
+  int cases = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const int n = 8 + trial % 8; // 8..15 points
+    const int dim = 2 + trial % 2;
+    const bool ties = trial % 3 == 0;
+    std::vector<double> points(std::size_t(n * dim));
+    for (double& x : points)
+      x = ties ? double(rng() % 4) : std::uniform_real_distribution<double>(0, 1)(rng);
+    const auto d = matrixOf(points, dim);
+    const int maxDim = std::min(n - 2, 2);
+    const double radius = enclosingRadiusByDefinition(d);
+    const RipsInput cloud = fromPoints(points, dim);
+    for (const double fraction : {1.0, 0.7}) {
+      const double threshold = radius * fraction;
+      std::vector<long> pairCounts(std::size_t(maxDim + 1), 0);
+      const auto expected =
+          sorted(bruteForceBarcode(d, maxDim, double(float(threshold)), &pairCounts));
+      const double given = fraction == 1.0 ? INFINITY : double(float(threshold));
+      Parameters p;
+      p.maxDimension = maxDim;
+      p.threshold = given;
+      p.sparse = SparseMode::Dense;
+      p.cocycles = true;
+      p.threads = 1;
+      Result plain, bounded;
+      RunReport report;
+      execute(cloud, p, Monitor{}, plain, report);
+      setenv("TOPOGPU_RIPS_BOUND_EVERY_COLUMN", "1", 1);
+      execute(cloud, p, Monitor{}, bounded, report);
+      const Result oversubscribed = run(cloud, maxDim, given, SparseMode::Dense, 8);
+      unsetenv("TOPOGPU_RIPS_BOUND_EVERY_COLUMN");
+      for (const Result* r : {static_cast<const Result*>(&bounded), &oversubscribed}) {
+        EXPECT_EQ(sorted(*r), expected) << "trial " << trial << " fraction " << fraction;
+        for (int k = 0; k <= maxDim; ++k)
+          EXPECT_EQ(r->stats[std::size_t(k)].pairs, pairCounts[std::size_t(k)])
+              << "trial " << trial << " dimension " << k;
+      }
+      ASSERT_EQ(bounded.representatives.size(), plain.representatives.size());
+      for (std::size_t r = 0; r < plain.representatives.size(); ++r)
+        EXPECT_EQ(bounded.representatives[r].simplices,
+                  plain.representatives[r].simplices)
+            << "trial " << trial << " representative " << r;
+      ++cases;
+    }
+  }
+  EXPECT_GE(cases, 200);
 }
 
 TEST(RipsPersistence, FormatsAgree) {
