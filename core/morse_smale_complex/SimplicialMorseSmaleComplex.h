@@ -98,7 +98,8 @@ struct Output {
 };
 
 // What the complex reads besides the gradient's relations.
-constexpr Relations kRequiredRelations = sg::kPairRelations | VertexStar;
+constexpr Relations kRequiredRelations =
+    sg::kPairRelations | VertexStar | BoundaryEdges | BoundaryTriangles;
 
 // Throws Error for bad input (as the gradient), Aborted on abort.
 template <typename Triangulation>
@@ -163,40 +164,50 @@ void boundaryForest(const Triangulation& tri, int top, const SimplexId* rank,
                     Output& out) {
   const SimplexId nFacets = out.gradient.simplexCounts[top - 1];
   std::vector<char> isBoundary(std::size_t(nFacets), 0);
-  tbb::parallel_for(SimplexId(0), nFacets,
-                    [&](SimplexId f) { isBoundary[f] = cofaceCount(tri, top, f) == 1; });
+  // The backend's boundary flags: counting cofaces is slow on the implicit grid.
+  tbb::parallel_for(SimplexId(0), nFacets, [&](SimplexId f) {
+    isBoundary[f] = top == 3 ? tri.isTriangleOnBoundary(f) : tri.isEdgeOnBoundary(f);
+  });
   out.boundaryFacets.clear();
   for (SimplexId f = 0; f < nFacets; ++f)
     if (isBoundary[f])
       out.boundaryFacets.push_back(f);
   const auto& facets = out.boundaryFacets;
+  auto facetVertex = [&](SimplexId f, int j) {
+    return top == 3 ? tri.getTriangleVertex(f, j) : tri.getEdgeVertex(f, j);
+  };
+  // The boundary facets around each vertex (compressed rows): neighbours are facets
+  // sharing a vertex, read here without the (slower) coface relations.
+  const SimplexId nVertices = out.gradient.simplexCounts[0];
+  std::vector<SimplexId> offsets(std::size_t(nVertices) + 1, 0), around;
+  for (const SimplexId f : facets)
+    for (int j = 0; j < top; ++j)
+      ++offsets[facetVertex(f, j) + 1];
+  for (SimplexId v = 0; v < nVertices; ++v)
+    offsets[v + 1] += offsets[v];
+  around.resize(std::size_t(offsets.back()));
+  {
+    std::vector<SimplexId> at(offsets.begin(), offsets.end() - 1);
+    for (const SimplexId f : facets)
+      for (int j = 0; j < top; ++j)
+        around[at[facetVertex(f, j)]++] = f;
+  }
   out.boundaryNext.assign(facets.size(), 0);
   tbb::parallel_for(std::size_t(0), facets.size(), [&](std::size_t i) {
     const SimplexId f = facets[i];
     SimplexId best = f;
     auto bestKey = keyOf(tri, top - 1, f, rank);
-    auto consider = [&](SimplexId g) {
-      if (g == f || !isBoundary[g])
-        return;
-      const auto k = keyOf(tri, top - 1, g, rank);
-      if (bestKey < k) {
-        best = g;
-        bestKey = k;
-      }
-    };
-    // Neighbours: the boundary facets sharing a vertex (through the vertex's edges,
-    // then their triangles in 3D).
     for (int j = 0; j < top; ++j) {
-      const SimplexId v =
-          top == 3 ? tri.getTriangleVertex(f, j) : tri.getEdgeVertex(f, j);
-      for (int k = 0; k < tri.getVertexEdgeNumber(v); ++k) {
-        const SimplexId e = tri.getVertexEdge(v, k);
-        if (top == 2) {
-          consider(e);
+      const SimplexId v = facetVertex(f, j);
+      for (SimplexId k = offsets[v]; k < offsets[v + 1]; ++k) {
+        const SimplexId g = around[k];
+        if (g == f)
           continue;
+        const auto key = keyOf(tri, top - 1, g, rank);
+        if (bestKey < key) {
+          best = g;
+          bestKey = key;
         }
-        for (int l = 0; l < tri.getEdgeTriangleNumber(e); ++l)
-          consider(tri.getEdgeTriangle(e, l));
       }
     }
     out.boundaryNext[i] =
@@ -444,10 +455,16 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
     SimplexId best = -1;
     std::array<SimplexId, 4> bestKey{};
     for (int i = 0; i < n; ++i) {
-      const SimplexId c = tri.getVertexStar(v, i);
-      const auto k = detail::keyOf(tri, top, c, rank);
+      SimplexId vertices[4];
+      tri.getVertexStarVertices(v, i, vertices);
+      std::array<SimplexId, 4> k{-1, -1, -1, -1};
+      for (int j = 0; j <= top; ++j) {
+        k[j] = rank[vertices[j]];
+        for (int l = j; l > 0 && k[l - 1] < k[l]; --l)
+          std::swap(k[l - 1], k[l]);
+      }
       if (best < 0 || bestKey < k) {
-        best = c;
+        best = tri.getVertexStar(v, i);
         bestKey = k;
       }
     }
