@@ -33,6 +33,7 @@
 #pragma once
 
 #include "core/discrete_gradient/SimplicialGradient.h"
+#include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 
 #include <tbb/enumerable_thread_specific.h>

@@ -312,7 +312,6 @@ def case_bad_inputs():
     cases = ((image((5, 4, 3), values)[0], None, "NaN or infinite value at vertex 7"),
              (image((5, 4, 3), -values)[0], None, "NaN or infinite value at vertex 7"),
              (image((5, 4, 3), nan)[0], None, "NaN or infinite value at vertex 59"),
-             (Elevation(Input=Sphere()), None, "regular grid"),  # noqa: F405
              (image((6, 1, 1), np.arange(6.0))[0], None, "2D or 3D grid"),
              (image((1, 6, 1), np.arange(6.0))[0], None, "2D or 3D grid"),
              (image((1, 1, 6), np.arange(6.0))[0], None, "2D or 3D grid"),
