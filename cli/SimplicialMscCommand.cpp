@@ -134,6 +134,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
     items.push_back(std::to_string(gradient.counts[k]));
   result.fields.addRaw("critical_cells", jsonArray(items));
   std::vector<std::string> simplices;
+  simplices.reserve(4);
   for (int k = 0; k < 4; ++k)
     simplices.push_back(std::to_string(gradient.simplexCounts[k]));
   result.fields.addRaw("simplices", jsonArray(simplices));
