@@ -501,6 +501,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
     addArcs(s, ends, output.saddleMaximum);
   }
   output.report.timings.emplace_back("arcs (cpu)", timer.seconds());
+  monitor.report(0.85);
+  monitor.checkAbort();
 
   // Saddle connections (3D).
   if (parameters.computeSaddleConnections && top == 3) {
