@@ -1,6 +1,7 @@
 /**
  * @class   vtkTopoGPUMorseSmaleComplex
- * @brief   Morse-Smale complex of an image's point scalar (TopoGPU), TTK's outputs.
+ * @brief   Morse-Smale complex of a point scalar on an image or a tet/triangle mesh
+ *          (TopoGPU), TTK's outputs.
  *
  * Computes the discrete gradient of a point scalar on the cubical complex of a
  * vtkImageData, the saddle-extremum arcs and the manifolds of the extrema
