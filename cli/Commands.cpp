@@ -41,6 +41,7 @@ const std::vector<Command>& commandTable() {
        {"--raw FILE --dims X,Y,Z --type T [--complex cubical|simplicial] [options]",
         "--mesh FILE --array NAME [--complex cubical|simplicial] [options]"},
        concat({domainOptions(),
+               galeOptions(),
                {complexOption(),
                 {"--separatrices", "",
                  "simplicial complex: also count the 1-separatrices as TTK's "
@@ -56,11 +57,12 @@ const std::vector<Command>& commandTable() {
        "TTK's); adds \"simplices\": [V, E, F, T].",
        runDiscreteGradient},
       {"msc",
-       "Morse-Smale complex of a grid field: arcs (saddle-extremum, saddle-saddle) and "
-       "manifolds",
+       "Morse-Smale complex of a grid field (cubical complex) or of any triangulation "
+       "(simplicial complex): arcs (saddle-extremum, saddle-saddle) and manifolds",
        {"--raw FILE --dims X,Y,Z --type T [--details FILE] [options]",
-        "--mesh FILE.vti --array NAME [--details FILE] [options]"},
+        "--mesh FILE --array NAME [--details FILE] [options]"},
        concat({domainOptions(),
+               galeOptions(),
                {{"--details", "FILE",
                  "write the critical cells, arcs [saddle, extremum, multiplicity] "
                  "(refined-grid ids) and the per-vertex / per-cell labels as JSON "
@@ -86,8 +88,9 @@ const std::vector<Command>& commandTable() {
        "\"persistence_pairs\": {\"pairs\": [[dim, birth_rank, death_rank, birth_cell, "
        "death_cell, birth_value, death_value], ...], \"essential_minima\", "
        "\"saddles_left\", \"maxima_left\"}. --complex simplicial (the default on "
-       "meshes): critical cells, \"separatrices1\" (TTK's counts) and the unlabelled "
-       "vertices of the segmentations on the simplicial gradient.",
+       "meshes, any --triangulation): the same keys on the simplicial gradient (ids are "
+       "simplex ids; --details lists simplices as vertex lists), \"simplices\", and "
+       "TTK 1.2's separatrix counts as \"separatrices1\".",
        runMorseSmaleComplex},
       {"smooth",
        "Laplacian smoothing of a scalar field (TTK's ScalarFieldSmoother)",

@@ -53,7 +53,7 @@ std::string chooseComplex(const Arguments& args, const Domain& domain) {
 
 int runDiscreteGradient(const Arguments& args, CommandContext& context) {
   const RunOptions run = parseRunOptions(args);
-  Domain domain = loadDomain(args, context);
+  Domain domain = loadDomain(args, context, true);
   const std::string complex = chooseComplex(args, domain);
   context.activity = "computing the " + complex + " discrete gradient of '" +
                      domain.input + "' (" + std::to_string(domain.numberOfVertices()) +
@@ -62,7 +62,7 @@ int runDiscreteGradient(const Arguments& args, CommandContext& context) {
   result.fields.add("complex", complex);
   if (complex == "simplicial") {
     discrete_gradient::simplicial::Output output;
-    domain.visit([&](auto& triangulation) {
+    domain.visitWithGale([&](auto& triangulation) {
       for (int r = 0; r < run.repeat; ++r) {
         discrete_gradient::simplicial::execute(
             triangulation, domain.values,
@@ -83,12 +83,13 @@ int runDiscreteGradient(const Arguments& args, CommandContext& context) {
     result.lines.push_back("simplices: " + simplices[0] + " vertices, " + simplices[1] +
                            " edges, " + simplices[2] + " triangles, " + simplices[3] +
                            " tets (one gradient byte each)");
+    addGaleFields(domain, result, output.report);
     result.report = output.report;
     if (args.has("--separatrices")) {
       // TTK's msc_separatrices1 counts: the first stages of the mesh Morse-Smale complex.
       discrete_gradient::simplicial::Separatrices separatrices;
       Timer timer;
-      domain.visit([&](auto& triangulation) {
+      domain.visitWithGale([&](auto& triangulation) {
         discrete_gradient::simplicial::computeSeparatrices1(triangulation, output,
                                                             separatrices);
         discrete_gradient::simplicial::computeSaddleConnectors(triangulation, output,

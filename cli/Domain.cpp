@@ -153,9 +153,10 @@ std::vector<OptionSpec> domainOptions() {
        "point array of --mesh as the scalar field, or x, y, z (a coordinate)"},
       {"--triangulation", "implicit|explicit|gale-cpu|gale-gpu",
        "explicit on a grid stores its simplices as a mesh (the mesh backend on a known "
-       "domain, for comparisons); gale-cpu / gale-gpu (critical-points): the GALE "
+       "domain, for comparisons); gale-cpu / gale-gpu: the GALE "
        "localized triangulation with CPU or GPU producers (a grid is stored as tets "
-       "first); default implicit for grids, explicit for meshes"},
+       "first; critical-points, and discrete-gradient and msc on the simplicial "
+       "complex); default implicit for grids, explicit for meshes"},
   };
 }
 
@@ -282,7 +283,7 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
   const bool gale = kind == "gale-cpu" || kind == "gale-gpu";
   if (gale && !withGale)
     throw Error("--triangulation " + kind + " is not available for " + context.command +
-                " (GALE runs critical-points)");
+                " (GALE runs critical-points, discrete-gradient and msc)");
   if (!kind.empty() && kind != "implicit" && kind != "explicit" && !gale)
     throw Error("--triangulation must be implicit, explicit" +
                 std::string(withGale ? ", gale-cpu or gale-gpu" : "") + ", got '" + kind +

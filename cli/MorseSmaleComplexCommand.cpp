@@ -95,7 +95,7 @@ long long multiplicitySum(const std::vector<morse_smale_complex::Arc>& arcs) {
 
 int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   const RunOptions run = parseRunOptions(args);
-  Domain domain = loadDomain(args, context);
+  Domain domain = loadDomain(args, context, true);
   if (chooseComplex(args, domain) == "simplicial")
     return runSimplicialMorseSmaleComplex(args, context, domain);
   context.activity = "computing the Morse-Smale complex of '" + domain.input + "' (" +

@@ -1,100 +1,198 @@
-// `topogpu msc --complex simplicial` (and msc on a mesh): the Morse-Smale complex's first
-// stages on the simplicial gradient (core/discrete_gradient/SimplicialSeparatrices.h):
-// critical cells, 1-separatrices and saddle connectors counted as TTK's
-// MorseSmaleComplex, and the ascending and descending segmentations (unlabelled
-// counts). The grid path (cubical complex) stays in MorseSmaleComplexCommand.cpp.
+// `topogpu msc --complex simplicial` (and msc on a mesh, through any triangulation:
+// --triangulation explicit|gale-cpu|gale-gpu): the Morse-Smale complex on the simplicial
+// gradient (core/morse_smale_complex/SimplicialMorseSmaleComplex.h) in the grid path's
+// JSON (critical cells, arcs with multiplicities, boundary maxima, unlabelled counts),
+// plus TTK 1.2's own separatrix counts (core/discrete_gradient/SimplicialSeparatrices.h,
+// "separatrices1") for the parity tests. --details writes the complex itself. The grid
+// path (cubical complex) stays in MorseSmaleComplexCommand.cpp.
 #include "Commands.h"
 #include "Domain.h"
 #include "Report.h"
 
 #include "core/common/Timer.h"
-#include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
+#include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 
-#include <algorithm>
+#include <fstream>
 
 namespace topogpu::cli {
+
+namespace {
+
+namespace smsc = morse_smale_complex::simplicial;
+
+template <typename Id> std::string idList(const std::vector<Id>& ids) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    s += (i ? "," : "") + std::to_string(ids[i]);
+  return s + "]";
+}
+
+// Simplices as vertex lists ([[v0, v1], ...]), so files from different backends (whose
+// edge and triangle ids differ) compare.
+template <typename Triangulation>
+std::string simplex(const Triangulation& tri, int dimension, SimplexId id) {
+  std::string s = "[";
+  for (int k = 0; k <= dimension; ++k) {
+    const SimplexId v = dimension == 0   ? id
+                        : dimension == 1 ? tri.getEdgeVertex(id, k)
+                        : dimension == 2 ? tri.getTriangleVertex(id, k)
+                                         : tri.getCellVertex(id, k);
+    s += (k ? "," : "") + std::to_string(v);
+  }
+  return s + "]";
+}
+
+template <typename Triangulation>
+void writeDetails(const std::string& path, const Triangulation& tri,
+                  const smsc::Output& out) {
+  std::ofstream file(path);
+  if (!file)
+    throw Error("cannot write the details file '" + path + "'");
+  const auto& g = out.gradient;
+  file << "{\"dimension\":" << g.dimension << ",\"critical_cells\":[";
+  for (int k = 0; k < 4; ++k) {
+    file << (k ? ",[" : "[");
+    for (std::size_t i = 0; i < g.criticalCells[k].size(); ++i)
+      file << (i ? "," : "") << simplex(tri, k, g.criticalCells[k][i]);
+    file << "]";
+  }
+  file << "],\"maxima\":[";
+  for (std::size_t i = 0; i < out.maxima.size(); ++i)
+    file << (i ? "," : "") << simplex(tri, out.maxima[i].dimension, out.maxima[i].id);
+  file << "],\"boundary_maxima\":" << out.boundaryMaxima;
+  // arcs: [saddle's vertices, extremum index, multiplicity]
+  const int top = g.dimension;
+  for (const auto* arcs : {&out.saddle1Minimum, &out.saddleMaximum}) {
+    file << (arcs == &out.saddle1Minimum ? ",\"saddle1_minimum\":["
+                                         : ",\"saddle_maximum\":[");
+    for (std::size_t i = 0; i < arcs->size(); ++i) {
+      const smsc::Arc& a = (*arcs)[i];
+      file << (i ? ",[" : "[")
+           << simplex(tri, arcs == &out.saddle1Minimum ? 1 : top - 1, a.saddle) << ","
+           << a.extremum << "," << a.multiplicity << "]";
+    }
+    file << "]";
+  }
+  file << ",\"saddle1_saddle2\":[";
+  for (std::size_t i = 0; i < out.connections.size(); ++i) {
+    const smsc::Connection& c = out.connections[i];
+    file << (i ? ",[" : "[") << simplex(tri, 1, c.saddle1) << ","
+         << simplex(tri, 2, c.saddle2) << "," << c.multiplicity << "]";
+  }
+  file << "],\"AscendingManifold\":" << idList(out.ascendingManifold)
+       << ",\"DescendingManifold\":" << idList(out.descendingManifold)
+       << ",\"CellDescendingManifold\":" << idList(out.cellDescendingManifold) << "}\n";
+  if (!file)
+    throw Error("cannot write the details file '" + path + "'");
+}
+
+long long multiplicitySum(const std::vector<smsc::Arc>& arcs) {
+  long long sum = 0;
+  for (const auto& a : arcs)
+    sum += a.multiplicity;
+  return sum;
+}
+
+} // namespace
 
 int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& context,
                                    Domain& domain) {
   namespace sg = discrete_gradient::simplicial;
-  for (const char* option : {"--details", "--persistence-pairs"})
-    if (args.has(option))
-      throw Error(std::string(option) +
-                  " is not yet implemented for the simplicial complex (--complex "
-                  "simplicial, or a mesh)");
+  if (args.has("--persistence-pairs"))
+    throw Error("--persistence-pairs is not yet implemented for the simplicial complex "
+                "(--complex simplicial, or a mesh)");
   const RunOptions run = parseRunOptions(args);
   const bool connectors = !args.has("--no-saddle-connections");
   context.activity = "computing the simplicial Morse-Smale complex of '" + domain.input +
                      "' (" + std::to_string(domain.numberOfVertices()) + " vertices)";
   CommandResult result;
-  sg::Output gradient;
-  sg::Separatrices separatrices;
-  std::vector<SimplexId> descending, ascendingCells, ascending;
-  RunReport report;
-  domain.visit([&](auto& triangulation) {
+  smsc::Output output;
+  sg::Separatrices ttk;
+  smsc::Parameters parameters;
+  parameters.backend = run.backend;
+  parameters.computeSaddleConnections = connectors;
+  domain.visitWithGale([&](auto& triangulation) {
     for (int r = 0; r < run.repeat; ++r) {
       const Timer wall;
-      sg::execute(triangulation, domain.values, sg::Parameters{run.backend}, Monitor{},
-                  gradient);
-      report = gradient.report;
+      smsc::execute(triangulation, domain.values, parameters, Monitor{}, output);
       Timer timer;
-      sg::computeSeparatrices1(triangulation, gradient, separatrices);
-      report.timings.emplace_back("1-separatrices (cpu)", timer.seconds());
-      if (connectors) {
-        timer.reset();
-        sg::computeSaddleConnectors(triangulation, gradient, separatrices);
-        report.timings.emplace_back("saddle connectors (cpu)", timer.seconds());
-      }
-      timer.reset();
-      sg::computeDescendingManifold(triangulation, gradient, descending);
-      sg::computeAscendingManifold(triangulation, gradient, ascendingCells, ascending);
-      report.timings.emplace_back("segmentation (cpu)", timer.seconds());
+      sg::computeSeparatrices1(triangulation, output.gradient, ttk);
+      if (connectors)
+        sg::computeSaddleConnectors(triangulation, output.gradient, ttk);
+      output.report.timings.emplace_back("TTK separatrix counts (cpu)", timer.seconds());
       result.totals.push_back(wall.seconds());
     }
+    if (args.has("--details"))
+      writeDetails(args.get("--details"), triangulation, output);
   });
+  const sg::Output& gradient = output.gradient;
   result.fields.add("complex", "simplicial");
   std::vector<std::string> items;
   items.reserve(4);
   for (int k = 0; k < 4; ++k)
     items.push_back(std::to_string(gradient.counts[k]));
   result.fields.addRaw("critical_cells", jsonArray(items));
+  std::vector<std::string> simplices;
+  simplices.reserve(4);
+  for (int k = 0; k < 4; ++k)
+    simplices.push_back(std::to_string(gradient.simplexCounts[k]));
+  result.fields.addRaw("simplices", jsonArray(simplices));
+  JsonObject arcs;
+  arcs.add("saddle1_minimum", static_cast<long long>(output.saddle1Minimum.size()));
+  arcs.add("saddle1_minimum_multiplicity_sum", multiplicitySum(output.saddle1Minimum));
+  arcs.add("saddle2_maximum", static_cast<long long>(output.saddleMaximum.size()));
+  arcs.add("saddle2_maximum_multiplicity_sum", multiplicitySum(output.saddleMaximum));
+  if (output.connectionsComputed) {
+    arcs.add("saddle1_saddle2", static_cast<long long>(output.connections.size()));
+    arcs.addRaw("saddle1_saddle2_multiplicity_sum",
+                std::to_string(output.connectionMultiplicitySum));
+  }
+  result.fields.add("arcs", arcs);
+  result.fields.add("boundary_maxima", static_cast<long long>(output.boundaryMaxima));
+  // TTK 1.2's counts (its rules: ascending paths leaving the boundary dropped, one
+  // connector per 1-saddle on a wall).
   JsonObject sep;
-  sep.add("ascending", static_cast<long long>(separatrices.ascending.size()));
-  sep.add("descending", static_cast<long long>(separatrices.descending.size()));
+  sep.add("ascending", static_cast<long long>(ttk.ascending.size()));
+  sep.add("descending", static_cast<long long>(ttk.descending.size()));
   if (connectors)
-    sep.add("saddle_connectors",
-            static_cast<long long>(separatrices.saddleConnectors.size()));
+    sep.add("saddle_connectors", static_cast<long long>(ttk.saddleConnectors.size()));
   sep.add("ascending_leaving_boundary",
-          static_cast<long long>(separatrices.ascendingLeavingBoundary));
+          static_cast<long long>(ttk.ascendingLeavingBoundary));
   result.fields.add("separatrices1", sep);
-  const auto unlabelled = [](const std::vector<SimplexId>& labels) {
-    return static_cast<long long>(
-        std::count(labels.begin(), labels.end(), SimplexId(-1)));
-  };
   JsonObject missing;
-  missing.add("ascending", unlabelled(ascending));
-  missing.add("descending", unlabelled(descending));
+  missing.add("ascending", static_cast<long long>(output.unlabelledAscending));
+  missing.add("descending", static_cast<long long>(output.unlabelledDescending));
   result.fields.add("unlabelled_vertices", missing);
-  result.fields.add("unlabelled_cells", unlabelled(ascendingCells));
+  result.fields.add("unlabelled_cells", static_cast<long long>(output.unlabelledCells));
 
   const bool is2D = gradient.dimension == 2;
   result.lines.push_back("critical cells: " + items[0] + " minima, " + items[1] +
                          " 1-saddles, " + (is2D ? "" : items[2] + " 2-saddles, ") +
                          items[is2D ? 2 : 3] + " maxima (simplicial complex)");
   result.lines.push_back(
-      "1-separatrices: " + std::to_string(separatrices.ascending.size()) +
-      " ascending (" + std::to_string(separatrices.ascendingLeavingBoundary) +
-      " more leave through the boundary), " +
-      std::to_string(separatrices.descending.size()) + " descending" +
-      (connectors ? ", " + std::to_string(separatrices.saddleConnectors.size()) +
-                        " saddle connectors"
-                  : std::string("; saddle connectors: not computed")));
+      "arcs: " + std::to_string(output.saddle1Minimum.size()) + " saddle1-minimum, " +
+      std::to_string(output.saddleMaximum.size()) + " saddle-maximum, " +
+      std::to_string(output.boundaryMaxima) + " boundary maxima" +
+      (output.connectionsComputed
+           ? "; " + std::to_string(output.connections.size()) + " saddle-saddle arcs (" +
+                 std::to_string(output.connectionMultiplicitySum) + " V-paths)"
+           : std::string("; saddle-saddle arcs: not computed")));
   result.lines.push_back(
-      "unlabelled: " + std::to_string(unlabelled(ascending)) + " vertices (ascending), " +
-      std::to_string(unlabelled(descending)) + " vertices (descending), " +
-      std::to_string(unlabelled(ascendingCells)) + " cells");
-  result.report = report;
+      "TTK's 1-separatrices: " + std::to_string(ttk.ascending.size()) + " ascending (" +
+      std::to_string(ttk.ascendingLeavingBoundary) +
+      " more leave through the boundary), " + std::to_string(ttk.descending.size()) +
+      " descending" +
+      (connectors
+           ? ", " + std::to_string(ttk.saddleConnectors.size()) + " saddle connectors"
+           : std::string()));
+  result.lines.push_back("unlabelled: " + std::to_string(output.unlabelledAscending) +
+                         " vertices (ascending), " +
+                         std::to_string(output.unlabelledDescending) +
+                         " vertices (descending; only vertices in no cell), " +
+                         std::to_string(output.unlabelledCells) + " cells");
+  addGaleFields(domain, result, output.report);
+  result.report = output.report;
   printResult(context, domain, result);
   return 0;
 }

@@ -1,6 +1,7 @@
 #include "SimplicialGradient.h"
 
 #include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/gale/GaleTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
 namespace topogpu::discrete_gradient::simplicial {
@@ -36,10 +37,12 @@ std::vector<SimplexId> selectCells(const std::vector<std::uint8_t>& bytes,
 
 } // namespace detail
 
-// The two backends that exist, compiled once here (GALE adds its line).
+// The three backends, compiled once here.
 template void execute(ImplicitTriangulation&, const ScalarArrayView&, const Parameters&,
                       const Monitor&, Output&, std::vector<SimplexId>*);
 template void execute(ExplicitTriangulation&, const ScalarArrayView&, const Parameters&,
+                      const Monitor&, Output&, std::vector<SimplexId>*);
+template void execute(GaleTriangulation&, const ScalarArrayView&, const Parameters&,
                       const Monitor&, Output&, std::vector<SimplexId>*);
 
 } // namespace topogpu::discrete_gradient::simplicial

@@ -620,12 +620,16 @@ void getAscendingPath(const Triangulation& tri, const Output& g, SimplexId c,
 namespace topogpu {
 class ImplicitTriangulation;
 class ExplicitTriangulation;
+class GaleTriangulation;
 namespace discrete_gradient::simplicial {
 // Instantiated once, in SimplicialGradient.cpp.
 extern template void execute(ImplicitTriangulation&, const ScalarArrayView&,
                              const Parameters&, const Monitor&, Output&,
                              std::vector<SimplexId>*);
 extern template void execute(ExplicitTriangulation&, const ScalarArrayView&,
+                             const Parameters&, const Monitor&, Output&,
+                             std::vector<SimplexId>*);
+extern template void execute(GaleTriangulation&, const ScalarArrayView&,
                              const Parameters&, const Monitor&, Output&,
                              std::vector<SimplexId>*);
 } // namespace discrete_gradient::simplicial

@@ -13,7 +13,6 @@
 #include <vtkDataSet.h>
 #include <vtkFieldData.h>
 #include <vtkIdTypeArray.h>
-#include <vtkImageData.h>
 #include <vtkInformation.h>
 #include <vtkInformationVector.h>
 #include <vtkObjectFactory.h>
@@ -25,6 +24,8 @@
 
 #include <array>
 #include <initializer_list>
+#include <memory>
+#include <variant>
 
 vtkStandardNewMacro(vtkTopoGPUDiscreteGradient);
 
@@ -68,6 +69,7 @@ vtkTopoGPUDiscreteGradient::~vtkTopoGPUDiscreteGradient() = default;
 void vtkTopoGPUDiscreteGradient::PrintSelf(ostream& os, vtkIndent indent) {
   this->Superclass::PrintSelf(os, indent);
   os << indent << "Complex: " << (this->Complex ? "Simplicial" : "Cubical") << "\n";
+  os << indent << "Triangulation: " << this->Triangulation << "\n";
 }
 
 int vtkTopoGPUDiscreteGradient::FillOutputPortInformation(int port,
@@ -81,8 +83,11 @@ int vtkTopoGPUDiscreteGradient::FillOutputPortInformation(int port,
 void vtkTopoGPUDiscreteGradient::Compute(topogpu::vtk::FilterRun& run) {
   namespace dg = topogpu::discrete_gradient;
   namespace cubical = topogpu::cubical;
+  // The cubical complex needs the implicit grid (meshes and images stored as meshes
+  // take the simplicial path).
   if (this->Complex == COMPLEX_SIMPLICIAL ||
-      vtkImageData::SafeDownCast(run.input) == nullptr) {
+      !std::holds_alternative<std::shared_ptr<topogpu::ImplicitTriangulation>>(
+          *run.triangulation)) {
     this->ComputeSimplicial(run);
     return;
   }
@@ -149,7 +154,7 @@ void vtkTopoGPUDiscreteGradient::ComputeSimplicial(topogpu::vtk::FilterRun& run)
   vtkSmartPointer<vtkIdTypeArray> cellIds, highest;
   vtkDataSet* input = run.input;
   topogpu::Timer outputTimer;
-  run.visit([&](auto& tri) {
+  run.visitWithGale([&](auto& tri) {
     sg::execute(tri, run.values, parameters, run.monitor, result);
     outputTimer.reset();
     for (int k = 0; k < 4; ++k)

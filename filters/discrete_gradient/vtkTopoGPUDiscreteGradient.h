@@ -43,6 +43,11 @@ public:
   // The cell complex of image data; meshes always use the simplicial one.
   vtkSetClampMacro(Complex, int, COMPLEX_CUBICAL, COMPLEX_SIMPLICIAL);
   vtkGetMacro(Complex, int);
+  // Triangulation backend of the simplicial complex: 0 Auto (implicit for images,
+  // explicit for meshes), 1 Explicit, 2 GALE with GPU producers, 3 GALE with CPU
+  // producers; an image stored as a mesh runs the simplicial complex. Same output.
+  vtkSetClampMacro(Triangulation, int, 0, 3);
+  vtkGetMacro(Triangulation, int);
 
 protected:
   vtkTopoGPUDiscreteGradient();
@@ -60,12 +65,16 @@ protected:
   double WholeDomainBytesPerPoint() const override {
     return this->Complex == COMPLEX_SIMPLICIAL ? 34.0 : 16.0;
   }
+  int TriangulationChoice() const override {
+    return this->Triangulation;
+  }
 
 private:
 #ifndef __VTK_WRAP__
   void ComputeSimplicial(topogpu::vtk::FilterRun& run);
 #endif
   int Complex = COMPLEX_CUBICAL;
+  int Triangulation = 0;
 
   vtkTopoGPUDiscreteGradient(const vtkTopoGPUDiscreteGradient&) = delete;
   void operator=(const vtkTopoGPUDiscreteGradient&) = delete;

@@ -9,6 +9,7 @@
 #include "core/morse_smale_complex/GradientForest.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/Separatrices2.h"
+#include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
@@ -30,10 +31,13 @@
 #include <vtkUnstructuredGrid.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
+#include <variant>
 #include <vector>
 
 vtkStandardNewMacro(vtkTopoGPUMorseSmaleComplex);
@@ -93,6 +97,9 @@ public:
     return best;
   }
 
+  int dimension(SimplexId cell) const { return cubical::cellDimension(g_, cell); }
+  SimplexId id(SimplexId cell) const { return cubical::cellIdInDimension(g_, cell); }
+
   // A cell lies on the box's boundary when it sits on an extreme plane of an axis it
   // does not span (axes of one vertex excepted: a 2D image is all boundary otherwise).
   bool onBoundary(SimplexId cell) const {
@@ -116,37 +123,101 @@ private:
   vtkDataArray* scalars_;
 };
 
-// The 1-separatrices port, filled one V-path at a time.
-class Separatrices {
+// Geometry and values of simplices (a V-path's cells, dimension + id) on the input.
+template <typename Triangulation> class SimplexGeometry {
 public:
-  Separatrices(const cubical::Grid& g, const CellGeometry& geometry, vtkDataArray* like)
-      : g_(g), geometry_(geometry), like_(like) {
+  using Cell = topogpu::discrete_gradient::simplicial::Cell;
+  SimplexGeometry(const Triangulation& tri, vtkDataSet* input, vtkDataArray* scalars)
+      : tri_(tri), input_(input), scalars_(scalars), top_(tri.getDimension()) {}
+
+  SimplexId vertex(const Cell& c, int k) const {
+    return c.dimension == 0   ? c.id
+           : c.dimension == 1 ? tri_.getEdgeVertex(c.id, k)
+           : c.dimension == 2 ? tri_.getTriangleVertex(c.id, k)
+                              : tri_.getCellVertex(c.id, k);
+  }
+  // The barycentre (TTK places its critical points there too).
+  void centre(const Cell& c, double p[3]) const {
+    p[0] = p[1] = p[2] = 0;
+    for (int k = 0; k <= c.dimension; ++k) {
+      double x[3];
+      input_->GetPoint(vtkIdType(vertex(c, k)), x);
+      for (int a = 0; a < 3; ++a)
+        p[a] += x[a] / (c.dimension + 1);
+    }
+  }
+  // The lower-star value: the largest of its vertices'.
+  double value(const Cell& c) const {
+    double best = scalars_->GetTuple1(vtkIdType(vertex(c, 0)));
+    for (int k = 1; k <= c.dimension; ++k)
+      best = std::max(best, scalars_->GetTuple1(vtkIdType(vertex(c, k))));
+    return best;
+  }
+  // On the mesh's boundary: the backend's flags; a top cell when one of its facets is,
+  // a triangle of a 2D mesh when one of its edges is.
+  bool onBoundary(const Cell& c) const {
+    switch (c.dimension) {
+    case 0:
+      return tri_.isVertexOnBoundary(c.id);
+    case 1:
+      return tri_.isEdgeOnBoundary(c.id);
+    case 2:
+      if (top_ == 3)
+        return tri_.isTriangleOnBoundary(c.id);
+      for (int k = 0; k < 3; ++k)
+        if (tri_.isEdgeOnBoundary(tri_.getTriangleEdge(c.id, k)))
+          return true;
+      return false;
+    default:
+      for (int k = 0; k < 4; ++k)
+        if (tri_.isTriangleOnBoundary(tri_.getTetTriangle(c.id, k)))
+          return true;
+      return false;
+    }
+  }
+  int dimension(const Cell& c) const { return c.dimension; }
+  SimplexId id(const Cell& c) const { return c.id; }
+
+private:
+  const Triangulation& tri_;
+  vtkDataSet* input_;
+  vtkDataArray* scalars_;
+  int top_;
+};
+
+// The 1-separatrices port, filled one V-path at a time; Geometry: CellGeometry (cells
+// are refined ids) or SimplexGeometry (cells are simplices).
+template <typename Geometry> class Separatrices {
+public:
+  Separatrices(const Geometry& geometry, vtkDataArray* like)
+      : geometry_(geometry), like_(like) {
     points_->SetDataTypeToDouble();
   }
 
   // One polyline: the saddle, then the path's cells to the extremum (path.back()).
-  void add(SimplexId saddle, const std::vector<SimplexId>& path, SimplexId separatrixId,
+  template <typename Cell>
+  void add(const Cell& saddle, const std::vector<Cell>& path, SimplexId separatrixId,
            int type, vtkIdType multiplicity) {
     std::vector<vtkIdType> ids;
     ids.reserve(path.size() + 1);
     double lowest = geometry_.value(saddle), highest = lowest;
-    auto addPoint = [&](SimplexId cell) {
+    auto addPoint = [&](const Cell& cell) {
       double p[3];
       geometry_.centre(cell, p);
       ids.push_back(points_->InsertNextPoint(p));
-      dimension_.push_back(static_cast<signed char>(cubical::cellDimension(g_, cell)));
-      cellId_.push_back(vtkIdType(cubical::cellIdInDimension(g_, cell)));
+      dimension_.push_back(static_cast<signed char>(geometry_.dimension(cell)));
+      cellId_.push_back(vtkIdType(geometry_.id(cell)));
       const double x = geometry_.value(cell);
       lowest = std::min(lowest, x);
       highest = std::max(highest, x);
     };
     addPoint(saddle);
-    for (const SimplexId cell : path)
+    for (const Cell& cell : path)
       addPoint(cell);
     lines_->InsertNextCell(vtkIdType(ids.size()), ids.data());
-    const SimplexId extremum = path.back();
-    source_.push_back(vtkIdType(cubical::cellIdInDimension(g_, saddle)));
-    destination_.push_back(vtkIdType(cubical::cellIdInDimension(g_, extremum)));
+    const Cell& extremum = path.back();
+    source_.push_back(vtkIdType(geometry_.id(saddle)));
+    destination_.push_back(vtkIdType(geometry_.id(extremum)));
     separatrixId_.push_back(vtkIdType(separatrixId));
     type_.push_back(static_cast<signed char>(type));
     multiplicity_.push_back(vtkIdType(multiplicity));
@@ -202,8 +273,7 @@ public:
   }
 
 private:
-  const cubical::Grid& g_;
-  const CellGeometry& geometry_;
+  const Geometry& geometry_;
   vtkDataArray* like_;
   vtkSmartPointer<vtkPoints> points_ = vtkSmartPointer<vtkPoints>::New();
   vtkSmartPointer<vtkCellArray> lines_ = vtkSmartPointer<vtkCellArray>::New();
@@ -338,6 +408,144 @@ private:
   std::vector<double> minimum_, maximum_;
 };
 
+// One point of port 0.
+struct CriticalPoint {
+  double p[3];
+  signed char dimension;
+  vtkIdType id;
+  double value;
+  bool onBoundary;
+  vtkIdType manifoldSize;
+  bool boundaryMaximum;
+};
+
+// Port 0: the critical points (TTK's arrays, plus IsBoundaryMaximum).
+void writeCriticalPoints(topogpu::vtk::FilterRun& run,
+                         const std::vector<CriticalPoint>& rows) {
+  const vtkIdType n = vtkIdType(rows.size());
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble();
+  points->SetNumberOfPoints(n);
+  auto dimension = namedArray<vtkSignedCharArray>("CellDimension", n);
+  auto cellId = namedArray<vtkIdTypeArray>("CellId", n);
+  const char* scalarName =
+      run.scalars->GetName() != nullptr ? run.scalars->GetName() : "Scalars";
+  auto value = valueArray(run.scalars, scalarName, n);
+  auto onBoundary = namedArray<vtkSignedCharArray>("IsOnBoundary", n);
+  auto manifoldSize = namedArray<vtkIdTypeArray>("ManifoldSize", n);
+  auto boundaryMaximum = namedArray<vtkSignedCharArray>("IsBoundaryMaximum", n);
+  auto verts = vtkSmartPointer<vtkCellArray>::New();
+  verts->AllocateExact(n, n);
+  for (vtkIdType i = 0; i < n; ++i) {
+    const CriticalPoint& r = rows[std::size_t(i)];
+    points->SetPoint(i, r.p);
+    dimension->SetValue(i, r.dimension);
+    cellId->SetValue(i, r.id);
+    value->SetTuple1(i, r.value);
+    onBoundary->SetValue(i, static_cast<signed char>(r.onBoundary));
+    manifoldSize->SetValue(i, r.manifoldSize);
+    boundaryMaximum->SetValue(i, static_cast<signed char>(r.boundaryMaximum));
+    verts->InsertNextCell(1, &i);
+  }
+  vtkUnstructuredGrid* output = vtkUnstructuredGrid::GetData(run.outputVector, 0);
+  output->SetPoints(points);
+  output->SetCells(VTK_VERTEX, verts);
+  vtkPointData* pd = output->GetPointData();
+  pd->AddArray(dimension);
+  pd->AddArray(cellId);
+  pd->AddArray(value);
+  pd->AddArray(onBoundary);
+  pd->AddArray(manifoldSize);
+  pd->AddArray(boundaryMaximum);
+  pd->SetActiveScalars("CellDimension");
+}
+
+// Vertices per label (ManifoldSize of the extrema).
+std::vector<vtkIdType>
+labelSizes(const std::vector<topogpu::morse_smale_complex::ManifoldLabel>& labels,
+           std::size_t count) {
+  std::vector<vtkIdType> sizes(count, 0);
+  for (const auto l : labels)
+    if (l >= 0 && std::size_t(l) < count)
+      ++sizes[std::size_t(l)];
+  return sizes;
+}
+
+// What the segmentation port holds (the three switches).
+struct SegmentationSwitches {
+  bool ascending, descending, final;
+};
+
+// Port 3: the input with the labels (the cell array only when the input's cells are
+// the labelled top cells).
+void writeSegmentation(
+    topogpu::vtk::FilterRun& run, const SegmentationSwitches& on,
+    const std::vector<topogpu::morse_smale_complex::ManifoldLabel>& ascending,
+    const std::vector<topogpu::morse_smale_complex::ManifoldLabel>& descending,
+    const std::vector<topogpu::morse_smale_complex::ManifoldLabel>& cellDescending) {
+  vtkDataSet* segmentation = vtkDataSet::GetData(run.outputVector, 3);
+  segmentation->ShallowCopy(run.input);
+  auto labels = [](const char* name, const auto& values) {
+    auto array = namedArray<vtkIdTypeArray>(name, vtkIdType(values.size()));
+    std::copy(values.begin(), values.end(), array->GetPointer(0));
+    return array;
+  };
+  if (on.ascending)
+    segmentation->GetPointData()->AddArray(labels("AscendingManifold", ascending));
+  if (on.descending) {
+    segmentation->GetPointData()->AddArray(labels("DescendingManifold", descending));
+    if (vtkIdType(cellDescending.size()) == run.input->GetNumberOfCells())
+      segmentation->GetCellData()->AddArray(labels("DescendingManifold", cellDescending));
+  }
+  if (on.final)
+    segmentation->GetPointData()->AddArray(labels(
+        "MorseSmaleManifold", topogpu::morse_smale_complex::simplicial::morseSmaleLabels(
+                                  ascending, descending)));
+}
+
+// Field data on every port: what was found.
+struct Found {
+  std::array<SimplexId, 4> counts;
+  SimplexId boundaryMaxima;
+  vtkIdType arcs[3], multiplicities[3]; // saddle1-minimum, saddle-maximum, saddle-saddle
+  SimplexId unlabelledAscending, unlabelledDescending;
+};
+
+void writeFieldData(topogpu::vtk::FilterRun& run, const Found& found) {
+  auto counts = namedArray<vtkIdTypeArray>("CriticalCellCounts", 4);
+  for (int k = 0; k < 4; ++k)
+    counts->SetValue(k, vtkIdType(found.counts[k]));
+  auto boundaryMaxima = namedArray<vtkIdTypeArray>("BoundaryMaximumCount", 1);
+  boundaryMaxima->SetValue(0, vtkIdType(found.boundaryMaxima));
+  auto arcs = namedArray<vtkIdTypeArray>("ArcCounts", 3);
+  auto multiplicities = namedArray<vtkIdTypeArray>("ArcMultiplicitySums", 3);
+  for (int k = 0; k < 3; ++k) {
+    arcs->SetValue(k, found.arcs[k]);
+    multiplicities->SetValue(k, found.multiplicities[k]);
+  }
+  auto unlabelled = namedArray<vtkIdTypeArray>("UnlabelledVertices", 2);
+  unlabelled->SetValue(0, vtkIdType(found.unlabelledAscending));
+  unlabelled->SetValue(1, vtkIdType(found.unlabelledDescending));
+  for (int port = 0; port < 4; ++port) {
+    if (vtkDataObject* output = vtkDataObject::GetData(run.outputVector, port)) {
+      vtkFieldData* fd = output->GetFieldData();
+      for (vtkDataArray* array :
+           {static_cast<vtkDataArray*>(counts),
+            static_cast<vtkDataArray*>(boundaryMaxima), static_cast<vtkDataArray*>(arcs),
+            static_cast<vtkDataArray*>(multiplicities),
+            static_cast<vtkDataArray*>(unlabelled)})
+        fd->AddArray(array);
+    }
+  }
+}
+
+template <typename Arcs> vtkIdType multiplicitySum(const Arcs& arcs) {
+  vtkIdType sum = 0;
+  for (const auto& arc : arcs)
+    sum += vtkIdType(arc.multiplicity);
+  return sum;
+}
+
 } // namespace
 
 vtkTopoGPUMorseSmaleComplex::vtkTopoGPUMorseSmaleComplex() {
@@ -368,6 +576,8 @@ void vtkTopoGPUMorseSmaleComplex::PrintSelf(ostream& os, vtkIndent indent) {
   os << indent << "ComputeDescendingSegmentation: " << this->ComputeDescendingSegmentation
      << "\n";
   os << indent << "ComputeFinalSegmentation: " << this->ComputeFinalSegmentation << "\n";
+  os << indent << "Complex: " << (this->Complex ? "Simplicial" : "Cubical") << "\n";
+  os << indent << "Triangulation: " << this->Triangulation << "\n";
 }
 
 int vtkTopoGPUMorseSmaleComplex::FillOutputPortInformation(int port,
@@ -384,6 +594,14 @@ int vtkTopoGPUMorseSmaleComplex::FillOutputPortInformation(int port,
 
 void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
   namespace msc = topogpu::morse_smale_complex;
+  // The cubical complex needs the implicit grid: meshes, images stored as meshes and
+  // Complex = Simplicial take the simplicial path.
+  if (this->Complex == COMPLEX_SIMPLICIAL ||
+      !std::holds_alternative<std::shared_ptr<topogpu::ImplicitTriangulation>>(
+          *run.triangulation)) {
+    this->ComputeSimplicial(run);
+    return;
+  }
   msc::Parameters parameters;
   parameters.backend = run.backend;
   // Stage 3 is the expensive one: computed only when its arcs are asked for.
@@ -429,48 +647,23 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
       cells.push_back(result.maxima[j]);
       sizes.push_back(maximumSize[j]);
     }
-    const vtkIdType n = vtkIdType(cells.size());
-    auto points = vtkSmartPointer<vtkPoints>::New();
-    points->SetDataTypeToDouble();
-    points->SetNumberOfPoints(n);
-    auto dimension = namedArray<vtkSignedCharArray>("CellDimension", n);
-    auto cellId = namedArray<vtkIdTypeArray>("CellId", n);
-    const char* scalarName =
-        run.scalars->GetName() != nullptr ? run.scalars->GetName() : "Scalars";
-    auto value = valueArray(run.scalars, scalarName, n);
-    auto onBoundary = namedArray<vtkSignedCharArray>("IsOnBoundary", n);
-    auto manifoldSize = namedArray<vtkIdTypeArray>("ManifoldSize", n);
-    auto boundaryMaximum = namedArray<vtkSignedCharArray>("IsBoundaryMaximum", n);
-    auto verts = vtkSmartPointer<vtkCellArray>::New();
-    verts->AllocateExact(n, n);
-    for (vtkIdType i = 0; i < n; ++i) {
-      const SimplexId cell = cells[std::size_t(i)];
-      double p[3];
-      geometry.centre(cell, p);
-      points->SetPoint(i, p);
-      dimension->SetValue(i, static_cast<signed char>(cubical::cellDimension(g, cell)));
-      cellId->SetValue(i, vtkIdType(cubical::cellIdInDimension(g, cell)));
-      value->SetTuple1(i, geometry.value(cell));
-      onBoundary->SetValue(i, static_cast<signed char>(geometry.onBoundary(cell)));
-      manifoldSize->SetValue(i, sizes[std::size_t(i)]);
-      boundaryMaximum->SetValue(i, static_cast<signed char>(std::size_t(i) >= interior));
-      verts->InsertNextCell(1, &i);
+    std::vector<CriticalPoint> rows(cells.size());
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const SimplexId cell = cells[i];
+      CriticalPoint& r = rows[i];
+      geometry.centre(cell, r.p);
+      r.dimension = static_cast<signed char>(cubical::cellDimension(g, cell));
+      r.id = vtkIdType(cubical::cellIdInDimension(g, cell));
+      r.value = geometry.value(cell);
+      r.onBoundary = geometry.onBoundary(cell);
+      r.manifoldSize = sizes[i];
+      r.boundaryMaximum = i >= interior;
     }
-    vtkUnstructuredGrid* output = vtkUnstructuredGrid::GetData(run.outputVector, 0);
-    output->SetPoints(points);
-    output->SetCells(VTK_VERTEX, verts);
-    vtkPointData* pd = output->GetPointData();
-    pd->AddArray(dimension);
-    pd->AddArray(cellId);
-    pd->AddArray(value);
-    pd->AddArray(onBoundary);
-    pd->AddArray(manifoldSize);
-    pd->AddArray(boundaryMaximum);
-    pd->SetActiveScalars("CellDimension");
+    writeCriticalPoints(run, rows);
   }
 
   // ---- port 1: 1-separatrices along the V-paths ------------------------------------
-  Separatrices separatrices(g, geometry, run.scalars);
+  Separatrices<CellGeometry> separatrices(geometry, run.scalars);
   SimplexId separatrixId = 0;
   // Both V-paths of a saddle, or its only one: arcs numbered as the core's (saddles in
   // order, the lower extremum id first; one arc of multiplicity 2 for a double path).
@@ -568,82 +761,166 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
     port.write(vtkPolyData::GetData(run.outputVector, 2));
   }
 
-  // ---- port 3: the segmentation --------------------------------------------------
-  vtkDataSet* segmentation = vtkDataSet::GetData(run.outputVector, 3);
-  segmentation->ShallowCopy(input);
-  auto labels = [](const char* name, const auto& values) {
-    auto array = namedArray<vtkIdTypeArray>(name, vtkIdType(values.size()));
-    std::copy(values.begin(), values.end(), array->GetPointer(0));
-    return array;
-  };
-  if (this->ComputeAscendingSegmentation)
-    segmentation->GetPointData()->AddArray(
-        labels("AscendingManifold", result.ascendingManifold));
-  if (this->ComputeDescendingSegmentation) {
-    segmentation->GetPointData()->AddArray(
-        labels("DescendingManifold", result.descendingManifold));
-    if (vtkIdType(result.cellDescendingManifold.size()) == input->GetNumberOfCells())
-      segmentation->GetCellData()->AddArray(
-          labels("DescendingManifold", result.cellDescendingManifold));
-  }
-  if (this->ComputeFinalSegmentation) {
-    // One id per (ascending, descending) pair present, in the pairs' order.
-    const SimplexId nMax = SimplexId(result.maxima.size()) + 1;
-    std::vector<SimplexId> keys(static_cast<std::size_t>(nVertices));
-    for (SimplexId v = 0; v < nVertices; ++v)
-      keys[v] = result.ascendingManifold[v] < 0 || result.descendingManifold[v] < 0
-                    ? -1
-                    : SimplexId(result.ascendingManifold[v]) * nMax +
-                          result.descendingManifold[v];
-    std::vector<SimplexId> pairs = keys;
-    std::sort(pairs.begin(), pairs.end());
-    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-    pairs.erase(std::remove(pairs.begin(), pairs.end(), SimplexId(-1)), pairs.end());
-    for (SimplexId& k : keys)
-      k = k < 0 ? -1
-                : SimplexId(std::lower_bound(pairs.begin(), pairs.end(), k) -
-                            pairs.begin());
-    segmentation->GetPointData()->AddArray(labels("MorseSmaleManifold", keys));
-  }
-
-  // ---- field data: what was found ------------------------------------------------
-  auto counts = namedArray<vtkIdTypeArray>("CriticalCellCounts", 4);
-  for (int k = 0; k < 4; ++k)
-    counts->SetValue(k, vtkIdType(dg.counts[k]));
-  auto boundaryMaxima = namedArray<vtkIdTypeArray>("BoundaryMaximumCount", 1);
-  boundaryMaxima->SetValue(0, vtkIdType(result.boundaryMaxima));
-  // saddle1_minimum, saddle_maximum, saddle1_saddle2.
-  auto arcs = namedArray<vtkIdTypeArray>("ArcCounts", 3);
-  auto multiplicities = namedArray<vtkIdTypeArray>("ArcMultiplicitySums", 3);
-  const std::vector<msc::Arc>* kinds[2] = {&result.saddle1Minimum, &result.saddleMaximum};
-  for (int k = 0; k < 2; ++k) {
-    vtkIdType sum = 0;
-    for (const msc::Arc& arc : *kinds[k])
-      sum += arc.multiplicity;
-    arcs->SetValue(k, vtkIdType(kinds[k]->size()));
-    multiplicities->SetValue(k, sum);
-  }
+  // ---- port 3: the segmentation, field data --------------------------------------
+  writeSegmentation(run,
+                    {this->ComputeAscendingSegmentation,
+                     this->ComputeDescendingSegmentation, this->ComputeFinalSegmentation},
+                    result.ascendingManifold, result.descendingManifold,
+                    result.cellDescendingManifold);
   // saddle1-saddle2: -1 when not computed (switched off, or a 2D grid has none).
   const bool computed = this->ComputeSaddleConnectors && d == 3;
-  arcs->SetValue(2, computed ? vtkIdType(result.saddleConnections.arcs.size()) : -1);
-  multiplicities->SetValue(
-      2, computed ? vtkIdType(std::min<std::uint64_t>(
-                        result.saddleConnections.multiplicitySum,
-                        std::uint64_t(std::numeric_limits<vtkIdType>::max())))
-                  : -1);
-  auto unlabelled = namedArray<vtkIdTypeArray>("UnlabelledVertices", 2);
-  unlabelled->SetValue(0, vtkIdType(result.unlabelledAscending));
-  unlabelled->SetValue(1, vtkIdType(result.unlabelledDescending));
-  for (int port = 0; port < 4; ++port) {
-    if (vtkDataObject* output = vtkDataObject::GetData(run.outputVector, port)) {
-      vtkFieldData* fd = output->GetFieldData();
-      for (vtkDataArray* array :
-           {static_cast<vtkDataArray*>(counts),
-            static_cast<vtkDataArray*>(boundaryMaxima), static_cast<vtkDataArray*>(arcs),
-            static_cast<vtkDataArray*>(multiplicities),
-            static_cast<vtkDataArray*>(unlabelled)})
-        fd->AddArray(array);
+  writeFieldData(
+      run,
+      {dg.counts,
+       result.boundaryMaxima,
+       {vtkIdType(result.saddle1Minimum.size()), vtkIdType(result.saddleMaximum.size()),
+        computed ? vtkIdType(result.saddleConnections.arcs.size()) : -1},
+       {multiplicitySum(result.saddle1Minimum), multiplicitySum(result.saddleMaximum),
+        computed ? vtkIdType(std::min<std::uint64_t>(
+                       result.saddleConnections.multiplicitySum,
+                       std::uint64_t(std::numeric_limits<vtkIdType>::max())))
+                 : -1},
+       result.unlabelledAscending,
+       result.unlabelledDescending});
+  run.report.timings.emplace_back("output", outputTimer.seconds());
+}
+
+// The simplicial complex (meshes, or images with Complex = Simplicial / a stored
+// triangulation): the same ports and arrays, simplices in place of refined cells.
+void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run) {
+  namespace smsc = topogpu::morse_smale_complex::simplicial;
+  namespace sg = topogpu::discrete_gradient::simplicial;
+  using Cell = sg::Cell;
+  smsc::Parameters parameters;
+  parameters.backend = run.backend;
+  parameters.computeSaddleConnections = this->ComputeSaddleConnectors;
+  parameters.keepConnectionPaths = this->ComputeSaddleConnectors;
+  if (this->ComputeAscendingSeparatrices2 || this->ComputeDescendingSeparatrices2)
+    run.report.warnings.push_back(
+        "2-separatrices are not computed on the simplicial complex; port 2 is empty");
+  std::vector<std::string> warnings = run.report.warnings;
+  smsc::Output result;
+  topogpu::Timer outputTimer;
+  run.visitWithGale([&](auto& tri) {
+    smsc::execute(tri, run.values, parameters, run.monitor, result);
+    outputTimer.reset();
+    tri.precondition(smsc::kRequiredRelations | topogpu::Boundary);
+    const sg::Output& g = result.gradient;
+    const int d = g.dimension;
+    const SimplexGeometry<std::decay_t<decltype(tri)>> geometry(tri, run.input,
+                                                                run.scalars);
+
+    // ---- port 0: critical simplices, then the boundary maxima ----------------------
+    if (this->ComputeCriticalPoints) {
+      const auto minimumSize =
+          labelSizes(result.ascendingManifold, g.criticalCells[0].size());
+      const auto maximumSize =
+          labelSizes(result.descendingManifold, result.maxima.size());
+      std::vector<CriticalPoint> rows;
+      auto add = [&](const Cell& cell, vtkIdType size, bool boundaryMaximum) {
+        CriticalPoint r;
+        geometry.centre(cell, r.p);
+        r.dimension = static_cast<signed char>(cell.dimension);
+        r.id = vtkIdType(cell.id);
+        r.value = geometry.value(cell);
+        r.onBoundary = geometry.onBoundary(cell);
+        r.manifoldSize = size;
+        r.boundaryMaximum = boundaryMaximum;
+        rows.push_back(r);
+      };
+      for (int k = 0; k <= d; ++k)
+        for (std::size_t j = 0; j < g.criticalCells[k].size(); ++j)
+          add({k, g.criticalCells[k][j]},
+              k == 0 ? minimumSize[j] : (k == d ? maximumSize[j] : 0), false);
+      for (std::size_t j = g.criticalCells[d].size(); j < result.maxima.size(); ++j)
+        add({result.maxima[j].dimension, result.maxima[j].id}, maximumSize[j], true);
+      writeCriticalPoints(run, rows);
     }
-  }
+
+    // ---- port 1: 1-separatrices through the barycentres ----------------------------
+    Separatrices<SimplexGeometry<std::decay_t<decltype(tri)>>> separatrices(geometry,
+                                                                            run.scalars);
+    SimplexId separatrixId = 0;
+    // Both paths of a saddle as the grid's: sorted by extremum, one separatrix id (and
+    // multiplicity 2) when they reach the same one.
+    auto addSaddle = [&](const Cell& saddle, std::vector<std::vector<Cell>>& paths,
+                         int type) {
+      auto end = [&](const std::vector<Cell>& p) {
+        return std::make_pair(p.back().dimension, p.back().id);
+      };
+      std::sort(paths.begin(), paths.end(),
+                [&](const auto& a, const auto& b) { return end(a) < end(b); });
+      for (std::size_t k = 0; k < paths.size(); ++k) {
+        std::size_t same = 0;
+        for (const auto& q : paths)
+          same += end(q) == end(paths[k]);
+        if (k > 0 && end(paths[k]) != end(paths[k - 1]))
+          ++separatrixId;
+        separatrices.add(saddle, paths[k], separatrixId, type, vtkIdType(same));
+      }
+      ++separatrixId;
+    };
+    if (this->ComputeDescendingSeparatrices1) {
+      for (const SimplexId e : g.criticalCells[1]) {
+        std::vector<std::vector<Cell>> paths(2);
+        for (int k = 0; k < 2; ++k)
+          smsc::descendingPath(tri, result, tri.getEdgeVertex(e, k), paths[k]);
+        addSaddle({1, e}, paths, 0);
+      }
+    }
+    if (this->ComputeAscendingSeparatrices1) {
+      for (const SimplexId s : g.criticalCells[d - 1]) {
+        const int n = smsc::detail::cofaceCount(tri, d, s);
+        std::vector<std::vector<Cell>> paths(static_cast<std::size_t>(n));
+        for (int k = 0; k < n; ++k)
+          smsc::ascendingPath(tri, result, smsc::detail::coface(tri, d, s, k), paths[k]);
+        addSaddle({d - 1, s}, paths, d - 1);
+      }
+    }
+    const bool connectors = this->ComputeSaddleConnectors && d == 3;
+    if (connectors) {
+      for (std::size_t i = 0; i < result.connections.size(); ++i) {
+        const std::vector<Cell>& path = result.connectionPaths[i];
+        separatrices.add(path.front(), std::vector<Cell>(path.begin() + 1, path.end()),
+                         separatrixId++, 1,
+                         vtkIdType(std::min<std::uint64_t>(
+                             result.connections[i].multiplicity,
+                             std::uint64_t(std::numeric_limits<vtkIdType>::max()))));
+      }
+    }
+    if (this->ComputeDescendingSeparatrices1 || this->ComputeAscendingSeparatrices1 ||
+        connectors)
+      separatrices.write(vtkUnstructuredGrid::GetData(run.outputVector, 1));
+  });
+  run.report = result.report;
+  for (const std::string& w : warnings)
+    run.report.warnings.push_back(w);
+  // A GALE producer that failed during the run (CPU producers took over).
+  if (auto* gale =
+          std::get_if<std::shared_ptr<topogpu::GaleTriangulation>>(run.triangulation))
+    for (const std::string& warning : (*gale)->warnings())
+      if (warning.rfind("GALE: no GPU producer", 0) != 0) // said once, when it was built
+        run.report.warnings.push_back(warning);
+
+  // ---- port 3: the segmentation, field data ----------------------------------------
+  writeSegmentation(run,
+                    {this->ComputeAscendingSegmentation,
+                     this->ComputeDescendingSegmentation, this->ComputeFinalSegmentation},
+                    result.ascendingManifold, result.descendingManifold,
+                    result.cellDescendingManifold);
+  const bool computed = result.connectionsComputed;
+  writeFieldData(
+      run,
+      {result.gradient.counts,
+       result.boundaryMaxima,
+       {vtkIdType(result.saddle1Minimum.size()), vtkIdType(result.saddleMaximum.size()),
+        computed ? vtkIdType(result.connections.size()) : -1},
+       {multiplicitySum(result.saddle1Minimum), multiplicitySum(result.saddleMaximum),
+        computed ? vtkIdType(std::min<std::uint64_t>(
+                       result.connectionMultiplicitySum,
+                       std::uint64_t(std::numeric_limits<vtkIdType>::max())))
+                 : -1},
+       result.unlabelledAscending,
+       result.unlabelledDescending});
   run.report.timings.emplace_back("output", outputTimer.seconds());
 }

@@ -1,6 +1,7 @@
 /**
  * @class   vtkTopoGPUMorseSmaleComplex
- * @brief   Morse-Smale complex of an image's point scalar (TopoGPU), TTK's outputs.
+ * @brief   Morse-Smale complex of a point scalar on an image or a tet/triangle mesh
+ *          (TopoGPU), TTK's outputs.
  *
  * Computes the discrete gradient of a point scalar on the cubical complex of a
  * vtkImageData, the saddle-extremum arcs and the manifolds of the extrema
@@ -25,6 +26,16 @@
  *   NumberOfCriticalPointsOnBoundary; off by default, as TTK (the walls can be large);
  * - port 3, segmentation: the input image with the point arrays AscendingManifold,
  *   DescendingManifold, MorseSmaleManifold and the cell array DescendingManifold.
+ *
+ * Meshes (vtkUnstructuredGrid of tets or triangles, vtkPolyData of triangles), and
+ * images with Complex = Simplicial or a stored Triangulation (Explicit, GALE): the
+ * complex of the simplicial gradient (core/morse_smale_complex/
+ * SimplicialMorseSmaleComplex.h), through the Triangulation chosen, with the same
+ * ports and arrays: critical simplices and boundary maxima at their barycentres
+ * (CellId: the simplex id in its dimension), separatrices as polylines through the
+ * barycentres of their V-paths' simplices, the segmentation's point arrays (and the
+ * cell array DescendingManifold when the output's cells are the triangulation's).
+ * Port 2 stays empty on this path (2-separatrices of meshes: not computed).
  *
  * Distributed runs (pvbatch --mpi): whole-domain mode, as the discrete gradient: the
  * field is gathered to rank 0, which outputs the complex of the whole domain.
@@ -64,6 +75,19 @@ public:
   vtkGetMacro(ComputeFinalSegmentation, bool);
   ///@}
 
+  enum { COMPLEX_CUBICAL = 0, COMPLEX_SIMPLICIAL = 1 };
+  /** The cell complex of image data; meshes always use the simplicial one. */
+  vtkSetClampMacro(Complex, int, COMPLEX_CUBICAL, COMPLEX_SIMPLICIAL);
+  vtkGetMacro(Complex, int);
+  /**
+   * Triangulation backend for the simplicial complex: 0 Auto (implicit for images,
+   * explicit for meshes), 1 Explicit, 2 GALE with GPU producers, 3 GALE with CPU
+   * producers. Same output whichever is chosen (an image stored as a mesh runs the
+   * simplicial complex).
+   */
+  vtkSetClampMacro(Triangulation, int, 0, 3);
+  vtkGetMacro(Triangulation, int);
+
 protected:
   vtkTopoGPUMorseSmaleComplex();
   ~vtkTopoGPUMorseSmaleComplex() override;
@@ -78,6 +102,9 @@ protected:
   // The gradient's 16 bytes, the vertex order and roots (3 x 8), labels (4 x 8).
   double WholeDomainBytesPerPoint() const override {
     return 72.0;
+  }
+  int TriangulationChoice() const override {
+    return this->Triangulation;
   }
 
 private:
@@ -94,6 +121,12 @@ private:
   bool ComputeAscendingSegmentation = true;
   bool ComputeDescendingSegmentation = true;
   bool ComputeFinalSegmentation = true;
+  int Complex = COMPLEX_CUBICAL;
+  int Triangulation = 0;
+
+#ifndef __VTK_WRAP__
+  void ComputeSimplicial(topogpu::vtk::FilterRun& run);
+#endif
 };
 
 #endif

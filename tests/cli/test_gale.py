@@ -79,8 +79,11 @@ with tempfile.TemporaryDirectory() as tmp:
                                     "--segment-size", "0"], "--segment-size")
     expect_error("unknown triangulation", ["critical-points", *grid, "--triangulation",
                                            "gale"], "gale-cpu or gale-gpu")
-    expect_error("GALE on discrete-gradient", ["discrete-gradient", *grid,
-                                               "--triangulation", "gale-cpu"],
-                 "not available for discrete-gradient")
+    expect_error("GALE on smooth", ["smooth", *grid, "--triangulation", "gale-cpu"],
+                 "not available for smooth")
+    # discrete-gradient runs on GALE, on the simplicial complex only
+    expect_error("GALE on the cubical complex", ["discrete-gradient", *grid,
+                                                 "--triangulation", "gale-cpu"],
+                 "use --complex simplicial")
 
 cli_helpers.finish()

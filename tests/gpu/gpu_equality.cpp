@@ -36,6 +36,7 @@
 #include "core/eikonal/Patches.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/SaddleConnections.h"
+#include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/rips_persistence/RipsInput.h"
 #include "core/rips_persistence/RipsPersistence.h"
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
@@ -1674,6 +1675,58 @@ void galeGpuProducer() {
          "GALE producer fault: no warning: " + joined(gale->warnings()));
 }
 
+// The simplicial Morse-Smale complex (issue 9) through GALE's GPU producers against the
+// explicit backend on the same tets: the critical cells, every label (maxima compared as
+// vertex tuples: boundary facets' ids differ between backends), the arcs and the saddle
+// connections' multiplicities.
+void galeGpuMorseSmale() {
+  namespace smsc = morse_smale_complex::simplicial;
+  const SimplexId nx = 40, ny = 36, nz = 30, n = nx * ny * nz;
+  ImplicitTriangulation grid(nx, ny, nz);
+  ExplicitTriangulation mesh = explicitCopyOf(grid);
+  std::vector<double> points;
+  for (SimplexId z = 0; z < nz; ++z)
+    for (SimplexId y = 0; y < ny; ++y)
+      for (SimplexId x = 0; x < nx; ++x)
+        points.insert(points.end(), {double(x), double(y), double(z)});
+  std::vector<float> field(n);
+  std::mt19937 rng(7);
+  for (auto& x : field)
+    x = float(rng() % 200);
+  auto summary = [&](auto& tri) {
+    smsc::Output out;
+    smsc::execute(tri, viewOf(field), {}, Monitor{}, out);
+    std::vector<std::vector<SimplexId>> maxima;
+    for (const smsc::Extremum& m : out.maxima) {
+      std::vector<SimplexId> t;
+      for (int k = 0; k <= m.dimension; ++k)
+        t.push_back(m.dimension == 3 ? tri.getCellVertex(m.id, k)
+                                     : tri.getTriangleVertex(m.id, k));
+      std::sort(t.begin(), t.end());
+      maxima.push_back(t);
+    }
+    std::vector<std::vector<SimplexId>> labels;
+    for (const auto l : out.descendingManifold)
+      labels.push_back(maxima[std::size_t(l)]);
+    for (const auto l : out.cellDescendingManifold)
+      labels.push_back(maxima[std::size_t(l)]);
+    return std::make_tuple(out.gradient.counts, out.ascendingManifold, labels,
+                           out.saddle1Minimum.size(), out.saddleMaximum.size(),
+                           out.connections.size(), out.connectionMultiplicitySum,
+                           out.boundaryMaxima);
+  };
+  const auto reference = summary(mesh);
+  gale::Parameters parameters;
+  parameters.segmentCapacity = 64;
+  parameters.producer = gale::ProducerKind::Gpu;
+  auto gale = GaleTriangulation::fromExplicit(mesh, points, parameters);
+  expect(gale->producerName() == "gpu",
+         "GALE GPU Morse-Smale: no GPU producer: " + joined(gale->warnings()));
+  expect(
+      summary(*gale) == reference,
+      "GALE GPU Morse-Smale: the simplicial complex differs from the explicit backend's");
+}
+
 int main(int argc, char** argv) try {
   // Line by line, so that a run cut short (a timeout on the device) keeps its output.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -1735,6 +1788,7 @@ int main(int argc, char** argv) try {
       if (injectFaults)
         faultInjection();
       galeGpuProducer();
+      galeGpuMorseSmale();
     }
     geodesicMeshes(surfaceFolder);
     geodesicChunks();

@@ -1,10 +1,14 @@
-"""Builds states/morse-smale-complex.pvsm (run once, commit the result).
+"""Builds states/morse-smale-complex.pvsm, or with --tets states/msc-tet-mesh.pvsm (run
+once, commit the result).
 
-Usage: pvpython make_msc_state.py PLUGIN OUTPUT.pvsm   (no X server needed)
+Usage: pvpython make_msc_state.py PLUGIN OUTPUT.pvsm [--tets]   (no X server needed)
 The pipeline makes its own field (a low-frequency Wavelet: about 120 critical cells), so
 the state needs no data files: the Morse-Smale complex's critical points as spheres
 coloured by CellDimension, its 1-separatrices as tubes coloured by SeparatrixType, over
-a translucent slice of the field through z = 0 and the field's outline.
+a translucent slice of the field through z = 0 and the field's outline. --tets splits
+the Wavelet into tetrahedra first (ParaView's Tetrahedralize, a vtkUnstructuredGrid), so
+the filter takes its mesh path: the simplicial complex, separatrices through the
+simplices' barycentres.
 """
 import os
 import sys
@@ -15,11 +19,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import state_helpers  # noqa: E402
 
 plugin, output = sys.argv[1], sys.argv[2]
+tets = "--tets" in sys.argv[3:]
 LoadPlugin(plugin, remote=False, ns=globals())
 
 field = Wavelet(registrationName="Field")
 field.WholeExtent = [-16, 16, -16, 16, -8, 8]
 field.XFreq, field.YFreq, field.ZFreq = 20.0, 15.0, 10.0
+if tets:
+    field.WholeExtent = [-12, 12, -12, 12, -6, 6]
+    field = Tetrahedralize(registrationName="TetMesh", Input=field)
 
 msc = TopoGPUMorseSmaleComplex(registrationName="MorseSmaleComplex", Input=field)
 msc.SelectInputScalars = ["POINTS", "RTData"]

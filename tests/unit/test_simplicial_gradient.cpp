@@ -9,14 +9,21 @@
 //    written here), which Robins et al. prove the critical cells are;
 //  - the Euler characteristic of the complex from its simplex counts;
 //  - 1-separatrices and the descending segmentation: TTK's msc_separatrices1 counts on
-//    every volume, and walks over the brute-force pairs on small grids.
+//    every volume, and walks over the brute-force pairs on small grids;
+//  - the Morse-Smale complex (core/morse_smale_complex/SimplicialMorseSmaleComplex.h):
+//    labels, arcs and saddle-connection multiplicities against walks and a path
+//    enumeration over the brute-force pairs, the segmentation's invariants (every vertex
+//    labelled, each minimum in its own region, regions connected, one region per
+//    extremum) and identical results through the implicit, explicit and GALE backends.
 #include "BruteForce.h"
 #include "RawVolumes.h"
 #include "UnitHelpers.h"
 
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
+#include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/gale/GaleTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
 #include <gtest/gtest.h>
@@ -492,6 +499,364 @@ TEST(SimplicialGradient, BadInputProgressAndAbort) {
   values[17] = 0.0f;
   expectProgressAndAbort(
       [&](const Monitor& m) { sg::execute(grid, viewOf(values), {}, m, out); });
+}
+
+// ---- the Morse-Smale complex ---------------------------------------------------------
+
+namespace smsc = morse_smale_complex::simplicial;
+using morse_smale_complex::ManifoldLabel;
+
+// A maximum as (dimension, vertices): a critical top cell or a boundary facet.
+using Extremum = std::pair<int, Tuple>;
+
+// The complex seen as vertex tuples, for comparisons across backends and with the oracle.
+struct MscTuples {
+  std::vector<Tuple> minimumOf;    // per vertex
+  std::vector<Extremum> maximumOf; // per vertex (dimension -1: none)
+  std::map<Tuple, Extremum> cellMaximum;
+  std::map<Tuple, std::multiset<Extremum>> saddleMaxima;
+  std::map<std::pair<Tuple, Tuple>, std::uint64_t> connections;
+  bool operator==(const MscTuples& o) const {
+    return minimumOf == o.minimumOf && maximumOf == o.maximumOf &&
+           cellMaximum == o.cellMaximum && saddleMaxima == o.saddleMaxima &&
+           connections == o.connections;
+  }
+};
+
+template <typename Triangulation>
+MscTuples mscTuples(Triangulation& tri, const smsc::Output& out) {
+  const int top = out.gradient.dimension;
+  MscTuples t;
+  auto maximum = [&](ManifoldLabel l) {
+    if (l < 0)
+      return Extremum{-1, {}};
+    const smsc::Extremum& e = out.maxima[std::size_t(l)];
+    return Extremum{e.dimension, verticesOf(tri, e.dimension, e.id)};
+  };
+  for (SimplexId v = 0; v < out.gradient.simplexCounts[0]; ++v) {
+    const ManifoldLabel a = out.ascendingManifold[v];
+    t.minimumOf.push_back(a < 0 ? Tuple{} : Tuple{out.gradient.criticalCells[0][a]});
+    t.maximumOf.push_back(maximum(out.descendingManifold[v]));
+  }
+  for (SimplexId c = 0; c < out.gradient.simplexCounts[top]; ++c)
+    t.cellMaximum[verticesOf(tri, top, c)] = maximum(out.cellDescendingManifold[c]);
+  for (const smsc::Arc& arc : out.saddleMaximum)
+    for (int k = 0; k < arc.multiplicity; ++k)
+      t.saddleMaxima[verticesOf(tri, top - 1, arc.saddle)].insert(maximum(arc.extremum));
+  for (const smsc::Connection& c : out.connections)
+    t.connections[{verticesOf(tri, 1, c.saddle1), verticesOf(tri, 2, c.saddle2)}] =
+        c.multiplicity;
+  return t;
+}
+
+// The oracle: walks over the brute force's pairs (sets of tuples), the boundary rule
+// written again on tuples, and every V-path down each 2-saddle's wall enumerated.
+MscTuples bruteMsc(const BruteComplex& cx, const BruteGradient& g,
+                   const std::vector<SimplexId>& rank) {
+  const int top = cx.dimension;
+  std::map<Tuple, Tuple> downOf;
+  for (const auto& [face, coface] : g.up)
+    downOf[coface] = face;
+  std::map<Tuple, std::vector<Tuple>> cofaces; // facet -> top cells
+  for (const Tuple& c : cx.simplices[top])
+    for (const Tuple& f : cx.simplices[top - 1])
+      if (BruteComplex::contains(c, f))
+        cofaces[f].push_back(c);
+  auto key = [&](const Tuple& s) {
+    std::vector<SimplexId> k;
+    for (SimplexId u : s)
+      k.push_back(rank[u]);
+    std::sort(k.rbegin(), k.rend());
+    return k;
+  };
+  auto boundaryRoot = [&](Tuple f) {
+    for (;;) {
+      Tuple best = f;
+      for (const auto& [h, cells] : cofaces) {
+        Tuple common;
+        std::set_intersection(f.begin(), f.end(), h.begin(), h.end(),
+                              std::back_inserter(common));
+        if (cells.size() == 1 && h != f && !common.empty() && key(best) < key(h))
+          best = h;
+      }
+      if (best == f)
+        return f;
+      f = best;
+    }
+  };
+  auto maximumOf = [&](Tuple c) -> Extremum {
+    for (;;) {
+      if (g.critical.count(c))
+        return {top, c};
+      const Tuple f = downOf.at(c);
+      Tuple other;
+      for (const Tuple& d : cofaces[f])
+        if (d != c && other.empty())
+          other = d;
+      if (other.empty()) {
+        const Tuple root = boundaryRoot(f);
+        const Tuple cell = cofaces[root][0];
+        return g.critical.count(cell) ? Extremum{top, cell} : Extremum{top - 1, root};
+      }
+      c = other;
+    }
+  };
+  MscTuples t;
+  for (SimplexId v = 0; v < cx.numberOfVertices; ++v) {
+    SimplexId u = v;
+    while (!g.critical.count({u})) {
+      const Tuple& e = g.up.at({u});
+      u = e[0] == u ? e[1] : e[0];
+    }
+    t.minimumOf.push_back({u});
+    Tuple highest;
+    for (const Tuple& c : cx.simplices[top])
+      if (BruteComplex::contains(c, {v}) && (highest.empty() || key(highest) < key(c)))
+        highest = c;
+    t.maximumOf.push_back(highest.empty() ? Extremum{-1, {}} : maximumOf(highest));
+  }
+  for (const Tuple& c : cx.simplices[top])
+    t.cellMaximum[c] = maximumOf(c);
+  for (const Tuple& s : g.critical)
+    if (int(s.size()) == top)
+      for (const Tuple& c : cofaces[s])
+        t.saddleMaxima[s].insert(t.cellMaximum[c]);
+  if (top == 3) {
+    std::function<void(const Tuple&, const Tuple&, const Tuple&)> walk =
+        [&](const Tuple& s2, const Tuple& tri, const Tuple& own) {
+          for (std::size_t drop = 0; drop < 3; ++drop) {
+            Tuple e = tri;
+            e.erase(e.begin() + long(drop));
+            if (e == own)
+              continue;
+            if (g.critical.count(e)) {
+              ++t.connections[{e, s2}];
+              continue;
+            }
+            const auto up = g.up.find(e);
+            if (up != g.up.end() && up->second.size() == 3 && up->second != tri)
+              walk(s2, up->second, e);
+          }
+        };
+    for (const Tuple& s : g.critical)
+      if (s.size() == 3)
+        walk(s, s, {});
+  }
+  return t;
+}
+
+// Invariants of the segmentation that need no oracle: every vertex in a cell labelled,
+// each minimum (critical maximum) in its own region, one region per extremum, minimum
+// regions connected through edges and critical maxima's cell regions through facets.
+template <typename Triangulation>
+void checkSegmentation(Triangulation& tri, const smsc::Output& out) {
+  const sg::Output& g = out.gradient;
+  const int top = g.dimension;
+  tri.precondition(VE | EV | FT | EF | TF | FE | VertexStar);
+  const SimplexId nv = g.simplexCounts[0], nc = g.simplexCounts[top];
+  std::set<ManifoldLabel> ascending, descending;
+  for (SimplexId v = 0; v < nv; ++v) {
+    ASSERT_GE(out.ascendingManifold[v], 0) << "vertex " << v;
+    ascending.insert(out.ascendingManifold[v]);
+    if (tri.getVertexStarNumber(v) > 0) {
+      ASSERT_GE(out.descendingManifold[v], 0) << "vertex " << v;
+      bool inStar = false; // the label of one of its cells
+      for (int i = 0; i < tri.getVertexStarNumber(v); ++i)
+        inStar |= out.cellDescendingManifold[tri.getVertexStar(v, i)] ==
+                  out.descendingManifold[v];
+      EXPECT_TRUE(inStar) << "vertex " << v;
+    }
+  }
+  for (SimplexId c = 0; c < nc; ++c) {
+    ASSERT_GE(out.cellDescendingManifold[c], 0) << "cell " << c;
+    descending.insert(out.cellDescendingManifold[c]);
+  }
+  EXPECT_EQ(ascending.size(), g.criticalCells[0].size());
+  EXPECT_EQ(descending.size(), out.maxima.size());
+  EXPECT_EQ(out.unlabelledAscending + out.unlabelledCells, 0);
+  // connectivity: a flood from each extremum within its label covers the region
+  std::vector<char> seen(std::size_t(nv), 0);
+  for (std::size_t i = 0; i < g.criticalCells[0].size(); ++i) {
+    const SimplexId m = g.criticalCells[0][i];
+    EXPECT_EQ(out.ascendingManifold[m], ManifoldLabel(i));
+    std::vector<SimplexId> queue{m};
+    seen[m] = 1;
+    for (std::size_t h = 0; h < queue.size(); ++h)
+      for (int k = 0; k < tri.getVertexEdgeNumber(queue[h]); ++k) {
+        const SimplexId e = tri.getVertexEdge(queue[h], k);
+        for (int j = 0; j < 2; ++j) {
+          const SimplexId u = tri.getEdgeVertex(e, j);
+          if (!seen[u] && out.ascendingManifold[u] == ManifoldLabel(i)) {
+            seen[u] = 1;
+            queue.push_back(u);
+          }
+        }
+      }
+  }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), nv) << "a minimum's region is split";
+  std::vector<char> cellSeen(std::size_t(nc), 0);
+  SimplexId reached = 0, inCriticalRegions = 0;
+  for (std::size_t i = 0; i < g.criticalCells[top].size(); ++i) {
+    const SimplexId m = g.criticalCells[top][i];
+    EXPECT_EQ(out.cellDescendingManifold[m], ManifoldLabel(i));
+    std::vector<SimplexId> queue{m};
+    cellSeen[m] = 1;
+    for (std::size_t h = 0; h < queue.size(); ++h)
+      for (int f = 0; f <= top; ++f) {
+        const SimplexId facet =
+            top == 3 ? tri.getTetTriangle(queue[h], f) : tri.getTriangleEdge(queue[h], f);
+        for (int k = 0; k < smsc::detail::cofaceCount(tri, top, facet); ++k) {
+          const SimplexId d = smsc::detail::coface(tri, top, facet, k);
+          if (!cellSeen[d] && out.cellDescendingManifold[d] == ManifoldLabel(i)) {
+            cellSeen[d] = 1;
+            queue.push_back(d);
+          }
+        }
+      }
+    reached += SimplexId(queue.size());
+  }
+  for (SimplexId c = 0; c < nc; ++c)
+    inCriticalRegions +=
+        out.cellDescendingManifold[c] < ManifoldLabel(g.criticalCells[top].size());
+  EXPECT_EQ(reached, inCriticalRegions) << "a maximum's region is split";
+  // arcs: two per 1-saddle, one per coface of a (d-1)-saddle
+  SimplexId down = 0, up = 0, cofaceTotal = 0;
+  for (const smsc::Arc& a : out.saddle1Minimum)
+    down += a.multiplicity;
+  for (const smsc::Arc& a : out.saddleMaximum)
+    up += a.multiplicity;
+  for (const SimplexId s : g.criticalCells[top - 1])
+    cofaceTotal += smsc::detail::cofaceCount(tri, top, s);
+  EXPECT_EQ(down, 2 * g.counts[1]);
+  EXPECT_EQ(up, cofaceTotal);
+}
+
+template <typename Triangulation, typename T>
+smsc::Output runMsc(Triangulation& tri, const std::vector<T>& values) {
+  smsc::Output out;
+  smsc::Parameters parameters;
+  parameters.keepConnectionPaths = true;
+  smsc::execute(tri, viewOf(values), parameters, Monitor{}, out);
+  return out;
+}
+
+// Each kept connection path is a V-path from its 2-saddle down to its 1-saddle.
+template <typename Triangulation>
+void checkConnectionPaths(Triangulation& tri, const smsc::Output& out) {
+  ASSERT_EQ(out.connectionPaths.size(), out.connections.size());
+  for (std::size_t i = 0; i < out.connections.size(); ++i) {
+    const auto& p = out.connectionPaths[i];
+    ASSERT_GE(p.size(), 2u);
+    EXPECT_TRUE(p.front() == (sg::Cell{2, out.connections[i].saddle2}));
+    EXPECT_TRUE(p.back() == (sg::Cell{1, out.connections[i].saddle1}));
+    for (std::size_t k = 1; k + 1 < p.size(); k += 2) {
+      EXPECT_EQ(sg::getPairedCell(tri, out.gradient, 1, p[k].id, false), p[k + 1].id);
+      const Tuple face = verticesOf(tri, 1, p[k].id);
+      EXPECT_TRUE(BruteComplex::contains(verticesOf(tri, 2, p[k - 1].id), face));
+    }
+  }
+}
+
+// Small grids and random sub-complexes of a Kuhn grid (holes, pinches, permuted ids):
+// the oracle's labels, arcs and connection multiplicities; the same complex through the
+// implicit, explicit and GALE backends; Euler's relation.
+TEST(SimplicialMorseSmaleComplex, MatchesBruteForceOnEveryBackend) {
+  std::mt19937 rng(23);
+  struct Case {
+    SimplexId nv;
+    int dimension;
+    std::vector<Tuple> cells;
+    std::array<SimplexId, 3> grid; // {0,0,0}: not a TTK grid
+  };
+  std::vector<Case> cases;
+  const SimplexId dims[][3] = {{6, 5, 1}, {5, 4, 4}, {4, 6, 5}, {7, 3, 1}};
+  for (const auto& n : dims) {
+    const std::vector<Tuple> cells = ttkGridCells(n[0], n[1], n[2]);
+    cases.push_back(
+        {n[0] * n[1] * n[2], int(cells.front().size()) - 1, cells, {n[0], n[1], n[2]}});
+  }
+  for (int index = 2; cases.size() < 12; ++index) {
+    const RandomMesh m = randomMesh(index, rng);
+    if (index % 4 >= 2 && !m.cells.empty())
+      cases.push_back({m.numberOfVertices, m.dimension, m.cells, {0, 0, 0}});
+  }
+  for (const Case& c : cases) {
+    for (int levels : {4, 1000}) {
+      SCOPED_TRACE(std::to_string(c.nv) + " vertices, dimension " +
+                   std::to_string(c.dimension) + ", levels " + std::to_string(levels));
+      const std::vector<float> values = randomValues(c.nv, levels, rng);
+      const std::vector<SimplexId> rank = ranksOf(values);
+      const BruteComplex cx(c.nv, c.dimension, c.cells);
+      const BruteGradient brute = bruteGradient(cx, rank);
+      const MscTuples expected = bruteMsc(cx, brute, rank);
+
+      ExplicitTriangulation mesh(c.nv, c.dimension, flatCells(c.cells));
+      const smsc::Output out = runMsc(mesh, values);
+      checkSegmentation(mesh, out);
+      checkConnectionPaths(mesh, out);
+      const MscTuples got = mscTuples(mesh, out);
+      EXPECT_EQ(got.minimumOf, expected.minimumOf);
+      EXPECT_EQ(got.maximumOf, expected.maximumOf);
+      EXPECT_EQ(got.cellMaximum, expected.cellMaximum);
+      EXPECT_EQ(got.saddleMaxima, expected.saddleMaxima);
+      EXPECT_EQ(got.connections, expected.connections);
+      const auto& n = out.gradient.counts;
+      EXPECT_EQ(n[0] - n[1] + n[2] - n[3], cx.euler());
+
+      std::vector<double> points;
+      std::uniform_real_distribution<double> coordinate(0, 1);
+      for (SimplexId v = 0; v < 3 * c.nv; ++v)
+        points.push_back(coordinate(rng));
+      gale::Parameters galeParameters;
+      galeParameters.segmentCapacity = 4; // many segments on a small mesh
+      if (levels == 4) {                  // and a stress: a tiny cache, no precomputation
+        galeParameters.cacheSegments = 2;
+        galeParameters.segmentsPerRequest = 1;
+      }
+      auto galeMesh = GaleTriangulation::fromExplicit(mesh, points, galeParameters);
+      const smsc::Output galeOut = runMsc(*galeMesh, values);
+      expectSameGradient(brute, asTuples(*galeMesh, galeOut.gradient));
+      EXPECT_TRUE(mscTuples(*galeMesh, galeOut) == got) << "GALE differs from explicit";
+      if (c.grid[0] > 0) {
+        ImplicitTriangulation grid(c.grid[0], c.grid[1], c.grid[2]);
+        const smsc::Output gridOut = runMsc(grid, values);
+        checkSegmentation(grid, gridOut);
+        EXPECT_TRUE(mscTuples(grid, gridOut) == got) << "implicit differs from explicit";
+      }
+    }
+  }
+}
+
+// A linear ramp on a box: one minimum, no critical top cell (Euler: 1 = 1), so every
+// cell leaves through the boundary and ends at one boundary maximum, the top corner's.
+TEST(SimplicialMorseSmaleComplex, RampEndsAtOneBoundaryMaximum) {
+  for (SimplexId nz : {1, 4}) {
+    ImplicitTriangulation grid(5, 4, nz);
+    std::vector<float> values;
+    for (SimplexId z = 0; z < nz; ++z)
+      for (SimplexId y = 0; y < 4; ++y)
+        for (SimplexId x = 0; x < 5; ++x)
+          values.push_back(float(x + 10 * y + 100 * z));
+    const smsc::Output out = runMsc(grid, values);
+    checkSegmentation(grid, out);
+    EXPECT_EQ(out.gradient.counts, (std::array<SimplexId, 4>{1, 0, 0, 0}));
+    ASSERT_EQ(out.maxima.size(), 1u);
+    EXPECT_EQ(out.boundaryMaxima, 1);
+    const Tuple corner = verticesOf(grid, out.maxima[0].dimension, out.maxima[0].id);
+    EXPECT_TRUE(std::find(corner.begin(), corner.end(), grid.getNumberOfVertices() - 1) !=
+                corner.end());
+  }
+}
+
+TEST(SimplicialMorseSmaleComplex, BadInputProgressAndAbort) {
+  ImplicitTriangulation grid(4, 4, 4);
+  std::vector<float> values(64, 1.0f);
+  smsc::Output out;
+  values[5] = std::nanf("");
+  expectError([&] { smsc::execute(grid, viewOf(values), {}, Monitor{}, out); }, "5");
+  values[5] = 0.0f;
+  expectProgressAndAbort(
+      [&](const Monitor& m) { smsc::execute(grid, viewOf(values), {}, m, out); });
 }
 
 // ---- parity with TTK -----------------------------------------------------------------

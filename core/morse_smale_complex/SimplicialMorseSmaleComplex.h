@@ -1,0 +1,572 @@
+// The Morse-Smale complex on the simplicial discrete gradient (issue 9): triangle and
+// tetrahedral meshes and the implicit grid's Freudenthal triangulation, through any
+// triangulation backend (implicit, explicit, GALE: only the concept's accessors).
+// The outputs are the grid complex's (MorseSmaleComplex.h), with simplex ids in place of
+// refined ids:
+//
+//  - minima: the critical vertices; maxima: the critical top cells (tets in 3D,
+//    triangles in 2D), then the boundary maxima (below);
+//  - AscendingManifold (per vertex, TTK's name): the minimum its descending V-path
+//    reaches (vertex, paired edge, other vertex, ...): every vertex has one;
+//  - DescendingManifold per top cell: the maximum its ascending path reaches (cell, its
+//    paired facet, that facet's other cell, ...). A path paired into a boundary facet
+//    (a facet of one cell) leaves the mesh; as on grids (docs/filters/
+//    morse-smale-complex.md, "The boundary rule") it goes on by steepest ascent over the
+//    boundary facets (order: the gradient's filtration key, the ranks of a simplex's
+//    vertices in decreasing order) to a root facet; a root whose cell is a critical
+//    maximum is that maximum, any other is a boundary maximum (listed after the
+//    critical cells, numbered by facet id). So every cell is labelled. Neighbours are
+//    the boundary facets sharing a vertex, not only a (d-2)-face as on grids: across
+//    edges the lexicographic key of triangles stalls below a higher vertex (a linear
+//    ramp got 4 roots); across vertices a root's highest vertex is a local maximum of f
+//    on the boundary surface and the root the highest boundary facet around it;
+//  - DescendingManifold per vertex: the label of the highest cell of its star (largest
+//    key), the grid's rule. Only a vertex in no cell (unreferenced) has none (-1);
+//  - arcs: from each 1-saddle (critical edge) the minima of its two vertices; from each
+//    (d-1)-saddle the maxima of its cofaces; one arc of multiplicity 2 when both paths
+//    reach the same extremum;
+//  - saddle connections (3D): for each 2-saddle, the number of V-paths down its
+//    descending wall (triangle, edge, triangle, ...) to each 1-saddle, counted on the
+//    wall's DAG in topological order; an arc per pair with at least one path,
+//    multiplicity = that number (the grid's definition). TTK 1.2's own count of saddle
+//    connectors stays in SimplicialSeparatrices.h (its one-path-per-1-saddle rule).
+#pragma once
+
+#include "core/discrete_gradient/SimplicialGradient.h"
+#include "core/discrete_gradient/SimplicialSeparatrices.h"
+#include "core/morse_smale_complex/MorseSmaleComplex.h"
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace topogpu::morse_smale_complex::simplicial {
+
+namespace sg = discrete_gradient::simplicial;
+
+struct Parameters {
+  Backend backend = Backend::Auto; // the simplicial complex runs on the CPU
+  bool computeSaddleConnections = true;
+  // Keep one V-path per saddle connection (for drawing; off for counts only).
+  bool keepConnectionPaths = false;
+};
+
+// A saddle-extremum arc: the saddle's simplex id and the extremum's index (into the
+// minima for 1-saddles, into `maxima` for (d-1)-saddles).
+struct Arc {
+  SimplexId saddle = -1;
+  SimplexId extremum = -1;
+  int multiplicity = 1;
+};
+
+// A saddle connection: 1-saddle (edge) and 2-saddle (triangle) ids, V-path count.
+struct Connection {
+  SimplexId saddle1 = -1, saddle2 = -1;
+  std::uint64_t multiplicity = 0;
+};
+
+// A maximum: a critical top cell (dimension d) or a boundary maximum (a facet, d - 1).
+struct Extremum {
+  int dimension = 0;
+  SimplexId id = -1;
+};
+
+struct Output {
+  sg::Output gradient;
+  std::vector<SimplexId> rank; // the vertex order (the paths' boundary part reads it)
+  std::vector<Extremum> maxima;
+  SimplexId boundaryMaxima = 0;
+  std::vector<ManifoldLabel> ascendingManifold;      // per vertex: index of its minimum
+  std::vector<ManifoldLabel> descendingManifold;     // per vertex: index in maxima
+  std::vector<ManifoldLabel> cellDescendingManifold; // per top cell
+  std::vector<Arc> saddle1Minimum, saddleMaximum;
+  std::vector<Connection> connections; // by 2-saddle, then 1-saddle id
+  std::uint64_t connectionMultiplicitySum = 0;
+  bool connectionsComputed = false;
+  // Per connection when kept: the cells from saddle2 down to saddle1 (triangle, edge,
+  // triangle, ..., edge).
+  std::vector<std::vector<sg::Cell>> connectionPaths;
+  // Boundary facets (ascending ids) and, per boundary facet, the index of the next one
+  // on its steepest ascent (itself at a root).
+  std::vector<SimplexId> boundaryFacets, boundaryNext;
+  SimplexId unlabelledAscending = 0, unlabelledDescending = 0, unlabelledCells = 0;
+  RunReport report;
+};
+
+// What the complex reads besides the gradient's relations.
+constexpr Relations kRequiredRelations =
+    sg::kPairRelations | VertexStar | BoundaryEdges | BoundaryTriangles;
+
+// Throws Error for bad input (as the gradient), Aborted on abort.
+template <typename Triangulation>
+void execute(Triangulation& tri, const ScalarArrayView& values,
+             const Parameters& parameters, const Monitor& monitor, Output& output);
+
+// The descending path from vertex v (vertex, edge, ..., minimum).
+template <typename Triangulation>
+void descendingPath(const Triangulation& tri, const Output& out, SimplexId v,
+                    std::vector<sg::Cell>& path) {
+  path.clear();
+  sg::getDescendingPath(tri, out.gradient, v, path);
+}
+
+// The ascending path from top cell c to its maximum: cell, facet, cell, ...; an exit
+// goes on over the boundary facets (facet, facet, ...) and, when its root's cell is a
+// critical maximum, ends at that cell.
+template <typename Triangulation>
+void ascendingPath(const Triangulation& tri, const Output& out, SimplexId c,
+                   std::vector<sg::Cell>& path);
+
+// One id per (AscendingManifold, DescendingManifold) pair present, in the pairs' order
+// (-1 where either is -1): TTK's MorseSmaleManifold.
+std::vector<SimplexId> morseSmaleLabels(const std::vector<ManifoldLabel>& ascending,
+                                        const std::vector<ManifoldLabel>& descending);
+
+// ---- implementation ------------------------------------------------------------------
+
+namespace detail {
+
+// The vertices of simplex (dim, id) in decreasing rank: its filtration key.
+template <typename Triangulation>
+std::array<SimplexId, 4> keyOf(const Triangulation& tri, int dim, SimplexId id,
+                               const SimplexId* rank) {
+  std::array<SimplexId, 4> k{-1, -1, -1, -1};
+  for (int i = 0; i <= dim; ++i) {
+    const SimplexId v = dim == 0   ? id
+                        : dim == 1 ? tri.getEdgeVertex(id, i)
+                        : dim == 2 ? tri.getTriangleVertex(id, i)
+                                   : tri.getCellVertex(id, i);
+    k[i] = rank[v];
+  }
+  // Insertion sort, decreasing (at most 4 entries).
+  for (int i = 1; i <= dim; ++i)
+    for (int j = i; j > 0 && k[j - 1] < k[j]; --j)
+      std::swap(k[j - 1], k[j]);
+  return k;
+}
+
+template <typename Triangulation>
+int cofaceCount(const Triangulation& tri, int top, SimplexId f) {
+  return top == 3 ? tri.getTriangleTetNumber(f) : tri.getEdgeTriangleNumber(f);
+}
+template <typename Triangulation>
+SimplexId coface(const Triangulation& tri, int top, SimplexId f, int i) {
+  return top == 3 ? tri.getTriangleTet(f, i) : tri.getEdgeTriangle(f, i);
+}
+
+// Steepest ascent over the boundary facets: boundaryNext per boundary facet.
+template <typename Triangulation>
+void boundaryForest(const Triangulation& tri, int top, const SimplexId* rank,
+                    Output& out) {
+  const SimplexId nFacets = out.gradient.simplexCounts[top - 1];
+  std::vector<char> isBoundary(std::size_t(nFacets), 0);
+  // The backend's boundary flags: counting cofaces is slow on the implicit grid.
+  tbb::parallel_for(SimplexId(0), nFacets, [&](SimplexId f) {
+    isBoundary[f] = top == 3 ? tri.isTriangleOnBoundary(f) : tri.isEdgeOnBoundary(f);
+  });
+  out.boundaryFacets.clear();
+  for (SimplexId f = 0; f < nFacets; ++f)
+    if (isBoundary[f])
+      out.boundaryFacets.push_back(f);
+  const auto& facets = out.boundaryFacets;
+  auto facetVertex = [&](SimplexId f, int j) {
+    return top == 3 ? tri.getTriangleVertex(f, j) : tri.getEdgeVertex(f, j);
+  };
+  // The boundary facets around each vertex (compressed rows): neighbours are facets
+  // sharing a vertex, read here without the (slower) coface relations.
+  const SimplexId nVertices = out.gradient.simplexCounts[0];
+  std::vector<SimplexId> offsets(std::size_t(nVertices) + 1, 0), around;
+  for (const SimplexId f : facets)
+    for (int j = 0; j < top; ++j)
+      ++offsets[facetVertex(f, j) + 1];
+  for (SimplexId v = 0; v < nVertices; ++v)
+    offsets[v + 1] += offsets[v];
+  around.resize(std::size_t(offsets.back()));
+  {
+    std::vector<SimplexId> at(offsets.begin(), offsets.end() - 1);
+    for (const SimplexId f : facets)
+      for (int j = 0; j < top; ++j)
+        around[at[facetVertex(f, j)]++] = f;
+  }
+  out.boundaryNext.assign(facets.size(), 0);
+  tbb::parallel_for(std::size_t(0), facets.size(), [&](std::size_t i) {
+    const SimplexId f = facets[i];
+    SimplexId best = f;
+    auto bestKey = keyOf(tri, top - 1, f, rank);
+    for (int j = 0; j < top; ++j) {
+      const SimplexId v = facetVertex(f, j);
+      for (SimplexId k = offsets[v]; k < offsets[v + 1]; ++k) {
+        const SimplexId g = around[k];
+        if (g == f)
+          continue;
+        const auto key = keyOf(tri, top - 1, g, rank);
+        if (bestKey < key) {
+          best = g;
+          bestKey = key;
+        }
+      }
+    }
+    out.boundaryNext[i] =
+        SimplexId(std::lower_bound(facets.begin(), facets.end(), best) - facets.begin());
+  });
+}
+
+// Pointer jumping to the roots of a forest given by next (next[i] == i at a root; a
+// negative next is a terminal value kept as is).
+inline void jumpToRoots(std::vector<SimplexId>& next) {
+  const SimplexId n = SimplexId(next.size());
+  std::vector<SimplexId> jump(next.size());
+  for (SimplexId reach = 1; reach < 2 * n + 2; reach *= 2) {
+    tbb::parallel_for(SimplexId(0), n, [&](SimplexId i) {
+      jump[i] = next[i] < 0 ? next[i] : next[next[i]];
+    });
+    bool changed = false;
+    for (SimplexId i = 0; i < n && !changed; ++i)
+      changed = jump[i] != next[i];
+    next.swap(jump);
+    if (!changed)
+      return;
+  }
+  throw Error("internal error: a gradient forest has a cycle");
+}
+
+struct WallScratch {
+  std::vector<SimplexId> localOf; // triangle id -> index in the wall, or -1
+  std::vector<SimplexId> triangles, parent, successorOffsets, successors, inDegree, order;
+  std::vector<std::uint64_t> paths;
+  std::vector<SimplexId> saddles1; // (1-saddle, wall triangle) pairs, flattened
+};
+
+inline std::uint64_t addSaturating(std::uint64_t a, std::uint64_t b, bool& overflow) {
+  if (a > std::numeric_limits<std::uint64_t>::max() - b) {
+    overflow = true;
+    return std::numeric_limits<std::uint64_t>::max();
+  }
+  return a + b;
+}
+
+// The V-paths down the descending wall of 2-saddle s2: its triangles (a DAG: triangle t
+// -> the triangle paired with each of t's edges but t's own), counted in topological
+// order; each 1-saddle reached gets the sum of its wall triangles' path counts.
+template <typename Triangulation>
+void wallConnections(const Triangulation& tri, const sg::Output& g, SimplexId s2,
+                     bool keepPaths, WallScratch& w, std::vector<Connection>& found,
+                     std::vector<std::vector<sg::Cell>>& foundPaths, bool& overflow) {
+  if (w.localOf.empty())
+    w.localOf.assign(std::size_t(g.simplexCounts[2]), -1);
+  w.triangles.assign(1, s2);
+  w.parent.assign(1, -1);
+  w.localOf[s2] = 0;
+  w.successorOffsets.assign(1, 0);
+  w.successors.clear();
+  w.saddles1.clear();
+  for (std::size_t head = 0; head < w.triangles.size(); ++head) {
+    const SimplexId t = w.triangles[head];
+    const SimplexId own = sg::getPairedCell(tri, g, 2, t, true); // -1 for s2
+    for (int j = 0; j < 3; ++j) {
+      const SimplexId e = tri.getTriangleEdge(t, j);
+      if (e == own)
+        continue;
+      if (sg::isCritical(g, 1, e)) {
+        w.saddles1.insert(w.saddles1.end(), {e, SimplexId(head)});
+        continue;
+      }
+      const SimplexId next = sg::getPairedCell(tri, g, 1, e, false);
+      if (next < 0 || next == t)
+        continue; // e is paired with a vertex: the V-path stops
+      if (w.localOf[next] < 0) {
+        w.localOf[next] = SimplexId(w.triangles.size());
+        w.triangles.push_back(next);
+        w.parent.push_back(SimplexId(head));
+      }
+      w.successors.push_back(w.localOf[next]);
+    }
+    w.successorOffsets.push_back(SimplexId(w.successors.size()));
+  }
+  const std::size_t n = w.triangles.size();
+  w.inDegree.assign(n, 0);
+  for (const SimplexId s : w.successors)
+    ++w.inDegree[s];
+  w.paths.assign(n, 0);
+  w.paths[0] = 1;
+  w.order.clear();
+  w.order.push_back(0);
+  for (std::size_t head = 0; head < w.order.size(); ++head) {
+    const SimplexId i = w.order[head];
+    for (SimplexId k = w.successorOffsets[i]; k < w.successorOffsets[i + 1]; ++k) {
+      const SimplexId j = w.successors[k];
+      w.paths[j] = addSaturating(w.paths[j], w.paths[i], overflow);
+      if (--w.inDegree[j] == 0)
+        w.order.push_back(j);
+    }
+  }
+  if (w.order.size() != n)
+    throw Error("internal error: a descending wall of the gradient has a cycle");
+  // Per 1-saddle: the sum over its wall triangles, in 1-saddle id order.
+  std::vector<std::pair<SimplexId, SimplexId>> hits; // (1-saddle, local triangle)
+  for (std::size_t k = 0; k < w.saddles1.size(); k += 2)
+    hits.emplace_back(w.saddles1[k], w.saddles1[k + 1]);
+  std::sort(hits.begin(), hits.end());
+  for (std::size_t k = 0; k < hits.size();) {
+    Connection c{hits[k].first, s2, 0};
+    std::size_t end = k;
+    for (; end < hits.size() && hits[end].first == c.saddle1; ++end)
+      c.multiplicity = addSaturating(c.multiplicity, w.paths[hits[end].second], overflow);
+    if (c.multiplicity > 0) {
+      found.push_back(c);
+      if (keepPaths) {
+        // Back from the 1-saddle along the BFS parents (every wall triangle is reached
+        // from s2, so each step is on a V-path).
+        std::vector<sg::Cell> path{{1, c.saddle1}};
+        for (SimplexId t = hits[k].second;; t = w.parent[t]) {
+          path.push_back({2, w.triangles[t]});
+          if (t == 0)
+            break;
+          path.push_back({1, sg::getPairedCell(tri, g, 2, w.triangles[t], true)});
+        }
+        std::reverse(path.begin(), path.end());
+        foundPaths.push_back(std::move(path));
+      }
+    }
+    k = end;
+  }
+  for (const SimplexId t : w.triangles)
+    w.localOf[t] = -1;
+}
+
+} // namespace detail
+
+template <typename Triangulation>
+void ascendingPath(const Triangulation& tri, const Output& out, SimplexId c,
+                   std::vector<sg::Cell>& path) {
+  path.clear();
+  sg::getAscendingPath(tri, out.gradient, c, path);
+  const int top = out.gradient.dimension;
+  if (path.back().dimension == top)
+    return;
+  const auto& facets = out.boundaryFacets;
+  SimplexId i = SimplexId(std::lower_bound(facets.begin(), facets.end(), path.back().id) -
+                          facets.begin());
+  if (i >= SimplexId(facets.size()) || facets[i] != path.back().id)
+    return; // not a boundary facet (cannot happen for a path's end)
+  while (out.boundaryNext[i] != i) {
+    i = out.boundaryNext[i];
+    path.push_back({top - 1, facets[i]});
+  }
+  const SimplexId cell = detail::coface(tri, top, facets[i], 0);
+  if (sg::isCritical(out.gradient, top, cell))
+    path.push_back({top, cell});
+}
+
+template <typename Triangulation>
+void execute(Triangulation& tri, const ScalarArrayView& values,
+             const Parameters& parameters, const Monitor& monitor, Output& output) {
+  output = Output();
+  sg::execute(tri, values, sg::Parameters{parameters.backend}, monitor.stage(0, 0.5),
+              output.gradient, &output.rank);
+  output.report = output.gradient.report;
+  const sg::Output& g = output.gradient;
+  const int top = g.dimension;
+  if (top < 2)
+    throw Error("the Morse-Smale complex needs triangles or tetrahedra");
+  Timer timer;
+  tri.precondition(kRequiredRelations);
+  const SimplexId* rank = output.rank.data();
+  const SimplexId nVertices = g.simplexCounts[0], nCells = g.simplexCounts[top];
+
+  // Minima: the descending forest over the vertices.
+  std::vector<SimplexId> minimumOf;
+  sg::computeDescendingManifold(tri, g, minimumOf);
+  morse_smale_complex::detail::checkLabelRange(SimplexId(g.criticalCells[0].size()),
+                                               "minima");
+  output.ascendingManifold.assign(minimumOf.begin(), minimumOf.end());
+  monitor.report(0.6);
+  monitor.checkAbort();
+
+  // Maxima: the ascending forest over the top cells (an exit through facet f is -2 - f),
+  // then the boundary forest for the exits.
+  std::vector<SimplexId> next(std::size_t(nCells), 0);
+  tbb::parallel_for(SimplexId(0), nCells, [&](SimplexId c) {
+    if (sg::isCritical(g, top, c)) {
+      next[c] = c;
+      return;
+    }
+    const SimplexId f = sg::getPairedCell(tri, g, top, c, true);
+    next[c] = -2 - f;
+    for (int k = 0; k < detail::cofaceCount(tri, top, f); ++k) {
+      const SimplexId other = detail::coface(tri, top, f, k);
+      if (other != c) {
+        next[c] = other;
+        break;
+      }
+    }
+  });
+  detail::jumpToRoots(next);
+  detail::boundaryForest(tri, top, rank, output);
+  std::vector<SimplexId> boundaryRoot = output.boundaryNext;
+  detail::jumpToRoots(boundaryRoot);
+  monitor.report(0.7);
+  monitor.checkAbort();
+
+  const auto& criticalTop = g.criticalCells[top];
+  std::vector<SimplexId> maximumOf(std::size_t(nCells), -1); // critical cell -> index
+  for (std::size_t i = 0; i < criticalTop.size(); ++i) {
+    maximumOf[criticalTop[i]] = SimplexId(i);
+    output.maxima.push_back({top, criticalTop[i]});
+  }
+  const auto& facets = output.boundaryFacets;
+  auto facetIndex = [&](SimplexId f) {
+    return SimplexId(std::lower_bound(facets.begin(), facets.end(), f) - facets.begin());
+  };
+  // Boundary roots reached by an exit, numbered in facet order (a root whose cell is a
+  // critical maximum is that maximum).
+  std::vector<SimplexId> rootLabel(facets.size(), -1);
+  std::vector<char> reached(facets.size(), 0);
+  for (SimplexId c = 0; c < nCells; ++c)
+    if (next[c] < 0)
+      reached[boundaryRoot[facetIndex(-2 - next[c])]] = 1;
+  for (std::size_t i = 0; i < facets.size(); ++i) {
+    if (!reached[i])
+      continue;
+    const SimplexId cell = detail::coface(tri, top, facets[i], 0);
+    if (sg::isCritical(g, top, cell)) {
+      rootLabel[i] = maximumOf[cell];
+    } else {
+      rootLabel[i] = SimplexId(output.maxima.size());
+      output.maxima.push_back({top - 1, facets[i]});
+      ++output.boundaryMaxima;
+    }
+  }
+  morse_smale_complex::detail::checkLabelRange(SimplexId(output.maxima.size()), "maxima");
+  output.cellDescendingManifold.resize(std::size_t(nCells));
+  tbb::parallel_for(SimplexId(0), nCells, [&](SimplexId c) {
+    output.cellDescendingManifold[c] =
+        ManifoldLabel(next[c] >= 0 ? maximumOf[next[c]]
+                                   : rootLabel[boundaryRoot[facetIndex(-2 - next[c])]]);
+  });
+  // A vertex: the label of the highest cell of its star.
+  output.descendingManifold.assign(std::size_t(nVertices), -1);
+  tbb::parallel_for(SimplexId(0), nVertices, [&](SimplexId v) {
+    const int n = tri.getVertexStarNumber(v);
+    SimplexId best = -1;
+    std::array<SimplexId, 4> bestKey{};
+    for (int i = 0; i < n; ++i) {
+      SimplexId vertices[4];
+      tri.getVertexStarVertices(v, i, vertices);
+      std::array<SimplexId, 4> k{-1, -1, -1, -1};
+      for (int j = 0; j <= top; ++j) {
+        k[j] = rank[vertices[j]];
+        for (int l = j; l > 0 && k[l - 1] < k[l]; --l)
+          std::swap(k[l - 1], k[l]);
+      }
+      if (best < 0 || bestKey < k) {
+        best = tri.getVertexStar(v, i);
+        bestKey = k;
+      }
+    }
+    if (best >= 0)
+      output.descendingManifold[v] = output.cellDescendingManifold[best];
+  });
+  output.report.timings.emplace_back("manifolds (cpu)", timer.seconds());
+  monitor.report(0.8);
+  monitor.checkAbort();
+
+  // Saddle-extremum arcs.
+  timer.reset();
+  auto addArcs = [](SimplexId saddle, std::vector<SimplexId>& ends,
+                    std::vector<Arc>& arcs) {
+    std::sort(ends.begin(), ends.end());
+    for (std::size_t k = 0; k < ends.size();) {
+      std::size_t end = k;
+      while (end < ends.size() && ends[end] == ends[k])
+        ++end;
+      arcs.push_back({saddle, ends[k], int(end - k)});
+      k = end;
+    }
+  };
+  std::vector<SimplexId> ends;
+  for (const SimplexId e : g.criticalCells[1]) {
+    ends = {minimumOf[tri.getEdgeVertex(e, 0)], minimumOf[tri.getEdgeVertex(e, 1)]};
+    addArcs(e, ends, output.saddle1Minimum);
+  }
+  for (const SimplexId s : g.criticalCells[top - 1]) {
+    ends.clear();
+    for (int k = 0; k < detail::cofaceCount(tri, top, s); ++k)
+      ends.push_back(output.cellDescendingManifold[detail::coface(tri, top, s, k)]);
+    addArcs(s, ends, output.saddleMaximum);
+  }
+  output.report.timings.emplace_back("arcs (cpu)", timer.seconds());
+  monitor.report(0.85);
+  monitor.checkAbort();
+
+  // Saddle connections (3D).
+  if (parameters.computeSaddleConnections && top == 3) {
+    timer.reset();
+    const auto& saddles2 = g.criticalCells[2];
+    std::vector<std::vector<Connection>> found(saddles2.size());
+    std::vector<std::vector<std::vector<sg::Cell>>> paths(saddles2.size());
+    tbb::enumerable_thread_specific<detail::WallScratch> scratch;
+    tbb::enumerable_thread_specific<char> overflowed(0);
+    tbb::parallel_for(std::size_t(0), saddles2.size(), [&](std::size_t i) {
+      bool overflow = false;
+      detail::wallConnections(tri, g, saddles2[i], parameters.keepConnectionPaths,
+                              scratch.local(), found[i], paths[i], overflow);
+      if (overflow)
+        overflowed.local() = 1;
+    });
+    bool overflow = false;
+    for (const char o : overflowed)
+      overflow = overflow || o != 0;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      for (const Connection& c : found[i]) {
+        output.connections.push_back(c);
+        output.connectionMultiplicitySum = detail::addSaturating(
+            output.connectionMultiplicitySum, c.multiplicity, overflow);
+      }
+      for (auto& p : paths[i])
+        output.connectionPaths.push_back(std::move(p));
+    }
+    if (overflow)
+      throw Error("saddle connections: more than 2^64 - 1 V-paths between saddles");
+    output.connectionsComputed = true;
+    output.report.timings.emplace_back("saddle connections (cpu)", timer.seconds());
+  }
+
+  for (const ManifoldLabel l : output.ascendingManifold)
+    output.unlabelledAscending += l < 0;
+  for (const ManifoldLabel l : output.descendingManifold)
+    output.unlabelledDescending += l < 0;
+  for (const ManifoldLabel l : output.cellDescendingManifold)
+    output.unlabelledCells += l < 0;
+  monitor.report(1.0);
+}
+
+inline std::vector<SimplexId>
+morseSmaleLabels(const std::vector<ManifoldLabel>& ascending,
+                 const std::vector<ManifoldLabel>& descending) {
+  const std::size_t n = std::min(ascending.size(), descending.size());
+  SimplexId nDescending = 1;
+  for (std::size_t v = 0; v < n; ++v)
+    nDescending = std::max(nDescending, SimplexId(descending[v]) + 1);
+  std::vector<SimplexId> keys(n);
+  for (std::size_t v = 0; v < n; ++v)
+    keys[v] = ascending[v] < 0 || descending[v] < 0
+                  ? -1
+                  : SimplexId(ascending[v]) * nDescending + descending[v];
+  std::vector<SimplexId> pairs = keys;
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  pairs.erase(std::remove(pairs.begin(), pairs.end(), SimplexId(-1)), pairs.end());
+  for (SimplexId& k : keys)
+    k = k < 0
+            ? -1
+            : SimplexId(std::lower_bound(pairs.begin(), pairs.end(), k) - pairs.begin());
+  return keys;
+}
+
+} // namespace topogpu::morse_smale_complex::simplicial
