@@ -167,10 +167,11 @@ std::vector<OptionSpec> galeOptions() {
        "volume meshes"},
       {"--segment-size", "N", "GALE: most vertices per octree segment (default 100)"},
       {"--cache-segments", "N",
-       "GALE: computed segments kept per relation (default 8192)"},
+       "GALE: computed segments kept per relation (default 2048)"},
       {"--segments-per-request", "N",
        "GALE: segments a producer computes per request, the requested one and those "
-       "after it (default 8; 1 = no precomputation)"},
+       "after it (default 0: 16 with CPU producers, 256 with the GPU one; 1 = no "
+       "precomputation)"},
   };
 }
 
@@ -247,9 +248,10 @@ void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
               CommandContext& context) {
   gale::Parameters parameters;
   parameters.segmentCapacity = args.integer("--segment-size", 100, 1, 1 << 30);
-  parameters.cacheSegments = int(args.integer("--cache-segments", 8192, 1, 1 << 30));
-  parameters.segmentsPerRequest =
-      int(args.integer("--segments-per-request", 8, 1, 1 << 20));
+  parameters.cacheSegments =
+      int(args.integer("--cache-segments", parameters.cacheSegments, 1, 1 << 30));
+  parameters.segmentsPerRequest = int(
+      args.integer("--segments-per-request", parameters.segmentsPerRequest, 0, 1 << 20));
   parameters.producer =
       kind == "gale-gpu" ? gale::ProducerKind::Gpu : gale::ProducerKind::Cpu;
   context.activity = "building the GALE triangulation of '" + domain.input + "' (" +

@@ -38,13 +38,34 @@ std::size_t SegmentRelation::bytes() const {
 }
 
 // One request queue, its leader thread and its cache. Consumers call get(); the leader
-// pops every pending request, adds the following segments for precomputation, has the
-// producer compute the batch, caches it and fulfils the consumers' futures.
+// pops every pending request, adds the following segments for precomputation and the
+// segments ahead of a segment-order loop's front, has the producer compute the batch,
+// caches it and fulfils the consumers' futures. A consumer that misses a segment
+// nobody computes yet computes it itself when the producer allows it (no deadlock: a
+// segment's computation reads only the immutable mesh, never another segment).
 class RelationServer {
 public:
   RelationServer(const GaleTriangulation& mesh, ServedRelation relation,
                  std::shared_ptr<SegmentProducer> producer)
-      : mesh_(mesh), relation_(relation), producer_(std::move(producer)) {
+      : mesh_(mesh), relation_(relation), producer_(std::move(producer)),
+        segments_(mesh.getNumberOfSegments()), cache_(std::size_t(segments_)),
+        position_(std::size_t(segments_)) {
+    const Parameters& p = mesh.parameters();
+    const bool gpu = producer_->name().rfind("gpu", 0) == 0;
+    batch_ = p.segmentsPerRequest > 0 ? p.segmentsPerRequest : (gpu ? 256 : 16);
+    // The boundary flags (a byte per simplex) are kept: later passes (the summary,
+    // the non-manifold count) read them in any order.
+    maxSegments_ = relation == kBoundaryFlags ? std::size_t(segments_) + 1
+                                              : std::size_t(std::max(1, p.cacheSegments));
+    help_ = p.consumersHelp && producer_->consumersMayCompute();
+    // Consumers that compute their own segments keep every core busy already: a leader
+    // running ahead on the same cores would only take turns with them (and make them
+    // wait for its segment); it runs ahead of them when asked to.
+    const int lookahead = p.lookaheadSegments > 0 ? p.lookaheadSegments
+                          : help_                 ? 0
+                                                  : 4 * batch_;
+    lookahead_ =
+        SimplexId(std::min<std::size_t>(std::size_t(lookahead), maxSegments_ / 2));
     leader_ = std::thread([this] { lead(); });
   }
   ~RelationServer() {
@@ -62,14 +83,15 @@ public:
     std::shared_future<SegmentPointer> future;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      const auto cached = cache_.find(segment);
-      if (cached != cache_.end()) {
-        lru_.splice(lru_.begin(), lru_, cached->second.second);
-        return cached->second.first;
+      if (const SegmentPointer& cached = cache_[segment]) {
+        lru_.splice(lru_.begin(), lru_, position_[segment]);
+        return cached;
       }
       if (failure_)
         std::rethrow_exception(failure_);
       auto waiting = waiting_.find(segment);
+      if (waiting == waiting_.end() && help_)
+        return computeHere(segment, lock);
       if (waiting == waiting_.end()) {
         waiting = waiting_.emplace(segment, std::make_shared<Pending>()).first;
         queue_.push_back(segment);
@@ -80,20 +102,20 @@ public:
     }
     const auto start = std::chrono::steady_clock::now();
     SegmentPointer result = future.get(); // rethrows the producer's error
-    waitNanos_.fetch_add(
-        std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::steady_clock::now() - start)
-                          .count()),
-        std::memory_order_relaxed);
+    waitNanos_.fetch_add(nanosSince(start), std::memory_order_relaxed);
     return result;
   }
+
+  // The consumers' front moved (a segment-order loop): compute ahead of it.
+  void nudge() { wake_.notify_one(); }
 
   // Waits until the leader is idle (no batch in flight), then drops the cache: called by
   // precondition when it adds lists the cached segments were computed without.
   void quiesceAndFlush() {
     std::unique_lock<std::mutex> lock(mutex_);
-    idle_.wait(lock, [&] { return !busy_ && queue_.empty(); });
-    cache_.clear();
+    idle_.wait(lock, [&] { return !busy_ && queue_.empty() && waiting_.empty(); });
+    for (const SimplexId s : lru_)
+      cache_[s].reset();
     lru_.clear();
     cacheBytes_ = 0;
   }
@@ -101,9 +123,14 @@ public:
   void addStatistics(Statistics& s) const {
     std::lock_guard<std::mutex> lock(mutex_);
     s.consumerWaitSeconds += double(waitNanos_.load()) * 1e-9;
+    s.queueSeconds += double(queueNanos_) * 1e-9;
+    s.producerSeconds += double(producerNanos_) * 1e-9;
+    s.consumerComputeSeconds += double(helpNanos_) * 1e-9;
     s.requests += requests_;
     s.batches += batches_;
     s.segmentsComputed += computed_;
+    s.segmentsComputedByConsumers += helped_;
+    s.segmentsAhead += ahead_;
     s.peakCacheBytes += peakBytes_;
   }
   std::size_t cacheBytes() const {
@@ -116,60 +143,150 @@ private:
     Pending() : future(promise.get_future().share()) {}
     std::promise<SegmentPointer> promise;
     std::shared_future<SegmentPointer> future;
+    std::chrono::steady_clock::time_point queued = std::chrono::steady_clock::now();
   };
+
+  static std::uint64_t nanosSince(std::chrono::steady_clock::time_point start) {
+    return std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::steady_clock::now() - start)
+                             .count());
+  }
+
+  std::exception_ptr describe(const std::vector<SimplexId>& batch, const char* what) {
+    return std::make_exception_ptr(Error(
+        "GALE producer '" + producer_->name() + "' failed computing " +
+        servedRelationName(relation_) + " (segment " + std::to_string(batch[0]) +
+        (batch.size() > 1 ? " and " + std::to_string(batch.size() - 1) + " more" : "") +
+        "): " + what));
+  }
+
+  // Runs the producer on a batch outside the lock; the error (if any) is returned.
+  std::exception_ptr produce(const std::vector<SimplexId>& batch,
+                             std::vector<SegmentPointer>& out) {
+    try {
+      producer_->compute(mesh_, relation_, batch, out);
+      if (out.size() != batch.size())
+        throw Error("it returned " + std::to_string(out.size()) + " segments for " +
+                    std::to_string(batch.size()));
+      return nullptr;
+    } catch (const std::exception& e) {
+      return describe(batch, e.what());
+    } catch (...) {
+      return describe(batch, "an unknown exception");
+    }
+  }
+
+  // A consumer computes the segment it missed (claimed as pending, so others wait on
+  // it rather than computing it twice).
+  SegmentPointer computeHere(SimplexId segment, std::unique_lock<std::mutex>& lock) {
+    const auto pending = std::make_shared<Pending>();
+    waiting_.emplace(segment, pending);
+    lock.unlock();
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<SegmentPointer> out;
+    const std::vector<SimplexId> one{segment};
+    const std::exception_ptr error = produce(one, out);
+    lock.lock();
+    helpNanos_ += nanosSince(start);
+    if (error) {
+      fail(segment, error);
+      failAll(error);
+      std::rethrow_exception(error);
+    }
+    ++helped_;
+    ++computed_;
+    insert(segment, out[0]);
+    pending->promise.set_value(out[0]);
+    waiting_.erase(segment);
+    idle_.notify_all();
+    return out[0];
+  }
+
+  // Segments after the consumers' front not cached nor pending, up to `room`.
+  // Each segment is computed ahead at most once per pass (a cursor), so a cache too
+  // small for the window cannot make the leader recompute what it evicted.
+  SimplexId aheadStart() {
+    const SimplexId front = mesh_.front_.load(std::memory_order_relaxed);
+    if (front < 0 || lookahead_ <= 0 || failure_)
+      return segments_;
+    const std::uint64_t pass = mesh_.pass_.load(std::memory_order_relaxed);
+    if (pass != pass_) {
+      pass_ = pass;
+      cursor_ = -1;
+    }
+    return std::max(front + 1, cursor_ + 1);
+  }
+  SimplexId aheadEnd() const {
+    const SimplexId front = mesh_.front_.load(std::memory_order_relaxed);
+    return std::min(segments_, front + 1 + lookahead_);
+  }
+  void addAhead(std::vector<SimplexId>& batch, std::size_t room) {
+    const SimplexId last = aheadEnd();
+    for (SimplexId s = aheadStart(); s < last && batch.size() < room; ++s) {
+      cursor_ = s;
+      if (cache_[s] || waiting_.count(s) != 0)
+        continue;
+      waiting_.emplace(s, std::make_shared<Pending>());
+      batch.push_back(s);
+      ++ahead_;
+    }
+  }
+  bool aheadWanted() {
+    const SimplexId last = aheadEnd();
+    for (SimplexId s = aheadStart(); s < last; ++s) {
+      if (!cache_[s] && waiting_.count(s) == 0)
+        return true;
+      cursor_ = s;
+    }
+    return false;
+  }
 
   void lead() {
     std::unique_lock<std::mutex> lock(mutex_);
-    const SimplexId segments = mesh_.getNumberOfSegments();
-    const int perRequest = std::max(1, mesh_.parameters().segmentsPerRequest);
     for (;;) {
-      wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      wake_.wait(lock, [&] { return stop_ || !queue_.empty() || aheadWanted(); });
       if (stop_)
         break;
       std::vector<SimplexId> batch;
       batch.swap(queue_);
+      const auto picked = std::chrono::steady_clock::now();
+      for (const SimplexId s : batch)
+        queueNanos_ += std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                         picked - waiting_[s]->queued)
+                                         .count());
       const std::size_t requested = batch.size();
       for (std::size_t k = 0; k < requested; ++k) {
-        for (int j = 1; j < perRequest; ++j) {
+        for (int j = 1; j < batch_; ++j) {
           const SimplexId next = batch[k] + j;
-          if (next >= segments)
+          if (next >= segments_)
             break;
-          if (cache_.count(next) != 0 || waiting_.count(next) != 0)
+          if (cache_[next] || waiting_.count(next) != 0)
             continue;
           waiting_.emplace(next, std::make_shared<Pending>());
           batch.push_back(next);
         }
       }
+      // When consumers compute what they miss (CPU producers), the leader is one more
+      // worker ahead of them: one segment at a time, published at once, so a consumer
+      // never waits on a whole batch for the segment it needs.
+      addAhead(batch, help_ ? std::max<std::size_t>(1, requested)
+                            : std::max<std::size_t>(std::size_t(batch_), requested));
+      if (batch.empty())
+        continue;
       busy_ = true;
       ++batches_;
       lock.unlock();
+      const auto start = std::chrono::steady_clock::now();
       std::vector<SegmentPointer> out;
-      std::exception_ptr error;
-      try {
-        producer_->compute(mesh_, relation_, batch, out);
-        if (out.size() != batch.size())
-          throw Error("it returned " + std::to_string(out.size()) + " segments for " +
-                      std::to_string(batch.size()));
-      } catch (const std::exception& e) {
-        error = std::make_exception_ptr(Error(
-            "GALE producer '" + producer_->name() + "' failed computing " +
-            servedRelationName(relation_) + " (segment " + std::to_string(batch[0]) +
-            (batch.size() > 1 ? " and " + std::to_string(batch.size() - 1) + " more"
-                              : "") +
-            "): " + e.what()));
-      } catch (...) {
-        error = std::make_exception_ptr(Error("GALE producer '" + producer_->name() +
-                                              "' failed with an unknown exception"));
-      }
+      const std::exception_ptr error = produce(batch, out);
+      const std::uint64_t spent = nanosSince(start);
       lock.lock();
+      producerNanos_ += spent;
       busy_ = false;
       if (error) {
-        failure_ = error;
         for (const SimplexId s : batch)
           fail(s, error);
-        for (const SimplexId s : queue_)
-          fail(s, error);
-        queue_.clear();
+        failAll(error);
       } else {
         computed_ += batch.size();
         // Requested segments last, so a tiny cache keeps them rather than the
@@ -193,6 +310,13 @@ private:
     idle_.notify_all();
   }
 
+  // Every queued request fails with the error, and every later one.
+  void failAll(const std::exception_ptr& error) {
+    failure_ = error;
+    for (const SimplexId s : queue_)
+      fail(s, error);
+    queue_.clear();
+  }
   void fail(SimplexId segment, const std::exception_ptr& error) {
     const auto waiting = waiting_.find(segment);
     if (waiting == waiting_.end())
@@ -205,27 +329,29 @@ private:
   // shared_ptr is pinned by the reference count) is evicted only when every cached one
   // is, and then stays alive until the last consumer lets it go.
   void insert(SimplexId segment, const SegmentPointer& data) {
+    if (cache_[segment]) { // computed twice (a flush raced): keep the first
+      cacheBytes_ -= cache_[segment]->bytes();
+      lru_.erase(position_[segment]);
+    }
     lru_.push_front(segment);
-    cache_[segment] = {data, lru_.begin()};
+    position_[segment] = lru_.begin();
+    cache_[segment] = data;
     cacheBytes_ += data->bytes();
-    const std::size_t maxSegments =
-        std::size_t(std::max(1, mesh_.parameters().cacheSegments));
     const std::size_t maxBytes = mesh_.parameters().cacheBytes;
     auto over = [&] {
-      return cache_.size() > maxSegments ||
-             (maxBytes > 0 && cacheBytes_ > maxBytes && cache_.size() > 1);
+      return lru_.size() > maxSegments_ ||
+             (maxBytes > 0 && cacheBytes_ > maxBytes && lru_.size() > 1);
     };
     while (over()) {
       auto victim = std::prev(lru_.end());
       for (auto it = lru_.rbegin(); it != lru_.rend(); ++it) {
-        if (cache_[*it].first.use_count() == 1) {
+        if (cache_[*it].use_count() == 1) {
           victim = std::prev(it.base());
           break;
         }
       }
-      const auto entry = cache_.find(*victim);
-      cacheBytes_ -= entry->second.first->bytes();
-      cache_.erase(entry);
+      cacheBytes_ -= cache_[*victim]->bytes();
+      cache_[*victim].reset();
       lru_.erase(victim);
     }
     peakBytes_ = std::max(peakBytes_, cacheBytes_);
@@ -234,17 +360,24 @@ private:
   const GaleTriangulation& mesh_;
   const ServedRelation relation_;
   std::shared_ptr<SegmentProducer> producer_;
+  const SimplexId segments_;
+  int batch_ = 16;
+  std::size_t maxSegments_ = 1;
+  SimplexId lookahead_ = 0, cursor_ = -1;
+  std::uint64_t pass_ = 0;
+  bool help_ = false;
   mutable std::mutex mutex_;
   std::condition_variable wake_, idle_;
   std::vector<SimplexId> queue_;
   std::unordered_map<SimplexId, std::shared_ptr<Pending>> waiting_; // queued or computing
   std::list<SimplexId> lru_;
-  std::unordered_map<SimplexId, std::pair<SegmentPointer, std::list<SimplexId>::iterator>>
-      cache_;
+  std::vector<SegmentPointer> cache_;                    // per segment, null if absent
+  std::vector<std::list<SimplexId>::iterator> position_; // in lru_, when cached
   std::size_t cacheBytes_ = 0, peakBytes_ = 0;
   std::exception_ptr failure_;
   bool stop_ = false, busy_ = false;
-  std::uint64_t requests_ = 0, batches_ = 0, computed_ = 0;
+  std::uint64_t requests_ = 0, batches_ = 0, computed_ = 0, helped_ = 0, ahead_ = 0;
+  std::uint64_t queueNanos_ = 0, producerNanos_ = 0, helpNanos_ = 0;
   std::atomic<std::uint64_t> waitNanos_{0};
   std::thread leader_;
 };
@@ -272,7 +405,8 @@ std::atomic<std::uint64_t> nextInstance{1};
 
 // The consumer fast path: each thread keeps its last few segments (any relation, any
 // GALE object) so that a vertex in one of them needs no lock; the handle also pins the
-// segment, so the cache may evict it while it is read.
+// segment, so the cache may evict it while it is read. Inside a segment-order loop the
+// task's pinned view answers first, without searching.
 struct Handle {
   std::uint64_t instance = 0, generation = 0;
   int relation = -1;
@@ -282,6 +416,7 @@ struct Handle {
 constexpr int kHandles = 8;
 thread_local std::array<Handle, kHandles> tHandles;
 thread_local int tNextHandle = 0;
+thread_local gale::PinnedView* tView = nullptr;
 
 constexpr int kTetEdgePairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
 constexpr int kTetFaces[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
@@ -392,6 +527,10 @@ void GaleTriangulation::finishInitialization(
     const std::vector<double>& points, std::shared_ptr<gale::SegmentProducer> producer) {
   Timer timer;
   buildSegments(points);
+  // Cells in new ids from here on: producers read them without the renumbering's
+  // random lookups.
+  parallelFor(SimplexId(cells_.size()),
+              [&](SimplexId i) { cells_.set(std::size_t(i), newOfOld_[cells_[i]]); });
   buildCellLists();
   if (producer) {
     producer_ = std::move(producer);
@@ -519,9 +658,21 @@ void GaleTriangulation::buildSegments(const std::vector<double>& points) {
 
 std::array<SimplexId, 4> GaleTriangulation::sortedNewCell(SimplexId c) const {
   std::array<SimplexId, 4> t{0, 0, 0, std::numeric_limits<SimplexId>::max()};
+  const std::size_t at = std::size_t(c) * (dimension_ + 1);
   for (int k = 0; k <= dimension_; ++k)
-    t[k] = newOfOld_[cellVertexOld(c, k)];
-  sortSmall(t.data(), dimension_ + 1);
+    t[k] = cells_[at + k];
+  // A min/max sorting network (branch-free: cell tuples are in random order, the hot
+  // spot of every producer); in 2D t[3] is the maximum and stays last.
+  auto order = [&](int i, int j) {
+    const SimplexId lo = std::min(t[i], t[j]), hi = std::max(t[i], t[j]);
+    t[i] = lo;
+    t[j] = hi;
+  };
+  order(0, 1);
+  order(2, 3);
+  order(0, 2);
+  order(1, 3);
+  order(1, 2);
   return t;
 }
 
@@ -675,14 +826,17 @@ void GaleTriangulation::precondition(Relations r) {
   const bool needEdges = (r & (EV | VE | EF | ET | FE | TE | BoundaryEdges)) != 0;
   const bool needTriangles =
       is3D && (r & (FV | VF | EF | FE | FT | TF | BoundaryTriangles)) != 0;
-  if ((needEdges && !edgesBuilt_) || (needTriangles && !trianglesBuilt_)) {
-    // Segments cached so far were computed without these lists (boundary flags of
-    // edges, ...): finish the batches in flight, drop the caches.
+  const Relations flags = r & (BoundaryEdges | BoundaryTriangles);
+  const bool newFlags = (flags & ~boundaryFlagsWanted_.load()) != 0;
+  if ((needEdges && !edgesBuilt_) || (needTriangles && !trianglesBuilt_) || newFlags) {
+    // Segments cached so far were computed without these lists or flags (boundary
+    // flags of edges, ...): finish the batches in flight, drop the caches.
     for (auto& server : servers_) {
       if (server)
         server->quiesceAndFlush();
     }
     ++generation_;
+    boundaryFlagsWanted_.fetch_or(flags);
     if (needEdges)
       buildEdges();
     if (needTriangles)
@@ -734,11 +888,57 @@ const gale::SegmentRelation* GaleTriangulation::acquire(gale::ServedRelation rel
   return h.data.get();
 }
 
-std::pair<SimplexId, SimplexId> GaleTriangulation::vertexRow(SimplexId v) const {
+const gale::SegmentRelation*
+GaleTriangulation::vertexRelation(gale::ServedRelation relation, SimplexId v,
+                                  SimplexId& row) const {
   const SimplexId n = newOfOld_[v];
+  gale::PinnedView* view = tView;
+  if (view != nullptr && view->owner == this && n >= view->begin && n < view->end) {
+    row = n - view->begin;
+    gale::SegmentPointer& pinned = view->data[relation];
+    if (!pinned) {
+      const auto& server = servers_[relation];
+      if (!server)
+        failPrecondition("GaleTriangulation::acquire",
+                         std::string("relation ") + gale::servedRelationName(relation) +
+                             " was not preconditioned");
+      pinned = server->get(view->segment);
+    }
+    return pinned.get();
+  }
   const SimplexId s = segmentOfNew_[n];
-  return {s, n - segmentStart_[s]};
+  row = n - segmentStart_[s];
+  return acquire(relation, s);
 }
+
+void GaleTriangulation::advanceFront(SimplexId segment) const {
+  front_.store(segment, std::memory_order_relaxed);
+  if (segment % 4 == 0) {
+    for (const auto& server : servers_)
+      if (server)
+        server->nudge();
+  }
+}
+
+void GaleTriangulation::endPass() const {
+  front_.store(-1, std::memory_order_relaxed);
+  pass_.fetch_add(1, std::memory_order_relaxed);
+}
+
+gale::SegmentScope::SegmentScope(const GaleTriangulation& mesh, SimplexId segment) {
+  view_.owner = &mesh;
+  view_.segment = segment;
+  view_.begin = mesh.segmentStart_[segment];
+  view_.end = mesh.segmentStart_[segment + 1];
+  view_.previous = tView;
+  tView = &view_;
+  mesh.advanceFront(segment);
+}
+
+gale::SegmentScope::~SegmentScope() {
+  tView = view_.previous;
+}
+
 std::pair<SimplexId, SimplexId> GaleTriangulation::edgeRow(SimplexId e) const {
   const SimplexId s = segmentOfNew_[edgeNew_[2 * e]];
   return {s, e - edgeOffsets_[s]};
@@ -804,42 +1004,47 @@ SimplexId GaleTriangulation::getTetEdge(SimplexId t, int i) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, TE);
   TOPOGPU_REQUIRE_INDEX(t, getNumberOfTets(), "tetrahedron");
   TOPOGPU_REQUIRE_INDEX(i, 6, "edge index");
-  return findEdge(cellVertexOld(t, kTetEdgePairs[i][0]),
-                  cellVertexOld(t, kTetEdgePairs[i][1]));
+  const SimplexId x = cellVertexNew(t, kTetEdgePairs[i][0]),
+                  y = cellVertexNew(t, kTetEdgePairs[i][1]);
+  return findEdgeNew(std::min(x, y), std::max(x, y));
 }
 SimplexId GaleTriangulation::getTetTriangle(SimplexId t, int i) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, TF);
   TOPOGPU_REQUIRE_INDEX(t, getNumberOfTets(), "tetrahedron");
   TOPOGPU_REQUIRE_INDEX(i, 4, "triangle index");
-  return findTriangle(cellVertexOld(t, kTetFaces[i][0]),
-                      cellVertexOld(t, kTetFaces[i][1]),
-                      cellVertexOld(t, kTetFaces[i][2]));
+  SimplexId f[3] = {cellVertexNew(t, kTetFaces[i][0]), cellVertexNew(t, kTetFaces[i][1]),
+                    cellVertexNew(t, kTetFaces[i][2])};
+  sortSmall(f, 3);
+  return findTriangleNew(f[0], f[1], f[2]);
 }
 
 #define TOPOGPU_GALE_ROWS(relation, rowOf)                                               \
   const auto [segment_, row_] = rowOf;                                                   \
   const gale::SegmentRelation* data_ = acquire(gale::relation, segment_)
+#define TOPOGPU_GALE_VERTEX_ROWS(relation, v)                                            \
+  SimplexId row_ = 0;                                                                    \
+  const gale::SegmentRelation* data_ = vertexRelation(gale::relation, v, row_)
 
 int GaleTriangulation::getVertexNeighborNumber(SimplexId v) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, VV);
   TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_ROWS(kVertexNeighbors, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexNeighbors, v);
   return data_->rows.size(row_);
 }
 SimplexId GaleTriangulation::getVertexNeighbor(SimplexId v, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getVertexNeighborNumber(v), "neighbour index");
-  TOPOGPU_GALE_ROWS(kVertexNeighbors, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexNeighbors, v);
   return data_->rows.at(row_, i);
 }
 int GaleTriangulation::getVertexEdgeNumber(SimplexId v) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, VE);
   TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_ROWS(kVertexEdges, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexEdges, v);
   return data_->rows.size(row_);
 }
 SimplexId GaleTriangulation::getVertexEdge(SimplexId v, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getVertexEdgeNumber(v), "edge index");
-  TOPOGPU_GALE_ROWS(kVertexEdges, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexEdges, v);
   return data_->rows.at(row_, i);
 }
 int GaleTriangulation::getVertexTriangleNumber(SimplexId v) const {
@@ -847,14 +1052,14 @@ int GaleTriangulation::getVertexTriangleNumber(SimplexId v) const {
   TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
   if (dimension_ == 2)
     return getVertexStarNumber(v);
-  TOPOGPU_GALE_ROWS(kVertexTriangles, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexTriangles, v);
   return data_->rows.size(row_);
 }
 SimplexId GaleTriangulation::getVertexTriangle(SimplexId v, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getVertexTriangleNumber(v), "triangle index");
   if (dimension_ == 2)
     return getVertexStar(v, i);
-  TOPOGPU_GALE_ROWS(kVertexTriangles, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexTriangles, v);
   return data_->rows.at(row_, i);
 }
 int GaleTriangulation::getVertexTetNumber(SimplexId v) const {
@@ -921,12 +1126,12 @@ SimplexId GaleTriangulation::getTetNeighbor(SimplexId t, int i) const {
 int GaleTriangulation::getVertexStarNumber(SimplexId v) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, VertexStar);
   TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_ROWS(kVertexStar, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexStar, v);
   return data_->rows.size(row_);
 }
 SimplexId GaleTriangulation::getVertexStar(SimplexId v, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getVertexStarNumber(v), "star index");
-  TOPOGPU_GALE_ROWS(kVertexStar, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexStar, v);
   return data_->rows.at(row_, i);
 }
 void GaleTriangulation::getVertexStarVertices(SimplexId v, int i,
@@ -939,7 +1144,7 @@ void GaleTriangulation::getVertexStarVertices(SimplexId v, int i,
 bool GaleTriangulation::isVertexOnBoundary(SimplexId v) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryVertices);
   TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_ROWS(kBoundaryFlags, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kBoundaryFlags, v);
   return data_->vertexFlags[row_] != 0;
 }
 bool GaleTriangulation::isEdgeOnBoundary(SimplexId e) const {
@@ -958,6 +1163,7 @@ bool GaleTriangulation::isTriangleOnBoundary(SimplexId f) const {
 }
 
 #undef TOPOGPU_GALE_ROWS
+#undef TOPOGPU_GALE_VERTEX_ROWS
 
 SimplexId GaleTriangulation::findEdgeNew(SimplexId lo, SimplexId hi) const {
   const SimplexId s = segmentOfNew_[lo];
@@ -1057,39 +1263,16 @@ SimplexId GaleTriangulation::getNumberOfNonManifoldFacets() const {
   SimplexId known = nonManifoldFacets_.load();
   if (known >= 0)
     return known;
-  const int k = dimension_; // vertices per facet
+  // The boundary flags' segments count them (kept, never evicted): a segment-order
+  // pass finds those a loop already computed and computes the others.
+  const auto& server = servers_[gale::kBoundaryFlags];
   known = tbb::parallel_reduce(
       Range(0, getNumberOfSegments()), SimplexId(0),
       [&](const Range& r, SimplexId n) {
-        std::vector<std::array<SimplexId, 3>> facets;
-        for (SimplexId s = r.begin(); s < r.end(); ++s) {
-          facets.clear();
-          const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
-          auto visit = [&](SimplexId c) {
-            const auto t = sortedNewCell(c);
-            for (int omit = 0; omit <= k; ++omit) {
-              std::array<SimplexId, 3> f{0, 0, 0};
-              int m = 0;
-              for (int i = 0; i <= k; ++i)
-                if (i != omit)
-                  f[m++] = t[i];
-              if (f[0] >= a && f[0] < b)
-                facets.push_back(f);
-            }
-          };
-          for (SimplexId j = internalOffsets_[s]; j < internalOffsets_[s + 1]; ++j)
-            visit(internalCells_[j]);
-          for (SimplexId j = externalOffsets_[s]; j < externalOffsets_[s + 1]; ++j)
-            visit(externalCells_[j]);
-          std::sort(facets.begin(), facets.end());
-          for (std::size_t i = 0; i < facets.size();) {
-            std::size_t j = i + 1;
-            while (j < facets.size() && facets[j] == facets[i])
-              ++j;
-            n += j - i > 2;
-            i = j;
-          }
-        }
+        for (SimplexId s = r.begin(); s < r.end(); ++s)
+          n += server ? server->get(s)->nonManifoldFacets
+                      : gale::computeSegmentCpu(*this, gale::kBoundaryFlags, s)
+                            ->nonManifoldFacets;
         return n;
       },
       [](SimplexId x, SimplexId y) { return x + y; });
@@ -1104,6 +1287,10 @@ gale::Statistics GaleTriangulation::statistics() const {
     if (server)
       server->addStatistics(s);
   }
+  const std::array<double, 3> stages = producer_->stageSeconds();
+  s.prepareSeconds = stages[0];
+  s.kernelSeconds = stages[1];
+  s.integrateSeconds = stages[2];
   return s;
 }
 
@@ -1137,6 +1324,44 @@ std::size_t GaleTriangulation::memoryBytes() const {
 
 namespace gale {
 
+namespace {
+
+// Compressed rows from the (row, value) pairs visit(emit) emits (it runs twice: count,
+// then fill), each row sorted ascending (and deduplicated when asked).
+template <typename Visit>
+CompressedRows bucketRows(SimplexId rowCount, SimplexId maxValue, bool dedupe,
+                          Visit visit) {
+  std::vector<SimplexId> start(std::size_t(rowCount) + 1, 0);
+  visit([&](SimplexId row, SimplexId) { ++start[row + 1]; });
+  for (SimplexId r = 0; r < rowCount; ++r)
+    start[r + 1] += start[r];
+  std::vector<SimplexId> values(std::size_t(start[rowCount]));
+  std::vector<SimplexId> at(start.begin(), start.end() - 1);
+  visit([&](SimplexId row, SimplexId value) { values[at[row]++] = value; });
+  SimplexId kept = 0;
+  for (SimplexId r = 0; r < rowCount; ++r) {
+    auto first = values.begin() + start[r], last = values.begin() + start[r + 1];
+    std::sort(first, last);
+    if (dedupe)
+      last = std::unique(first, last);
+    at[r] = SimplexId(last - first); // the row's length from here on
+    kept += at[r];
+  }
+  CompressedRows rows;
+  rows.offsets.allocate(std::size_t(rowCount) + 1, kept, false);
+  rows.data.allocate(std::size_t(kept), maxValue, false);
+  SimplexId k = 0;
+  rows.offsets.set(0, 0);
+  for (SimplexId r = 0; r < rowCount; ++r) {
+    for (SimplexId i = 0; i < at[r]; ++i)
+      rows.data.set(std::size_t(k++), values[std::size_t(start[r] + i)]);
+    rows.offsets.set(std::size_t(r) + 1, k);
+  }
+  return rows;
+}
+
+} // namespace
+
 SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation relation,
                                  SimplexId s) {
   const int dim = mesh.getDimension();
@@ -1154,20 +1379,30 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
   const SimplexId vertices = mesh.getNumberOfVertices(), cells = mesh.getNumberOfCells();
   auto out = std::make_shared<SegmentRelation>();
   std::vector<std::pair<SimplexId, SimplexId>> pairs;
+  // The touching cells' sorted new-id tuples, read once (the vertex relations).
+  std::vector<std::pair<std::array<SimplexId, 4>, SimplexId>> touching;
+  if (relation == kVertexNeighbors || relation == kVertexEdges ||
+      relation == kVertexStar || relation == kBoundaryFlags) {
+    touching.reserve(
+        std::size_t(mesh.internalCellBegin(s + 1) - mesh.internalCellBegin(s) +
+                    mesh.externalCellBegin(s + 1) - mesh.externalCellBegin(s)));
+    forTouching(s, [&](SimplexId c) { touching.emplace_back(mesh.sortedNewCell(c), c); });
+  }
   switch (relation) {
   case kVertexNeighbors:
   case kVertexEdges: {
-    forTouching(s, [&](SimplexId c) {
-      const auto t = mesh.sortedNewCell(c);
-      for (int i = 0; i <= dim; ++i) {
-        if (!inSegment(t[i]))
-          continue;
-        for (int j = 0; j <= dim; ++j)
-          if (j != i)
-            pairs.emplace_back(t[i] - a, mesh.oldId(t[j]));
-      }
+    // Rows by counting (each cell gives dim candidates per vertex of the segment), then
+    // each short row sorted and deduplicated: no global sort of (row, value) pairs.
+    out->rows = bucketRows(vertexRows, vertices - 1, true, [&](auto&& emit) {
+      for (const auto& [t, c] : touching)
+        for (int i = 0; i <= dim; ++i) {
+          if (!inSegment(t[i]))
+            continue;
+          for (int j = 0; j <= dim; ++j)
+            if (j != i)
+              emit(t[i] - a, mesh.oldId(t[j]));
+        }
     });
-    out->rows = rowsFromPairs(pairs, vertexRows, vertices - 1);
     if (relation == kVertexEdges) {
       // parallel to VV's rows: edge i of v joins v to neighbour i
       IdArray edges;
@@ -1185,13 +1420,12 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
     break;
   }
   case kVertexStar:
-    forTouching(s, [&](SimplexId c) {
-      const auto t = mesh.sortedNewCell(c);
-      for (int i = 0; i <= dim; ++i)
-        if (inSegment(t[i]))
-          pairs.emplace_back(t[i] - a, c);
+    out->rows = bucketRows(vertexRows, cells - 1, false, [&](auto&& emit) {
+      for (const auto& [t, c] : touching)
+        for (int i = 0; i <= dim; ++i)
+          if (inSegment(t[i]))
+            emit(t[i] - a, c);
     });
-    out->rows = rowsFromPairs(pairs, vertexRows, cells - 1);
     break;
   case kVertexTriangles: // 3D
     forTouching(s, [&](SimplexId c) {
@@ -1288,6 +1522,64 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
     break;
   }
   case kBoundaryFlags: {
+    const Relations wanted = mesh.boundaryFlagsWanted();
+    const bool edges = mesh.edgesBuilt() && (wanted & BoundaryEdges) != 0;
+    const bool triangles =
+        dim == 3 && mesh.trianglesBuilt() && (wanted & BoundaryTriangles) != 0;
+    if (!edges && !triangles && vertices <= (SimplexId(1) << 32)) {
+      // Vertex flags only: per vertex, the facets of its star holding it, keyed by
+      // their other vertices packed in one integer (a pair of 32-bit ids in 3D),
+      // sorted per vertex; a facet met once is on the boundary.
+      std::vector<std::uint64_t> keys;
+      CompressedRows unused;
+      std::vector<SimplexId> start(std::size_t(vertexRows) + 1, 0);
+      for (const auto& [t, c] : touching)
+        for (int i = 0; i <= dim; ++i)
+          if (inSegment(t[i]))
+            start[t[i] - a + 1] += dim; // facets of the cell holding t[i]
+      for (SimplexId r = 0; r < vertexRows; ++r)
+        start[r + 1] += start[r];
+      keys.resize(std::size_t(start[vertexRows]));
+      std::vector<SimplexId> at(start.begin(), start.end() - 1);
+      for (const auto& [t, c] : touching) {
+        for (int i = 0; i <= dim; ++i) {
+          if (!inSegment(t[i]))
+            continue;
+          SimplexId other[3] = {0, 0, 0};
+          int m = 0;
+          for (int j = 0; j <= dim; ++j)
+            if (j != i)
+              other[m++] = t[j];
+          // the facet omitting other[k]: the remaining others, ascending
+          for (int k = 0; k < dim; ++k) {
+            std::uint64_t key = 0;
+            for (int j = 0; j < dim; ++j)
+              if (j != k)
+                key = (key << 32) | std::uint64_t(other[j]);
+            keys[std::size_t(at[t[i] - a]++)] = key;
+          }
+        }
+      }
+      out->vertexFlags.assign(std::size_t(vertexRows), 0);
+      for (SimplexId r = 0; r < vertexRows; ++r) {
+        const auto first = keys.begin() + start[r], last = keys.begin() + start[r + 1];
+        std::sort(first, last);
+        const std::uint64_t self = std::uint64_t(a + r);
+        for (auto it = first; it != last;) {
+          auto next = it + 1;
+          while (next != last && *next == *it)
+            ++next;
+          if (next - it == 1)
+            out->vertexFlags[std::size_t(r)] = 1;
+          // counted once, by the facet's lowest vertex (the others are above it;
+          // in 3D the key's high half is the lower other vertex)
+          else if (next - it > 2 && (dim == 2 ? *it : *it >> 32) > self)
+            ++out->nonManifoldFacets;
+          it = next;
+        }
+      }
+      break;
+    }
     // Facets (dim vertices) with a vertex in the segment, counted over the cells
     // touching it: every cell holding such a facet touches the segment, so the counts
     // are exact; a facet in one cell is on the boundary.
@@ -1310,7 +1602,6 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
     });
     std::sort(facets.begin(), facets.end());
     out->vertexFlags.assign(vertexRows, 0);
-    const bool edges = mesh.edgesBuilt(), triangles = dim == 3 && mesh.trianglesBuilt();
     const SimplexId e0 = edges ? mesh.edgeBegin(s) : 0;
     if (edges)
       out->edgeFlags.assign(mesh.edgeBegin(s + 1) - e0, 0);
@@ -1321,6 +1612,8 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
       std::size_t j = i + 1;
       while (j < facets.size() && facets[j] == facets[i])
         ++j;
+      if (j - i > 2 && inSegment(facets[i][0]))
+        ++out->nonManifoldFacets; // counted by the segment of its lowest vertex
       if (j - i == 1) {
         const auto& f = facets[i];
         for (int p = 0; p < dim; ++p) {
@@ -1350,10 +1643,15 @@ namespace {
 class CpuProducer : public SegmentProducer {
 public:
   std::string name() const override { return "cpu"; }
+  bool consumersMayCompute() const override { return true; }
   void compute(const GaleTriangulation& mesh, ServedRelation relation,
                const std::vector<SimplexId>& segments,
                std::vector<SegmentPointer>& out) override {
     out.assign(segments.size(), nullptr);
+    if (segments.size() == 1) { // a consumer's own segment: on its thread
+      out[0] = computeSegmentCpu(mesh, relation, segments[0]);
+      return;
+    }
 #ifdef __SANITIZE_THREAD__
     // libtbb is not instrumented: under ThreadSanitizer the leader computes its batch
     // itself, so TSan sees every hand-over (TBB's joins it cannot see).
