@@ -57,7 +57,7 @@ public:
     // the non-manifold count) read them in any order.
     maxSegments_ = relation == kBoundaryFlags ? std::size_t(segments_) + 1
                                               : std::size_t(std::max(1, p.cacheSegments));
-    help_ = p.consumersHelp && producer_->consumersMayCompute();
+    help_ = p.consumersHelp && producer_->consumersMayCompute(relation);
     // Consumers that compute their own segments keep every core busy already: a leader
     // running ahead on the same cores would only take turns with them (and make them
     // wait for its segment); it runs ahead of them when asked to.
@@ -401,6 +401,40 @@ inline void sortSmall(SimplexId* ids, int n) {
       std::swap(ids[j], ids[j - 1]);
 }
 
+// Compressed rows from the (row, value) pairs visit(emit) emits (it runs twice: count,
+// then fill), each row sorted ascending (and deduplicated when asked).
+template <typename Visit>
+CompressedRows bucketRows(SimplexId rowCount, SimplexId maxValue, bool dedupe,
+                          Visit visit) {
+  std::vector<SimplexId> start(std::size_t(rowCount) + 1, 0);
+  visit([&](SimplexId row, SimplexId) { ++start[row + 1]; });
+  for (SimplexId r = 0; r < rowCount; ++r)
+    start[r + 1] += start[r];
+  std::vector<SimplexId> values(std::size_t(start[rowCount]));
+  std::vector<SimplexId> at(start.begin(), start.end() - 1);
+  visit([&](SimplexId row, SimplexId value) { values[at[row]++] = value; });
+  SimplexId kept = 0;
+  for (SimplexId r = 0; r < rowCount; ++r) {
+    auto first = values.begin() + start[r], last = values.begin() + start[r + 1];
+    std::sort(first, last);
+    if (dedupe)
+      last = std::unique(first, last);
+    at[r] = SimplexId(last - first); // the row's length from here on
+    kept += at[r];
+  }
+  CompressedRows rows;
+  rows.offsets.allocate(std::size_t(rowCount) + 1, kept, false);
+  rows.data.allocate(std::size_t(kept), maxValue, false);
+  SimplexId k = 0;
+  rows.offsets.set(0, 0);
+  for (SimplexId r = 0; r < rowCount; ++r) {
+    for (SimplexId i = 0; i < at[r]; ++i)
+      rows.data.set(std::size_t(k++), values[std::size_t(start[r] + i)]);
+    rows.offsets.set(std::size_t(r) + 1, k);
+  }
+  return rows;
+}
+
 std::atomic<std::uint64_t> nextInstance{1};
 
 // The consumer fast path: each thread keeps its last few segments (any relation, any
@@ -741,36 +775,40 @@ void GaleTriangulation::buildEdges() {
     return;
   Timer timer;
   const SimplexId segments = getNumberOfSegments();
-  std::vector<std::vector<std::array<SimplexId, 2>>> perSegment(segments);
+  // Per segment, the edges' upper vertices bucketed by their lower (local) vertex, each
+  // short row sorted and deduplicated: the (low, high) order without sorting pairs.
+  std::vector<CompressedRows> perSegment(segments);
   parallelFor(segments, [&](SimplexId s) {
-    auto& local = perSegment[s];
     const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
-    auto visit = [&](SimplexId c) {
-      const auto t = sortedNewCell(c);
-      for (int i = 0; i <= dimension_; ++i) {
-        if (t[i] < a || t[i] >= b)
-          continue;
-        for (int j = i + 1; j <= dimension_; ++j)
-          local.push_back({t[i], t[j]});
-      }
-    };
+    std::vector<std::array<SimplexId, 4>> touching;
+    auto visit = [&](SimplexId c) { touching.push_back(sortedNewCell(c)); };
     for (SimplexId k = internalOffsets_[s]; k < internalOffsets_[s + 1]; ++k)
       visit(internalCells_[k]);
     for (SimplexId k = externalOffsets_[s]; k < externalOffsets_[s + 1]; ++k)
       visit(externalCells_[k]);
-    std::sort(local.begin(), local.end());
-    local.erase(std::unique(local.begin(), local.end()), local.end());
+    perSegment[s] = bucketRows(b - a, numberOfVertices_ - 1, true, [&](auto&& emit) {
+      for (const auto& t : touching)
+        for (int i = 0; i < dimension_; ++i) {
+          if (t[i] < a || t[i] >= b)
+            continue;
+          for (int j = i + 1; j <= dimension_; ++j)
+            emit(t[i] - a, t[j]);
+        }
+    });
   });
   edgeOffsets_.assign(segments + 1, 0);
   for (SimplexId s = 0; s < segments; ++s)
-    edgeOffsets_[s + 1] = edgeOffsets_[s] + SimplexId(perSegment[s].size());
+    edgeOffsets_[s + 1] = edgeOffsets_[s] + SimplexId(perSegment[s].data.size());
   edgeNew_.allocate(std::size_t(edgeOffsets_.back()) * 2, numberOfVertices_ - 1, false);
   parallelFor(segments, [&](SimplexId s) {
-    for (std::size_t k = 0; k < perSegment[s].size(); ++k) {
-      edgeNew_.set(2 * (edgeOffsets_[s] + k), perSegment[s][k][0]);
-      edgeNew_.set(2 * (edgeOffsets_[s] + k) + 1, perSegment[s][k][1]);
-    }
-    std::vector<std::array<SimplexId, 2>>().swap(perSegment[s]);
+    const CompressedRows& rows = perSegment[s];
+    const SimplexId rowCount = segmentStart_[s + 1] - segmentStart_[s];
+    for (SimplexId r = 0; r < rowCount; ++r)
+      for (SimplexId k = rows.offsets[r]; k < rows.offsets[r + 1]; ++k) {
+        edgeNew_.set(2 * (edgeOffsets_[s] + k), segmentStart_[s] + r);
+        edgeNew_.set(2 * (edgeOffsets_[s] + k) + 1, rows.data[k]);
+      }
+    perSegment[s] = CompressedRows();
   });
   edgesBuilt_ = true;
   initializationSeconds_ += timer.seconds();
@@ -782,20 +820,36 @@ void GaleTriangulation::buildTriangles() {
   Timer timer;
   const SimplexId segments = getNumberOfSegments();
   std::vector<std::vector<std::array<SimplexId, 3>>> perSegment(segments);
+  // Ids below 2^31: the two upper vertices packed in one key, bucketed by the lowest
+  // (local) vertex, short rows sorted; otherwise one sort of the segment's tuples.
+  const bool packed = numberOfVertices_ <= (SimplexId(1) << 31);
   parallelFor(segments, [&](SimplexId s) {
     auto& local = perSegment[s];
     const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
-    auto visit = [&](SimplexId c) {
-      const auto t = sortedNewCell(c);
-      for (const auto& face : kTetFaces) {
-        if (t[face[0]] >= a && t[face[0]] < b)
-          local.push_back({t[face[0]], t[face[1]], t[face[2]]});
-      }
-    };
+    std::vector<std::array<SimplexId, 4>> touching;
+    auto visit = [&](SimplexId c) { touching.push_back(sortedNewCell(c)); };
     for (SimplexId k = internalOffsets_[s]; k < internalOffsets_[s + 1]; ++k)
       visit(internalCells_[k]);
     for (SimplexId k = externalOffsets_[s]; k < externalOffsets_[s + 1]; ++k)
       visit(externalCells_[k]);
+    if (packed) {
+      const CompressedRows rows = bucketRows(
+          b - a, std::numeric_limits<SimplexId>::max(), true, [&](auto&& emit) {
+            for (const auto& t : touching)
+              for (const auto& face : kTetFaces)
+                if (t[face[0]] >= a && t[face[0]] < b)
+                  emit(t[face[0]] - a, (t[face[1]] << 32) | t[face[2]]);
+          });
+      local.resize(rows.data.size());
+      for (SimplexId r = 0; r < b - a; ++r)
+        for (SimplexId k = rows.offsets[r]; k < rows.offsets[r + 1]; ++k)
+          local[k] = {a + r, rows.data[k] >> 32, rows.data[k] & 0xffffffff};
+      return;
+    }
+    for (const auto& t : touching)
+      for (const auto& face : kTetFaces)
+        if (t[face[0]] >= a && t[face[0]] < b)
+          local.push_back({t[face[0]], t[face[1]], t[face[2]]});
     std::sort(local.begin(), local.end());
     local.erase(std::unique(local.begin(), local.end()), local.end());
   });
@@ -1324,44 +1378,6 @@ std::size_t GaleTriangulation::memoryBytes() const {
 
 namespace gale {
 
-namespace {
-
-// Compressed rows from the (row, value) pairs visit(emit) emits (it runs twice: count,
-// then fill), each row sorted ascending (and deduplicated when asked).
-template <typename Visit>
-CompressedRows bucketRows(SimplexId rowCount, SimplexId maxValue, bool dedupe,
-                          Visit visit) {
-  std::vector<SimplexId> start(std::size_t(rowCount) + 1, 0);
-  visit([&](SimplexId row, SimplexId) { ++start[row + 1]; });
-  for (SimplexId r = 0; r < rowCount; ++r)
-    start[r + 1] += start[r];
-  std::vector<SimplexId> values(std::size_t(start[rowCount]));
-  std::vector<SimplexId> at(start.begin(), start.end() - 1);
-  visit([&](SimplexId row, SimplexId value) { values[at[row]++] = value; });
-  SimplexId kept = 0;
-  for (SimplexId r = 0; r < rowCount; ++r) {
-    auto first = values.begin() + start[r], last = values.begin() + start[r + 1];
-    std::sort(first, last);
-    if (dedupe)
-      last = std::unique(first, last);
-    at[r] = SimplexId(last - first); // the row's length from here on
-    kept += at[r];
-  }
-  CompressedRows rows;
-  rows.offsets.allocate(std::size_t(rowCount) + 1, kept, false);
-  rows.data.allocate(std::size_t(kept), maxValue, false);
-  SimplexId k = 0;
-  rows.offsets.set(0, 0);
-  for (SimplexId r = 0; r < rowCount; ++r) {
-    for (SimplexId i = 0; i < at[r]; ++i)
-      rows.data.set(std::size_t(k++), values[std::size_t(start[r] + i)]);
-    rows.offsets.set(std::size_t(r) + 1, k);
-  }
-  return rows;
-}
-
-} // namespace
-
 SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation relation,
                                  SimplexId s) {
   const int dim = mesh.getDimension();
@@ -1643,7 +1659,7 @@ namespace {
 class CpuProducer : public SegmentProducer {
 public:
   std::string name() const override { return "cpu"; }
-  bool consumersMayCompute() const override { return true; }
+  bool consumersMayCompute(ServedRelation) const override { return true; }
   void compute(const GaleTriangulation& mesh, ServedRelation relation,
                const std::vector<SimplexId>& segments,
                std::vector<SegmentPointer>& out) override {

@@ -83,7 +83,7 @@ struct SegmentRelation {
 using SegmentPointer = std::shared_ptr<const SegmentRelation>;
 
 // Computes a batch of segments of one relation; called by the relation's leader thread
-// (and by consumers for one segment when consumersMayCompute()). A GPU producer
+// (and by consumers for one segment when consumersMayCompute(relation)). A GPU producer
 // implements the same interface. Throwing fails every consumer
 // waiting on the batch (and later requests of that relation) with the error.
 class SegmentProducer {
@@ -95,10 +95,11 @@ public:
                        std::vector<SegmentPointer>& out) = 0;
   // What went wrong but was handled (a GPU failure and the switch to the CPU).
   virtual std::vector<std::string> warnings() const { return {}; }
-  // Whether a consumer thread may call compute() itself for one segment it misses
-  // (work sharing): only producers whose compute() is thread-safe and never waits on
-  // anything (the CPU producer) say yes.
-  virtual bool consumersMayCompute() const { return false; }
+  // Whether a consumer thread may call compute() itself for one segment of this
+  // relation it misses (work sharing): only where compute() is thread-safe and never
+  // waits on anything (the CPU producer; the GPU one for the relations it hands to the
+  // CPU) the answer is yes.
+  virtual bool consumersMayCompute(ServedRelation) const { return false; }
   // The producer's own split of its time (seconds): preparation, kernel and copies,
   // integration (the paper's figure 10); zeros when it does not measure them.
   virtual std::array<double, 3> stageSeconds() const { return {0, 0, 0}; }
