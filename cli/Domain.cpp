@@ -167,10 +167,10 @@ std::vector<OptionSpec> galeOptions() {
        "volume meshes"},
       {"--segment-size", "N", "GALE: most vertices per octree segment (default 100)"},
       {"--cache-segments", "N",
-       "GALE: computed segments kept per relation (default 2048)"},
+       "GALE: computed segments kept per relation (default 4096)"},
       {"--segments-per-request", "N",
        "GALE: segments a producer computes per request, the requested one and those "
-       "after it (default 0: 16 with CPU producers, 256 with the GPU one; 1 = no "
+       "after it (default 0: 16 with CPU producers, 512 with the GPU one; 1 = no "
        "precomputation)"},
   };
 }

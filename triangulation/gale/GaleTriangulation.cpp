@@ -52,7 +52,7 @@ public:
         position_(std::size_t(segments_)) {
     const Parameters& p = mesh.parameters();
     const bool gpu = producer_->name().rfind("gpu", 0) == 0;
-    batch_ = p.segmentsPerRequest > 0 ? p.segmentsPerRequest : (gpu ? 256 : 16);
+    batch_ = p.segmentsPerRequest > 0 ? p.segmentsPerRequest : (gpu ? 512 : 16);
     // The boundary flags (a byte per simplex) are kept: later passes (the summary,
     // the non-manifold count) read them in any order.
     maxSegments_ = relation == kBoundaryFlags ? std::size_t(segments_) + 1
@@ -95,10 +95,10 @@ public:
       if (waiting == waiting_.end()) {
         waiting = waiting_.emplace(segment, std::make_shared<Pending>()).first;
         queue_.push_back(segment);
+        ++requests_;
         wake_.notify_one();
       }
       future = waiting->second->future;
-      ++requests_;
     }
     const auto start = std::chrono::steady_clock::now();
     SegmentPointer result = future.get(); // rethrows the producer's error

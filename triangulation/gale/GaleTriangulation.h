@@ -54,7 +54,7 @@ struct Parameters {
   SimplexId segmentCapacity = 100; // N: most vertices in an octree leaf (segment)
   // Segments computed per request: the requested one and the following ones (the
   // paper's n_b * t_b / t_s); 1 disables the precomputation. 0: 16 for the CPU
-  // producer, 256 for the GPU one (one launch per batch).
+  // producer, 512 for the GPU one (launches of 128 segments, pipelined).
   int segmentsPerRequest = 0;
   // How far (segments) the leaders compute ahead of the consumers of a segment-order
   // loop (parallelForSegments); 0: four batches, or none when consumers help (they
@@ -62,7 +62,7 @@ struct Parameters {
   int lookaheadSegments = 0;
   // Segments kept per relation (least recently used evicted; the boundary flags, a
   // byte per simplex, are all kept).
-  int cacheSegments = 2048;
+  int cacheSegments = 4096;
   std::size_t cacheBytes = std::size_t(1) << 30; // per relation; 0 = no byte cap
   ProducerKind producer = ProducerKind::Cpu;
   // A consumer that misses a segment nobody computes yet computes it itself when the
