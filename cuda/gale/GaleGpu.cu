@@ -215,7 +215,7 @@ public:
                        (mesh.externalCellBegin(s + 1) - mesh.externalCellBegin(s));
     }
     starts[segments] = int(n);
-    std::vector<int> touching(std::size_t(offsets[segments]));
+    std::vector<int> touching(static_cast<std::size_t>(offsets[segments]));
     tbb::parallel_for(SimplexId(0), segments, [&](SimplexId s) {
       long long at = offsets[s];
       for (SimplexId k = mesh.internalCellBegin(s); k < mesh.internalCellBegin(s + 1);
