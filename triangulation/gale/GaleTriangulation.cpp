@@ -53,17 +53,25 @@ public:
     const Parameters& p = mesh.parameters();
     const bool gpu = producer_->name().rfind("gpu", 0) == 0;
     batch_ = p.segmentsPerRequest > 0 ? p.segmentsPerRequest : (gpu ? 512 : 16);
-    // The boundary flags (a byte per simplex) are kept: later passes (the summary,
-    // the non-manifold count) read them in any order.
-    maxSegments_ = relation == kBoundaryFlags ? std::size_t(segments_) + 1
-                                              : std::size_t(std::max(1, p.cacheSegments));
     help_ = p.consumersHelp && producer_->consumersMayCompute(relation);
     // Consumers that compute their own segments keep every core busy already: a leader
     // running ahead on the same cores would only take turns with them (and make them
     // wait for its segment); it runs ahead of them when asked to.
     const int lookahead = p.lookaheadSegments > 0 ? p.lookaheadSegments
                           : help_                 ? 0
-                                                  : 4 * batch_;
+                                                  : 2 * batch_;
+    // A loop's consumers need their own segments and the window ahead; the rest is
+    // dropped (the paper's just-in-time relations).
+    const std::size_t cache =
+        p.cacheSegments > 0
+            ? std::size_t(p.cacheSegments)
+            : std::max<std::size_t>(
+                  256, std::size_t(2 * lookahead) +
+                           64 * std::size_t(std::max(
+                                    1, tbb::this_task_arena::max_concurrency())));
+    // The boundary flags (a byte per simplex) are kept: later passes (the summary,
+    // the non-manifold count) read them in any order.
+    maxSegments_ = relation == kBoundaryFlags ? std::size_t(segments_) + 1 : cache;
     lookahead_ =
         SimplexId(std::min<std::size_t>(std::size_t(lookahead), maxSegments_ / 2));
     leader_ = std::thread([this] { lead(); });
@@ -206,10 +214,10 @@ private:
   // Each segment is computed ahead at most once per pass (a cursor), so a cache too
   // small for the window cannot make the leader recompute what it evicted.
   SimplexId aheadStart() {
-    const SimplexId front = mesh_.front_.load(std::memory_order_relaxed);
+    const SimplexId front = mesh_.front_.load(std::memory_order_acquire);
     if (front < 0 || lookahead_ <= 0 || failure_)
       return segments_;
-    const std::uint64_t pass = mesh_.pass_.load(std::memory_order_relaxed);
+    const std::uint64_t pass = mesh_.pass_.load(std::memory_order_acquire);
     if (pass != pass_) {
       pass_ = pass;
       cursor_ = -1;
@@ -217,7 +225,7 @@ private:
     return std::max(front + 1, cursor_ + 1);
   }
   SimplexId aheadEnd() const {
-    const SimplexId front = mesh_.front_.load(std::memory_order_relaxed);
+    const SimplexId front = mesh_.front_.load(std::memory_order_acquire);
     return std::min(segments_, front + 1 + lookahead_);
   }
   void addAhead(std::vector<SimplexId>& batch, std::size_t room) {
@@ -509,6 +517,40 @@ GaleTriangulation::GaleTriangulation(Unchecked, const ExplicitTriangulation& mes
   });
   initializationSeconds_ += timer.seconds();
   finishInitialization(points, std::move(producer));
+}
+
+GaleTriangulation::GaleTriangulation(Cells32, SimplexId numberOfVertices,
+                                     int cellDimension,
+                                     std::vector<std::int32_t>& cellVertices,
+                                     const std::vector<double>& points,
+                                     const gale::Parameters& parameters,
+                                     std::shared_ptr<gale::SegmentProducer> producer)
+    : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
+      parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
+  Timer timer;
+  const std::size_t arity = std::size_t(dimension_) + 1;
+  if (dimension_ != 2 && dimension_ != 3)
+    checkParameters(points); // names the bad dimension
+  if (cellVertices.empty() || cellVertices.size() % arity != 0)
+    throw Error(cellVertices.empty() ? "mesh has no cells"
+                                     : "cell connectivity is not a multiple of " +
+                                           std::to_string(arity) + " vertex ids");
+  numberOfCells_ = SimplexId(cellVertices.size() / arity);
+  ExplicitTriangulation::view(numberOfVertices_, dimension_, cellVertices.data(),
+                              numberOfCells_, nullptr); // the same checks and errors
+  checkParameters(points);
+  cells_.adopt(std::move(cellVertices));
+  initializationSeconds_ += timer.seconds();
+  finishInitialization(points, std::move(producer));
+}
+
+std::shared_ptr<GaleTriangulation> GaleTriangulation::fromCells32(
+    SimplexId numberOfVertices, int cellDimension, std::vector<std::int32_t> cellVertices,
+    const std::vector<double>& points, const gale::Parameters& parameters,
+    std::shared_ptr<gale::SegmentProducer> producer) {
+  return std::shared_ptr<GaleTriangulation>(
+      new GaleTriangulation(Cells32{}, numberOfVertices, cellDimension, cellVertices,
+                            points, parameters, std::move(producer)));
 }
 
 std::shared_ptr<GaleTriangulation> GaleTriangulation::fromExplicit(
@@ -966,7 +1008,9 @@ GaleTriangulation::vertexRelation(gale::ServedRelation relation, SimplexId v,
 }
 
 void GaleTriangulation::advanceFront(SimplexId segment) const {
-  front_.store(segment, std::memory_order_relaxed);
+  // Release: what the consumers' thread did before the loop (precondition's lists) is
+  // visible to a leader that computes ahead of this front.
+  front_.store(segment, std::memory_order_release);
   if (segment % 4 == 0) {
     for (const auto& server : servers_)
       if (server)
@@ -975,8 +1019,8 @@ void GaleTriangulation::advanceFront(SimplexId segment) const {
 }
 
 void GaleTriangulation::endPass() const {
-  front_.store(-1, std::memory_order_relaxed);
-  pass_.fetch_add(1, std::memory_order_relaxed);
+  front_.store(-1, std::memory_order_release);
+  pass_.fetch_add(1, std::memory_order_release);
 }
 
 gale::SegmentScope::SegmentScope(const GaleTriangulation& mesh, SimplexId segment) {

@@ -57,12 +57,13 @@ struct Parameters {
   // producer, 512 for the GPU one (launches of 128 segments, pipelined).
   int segmentsPerRequest = 0;
   // How far (segments) the leaders compute ahead of the consumers of a segment-order
-  // loop (parallelForSegments); 0: four batches, or none when consumers help (they
-  // use every core already). Bounded by half the cache.
+  // loop (parallelForSegments); 0: two batches, or none when consumers help (they use
+  // every core already). Bounded by half the cache.
   int lookaheadSegments = 0;
-  // Segments kept per relation (least recently used evicted; the boundary flags, a
-  // byte per simplex, are all kept).
-  int cacheSegments = 4096;
+  // Segments kept per relation (least recently used evicted; the boundary flags, a byte
+  // per simplex, are all kept). 0: the lookahead window twice plus 64 per core (at least
+  // 256), so segments behind a loop's front are dropped.
+  int cacheSegments = 0;
   std::size_t cacheBytes = std::size_t(1) << 30; // per relation; 0 = no byte cap
   ProducerKind producer = ProducerKind::Cpu;
   // A consumer that misses a segment nobody computes yet computes it itself when the
@@ -173,6 +174,13 @@ public:
   fromExplicit(const ExplicitTriangulation& mesh, const std::vector<double>& points,
                const gale::Parameters& parameters = {},
                std::shared_ptr<gale::SegmentProducer> producer = nullptr);
+  // GALE over 32-bit cells taken without a copy (validated as the explicit backend
+  // does): the CLI's path, so that no explicit mesh is held beside it.
+  static std::shared_ptr<GaleTriangulation>
+  fromCells32(SimplexId numberOfVertices, int cellDimension,
+              std::vector<std::int32_t> cellVertices, const std::vector<double>& points,
+              const gale::Parameters& parameters = {},
+              std::shared_ptr<gale::SegmentProducer> producer = nullptr);
   ~GaleTriangulation();
   // The leader threads point at this object: neither copied nor moved (hold it by
   // pointer, as AnyTriangulation does).
@@ -311,6 +319,11 @@ private:
   friend class gale::RelationServer;
   friend class gale::SegmentScope;
   struct Unchecked {};
+  struct Cells32 {};
+  GaleTriangulation(Cells32, SimplexId numberOfVertices, int cellDimension,
+                    std::vector<std::int32_t>& cellVertices,
+                    const std::vector<double>& points, const gale::Parameters& parameters,
+                    std::shared_ptr<gale::SegmentProducer> producer);
   GaleTriangulation(Unchecked, const ExplicitTriangulation& mesh,
                     const std::vector<double>& points, const gale::Parameters& parameters,
                     std::shared_ptr<gale::SegmentProducer> producer);
