@@ -799,14 +799,29 @@ void GaleTriangulation::buildCellLists() {
                          c);
   });
   parallelFor(segments, [&](SimplexId s) {
+    internalCells_.sort(internalOffsets_[s], internalOffsets_[s + 1]);
+    externalCells_.sort(externalOffsets_[s], externalOffsets_[s + 1]);
+  });
+  if (dimension_ == 2)
+    sortInternalByTuple(); // findTriangle searches the cells
+}
+
+// Internal cells by their sorted vertex tuple, so that a cell is found by binary search
+// (TT's rows, findTriangle in 2D); done when first needed, it costs a sort of every cell.
+void GaleTriangulation::sortInternalByTuple() {
+  if (internalByTuple_)
+    return;
+  Timer timer;
+  parallelFor(getNumberOfSegments(), [&](SimplexId s) {
     std::vector<std::pair<std::array<SimplexId, 4>, SimplexId>> local;
     for (SimplexId k = internalOffsets_[s]; k < internalOffsets_[s + 1]; ++k)
       local.emplace_back(sortedNewCell(internalCells_[k]), internalCells_[k]);
     std::sort(local.begin(), local.end());
     for (std::size_t k = 0; k < local.size(); ++k)
       internalCells_.set(internalOffsets_[s] + k, local[k].second);
-    externalCells_.sort(externalOffsets_[s], externalOffsets_[s + 1]);
   });
+  internalByTuple_ = true;
+  initializationSeconds_ += timer.seconds();
 }
 
 // Edges / triangles of each segment (lowest vertex in it) from the cells touching it,
@@ -924,7 +939,9 @@ void GaleTriangulation::precondition(Relations r) {
       is3D && (r & (FV | VF | EF | FE | FT | TF | BoundaryTriangles)) != 0;
   const Relations flags = r & (BoundaryEdges | BoundaryTriangles);
   const bool newFlags = (flags & ~boundaryFlagsWanted_.load()) != 0;
-  if ((needEdges && !edgesBuilt_) || (needTriangles && !trianglesBuilt_) || newFlags) {
+  const bool needTupleOrder = is3D && (r & TT) != 0 && !internalByTuple_;
+  if ((needEdges && !edgesBuilt_) || (needTriangles && !trianglesBuilt_) || newFlags ||
+      needTupleOrder) {
     // Segments cached so far were computed without these lists or flags (boundary
     // flags of edges, ...): finish the batches in flight, drop the caches.
     for (auto& server : servers_) {
@@ -937,6 +954,8 @@ void GaleTriangulation::precondition(Relations r) {
       buildEdges();
     if (needTriangles)
       buildTriangles();
+    if (needTupleOrder)
+      sortInternalByTuple();
   }
   prepared_ |= r;
   using namespace gale;

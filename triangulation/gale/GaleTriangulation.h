@@ -282,8 +282,8 @@ public:
   SimplexId segmentOfNewVertex(SimplexId n) const { return segmentOfNew_[n]; }
   SimplexId newId(SimplexId v) const { return newOfOld_[v]; }
   SimplexId oldId(SimplexId n) const { return oldOfNew_[n]; }
-  // Cells whose lowest (new) vertex is in s, sorted by their sorted new-id tuple; cells
-  // touching s otherwise (ascending ids).
+  // Cells whose lowest (new) vertex is in s (by id; by their sorted new-id tuple in 2D
+  // and once TT is preconditioned); cells touching s otherwise (ascending ids).
   SimplexId internalCellBegin(SimplexId s) const { return internalOffsets_[s]; }
   SimplexId internalCell(SimplexId k) const { return internalCells_[k]; }
   SimplexId externalCellBegin(SimplexId s) const { return externalOffsets_[s]; }
@@ -334,6 +334,7 @@ private:
                             std::shared_ptr<gale::SegmentProducer> producer);
   void buildSegments(const std::vector<double>& points);
   void buildCellLists();
+  void sortInternalByTuple();
   void buildEdges();
   void buildTriangles();
   const gale::SegmentRelation* acquire(gale::ServedRelation relation,
@@ -367,7 +368,8 @@ private:
   IdArray internalCells_, externalCells_;
   std::vector<SimplexId> internalOffsets_, externalOffsets_; // I_T
   bool edgesBuilt_ = false, trianglesBuilt_ = false;
-  IdArray edgeNew_, triangleNew_;                        // new ids, ascending per simplex
+  bool internalByTuple_ = false;  // else by id (3D until TT is preconditioned)
+  IdArray edgeNew_, triangleNew_; // new ids, ascending per simplex
   std::vector<SimplexId> edgeOffsets_, triangleOffsets_; // I_E, I_F
 
   std::shared_ptr<gale::SegmentProducer> producer_;
