@@ -117,6 +117,21 @@ public:
   // The consumers' front moved (a segment-order loop): compute ahead of it.
   void nudge() { wake_.notify_one(); }
 
+  // A sibling relation's segment computed by a consumer along with its own: taken when
+  // consumers compute this relation and nobody has it yet.
+  bool wants(SimplexId segment) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return help_ && !failure_ && !cache_[segment] && waiting_.count(segment) == 0;
+  }
+  void offer(SimplexId segment, const SegmentPointer& data) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!help_ || failure_ || cache_[segment] || waiting_.count(segment) != 0)
+      return;
+    ++helped_;
+    ++computed_;
+    insert(segment, data);
+  }
+
   // Waits until the leader is idle (no batch in flight), then drops the cache: called by
   // precondition when it adds lists the cached segments were computed without.
   void quiesceAndFlush() {
@@ -1037,6 +1052,17 @@ void GaleTriangulation::advanceFront(SimplexId segment) const {
   }
 }
 
+bool GaleTriangulation::siblingWanted(gale::ServedRelation relation,
+                                      SimplexId segment) const {
+  return servers_[relation] && servers_[relation]->wants(segment);
+}
+
+void GaleTriangulation::offerSibling(gale::ServedRelation relation, SimplexId segment,
+                                     const gale::SegmentPointer& data) const {
+  if (servers_[relation])
+    servers_[relation]->offer(segment, data);
+}
+
 void GaleTriangulation::endPass() const {
   front_.store(-1, std::memory_order_release);
   pass_.fetch_add(1, std::memory_order_release);
@@ -1441,8 +1467,73 @@ std::size_t GaleTriangulation::memoryBytes() const {
 
 namespace gale {
 
+namespace {
+
+using Touching = std::vector<std::pair<std::array<SimplexId, 4>, SimplexId>>;
+
+bool isVertexRelation(ServedRelation relation) {
+  return relation == kVertexNeighbors || relation == kVertexEdges ||
+         relation == kVertexStar || relation == kBoundaryFlags;
+}
+
+// The touching cells' sorted new-id tuples, with their ids (read once per segment).
+Touching touchingOf(const GaleTriangulation& mesh, SimplexId s) {
+  Touching touching;
+  touching.reserve(std::size_t(mesh.internalCellBegin(s + 1) - mesh.internalCellBegin(s) +
+                               mesh.externalCellBegin(s + 1) -
+                               mesh.externalCellBegin(s)));
+  for (SimplexId k = mesh.internalCellBegin(s); k < mesh.internalCellBegin(s + 1); ++k)
+    touching.emplace_back(mesh.sortedNewCell(mesh.internalCell(k)), mesh.internalCell(k));
+  for (SimplexId k = mesh.externalCellBegin(s); k < mesh.externalCellBegin(s + 1); ++k)
+    touching.emplace_back(mesh.sortedNewCell(mesh.externalCell(k)), mesh.externalCell(k));
+  return touching;
+}
+
+SegmentPointer computeSegment(const GaleTriangulation& mesh, ServedRelation relation,
+                              SimplexId s, const Touching* given,
+                              const SegmentRelation* neighbors);
+
+} // namespace
+
 SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation relation,
                                  SimplexId s) {
+  return computeSegment(mesh, relation, s, nullptr, nullptr);
+}
+
+// A consumer's miss of a vertex relation: its segment's other vertex relations that
+// consumers compute too and nobody has yet are computed from the same touching cells
+// (and VE from VV's rows) and offered to their caches: the cells are read once.
+SegmentPointer computeSegmentWithSiblingsCpu(const GaleTriangulation& mesh,
+                                             ServedRelation relation, SimplexId s) {
+  if (!isVertexRelation(relation))
+    return computeSegment(mesh, relation, s, nullptr, nullptr);
+  const Touching touching = touchingOf(mesh, s);
+  SegmentPointer neighbors;
+  auto make = [&](ServedRelation r) {
+    if (r == kVertexEdges && !neighbors)
+      neighbors = computeSegment(mesh, kVertexNeighbors, s, &touching, nullptr);
+    SegmentPointer p = computeSegment(mesh, r, s, &touching, neighbors.get());
+    if (r == kVertexNeighbors)
+      neighbors = p;
+    return p;
+  };
+  // VV first: VE reuses its rows
+  SegmentPointer result;
+  for (const ServedRelation r :
+       {kVertexNeighbors, kVertexEdges, kVertexStar, kBoundaryFlags}) {
+    if (r == relation)
+      result = make(r);
+    else if (mesh.siblingWanted(r, s))
+      mesh.offerSibling(r, s, make(r));
+  }
+  return result;
+}
+
+namespace {
+
+SegmentPointer computeSegment(const GaleTriangulation& mesh, ServedRelation relation,
+                              SimplexId s, const Touching* given,
+                              const SegmentRelation* neighbors) {
   const int dim = mesh.getDimension();
   const SimplexId a = mesh.segmentStart(s), b = mesh.segmentStart(s + 1);
   const SimplexId vertexRows = b - a;
@@ -1459,29 +1550,29 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
   auto out = std::make_shared<SegmentRelation>();
   std::vector<std::pair<SimplexId, SimplexId>> pairs;
   // The touching cells' sorted new-id tuples, read once (the vertex relations).
-  std::vector<std::pair<std::array<SimplexId, 4>, SimplexId>> touching;
-  if (relation == kVertexNeighbors || relation == kVertexEdges ||
-      relation == kVertexStar || relation == kBoundaryFlags) {
-    touching.reserve(
-        std::size_t(mesh.internalCellBegin(s + 1) - mesh.internalCellBegin(s) +
-                    mesh.externalCellBegin(s + 1) - mesh.externalCellBegin(s)));
-    forTouching(s, [&](SimplexId c) { touching.emplace_back(mesh.sortedNewCell(c), c); });
-  }
+  Touching own;
+  if (given == nullptr && isVertexRelation(relation) &&
+      !(relation == kVertexEdges && neighbors != nullptr))
+    own = touchingOf(mesh, s);
+  const Touching& touching = given != nullptr ? *given : own;
   switch (relation) {
   case kVertexNeighbors:
   case kVertexEdges: {
     // Rows by counting (each cell gives dim candidates per vertex of the segment), then
     // each short row sorted and deduplicated: no global sort of (row, value) pairs.
-    out->rows = bucketRows(vertexRows, vertices - 1, true, [&](auto&& emit) {
-      for (const auto& [t, c] : touching)
-        for (int i = 0; i <= dim; ++i) {
-          if (!inSegment(t[i]))
-            continue;
-          for (int j = 0; j <= dim; ++j)
-            if (j != i)
-              emit(t[i] - a, mesh.oldId(t[j]));
-        }
-    });
+    if (relation == kVertexEdges && neighbors != nullptr)
+      out->rows = neighbors->rows;
+    else
+      out->rows = bucketRows(vertexRows, vertices - 1, true, [&](auto&& emit) {
+        for (const auto& [t, c] : touching)
+          for (int i = 0; i <= dim; ++i) {
+            if (!inSegment(t[i]))
+              continue;
+            for (int j = 0; j <= dim; ++j)
+              if (j != i)
+                emit(t[i] - a, mesh.oldId(t[j]));
+          }
+      });
     if (relation == kVertexEdges) {
       // parallel to VV's rows: edge i of v joins v to neighbour i
       IdArray edges;
@@ -1717,8 +1808,6 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
   return out;
 }
 
-namespace {
-
 class CpuProducer : public SegmentProducer {
 public:
   std::string name() const override { return "cpu"; }
@@ -1728,7 +1817,7 @@ public:
                std::vector<SegmentPointer>& out) override {
     out.assign(segments.size(), nullptr);
     if (segments.size() == 1) { // a consumer's own segment: on its thread
-      out[0] = computeSegmentCpu(mesh, relation, segments[0]);
+      out[0] = computeSegmentWithSiblingsCpu(mesh, relation, segments[0]);
       return;
     }
 #ifdef __SANITIZE_THREAD__

@@ -306,6 +306,12 @@ public:
   Relations boundaryFlagsWanted() const { return boundaryFlagsWanted_.load(); }
   bool trianglesBuilt() const { return trianglesBuilt_; }
 
+  // CPU producers on a consumer: whether the relation's cache takes segment s computed
+  // along with a sibling relation (consumers compute it, nobody has it), and the offer.
+  bool siblingWanted(gale::ServedRelation relation, SimplexId segment) const;
+  void offerSibling(gale::ServedRelation relation, SimplexId segment,
+                    const gale::SegmentPointer& data) const;
+
   const gale::Parameters& parameters() const { return parameters_; }
   gale::Statistics statistics() const;
   // What the producer selection said (e.g. the GPU fallback) and what the producer
