@@ -433,7 +433,7 @@ CompressedRows bucketRows(SimplexId rowCount, SimplexId maxValue, bool dedupe,
   visit([&](SimplexId row, SimplexId) { ++start[row + 1]; });
   for (SimplexId r = 0; r < rowCount; ++r)
     start[r + 1] += start[r];
-  std::vector<SimplexId> values(std::size_t(start[rowCount]));
+  std::vector<SimplexId> values(static_cast<std::size_t>(start[rowCount]));
   std::vector<SimplexId> at(start.begin(), start.end() - 1);
   visit([&](SimplexId row, SimplexId value) { values[at[row]++] = value; });
   SimplexId kept = 0;
