@@ -222,8 +222,9 @@ void dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& dims,
     if (newId[i] < 0)
       continue;
     std::copy(from + i * width, from + (i + 1) * width, bytes->data() + newId[i] * width);
-    points.insert(points.end(), {double(i % dims[0]), double((i / dims[0]) % dims[1]),
-                                 double(i / (dims[0] * dims[1]))});
+    const SimplexId x = i % dims[0], y = (i / dims[0]) % dims[1],
+                    z = i / (dims[0] * dims[1]); // grid coordinates (integers)
+    points.insert(points.end(), {double(x), double(y), double(z)});
   }
   const int arity = grid.getCellVertexNumber();
   auto isKept = [&](SimplexId c) {
