@@ -1,11 +1,10 @@
 // `topogpu critical-points`: the domain loader, the core call, the shared envelope.
 #include "Commands.h"
 #include "Domain.h"
+#include "GaleReport.h"
 #include "Report.h"
 
 #include "core/critical_points/CriticalPoints.h"
-
-#include <algorithm>
 
 namespace topogpu::cli {
 
@@ -32,8 +31,8 @@ int runCriticalPoints(const Arguments& args, CommandContext& context) {
                            std::to_string(output.counts[t]));
   }
   result.fields.add("counts", counts);
-  addGaleFields(domain, result, output.report);
   result.report = output.report;
+  addGaleReport(domain, result);
   printResult(context, domain, result);
   return 0;
 }

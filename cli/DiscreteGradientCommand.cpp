@@ -3,6 +3,7 @@
 // dimension in the shared envelope.
 #include "Commands.h"
 #include "Domain.h"
+#include "GaleReport.h"
 #include "Report.h"
 
 #include "core/common/Timer.h"
@@ -83,8 +84,8 @@ int runDiscreteGradient(const Arguments& args, CommandContext& context) {
     result.lines.push_back("simplices: " + simplices[0] + " vertices, " + simplices[1] +
                            " edges, " + simplices[2] + " triangles, " + simplices[3] +
                            " tets (one gradient byte each)");
-    addGaleFields(domain, result, output.report);
     result.report = output.report;
+    addGaleReport(domain, result);
     if (args.has("--separatrices")) {
       // TTK's msc_separatrices1 counts: the first stages of the mesh Morse-Smale complex.
       discrete_gradient::simplicial::Separatrices separatrices;

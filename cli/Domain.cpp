@@ -4,6 +4,9 @@
 #include "triangulation/io/MeshFiles.h"
 
 #include <cctype>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
 
 namespace topogpu::cli {
 
@@ -168,10 +171,12 @@ std::vector<OptionSpec> galeOptions() {
        "volume meshes"},
       {"--segment-size", "N", "GALE: most vertices per octree segment (default 100)"},
       {"--cache-segments", "N",
-       "GALE: computed segments kept per relation (default 8192)"},
+       "GALE: computed segments kept per relation (default 0: twice the window the "
+       "producers compute ahead plus 64 per core, at least 256)"},
       {"--segments-per-request", "N",
        "GALE: segments a producer computes per request, the requested one and those "
-       "after it (default 8; 1 = no precomputation)"},
+       "after it (default 0: 16 with CPU producers, 512 with the GPU one; 1 = no "
+       "precomputation)"},
   };
 }
 
@@ -190,8 +195,12 @@ std::vector<double> gridPoints(const std::array<SimplexId, 3>& dims) {
 
 // --drop-zero: a raw grid's Freudenthal tets without its zero-valued vertices (and the
 // tets holding one), vertices renumbered compactly with their values and positions, as
-// the GALE paper prepares its volume meshes (background voxels dropped).
-void dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& dims) {
+// the GALE paper prepares its volume meshes (background voxels dropped). The cells are
+// counted first and stored once, in 32-bit ids when they fit; with forGale they are
+// handed over for GALE to take (no explicit mesh beside it), else they become the
+// explicit mesh.
+void dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& dims,
+                    std::vector<std::int32_t>* forGale) {
   const ImplicitTriangulation& grid = *domain.implicitTriangulation;
   const SimplexId n = grid.getNumberOfVertices();
   std::vector<SimplexId> newId(n, -1);
@@ -214,29 +223,50 @@ void dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& dims) {
     if (newId[i] < 0)
       continue;
     std::copy(from + i * width, from + (i + 1) * width, bytes->data() + newId[i] * width);
-    points.insert(points.end(), {double(i % dims[0]), double((i / dims[0]) % dims[1]),
-                                 double(i / (dims[0] * dims[1]))});
+    const SimplexId x = i % dims[0], y = (i / dims[0]) % dims[1],
+                    z = i / (dims[0] * dims[1]); // grid coordinates (integers)
+    points.insert(points.end(), {double(x), double(y), double(z)});
   }
   const int arity = grid.getCellVertexNumber();
-  std::vector<SimplexId> cells;
-  for (SimplexId c = 0; c < grid.getNumberOfCells(); ++c) {
-    bool all = true;
+  auto isKept = [&](SimplexId c) {
     for (int k = 0; k < arity; ++k)
-      all &= newId[grid.getCellVertex(c, k)] >= 0;
-    if (!all)
-      continue;
-    for (int k = 0; k < arity; ++k)
-      cells.push_back(newId[grid.getCellVertex(c, k)]);
-  }
-  if (cells.empty())
+      if (newId[grid.getCellVertex(c, k)] < 0)
+        return false;
+    return true;
+  };
+  SimplexId cellCount = 0;
+  for (SimplexId c = 0; c < grid.getNumberOfCells(); ++c)
+    cellCount += isKept(c);
+  if (cellCount == 0)
     throw Error("--drop-zero: no cell of '" + domain.input + "' is free of zero values");
+  auto fill = [&](auto& cells) {
+    cells.resize(std::size_t(cellCount) * arity);
+    std::size_t at = 0;
+    for (SimplexId c = 0; c < grid.getNumberOfCells(); ++c)
+      if (isKept(c))
+        for (int k = 0; k < arity; ++k)
+          cells[at++] = typename std::decay_t<decltype(cells)>::value_type(
+              newId[grid.getCellVertex(c, k)]);
+  };
   domain.notes.push_back("--drop-zero: " + std::to_string(n - kept) +
                          " zero-valued vertices and the cells holding them dropped (" +
                          std::to_string(kept) + " vertices, " +
-                         std::to_string(cells.size() / arity) + " cells left)");
+                         std::to_string(cellCount) + " cells left)");
   const int dimension = grid.getDimension();
-  domain.explicitTriangulation =
-      std::make_shared<ExplicitTriangulation>(kept, dimension, std::move(cells));
+  if (kept <= std::numeric_limits<std::int32_t>::max()) {
+    std::vector<std::int32_t> cells;
+    fill(cells);
+    if (forGale != nullptr)
+      *forGale = std::move(cells);
+    else
+      domain.explicitTriangulation = std::make_shared<ExplicitTriangulation>(
+          ExplicitTriangulation::fromCells32(kept, dimension, std::move(cells)));
+  } else {
+    std::vector<SimplexId> cells;
+    fill(cells);
+    domain.explicitTriangulation =
+        std::make_shared<ExplicitTriangulation>(kept, dimension, std::move(cells));
+  }
   domain.implicitTriangulation.reset();
   domain.values = ScalarArrayView{bytes->data(), domain.values.type, kept};
   domain.storage = bytes;
@@ -245,26 +275,32 @@ void dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& dims) {
 }
 
 void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
-              CommandContext& context) {
+              CommandContext& context, std::vector<std::int32_t>& cells32,
+              int dimension) {
   gale::Parameters parameters;
   parameters.segmentCapacity = args.integer("--segment-size", 100, 1, 1 << 30);
-  parameters.cacheSegments = int(args.integer("--cache-segments", 8192, 1, 1 << 30));
-  parameters.segmentsPerRequest =
-      int(args.integer("--segments-per-request", 8, 1, 1 << 20));
+  parameters.cacheSegments =
+      int(args.integer("--cache-segments", parameters.cacheSegments, 0, 1 << 30));
+  parameters.segmentsPerRequest = int(
+      args.integer("--segments-per-request", parameters.segmentsPerRequest, 0, 1 << 20));
   parameters.producer =
       kind == "gale-gpu" ? gale::ProducerKind::Gpu : gale::ProducerKind::Cpu;
   context.activity = "building the GALE triangulation of '" + domain.input + "' (" +
-                     std::to_string(domain.numberOfVertices()) + " vertices)";
+                     std::to_string(domain.values.size) + " vertices)";
   Timer timer;
-  if (domain.implicitTriangulation) {
+  if (!cells32.empty()) { // --drop-zero's cells, taken as they are
+    domain.galeTriangulation = GaleTriangulation::fromCells32(
+        domain.values.size, dimension, std::move(cells32), domain.points, parameters);
+  } else if (domain.implicitTriangulation) {
     if (domain.points.empty() && args.has("--raw"))
       domain.points = gridPoints(io::parseDims(args.require("--dims")));
     domain.explicitTriangulation = std::make_shared<ExplicitTriangulation>(
         explicitCopyOf(*domain.implicitTriangulation));
     domain.implicitTriangulation.reset();
   }
-  domain.galeTriangulation = GaleTriangulation::fromExplicit(
-      *domain.explicitTriangulation, domain.points, parameters);
+  if (!domain.galeTriangulation)
+    domain.galeTriangulation = GaleTriangulation::fromExplicit(
+        *domain.explicitTriangulation, domain.points, parameters);
   domain.explicitTriangulation.reset();
   std::vector<double>().swap(domain.points);
   domain.triangulation = kind;
@@ -294,13 +330,17 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
     if (args.has(flag))
       domain.input = args.get(flag);
   }
+  std::vector<std::int32_t> galeCells; // --drop-zero's cells for GALE to take
+  int dimension = 0;
   if (args.has("--drop-zero")) {
     if (!args.has("--raw") || (kind != "explicit" && !gale))
       throw Error("--drop-zero needs --raw and --triangulation explicit, gale-cpu or "
                   "gale-gpu");
     context.activity = "dropping the zero values of '" + domain.input + "'";
     Timer timer;
-    dropZeroValued(domain, io::parseDims(args.require("--dims")));
+    dimension = domain.implicitTriangulation->getDimension();
+    dropZeroValued(domain, io::parseDims(args.require("--dims")),
+                   gale ? &galeCells : nullptr);
     domain.triangulationSeconds = timer.seconds();
   }
   if (kind == "explicit" && domain.implicitTriangulation) {
@@ -313,7 +353,7 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
     domain.triangulation = "explicit";
     domain.triangulationSeconds = timer.seconds();
   } else if (gale) {
-    makeGale(domain, args, kind, context);
+    makeGale(domain, args, kind, context, galeCells, dimension);
   } else if (kind == "implicit" && !domain.implicitTriangulation) {
     throw Error("--triangulation implicit needs a grid (--raw or .vti); '" +
                 domain.input + "' is a mesh");

@@ -14,32 +14,6 @@ RunOptions parseRunOptions(const Arguments& args) {
   return options;
 }
 
-void addGaleFields(const Domain& domain, CommandResult& result, RunReport& report) {
-  if (!domain.galeTriangulation)
-    return;
-  for (const std::string& warning : domain.galeTriangulation->warnings())
-    if (std::find(domain.notes.begin(), domain.notes.end(), warning) ==
-        domain.notes.end())
-      report.warnings.push_back(warning);
-  const gale::Statistics stats = domain.galeTriangulation->statistics();
-  JsonObject g;
-  g.add("producer", domain.galeTriangulation->producerName());
-  g.add("segments",
-        static_cast<long long>(domain.galeTriangulation->getNumberOfSegments()));
-  g.add("initialization_seconds", stats.initializationSeconds);
-  g.add("consumer_wait_seconds", stats.consumerWaitSeconds);
-  g.add("requests", static_cast<long long>(stats.requests));
-  g.add("batches", static_cast<long long>(stats.batches));
-  g.add("segments_computed", static_cast<long long>(stats.segmentsComputed));
-  g.add("peak_cache_bytes", static_cast<long long>(stats.peakCacheBytes));
-  g.add("memory_bytes", static_cast<long long>(domain.galeTriangulation->memoryBytes()));
-  result.fields.add("gale", g);
-  result.lines.push_back(
-      "GALE: initialization " + std::to_string(stats.initializationSeconds) +
-      " s, consumers waited " + std::to_string(stats.consumerWaitSeconds) + " s (" +
-      std::to_string(stats.requests) + " requests)");
-}
-
 void printResult(const CommandContext& context, const Domain& domain,
                  const CommandResult& result) {
   if (context.json) {

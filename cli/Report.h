@@ -31,11 +31,6 @@ struct CommandResult {
 void printResult(const CommandContext& context, const Domain& domain,
                  const CommandResult& result);
 
-// With a GALE domain: a producer failure during the run as a warning of `report` (the
-// selection's warnings are notes already) and GALE's own costs as "gale" (the paper's
-// figure 10: initialization, consumer waiting, requests, cache, memory). Else nothing.
-void addGaleFields(const Domain& domain, CommandResult& result, RunReport& report);
-
 // Text on stderr; with --json also {"command", "error"} on stdout.
 void printError(const std::string& command, bool json, const std::string& message);
 

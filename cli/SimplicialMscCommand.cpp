@@ -7,6 +7,7 @@
 // path (cubical complex) stays in MorseSmaleComplexCommand.cpp.
 #include "Commands.h"
 #include "Domain.h"
+#include "GaleReport.h"
 #include "Report.h"
 
 #include "core/common/Timer.h"
@@ -191,8 +192,8 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
                          std::to_string(output.unlabelledDescending) +
                          " vertices (descending; only vertices in no cell), " +
                          std::to_string(output.unlabelledCells) + " cells");
-  addGaleFields(domain, result, output.report);
   result.report = output.report;
+  addGaleReport(domain, result);
   printResult(context, domain, result);
   return 0;
 }

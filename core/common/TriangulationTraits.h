@@ -4,6 +4,9 @@
 
 #include "triangulation/implicit/GridStencil.h"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <type_traits>
 #include <utility>
 
@@ -48,6 +51,35 @@ inline SimplexId vertexAtPosition(const T& triangulation, SimplexId position) {
     return triangulation.getVertexInProcessingOrder(position);
   else
     return position;
+}
+
+// Backends made of vertex segments (GALE) run per-vertex loops segment by segment:
+// parallelForSegments(first, last, body) hands out the segments in order and pins each
+// task's segment relations.
+template <typename T, typename = void> struct HasVertexSegments : std::false_type {};
+template <typename T>
+struct HasVertexSegments<
+    T, std::void_t<decltype(std::declval<const T&>().parallelForSegments(
+           SimplexId(0), SimplexId(0), std::declval<void (&)(SimplexId, SimplexId)>()))>>
+    : std::true_type {};
+
+// The per-vertex loop every algorithm whose result does not depend on the visiting order
+// should use: body(firstPosition, lastPosition) in parallel over blocks of the
+// positions [first, last); vertexAtPosition(tri, p) is the vertex at position p. On
+// GALE a block is (part of) one segment, the blocks come in segment order and the
+// segment's relations are read without lookups; elsewhere TBB's blocks of positions
+// (= vertex ids).
+template <typename T, typename Body>
+void parallelForVertexBlocks(const T& triangulation, SimplexId first, SimplexId last,
+                             Body&& body) {
+  if constexpr (HasVertexSegments<T>::value) {
+    triangulation.parallelForSegments(first, last, body);
+  } else {
+    tbb::parallel_for(tbb::blocked_range<SimplexId>(first, last),
+                      [&](const tbb::blocked_range<SimplexId>& range) {
+                        body(range.begin(), range.end());
+                      });
+  }
 }
 
 } // namespace topogpu

@@ -68,9 +68,10 @@ std::size_t gridDeviceBytes(const ScalarArrayView& values);
 void classifyGridOnGpu(const grid::Dims& dims, const ScalarArrayView& values,
                        const Monitor& monitor, Output& output);
 
-// Mesh-only diagnostics: non-manifold facets and vertices outside every cell.
+// Mesh-only diagnostics: non-manifold facets and vertices outside every cell (counted
+// by the classification).
 template <typename Triangulation>
-void warnAboutMesh(const Triangulation& tri, RunReport& report) {
+void warnAboutMesh(const Triangulation& tri, SimplexId isolated, RunReport& report) {
   if constexpr (CountsNonManifoldFacets<Triangulation>::value) {
     if (tri.getNumberOfNonManifoldFacets() > 0)
       report.warnings.push_back(
@@ -80,9 +81,6 @@ void warnAboutMesh(const Triangulation& tri, RunReport& report) {
           " shared by more than two cells; vertices are still classified by the "
           "components of their links");
   }
-  SimplexId isolated = 0;
-  for (SimplexId p = 0; p < tri.getNumberOfVertices(); ++p)
-    isolated += tri.getVertexNeighborNumber(vertexAtPosition(tri, p)) == 0;
   if (isolated > 0)
     report.warnings.push_back(
         std::to_string(isolated) +
@@ -113,8 +111,8 @@ void summarize(const Triangulation& tri, Output& output, bool listReady,
 
 // The CPU path: the relations the classifier reads, the vertex order, the classifier.
 template <typename Triangulation>
-void runCpu(Triangulation& tri, Relations relations, const ScalarArrayView& values,
-            const Monitor& monitor, Output& output) {
+SimplexId runCpu(Triangulation& tri, Relations relations, const ScalarArrayView& values,
+                 const Monitor& monitor, Output& output) {
   Timer timer;
   tri.precondition(relations);
   output.report.timings.emplace_back("precondition", timer.seconds());
@@ -126,9 +124,11 @@ void runCpu(Triangulation& tri, Relations relations, const ScalarArrayView& valu
   monitor.checkAbort();
   output.vertexTypes.resize(values.size);
   timer.reset();
-  classifyVerticesCpu(tri, order.data(), output.vertexTypes.data(),
-                      monitor.stage(kOrderEnd, kClassifyEnd));
+  const SimplexId isolated =
+      classifyVerticesCpu(tri, order.data(), output.vertexTypes.data(),
+                          monitor.stage(kOrderEnd, kClassifyEnd));
   output.report.timings.emplace_back("classify (cpu)", timer.seconds());
+  return isolated;
 }
 
 } // namespace detail
@@ -139,6 +139,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   output.clear();
   validateVertexField(tri.getNumberOfVertices(), values);
   bool listReady = false;
+  SimplexId isolated = 0;
   if constexpr (isGridTriangulation<Triangulation>) {
     // The grid's stencil classifier needs no relations; the summary reads the boundary
     // flags (free on grids, but asked for like any relation).
@@ -163,12 +164,12 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
           "the GPU path of critical points runs on regular grids only; this mesh runs on "
           "the CPU");
     output.report.backend = "cpu";
-    detail::runCpu(tri, kRequiredRelations, values, monitor, output);
+    isolated = detail::runCpu(tri, kRequiredRelations, values, monitor, output);
   }
   monitor.checkAbort();
   detail::summarize(tri, output, listReady, monitor.stage(detail::kClassifyEnd, 1));
   if constexpr (!isGridTriangulation<Triangulation>)
-    detail::warnAboutMesh(tri, output.report);
+    detail::warnAboutMesh(tri, isolated, output.report);
 }
 
 } // namespace topogpu::critical_points

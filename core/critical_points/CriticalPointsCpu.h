@@ -11,6 +11,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <vector>
 
@@ -96,48 +97,54 @@ CriticalType classifyVertex(const Triangulation& tri, SimplexId v, const Simplex
                               upperOnBoundary, onBoundary);
 }
 
-// Runs body(first, last) over all vertices in blocks, each block in parallel; progress
-// and abort are handled between blocks, on the calling thread.
-template <typename Body>
-void forVertexBlocks(SimplexId n, const Monitor& monitor, Body body) {
+// Runs body(first, last) over all vertex positions in blocks, each block in parallel
+// (parallelForVertexBlocks: segment by segment on GALE); progress and abort are handled
+// between blocks, on the calling thread.
+template <typename Triangulation, typename Body>
+void forVertexBlocks(const Triangulation& tri, const Monitor& monitor, Body body) {
+  const SimplexId n = tri.getNumberOfVertices();
   const SimplexId blocks = std::max<SimplexId>(1, std::min<SimplexId>(32, n / 4096));
   for (SimplexId b = 0; b < blocks; ++b) {
     monitor.checkAbort();
-    tbb::parallel_for(tbb::blocked_range<SimplexId>(n * b / blocks, n * (b + 1) / blocks),
-                      [&](const tbb::blocked_range<SimplexId>& range) {
-                        body(range.begin(), range.end());
-                      });
+    parallelForVertexBlocks(tri, n * b / blocks, n * (b + 1) / blocks, body);
     monitor.report(double(b + 1) / blocks);
   }
 }
 
 // Any triangulation: the generic link classifier. Vertices are visited in the backend's
 // processing order (GALE: segment by segment); each is classified on its own, so the
-// result does not depend on it.
+// result does not depend on it. Returns how many vertices have no neighbour (in no
+// cell), for the mesh warning.
 template <typename Triangulation>
-void classifyVerticesCpu(const Triangulation& tri, const SimplexId* order,
-                         std::int8_t* types, const Monitor& monitor) {
-  forVertexBlocks(tri.getNumberOfVertices(), monitor,
-                  [&](SimplexId first, SimplexId last) {
-                    LinkScratch scratch;
-                    for (SimplexId p = first; p < last; ++p) {
-                      const SimplexId v = vertexAtPosition(tri, p);
-                      types[v] = std::int8_t(classifyVertex(tri, v, order, scratch));
-                    }
-                  });
+SimplexId classifyVerticesCpu(const Triangulation& tri, const SimplexId* order,
+                              std::int8_t* types, const Monitor& monitor) {
+  std::atomic<SimplexId> isolated{0};
+  forVertexBlocks(tri, monitor, [&](SimplexId first, SimplexId last) {
+    LinkScratch scratch;
+    SimplexId alone = 0;
+    for (SimplexId p = first; p < last; ++p) {
+      const SimplexId v = vertexAtPosition(tri, p);
+      alone += tri.getVertexNeighborNumber(v) == 0;
+      types[v] = std::int8_t(classifyVertex(tri, v, order, scratch));
+    }
+    if (alone > 0)
+      isolated.fetch_add(alone, std::memory_order_relaxed);
+  });
+  return isolated.load();
 }
 
 // Grids: the stencil classifier with the interior lookup table, exactly what the GPU
 // runs; the generic classifier above stays the cross-check in the tests.
-inline void classifyVerticesCpu(const ImplicitTriangulation& tri, const SimplexId* order,
-                                std::int8_t* types, const Monitor& monitor) {
+inline SimplexId classifyVerticesCpu(const ImplicitTriangulation& tri,
+                                     const SimplexId* order, std::int8_t* types,
+                                     const Monitor& monitor) {
   const std::vector<std::int8_t>& table = grid::interiorLinkTable(tri.getDimension());
-  forVertexBlocks(
-      tri.getNumberOfVertices(), monitor, [&](SimplexId first, SimplexId last) {
-        for (SimplexId v = first; v < last; ++v)
-          types[v] = std::int8_t(
-              grid::classifyGridVertexWithTable(tri.dims(), v, order, table.data()));
-      });
+  forVertexBlocks(tri, monitor, [&](SimplexId first, SimplexId last) {
+    for (SimplexId v = first; v < last; ++v)
+      types[v] = std::int8_t(
+          grid::classifyGridVertexWithTable(tri.dims(), v, order, table.data()));
+  });
+  return 0; // every grid vertex is in a cell
 }
 
 } // namespace topogpu::critical_points

@@ -479,12 +479,15 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   tbb::enumerable_thread_specific<detail::LowerStar> scratch;
   const SimplexId chunks = std::max<SimplexId>(1, std::min<SimplexId>(16, n / 65536));
   for (SimplexId k = 0; k < chunks; ++k) {
-    tbb::parallel_for(tbb::blocked_range<SimplexId>(n * k / chunks, n * (k + 1) / chunks),
-                      [&](const tbb::blocked_range<SimplexId>& range) {
-                        detail::LowerStar& ls = scratch.local();
-                        for (SimplexId v = range.begin(); v < range.end(); ++v)
-                          detail::processLowerStar(tri, v, order.data(), ls, bytes);
-                      });
+    // One lower star writes only its own simplices: any visiting order gives the same
+    // gradient, so the backend's (GALE: segment by segment) is used.
+    parallelForVertexBlocks(tri, n * k / chunks, n * (k + 1) / chunks,
+                            [&](SimplexId first, SimplexId last) {
+                              detail::LowerStar& ls = scratch.local();
+                              for (SimplexId p = first; p < last; ++p)
+                                detail::processLowerStar(tri, vertexAtPosition(tri, p),
+                                                         order.data(), ls, bytes);
+                            });
     monitor.checkAbort();
     monitor.report(detail::kOrderEnd +
                    (detail::kGradientEnd - detail::kOrderEnd) * double(k + 1) / chunks);

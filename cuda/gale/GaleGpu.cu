@@ -3,8 +3,14 @@
 #include "cuda/common/CudaCheck.h"
 #include "cuda/common/GpuDevice.h"
 
+#include <cub/device/device_scan.cuh>
+#include <tbb/parallel_for.h>
 #include <thrust/device_vector.h>
 
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
 #include <climits>
 #include <mutex>
 #include <vector>
@@ -13,7 +19,8 @@ namespace topogpu::gpu {
 
 namespace {
 
-constexpr int kThreadsPerSegment = 32; // the paper's best t_s (one warp per segment)
+constexpr int kThreadsPerSegment = 32;      // the paper's best t_s (one warp per segment)
+constexpr std::size_t kChunkSegments = 128; // segments per launch of a pipelined batch
 
 // Algorithm 2: append value to a row unless it is there. Slots fill in order and change
 // once (-1 -> id), so a slot passed without a match can never become the value later:
@@ -33,6 +40,7 @@ __device__ void atomicPush(int* row, int* count, int capacity, int value) {
         return;
     }
   }
+  atomicAdd(count, capacity + 1); // cannot happen within the bound: flagged as overflow
 }
 
 struct BatchView {
@@ -42,10 +50,10 @@ struct BatchView {
   const long long* touchingOffsets; // per segment
   const int* segmentStart;          // I_V
   const int* batch;                 // segments of this launch
-  const long long* firstRow;        // per batch segment: its first vertex row
-  const long long* rowOffsets;      // per batch vertex row: where it starts
+  const int* firstRow;              // per launch segment: its first vertex row
+  const int* rowOffsets;            // per vertex row: where its capacity starts
   int* rows;                        // -1 filled
-  int* counts;                      // per batch vertex row
+  int* counts;                      // per vertex row
 };
 
 // Algorithm 1 (VV) and the star: one block of 32 threads per segment, the threads
@@ -61,9 +69,9 @@ template <bool Star> __global__ void segmentKernel(BatchView view) {
       const int v = cell[i];
       if (v < first || v >= last)
         continue;
-      const long long r = view.firstRow[blockIdx.x] + (v - first);
+      const int r = view.firstRow[blockIdx.x] + (v - first);
       int* row = view.rows + view.rowOffsets[r];
-      const int capacity = int(view.rowOffsets[r + 1] - view.rowOffsets[r]);
+      const int capacity = view.rowOffsets[r + 1] - view.rowOffsets[r];
       if constexpr (Star) {
         const int at = atomicAdd(view.counts + r, 1);
         if (at < capacity)
@@ -77,46 +85,158 @@ template <bool Star> __global__ void segmentKernel(BatchView view) {
   }
 }
 
+// Integration on the device: local (new) ids mapped to the input's, each row sorted
+// (rows are short: insertion sort per thread), overflows flagged.
+__global__ void finishRows(int rowCount, const int* rowOffsets, int* rows, int* counts,
+                           const int* oldOfNew, int* overflow) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rowCount)
+    return;
+  const int capacity = rowOffsets[r + 1] - rowOffsets[r];
+  int n = counts[r];
+  if (n > capacity) {
+    *overflow = 1;
+    n = capacity;
+    counts[r] = n;
+  }
+  int* row = rows + rowOffsets[r];
+  if (oldOfNew != nullptr)
+    for (int k = 0; k < n; ++k)
+      row[k] = oldOfNew[row[k]];
+  for (int k = 1; k < n; ++k) {
+    const int x = row[k];
+    int j = k;
+    for (; j > 0 && row[j - 1] > x; --j)
+      row[j] = row[j - 1];
+    row[j] = x;
+  }
+}
+
+// Rows packed densely (offsets from the scan of the counts) for one short copy back.
+__global__ void compactRows(int rowCount, const int* rowOffsets, const int* rows,
+                            const int* counts, const int* denseOffsets, int* dense) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rowCount)
+    return;
+  const int* row = rows + rowOffsets[r];
+  for (int k = 0; k < counts[r]; ++k)
+    dense[denseOffsets[r] + k] = row[k];
+}
+
 template <typename T> thrust::device_vector<T> upload(const std::vector<T>& host) {
   return thrust::device_vector<T>(host.begin(), host.end());
 }
 template <typename T> T* raw(thrust::device_vector<T>& v) {
   return thrust::raw_pointer_cast(v.data());
 }
+template <typename T> void reserve(thrust::device_vector<T>& v, std::size_t n) {
+  if (v.size() < n)
+    v.resize(std::max(n, v.size() * 3 / 2));
+}
+
+// Page-locked host memory (asynchronous copies), grown as needed.
+template <typename T> class Pinned {
+public:
+  ~Pinned() {
+    if (data_ != nullptr)
+      cudaFreeHost(data_);
+  }
+  T* reserve(std::size_t n) {
+    if (n > size_) {
+      if (data_ != nullptr)
+        cudaFreeHost(data_);
+      data_ = nullptr;
+      size_ = 0;
+      const std::size_t grown = std::max<std::size_t>(n, size_ * 3 / 2);
+      void* p = nullptr;
+      cudaCheck(cudaMallocHost(&p, grown * sizeof(T)),
+                "GALE GPU producer: pinned memory");
+      data_ = static_cast<T*>(p);
+      size_ = grown;
+    }
+    return data_;
+  }
+  T* get() const { return data_; }
+
+private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// One launch's buffers and stream; a batch alternates two of them, so one launch's
+// kernels run while the previous one's rows are copied back and handed out.
+struct Slot {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, scanned = nullptr;
+  thrust::device_vector<int> batch, firstRow, rowOffsets, rows, counts, dense,
+      denseOffsets, flags;
+  thrust::device_vector<unsigned char> scratch;
+  Pinned<int> upload, offsetsBack, denseBack, flagBack;
+  std::size_t first = 0, last = 0; // the launch's segments in the batch
+  int rowCount = 0;
+  bool pending = false;
+  ~Slot() {
+    if (stream != nullptr)
+      cudaStreamDestroy(stream);
+    if (start != nullptr)
+      cudaEventDestroy(start);
+    if (scanned != nullptr)
+      cudaEventDestroy(scanned);
+  }
+};
 
 class GpuProducer : public gale::SegmentProducer {
 public:
   explicit GpuProducer(const GaleTriangulation& mesh) : cpu_(gale::makeCpuProducer()) {
     const SimplexId n = mesh.getNumberOfVertices(), cellCount = mesh.getNumberOfCells();
     arity_ = mesh.getDimension() + 1;
-    std::vector<int> cells(std::size_t(cellCount) * arity_);
-    starCount_.assign(n, 0);
-    for (SimplexId c = 0; c < cellCount; ++c) {
+    std::vector<int> cells(std::size_t(cellCount) * arity_), oldOfNew(n);
+    std::vector<std::atomic<int>> stars(n);
+    tbb::parallel_for(SimplexId(0), cellCount, [&](SimplexId c) {
       for (int k = 0; k < arity_; ++k) {
-        const SimplexId v = mesh.newId(mesh.getCellVertex(c, k));
+        const SimplexId v = mesh.cellVertexNew(c, k);
         cells[std::size_t(c) * arity_ + k] = int(v);
-        ++starCount_[v];
+        stars[v].fetch_add(1, std::memory_order_relaxed);
       }
-    }
+    });
+    starCount_.resize(n);
+    tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) {
+      oldOfNew[v] = int(mesh.oldId(v));
+      starCount_[v] = stars[v].load(std::memory_order_relaxed);
+    });
+    std::vector<std::atomic<int>>().swap(stars);
     const SimplexId segments = mesh.getNumberOfSegments();
-    std::vector<int> touching, starts(segments + 1);
+    std::vector<int> starts(segments + 1);
     std::vector<long long> offsets(segments + 1, 0);
     for (SimplexId s = 0; s < segments; ++s) {
       starts[s] = int(mesh.segmentStart(s));
-      for (SimplexId k = mesh.internalCellBegin(s); k < mesh.internalCellBegin(s + 1);
-           ++k)
-        touching.push_back(int(mesh.internalCell(k)));
-      for (SimplexId k = mesh.externalCellBegin(s); k < mesh.externalCellBegin(s + 1);
-           ++k)
-        touching.push_back(int(mesh.externalCell(k)));
-      offsets[s + 1] = (long long)touching.size();
+      offsets[s + 1] = offsets[s] +
+                       (mesh.internalCellBegin(s + 1) - mesh.internalCellBegin(s)) +
+                       (mesh.externalCellBegin(s + 1) - mesh.externalCellBegin(s));
     }
     starts[segments] = int(n);
+    std::vector<int> touching(static_cast<std::size_t>(offsets[segments]));
+    tbb::parallel_for(SimplexId(0), segments, [&](SimplexId s) {
+      long long at = offsets[s];
+      for (SimplexId k = mesh.internalCellBegin(s); k < mesh.internalCellBegin(s + 1);
+           ++k)
+        touching[at++] = int(mesh.internalCell(k));
+      for (SimplexId k = mesh.externalCellBegin(s); k < mesh.externalCellBegin(s + 1);
+           ++k)
+        touching[at++] = int(mesh.externalCell(k));
+    });
     translateCudaFailures("GALE GPU producer (upload)", [&] {
       cells_ = upload(cells);
+      oldOfNew_ = upload(oldOfNew);
       touching_ = upload(touching);
       touchingOffsets_ = upload(offsets);
       segmentStart_ = upload(starts);
+      for (Slot& slot : slots_) {
+        cudaCheck(cudaStreamCreateWithFlags(&slot.stream, cudaStreamNonBlocking),
+                  "GALE GPU producer: stream");
+        cudaCheck(cudaEventCreate(&slot.start), "GALE GPU producer: event");
+        cudaCheck(cudaEventCreate(&slot.scanned), "GALE GPU producer: event");
+      }
       stageDone("gale upload");
     });
   }
@@ -128,13 +248,24 @@ public:
     return warnings_;
   }
 
+  // The relations the device does not compute go to the CPU producer, which consumers
+  // may run themselves.
+  bool consumersMayCompute(gale::ServedRelation relation) const override {
+    return !onDevice(relation);
+  }
+
+  std::array<double, 3> stageSeconds() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return seconds_;
+  }
+
   void compute(const GaleTriangulation& mesh, gale::ServedRelation relation,
                const std::vector<SimplexId>& segments,
                std::vector<gale::SegmentPointer>& out) override {
-    const bool onDevice =
-        relation == gale::kVertexNeighbors || relation == gale::kVertexStar;
-    if (onDevice && !disabled_) {
+    if (onDevice(relation) && !disabled_) {
       try {
+        // one leader per relation: the VV and star leaders share the device
+        std::lock_guard<std::mutex> device(deviceMutex_);
         computeOnDevice(mesh, relation == gale::kVertexStar, segments, out);
         return;
       } catch (const GpuError& error) {
@@ -149,74 +280,201 @@ public:
   }
 
 private:
+  static bool onDevice(gale::ServedRelation relation) {
+    return relation == gale::kVertexNeighbors || relation == gale::kVertexStar;
+  }
+
+  // Launch: the chunk's row capacities (the star exactly; VV at most dimension per star
+  // cell), kernels, scan and the copy back of the dense offsets, all on the slot's
+  // stream.
+  void launch(const GaleTriangulation& mesh, bool star,
+              const std::vector<SimplexId>& segments, Slot& slot) {
+    const int dimension = arity_ - 1;
+    const std::size_t count = slot.last - slot.first;
+    int rows = 0;
+    for (std::size_t b = slot.first; b < slot.last; ++b)
+      rows += int(mesh.segmentStart(segments[b] + 1) - mesh.segmentStart(segments[b]));
+    slot.rowCount = rows;
+    // upload layout: batch (count) | firstRow (count + 1) | rowOffsets (rows + 1)
+    int* host = slot.upload.reserve(2 * count + rows + 2);
+    int* batch = host;
+    int* firstRow = host + count;
+    int* rowOffsets = firstRow + count + 1;
+    firstRow[0] = 0;
+    rowOffsets[0] = 0;
+    int r = 0;
+    for (std::size_t b = 0; b < count; ++b) {
+      const SimplexId s = segments[slot.first + b];
+      batch[b] = int(s);
+      const SimplexId a = mesh.segmentStart(s), z = mesh.segmentStart(s + 1);
+      for (SimplexId v = a; v < z; ++v, ++r)
+        rowOffsets[r + 1] = rowOffsets[r] + starCount_[v] * (star ? 1 : dimension);
+      firstRow[b + 1] = r;
+    }
+    const int capacity = rowOffsets[rows];
+    reserve(slot.batch, count);
+    reserve(slot.firstRow, count + 1);
+    reserve(slot.rowOffsets, std::size_t(rows) + 1);
+    reserve(slot.rows, std::size_t(capacity) + 1);
+    reserve(slot.counts, std::size_t(rows) + 1);
+    reserve(slot.denseOffsets, std::size_t(rows) + 1);
+    reserve(slot.dense, std::size_t(capacity) + 1);
+    reserve(slot.flags, 1);
+    cudaStream_t stream = slot.stream;
+    cudaCheck(cudaEventRecord(slot.start, stream), "GALE GPU producer: event");
+    auto h2d = [&](int* to, const int* from, std::size_t n) {
+      cudaCheck(
+          cudaMemcpyAsync(to, from, n * sizeof(int), cudaMemcpyHostToDevice, stream),
+          "GALE GPU producer: upload");
+    };
+    h2d(raw(slot.batch), batch, count);
+    h2d(raw(slot.firstRow), firstRow, count + 1);
+    h2d(raw(slot.rowOffsets), rowOffsets, std::size_t(rows) + 1);
+    cudaCheck(cudaMemsetAsync(raw(slot.rows), 0xff, std::size_t(capacity) * sizeof(int),
+                              stream),
+              "GALE GPU producer: clear");
+    cudaCheck(cudaMemsetAsync(raw(slot.counts), 0, (std::size_t(rows) + 1) * sizeof(int),
+                              stream),
+              "GALE GPU producer: clear");
+    cudaCheck(cudaMemsetAsync(raw(slot.flags), 0, sizeof(int), stream),
+              "GALE GPU producer: clear");
+    BatchView view{
+        raw(cells_),        arity_,          raw(touching_),     raw(touchingOffsets_),
+        raw(segmentStart_), raw(slot.batch), raw(slot.firstRow), raw(slot.rowOffsets),
+        raw(slot.rows),     raw(slot.counts)};
+    if (star)
+      segmentKernel<true><<<unsigned(count), kThreadsPerSegment, 0, stream>>>(view);
+    else
+      segmentKernel<false><<<unsigned(count), kThreadsPerSegment, 0, stream>>>(view);
+    const unsigned blocks = unsigned((rows + 255) / 256);
+    if (rows > 0) {
+      finishRows<<<blocks, 256, 0, stream>>>(
+          rows, raw(slot.rowOffsets), raw(slot.rows), raw(slot.counts),
+          star ? nullptr : raw(oldOfNew_), raw(slot.flags));
+    }
+    // counts[rows] stays 0, so the scan's last entry is the total
+    std::size_t bytes = 0;
+    cudaCheck(cub::DeviceScan::ExclusiveSum(nullptr, bytes, raw(slot.counts),
+                                            raw(slot.denseOffsets), rows + 1, stream),
+              "GALE GPU producer: scan");
+    reserve(slot.scratch, bytes + 1);
+    cudaCheck(cub::DeviceScan::ExclusiveSum(raw(slot.scratch), bytes, raw(slot.counts),
+                                            raw(slot.denseOffsets), rows + 1, stream),
+              "GALE GPU producer: scan");
+    if (rows > 0)
+      compactRows<<<blocks, 256, 0, stream>>>(rows, raw(slot.rowOffsets), raw(slot.rows),
+                                              raw(slot.counts), raw(slot.denseOffsets),
+                                              raw(slot.dense));
+    cudaCheck(cudaGetLastError(), "GALE GPU producer: launch");
+    int* offsetsBack = slot.offsetsBack.reserve(std::size_t(rows) + 1);
+    int* flagBack = slot.flagBack.reserve(1);
+    cudaCheck(cudaMemcpyAsync(offsetsBack, raw(slot.denseOffsets),
+                              (std::size_t(rows) + 1) * sizeof(int),
+                              cudaMemcpyDeviceToHost, stream),
+              "GALE GPU producer: copy back");
+    cudaCheck(cudaMemcpyAsync(flagBack, raw(slot.flags), sizeof(int),
+                              cudaMemcpyDeviceToHost, stream),
+              "GALE GPU producer: copy back");
+    cudaCheck(cudaEventRecord(slot.scanned, stream), "GALE GPU producer: event");
+    slot.pending = true;
+  }
+
+  // The launch's dense rows copied back and handed out, one SegmentRelation per segment.
+  void collect(const GaleTriangulation& mesh, bool star,
+               const std::vector<SimplexId>& segments, Slot& slot,
+               std::vector<gale::SegmentPointer>& out) {
+    slot.pending = false;
+    cudaCheck(cudaEventSynchronize(slot.scanned), "GALE GPU producer: kernels");
+    float kernelMs = 0;
+    cudaEventElapsedTime(&kernelMs, slot.start, slot.scanned);
+    if (*slot.flagBack.get() != 0)
+      throw Error("GALE GPU producer: a row overflowed its bound");
+    const int* offsets = slot.offsetsBack.get();
+    const int total = offsets[slot.rowCount];
+    int* dense = slot.denseBack.reserve(std::size_t(total) + 1);
+    const auto copyStart = std::chrono::steady_clock::now();
+    cudaCheck(cudaMemcpyAsync(dense, raw(slot.dense), std::size_t(total) * sizeof(int),
+                              cudaMemcpyDeviceToHost, slot.stream),
+              "GALE GPU producer: copy back");
+    cudaCheck(cudaStreamSynchronize(slot.stream), "GALE GPU producer: copy back");
+    const auto integrateStart = std::chrono::steady_clock::now();
+    const SimplexId maxValue =
+        star ? mesh.getNumberOfCells() - 1 : mesh.getNumberOfVertices() - 1;
+    int r = 0;
+    for (std::size_t b = slot.first; b < slot.last; ++b) {
+      const SimplexId s = segments[b];
+      const SimplexId vertices = mesh.segmentStart(s + 1) - mesh.segmentStart(s);
+      const int base = offsets[r];
+      auto segment = std::make_shared<gale::SegmentRelation>();
+      segment->rows.offsets.allocate(std::size_t(vertices) + 1,
+                                     offsets[r + vertices] - base, false);
+      segment->rows.data.allocate(std::size_t(offsets[r + vertices] - base), maxValue,
+                                  false);
+      for (SimplexId k = 0; k <= vertices; ++k)
+        segment->rows.offsets.set(std::size_t(k), offsets[r + k] - base);
+      for (int k = base; k < offsets[r + vertices]; ++k)
+        segment->rows.data.set(std::size_t(k - base), dense[k]);
+      out[b] = std::move(segment);
+      r += int(vertices);
+    }
+    const auto end = std::chrono::steady_clock::now();
+    std::lock_guard<std::mutex> lock(mutex_);
+    seconds_[1] += kernelMs * 1e-3 +
+                   std::chrono::duration<double>(integrateStart - copyStart).count();
+    seconds_[2] += std::chrono::duration<double>(end - integrateStart).count();
+  }
+
   void computeOnDevice(const GaleTriangulation& mesh, bool star,
                        const std::vector<SimplexId>& segments,
                        std::vector<gale::SegmentPointer>& out) {
-    const int dimension = arity_ - 1;
-    std::vector<long long> firstRow(segments.size() + 1, 0), rowOffsets(1, 0);
-    for (std::size_t b = 0; b < segments.size(); ++b) {
-      const SimplexId a = mesh.segmentStart(segments[b]),
-                      z = mesh.segmentStart(segments[b] + 1);
-      for (SimplexId v = a; v < z; ++v) {
-        // capacity: the star exactly; VV at most dimension per star cell
-        const long long bound = (long long)starCount_[v] * (star ? 1 : dimension);
-        rowOffsets.push_back(rowOffsets.back() + bound);
-      }
-      firstRow[b + 1] = firstRow[b] + (z - a);
-    }
-    std::vector<int> batch(segments.begin(), segments.end());
-    std::vector<int> rows, counts;
-    translateCudaFailures("GALE GPU producer", [&] {
-      auto dBatch = upload(batch);
-      auto dFirstRow = upload(firstRow);
-      auto dRowOffsets = upload(rowOffsets);
-      thrust::device_vector<int> dRows(std::size_t(rowOffsets.back()), -1);
-      thrust::device_vector<int> dCounts(std::size_t(firstRow.back()), 0);
-      BatchView view{
-          raw(cells_),        arity_,      raw(touching_), raw(touchingOffsets_),
-          raw(segmentStart_), raw(dBatch), raw(dFirstRow), raw(dRowOffsets),
-          raw(dRows),         raw(dCounts)};
-      if (star)
-        segmentKernel<true><<<unsigned(segments.size()), kThreadsPerSegment>>>(view);
-      else
-        segmentKernel<false><<<unsigned(segments.size()), kThreadsPerSegment>>>(view);
-      stageDone("gale producer");
-      rows.resize(dRows.size());
-      counts.resize(dCounts.size());
-      thrust::copy(dRows.begin(), dRows.end(), rows.begin());
-      thrust::copy(dCounts.begin(), dCounts.end(), counts.begin());
-    });
-    // local (new) ids -> the input's, rows sorted as the CPU producer's
     out.assign(segments.size(), nullptr);
-    std::vector<std::pair<SimplexId, SimplexId>> pairs;
-    for (std::size_t b = 0; b < segments.size(); ++b) {
-      pairs.clear();
-      const SimplexId vertices = firstRow[b + 1] - firstRow[b];
-      for (SimplexId r = 0; r < vertices; ++r) {
-        const long long row = firstRow[b] + r;
-        const long long capacity = rowOffsets[row + 1] - rowOffsets[row];
-        if (counts[row] > capacity)
-          throw Error("GALE GPU producer: a row overflowed its bound");
-        for (int k = 0; k < counts[row]; ++k) {
-          const int value = rows[rowOffsets[row] + k];
-          pairs.emplace_back(r, star ? SimplexId(value) : mesh.oldId(value));
+    translateCudaFailures("GALE GPU producer", [&] {
+      // Launch k + 1 is queued before launch k is collected: its kernels run while
+      // launch k's rows come back and are handed out.
+      std::size_t next = 0;
+      int k = 0;
+      Slot* previous = nullptr;
+      try {
+        while (next < segments.size() || previous != nullptr) {
+          Slot* current = nullptr;
+          if (next < segments.size()) {
+            const auto prepareStart = std::chrono::steady_clock::now();
+            current = &slots_[k++ % 2];
+            current->first = next;
+            current->last = std::min(segments.size(), next + kChunkSegments);
+            next = current->last;
+            launch(mesh, star, segments, *current);
+            std::lock_guard<std::mutex> lock(mutex_);
+            seconds_[0] += std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - prepareStart)
+                               .count();
+          }
+          if (previous != nullptr)
+            collect(mesh, star, segments, *previous, out);
+          previous = current;
         }
+      } catch (...) {
+        for (Slot& slot : slots_) // nothing of a failed batch may run on
+          if (slot.pending) {
+            cudaStreamSynchronize(slot.stream);
+            slot.pending = false;
+          }
+        throw;
       }
-      auto segment = std::make_shared<gale::SegmentRelation>();
-      segment->rows = gale::rowsFromPairs(pairs, vertices,
-                                          star ? mesh.getNumberOfCells() - 1
-                                               : mesh.getNumberOfVertices() - 1);
-      out[b] = std::move(segment);
-    }
+      stageDone("gale producer");
+    });
   }
 
   std::shared_ptr<gale::SegmentProducer> cpu_;
   int arity_ = 4;
   std::vector<int> starCount_;
-  thrust::device_vector<int> cells_, touching_, segmentStart_;
+  thrust::device_vector<int> cells_, oldOfNew_, touching_, segmentStart_;
   thrust::device_vector<long long> touchingOffsets_;
+  Slot slots_[2];
+  std::mutex deviceMutex_;
   mutable std::mutex mutex_;
   std::vector<std::string> warnings_;
+  std::array<double, 3> seconds_{0, 0, 0}; // prepare, kernel + copies, integration
   std::atomic<bool> disabled_{false};
 };
 

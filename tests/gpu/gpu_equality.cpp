@@ -31,6 +31,7 @@
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
+#include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/EikonalMesh.h"
 #include "core/eikonal/Patches.h"
@@ -1659,6 +1660,46 @@ void galeGpuProducer() {
     critical_points::execute(*gale, viewOf(field), {Backend::Cpu}, Monitor{}, out);
     expect(out.vertexTypes == reference.vertexTypes && out.counts == reference.counts,
            tag + ": critical points differ from the explicit backend's");
+  }
+  {
+    // the simplicial discrete gradient through GALE-GPU (VV and the star on the device,
+    // the rest by CPU producers and the consumers themselves): the explicit backend's
+    // critical cells, with a batch and cache small enough to evict and run ahead
+    namespace simplicial = discrete_gradient::simplicial;
+    simplicial::Output expected, got;
+    ExplicitTriangulation copy = explicitCopyOf(grid);
+    simplicial::execute(copy, viewOf(field), {}, Monitor{}, expected);
+    gale::Parameters parameters;
+    parameters.producer = gale::ProducerKind::Gpu;
+    parameters.segmentsPerRequest = 96;
+    parameters.cacheSegments = 512;
+    auto gale = GaleTriangulation::fromExplicit(mesh, points, parameters);
+    simplicial::execute(*gale, viewOf(field), {}, Monitor{}, got);
+    // edges and triangles are numbered by each backend: compared as vertex tuples
+    auto tuples = [](const auto& tri, const simplicial::Output& g) {
+      std::vector<std::vector<std::array<SimplexId, 4>>> out(4);
+      for (int d = 0; d <= 3; ++d) {
+        for (const SimplexId id : g.criticalCells[d]) {
+          std::array<SimplexId, 4> t{-1, -1, -1, -1};
+          for (int k = 0; k <= d; ++k)
+            t[k] = d == 0   ? id
+                   : d == 1 ? tri.getEdgeVertex(id, k)
+                   : d == 2 ? tri.getTriangleVertex(id, k)
+                            : tri.getCellVertex(id, k);
+          std::sort(t.begin(), t.begin() + d + 1);
+          out[d].push_back(t);
+        }
+        std::sort(out[d].begin(), out[d].end());
+      }
+      return out;
+    };
+    expect(tuples(*gale, got) == tuples(copy, expected),
+           "GALE GPU producer: the discrete gradient's critical cells differ from the "
+           "explicit backend's");
+    const gale::Statistics stats = gale->statistics();
+    expect(stats.segmentsAhead > 0 && gale->producerName() == "gpu",
+           "GALE GPU producer: no segment computed ahead of the consumers (" +
+               gale->producerName() + ")");
   }
   if (!injectFaults)
     return;

@@ -114,6 +114,21 @@ run() {
       { status=$?; echo "geodesic benchmark failed: see bench_geodesic.log"; tail -20 "$OUT_DIR/bench_geodesic.log"; }
     cat "$OUT_DIR/bench_geodesic.md" 2>/dev/null || true
   fi
+  # GALE (issue 9): critical points and the simplicial discrete gradient with explicit /
+  # gale-cpu / gale-gpu on tetrahedralized engine and aneurism (zero voxels dropped); the
+  # issue's targets in bench_gale.md. BENCH_GALE=1 runs it (default 0); GALE_CASES,
+  # GALE_ALGORITHMS (critical-points,discrete-gradient) split it, GALE_TIMEOUT (300) s per
+  # run and GALE_MAX_SECONDS (540) in all.
+  if [ "${BENCH_GALE:-0}" = 1 ]; then
+    echo "== benchmark: GALE (explicit, gale-cpu, gale-gpu)"
+    python3 tests/bench/bench_gale.py --topogpu "$BUILD_DIR/bin/topogpu" --volumes "$VOLUMES" \
+      --out "$OUT_DIR" --cases "${GALE_CASES:-engine,aneurism}" \
+      --algorithms "${GALE_ALGORITHMS:-critical-points,discrete-gradient}" \
+      --timeout "${GALE_TIMEOUT:-300}" --max-seconds "${GALE_MAX_SECONDS:-540}" \
+      >"$OUT_DIR/bench_gale.log" 2>&1 ||
+      { status=$?; echo "GALE benchmark failed: see bench_gale.log"; tail -20 "$OUT_DIR/bench_gale.log"; }
+    cat "$OUT_DIR/bench_gale.md" 2>/dev/null || true
+  fi
   # Rips persistence (issue 7): Debian's ripser when installed there (else the barcodes are
   # checked against Ripser++'s expected ones), our CPU on 1 thread and all cores, our GPU
   # (skipped with a note while `--backend gpu` does not run on the GPU). BENCH_RIPS=1 runs

@@ -9,6 +9,7 @@
 #include "UnitHelpers.h"
 
 #include "core/critical_points/CriticalPoints.h"
+#include "core/discrete_gradient/SimplicialGradient.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/gale/GaleTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
@@ -265,6 +266,21 @@ TEST(Gale, SegmentationIsAPermutationIntoSmallSegments) {
   }
 }
 
+// The wrapped CPU producer, computing on the leader only (as the GPU producer does for
+// the relations it runs on the device): consumers queue and wait, leaders run ahead.
+class LeaderOnlyProducer : public gale::SegmentProducer {
+public:
+  std::string name() const override { return "leader-only"; }
+  void compute(const GaleTriangulation& mesh, gale::ServedRelation relation,
+               const std::vector<SimplexId>& segments,
+               std::vector<gale::SegmentPointer>& out) override {
+    cpu_->compute(mesh, relation, segments, out);
+  }
+
+private:
+  std::shared_ptr<gale::SegmentProducer> cpu_ = gale::makeCpuProducer();
+};
+
 // Many consumer threads reading VV, the star and the boundary flags in random order
 // through a cache of one or two segments, batch size 1 and 4-vertex segments: every
 // answer must equal the explicit backend's (evictions never free a segment being read).
@@ -273,9 +289,12 @@ TEST(Gale, StressManyConsumersTinyCache) {
   const SimplexId nx = 12, ny = 11, nz = 10, nv = nx * ny * nz;
   ExplicitTriangulation e(nv, 3, flatten(shuffledCells(kuhnCells(nx, ny, nz), rng)));
   e.precondition(VV | VertexStar | BoundaryVertices | EV | ET);
-  for (const int cache : {1, 2}) {
-    auto g =
-        GaleTriangulation::fromExplicit(e, gridPoints(nx, ny, nz), tiny(4, cache, 1));
+  for (const int cache : {1, 2, -1, -2}) { // negative: leader-only producer
+    std::shared_ptr<gale::SegmentProducer> producer;
+    if (cache < 0)
+      producer = std::make_shared<LeaderOnlyProducer>();
+    auto g = GaleTriangulation::fromExplicit(e, gridPoints(nx, ny, nz),
+                                             tiny(4, std::abs(cache), 1), producer);
     g->precondition(VV | VertexStar | BoundaryVertices | EV | ET);
     std::atomic<int> mismatches{0};
     std::vector<std::thread> threads;
@@ -316,7 +335,11 @@ TEST(Gale, StressManyConsumersTinyCache) {
       thread.join();
     EXPECT_EQ(mismatches.load(), 0) << "cache " << cache;
     const gale::Statistics stats = g->statistics();
-    EXPECT_GT(stats.requests, 0u);
+    // the CPU producer's consumers compute what they miss; the leader-only one's queue
+    if (cache > 0)
+      EXPECT_EQ(stats.segmentsComputedByConsumers, stats.segmentsComputed);
+    else
+      EXPECT_GT(stats.requests, 0u);
     EXPECT_GE(stats.segmentsComputed, stats.batches);
   }
   // and the TBB consumers of the critical points through the same tiny configuration
@@ -331,8 +354,10 @@ TEST(Gale, StressManyConsumersTinyCache) {
 // every later request of that relation) gets the error, nobody hangs.
 class FailingProducer : public gale::SegmentProducer {
 public:
-  explicit FailingProducer(SimplexId bad) : bad_(bad), cpu_(gale::makeCpuProducer()) {}
+  explicit FailingProducer(SimplexId bad, bool help = false)
+      : bad_(bad), help_(help), cpu_(gale::makeCpuProducer()) {}
   std::string name() const override { return "failing"; }
+  bool consumersMayCompute(gale::ServedRelation) const override { return help_; }
   void compute(const GaleTriangulation& mesh, gale::ServedRelation relation,
                const std::vector<SimplexId>& segments,
                std::vector<gale::SegmentPointer>& out) override {
@@ -344,37 +369,150 @@ public:
 
 private:
   SimplexId bad_;
+  bool help_;
   std::shared_ptr<gale::SegmentProducer> cpu_;
 };
 
 TEST(Gale, ProducerFailureReachesEveryConsumer) {
-  std::mt19937 rng(4);
-  const SimplexId nx = 10, ny = 10, nz = 10, nv = nx * ny * nz;
-  ExplicitTriangulation e(nv, 3, flatten(kuhnCells(nx, ny, nz)));
-  auto g = GaleTriangulation::fromExplicit(e, gridPoints(nx, ny, nz), tiny(10, 4, 1),
-                                           std::make_shared<FailingProducer>(5));
+  // through the leader (consumers wait) and through the consumers themselves (they
+  // compute what they miss)
+  for (const bool help : {false, true}) {
+    SCOPED_TRACE(help ? "consumers compute" : "leader computes");
+    std::mt19937 rng(4);
+    const SimplexId nx = 10, ny = 10, nz = 10, nv = nx * ny * nz;
+    ExplicitTriangulation e(nv, 3, flatten(kuhnCells(nx, ny, nz)));
+    auto g = GaleTriangulation::fromExplicit(e, gridPoints(nx, ny, nz), tiny(10, 4, 1),
+                                             std::make_shared<FailingProducer>(5, help));
+    std::vector<float> f(nv);
+    for (float& x : f)
+      x = float(rng() % 100);
+    expectError([&] { criticalPointsOf(*g, f); }, "injected failure");
+    // many threads asking for the failed segment's vertices: all get the error
+    const SimplexId inBad = g->getVertexInProcessingOrder(g->segmentStart(5));
+    std::atomic<int> errors{0};
+    std::vector<std::thread> threads;
+    threads.reserve(8);
+    for (int t = 0; t < 8; ++t)
+      threads.emplace_back([&] {
+        try {
+          g->getVertexNeighborNumber(inBad);
+        } catch (const Error& error) {
+          errors += std::string(error.what()).find("GALE producer 'failing'") !=
+                    std::string::npos;
+        }
+      });
+    for (auto& thread : threads)
+      thread.join();
+    EXPECT_EQ(errors.load(), 8);
+    g.reset(); // joins the leaders
+  }
+}
+
+// The segment-order loop (parallelForVertexBlocks): every position once, blocks inside
+// one segment and in the requested range (also cut mid-segment), and the pinned rows
+// equal the explicit backend's.
+TEST(Gale, SegmentOrderLoopVisitsEveryVertexOnceWithPinnedRows) {
+  std::mt19937 rng(21);
+  const SimplexId nx = 11, ny = 9, nz = 8, nv = nx * ny * nz;
+  ExplicitTriangulation e(nv, 3, flatten(shuffledCells(kuhnCells(nx, ny, nz), rng)));
+  e.precondition(VV | VertexStar | BoundaryVertices);
+  for (const SimplexId capacity : {SimplexId(1), SimplexId(7), SimplexId(100)}) {
+    auto g =
+        GaleTriangulation::fromExplicit(e, gridPoints(nx, ny, nz), tiny(capacity, 3, 2));
+    g->precondition(VV | VertexStar | BoundaryVertices);
+    for (const auto& [first, last] :
+         {std::pair<SimplexId, SimplexId>{0, nv}, {nv / 3 + 1, nv - 5}, {4, 5}}) {
+      std::vector<std::atomic<int>> seen(nv);
+      std::atomic<int> mismatches{0}, crossing{0};
+      parallelForVertexBlocks(*g, first, last, [&](SimplexId a, SimplexId b) {
+        crossing += a < first || b > last ||
+                    g->segmentOfNewVertex(a) != g->segmentOfNewVertex(b - 1);
+        for (SimplexId p = a; p < b; ++p) {
+          const SimplexId v = vertexAtPosition(*g, p);
+          ++seen[p];
+          std::vector<SimplexId> x, y;
+          for (int i = 0; i < g->getVertexNeighborNumber(v); ++i)
+            x.push_back(g->getVertexNeighbor(v, i));
+          for (int i = 0; i < e.getVertexNeighborNumber(v); ++i)
+            y.push_back(e.getVertexNeighbor(v, i));
+          mismatches += x != y;
+          mismatches += g->getVertexStarNumber(v) != e.getVertexStarNumber(v);
+          mismatches += g->isVertexOnBoundary(v) != e.isVertexOnBoundary(v);
+        }
+      });
+      int wrong = 0;
+      for (SimplexId p = 0; p < nv; ++p)
+        wrong += seen[p] != (p >= first && p < last ? 1 : 0);
+      EXPECT_EQ(wrong, 0) << "N=" << capacity << " [" << first << ", " << last << ")";
+      EXPECT_EQ(crossing.load(), 0) << "N=" << capacity;
+      EXPECT_EQ(mismatches.load(), 0) << "N=" << capacity;
+    }
+  }
+}
+
+// CPU producers: consumers compute every segment they miss (nobody queues), and the
+// critical points and the simplicial gradient equal the explicit backend's; with a
+// leader-only producer the leaders run ahead of the loop (tiny caches, batches of 1-4)
+// with the same results.
+template <typename Tri>
+std::vector<std::vector<Tuple>>
+criticalTuples(const Tri& tri, const discrete_gradient::simplicial::Output& gradient) {
+  std::vector<std::vector<Tuple>> out(4);
+  for (int d = 0; d <= 3; ++d) {
+    for (const SimplexId id : gradient.criticalCells[d])
+      out[d].push_back(verticesOf(tri, d, id));
+    std::sort(out[d].begin(), out[d].end());
+  }
+  return out;
+}
+
+TEST(Gale, ConsumersComputeOrLeadersRunAheadSameResults) {
+  std::mt19937 rng(33);
+  const SimplexId nx = 13, ny = 12, nz = 11, nv = nx * ny * nz;
+  ExplicitTriangulation e(nv, 3, flatten(shuffledCells(kuhnCells(nx, ny, nz), rng)));
   std::vector<float> f(nv);
   for (float& x : f)
-    x = float(rng() % 100);
-  expectError([&] { criticalPointsOf(*g, f); }, "injected failure");
-  // many threads asking for the failed segment's vertices: all get the error
-  const SimplexId inBad = g->getVertexInProcessingOrder(g->segmentStart(5));
-  std::atomic<int> errors{0};
-  std::vector<std::thread> threads;
-  threads.reserve(8);
-  for (int t = 0; t < 8; ++t)
-    threads.emplace_back([&] {
-      try {
-        g->getVertexNeighborNumber(inBad);
-      } catch (const Error& error) {
-        errors += std::string(error.what()).find("GALE producer 'failing'") !=
-                  std::string::npos;
+    x = float(rng() % 50);
+  const auto reference = criticalPointsOf(e, f);
+  namespace simplicial = discrete_gradient::simplicial;
+  simplicial::Output expected;
+  simplicial::execute(e, ScalarArrayView{f.data(), ScalarType::Float32, nv}, {},
+                      Monitor{}, expected);
+  EXPECT_GT(expected.counts[1], 0);
+  struct Case {
+    bool leaderOnly;
+    int cache, batch, lookahead;
+  };
+  for (const Case c : {Case{false, 4096, 0, 0}, Case{false, 2, 1, 0},
+                       Case{true, 64, 4, 16}, Case{true, 3, 1, 1}, Case{true, 8, 2, 0}}) {
+    SCOPED_TRACE(std::string(c.leaderOnly ? "leader-only" : "cpu") + " cache " +
+                 std::to_string(c.cache) + " batch " + std::to_string(c.batch) +
+                 " lookahead " + std::to_string(c.lookahead));
+    gale::Parameters p = tiny(9, c.cache, c.batch);
+    p.lookaheadSegments = c.lookahead;
+    std::shared_ptr<gale::SegmentProducer> producer;
+    if (c.leaderOnly)
+      producer = std::make_shared<LeaderOnlyProducer>();
+    auto g = GaleTriangulation::fromExplicit(e, gridPoints(nx, ny, nz), p, producer);
+    expectSameCriticalPoints(reference, criticalPointsOf(*g, f), "critical points");
+    simplicial::Output got;
+    simplicial::execute(*g, ScalarArrayView{f.data(), ScalarType::Float32, nv}, {},
+                        Monitor{}, got);
+    // edges and triangles are numbered by each backend: compared as vertex tuples
+    EXPECT_EQ(criticalTuples(*g, got), criticalTuples(e, expected));
+    const gale::Statistics stats = g->statistics();
+    EXPECT_GT(stats.segmentsComputed, 0u);
+    if (!c.leaderOnly) {
+      EXPECT_EQ(stats.segmentsComputedByConsumers, stats.segmentsComputed);
+      EXPECT_EQ(stats.requests, 0u);
+    } else {
+      EXPECT_EQ(stats.segmentsComputedByConsumers, 0u);
+      EXPECT_GT(stats.requests + stats.segmentsAhead, 0u);
+      if (c.cache >= 64) {
+        EXPECT_GT(stats.segmentsAhead, 0u);
       }
-    });
-  for (auto& thread : threads)
-    thread.join();
-  EXPECT_EQ(errors.load(), 8);
-  g.reset(); // joins the leaders
+    }
+  }
 }
 
 TEST(Gale, BadInputAsTheExplicitBackend) {

@@ -34,6 +34,12 @@ public:
   bool isWide() const { return wide_; }
   void sort(std::size_t first, std::size_t last);
   void release();
+  // Takes 32-bit ids as they are (no copy).
+  void adopt(std::vector<std::int32_t>&& data) {
+    release();
+    wide_ = false;
+    narrowData_ = std::move(data);
+  }
 
 private:
   bool wide_ = false;

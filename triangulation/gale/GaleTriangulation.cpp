@@ -38,13 +38,42 @@ std::size_t SegmentRelation::bytes() const {
 }
 
 // One request queue, its leader thread and its cache. Consumers call get(); the leader
-// pops every pending request, adds the following segments for precomputation, has the
-// producer compute the batch, caches it and fulfils the consumers' futures.
+// pops every pending request, adds the following segments for precomputation and the
+// segments ahead of a segment-order loop's front, has the producer compute the batch,
+// caches it and fulfils the consumers' futures. A consumer that misses a segment
+// nobody computes yet computes it itself when the producer allows it (no deadlock: a
+// segment's computation reads only the immutable mesh, never another segment).
 class RelationServer {
 public:
   RelationServer(const GaleTriangulation& mesh, ServedRelation relation,
                  std::shared_ptr<SegmentProducer> producer)
-      : mesh_(mesh), relation_(relation), producer_(std::move(producer)) {
+      : mesh_(mesh), relation_(relation), producer_(std::move(producer)),
+        segments_(mesh.getNumberOfSegments()), cache_(std::size_t(segments_)),
+        position_(std::size_t(segments_)) {
+    const Parameters& p = mesh.parameters();
+    const bool gpu = producer_->name().rfind("gpu", 0) == 0;
+    batch_ = p.segmentsPerRequest > 0 ? p.segmentsPerRequest : (gpu ? 512 : 16);
+    help_ = p.consumersHelp && producer_->consumersMayCompute(relation);
+    // Consumers that compute their own segments keep every core busy already: a leader
+    // running ahead on the same cores would only take turns with them (and make them
+    // wait for its segment); it runs ahead of them when asked to.
+    const int lookahead = p.lookaheadSegments > 0 ? p.lookaheadSegments
+                          : help_                 ? 0
+                                                  : 2 * batch_;
+    // A loop's consumers need their own segments and the window ahead; the rest is
+    // dropped (the paper's just-in-time relations).
+    const std::size_t cache =
+        p.cacheSegments > 0
+            ? std::size_t(p.cacheSegments)
+            : std::max<std::size_t>(
+                  256, std::size_t(2 * lookahead) +
+                           64 * std::size_t(std::max(
+                                    1, tbb::this_task_arena::max_concurrency())));
+    // The boundary flags (a byte per simplex) are kept: later passes (the summary,
+    // the non-manifold count) read them in any order.
+    maxSegments_ = relation == kBoundaryFlags ? std::size_t(segments_) + 1 : cache;
+    lookahead_ =
+        SimplexId(std::min<std::size_t>(std::size_t(lookahead), maxSegments_ / 2));
     leader_ = std::thread([this] { lead(); });
   }
   ~RelationServer() {
@@ -62,38 +91,54 @@ public:
     std::shared_future<SegmentPointer> future;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      const auto cached = cache_.find(segment);
-      if (cached != cache_.end()) {
-        lru_.splice(lru_.begin(), lru_, cached->second.second);
-        return cached->second.first;
+      if (const SegmentPointer& cached = cache_[segment]) {
+        lru_.splice(lru_.begin(), lru_, position_[segment]);
+        return cached;
       }
       if (failure_)
         std::rethrow_exception(failure_);
       auto waiting = waiting_.find(segment);
+      if (waiting == waiting_.end() && help_)
+        return computeHere(segment, lock);
       if (waiting == waiting_.end()) {
         waiting = waiting_.emplace(segment, std::make_shared<Pending>()).first;
         queue_.push_back(segment);
+        ++requests_;
         wake_.notify_one();
       }
       future = waiting->second->future;
-      ++requests_;
     }
     const auto start = std::chrono::steady_clock::now();
     SegmentPointer result = future.get(); // rethrows the producer's error
-    waitNanos_.fetch_add(
-        std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::steady_clock::now() - start)
-                          .count()),
-        std::memory_order_relaxed);
+    waitNanos_.fetch_add(nanosSince(start), std::memory_order_relaxed);
     return result;
+  }
+
+  // The consumers' front moved (a segment-order loop): compute ahead of it.
+  void nudge() { wake_.notify_one(); }
+
+  // A sibling relation's segment computed by a consumer along with its own: taken when
+  // consumers compute this relation and nobody has it yet.
+  bool wants(SimplexId segment) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return help_ && !failure_ && !cache_[segment] && waiting_.count(segment) == 0;
+  }
+  void offer(SimplexId segment, const SegmentPointer& data) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!help_ || failure_ || cache_[segment] || waiting_.count(segment) != 0)
+      return;
+    ++helped_;
+    ++computed_;
+    insert(segment, data);
   }
 
   // Waits until the leader is idle (no batch in flight), then drops the cache: called by
   // precondition when it adds lists the cached segments were computed without.
   void quiesceAndFlush() {
     std::unique_lock<std::mutex> lock(mutex_);
-    idle_.wait(lock, [&] { return !busy_ && queue_.empty(); });
-    cache_.clear();
+    idle_.wait(lock, [&] { return !busy_ && queue_.empty() && waiting_.empty(); });
+    for (const SimplexId s : lru_)
+      cache_[s].reset();
     lru_.clear();
     cacheBytes_ = 0;
   }
@@ -101,9 +146,14 @@ public:
   void addStatistics(Statistics& s) const {
     std::lock_guard<std::mutex> lock(mutex_);
     s.consumerWaitSeconds += double(waitNanos_.load()) * 1e-9;
+    s.queueSeconds += double(queueNanos_) * 1e-9;
+    s.producerSeconds += double(producerNanos_) * 1e-9;
+    s.consumerComputeSeconds += double(helpNanos_) * 1e-9;
     s.requests += requests_;
     s.batches += batches_;
     s.segmentsComputed += computed_;
+    s.segmentsComputedByConsumers += helped_;
+    s.segmentsAhead += ahead_;
     s.peakCacheBytes += peakBytes_;
   }
   std::size_t cacheBytes() const {
@@ -116,60 +166,150 @@ private:
     Pending() : future(promise.get_future().share()) {}
     std::promise<SegmentPointer> promise;
     std::shared_future<SegmentPointer> future;
+    std::chrono::steady_clock::time_point queued = std::chrono::steady_clock::now();
   };
+
+  static std::uint64_t nanosSince(std::chrono::steady_clock::time_point start) {
+    return std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::steady_clock::now() - start)
+                             .count());
+  }
+
+  std::exception_ptr describe(const std::vector<SimplexId>& batch, const char* what) {
+    return std::make_exception_ptr(Error(
+        "GALE producer '" + producer_->name() + "' failed computing " +
+        servedRelationName(relation_) + " (segment " + std::to_string(batch[0]) +
+        (batch.size() > 1 ? " and " + std::to_string(batch.size() - 1) + " more" : "") +
+        "): " + what));
+  }
+
+  // Runs the producer on a batch outside the lock; the error (if any) is returned.
+  std::exception_ptr produce(const std::vector<SimplexId>& batch,
+                             std::vector<SegmentPointer>& out) {
+    try {
+      producer_->compute(mesh_, relation_, batch, out);
+      if (out.size() != batch.size())
+        throw Error("it returned " + std::to_string(out.size()) + " segments for " +
+                    std::to_string(batch.size()));
+      return nullptr;
+    } catch (const std::exception& e) {
+      return describe(batch, e.what());
+    } catch (...) {
+      return describe(batch, "an unknown exception");
+    }
+  }
+
+  // A consumer computes the segment it missed (claimed as pending, so others wait on
+  // it rather than computing it twice).
+  SegmentPointer computeHere(SimplexId segment, std::unique_lock<std::mutex>& lock) {
+    const auto pending = std::make_shared<Pending>();
+    waiting_.emplace(segment, pending);
+    lock.unlock();
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<SegmentPointer> out;
+    const std::vector<SimplexId> one{segment};
+    const std::exception_ptr error = produce(one, out);
+    lock.lock();
+    helpNanos_ += nanosSince(start);
+    if (error) {
+      fail(segment, error);
+      failAll(error);
+      std::rethrow_exception(error);
+    }
+    ++helped_;
+    ++computed_;
+    insert(segment, out[0]);
+    pending->promise.set_value(out[0]);
+    waiting_.erase(segment);
+    idle_.notify_all();
+    return out[0];
+  }
+
+  // Segments after the consumers' front not cached nor pending, up to `room`.
+  // Each segment is computed ahead at most once per pass (a cursor), so a cache too
+  // small for the window cannot make the leader recompute what it evicted.
+  SimplexId aheadStart() {
+    const SimplexId front = mesh_.front_.load(std::memory_order_acquire);
+    if (front < 0 || lookahead_ <= 0 || failure_)
+      return segments_;
+    const std::uint64_t pass = mesh_.pass_.load(std::memory_order_acquire);
+    if (pass != pass_) {
+      pass_ = pass;
+      cursor_ = -1;
+    }
+    return std::max(front + 1, cursor_ + 1);
+  }
+  SimplexId aheadEnd() const {
+    const SimplexId front = mesh_.front_.load(std::memory_order_acquire);
+    return std::min(segments_, front + 1 + lookahead_);
+  }
+  void addAhead(std::vector<SimplexId>& batch, std::size_t room) {
+    const SimplexId last = aheadEnd();
+    for (SimplexId s = aheadStart(); s < last && batch.size() < room; ++s) {
+      cursor_ = s;
+      if (cache_[s] || waiting_.count(s) != 0)
+        continue;
+      waiting_.emplace(s, std::make_shared<Pending>());
+      batch.push_back(s);
+      ++ahead_;
+    }
+  }
+  bool aheadWanted() {
+    const SimplexId last = aheadEnd();
+    for (SimplexId s = aheadStart(); s < last; ++s) {
+      if (!cache_[s] && waiting_.count(s) == 0)
+        return true;
+      cursor_ = s;
+    }
+    return false;
+  }
 
   void lead() {
     std::unique_lock<std::mutex> lock(mutex_);
-    const SimplexId segments = mesh_.getNumberOfSegments();
-    const int perRequest = std::max(1, mesh_.parameters().segmentsPerRequest);
     for (;;) {
-      wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      wake_.wait(lock, [&] { return stop_ || !queue_.empty() || aheadWanted(); });
       if (stop_)
         break;
       std::vector<SimplexId> batch;
       batch.swap(queue_);
+      const auto picked = std::chrono::steady_clock::now();
+      for (const SimplexId s : batch)
+        queueNanos_ += std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                         picked - waiting_[s]->queued)
+                                         .count());
       const std::size_t requested = batch.size();
       for (std::size_t k = 0; k < requested; ++k) {
-        for (int j = 1; j < perRequest; ++j) {
+        for (int j = 1; j < batch_; ++j) {
           const SimplexId next = batch[k] + j;
-          if (next >= segments)
+          if (next >= segments_)
             break;
-          if (cache_.count(next) != 0 || waiting_.count(next) != 0)
+          if (cache_[next] || waiting_.count(next) != 0)
             continue;
           waiting_.emplace(next, std::make_shared<Pending>());
           batch.push_back(next);
         }
       }
+      // When consumers compute what they miss (CPU producers), the leader is one more
+      // worker ahead of them: one segment at a time, published at once, so a consumer
+      // never waits on a whole batch for the segment it needs.
+      addAhead(batch, help_ ? std::max<std::size_t>(1, requested)
+                            : std::max<std::size_t>(std::size_t(batch_), requested));
+      if (batch.empty())
+        continue;
       busy_ = true;
       ++batches_;
       lock.unlock();
+      const auto start = std::chrono::steady_clock::now();
       std::vector<SegmentPointer> out;
-      std::exception_ptr error;
-      try {
-        producer_->compute(mesh_, relation_, batch, out);
-        if (out.size() != batch.size())
-          throw Error("it returned " + std::to_string(out.size()) + " segments for " +
-                      std::to_string(batch.size()));
-      } catch (const std::exception& e) {
-        error = std::make_exception_ptr(Error(
-            "GALE producer '" + producer_->name() + "' failed computing " +
-            servedRelationName(relation_) + " (segment " + std::to_string(batch[0]) +
-            (batch.size() > 1 ? " and " + std::to_string(batch.size() - 1) + " more"
-                              : "") +
-            "): " + e.what()));
-      } catch (...) {
-        error = std::make_exception_ptr(Error("GALE producer '" + producer_->name() +
-                                              "' failed with an unknown exception"));
-      }
+      const std::exception_ptr error = produce(batch, out);
+      const std::uint64_t spent = nanosSince(start);
       lock.lock();
+      producerNanos_ += spent;
       busy_ = false;
       if (error) {
-        failure_ = error;
         for (const SimplexId s : batch)
           fail(s, error);
-        for (const SimplexId s : queue_)
-          fail(s, error);
-        queue_.clear();
+        failAll(error);
       } else {
         computed_ += batch.size();
         // Requested segments last, so a tiny cache keeps them rather than the
@@ -193,6 +333,13 @@ private:
     idle_.notify_all();
   }
 
+  // Every queued request fails with the error, and every later one.
+  void failAll(const std::exception_ptr& error) {
+    failure_ = error;
+    for (const SimplexId s : queue_)
+      fail(s, error);
+    queue_.clear();
+  }
   void fail(SimplexId segment, const std::exception_ptr& error) {
     const auto waiting = waiting_.find(segment);
     if (waiting == waiting_.end())
@@ -205,27 +352,29 @@ private:
   // shared_ptr is pinned by the reference count) is evicted only when every cached one
   // is, and then stays alive until the last consumer lets it go.
   void insert(SimplexId segment, const SegmentPointer& data) {
+    if (cache_[segment]) { // computed twice (a flush raced): keep the first
+      cacheBytes_ -= cache_[segment]->bytes();
+      lru_.erase(position_[segment]);
+    }
     lru_.push_front(segment);
-    cache_[segment] = {data, lru_.begin()};
+    position_[segment] = lru_.begin();
+    cache_[segment] = data;
     cacheBytes_ += data->bytes();
-    const std::size_t maxSegments =
-        std::size_t(std::max(1, mesh_.parameters().cacheSegments));
     const std::size_t maxBytes = mesh_.parameters().cacheBytes;
     auto over = [&] {
-      return cache_.size() > maxSegments ||
-             (maxBytes > 0 && cacheBytes_ > maxBytes && cache_.size() > 1);
+      return lru_.size() > maxSegments_ ||
+             (maxBytes > 0 && cacheBytes_ > maxBytes && lru_.size() > 1);
     };
     while (over()) {
       auto victim = std::prev(lru_.end());
       for (auto it = lru_.rbegin(); it != lru_.rend(); ++it) {
-        if (cache_[*it].first.use_count() == 1) {
+        if (cache_[*it].use_count() == 1) {
           victim = std::prev(it.base());
           break;
         }
       }
-      const auto entry = cache_.find(*victim);
-      cacheBytes_ -= entry->second.first->bytes();
-      cache_.erase(entry);
+      cacheBytes_ -= cache_[*victim]->bytes();
+      cache_[*victim].reset();
       lru_.erase(victim);
     }
     peakBytes_ = std::max(peakBytes_, cacheBytes_);
@@ -234,17 +383,24 @@ private:
   const GaleTriangulation& mesh_;
   const ServedRelation relation_;
   std::shared_ptr<SegmentProducer> producer_;
+  const SimplexId segments_;
+  int batch_ = 16;
+  std::size_t maxSegments_ = 1;
+  SimplexId lookahead_ = 0, cursor_ = -1;
+  std::uint64_t pass_ = 0;
+  bool help_ = false;
   mutable std::mutex mutex_;
   std::condition_variable wake_, idle_;
   std::vector<SimplexId> queue_;
   std::unordered_map<SimplexId, std::shared_ptr<Pending>> waiting_; // queued or computing
   std::list<SimplexId> lru_;
-  std::unordered_map<SimplexId, std::pair<SegmentPointer, std::list<SimplexId>::iterator>>
-      cache_;
+  std::vector<SegmentPointer> cache_;                    // per segment, null if absent
+  std::vector<std::list<SimplexId>::iterator> position_; // in lru_, when cached
   std::size_t cacheBytes_ = 0, peakBytes_ = 0;
   std::exception_ptr failure_;
   bool stop_ = false, busy_ = false;
-  std::uint64_t requests_ = 0, batches_ = 0, computed_ = 0;
+  std::uint64_t requests_ = 0, batches_ = 0, computed_ = 0, helped_ = 0, ahead_ = 0;
+  std::uint64_t queueNanos_ = 0, producerNanos_ = 0, helpNanos_ = 0;
   std::atomic<std::uint64_t> waitNanos_{0};
   std::thread leader_;
 };
@@ -268,11 +424,46 @@ inline void sortSmall(SimplexId* ids, int n) {
       std::swap(ids[j], ids[j - 1]);
 }
 
+// Compressed rows from the (row, value) pairs visit(emit) emits (it runs twice: count,
+// then fill), each row sorted ascending (and deduplicated when asked).
+template <typename Visit>
+CompressedRows bucketRows(SimplexId rowCount, SimplexId maxValue, bool dedupe,
+                          Visit visit) {
+  std::vector<SimplexId> start(std::size_t(rowCount) + 1, 0);
+  visit([&](SimplexId row, SimplexId) { ++start[row + 1]; });
+  for (SimplexId r = 0; r < rowCount; ++r)
+    start[r + 1] += start[r];
+  std::vector<SimplexId> values(static_cast<std::size_t>(start[rowCount]));
+  std::vector<SimplexId> at(start.begin(), start.end() - 1);
+  visit([&](SimplexId row, SimplexId value) { values[at[row]++] = value; });
+  SimplexId kept = 0;
+  for (SimplexId r = 0; r < rowCount; ++r) {
+    auto first = values.begin() + start[r], last = values.begin() + start[r + 1];
+    std::sort(first, last);
+    if (dedupe)
+      last = std::unique(first, last);
+    at[r] = SimplexId(last - first); // the row's length from here on
+    kept += at[r];
+  }
+  CompressedRows rows;
+  rows.offsets.allocate(std::size_t(rowCount) + 1, kept, false);
+  rows.data.allocate(std::size_t(kept), maxValue, false);
+  SimplexId k = 0;
+  rows.offsets.set(0, 0);
+  for (SimplexId r = 0; r < rowCount; ++r) {
+    for (SimplexId i = 0; i < at[r]; ++i)
+      rows.data.set(std::size_t(k++), values[std::size_t(start[r] + i)]);
+    rows.offsets.set(std::size_t(r) + 1, k);
+  }
+  return rows;
+}
+
 std::atomic<std::uint64_t> nextInstance{1};
 
 // The consumer fast path: each thread keeps its last few segments (any relation, any
 // GALE object) so that a vertex in one of them needs no lock; the handle also pins the
-// segment, so the cache may evict it while it is read.
+// segment, so the cache may evict it while it is read. Inside a segment-order loop the
+// task's pinned view answers first, without searching.
 struct Handle {
   std::uint64_t instance = 0, generation = 0;
   int relation = -1;
@@ -282,6 +473,7 @@ struct Handle {
 constexpr int kHandles = 8;
 thread_local std::array<Handle, kHandles> tHandles;
 thread_local int tNextHandle = 0;
+thread_local gale::PinnedView* tView = nullptr;
 
 constexpr int kTetEdgePairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
 constexpr int kTetFaces[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
@@ -342,6 +534,40 @@ GaleTriangulation::GaleTriangulation(Unchecked, const ExplicitTriangulation& mes
   finishInitialization(points, std::move(producer));
 }
 
+GaleTriangulation::GaleTriangulation(Cells32, SimplexId numberOfVertices,
+                                     int cellDimension,
+                                     std::vector<std::int32_t>& cellVertices,
+                                     const std::vector<double>& points,
+                                     const gale::Parameters& parameters,
+                                     std::shared_ptr<gale::SegmentProducer> producer)
+    : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
+      parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
+  Timer timer;
+  const std::size_t arity = std::size_t(dimension_) + 1;
+  if (dimension_ != 2 && dimension_ != 3)
+    checkParameters(points); // names the bad dimension
+  if (cellVertices.empty() || cellVertices.size() % arity != 0)
+    throw Error(cellVertices.empty() ? "mesh has no cells"
+                                     : "cell connectivity is not a multiple of " +
+                                           std::to_string(arity) + " vertex ids");
+  numberOfCells_ = SimplexId(cellVertices.size() / arity);
+  ExplicitTriangulation::view(numberOfVertices_, dimension_, cellVertices.data(),
+                              numberOfCells_, nullptr); // the same checks and errors
+  checkParameters(points);
+  cells_.adopt(std::move(cellVertices));
+  initializationSeconds_ += timer.seconds();
+  finishInitialization(points, std::move(producer));
+}
+
+std::shared_ptr<GaleTriangulation> GaleTriangulation::fromCells32(
+    SimplexId numberOfVertices, int cellDimension, std::vector<std::int32_t> cellVertices,
+    const std::vector<double>& points, const gale::Parameters& parameters,
+    std::shared_ptr<gale::SegmentProducer> producer) {
+  return std::shared_ptr<GaleTriangulation>(
+      new GaleTriangulation(Cells32{}, numberOfVertices, cellDimension, cellVertices,
+                            points, parameters, std::move(producer)));
+}
+
 std::shared_ptr<GaleTriangulation> GaleTriangulation::fromExplicit(
     const ExplicitTriangulation& mesh, const std::vector<double>& points,
     const gale::Parameters& parameters, std::shared_ptr<gale::SegmentProducer> producer) {
@@ -392,6 +618,10 @@ void GaleTriangulation::finishInitialization(
     const std::vector<double>& points, std::shared_ptr<gale::SegmentProducer> producer) {
   Timer timer;
   buildSegments(points);
+  // Cells in new ids from here on: producers read them without the renumbering's
+  // random lookups.
+  parallelFor(SimplexId(cells_.size()),
+              [&](SimplexId i) { cells_.set(std::size_t(i), newOfOld_[cells_[i]]); });
   buildCellLists();
   if (producer) {
     producer_ = std::move(producer);
@@ -519,9 +749,21 @@ void GaleTriangulation::buildSegments(const std::vector<double>& points) {
 
 std::array<SimplexId, 4> GaleTriangulation::sortedNewCell(SimplexId c) const {
   std::array<SimplexId, 4> t{0, 0, 0, std::numeric_limits<SimplexId>::max()};
+  const std::size_t at = std::size_t(c) * (dimension_ + 1);
   for (int k = 0; k <= dimension_; ++k)
-    t[k] = newOfOld_[cellVertexOld(c, k)];
-  sortSmall(t.data(), dimension_ + 1);
+    t[k] = cells_[at + k];
+  // A min/max sorting network (branch-free: cell tuples are in random order, the hot
+  // spot of every producer); in 2D t[3] is the maximum and stays last.
+  auto order = [&](int i, int j) {
+    const SimplexId lo = std::min(t[i], t[j]), hi = std::max(t[i], t[j]);
+    t[i] = lo;
+    t[j] = hi;
+  };
+  order(0, 1);
+  order(2, 3);
+  order(0, 2);
+  order(1, 3);
+  order(1, 2);
   return t;
 }
 
@@ -572,14 +814,29 @@ void GaleTriangulation::buildCellLists() {
                          c);
   });
   parallelFor(segments, [&](SimplexId s) {
+    internalCells_.sort(internalOffsets_[s], internalOffsets_[s + 1]);
+    externalCells_.sort(externalOffsets_[s], externalOffsets_[s + 1]);
+  });
+  if (dimension_ == 2)
+    sortInternalByTuple(); // findTriangle searches the cells
+}
+
+// Internal cells by their sorted vertex tuple, so that a cell is found by binary search
+// (TT's rows, findTriangle in 2D); done when first needed, it costs a sort of every cell.
+void GaleTriangulation::sortInternalByTuple() {
+  if (internalByTuple_)
+    return;
+  Timer timer;
+  parallelFor(getNumberOfSegments(), [&](SimplexId s) {
     std::vector<std::pair<std::array<SimplexId, 4>, SimplexId>> local;
     for (SimplexId k = internalOffsets_[s]; k < internalOffsets_[s + 1]; ++k)
       local.emplace_back(sortedNewCell(internalCells_[k]), internalCells_[k]);
     std::sort(local.begin(), local.end());
     for (std::size_t k = 0; k < local.size(); ++k)
       internalCells_.set(internalOffsets_[s] + k, local[k].second);
-    externalCells_.sort(externalOffsets_[s], externalOffsets_[s + 1]);
   });
+  internalByTuple_ = true;
+  initializationSeconds_ += timer.seconds();
 }
 
 // Edges / triangles of each segment (lowest vertex in it) from the cells touching it,
@@ -590,36 +847,40 @@ void GaleTriangulation::buildEdges() {
     return;
   Timer timer;
   const SimplexId segments = getNumberOfSegments();
-  std::vector<std::vector<std::array<SimplexId, 2>>> perSegment(segments);
+  // Per segment, the edges' upper vertices bucketed by their lower (local) vertex, each
+  // short row sorted and deduplicated: the (low, high) order without sorting pairs.
+  std::vector<CompressedRows> perSegment(segments);
   parallelFor(segments, [&](SimplexId s) {
-    auto& local = perSegment[s];
     const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
-    auto visit = [&](SimplexId c) {
-      const auto t = sortedNewCell(c);
-      for (int i = 0; i <= dimension_; ++i) {
-        if (t[i] < a || t[i] >= b)
-          continue;
-        for (int j = i + 1; j <= dimension_; ++j)
-          local.push_back({t[i], t[j]});
-      }
-    };
+    std::vector<std::array<SimplexId, 4>> touching;
+    auto visit = [&](SimplexId c) { touching.push_back(sortedNewCell(c)); };
     for (SimplexId k = internalOffsets_[s]; k < internalOffsets_[s + 1]; ++k)
       visit(internalCells_[k]);
     for (SimplexId k = externalOffsets_[s]; k < externalOffsets_[s + 1]; ++k)
       visit(externalCells_[k]);
-    std::sort(local.begin(), local.end());
-    local.erase(std::unique(local.begin(), local.end()), local.end());
+    perSegment[s] = bucketRows(b - a, numberOfVertices_ - 1, true, [&](auto&& emit) {
+      for (const auto& t : touching)
+        for (int i = 0; i < dimension_; ++i) {
+          if (t[i] < a || t[i] >= b)
+            continue;
+          for (int j = i + 1; j <= dimension_; ++j)
+            emit(t[i] - a, t[j]);
+        }
+    });
   });
   edgeOffsets_.assign(segments + 1, 0);
   for (SimplexId s = 0; s < segments; ++s)
-    edgeOffsets_[s + 1] = edgeOffsets_[s] + SimplexId(perSegment[s].size());
+    edgeOffsets_[s + 1] = edgeOffsets_[s] + SimplexId(perSegment[s].data.size());
   edgeNew_.allocate(std::size_t(edgeOffsets_.back()) * 2, numberOfVertices_ - 1, false);
   parallelFor(segments, [&](SimplexId s) {
-    for (std::size_t k = 0; k < perSegment[s].size(); ++k) {
-      edgeNew_.set(2 * (edgeOffsets_[s] + k), perSegment[s][k][0]);
-      edgeNew_.set(2 * (edgeOffsets_[s] + k) + 1, perSegment[s][k][1]);
-    }
-    std::vector<std::array<SimplexId, 2>>().swap(perSegment[s]);
+    const CompressedRows& rows = perSegment[s];
+    const SimplexId rowCount = segmentStart_[s + 1] - segmentStart_[s];
+    for (SimplexId r = 0; r < rowCount; ++r)
+      for (SimplexId k = rows.offsets[r]; k < rows.offsets[r + 1]; ++k) {
+        edgeNew_.set(2 * (edgeOffsets_[s] + k), segmentStart_[s] + r);
+        edgeNew_.set(2 * (edgeOffsets_[s] + k) + 1, rows.data[k]);
+      }
+    perSegment[s] = CompressedRows();
   });
   edgesBuilt_ = true;
   initializationSeconds_ += timer.seconds();
@@ -631,20 +892,36 @@ void GaleTriangulation::buildTriangles() {
   Timer timer;
   const SimplexId segments = getNumberOfSegments();
   std::vector<std::vector<std::array<SimplexId, 3>>> perSegment(segments);
+  // Ids below 2^31: the two upper vertices packed in one key, bucketed by the lowest
+  // (local) vertex, short rows sorted; otherwise one sort of the segment's tuples.
+  const bool packed = numberOfVertices_ <= (SimplexId(1) << 31);
   parallelFor(segments, [&](SimplexId s) {
     auto& local = perSegment[s];
     const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
-    auto visit = [&](SimplexId c) {
-      const auto t = sortedNewCell(c);
-      for (const auto& face : kTetFaces) {
-        if (t[face[0]] >= a && t[face[0]] < b)
-          local.push_back({t[face[0]], t[face[1]], t[face[2]]});
-      }
-    };
+    std::vector<std::array<SimplexId, 4>> touching;
+    auto visit = [&](SimplexId c) { touching.push_back(sortedNewCell(c)); };
     for (SimplexId k = internalOffsets_[s]; k < internalOffsets_[s + 1]; ++k)
       visit(internalCells_[k]);
     for (SimplexId k = externalOffsets_[s]; k < externalOffsets_[s + 1]; ++k)
       visit(externalCells_[k]);
+    if (packed) {
+      const CompressedRows rows = bucketRows(
+          b - a, std::numeric_limits<SimplexId>::max(), true, [&](auto&& emit) {
+            for (const auto& t : touching)
+              for (const auto& face : kTetFaces)
+                if (t[face[0]] >= a && t[face[0]] < b)
+                  emit(t[face[0]] - a, (t[face[1]] << 32) | t[face[2]]);
+          });
+      local.resize(rows.data.size());
+      for (SimplexId r = 0; r < b - a; ++r)
+        for (SimplexId k = rows.offsets[r]; k < rows.offsets[r + 1]; ++k)
+          local[k] = {a + r, rows.data[k] >> 32, rows.data[k] & 0xffffffff};
+      return;
+    }
+    for (const auto& t : touching)
+      for (const auto& face : kTetFaces)
+        if (t[face[0]] >= a && t[face[0]] < b)
+          local.push_back({t[face[0]], t[face[1]], t[face[2]]});
     std::sort(local.begin(), local.end());
     local.erase(std::unique(local.begin(), local.end()), local.end());
   });
@@ -675,18 +952,25 @@ void GaleTriangulation::precondition(Relations r) {
   const bool needEdges = (r & (EV | VE | EF | ET | FE | TE | BoundaryEdges)) != 0;
   const bool needTriangles =
       is3D && (r & (FV | VF | EF | FE | FT | TF | BoundaryTriangles)) != 0;
-  if ((needEdges && !edgesBuilt_) || (needTriangles && !trianglesBuilt_)) {
-    // Segments cached so far were computed without these lists (boundary flags of
-    // edges, ...): finish the batches in flight, drop the caches.
+  const Relations flags = r & (BoundaryEdges | BoundaryTriangles);
+  const bool newFlags = (flags & ~boundaryFlagsWanted_.load()) != 0;
+  const bool needTupleOrder = is3D && (r & TT) != 0 && !internalByTuple_;
+  if ((needEdges && !edgesBuilt_) || (needTriangles && !trianglesBuilt_) || newFlags ||
+      needTupleOrder) {
+    // Segments cached so far were computed without these lists or flags (boundary
+    // flags of edges, ...): finish the batches in flight, drop the caches.
     for (auto& server : servers_) {
       if (server)
         server->quiesceAndFlush();
     }
     ++generation_;
+    boundaryFlagsWanted_.fetch_or(flags);
     if (needEdges)
       buildEdges();
     if (needTriangles)
       buildTriangles();
+    if (needTupleOrder)
+      sortInternalByTuple();
   }
   prepared_ |= r;
   using namespace gale;
@@ -734,11 +1018,70 @@ const gale::SegmentRelation* GaleTriangulation::acquire(gale::ServedRelation rel
   return h.data.get();
 }
 
-std::pair<SimplexId, SimplexId> GaleTriangulation::vertexRow(SimplexId v) const {
+const gale::SegmentRelation*
+GaleTriangulation::vertexRelation(gale::ServedRelation relation, SimplexId v,
+                                  SimplexId& row) const {
   const SimplexId n = newOfOld_[v];
+  gale::PinnedView* view = tView;
+  if (view != nullptr && view->owner == this && n >= view->begin && n < view->end) {
+    row = n - view->begin;
+    gale::SegmentPointer& pinned = view->data[relation];
+    if (!pinned) {
+      const auto& server = servers_[relation];
+      if (!server)
+        failPrecondition("GaleTriangulation::acquire",
+                         std::string("relation ") + gale::servedRelationName(relation) +
+                             " was not preconditioned");
+      pinned = server->get(view->segment);
+    }
+    return pinned.get();
+  }
   const SimplexId s = segmentOfNew_[n];
-  return {s, n - segmentStart_[s]};
+  row = n - segmentStart_[s];
+  return acquire(relation, s);
 }
+
+void GaleTriangulation::advanceFront(SimplexId segment) const {
+  // Release: what the consumers' thread did before the loop (precondition's lists) is
+  // visible to a leader that computes ahead of this front.
+  front_.store(segment, std::memory_order_release);
+  if (segment % 4 == 0) {
+    for (const auto& server : servers_)
+      if (server)
+        server->nudge();
+  }
+}
+
+bool GaleTriangulation::siblingWanted(gale::ServedRelation relation,
+                                      SimplexId segment) const {
+  return servers_[relation] && servers_[relation]->wants(segment);
+}
+
+void GaleTriangulation::offerSibling(gale::ServedRelation relation, SimplexId segment,
+                                     const gale::SegmentPointer& data) const {
+  if (servers_[relation])
+    servers_[relation]->offer(segment, data);
+}
+
+void GaleTriangulation::endPass() const {
+  front_.store(-1, std::memory_order_release);
+  pass_.fetch_add(1, std::memory_order_release);
+}
+
+gale::SegmentScope::SegmentScope(const GaleTriangulation& mesh, SimplexId segment) {
+  view_.owner = &mesh;
+  view_.segment = segment;
+  view_.begin = mesh.segmentStart_[segment];
+  view_.end = mesh.segmentStart_[segment + 1];
+  view_.previous = tView;
+  tView = &view_;
+  mesh.advanceFront(segment);
+}
+
+gale::SegmentScope::~SegmentScope() {
+  tView = view_.previous;
+}
+
 std::pair<SimplexId, SimplexId> GaleTriangulation::edgeRow(SimplexId e) const {
   const SimplexId s = segmentOfNew_[edgeNew_[2 * e]];
   return {s, e - edgeOffsets_[s]};
@@ -804,42 +1147,47 @@ SimplexId GaleTriangulation::getTetEdge(SimplexId t, int i) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, TE);
   TOPOGPU_REQUIRE_INDEX(t, getNumberOfTets(), "tetrahedron");
   TOPOGPU_REQUIRE_INDEX(i, 6, "edge index");
-  return findEdge(cellVertexOld(t, kTetEdgePairs[i][0]),
-                  cellVertexOld(t, kTetEdgePairs[i][1]));
+  const SimplexId x = cellVertexNew(t, kTetEdgePairs[i][0]),
+                  y = cellVertexNew(t, kTetEdgePairs[i][1]);
+  return findEdgeNew(std::min(x, y), std::max(x, y));
 }
 SimplexId GaleTriangulation::getTetTriangle(SimplexId t, int i) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, TF);
   TOPOGPU_REQUIRE_INDEX(t, getNumberOfTets(), "tetrahedron");
   TOPOGPU_REQUIRE_INDEX(i, 4, "triangle index");
-  return findTriangle(cellVertexOld(t, kTetFaces[i][0]),
-                      cellVertexOld(t, kTetFaces[i][1]),
-                      cellVertexOld(t, kTetFaces[i][2]));
+  SimplexId f[3] = {cellVertexNew(t, kTetFaces[i][0]), cellVertexNew(t, kTetFaces[i][1]),
+                    cellVertexNew(t, kTetFaces[i][2])};
+  sortSmall(f, 3);
+  return findTriangleNew(f[0], f[1], f[2]);
 }
 
 #define TOPOGPU_GALE_ROWS(relation, rowOf)                                               \
   const auto [segment_, row_] = rowOf;                                                   \
   const gale::SegmentRelation* data_ = acquire(gale::relation, segment_)
+#define TOPOGPU_GALE_VERTEX_ROWS(relation, v)                                            \
+  SimplexId row_ = 0;                                                                    \
+  const gale::SegmentRelation* data_ = vertexRelation(gale::relation, v, row_)
 
 int GaleTriangulation::getVertexNeighborNumber(SimplexId v) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, VV);
   TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_ROWS(kVertexNeighbors, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexNeighbors, v);
   return data_->rows.size(row_);
 }
 SimplexId GaleTriangulation::getVertexNeighbor(SimplexId v, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getVertexNeighborNumber(v), "neighbour index");
-  TOPOGPU_GALE_ROWS(kVertexNeighbors, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexNeighbors, v);
   return data_->rows.at(row_, i);
 }
 int GaleTriangulation::getVertexEdgeNumber(SimplexId v) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, VE);
   TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_ROWS(kVertexEdges, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexEdges, v);
   return data_->rows.size(row_);
 }
 SimplexId GaleTriangulation::getVertexEdge(SimplexId v, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getVertexEdgeNumber(v), "edge index");
-  TOPOGPU_GALE_ROWS(kVertexEdges, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexEdges, v);
   return data_->rows.at(row_, i);
 }
 int GaleTriangulation::getVertexTriangleNumber(SimplexId v) const {
@@ -847,14 +1195,14 @@ int GaleTriangulation::getVertexTriangleNumber(SimplexId v) const {
   TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
   if (dimension_ == 2)
     return getVertexStarNumber(v);
-  TOPOGPU_GALE_ROWS(kVertexTriangles, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexTriangles, v);
   return data_->rows.size(row_);
 }
 SimplexId GaleTriangulation::getVertexTriangle(SimplexId v, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getVertexTriangleNumber(v), "triangle index");
   if (dimension_ == 2)
     return getVertexStar(v, i);
-  TOPOGPU_GALE_ROWS(kVertexTriangles, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexTriangles, v);
   return data_->rows.at(row_, i);
 }
 int GaleTriangulation::getVertexTetNumber(SimplexId v) const {
@@ -921,12 +1269,12 @@ SimplexId GaleTriangulation::getTetNeighbor(SimplexId t, int i) const {
 int GaleTriangulation::getVertexStarNumber(SimplexId v) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, VertexStar);
   TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_ROWS(kVertexStar, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexStar, v);
   return data_->rows.size(row_);
 }
 SimplexId GaleTriangulation::getVertexStar(SimplexId v, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getVertexStarNumber(v), "star index");
-  TOPOGPU_GALE_ROWS(kVertexStar, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kVertexStar, v);
   return data_->rows.at(row_, i);
 }
 void GaleTriangulation::getVertexStarVertices(SimplexId v, int i,
@@ -939,7 +1287,7 @@ void GaleTriangulation::getVertexStarVertices(SimplexId v, int i,
 bool GaleTriangulation::isVertexOnBoundary(SimplexId v) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryVertices);
   TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_ROWS(kBoundaryFlags, vertexRow(v));
+  TOPOGPU_GALE_VERTEX_ROWS(kBoundaryFlags, v);
   return data_->vertexFlags[row_] != 0;
 }
 bool GaleTriangulation::isEdgeOnBoundary(SimplexId e) const {
@@ -958,6 +1306,7 @@ bool GaleTriangulation::isTriangleOnBoundary(SimplexId f) const {
 }
 
 #undef TOPOGPU_GALE_ROWS
+#undef TOPOGPU_GALE_VERTEX_ROWS
 
 SimplexId GaleTriangulation::findEdgeNew(SimplexId lo, SimplexId hi) const {
   const SimplexId s = segmentOfNew_[lo];
@@ -1057,39 +1406,16 @@ SimplexId GaleTriangulation::getNumberOfNonManifoldFacets() const {
   SimplexId known = nonManifoldFacets_.load();
   if (known >= 0)
     return known;
-  const int k = dimension_; // vertices per facet
+  // The boundary flags' segments count them (kept, never evicted): a segment-order
+  // pass finds those a loop already computed and computes the others.
+  const auto& server = servers_[gale::kBoundaryFlags];
   known = tbb::parallel_reduce(
       Range(0, getNumberOfSegments()), SimplexId(0),
       [&](const Range& r, SimplexId n) {
-        std::vector<std::array<SimplexId, 3>> facets;
-        for (SimplexId s = r.begin(); s < r.end(); ++s) {
-          facets.clear();
-          const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
-          auto visit = [&](SimplexId c) {
-            const auto t = sortedNewCell(c);
-            for (int omit = 0; omit <= k; ++omit) {
-              std::array<SimplexId, 3> f{0, 0, 0};
-              int m = 0;
-              for (int i = 0; i <= k; ++i)
-                if (i != omit)
-                  f[m++] = t[i];
-              if (f[0] >= a && f[0] < b)
-                facets.push_back(f);
-            }
-          };
-          for (SimplexId j = internalOffsets_[s]; j < internalOffsets_[s + 1]; ++j)
-            visit(internalCells_[j]);
-          for (SimplexId j = externalOffsets_[s]; j < externalOffsets_[s + 1]; ++j)
-            visit(externalCells_[j]);
-          std::sort(facets.begin(), facets.end());
-          for (std::size_t i = 0; i < facets.size();) {
-            std::size_t j = i + 1;
-            while (j < facets.size() && facets[j] == facets[i])
-              ++j;
-            n += j - i > 2;
-            i = j;
-          }
-        }
+        for (SimplexId s = r.begin(); s < r.end(); ++s)
+          n += server ? server->get(s)->nonManifoldFacets
+                      : gale::computeSegmentCpu(*this, gale::kBoundaryFlags, s)
+                            ->nonManifoldFacets;
         return n;
       },
       [](SimplexId x, SimplexId y) { return x + y; });
@@ -1104,6 +1430,10 @@ gale::Statistics GaleTriangulation::statistics() const {
     if (server)
       server->addStatistics(s);
   }
+  const std::array<double, 3> stages = producer_->stageSeconds();
+  s.prepareSeconds = stages[0];
+  s.kernelSeconds = stages[1];
+  s.integrateSeconds = stages[2];
   return s;
 }
 
@@ -1137,8 +1467,73 @@ std::size_t GaleTriangulation::memoryBytes() const {
 
 namespace gale {
 
+namespace {
+
+using Touching = std::vector<std::pair<std::array<SimplexId, 4>, SimplexId>>;
+
+bool isVertexRelation(ServedRelation relation) {
+  return relation == kVertexNeighbors || relation == kVertexEdges ||
+         relation == kVertexStar || relation == kBoundaryFlags;
+}
+
+// The touching cells' sorted new-id tuples, with their ids (read once per segment).
+Touching touchingOf(const GaleTriangulation& mesh, SimplexId s) {
+  Touching touching;
+  touching.reserve(std::size_t(mesh.internalCellBegin(s + 1) - mesh.internalCellBegin(s) +
+                               mesh.externalCellBegin(s + 1) -
+                               mesh.externalCellBegin(s)));
+  for (SimplexId k = mesh.internalCellBegin(s); k < mesh.internalCellBegin(s + 1); ++k)
+    touching.emplace_back(mesh.sortedNewCell(mesh.internalCell(k)), mesh.internalCell(k));
+  for (SimplexId k = mesh.externalCellBegin(s); k < mesh.externalCellBegin(s + 1); ++k)
+    touching.emplace_back(mesh.sortedNewCell(mesh.externalCell(k)), mesh.externalCell(k));
+  return touching;
+}
+
+SegmentPointer computeSegment(const GaleTriangulation& mesh, ServedRelation relation,
+                              SimplexId s, const Touching* given,
+                              const SegmentRelation* neighbors);
+
+} // namespace
+
 SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation relation,
                                  SimplexId s) {
+  return computeSegment(mesh, relation, s, nullptr, nullptr);
+}
+
+// A consumer's miss of a vertex relation: its segment's other vertex relations that
+// consumers compute too and nobody has yet are computed from the same touching cells
+// (and VE from VV's rows) and offered to their caches: the cells are read once.
+SegmentPointer computeSegmentWithSiblingsCpu(const GaleTriangulation& mesh,
+                                             ServedRelation relation, SimplexId s) {
+  if (!isVertexRelation(relation))
+    return computeSegment(mesh, relation, s, nullptr, nullptr);
+  const Touching touching = touchingOf(mesh, s);
+  SegmentPointer neighbors;
+  auto make = [&](ServedRelation r) {
+    if (r == kVertexEdges && !neighbors)
+      neighbors = computeSegment(mesh, kVertexNeighbors, s, &touching, nullptr);
+    SegmentPointer p = computeSegment(mesh, r, s, &touching, neighbors.get());
+    if (r == kVertexNeighbors)
+      neighbors = p;
+    return p;
+  };
+  // VV first: VE reuses its rows
+  SegmentPointer result;
+  for (const ServedRelation r :
+       {kVertexNeighbors, kVertexEdges, kVertexStar, kBoundaryFlags}) {
+    if (r == relation)
+      result = make(r);
+    else if (mesh.siblingWanted(r, s))
+      mesh.offerSibling(r, s, make(r));
+  }
+  return result;
+}
+
+namespace {
+
+SegmentPointer computeSegment(const GaleTriangulation& mesh, ServedRelation relation,
+                              SimplexId s, const Touching* given,
+                              const SegmentRelation* neighbors) {
   const int dim = mesh.getDimension();
   const SimplexId a = mesh.segmentStart(s), b = mesh.segmentStart(s + 1);
   const SimplexId vertexRows = b - a;
@@ -1154,20 +1549,30 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
   const SimplexId vertices = mesh.getNumberOfVertices(), cells = mesh.getNumberOfCells();
   auto out = std::make_shared<SegmentRelation>();
   std::vector<std::pair<SimplexId, SimplexId>> pairs;
+  // The touching cells' sorted new-id tuples, read once (the vertex relations).
+  Touching own;
+  if (given == nullptr && isVertexRelation(relation) &&
+      !(relation == kVertexEdges && neighbors != nullptr))
+    own = touchingOf(mesh, s);
+  const Touching& touching = given != nullptr ? *given : own;
   switch (relation) {
   case kVertexNeighbors:
   case kVertexEdges: {
-    forTouching(s, [&](SimplexId c) {
-      const auto t = mesh.sortedNewCell(c);
-      for (int i = 0; i <= dim; ++i) {
-        if (!inSegment(t[i]))
-          continue;
-        for (int j = 0; j <= dim; ++j)
-          if (j != i)
-            pairs.emplace_back(t[i] - a, mesh.oldId(t[j]));
-      }
-    });
-    out->rows = rowsFromPairs(pairs, vertexRows, vertices - 1);
+    // Rows by counting (each cell gives dim candidates per vertex of the segment), then
+    // each short row sorted and deduplicated: no global sort of (row, value) pairs.
+    if (relation == kVertexEdges && neighbors != nullptr)
+      out->rows = neighbors->rows;
+    else
+      out->rows = bucketRows(vertexRows, vertices - 1, true, [&](auto&& emit) {
+        for (const auto& [t, c] : touching)
+          for (int i = 0; i <= dim; ++i) {
+            if (!inSegment(t[i]))
+              continue;
+            for (int j = 0; j <= dim; ++j)
+              if (j != i)
+                emit(t[i] - a, mesh.oldId(t[j]));
+          }
+      });
     if (relation == kVertexEdges) {
       // parallel to VV's rows: edge i of v joins v to neighbour i
       IdArray edges;
@@ -1185,13 +1590,12 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
     break;
   }
   case kVertexStar:
-    forTouching(s, [&](SimplexId c) {
-      const auto t = mesh.sortedNewCell(c);
-      for (int i = 0; i <= dim; ++i)
-        if (inSegment(t[i]))
-          pairs.emplace_back(t[i] - a, c);
+    out->rows = bucketRows(vertexRows, cells - 1, false, [&](auto&& emit) {
+      for (const auto& [t, c] : touching)
+        for (int i = 0; i <= dim; ++i)
+          if (inSegment(t[i]))
+            emit(t[i] - a, c);
     });
-    out->rows = rowsFromPairs(pairs, vertexRows, cells - 1);
     break;
   case kVertexTriangles: // 3D
     forTouching(s, [&](SimplexId c) {
@@ -1288,6 +1692,64 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
     break;
   }
   case kBoundaryFlags: {
+    const Relations wanted = mesh.boundaryFlagsWanted();
+    const bool edges = mesh.edgesBuilt() && (wanted & BoundaryEdges) != 0;
+    const bool triangles =
+        dim == 3 && mesh.trianglesBuilt() && (wanted & BoundaryTriangles) != 0;
+    if (!edges && !triangles && vertices <= (SimplexId(1) << 32)) {
+      // Vertex flags only: per vertex, the facets of its star holding it, keyed by
+      // their other vertices packed in one integer (a pair of 32-bit ids in 3D),
+      // sorted per vertex; a facet met once is on the boundary.
+      std::vector<std::uint64_t> keys;
+      CompressedRows unused;
+      std::vector<SimplexId> start(std::size_t(vertexRows) + 1, 0);
+      for (const auto& [t, c] : touching)
+        for (int i = 0; i <= dim; ++i)
+          if (inSegment(t[i]))
+            start[t[i] - a + 1] += dim; // facets of the cell holding t[i]
+      for (SimplexId r = 0; r < vertexRows; ++r)
+        start[r + 1] += start[r];
+      keys.resize(std::size_t(start[vertexRows]));
+      std::vector<SimplexId> at(start.begin(), start.end() - 1);
+      for (const auto& [t, c] : touching) {
+        for (int i = 0; i <= dim; ++i) {
+          if (!inSegment(t[i]))
+            continue;
+          SimplexId other[3] = {0, 0, 0};
+          int m = 0;
+          for (int j = 0; j <= dim; ++j)
+            if (j != i)
+              other[m++] = t[j];
+          // the facet omitting other[k]: the remaining others, ascending
+          for (int k = 0; k < dim; ++k) {
+            std::uint64_t key = 0;
+            for (int j = 0; j < dim; ++j)
+              if (j != k)
+                key = (key << 32) | std::uint64_t(other[j]);
+            keys[std::size_t(at[t[i] - a]++)] = key;
+          }
+        }
+      }
+      out->vertexFlags.assign(std::size_t(vertexRows), 0);
+      for (SimplexId r = 0; r < vertexRows; ++r) {
+        const auto first = keys.begin() + start[r], last = keys.begin() + start[r + 1];
+        std::sort(first, last);
+        const std::uint64_t self = std::uint64_t(a + r);
+        for (auto it = first; it != last;) {
+          auto next = it + 1;
+          while (next != last && *next == *it)
+            ++next;
+          if (next - it == 1)
+            out->vertexFlags[std::size_t(r)] = 1;
+          // counted once, by the facet's lowest vertex (the others are above it;
+          // in 3D the key's high half is the lower other vertex)
+          else if (next - it > 2 && (dim == 2 ? *it : *it >> 32) > self)
+            ++out->nonManifoldFacets;
+          it = next;
+        }
+      }
+      break;
+    }
     // Facets (dim vertices) with a vertex in the segment, counted over the cells
     // touching it: every cell holding such a facet touches the segment, so the counts
     // are exact; a facet in one cell is on the boundary.
@@ -1310,7 +1772,6 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
     });
     std::sort(facets.begin(), facets.end());
     out->vertexFlags.assign(vertexRows, 0);
-    const bool edges = mesh.edgesBuilt(), triangles = dim == 3 && mesh.trianglesBuilt();
     const SimplexId e0 = edges ? mesh.edgeBegin(s) : 0;
     if (edges)
       out->edgeFlags.assign(mesh.edgeBegin(s + 1) - e0, 0);
@@ -1321,6 +1782,8 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
       std::size_t j = i + 1;
       while (j < facets.size() && facets[j] == facets[i])
         ++j;
+      if (j - i > 2 && inSegment(facets[i][0]))
+        ++out->nonManifoldFacets; // counted by the segment of its lowest vertex
       if (j - i == 1) {
         const auto& f = facets[i];
         for (int p = 0; p < dim; ++p) {
@@ -1345,15 +1808,18 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
   return out;
 }
 
-namespace {
-
 class CpuProducer : public SegmentProducer {
 public:
   std::string name() const override { return "cpu"; }
+  bool consumersMayCompute(ServedRelation) const override { return true; }
   void compute(const GaleTriangulation& mesh, ServedRelation relation,
                const std::vector<SimplexId>& segments,
                std::vector<SegmentPointer>& out) override {
     out.assign(segments.size(), nullptr);
+    if (segments.size() == 1) { // a consumer's own segment: on its thread
+      out[0] = computeSegmentWithSiblingsCpu(mesh, relation, segments[0]);
+      return;
+    }
 #ifdef __SANITIZE_THREAD__
     // libtbb is not instrumented: under ThreadSanitizer the leader computes its batch
     // itself, so TSan sees every hand-over (TBB's joins it cannot see).

@@ -12,6 +12,10 @@
 #include "triangulation/Relations.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -49,11 +53,22 @@ enum class ProducerKind {
 struct Parameters {
   SimplexId segmentCapacity = 100; // N: most vertices in an octree leaf (segment)
   // Segments computed per request: the requested one and the following ones (the
-  // paper's n_b * t_b / t_s); 1 disables the precomputation.
-  int segmentsPerRequest = 8;
-  int cacheSegments = 8192; // segments kept per relation (least recently used evicted)
+  // paper's n_b * t_b / t_s); 1 disables the precomputation. 0: 16 for the CPU
+  // producer, 512 for the GPU one (launches of 128 segments, pipelined).
+  int segmentsPerRequest = 0;
+  // How far (segments) the leaders compute ahead of the consumers of a segment-order
+  // loop (parallelForSegments); 0: two batches, or none when consumers help (they use
+  // every core already). Bounded by half the cache.
+  int lookaheadSegments = 0;
+  // Segments kept per relation (least recently used evicted; the boundary flags, a byte
+  // per simplex, are all kept). 0: the lookahead window twice plus 64 per core (at least
+  // 256), so segments behind a loop's front are dropped.
+  int cacheSegments = 0;
   std::size_t cacheBytes = std::size_t(1) << 30; // per relation; 0 = no byte cap
   ProducerKind producer = ProducerKind::Cpu;
+  // A consumer that misses a segment nobody computes yet computes it itself when the
+  // producer allows it (the CPU producer does), instead of queueing and waiting.
+  bool consumersHelp = true;
 };
 
 // One segment's rows of one relation, in input ids: row r belongs to the r-th simplex
@@ -62,12 +77,15 @@ struct SegmentRelation {
   CompressedRows rows;
   // kBoundaryFlags only: one byte per vertex, edge and triangle of the segment.
   std::vector<std::uint8_t> vertexFlags, edgeFlags, triangleFlags;
+  SimplexId nonManifoldFacets =
+      0; // kBoundaryFlags: facets (lowest vertex here) in > 2 cells
   std::size_t bytes() const;
 };
 using SegmentPointer = std::shared_ptr<const SegmentRelation>;
 
 // Computes a batch of segments of one relation; called by the relation's leader thread
-// only. A GPU producer implements the same interface. Throwing fails every consumer
+// (and by consumers for one segment when consumersMayCompute(relation)). A GPU producer
+// implements the same interface. Throwing fails every consumer
 // waiting on the batch (and later requests of that relation) with the error.
 class SegmentProducer {
 public:
@@ -78,6 +96,14 @@ public:
                        std::vector<SegmentPointer>& out) = 0;
   // What went wrong but was handled (a GPU failure and the switch to the CPU).
   virtual std::vector<std::string> warnings() const { return {}; }
+  // Whether a consumer thread may call compute() itself for one segment of this
+  // relation it misses (work sharing): only where compute() is thread-safe and never
+  // waits on anything (the CPU producer; the GPU one for the relations it hands to the
+  // CPU) the answer is yes.
+  virtual bool consumersMayCompute(ServedRelation) const { return false; }
+  // The producer's own split of its time (seconds): preparation, kernel and copies,
+  // integration (the paper's figure 10); zeros when it does not measure them.
+  virtual std::array<double, 3> stageSeconds() const { return {0, 0, 0}; }
 };
 
 // Rows from (row, value) pairs, each row sorted and without duplicates (producers).
@@ -94,10 +120,38 @@ struct Statistics {
   double initializationSeconds =
       0;                          // segmentation, cells per segment, edge/triangle lists
   double consumerWaitSeconds = 0; // summed over consumer threads
-  std::uint64_t requests = 0;     // queue round trips (consumer cache misses)
-  std::uint64_t batches = 0;      // leader wake-ups
+  // The wait's breakdown (the paper's figure 10), summed: requests waiting in the queue
+  // for the leader, the producers' batches (preparation, kernel + copies, integration
+  // when the producer measures them), and the segments consumers computed themselves.
+  double queueSeconds = 0, producerSeconds = 0;
+  double prepareSeconds = 0, kernelSeconds = 0, integrateSeconds = 0;
+  double consumerComputeSeconds = 0;
+  std::uint64_t requests = 0; // queue round trips (consumer cache misses)
+  std::uint64_t batches = 0;  // leader wake-ups
   std::uint64_t segmentsComputed = 0;
-  std::size_t peakCacheBytes = 0; // all relations together
+  std::uint64_t segmentsComputedByConsumers = 0;
+  std::uint64_t segmentsAhead = 0; // computed ahead of a segment-order loop
+  std::size_t peakCacheBytes = 0;  // all relations together
+};
+
+// A segment's relations pinned for one task of GaleTriangulation::parallelForSegments:
+// accessors on its vertices read them without any lookup.
+struct PinnedView {
+  const GaleTriangulation* owner = nullptr;
+  SimplexId segment = -1, begin = 0, end = 0; // new ids [begin, end)
+  std::array<SegmentPointer, kServedRelationCount> data;
+  PinnedView* previous = nullptr;
+};
+
+class SegmentScope {
+public:
+  SegmentScope(const GaleTriangulation& mesh, SimplexId segment);
+  ~SegmentScope();
+  SegmentScope(const SegmentScope&) = delete;
+  SegmentScope& operator=(const SegmentScope&) = delete;
+
+private:
+  PinnedView view_;
 };
 
 class RelationServer;
@@ -120,6 +174,13 @@ public:
   fromExplicit(const ExplicitTriangulation& mesh, const std::vector<double>& points,
                const gale::Parameters& parameters = {},
                std::shared_ptr<gale::SegmentProducer> producer = nullptr);
+  // GALE over 32-bit cells taken without a copy (validated as the explicit backend
+  // does): the CLI's path, so that no explicit mesh is held beside it.
+  static std::shared_ptr<GaleTriangulation>
+  fromCells32(SimplexId numberOfVertices, int cellDimension,
+              std::vector<std::int32_t> cellVertices, const std::vector<double>& points,
+              const gale::Parameters& parameters = {},
+              std::shared_ptr<gale::SegmentProducer> producer = nullptr);
   ~GaleTriangulation();
   // The leader threads point at this object: neither copied nor moved (hold it by
   // pointer, as AnyTriangulation does).
@@ -184,16 +245,45 @@ public:
     return oldOfNew_[position];
   }
 
+  // The segment-order loop (core/common/TriangulationTraits.h parallelForVertexBlocks
+  // calls it): body(firstPosition, lastPosition) once per segment overlapping the
+  // processing positions [first, last), in parallel; segments are handed out in order
+  // (an atomic ticket), so the consumers advance as one front that the leaders compute
+  // ahead of, and each task's segment relations are pinned (read by plain indexing).
+  template <typename Body>
+  void parallelForSegments(SimplexId first, SimplexId last, Body&& body) const {
+    if (first >= last)
+      return;
+    const SimplexId s0 = segmentOfNew_[first], s1 = segmentOfNew_[last - 1] + 1;
+    std::atomic<SimplexId> next{s0};
+    const int workers = int(std::min<SimplexId>(
+        s1 - s0, std::max(1, tbb::this_task_arena::max_concurrency())));
+    struct EndPass {
+      const GaleTriangulation& mesh;
+      ~EndPass() { mesh.endPass(); }
+    } endPass{*this};
+    tbb::parallel_for(0, workers, [&](int) {
+      for (SimplexId s; (s = next.fetch_add(1, std::memory_order_relaxed)) < s1;) {
+        gale::SegmentScope scope(*this, s);
+        body(std::max(first, segmentStart_[s]), std::min(last, segmentStart_[s + 1]));
+      }
+    });
+  }
+
   // ---- GALE internals: producers, tests, statistics ----
   SimplexId getNumberOfSegments() const { return SimplexId(segmentStart_.size()) - 1; }
+  // The cell's vertices in new ids, in the input's order.
+  SimplexId cellVertexNew(SimplexId c, int i) const {
+    return cells_[c * (dimension_ + 1) + i];
+  }
   // Vertices of segment s are the new ids [segmentStart(s), segmentStart(s + 1)).
   SimplexId segmentStart(SimplexId s) const { return segmentStart_[s]; }
   SimplexId segmentOfVertex(SimplexId v) const { return segmentOfNew_[newOfOld_[v]]; }
   SimplexId segmentOfNewVertex(SimplexId n) const { return segmentOfNew_[n]; }
   SimplexId newId(SimplexId v) const { return newOfOld_[v]; }
   SimplexId oldId(SimplexId n) const { return oldOfNew_[n]; }
-  // Cells whose lowest (new) vertex is in s, sorted by their sorted new-id tuple; cells
-  // touching s otherwise (ascending ids).
+  // Cells whose lowest (new) vertex is in s (by id; by their sorted new-id tuple in 2D
+  // and once TT is preconditioned); cells touching s otherwise (ascending ids).
   SimplexId internalCellBegin(SimplexId s) const { return internalOffsets_[s]; }
   SimplexId internalCell(SimplexId k) const { return internalCells_[k]; }
   SimplexId externalCellBegin(SimplexId s) const { return externalOffsets_[s]; }
@@ -211,7 +301,16 @@ public:
   SimplexId findTriangleNew(SimplexId a, SimplexId b, SimplexId c) const; // ascending
   SimplexId findInternalCell(SimplexId c) const; // position in the internal list
   bool edgesBuilt() const { return edgesBuilt_; }
+  // BoundaryEdges / BoundaryTriangles when preconditioned: the boundary flags' segments
+  // then carry the edge / triangle flags too.
+  Relations boundaryFlagsWanted() const { return boundaryFlagsWanted_.load(); }
   bool trianglesBuilt() const { return trianglesBuilt_; }
+
+  // CPU producers on a consumer: whether the relation's cache takes segment s computed
+  // along with a sibling relation (consumers compute it, nobody has it), and the offer.
+  bool siblingWanted(gale::ServedRelation relation, SimplexId segment) const;
+  void offerSibling(gale::ServedRelation relation, SimplexId segment,
+                    const gale::SegmentPointer& data) const;
 
   const gale::Parameters& parameters() const { return parameters_; }
   gale::Statistics statistics() const;
@@ -224,7 +323,13 @@ public:
 
 private:
   friend class gale::RelationServer;
+  friend class gale::SegmentScope;
   struct Unchecked {};
+  struct Cells32 {};
+  GaleTriangulation(Cells32, SimplexId numberOfVertices, int cellDimension,
+                    std::vector<std::int32_t>& cellVertices,
+                    const std::vector<double>& points, const gale::Parameters& parameters,
+                    std::shared_ptr<gale::SegmentProducer> producer);
   GaleTriangulation(Unchecked, const ExplicitTriangulation& mesh,
                     const std::vector<double>& points, const gale::Parameters& parameters,
                     std::shared_ptr<gale::SegmentProducer> producer);
@@ -235,17 +340,22 @@ private:
                             std::shared_ptr<gale::SegmentProducer> producer);
   void buildSegments(const std::vector<double>& points);
   void buildCellLists();
+  void sortInternalByTuple();
   void buildEdges();
   void buildTriangles();
   const gale::SegmentRelation* acquire(gale::ServedRelation relation,
                                        SimplexId segment) const;
+  // The rows of vertex v's segment (pinned when v is in this thread's pinned segment).
+  const gale::SegmentRelation* vertexRelation(gale::ServedRelation relation, SimplexId v,
+                                              SimplexId& row) const;
+  void advanceFront(SimplexId segment) const;
+  void endPass() const;
   void startServer(gale::ServedRelation relation);
-  // Segment and row of vertex / edge / triangle / internal tet.
-  std::pair<SimplexId, SimplexId> vertexRow(SimplexId v) const;
+  // Segment and row of edge / triangle.
   std::pair<SimplexId, SimplexId> edgeRow(SimplexId e) const;
   std::pair<SimplexId, SimplexId> triangleRow(SimplexId f) const;
   SimplexId cellVertexOld(SimplexId c, int i) const {
-    return cells_[c * (dimension_ + 1) + i];
+    return oldOfNew_[cells_[c * (dimension_ + 1) + i]];
   }
 
   int dimension_;
@@ -255,15 +365,17 @@ private:
   std::uint64_t instance_; // tells this object's thread-local handles from others'
   std::uint64_t generation_ = 0;
   Relations prepared_ = 0;
+  std::atomic<Relations> boundaryFlagsWanted_{0};
 
-  IdArray cells_;               // input connectivity, input ids
+  IdArray cells_;               // input connectivity in new vertex ids (input order)
   IdArray newOfOld_, oldOfNew_; // the renumbering, both ways
   IdArray segmentOfNew_;
   std::vector<SimplexId> segmentStart_; // I_V
   IdArray internalCells_, externalCells_;
   std::vector<SimplexId> internalOffsets_, externalOffsets_; // I_T
   bool edgesBuilt_ = false, trianglesBuilt_ = false;
-  IdArray edgeNew_, triangleNew_;                        // new ids, ascending per simplex
+  bool internalByTuple_ = false;  // else by id (3D until TT is preconditioned)
+  IdArray edgeNew_, triangleNew_; // new ids, ascending per simplex
   std::vector<SimplexId> edgeOffsets_, triangleOffsets_; // I_E, I_F
 
   std::shared_ptr<gale::SegmentProducer> producer_;
@@ -271,6 +383,9 @@ private:
   std::vector<std::string> warnings_;
   double initializationSeconds_ = 0;
   mutable std::atomic<SimplexId> nonManifoldFacets_{-1};
+  // The segment the consumers of a segment-order loop took last (-1 outside one).
+  mutable std::atomic<SimplexId> front_{-1};
+  mutable std::atomic<std::uint64_t> pass_{0}; // segment-order loops ended so far
 };
 
 } // namespace topogpu

@@ -1,0 +1,43 @@
+#include "GaleReport.h"
+
+#include <algorithm>
+
+namespace topogpu::cli {
+
+void addGaleReport(const Domain& domain, CommandResult& result) {
+  const GaleTriangulation* gale = domain.galeTriangulation.get();
+  if (gale == nullptr)
+    return;
+  // a GPU producer failure during the run (the selection's warnings are notes already)
+  for (const std::string& warning : gale->warnings())
+    if (std::find(domain.notes.begin(), domain.notes.end(), warning) ==
+        domain.notes.end())
+      result.report.warnings.push_back(warning);
+  const gale::Statistics stats = gale->statistics();
+  JsonObject g;
+  g.add("producer", gale->producerName());
+  g.add("segments", static_cast<long long>(gale->getNumberOfSegments()));
+  g.add("initialization_seconds", stats.initializationSeconds);
+  g.add("consumer_wait_seconds", stats.consumerWaitSeconds);
+  g.add("queue_seconds", stats.queueSeconds);
+  g.add("producer_seconds", stats.producerSeconds);
+  g.add("prepare_seconds", stats.prepareSeconds);
+  g.add("kernel_seconds", stats.kernelSeconds);
+  g.add("integrate_seconds", stats.integrateSeconds);
+  g.add("consumer_compute_seconds", stats.consumerComputeSeconds);
+  g.add("requests", static_cast<long long>(stats.requests));
+  g.add("batches", static_cast<long long>(stats.batches));
+  g.add("segments_computed", static_cast<long long>(stats.segmentsComputed));
+  g.add("segments_computed_by_consumers",
+        static_cast<long long>(stats.segmentsComputedByConsumers));
+  g.add("segments_ahead", static_cast<long long>(stats.segmentsAhead));
+  g.add("peak_cache_bytes", static_cast<long long>(stats.peakCacheBytes));
+  g.add("memory_bytes", static_cast<long long>(gale->memoryBytes()));
+  result.fields.add("gale", g);
+  result.lines.push_back(
+      "GALE: initialization " + std::to_string(stats.initializationSeconds) +
+      " s, consumers waited " + std::to_string(stats.consumerWaitSeconds) + " s (" +
+      std::to_string(stats.requests) + " requests)");
+}
+
+} // namespace topogpu::cli
