@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <limits>
 #include <random>
@@ -944,6 +945,13 @@ double timing(const RunReport& report, const std::string& name) {
   return -1;
 }
 
+// An abort check that stops a run waiting for a device that only the run itself can make
+// ready (a run checks a few times per dimension; a wait every 20 ms): a wrong wait fails
+// the test (Aborted) instead of hanging it.
+std::function<bool()> neverWaiting() {
+  return [calls = 0]() mutable { return ++calls > 200; };
+}
+
 void expectTheCpuResult(const StartingRun& started, const std::vector<double>& points,
                         int maxDim, const std::string& tag) {
   const RipsInput cloud = fromPoints(points, 3);
@@ -981,6 +989,7 @@ TEST(RipsDeviceStart, DimensionsStartedMeanwhileRunOnTheCpu) {
         ready = true;
       }
     };
+    monitor.abortRequested = neverWaiting();
     const StartingRun run =
         runStarting(fromPoints(points, 3), 3, device.get_future().share(), monitor, {});
     const std::string tag = "trial " + std::to_string(trial);
@@ -1020,6 +1029,7 @@ TEST(RipsDeviceStart, ReadyAtOnceOrOnlyAtTheEnd) {
         ready = true;
       }
     };
+    monitor.abortRequested = neverWaiting();
     const StartingRun run =
         runStarting(fromPoints(points, 3), 3, device.get_future().share(), monitor, {});
     EXPECT_TRUE(ready);
@@ -1076,6 +1086,7 @@ TEST(RipsDeviceStart, AnUnusableDeviceRunsTheCpuWithTheWarning) {
       std::promise<detail::DeviceStart> device;
       const detail::DeviceStart start = startedDevice(!absent, 16);
       Monitor monitor;
+      monitor.abortRequested = neverWaiting();
       if (atOnce)
         device.set_value(start);
       else
