@@ -19,14 +19,17 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
 
 namespace topogpu::rips_persistence {
@@ -1350,6 +1353,123 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
   }
 }
 
+// The device starting on another thread, seen from the run (its thread only): ready()
+// never waits; usable() waits for it (abort checked) and settles the backend once, with
+// resolveBackend's warnings where it would have put them and the start's timing.
+class DeviceGate {
+public:
+  DeviceGate(std::shared_future<detail::DeviceStart> device, std::size_t baseBytes,
+             const Monitor& monitor, RunReport& report)
+      : device_(std::move(device)), baseBytes_(baseBytes), monitor_(monitor),
+        report_(report), warningsAt_(report.warnings.size()) {}
+  bool ready() const {
+    return settled_ ||
+           device_.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  }
+  bool usable() {
+    if (settled_)
+      return usable_;
+    while (device_.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready)
+      monitor_.checkAbort();
+    const detail::DeviceStart& start = device_.get();
+    report_.timings.emplace_back("device start (gpu)", start.seconds);
+    RunReport choice;
+    usable_ = chooseBackend(Backend::Gpu, start.usable, start.whyNot, baseBytes_,
+                            start.budgetBytes, choice) == Backend::Gpu;
+    const std::size_t at = std::min(warningsAt_, report_.warnings.size());
+    report_.warnings.insert(report_.warnings.begin() + std::ptrdiff_t(at),
+                            choice.warnings.begin(), choice.warnings.end());
+    settled_ = true;
+    return usable_;
+  }
+
+private:
+  std::shared_future<detail::DeviceStart> device_;
+  std::size_t baseBytes_;
+  const Monitor& monitor_;
+  RunReport& report_;
+  std::size_t warningsAt_;
+  bool settled_ = false, usable_ = false;
+};
+
+// A ColumnBuilder that declines (the CPU builds the dimension) while the device starts,
+// unless the dimension is big enough to wait for it (WaitRule), and hands every
+// dimension from the first that finds the device ready to the builder it then makes.
+class StartingBuilder final : public ColumnBuilder {
+public:
+  StartingBuilder(const RipsGraph& graph, const ColumnBuilderFactory& factory,
+                  DeviceGate& gate, SimplexId waitSimplices)
+      : graph_(graph), factory_(factory), gate_(gate),
+        waitSimplices_(waitSimplices), counts_{double(graph.n)} {}
+  bool prepare(int dim, std::vector<Simplex>& facets, const std::vector<Simplex>* given,
+               bool keepSimplices, const std::vector<SimplexId>& clearedReduced,
+               PreparedDimension& out, RunReport& report) override {
+    if (!builder_) {
+      if (!gate_.ready() &&
+          expectedSimplices(dim, facets.size()) <= double(waitSimplices_))
+        return false;
+      if (!gate_.usable())
+        return false;
+      builder_ = factory_(graph_, report);
+    }
+    return builder_->prepare(dim, facets, given, keepSimplices, clearedReduced, out,
+                             report);
+  }
+
+private:
+  // The simplices of `dim` before they are made: dimension 1 gets its own simplices
+  // (the edges), a higher one its facets (all of them while no builder kept any). From
+  // the counts c of the two dimensions below, c[d-1]^2 / c[d-2] * d / (d+1): a complete
+  // complex's count times (n-d+1)/(n-d), and the growth of the last dimension for a
+  // partial one.
+  double expectedSimplices(int dim, std::size_t facets) {
+    const std::size_t below = std::size_t(std::max(dim, 1));
+    if (counts_.size() <= below)
+      counts_.resize(below + 1, 0.0);
+    counts_[below] = double(facets);
+    if (dim <= 1)
+      return double(facets);
+    const double older = counts_[below - 1];
+    return older > 0
+               ? double(facets) * double(facets) / older * double(dim) / double(dim + 1)
+               : 0.0;
+  }
+
+  const RipsGraph& graph_;
+  const ColumnBuilderFactory& factory_;
+  DeviceGate& gate_;
+  SimplexId waitSimplices_;
+  std::vector<double> counts_; // simplices per dimension seen so far (0: the points)
+  std::unique_ptr<ColumnBuilder> builder_;
+};
+
+// The device's start on a background thread; synchronous once a call of this process
+// found it usable (the context exists: the checks then take microseconds, and every
+// dimension goes to the device as soon as the run asks).
+std::shared_future<detail::DeviceStart> startDevice() {
+  static std::atomic<bool> started{false};
+  const auto start = [] {
+    detail::DeviceStart state;
+    const Timer timer;
+    state.usable = gpuAvailable(&state.whyNot);
+    state.budgetBytes = state.usable ? deviceMemoryBudget(gpu::freeDeviceMemory()) : 0;
+    state.seconds = timer.seconds();
+    if (state.usable)
+      started.store(true);
+    return state;
+  };
+  if (!started.load()) {
+    try {
+      return std::async(std::launch::async, start).share();
+    } catch (const std::system_error&) {
+      // no thread to be had: start it here
+    }
+  }
+  std::promise<detail::DeviceStart> now;
+  now.set_value(start());
+  return now.get_future().share();
+}
+
 } // namespace
 
 float enclosingRadius(const RipsInput& input) {
@@ -1453,9 +1573,10 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
       tbb::parallel_for(std::size_t(0), adjacency.size(), [&](std::size_t v) {
         std::sort(adjacency[v].begin(), adjacency[v].end());
       });
+      RipsGraph view; // outlives the builder
       std::unique_ptr<ColumnBuilder> builder;
       if (factory) {
-        RipsGraph view = graphView(n, threshold, maxDimension, binomial);
+        view = graphView(n, threshold, maxDimension, binomial);
         view.sparse = true;
         view.offsets.assign(std::size_t(n) + 1, 0);
         for (SimplexId v = 0; v < n; ++v)
@@ -1483,9 +1604,10 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
         report.timings.emplace_back("distance matrix (cpu)", timer.seconds());
       }
       const DenseGraph graph(n, lower->data());
+      RipsGraph view; // outlives the builder
       std::unique_ptr<ColumnBuilder> builder;
       if (factory) {
-        RipsGraph view = graphView(n, threshold, maxDimension, binomial);
+        view = graphView(n, threshold, maxDimension, binomial);
         view.lower = lower->data();
         builder = factory(view, report);
       }
@@ -1508,6 +1630,39 @@ std::size_t gpuBaseBytes(const RipsInput& input, const Parameters& parameters) {
   return table + graph + n * device::kBytesPerSimplex + (std::size_t(1) << 16);
 }
 
+void executeStarting(const RipsInput& input, const Parameters& parameters,
+                     const Monitor& monitor, std::shared_future<DeviceStart> device,
+                     const ColumnBuilderFactory& factory,
+                     const DistanceFunction& deviceDistances, Result& result,
+                     RunReport& report, const WaitRule& wait) {
+  result = Result{};
+  validate(input, parameters);
+  DeviceGate gate(std::move(device), gpuBaseBytes(input, parameters), monitor, report);
+  // executeWith asks for the distances first thing: the device's when it is ready by now
+  // or the matrix is worth waiting for.
+  DistanceFunction distances;
+  const double entries =
+      double(input.numberOfPoints) * double(input.numberOfPoints - 1) / 2;
+  if (deviceDistances && input.format == InputFormat::PointCloud &&
+      (gate.ready() || entries > double(wait.distances)) && gate.usable())
+    distances = deviceDistances;
+  ColumnBuilderFactory starting;
+  if (factory)
+    starting = [&](const RipsGraph& graph, RunReport&) {
+      return std::unique_ptr<ColumnBuilder>(
+          new StartingBuilder(graph, factory, gate, wait.simplices));
+    };
+  runWithFallback(
+      Backend::Gpu, "rips persistence", report,
+      [&] {
+        executeWith(input, parameters, monitor, starting, distances, result, report);
+        gate.usable(); // settles the backend (and waits for the start) if nothing did
+      },
+      [&] { executeWith(input, parameters, monitor, {}, {}, result, report); });
+  if (!gate.usable())
+    report.backend = "cpu";
+}
+
 } // namespace detail
 
 void execute(const RipsInput& input, const Parameters& parameters, const Monitor& monitor,
@@ -1517,32 +1672,27 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
   // Auto runs the CPU backend: on the H200 host (16 cores) it is faster than the GPU
   // backend on every set of the benchmark, in a fraction of the host memory
   // (docs/benchmarks.md); the GPU runs when asked for.
-  const Backend resolved =
-      parameters.backend != Backend::Gpu
-          ? Backend::Cpu
-          : resolveBackend(Backend::Gpu, detail::gpuBaseBytes(input, parameters), report);
-  report.backend = "cpu";
+  if (parameters.backend != Backend::Gpu) {
+    report.backend = "cpu";
+    detail::executeWith(input, parameters, monitor, {}, {}, result, report);
+    return;
+  }
   // The device memory a GPU step may plan for: 7/8 of what is free now (the rest for
   // Thrust's scratch and other processes), capped by TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES.
   const auto budget = [] {
     const std::size_t free = gpu::freeDeviceMemory();
     return deviceMemoryBudget(free - free / 8);
   };
-  runWithFallback(
-      resolved, "rips persistence", report,
-      [&] {
-        detail::executeWith(
-            input, parameters, monitor,
-            [&](const RipsGraph& graph, RunReport& r) {
-              return gpu::makeRipsColumnBuilder(graph, budget(), monitor, r);
-            },
-            [&](const RipsInput& in, std::vector<float>& lower, RunReport& r) {
-              gpu::ripsPointDistances(in.points, in.numberOfPoints, in.pointDimension,
-                                      budget(), lower, r);
-            },
-            result, report);
+  detail::executeStarting(
+      input, parameters, monitor, startDevice(),
+      [&](const RipsGraph& graph, RunReport& r) {
+        return gpu::makeRipsColumnBuilder(graph, budget(), monitor, r);
       },
-      [&] { detail::executeWith(input, parameters, monitor, {}, {}, result, report); });
+      [&](const RipsInput& in, std::vector<float>& lower, RunReport& r) {
+        gpu::ripsPointDistances(in.points, in.numberOfPoints, in.pointDimension, budget(),
+                                lower, r);
+      },
+      result, report);
 }
 
 } // namespace topogpu::rips_persistence

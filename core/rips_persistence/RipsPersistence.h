@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <future>
 #include <limits>
 #include <memory>
 #include <string>
@@ -142,10 +143,13 @@ public:
                        PreparedDimension& out, RunReport& report) = 0;
 };
 
+// The graph outlives the builder it makes.
 using ColumnBuilderFactory =
     std::function<std::unique_ptr<ColumnBuilder>(const RipsGraph&, RunReport&)>;
 
-// Error on bad parameters; Aborted when the monitor asks.
+// Error on bad parameters; Aborted when the monitor asks. Backend::Gpu starts the
+// device (the CUDA context, about 0.3 s) on a background thread and meanwhile builds the
+// dimensions on the CPU (detail::executeStarting); Auto and Cpu run the CPU backend.
 void execute(const RipsInput& input, const Parameters& parameters, const Monitor& monitor,
              Result& result, RunReport& report);
 
@@ -163,6 +167,45 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
                  const Monitor& monitor, const ColumnBuilderFactory& factory,
                  const DistanceFunction& deviceDistances, Result& result,
                  RunReport& report);
+
+// The device once started (execute does it on a background thread): whether it is
+// usable (whyNot says why not), the budget deviceMemoryBudget gives for its free bytes,
+// and the seconds the start took (mostly the CUDA context's creation).
+struct DeviceStart {
+  bool usable = false;
+  std::string whyNot;
+  std::size_t budgetBytes = 0;
+  double seconds = 0;
+};
+
+// When a run waits for a device that is still starting rather than have the CPU do the
+// work meanwhile. The CPU builds a dimension's columns at about 50M simplices per second
+// on the benchmark's 16-core host (sphere_3_192 dim 2: 1.07M simplices in 0.02 s) and the
+// CUDA context takes about 0.3 s: from 20M simplices on, the CPU would take longer than
+// the whole start-up, so such a dimension waits for the device; a smaller one is built
+// by the CPU (its reduction is the CPU's either way). A point cloud's distances: two
+// parallel CPU passes over n(n-1)/2 entries cost less than the start-up plus the
+// matrix's download up to about 2^30 entries (n ~ 46,000, a 4 GiB matrix; estimated,
+// not measured).
+struct WaitRule {
+  SimplexId simplices = 20'000'000;         // estimated simplices of the dimension
+  SimplexId distances = SimplexId(1) << 30; // entries of the distance matrix
+};
+
+// execute's GPU backend with the device starting elsewhere (execute: a background
+// thread; tests: a fake). While `device` is not ready, the point cloud's distances and
+// the dimensions go to the CPU unless `wait` says to wait; the first dimension that finds
+// it ready (or waits for it) makes its builder with `factory`, which then gets every
+// later dimension. The device is waited for at the end in any case. An unusable device
+// (absent, or budgetBytes below gpuBaseBytes): the CPU's result with resolveBackend's
+// warnings and report.backend "cpu"; a GpuError: the CPU's rerun with runWithFallback's
+// warning. Else report.backend is "gpu" (DimensionStats::columnsBackend says where each
+// dimension's columns were built). Adds the timing "device start (gpu)".
+void executeStarting(const RipsInput& input, const Parameters& parameters,
+                     const Monitor& monitor, std::shared_future<DeviceStart> device,
+                     const ColumnBuilderFactory& factory,
+                     const DistanceFunction& deviceDistances, Result& result,
+                     RunReport& report, const WaitRule& wait = {});
 
 // Device bytes a GPU run needs before any dimension (the matrix or the graph, the
 // binomial table, one smallest batch): what resolveBackend plans with.

@@ -1603,7 +1603,33 @@ void ripsMemoryAndFaults() {
               after >> 20);
 }
 
+// The first GPU call of a process starts the device on a background thread, the
+// dimensions that begin meanwhile built on the CPU (rp::execute); later calls find it
+// started and put every dimension on it, which compareRips checks. This first call: the
+// CPU's result, no warning, the start's seconds reported.
+void ripsDeviceStart() {
+  std::mt19937 rng(3);
+  const rp::RipsInput cloud = rp::fromPoints(randomCloud(rng, 80, 3, false), 3);
+  RunReport cpuReport, report;
+  const rp::Result reference = rips(cloud, ripsParameters(3), Backend::Cpu, cpuReport);
+  const rp::Result out = rips(cloud, ripsParameters(3), Backend::Gpu, report);
+  double start = -1;
+  for (const auto& [stage, seconds] : report.timings)
+    start = stage == "device start (gpu)" ? seconds : start;
+  std::string where;
+  for (std::size_t k = 1; k < out.stats.size(); ++k)
+    where += " " + out.stats[k].columnsBackend;
+  expect(report.backend == "gpu" && report.warnings.empty() && start >= 0,
+         "rips, first GPU call: backend " + report.backend + ", warnings " +
+             joined(report.warnings) + ", device start " + std::to_string(start));
+  expect(ripsDifference(out, reference).empty(),
+         "rips, first GPU call: " + ripsDifference(out, reference));
+  std::printf("  rips: first GPU call, device start %.3f s, columns of dims 1-3 on%s\n",
+              start, where.c_str());
+}
+
 void ripsCases() {
+  ripsDeviceStart();
   ripsGenerated();
   ripsSharedSets(ripsFolder);
   ripsMemoryAndFaults();

@@ -18,10 +18,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <limits>
 #include <random>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 using namespace topogpu;
 using namespace topogpu::rips_persistence;
@@ -911,4 +915,280 @@ TEST(RipsGpuHostTwin, IncompleteSparseGraphsEqualTheBruteForce) {
           << "trial " << trial << " dim " << k;
     }
   }
+}
+
+// ---- The device's start behind the CPU's work (detail::executeStarting) ----
+//
+// A fake device whose start the test finishes at a chosen point of the run (through the
+// monitor's callbacks), the host twin as its column builder, and its distances computed
+// here; the barcodes against the brute-force reduction and the CPU backend.
+
+namespace {
+
+detail::DeviceStart startedDevice(bool usable = true, std::size_t budget = std::size_t(1)
+                                                                           << 40) {
+  detail::DeviceStart start;
+  start.usable = usable;
+  start.whyNot = usable ? "" : "no CUDA device is present";
+  start.budgetBytes = budget;
+  start.seconds = 0.25;
+  return start;
+}
+
+struct StartingRun {
+  Result result;
+  RunReport report;
+  int builders = 0;  // builders the device's factory made
+  int distances = 0; // distance matrices the device computed
+};
+
+// executeStarting on `input` with the device `device`; `throwing`: the device's builder
+// fails (GpuError) at its first dimension.
+StartingRun runStarting(const RipsInput& input, int maxDim,
+                        std::shared_future<detail::DeviceStart> device,
+                        const Monitor& monitor, const detail::WaitRule& wait,
+                        const std::vector<std::string>& notes = {},
+                        bool throwing = false) {
+  struct Failing : ColumnBuilder {
+    bool prepare(int, std::vector<Simplex>&, const std::vector<Simplex>*, bool,
+                 const std::vector<SimplexId>&, PreparedDimension&, RunReport&) override {
+      throw GpuError("injected failure", false);
+    }
+  };
+  StartingRun run;
+  run.report.warnings = notes;
+  Parameters p;
+  p.maxDimension = maxDim;
+  p.backend = Backend::Gpu;
+  const ColumnBuilderFactory twin =
+      device::hostTwinFactory(std::size_t(1) << 40, monitor);
+  detail::executeStarting(
+      input, p, monitor, std::move(device),
+      [&](const RipsGraph& graph, RunReport& report) {
+        ++run.builders;
+        return throwing ? std::unique_ptr<ColumnBuilder>(new Failing)
+                        : twin(graph, report);
+      },
+      [&](const RipsInput& in, std::vector<float>& lower, RunReport&) {
+        ++run.distances;
+        const auto d = matrixOf(in.points, in.pointDimension);
+        lower.clear();
+        for (std::size_t i = 1; i < d.size(); ++i)
+          for (std::size_t j = 0; j < i; ++j)
+            lower.push_back(float(d[i][j]));
+      },
+      run.result, run.report, wait);
+  return run;
+}
+
+std::vector<double> randomPoints(std::mt19937& rng, int n, int dim) {
+  std::vector<double> points(std::size_t(n * dim));
+  for (double& x : points)
+    x = std::uniform_real_distribution<double>(0, 1)(rng);
+  return points;
+}
+
+std::string backends(const Result& result) {
+  std::string out;
+  for (std::size_t k = 1; k < result.stats.size(); ++k)
+    out += (k > 1 ? " " : "") + result.stats[k].columnsBackend;
+  return out;
+}
+
+double timing(const RunReport& report, const std::string& name) {
+  for (const auto& [stage, seconds] : report.timings)
+    if (stage == name)
+      return seconds;
+  return -1;
+}
+
+// An abort check that stops a run waiting for a device that only the run itself can make
+// ready (a run checks a few times per dimension; a wait every 20 ms): a wrong wait fails
+// the test (Aborted) instead of hanging it.
+std::function<bool()> neverWaiting() {
+  return [calls = 0]() mutable { return ++calls > 200; };
+}
+
+void expectTheCpuResult(const StartingRun& started, const std::vector<double>& points,
+                        int maxDim, const std::string& tag) {
+  const RipsInput cloud = fromPoints(points, 3);
+  const Result cpu = run(cloud, maxDim);
+  EXPECT_EQ(
+      sorted(started.result),
+      sorted(bruteForceBarcode(matrixOf(points, 3), maxDim, double(cpu.enclosingRadius))))
+      << tag;
+  EXPECT_EQ(inOrder(started.result), inOrder(cpu)) << tag;
+  for (int k = 1; k <= maxDim; ++k) {
+    const auto& a = started.result.stats[std::size_t(k)];
+    const auto& b = cpu.stats[std::size_t(k)];
+    EXPECT_TRUE(a.pairs == b.pairs && a.apparentPairs == b.apparentPairs &&
+                a.columns == b.columns && a.simplices == b.simplices)
+        << tag << " dim " << k;
+  }
+}
+
+} // namespace
+
+// The device becomes ready when dimension 2 starts: dimension 1 (and the distances) went
+// to the CPU meanwhile, dimensions 2 and 3 to the device's builder, made once.
+TEST(RipsDeviceStart, DimensionsStartedMeanwhileRunOnTheCpu) {
+  std::mt19937 rng(61);
+  for (int trial = 0; trial < 12; ++trial) {
+    const int n = 8 + trial % 5;
+    const std::vector<double> points = randomPoints(rng, n, 3);
+    std::promise<detail::DeviceStart> device;
+    bool ready = false;
+    Monitor monitor;
+    // Progress 0.1 + 0.9 (dim - 1) / 3 as dimension dim starts: past 0.2, dimension 2.
+    monitor.progress = [&](double f) {
+      if (f > 0.2 && !ready) {
+        device.set_value(startedDevice());
+        ready = true;
+      }
+    };
+    monitor.abortRequested = neverWaiting();
+    const StartingRun run =
+        runStarting(fromPoints(points, 3), 3, device.get_future().share(), monitor, {});
+    const std::string tag = "trial " + std::to_string(trial);
+    EXPECT_EQ(backends(run.result), "cpu gpu gpu") << tag;
+    EXPECT_EQ(run.builders, 1) << tag;
+    EXPECT_EQ(run.distances, 0) << tag;
+    EXPECT_EQ(run.report.backend, "gpu") << tag;
+    EXPECT_TRUE(run.report.warnings.empty()) << tag;
+    EXPECT_EQ(timing(run.report, "device start (gpu)"), 0.25) << tag;
+    expectTheCpuResult(run, points, 3, tag);
+  }
+}
+
+// Ready from the start (a device started by an earlier call): the device computes the
+// distances and builds every dimension. Never ready before the end: all on the CPU, the
+// backend still the GPU's (nothing failed), the start's seconds reported.
+TEST(RipsDeviceStart, ReadyAtOnceOrOnlyAtTheEnd) {
+  std::mt19937 rng(67);
+  const std::vector<double> points = randomPoints(rng, 11, 3);
+  {
+    std::promise<detail::DeviceStart> device;
+    device.set_value(startedDevice());
+    const StartingRun run =
+        runStarting(fromPoints(points, 3), 3, device.get_future().share(), Monitor{}, {});
+    EXPECT_EQ(backends(run.result), "gpu gpu gpu");
+    EXPECT_EQ(run.distances, 1);
+    EXPECT_EQ(run.report.backend, "gpu");
+    expectTheCpuResult(run, points, 3, "ready at once");
+  }
+  {
+    std::promise<detail::DeviceStart> device;
+    bool ready = false;
+    Monitor monitor;
+    monitor.progress = [&](double f) {
+      if (f >= 1.0 && !ready) {
+        device.set_value(startedDevice());
+        ready = true;
+      }
+    };
+    monitor.abortRequested = neverWaiting();
+    const StartingRun run =
+        runStarting(fromPoints(points, 3), 3, device.get_future().share(), monitor, {});
+    EXPECT_TRUE(ready);
+    EXPECT_EQ(backends(run.result), "cpu cpu cpu");
+    EXPECT_EQ(run.builders + run.distances, 0);
+    EXPECT_EQ(run.report.backend, "gpu");
+    EXPECT_EQ(timing(run.report, "device start (gpu)"), 0.25);
+    expectTheCpuResult(run, points, 3, "ready at the end");
+  }
+}
+
+// Above the WaitRule (here 0: every dimension, every matrix) the run waits for the
+// device instead of building on the CPU: the device is made ready from inside that wait
+// (its abort checks), so the wait is certain to have happened.
+TEST(RipsDeviceStart, BigWorkWaitsForTheDevice) {
+  std::mt19937 rng(71);
+  const std::vector<double> points = randomPoints(rng, 10, 3);
+  for (const bool distances : {false, true}) {
+    std::promise<detail::DeviceStart> device;
+    bool ready = false, waited = false;
+    int progressCalls = 0;
+    Monitor monitor;
+    // Dimension 0 reports 0.1, dimension 1 again as it starts; the next abort check is
+    // the wait's for dimension 1 (or, when the distances wait, the first of all).
+    monitor.progress = [&](double) { ++progressCalls; };
+    monitor.abortRequested = [&] {
+      if (!ready && (distances || progressCalls >= 2)) {
+        device.set_value(startedDevice());
+        ready = waited = true;
+      }
+      return false;
+    };
+    detail::WaitRule wait;
+    wait.simplices = distances ? wait.simplices : 0;
+    wait.distances = distances ? 0 : wait.distances;
+    const StartingRun run =
+        runStarting(fromPoints(points, 3), 2, device.get_future().share(), monitor, wait);
+    const std::string tag = distances ? "distances" : "dimension 1";
+    EXPECT_TRUE(waited) << tag;
+    EXPECT_EQ(backends(run.result), "gpu gpu") << tag;
+    EXPECT_EQ(run.distances, distances ? 1 : 0) << tag;
+    expectTheCpuResult(run, points, 2, tag);
+  }
+}
+
+// A device that turns out unusable (absent, or too little memory for gpuBaseBytes)
+// whether found before or after the run: the CPU's result, resolveBackend's warning
+// after those already in the report, backend "cpu", nothing asked of the device.
+TEST(RipsDeviceStart, AnUnusableDeviceRunsTheCpuWithTheWarning) {
+  std::mt19937 rng(73);
+  const std::vector<double> points = randomPoints(rng, 9, 3);
+  for (const bool absent : {true, false}) {
+    for (const bool atOnce : {true, false}) {
+      std::promise<detail::DeviceStart> device;
+      const detail::DeviceStart start = startedDevice(!absent, 16);
+      Monitor monitor;
+      monitor.abortRequested = neverWaiting();
+      if (atOnce)
+        device.set_value(start);
+      else
+        monitor.progress = [&, ready = false](double f) mutable {
+          if (f >= 1.0 && !ready) {
+            device.set_value(start);
+            ready = true;
+          }
+        };
+      const StartingRun run =
+          runStarting(fromPoints(points, 3), 2, device.get_future().share(), monitor, {},
+                      {"a note from the reader"});
+      const std::string tag =
+          std::string(absent ? "absent" : "16 bytes") + (atOnce ? ", at once" : ", late");
+      EXPECT_EQ(run.report.backend, "cpu") << tag;
+      EXPECT_EQ(backends(run.result), "cpu cpu") << tag;
+      EXPECT_EQ(run.builders + run.distances, 0) << tag;
+      ASSERT_EQ(run.report.warnings.size(), 2u) << tag;
+      EXPECT_EQ(run.report.warnings[0], "a note from the reader") << tag;
+      if (absent)
+        EXPECT_EQ(run.report.warnings[1],
+                  "GPU requested but no CUDA device is present; running on the CPU")
+            << tag;
+      else
+        EXPECT_NE(run.report.warnings[1].find("of GPU memory but only 0.0 MiB are free"),
+                  std::string::npos)
+            << tag << ": " << run.report.warnings[1];
+      expectTheCpuResult(run, points, 2, tag);
+    }
+  }
+}
+
+// A device failure in a dimension: the whole run again on the CPU, with
+// runWithFallback's warning.
+TEST(RipsDeviceStart, ADeviceFailureFallsBackToTheCpu) {
+  std::mt19937 rng(79);
+  const std::vector<double> points = randomPoints(rng, 9, 3);
+  std::promise<detail::DeviceStart> device;
+  device.set_value(startedDevice());
+  const StartingRun run = runStarting(
+      fromPoints(points, 3), 2, device.get_future().share(), Monitor{}, {}, {}, true);
+  EXPECT_EQ(run.report.backend, "cpu");
+  ASSERT_EQ(run.report.warnings.size(), 1u);
+  EXPECT_EQ(run.report.warnings[0],
+            "GPU rips persistence failed: injected failure; ran on the CPU instead");
+  EXPECT_EQ(backends(run.result), "cpu cpu");
+  expectTheCpuResult(run, points, 2, "failure");
 }
