@@ -357,6 +357,17 @@ Ripser++ are quoted from the issue (same host), not rerun.
 """ + rips_markdown(rips)
 all_same = all(r["counts_identical"] for r in rows + data.get("mesh_rows", []))
 
+# GALE (bench_gale.py on the GPU host): its markdown as written there (table, targets).
+gale_source = os.path.join(root, "docs/bench-results/gale_h200.md")
+gale_section = ""
+if os.path.exists(gale_source):
+    gale_text = open(gale_source).read().split("\n", 1)[1]  # its own title dropped
+    gale_section = """
+## GALE vs the explicit backend on tetrahedralized volumes (critical points, discrete gradient)
+
+`BENCH_GALE=1 bash tests/gpu/run_gpu_tests.sh` (tests/bench/bench_gale.py) on the GPU host:
+""" + gale_text + "\n"
+
 page = f"""# Benchmarks
 
 Every number here comes from a script in `tests/bench/` (or `tests/gpu/`) that runs the
@@ -408,7 +419,7 @@ classifier cost. This is the baseline the GALE backend (next issue) is measured 
 |---|---:|---:|---:|---:|---:|---:|---:|
 """ + "\n".join(mesh) + """
 
-""" + explicit_section + smooth_section + gradient_section + msc_section + geodesic_section + rips_section + """
+""" + explicit_section + smooth_section + gradient_section + msc_section + geodesic_section + rips_section + gale_section + """
 ## Dev box (2 cores, no GPU)
 
 `build/bin/topogpu critical-points --raw engine_256x256x128_uint8.raw --dims 256,256,128 --type uint8 --repeat 3`
