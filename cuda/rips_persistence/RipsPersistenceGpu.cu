@@ -1,16 +1,15 @@
 // The GPU backend of Rips persistence: RipsBatching.h's driver over device steps. One
 // thread (dense graph) or one warp (sparse graph) per facet counts and writes the
 // simplices made from it (the combinatorial number system on the uploaded binomial
-// table), one thread per simplex classifies it (apparent
-// by lemma 7; cleared when the previous dimension's apparent test, run again, pairs it
-// or when it is among that dimension's few reduced pivots, uploaded sorted), Thrust's
-// (CUB's) stable selection compacts the columns to reduce and a merge sort orders them
-// by reverse filtration order. Only those columns and the number of apparent pairs come
-// back: the apparent pairs themselves are found again by the CPU's reduction where it
-// meets them (never downloaded, never uploaded for the clearing). The simplices the
-// next dimension needs as facets stay on the device when they fit. Memory: RAII
-// buffers, sized from the counts before anything is made; batches from the plan
-// (RipsBatching.h).
+// table), one thread per simplex classifies it (apparent by lemma 7; cleared when the
+// previous dimension's apparent test, run again, pairs it or when it is among that
+// dimension's few reduced pivots, uploaded sorted), Thrust's (CUB's) stable selection
+// compacts the columns to reduce and a merge sort orders them by reverse filtration
+// order. Only those columns and the number of apparent pairs come back: the apparent
+// pairs themselves are found again by the CPU's reduction where it meets them (never
+// downloaded, never uploaded for the clearing). The simplices the next dimension needs
+// as facets stay on the device when they fit. Memory: RAII buffers, sized from the
+// counts before anything is made; batches from the plan (RipsBatching.h).
 #include "RipsPersistenceGpu.h"
 
 #include "RipsBatching.h"
@@ -119,7 +118,7 @@ __global__ void writeKernel(Graph graph, rd::Binomials binomial, float threshold
 }
 
 // The sparse graph's cofacets, one warp per facet (Ripser++'s warp-based filtering):
-// a facet's candidates (the neighbours above its largest vertex of its vertex of
+// a facet's candidates (the neighbours, above its largest vertex, of its vertex of
 // smallest degree) number from none to hundreds, so one thread per facet leaves most
 // lanes idle behind the longest list. The lanes take 32 consecutive candidates at a
 // time, from the largest down (lane 0 the largest), each testing its own; a ballot
