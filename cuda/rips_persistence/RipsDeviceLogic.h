@@ -111,6 +111,23 @@ struct SparseDistances {
   }
 };
 
+// The diameter d of the simplex (vertices v, its diameter) plus the vertex w, the edges
+// to w taken in vertex order; false when it exceeds the threshold. A missing edge
+// (sparse graph, infinite) is no simplex, even under an infinite threshold: the CPU's
+// test. Shared by the cursor and the sparse graph's warp kernels (one lane per w), so
+// that both compute the same floats.
+template <class Graph>
+TOPOGPU_HD bool cofacetDiameter(const Graph& graph, float threshold, const SimplexId* v,
+                                int count, float diameter, SimplexId w, float& d) {
+  d = diameter;
+  for (int j = 0; j < count; ++j) {
+    d = maxOf(d, graph.distance(w, v[j]));
+    if (d > threshold || d == std::numeric_limits<float>::infinity())
+      return false;
+  }
+  return true;
+}
+
 // The cofacets (diameter <= threshold) of a simplex whose new vertex exceeds `floor`, in
 // decreasing index order; the index is updated incrementally as on the CPU.
 template <class Graph> class CofacetCursor {
@@ -133,18 +150,8 @@ public:
       }
       if (p_ < count_ && v_[p_] == w)
         continue;
-      float d = diameter_;
-      bool over = false;
-      for (int j = 0; j < count_; ++j) {
-        d = maxOf(d, graph_.distance(w, v_[j]));
-        // A missing edge (sparse graph, infinite) is no simplex, even under an infinite
-        // threshold: the CPU's test.
-        if (d > threshold_ || d == std::numeric_limits<float>::infinity()) {
-          over = true;
-          break;
-        }
-      }
-      if (over)
+      float d = 0;
+      if (!cofacetDiameter(graph_, threshold_, v_, count_, diameter_, w, d))
         continue;
       cofacet.diameter = d;
       cofacet.index = above_ + binomial_(w, count_ - p_ + 1) + below_;

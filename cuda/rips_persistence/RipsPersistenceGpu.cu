@@ -1,15 +1,15 @@
 // The GPU backend of Rips persistence: RipsBatching.h's driver over device steps. One
-// thread per facet counts and writes the simplices made from it (the combinatorial number
-// system on the uploaded binomial table), one thread per simplex classifies it (apparent
-// by lemma 7; cleared when the previous dimension's apparent test, run again, pairs it
-// or when it is among that dimension's few reduced pivots, uploaded sorted), Thrust's
-// (CUB's) stable selection compacts the columns to reduce and a merge sort orders them
-// by reverse filtration order. Only those columns and the number of apparent pairs come
-// back: the apparent pairs themselves are found again by the CPU's reduction where it
-// meets them (never downloaded, never uploaded for the clearing). The simplices the
-// next dimension needs as facets stay on the device when they fit. Memory: RAII
-// buffers, sized from the counts before anything is made; batches from the plan
-// (RipsBatching.h).
+// thread (dense graph) or one warp (sparse graph) per facet counts and writes the
+// simplices made from it (the combinatorial number system on the uploaded binomial
+// table), one thread per simplex classifies it (apparent by lemma 7; cleared when the
+// previous dimension's apparent test, run again, pairs it or when it is among that
+// dimension's few reduced pivots, uploaded sorted), Thrust's (CUB's) stable selection
+// compacts the columns to reduce and a merge sort orders them by reverse filtration
+// order. Only those columns and the number of apparent pairs come back: the apparent
+// pairs themselves are found again by the CPU's reduction where it meets them (never
+// downloaded, never uploaded for the clearing). The simplices the next dimension needs
+// as facets stay on the device when they fit. Memory: RAII buffers, sized from the
+// counts before anything is made; batches from the plan (RipsBatching.h).
 #include "RipsPersistenceGpu.h"
 
 #include "RipsBatching.h"
@@ -117,6 +117,81 @@ __global__ void writeKernel(Graph graph, rd::Binomials binomial, float threshold
   }
 }
 
+// The sparse graph's cofacets, one warp per facet (Ripser++'s warp-based filtering):
+// a facet's candidates (the neighbours, above its largest vertex, of its vertex of
+// smallest degree) number from none to hundreds, so one thread per facet leaves most
+// lanes idle behind the longest list. The lanes take 32 consecutive candidates at a
+// time, from the largest down (lane 0 the largest), each testing its own; a ballot
+// gives the chunk's cofacets and the popcount of the lower lanes' bits a lane's slot,
+// so that they are written in CofacetCursor's order (decreasing index) and the arrays
+// are those of the thread version. The new vertex is above every vertex of the facet:
+// the cofacet's index is C(w, count + 1) plus the facet's.
+constexpr int kWarp = 32;
+constexpr unsigned kFullMask = 0xffffffffu;
+
+template <bool kWrite>
+__device__ void sparseCofacetsWarp(const rd::SparseDistances& graph,
+                                   const rd::Binomials& binomial, float threshold,
+                                   const rp::Simplex& s, int count, int lane,
+                                   SimplexId* made, rp::Simplex* out) {
+  SimplexId v[rd::kMaxVertices] = {};
+  rp::simplexVertices(binomial, s.index, count, v);
+  const rd::SparseDistances::Cursor range = graph.candidates(v, count, v[0]);
+  const unsigned lower = (1u << lane) - 1u;
+  SimplexId total = 0;
+  for (SimplexId top = range.position;; top -= kWarp) {
+    const SimplexId position = top - lane;
+    const bool candidate =
+        position >= range.begin && graph.neighbors[position] > range.floor;
+    float d = 0;
+    const bool cofacet =
+        candidate && rd::cofacetDiameter(graph, threshold, v, count, s.diameter,
+                                         graph.neighbors[position], d);
+    const unsigned found = __ballot_sync(kFullMask, cofacet);
+    if (kWrite && cofacet) {
+      const SimplexId w = graph.neighbors[position];
+      out[total + __popc(found & lower)] =
+          rp::Simplex{d, binomial(w, count + 1) + s.index};
+    }
+    total += __popc(found);
+    // The candidates are a suffix of the sorted list: a lane past it ends the walk.
+    if (__ballot_sync(kFullMask, candidate) != kFullMask)
+      break;
+  }
+  if (!kWrite && lane == 0)
+    *made = total;
+}
+
+#define RIPS_WARP_STRIDE(f, size)                                                        \
+  for (SimplexId f = (SimplexId(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;         \
+       f < (size); f += SimplexId(gridDim.x) * blockDim.x / kWarp)
+
+__global__ void countSparseWarpKernel(rd::SparseDistances graph, rd::Binomials binomial,
+                                      float threshold, const rp::Simplex* facets,
+                                      SimplexId size, int count, SimplexId* made) {
+  const int lane = int(threadIdx.x % kWarp);
+  RIPS_WARP_STRIDE(f, size) {
+    sparseCofacetsWarp<false>(graph, binomial, threshold, facets[f], count, lane,
+                              made + f, nullptr);
+  }
+}
+
+__global__ void writeSparseWarpKernel(rd::SparseDistances graph, rd::Binomials binomial,
+                                      float threshold, const rp::Simplex* facets,
+                                      SimplexId size, int count, const SimplexId* offsets,
+                                      rp::Simplex* simplices) {
+  const int lane = int(threadIdx.x % kWarp);
+  RIPS_WARP_STRIDE(f, size) {
+    sparseCofacetsWarp<true>(graph, binomial, threshold, facets[f], count, lane, nullptr,
+                             simplices + offsets[f]);
+  }
+}
+
+// Blocks for one warp per item.
+unsigned warpGridFor(SimplexId size) {
+  return gridFor(size * kWarp);
+}
+
 template <class Graph>
 __global__ void classifyKernel(Graph graph, rd::Binomials binomial,
                                const rp::Simplex* simplices, SimplexId size, int count,
@@ -206,7 +281,7 @@ public:
       const rp::Simplex* facets = facetsAt(hostFacets, first, size, uploaded);
       DeviceBuffer<SimplexId> deviceMade(size);
       if (sparse_)
-        countKernel<<<gridFor(SimplexId(size)), kBlock>>>(
+        countSparseWarpKernel<<<warpGridFor(SimplexId(size)), kBlock>>>(
             sparseGraph_, binomialView_, threshold_, facets, SimplexId(size), count,
             deviceMade.data());
       else
@@ -253,7 +328,7 @@ public:
         simplices = own.data();
       }
       if (sparse_)
-        writeKernel<<<gridFor(SimplexId(size)), kBlock>>>(
+        writeSparseWarpKernel<<<warpGridFor(SimplexId(size)), kBlock>>>(
             sparseGraph_, binomialView_, threshold_, facets, SimplexId(size), dim,
             offsets.data(), simplices);
       else

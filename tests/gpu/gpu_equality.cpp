@@ -43,6 +43,7 @@
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "cuda/common/GpuDevice.h"
 #include "cuda/rips_persistence/RipsHostTwin.h"
+#include "cuda/rips_persistence/RipsPersistenceGpu.h"
 #include "tests/unit/EikonalMeshes.h"
 #include "tests/unit/SaddleConnectionsChain.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
@@ -52,6 +53,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -1628,11 +1630,132 @@ void ripsDeviceStart() {
               start, where.c_str());
 }
 
+// A builder that hands on what another one prepared, keeping a copy (a declined
+// dimension: batches 0).
+class RecordingBuilder : public rp::ColumnBuilder {
+public:
+  RecordingBuilder(std::unique_ptr<rp::ColumnBuilder> inner,
+                   std::vector<rp::PreparedDimension>& log)
+      : inner_(std::move(inner)), log_(log) {}
+  bool prepare(int dim, std::vector<rp::Simplex>& facets,
+               const std::vector<rp::Simplex>* given, bool keepSimplices,
+               const std::vector<SimplexId>& clearedReduced, rp::PreparedDimension& out,
+               RunReport& report) override {
+    const bool made =
+        inner_->prepare(dim, facets, given, keepSimplices, clearedReduced, out, report);
+    log_.push_back(out);
+    if (!made)
+      log_.back().batches = 0;
+    return made;
+  }
+
+private:
+  std::unique_ptr<rp::ColumnBuilder> inner_;
+  std::vector<rp::PreparedDimension>& log_;
+};
+
+std::uint32_t floatBits(float x) {
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+// The same simplices in the same order, diameters bit for bit.
+bool sameSimplices(const std::vector<rp::Simplex>& a, const std::vector<rp::Simplex>& b) {
+  if (a.size() != b.size())
+    return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].index != b[i].index || floatBits(a[i].diameter) != floatBits(b[i].diameter))
+      return false;
+  }
+  return true;
+}
+
+// The sparse graph's cofacets, one warp per facet: what the GPU's builder prepares per
+// dimension must be its host twin's (one thread per facet, CofacetCursor): the same
+// simplices in the same order where they come back to the host (the warp's ballot
+// slots keep the thread's decreasing order), the same columns, apparent and simplex
+// counts. Uniform points and a threshold giving candidate lists of none to 60
+// neighbours (several hundred facets take more than one round of 32); budgets from
+// everything kept on the device to batches with the simplices handed to the host.
+void ripsSparseWarpBuilder() {
+  std::mt19937 rng(11);
+  const rp::RipsInput cloud = rp::fromPoints(randomCloud(rng, 500, 3, false), 3);
+  const rp::Parameters p = ripsParameters(3, 0.27, rp::SparseMode::Sparse);
+  int hostSimplices = 0, builtOnGpu = 0;
+  // 500 points, 7671 edges, 45613 triangles, 157947 tetrahedra (the host twin's counts
+  // here); under 1100 and 700 KiB the triangles come to the host.
+  for (const std::size_t budget : {std::size_t(1) << 34, std::size_t(6) << 20,
+                                   std::size_t(1100) << 10, std::size_t(700) << 10}) {
+    const std::string tag =
+        "rips sparse warp builder, budget " + std::to_string(budget >> 10) + " KiB";
+    std::vector<rp::PreparedDimension> gpuLog, twinLog;
+    const Monitor monitor;
+    rp::ColumnBuilderFactory gpuFactory = [&](const rp::RipsGraph& graph,
+                                              RunReport& report) {
+      return std::unique_ptr<rp::ColumnBuilder>(new RecordingBuilder(
+          gpu::makeRipsColumnBuilder(graph, budget, monitor, report), gpuLog));
+    };
+    rp::ColumnBuilderFactory twinFactory = [&](const rp::RipsGraph& graph,
+                                               RunReport& report) {
+      return std::unique_ptr<rp::ColumnBuilder>(new RecordingBuilder(
+          rp::device::hostTwinFactory(budget, monitor)(graph, report), twinLog));
+    };
+    rp::Result gpuResult, twinResult;
+    RunReport gpuReport, twinReport;
+    try {
+      rp::detail::executeWith(cloud, p, monitor, gpuFactory, {}, gpuResult, gpuReport);
+      rp::detail::executeWith(cloud, p, monitor, twinFactory, {}, twinResult, twinReport);
+    } catch (const std::exception& e) {
+      expect(false, tag + ": " + e.what());
+      continue;
+    }
+    expect(gpuResult.sparse, tag + ": the graph is not sparse");
+    expect(ripsDifference(gpuResult, twinResult).empty(),
+           tag + ": bars differ from the host twin's: " +
+               ripsDifference(gpuResult, twinResult));
+    expect(gpuLog.size() == twinLog.size(), tag + ": " + std::to_string(gpuLog.size()) +
+                                                " vs " + std::to_string(twinLog.size()) +
+                                                " dimensions prepared");
+    std::string where;
+    for (std::size_t k = 0; k < std::min(gpuLog.size(), twinLog.size()); ++k) {
+      rp::PreparedDimension& g = gpuLog[k];
+      rp::PreparedDimension& t = twinLog[k];
+      const std::string dim = tag + ", dim " + std::to_string(k + 1);
+      where += " dim " + std::to_string(k + 1) + ": x" + std::to_string(g.batches) +
+               (g.simplices.empty() ? "" : " to host");
+      if (g.batches == 0 || t.batches == 0)
+        continue; // declined (the CPU built it), by either
+      ++builtOnGpu;
+      // Sorted runs per batch: their union, whatever the cut, must be the twin's.
+      std::sort(g.columns.begin(), g.columns.end(), rp::device::ReverseFiltration{});
+      std::sort(t.columns.begin(), t.columns.end(), rp::device::ReverseFiltration{});
+      expect(sameSimplices(g.columns, t.columns), dim + ": columns differ");
+      expect(g.apparentCount == t.apparentCount && g.simplexCount == t.simplexCount,
+             dim + ": apparent " + std::to_string(g.apparentCount) + "/" +
+                 std::to_string(t.apparentCount) + ", simplices " +
+                 std::to_string(g.simplexCount) + "/" + std::to_string(t.simplexCount));
+      if (!g.simplices.empty() && !t.simplices.empty()) {
+        ++hostSimplices;
+        expect(sameSimplices(g.simplices, t.simplices),
+               dim + ": the simplices (" + std::to_string(g.simplices.size()) +
+                   ") differ from the twin's or are in another order");
+      }
+    }
+    std::printf("  %s:%s\n", tag.c_str(), where.c_str());
+  }
+  expect(builtOnGpu >= 4 && hostSimplices >= 1,
+         "rips sparse warp builder: too few dimensions compared (" +
+             std::to_string(builtOnGpu) + " built on the GPU, " +
+             std::to_string(hostSimplices) + " with their simplices on the host)");
+}
+
 void ripsCases() {
   ripsDeviceStart();
   ripsGenerated();
   ripsSharedSets(ripsFolder);
   ripsMemoryAndFaults();
+  ripsSparseWarpBuilder();
 }
 
 } // namespace
