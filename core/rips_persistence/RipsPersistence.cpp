@@ -1669,7 +1669,7 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
              Result& result, RunReport& report) {
   result = Result{};
   validate(input, parameters);
-  // Auto runs the CPU backend: on the H200 host (16 cores) it is within 1.6x of the GPU
+  // Auto runs the CPU backend: on the H200 host (16 cores) it is within 1.8x of the GPU
   // backend on every set of the benchmark (faster on sphere_3_192 and dragon1000, whose
   // time is the reduction) with no device start-up or memory (docs/benchmarks.md); the
   // GPU runs when asked for.
