@@ -262,15 +262,7 @@ def case_progress_abort():
     msc = TopoGPUMorseSmaleComplex(Input=tets)
     msc.SelectInputScalars = ["POINTS", "s"]
     messages = Messages(msc)
-    algorithm = msc.GetClientSideObject()
-    seen, abort_at = [], [None]
-
-    def on_progress(obj, _event):
-        seen.append(obj.GetProgress())
-        if abort_at[0] is not None and obj.GetProgress() >= abort_at[0]:
-            obj.SetAbortExecute(1)
-
-    algorithm.AddObserver("ProgressEvent", on_progress)
+    algorithm, seen, abort_at = pv_helpers.watch_progress(msc)
     msc.UpdatePipeline()
     full = servermanager.Fetch(msc, idx=0).GetNumberOfPoints()
     inner = [p for p in seen if 0.0 < p < 1.0]

@@ -46,6 +46,23 @@ class Messages:
         _alive.append((on_error, on_warning))
 
 
+def watch_progress(proxy):
+    """Observes the filter's ProgressEvent; returns (algorithm, seen, abort_at): each
+    progress value is appended to seen and, once abort_at[0] is set, the run aborts at
+    that progress (what ParaView's abort button does)."""
+    algorithm = proxy.GetClientSideObject()
+    seen, abort_at = [], [None]
+
+    def on_progress(obj, _event):
+        seen.append(obj.GetProgress())
+        if abort_at[0] is not None and obj.GetProgress() >= abort_at[0]:
+            obj.SetAbortExecute(1)
+
+    algorithm.AddObserver("ProgressEvent", on_progress)
+    _alive.append(on_progress)
+    return algorithm, seen, abort_at
+
+
 def fetch(proxy):
     """Updates the proxy and returns its output, wrapped for numpy access."""
     proxy.UpdatePipeline()
