@@ -1760,6 +1760,20 @@ void ripsCases() {
 
 } // namespace
 
+namespace {
+
+// Coordinates of an nx x ny x nz grid's vertices (x fastest), for GALE's fromExplicit.
+std::vector<double> gridPoints(SimplexId nx, SimplexId ny, SimplexId nz) {
+  std::vector<double> points;
+  for (SimplexId z = 0; z < nz; ++z)
+    for (SimplexId y = 0; y < ny; ++y)
+      for (SimplexId x = 0; x < nx; ++x)
+        points.insert(points.end(), {double(x), double(y), double(z)});
+  return points;
+}
+
+} // namespace
+
 // GALE's GPU producer (cuda/gale): the device computes VV and the vertex star per
 // segment; every row must equal the explicit backend's as a set, the critical points must
 // be identical, and an injected CUDA failure ("gale producer") must switch to the CPU
@@ -1768,11 +1782,7 @@ void galeGpuProducer() {
   const SimplexId nx = 48, ny = 40, nz = 36, n = nx * ny * nz;
   ImplicitTriangulation grid(nx, ny, nz);
   ExplicitTriangulation mesh = explicitCopyOf(grid);
-  std::vector<double> points;
-  for (SimplexId z = 0; z < nz; ++z)
-    for (SimplexId y = 0; y < ny; ++y)
-      for (SimplexId x = 0; x < nx; ++x)
-        points.insert(points.end(), {double(x), double(y), double(z)});
+  const std::vector<double> points = gridPoints(nx, ny, nz);
   std::vector<float> field(n);
   std::mt19937 rng(5);
   for (auto& x : field)
@@ -1874,11 +1884,7 @@ void galeGpuMorseSmale() {
   const SimplexId nx = 40, ny = 36, nz = 30, n = nx * ny * nz;
   ImplicitTriangulation grid(nx, ny, nz);
   ExplicitTriangulation mesh = explicitCopyOf(grid);
-  std::vector<double> points;
-  for (SimplexId z = 0; z < nz; ++z)
-    for (SimplexId y = 0; y < ny; ++y)
-      for (SimplexId x = 0; x < nx; ++x)
-        points.insert(points.end(), {double(x), double(y), double(z)});
+  const std::vector<double> points = gridPoints(nx, ny, nz);
   std::vector<float> field(n);
   std::mt19937 rng(7);
   for (auto& x : field)
