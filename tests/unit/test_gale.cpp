@@ -42,17 +42,6 @@ std::vector<double> randomPoints(SimplexId n, std::mt19937& rng) {
   return points;
 }
 
-// Coordinates of an nx x ny x nz grid's vertices (x fastest), as the Kuhn cells number
-// them.
-std::vector<double> gridPoints(SimplexId nx, SimplexId ny, SimplexId nz) {
-  std::vector<double> points;
-  for (SimplexId z = 0; z < nz; ++z)
-    for (SimplexId y = 0; y < ny; ++y)
-      for (SimplexId x = 0; x < nx; ++x)
-        points.insert(points.end(), {double(x), double(y), double(z)});
-  return points;
-}
-
 std::vector<Tuple> shuffledCells(std::vector<Tuple> cells, std::mt19937& rng) {
   std::shuffle(cells.begin(), cells.end(), rng);
   for (Tuple& c : cells)
