@@ -27,6 +27,13 @@ def targets_and_notes_markdown(result):
     return lines
 
 
+def write_markdown_report(path, lines, result):
+    """Writes the report's lines, then its targets and notes (targets_and_notes_markdown),
+    to path."""
+    with open(path, "w") as f:
+        f.write("\n".join(lines + targets_and_notes_markdown(result)) + "\n")
+
+
 def write_result(out, name, result, write_markdown):
     """Writes OUT/NAME.json and (write_markdown) OUT/NAME.md, prints the targets' verdicts,
     the notes and the failures; returns the script's exit code (1 on a failure)."""

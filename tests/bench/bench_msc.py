@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 
-from bench_helpers import (raw_volumes, run_json, smooth_input, targets_and_notes_markdown,
+from bench_helpers import (raw_volumes, run_json, smooth_input, write_markdown_report,
                            write_result)
 
 # TTK 1.2 MorseSmaleComplex, 16 threads, on the lent H200 host (issue 6); quoted, not rerun.
@@ -214,9 +214,7 @@ def write_markdown(path, result):
             f"not rerun)**: TTK 1.2 MorseSmaleComplex, 16 threads, same H200 host | "
             f"{ref['seconds']} | | | | {ref['peak_host_gb']} GB | | | | "
             f"{ref['unlabelled_ascending_fraction']:.0%} (ascending) | |")
-    lines += targets_and_notes_markdown(result)
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_markdown_report(path, lines, result)
 
 
 def main():
