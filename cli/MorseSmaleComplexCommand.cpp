@@ -84,13 +84,6 @@ JsonObject persistenceJson(const morse_smale_complex::Persistence& persistence) 
   return out;
 }
 
-long long multiplicitySum(const std::vector<morse_smale_complex::Arc>& arcs) {
-  long long sum = 0;
-  for (const auto& a : arcs)
-    sum += a.multiplicity;
-  return sum;
-}
-
 } // namespace
 
 int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
@@ -123,11 +116,7 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   for (int k = 0; k < 4; ++k)
     items.push_back(std::to_string(counts[k]));
   result.fields.addRaw("critical_cells", jsonArray(items));
-  JsonObject arcs;
-  arcs.add("saddle1_minimum", static_cast<long long>(output.saddle1Minimum.size()));
-  arcs.add("saddle1_minimum_multiplicity_sum", multiplicitySum(output.saddle1Minimum));
-  arcs.add("saddle2_maximum", static_cast<long long>(output.saddleMaximum.size()));
-  arcs.add("saddle2_maximum_multiplicity_sum", multiplicitySum(output.saddleMaximum));
+  JsonObject arcs = saddleExtremumArcs(output.saddle1Minimum, output.saddleMaximum);
   const auto& connections = output.saddleConnections;
   if (!noSaddleConnections) {
     // 64-bit unsigned sum, written as a JSON number exactly (no double rounding).

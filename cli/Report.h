@@ -34,4 +34,24 @@ void printResult(const CommandContext& context, const Domain& domain,
 // Text on stderr; with --json also {"command", "error"} on stdout.
 void printError(const std::string& command, bool json, const std::string& message);
 
+// How many V-paths the arcs stand for (the msc commands, on grids and on meshes).
+template <typename Arc> long long multiplicitySum(const std::vector<Arc>& arcs) {
+  long long sum = 0;
+  for (const auto& a : arcs)
+    sum += a.multiplicity;
+  return sum;
+}
+
+// The msc commands' "arcs" object, its saddle-extremum fields.
+template <typename Arc>
+JsonObject saddleExtremumArcs(const std::vector<Arc>& saddle1Minimum,
+                              const std::vector<Arc>& saddleMaximum) {
+  JsonObject arcs;
+  arcs.add("saddle1_minimum", static_cast<long long>(saddle1Minimum.size()));
+  arcs.add("saddle1_minimum_multiplicity_sum", multiplicitySum(saddle1Minimum));
+  arcs.add("saddle2_maximum", static_cast<long long>(saddleMaximum.size()));
+  arcs.add("saddle2_maximum_multiplicity_sum", multiplicitySum(saddleMaximum));
+  return arcs;
+}
+
 } // namespace topogpu::cli

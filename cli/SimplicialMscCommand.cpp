@@ -88,13 +88,6 @@ void writeDetails(const std::string& path, const Triangulation& tri,
     throw Error("cannot write the details file '" + path + "'");
 }
 
-long long multiplicitySum(const std::vector<smsc::Arc>& arcs) {
-  long long sum = 0;
-  for (const auto& a : arcs)
-    sum += a.multiplicity;
-  return sum;
-}
-
 } // namespace
 
 int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& context,
@@ -139,11 +132,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
   for (int k = 0; k < 4; ++k)
     simplices.push_back(std::to_string(gradient.simplexCounts[k]));
   result.fields.addRaw("simplices", jsonArray(simplices));
-  JsonObject arcs;
-  arcs.add("saddle1_minimum", static_cast<long long>(output.saddle1Minimum.size()));
-  arcs.add("saddle1_minimum_multiplicity_sum", multiplicitySum(output.saddle1Minimum));
-  arcs.add("saddle2_maximum", static_cast<long long>(output.saddleMaximum.size()));
-  arcs.add("saddle2_maximum_multiplicity_sum", multiplicitySum(output.saddleMaximum));
+  JsonObject arcs = saddleExtremumArcs(output.saddle1Minimum, output.saddleMaximum);
   if (output.connectionsComputed) {
     arcs.add("saddle1_saddle2", static_cast<long long>(output.connections.size()));
     arcs.addRaw("saddle1_saddle2_multiplicity_sum",

@@ -33,7 +33,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_helpers import raw_volumes, verdict, write_result  # noqa: E402
+from bench_helpers import raw_volumes, write_markdown_report, write_result  # noqa: E402
 
 root = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 ALGORITHMS = ["critical-points", "discrete-gradient"]
@@ -147,16 +147,7 @@ def write_markdown(path, result):
             f"{(r.get('initialization_seconds') or 0):.3f} | {r['mesh_seconds']:.3f} | "
             f"{r['peak_host_memory_mib']:.0f} | {(g.get('consumer_wait_seconds') or 0):.3f} | "
             f"{br} | {seg} | {json.dumps(r['result'])} |")
-    lines += ["", "## Targets of the issue (evaluated from the measurements above)", "",
-              "| target | measured | verdict |", "|---|---|---|"]
-    lines += [f"| {t['target']} | {t['measured']} | {verdict(t['met'])} |"
-              for t in result["targets"]]
-    if result["notes"] or result["failures"]:
-        lines += ["", "## Notes", ""]
-        lines += [f"- {n}" for n in result["notes"]]
-        lines += [f"- FAILURE: {f}" for f in result["failures"]]
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_markdown_report(path, lines, result)
 
 
 def device_name():

@@ -13,6 +13,27 @@ def verdict(met):
     return {True: "met", False: "NOT met", None: "not measured"}[met]
 
 
+def targets_and_notes_markdown(result):
+    """The markdown lines closing a benchmark's report: the targets' table with their
+    verdicts, then the notes and the failures (if any)."""
+    lines = ["", "## Targets of the issue (evaluated from the measurements above)", "",
+             "| target | measured | verdict |", "|---|---|---|"]
+    lines += [f"| {t['target']} | {t['measured']} | {verdict(t['met'])} |"
+              for t in result["targets"]]
+    if result["notes"] or result["failures"]:
+        lines += ["", "## Notes", ""]
+        lines += [f"- {n}" for n in result["notes"]]
+        lines += [f"- FAILURE: {f}" for f in result["failures"]]
+    return lines
+
+
+def write_markdown_report(path, lines, result):
+    """Writes the report's lines, then its targets and notes (targets_and_notes_markdown),
+    to path."""
+    with open(path, "w") as f:
+        f.write("\n".join(lines + targets_and_notes_markdown(result)) + "\n")
+
+
 def write_result(out, name, result, write_markdown):
     """Writes OUT/NAME.json and (write_markdown) OUT/NAME.md, prints the targets' verdicts,
     the notes and the failures; returns the script's exit code (1 on a failure)."""

@@ -24,7 +24,8 @@ import sys
 import tempfile
 import time
 
-from bench_helpers import raw_volumes, run_json, smooth_input, verdict, write_result
+from bench_helpers import (raw_volumes, run_json, smooth_input, write_markdown_report,
+                           write_result)
 
 # TTK 1.2 MorseSmaleComplex, 16 threads, on the lent H200 host (issue 6); quoted, not rerun.
 TTK_REFERENCE = [
@@ -213,16 +214,7 @@ def write_markdown(path, result):
             f"not rerun)**: TTK 1.2 MorseSmaleComplex, 16 threads, same H200 host | "
             f"{ref['seconds']} | | | | {ref['peak_host_gb']} GB | | | | "
             f"{ref['unlabelled_ascending_fraction']:.0%} (ascending) | |")
-    lines += ["", "## Targets of the issue (evaluated from the measurements above)", "",
-              "| target | measured | verdict |", "|---|---|---|"]
-    lines += [f"| {t['target']} | {t['measured']} | {verdict(t['met'])} |"
-              for t in result["targets"]]
-    if result["notes"] or result["failures"]:
-        lines += ["", "## Notes", ""]
-        lines += [f"- {n}" for n in result["notes"]]
-        lines += [f"- FAILURE: {f}" for f in result["failures"]]
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_markdown_report(path, lines, result)
 
 
 def main():

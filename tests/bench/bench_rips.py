@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 
-from bench_helpers import verdict, write_result
+from bench_helpers import targets_and_notes_markdown, write_result
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracles"))
 from ripser_text import barcode_difference, parse as parse_text  # noqa: E402,F401
@@ -226,14 +226,7 @@ def markdown(result):
             if key in ref:
                 lines.append(f"| {row['name']} | | {label} | {ref[key][0]} | {ref[key][1]} | | | "
                              "| | |")
-    lines += ["", "## Targets of the issue (evaluated from the measurements above)", "",
-              "| target | measured | verdict |", "|---|---|---|"]
-    lines += [f"| {t['target']} | {t['measured']} | {verdict(t['met'])} |"
-              for t in result["targets"]]
-    if result["notes"] or result["failures"]:
-        lines += ["", "## Notes", ""]
-        lines += [f"- {n}" for n in result["notes"]]
-        lines += [f"- FAILURE: {f}" for f in result["failures"]]
+    lines += targets_and_notes_markdown(result)
     return "\n".join(lines) + "\n"
 
 

@@ -19,6 +19,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cli_helpers  # noqa: E402
 from cli_helpers import check, np, topogpu  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracles"))
+from freudenthal import freudenthal_tets  # noqa: E402
+
 TOPOGPU, DATA = cli_helpers.arguments()
 if "no VTK" in topogpu("msc", "--help").stdout:
     print("SKIP: this build reads no .vtu / .vtk")
@@ -90,19 +93,6 @@ def write_vtk(path, points, tets, values):
         f.write(f"CELL_TYPES {len(tets)}\n" + "10\n" * len(tets))
         f.write(f"POINT_DATA {len(points)}\nSCALARS f double 1\nLOOKUP_TABLE default\n")
         f.writelines(f"{v!r}\n" for v in values)
-
-
-def freudenthal_tets(nx, ny, nz):
-    """TTK's split of each voxel (corners A..H x fastest): ABCG BCDG ABEG BEFG BFGH BDGH."""
-    vid = lambda x, y, z: x + nx * (y + ny * z)  # noqa: E731
-    tets = []
-    for z, y, x in itertools.product(range(nz - 1), range(ny - 1), range(nx - 1)):
-        A, B, C, D = vid(x, y, z), vid(x + 1, y, z), vid(x, y + 1, z), vid(x + 1, y + 1, z)
-        E, F, G, H = (vid(x, y, z + 1), vid(x + 1, y, z + 1), vid(x, y + 1, z + 1),
-                      vid(x + 1, y + 1, z + 1))
-        tets += [(A, B, C, G), (B, C, D, G), (A, B, E, G), (B, E, F, G), (B, F, G, H),
-                 (B, D, G, H)]
-    return tets
 
 
 with tempfile.TemporaryDirectory() as tmp:

@@ -44,6 +44,7 @@
 #include "cuda/common/GpuDevice.h"
 #include "cuda/rips_persistence/RipsHostTwin.h"
 #include "cuda/rips_persistence/RipsPersistenceGpu.h"
+#include "tests/unit/BruteForce.h"
 #include "tests/unit/EikonalMeshes.h"
 #include "tests/unit/SaddleConnectionsChain.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
@@ -1760,6 +1761,19 @@ void ripsCases() {
 
 } // namespace
 
+namespace {
+
+// n values drawn from `levels` levels (ties on purpose), seeded.
+std::vector<float> randomLevels(SimplexId n, unsigned seed, unsigned levels) {
+  std::vector<float> field(n);
+  std::mt19937 rng(seed);
+  for (auto& x : field)
+    x = float(rng() % levels);
+  return field;
+}
+
+} // namespace
+
 // GALE's GPU producer (cuda/gale): the device computes VV and the vertex star per
 // segment; every row must equal the explicit backend's as a set, the critical points must
 // be identical, and an injected CUDA failure ("gale producer") must switch to the CPU
@@ -1768,15 +1782,8 @@ void galeGpuProducer() {
   const SimplexId nx = 48, ny = 40, nz = 36, n = nx * ny * nz;
   ImplicitTriangulation grid(nx, ny, nz);
   ExplicitTriangulation mesh = explicitCopyOf(grid);
-  std::vector<double> points;
-  for (SimplexId z = 0; z < nz; ++z)
-    for (SimplexId y = 0; y < ny; ++y)
-      for (SimplexId x = 0; x < nx; ++x)
-        points.insert(points.end(), {double(x), double(y), double(z)});
-  std::vector<float> field(n);
-  std::mt19937 rng(5);
-  for (auto& x : field)
-    x = float(rng() % 300);
+  const std::vector<double> points = test::gridPoints(nx, ny, nz);
+  const std::vector<float> field = randomLevels(n, 5, 300);
   critical_points::Output reference;
   critical_points::execute(mesh, viewOf(field), {Backend::Cpu}, Monitor{}, reference);
   for (const SimplexId capacity : {SimplexId(8), SimplexId(100)}) {
@@ -1874,15 +1881,8 @@ void galeGpuMorseSmale() {
   const SimplexId nx = 40, ny = 36, nz = 30, n = nx * ny * nz;
   ImplicitTriangulation grid(nx, ny, nz);
   ExplicitTriangulation mesh = explicitCopyOf(grid);
-  std::vector<double> points;
-  for (SimplexId z = 0; z < nz; ++z)
-    for (SimplexId y = 0; y < ny; ++y)
-      for (SimplexId x = 0; x < nx; ++x)
-        points.insert(points.end(), {double(x), double(y), double(z)});
-  std::vector<float> field(n);
-  std::mt19937 rng(7);
-  for (auto& x : field)
-    x = float(rng() % 200);
+  const std::vector<double> points = test::gridPoints(nx, ny, nz);
+  const std::vector<float> field = randomLevels(n, 7, 200);
   auto summary = [&](auto& tri) {
     smsc::Output out;
     smsc::execute(tri, viewOf(field), {}, Monitor{}, out);

@@ -388,16 +388,7 @@ def case_progress_abort():
     cp.SelectInputScalars = ["POINTS", "noise"]
     cp.Backend = "CPU"
     messages = Messages(cp)
-    algorithm = cp.GetClientSideObject()
-    seen = []
-    abort_at = [None]
-
-    def on_progress(obj, _event):
-        seen.append(obj.GetProgress())
-        if abort_at[0] is not None and obj.GetProgress() >= abort_at[0]:
-            obj.SetAbortExecute(1)
-
-    algorithm.AddObserver("ProgressEvent", on_progress)
+    algorithm, seen, abort_at = pv_helpers.watch_progress(cp)
     cp.UpdatePipeline()
     full = servermanager.Fetch(cp).GetNumberOfPoints()
     inner = [p for p in seen if 0.0 < p < 1.0]

@@ -390,15 +390,7 @@ def case_progress_abort():
     for solver in SOLVERS:
         f = TopoGPUGeodesicDistance(Input=surface, SeedIds=[0], Solver=solver)  # noqa: F405
         messages = Messages(f)
-        algorithm = f.GetClientSideObject()
-        seen, abort_at = [], [None]
-
-        def on_progress(obj, _event):
-            seen.append(obj.GetProgress())
-            if abort_at[0] is not None and obj.GetProgress() >= abort_at[0]:
-                obj.SetAbortExecute(1)
-
-        algorithm.AddObserver("ProgressEvent", on_progress)
+        algorithm, seen, abort_at = pv_helpers.watch_progress(f)
         f.UpdatePipeline()
         inner = [p for p in seen if 0.0 < p < 1.0]
         assert len(set(inner)) >= 5, "%s: too few progress steps: %r" % (solver, seen)

@@ -22,6 +22,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pv_helpers  # noqa: E402
 from pv_helpers import Messages  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracles"))
+from freudenthal import freudenthal_tets  # noqa: E402
 from paraview import servermanager  # noqa: E402
 from paraview.simple import *  # noqa: E402,F401,F403
 from vtkmodules.numpy_interface import dataset_adapter as dsa  # noqa: E402
@@ -31,20 +33,6 @@ from vtkmodules.vtkCommonCore import vtkPoints  # noqa: E402
 
 PLUGIN, DATA, CASE = pv_helpers.load_plugin(globals())
 CLI = os.environ.get("TOPOGPU_CLI", "")
-
-
-def freudenthal(dims):
-    """TTK's split of each voxel (corners A..H x fastest): ABCG BCDG ABEG BEFG BFGH BDGH."""
-    nx, ny, nz = dims
-    vid = lambda x, y, z: x + nx * (y + ny * z)  # noqa: E731
-    tets = []
-    for z, y, x in itertools.product(range(nz - 1), range(ny - 1), range(nx - 1)):
-        A, B, C, D = vid(x, y, z), vid(x + 1, y, z), vid(x, y + 1, z), vid(x + 1, y + 1, z)
-        E, F, G, H = (vid(x, y, z + 1), vid(x + 1, y, z + 1), vid(x, y + 1, z + 1),
-                      vid(x + 1, y + 1, z + 1))
-        tets += [(A, B, C, G), (B, C, D, G), (A, B, E, G), (B, E, F, G), (B, F, G, H),
-                 (B, D, G, H)]
-    return np.array(tets, dtype=np.int64)
 
 
 def mesh_source(points, cells, values, cell_type=10):
@@ -58,13 +46,7 @@ def mesh_source(points, cells, values, cell_type=10):
     ca = vtkCellArray()
     ca.ImportLegacyFormat(numpy_support.numpy_to_vtkIdTypeArray(flat, deep=1))
     ug.SetCells(cell_type, ca)
-    a = numpy_support.numpy_to_vtk(np.ascontiguousarray(values, dtype=np.float64), deep=1)
-    a.SetName("s")
-    ug.GetPointData().AddArray(a)
-    ug.GetPointData().SetActiveScalars("s")
-    source = TrivialProducer()
-    source.GetClientSideObject().SetOutput(ug)
-    return source, ug
+    return pv_helpers.scalar_producer(ug, np.asarray(values, dtype=np.float64)), ug
 
 
 def euler(cells):
@@ -162,7 +144,7 @@ def case_freudenthal():
     values = rng.integers(0, 15, np.prod(dims)).astype(np.float64)  # ties on purpose
     points = np.array([(x, y, z) for z in range(dims[2]) for y in range(dims[1])
                        for x in range(dims[0])], dtype=np.float64)
-    tets = freudenthal(dims)
+    tets = np.array(freudenthal_tets(*dims), dtype=np.int64)
     edges = {e for t in tets for e in itertools.combinations(sorted(t), 2)}
     image, _ = pv_helpers.image_source(dims, values)
     grid, _ = run(image, Complex="Simplicial", ComputeSaddleConnectors=1)
@@ -262,15 +244,7 @@ def case_progress_abort():
     msc = TopoGPUMorseSmaleComplex(Input=tets)
     msc.SelectInputScalars = ["POINTS", "s"]
     messages = Messages(msc)
-    algorithm = msc.GetClientSideObject()
-    seen, abort_at = [], [None]
-
-    def on_progress(obj, _event):
-        seen.append(obj.GetProgress())
-        if abort_at[0] is not None and obj.GetProgress() >= abort_at[0]:
-            obj.SetAbortExecute(1)
-
-    algorithm.AddObserver("ProgressEvent", on_progress)
+    algorithm, seen, abort_at = pv_helpers.watch_progress(msc)
     msc.UpdatePipeline()
     full = servermanager.Fetch(msc, idx=0).GetNumberOfPoints()
     inner = [p for p in seen if 0.0 < p < 1.0]

@@ -46,6 +46,23 @@ class Messages:
         _alive.append((on_error, on_warning))
 
 
+def watch_progress(proxy):
+    """Observes the filter's ProgressEvent; returns (algorithm, seen, abort_at): each
+    progress value is appended to seen and, once abort_at[0] is set, the run aborts at
+    that progress (what ParaView's abort button does)."""
+    algorithm = proxy.GetClientSideObject()
+    seen, abort_at = [], [None]
+
+    def on_progress(obj, _event):
+        seen.append(obj.GetProgress())
+        if abort_at[0] is not None and obj.GetProgress() >= abort_at[0]:
+            obj.SetAbortExecute(1)
+
+    algorithm.AddObserver("ProgressEvent", on_progress)
+    _alive.append(on_progress)
+    return algorithm, seen, abort_at
+
+
 def fetch(proxy):
     """Updates the proxy and returns its output, wrapped for numpy access."""
     proxy.UpdatePipeline()
@@ -84,22 +101,28 @@ def run_case(namespace, case):
 def image_source(dims, values, spacing=(1, 1, 1), origin=(0, 0, 0)):
     """A TrivialProducer of a vtkImageData with values as its active point scalars "s";
     returns the producer and the image."""
-    import numpy as np
-    from paraview.simple import TrivialProducer
-    from vtkmodules.util import numpy_support
     from vtkmodules.vtkCommonDataModel import vtkImageData
 
     img = vtkImageData()
     img.SetDimensions(*dims)
     img.SetSpacing(*spacing)
     img.SetOrigin(*origin)
+    return scalar_producer(img, values), img
+
+
+def scalar_producer(data, values):
+    """A TrivialProducer of data, with values added as its active point scalars "s"."""
+    import numpy as np
+    from paraview.simple import TrivialProducer
+    from vtkmodules.util import numpy_support
+
     a = numpy_support.numpy_to_vtk(np.ascontiguousarray(values), deep=1)
     a.SetName("s")
-    img.GetPointData().AddArray(a)
-    img.GetPointData().SetActiveScalars("s")
+    data.GetPointData().AddArray(a)
+    data.GetPointData().SetActiveScalars("s")
     source = TrivialProducer()
-    source.GetClientSideObject().SetOutput(img)
-    return source, img
+    source.GetClientSideObject().SetOutput(data)
+    return source
 
 
 def write_random_ties(path, dims, seed, levels):

@@ -279,15 +279,7 @@ def case_progress_abort():
     points = np.random.default_rng(3).random((120, 3))
     f = TopoGPURipsPersistenceDiagram(Input=cloud_table(points), MaxDimension=3)  # noqa: F405
     messages = Messages(f)
-    algorithm = f.GetClientSideObject()
-    seen, abort_at = [], [None]
-
-    def on_progress(obj, _event):
-        seen.append(obj.GetProgress())
-        if abort_at[0] is not None and obj.GetProgress() >= abort_at[0]:
-            obj.SetAbortExecute(1)
-
-    algorithm.AddObserver("ProgressEvent", on_progress)
+    algorithm, seen, abort_at = pv_helpers.watch_progress(f)
     f.UpdatePipeline()
     inner = [p for p in seen if 0.0 < p < 1.0]
     assert len(set(inner)) >= 3, "too few progress steps: %r" % seen

@@ -56,6 +56,17 @@ inline std::vector<Tuple> kuhnCells(SimplexId nx, SimplexId ny, SimplexId nz) {
   return cells;
 }
 
+// Coordinates of an nx x ny x nz grid's vertices (x fastest), as the cells above and
+// below number them: the points GALE's fromExplicit takes.
+inline std::vector<double> gridPoints(SimplexId nx, SimplexId ny, SimplexId nz) {
+  std::vector<double> points;
+  for (SimplexId z = 0; z < nz; ++z)
+    for (SimplexId y = 0; y < ny; ++y)
+      for (SimplexId x = 0; x < nx; ++x)
+        points.insert(points.end(), {double(x), double(y), double(z)});
+  return points;
+}
+
 // Cells of TTK's triangulation of an nx x ny x nz grid, written from TTK's documented
 // split and nothing else: with the corners of a voxel named A..H in x-fastest order
 // (A=(0,0,0), B=(1,0,0), C=(0,1,0), D=(1,1,0), E=(0,0,1), F=(1,0,1), G=(0,1,1),

@@ -183,6 +183,16 @@ std::vector<std::vector<double>> matrixOf(const std::vector<double>& points, int
   return d;
 }
 
+// A matrix's lower triangle row by row (i > j), as floats: RipsInput's lower-distance
+// layout.
+std::vector<float> lowerOf(const std::vector<std::vector<double>>& d) {
+  std::vector<float> lower;
+  for (std::size_t i = 1; i < d.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      lower.push_back(float(d[i][j]));
+  return lower;
+}
+
 double enclosingRadiusByDefinition(const std::vector<std::vector<double>>& d) {
   double best = std::numeric_limits<double>::infinity();
   for (const auto& row : d)
@@ -658,10 +668,7 @@ TEST(RipsGpuHostTwin, CofacetsAndClearingAgainstDefinitions) {
   for (double& x : points)
     x = double(rng() % 6);
   const auto d = matrixOf(points, 2);
-  std::vector<float> lower;
-  for (int i = 1; i < n; ++i)
-    for (int j = 0; j < i; ++j)
-      lower.push_back(float(d[i][j]));
+  const std::vector<float> lower = lowerOf(d);
   const BinomialTable table(n, 5);
   const device::Binomials binomial{table.data(), n};
   const device::DenseDistances graph{n, lower.data()};
@@ -725,10 +732,7 @@ TEST(RipsGpuHostTwin, ApparentPairsAgainstTheLemma) {
   for (double& x : points)
     x = double(rng() % 4);
   const auto d = matrixOf(points, 2);
-  std::vector<float> lower;
-  for (int i = 1; i < n; ++i)
-    for (int j = 0; j < i; ++j)
-      lower.push_back(float(d[i][j]));
+  const std::vector<float> lower = lowerOf(d);
   const BinomialTable table(n, 6);
   const device::Binomials binomial{table.data(), n};
   const device::DenseDistances graph{n, lower.data()};
@@ -971,11 +975,8 @@ StartingRun runStarting(const RipsInput& input, int maxDim,
       },
       [&](const RipsInput& in, std::vector<float>& lower, RunReport&) {
         ++run.distances;
-        const auto d = matrixOf(in.points, in.pointDimension);
-        lower.clear();
-        for (std::size_t i = 1; i < d.size(); ++i)
-          for (std::size_t j = 0; j < i; ++j)
-            lower.push_back(float(d[i][j]));
+        const std::vector<float> rows = lowerOf(matrixOf(in.points, in.pointDimension));
+        lower.assign(rows.begin(), rows.end()); // into the caller's buffer
       },
       run.result, run.report, wait);
   return run;

@@ -499,7 +499,26 @@ CompressedRows gale::rowsFromPairs(std::vector<std::pair<SimplexId, SimplexId>>&
   return rows;
 }
 
-namespace {} // namespace
+namespace {
+
+// The cells' count after the explicit backend's checks (ids in range, no repeated vertex,
+// no identical cells), so both backends reject the same meshes with the same messages;
+// its temporaries are freed on return.
+template <typename Id>
+SimplexId checkedCellCount(SimplexId numberOfVertices, int dimension,
+                           const std::vector<Id>& cellVertices) {
+  const std::size_t arity = std::size_t(dimension) + 1;
+  if (cellVertices.empty() || cellVertices.size() % arity != 0)
+    throw Error(cellVertices.empty() ? "mesh has no cells"
+                                     : "cell connectivity is not a multiple of " +
+                                           std::to_string(arity) + " vertex ids");
+  const SimplexId numberOfCells = SimplexId(cellVertices.size() / arity);
+  ExplicitTriangulation::view(numberOfVertices, dimension, cellVertices.data(),
+                              numberOfCells, nullptr);
+  return numberOfCells;
+}
+
+} // namespace
 
 // ---- construction: validation, segmentation, cells per segment ----------------------
 
@@ -543,16 +562,9 @@ GaleTriangulation::GaleTriangulation(Cells32, SimplexId numberOfVertices,
     : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
       parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
   Timer timer;
-  const std::size_t arity = std::size_t(dimension_) + 1;
   if (dimension_ != 2 && dimension_ != 3)
     checkParameters(points); // names the bad dimension
-  if (cellVertices.empty() || cellVertices.size() % arity != 0)
-    throw Error(cellVertices.empty() ? "mesh has no cells"
-                                     : "cell connectivity is not a multiple of " +
-                                           std::to_string(arity) + " vertex ids");
-  numberOfCells_ = SimplexId(cellVertices.size() / arity);
-  ExplicitTriangulation::view(numberOfVertices_, dimension_, cellVertices.data(),
-                              numberOfCells_, nullptr); // the same checks and errors
+  numberOfCells_ = checkedCellCount(numberOfVertices_, dimension_, cellVertices);
   checkParameters(points);
   cells_.adopt(std::move(cellVertices));
   initializationSeconds_ += timer.seconds();
@@ -592,19 +604,9 @@ void GaleTriangulation::initialize(std::vector<SimplexId>& cellVertices,
                                    const std::vector<double>& points,
                                    std::shared_ptr<gale::SegmentProducer> producer) {
   Timer timer;
-  const std::size_t arity = std::size_t(dimension_) + 1;
   if (dimension_ != 2 && dimension_ != 3)
     checkParameters(points); // names the bad dimension
-  if (cellVertices.empty() || cellVertices.size() % arity != 0)
-    throw Error(cellVertices.empty() ? "mesh has no cells"
-                                     : "cell connectivity is not a multiple of " +
-                                           std::to_string(arity) + " vertex ids");
-  numberOfCells_ = SimplexId(cellVertices.size() / arity);
-  // The explicit backend's checks (ids in range, no repeated vertex, no identical
-  // cells), so both backends reject the same meshes with the same messages; its
-  // temporaries are freed on return.
-  ExplicitTriangulation::view(numberOfVertices_, dimension_, cellVertices.data(),
-                              numberOfCells_, nullptr);
+  numberOfCells_ = checkedCellCount(numberOfVertices_, dimension_, cellVertices);
   checkParameters(points);
   cells_.allocate(cellVertices.size(), numberOfVertices_ - 1, false);
   parallelFor(SimplexId(cellVertices.size()),
