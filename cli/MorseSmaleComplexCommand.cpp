@@ -118,12 +118,8 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   result.fields.addRaw("critical_cells", jsonArray(items));
   JsonObject arcs = saddleExtremumArcs(output.saddle1Minimum, output.saddleMaximum);
   const auto& connections = output.saddleConnections;
-  if (!noSaddleConnections) {
-    // 64-bit unsigned sum, written as a JSON number exactly (no double rounding).
-    arcs.add("saddle1_saddle2", static_cast<long long>(connections.arcs.size()));
-    arcs.addRaw("saddle1_saddle2_multiplicity_sum",
-                std::to_string(connections.multiplicitySum));
-  }
+  if (!noSaddleConnections)
+    addSaddleConnections(arcs, connections.arcs.size(), connections.multiplicitySum);
   result.fields.add("arcs", arcs);
   result.fields.add("boundary_maxima", static_cast<long long>(output.boundaryMaxima));
   JsonObject unlabelled;

@@ -9,6 +9,8 @@
 
 #include "core/common/Types.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,14 @@ JsonObject saddleExtremumArcs(const std::vector<Arc>& saddle1Minimum,
   arcs.add("saddle2_maximum", static_cast<long long>(saddleMaximum.size()));
   arcs.add("saddle2_maximum_multiplicity_sum", multiplicitySum(saddleMaximum));
   return arcs;
+}
+
+// Its saddle-saddle fields: the connections and their 64-bit multiplicity sum, written
+// as a JSON number exactly (no double rounding).
+inline void addSaddleConnections(JsonObject& arcs, std::size_t connections,
+                                 std::uint64_t multiplicitySum) {
+  arcs.add("saddle1_saddle2", static_cast<long long>(connections));
+  arcs.addRaw("saddle1_saddle2_multiplicity_sum", std::to_string(multiplicitySum));
 }
 
 } // namespace topogpu::cli

@@ -133,11 +133,9 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
     simplices.push_back(std::to_string(gradient.simplexCounts[k]));
   result.fields.addRaw("simplices", jsonArray(simplices));
   JsonObject arcs = saddleExtremumArcs(output.saddle1Minimum, output.saddleMaximum);
-  if (output.connectionsComputed) {
-    arcs.add("saddle1_saddle2", static_cast<long long>(output.connections.size()));
-    arcs.addRaw("saddle1_saddle2_multiplicity_sum",
-                std::to_string(output.connectionMultiplicitySum));
-  }
+  if (output.connectionsComputed)
+    addSaddleConnections(arcs, output.connections.size(),
+                         output.connectionMultiplicitySum);
   result.fields.add("arcs", arcs);
   result.fields.add("boundary_maxima", static_cast<long long>(output.boundaryMaxima));
   // TTK 1.2's counts (its rules: ascending paths leaving the boundary dropped, one

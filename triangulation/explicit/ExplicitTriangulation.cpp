@@ -1,4 +1,5 @@
 #include "ExplicitTriangulation.h"
+#include "MeshBuilding.h"
 
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
@@ -39,20 +40,8 @@ void IdArray::release() {
 namespace {
 
 using Range = tbb::blocked_range<SimplexId>;
-
-template <typename Body> void parallelFor(SimplexId n, Body body) {
-  tbb::parallel_for(Range(0, n), [&](const Range& r) {
-    for (SimplexId i = r.begin(); i < r.end(); ++i)
-      body(i);
-  });
-}
-
-// Insertion sort of at most 4 ids (std::sort trips GCC 12's -Warray-bounds here).
-inline void sortSmall(SimplexId* ids, int n) {
-  for (int i = 1; i < n; ++i)
-    for (int j = i; j > 0 && ids[j] < ids[j - 1]; --j)
-      std::swap(ids[j], ids[j - 1]);
-}
+using mesh_building::parallelFor;
+using mesh_building::sortSmall;
 
 // Flags set from several threads: a relaxed atomic store keeps it free of data races
 // without a std::atomic per element.
@@ -145,12 +134,7 @@ ExplicitTriangulation::ExplicitTriangulation(SimplexId numberOfVertices,
   if (cellDimension != 2 && cellDimension != 3)
     throw Error("explicit triangulation needs triangles or tetrahedra (cell dimension " +
                 std::to_string(cellDimension) + ")");
-  const std::size_t arity = std::size_t(cellDimension) + 1;
-  if (cellVertices.empty() || cellVertices.size() % arity != 0)
-    throw Error(cellVertices.empty() ? "mesh has no cells"
-                                     : "cell connectivity is not a multiple of " +
-                                           std::to_string(arity) + " vertex ids");
-  const SimplexId count = SimplexId(cellVertices.size() / arity);
+  const SimplexId count = mesh_building::cellCount(cellVertices.size(), cellDimension);
   const bool narrow =
       !forceWide_ && numberOfVertices <= std::numeric_limits<std::int32_t>::max() &&
       std::all_of(cellVertices.begin(), cellVertices.end(), [](SimplexId v) {

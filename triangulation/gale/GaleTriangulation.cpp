@@ -2,6 +2,7 @@
 
 #include "core/common/Timer.h"
 #include "cuda/gale/GaleGpu.h"
+#include "triangulation/explicit/MeshBuilding.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -410,19 +411,8 @@ private:
 namespace {
 
 using Range = tbb::blocked_range<SimplexId>;
-
-template <typename Body> void parallelFor(SimplexId n, Body body) {
-  tbb::parallel_for(Range(0, n), [&](const Range& r) {
-    for (SimplexId i = r.begin(); i < r.end(); ++i)
-      body(i);
-  });
-}
-
-inline void sortSmall(SimplexId* ids, int n) {
-  for (int i = 1; i < n; ++i)
-    for (int j = i; j > 0 && ids[j] < ids[j - 1]; --j)
-      std::swap(ids[j], ids[j - 1]);
-}
+using mesh_building::parallelFor;
+using mesh_building::sortSmall;
 
 // Compressed rows from the (row, value) pairs visit(emit) emits (it runs twice: count,
 // then fill), each row sorted ascending (and deduplicated when asked).
@@ -507,12 +497,8 @@ namespace {
 template <typename Id>
 SimplexId checkedCellCount(SimplexId numberOfVertices, int dimension,
                            const std::vector<Id>& cellVertices) {
-  const std::size_t arity = std::size_t(dimension) + 1;
-  if (cellVertices.empty() || cellVertices.size() % arity != 0)
-    throw Error(cellVertices.empty() ? "mesh has no cells"
-                                     : "cell connectivity is not a multiple of " +
-                                           std::to_string(arity) + " vertex ids");
-  const SimplexId numberOfCells = SimplexId(cellVertices.size() / arity);
+  const SimplexId numberOfCells =
+      mesh_building::cellCount(cellVertices.size(), dimension);
   ExplicitTriangulation::view(numberOfVertices, dimension, cellVertices.data(),
                               numberOfCells, nullptr);
   return numberOfCells;
