@@ -76,4 +76,21 @@ inline std::map<std::string, SimplexId> referenceCounts(const std::string& json,
   return counts;
 }
 
+// The shared volumes and TTK's reference counts under the shared data folder `data`;
+// missing() when either is absent (the parity tests then skip with skipMessage()).
+struct TtkReference {
+  std::string data, json;
+  std::vector<RawVolume> volumes;
+  bool missing() const { return json.empty() || volumes.empty(); }
+  std::string skipMessage() const {
+    return "test data missing under '" + data +
+           "' (set TOPOGPU_SHARED_DATA to the shared data folder)";
+  }
+};
+
+inline TtkReference ttkReference(const std::string& data) {
+  return {data, readText(data + "/ttk-reference/volumes.json"),
+          rawVolumes(data + "/volumes")};
+}
+
 } // namespace topogpu::test

@@ -920,12 +920,10 @@ struct VolumeLimits {
 };
 
 void checkVolumes(const VolumeLimits& limits, int atLeast) {
-  const std::string data = sharedDataDir();
-  const std::string json = readText(data + "/ttk-reference/volumes.json");
-  const std::vector<RawVolume> volumes = rawVolumes(data + "/volumes");
-  if (json.empty() || volumes.empty())
-    GTEST_SKIP() << "test data missing under '" << data
-                 << "' (set TOPOGPU_SHARED_DATA to the shared data folder)";
+  const TtkReference reference = ttkReference(sharedDataDir());
+  if (reference.missing())
+    GTEST_SKIP() << reference.skipMessage();
+  const auto& [data, json, volumes] = reference;
   static const char* const keys[7] = {"minimum",          "saddle1",   "saddle2",
                                       "maximum",          "ascending", "descending",
                                       "saddle_connectors"};

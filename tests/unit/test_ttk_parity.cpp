@@ -57,12 +57,10 @@ critical_points::Output runVolume(const RawVolume& vol, const std::string& path,
 // Every raw volume with a TTK reference; the explicit backend (the grid's cells as a tet
 // mesh) on the volumes up to maxMeshVertices, to keep the suite fast.
 void checkAllVolumes(bool asMesh, SimplexId maxMeshVertices) {
-  const std::string data = sharedDataDir();
-  const std::string json = readText(data + "/ttk-reference/volumes.json");
-  const std::vector<RawVolume> volumes = rawVolumes(data + "/volumes");
-  if (json.empty() || volumes.empty())
-    GTEST_SKIP() << "test data missing under '" << data
-                 << "' (set TOPOGPU_SHARED_DATA to the shared data folder)";
+  const TtkReference reference = ttkReference(sharedDataDir());
+  if (reference.missing())
+    GTEST_SKIP() << reference.skipMessage();
+  const auto& [data, json, volumes] = reference;
   static const std::pair<const char*, CriticalType> classes[] = {
       {"minimum", CriticalType::Minimum},
       {"saddle1", CriticalType::Saddle1},
