@@ -354,12 +354,11 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
                 ownN + std::int32_t(std::lower_bound(L.halo.begin(), L.halo.end(), u) -
                                     L.halo.begin()));
           };
-          // GEO's lengths in float32, times the triangle's slowness; lab 0 for the
-          // triangles solved through their edges only.
+          // GEO's entries (PatchSolve.h), lengths times the triangle's slowness.
           const auto geo = [](double la, double lb, double lab, double slowness,
                               std::uint16_t a, std::uint16_t b, bool edgesOnly) {
-            return PatchSolve{float(la * slowness), float(lb * slowness),
-                              edgesOnly ? 0.0f : float(lab * slowness), a, b};
+            return makePatchSolve(la * slowness, lb * slowness, lab * slowness, a, b,
+                                  edgesOnly);
           };
           // Pass 2: the solves, in updateVertex's order (star order; x1-c then c-x2).
           L.solveCounts.assign(std::size_t(ownN), 0);

@@ -14,8 +14,11 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace topogpu::gpu {
 
@@ -94,6 +97,25 @@ __device__ void schedule(const RoundState& st, std::int32_t q, int round) {
   }
 }
 
+// The entries of GEO a lane keeps in registers (its first kCachedSolves solves: all of
+// them with 4 lanes and up to 16 solves per vertex), loaded once per patch and round
+// along with the local table instead of once per sweep after it.
+constexpr int kCachedSolves = 4;
+
+__device__ PatchSolve cachedSolve(const PatchSolve (&cached)[kCachedSolves], int c) {
+  // Constant indices only, so the array stays in registers.
+  switch (c) {
+  case 0:
+    return cached[0];
+  case 1:
+    return cached[1];
+  case 2:
+    return cached[2];
+  default:
+    return cached[3];
+  }
+}
+
 // Phase A of round `round` (Algorithms 2.3-2.5 as runPatchFimHost does them, Patches.h):
 // the blocks take the round's active patches in turn (a grid-stride loop over the device
 // worklist, so the host never reads its length per round). Per patch: the local table's
@@ -117,9 +139,15 @@ __device__ void schedule(const RoundState& st, std::int32_t q, int round) {
 template <bool kLocated>
 __device__ unsigned long long patchRound(const PatchView& patches, const RoundState& st,
                                          int round, double threshold,
-                                         const SolveSettings& s) {
+                                         const SolveSettings& s, unsigned& readySeen) {
+  static_assert(kCachedSolves == 4, "cachedSolve has four cases");
   extern __shared__ double shared[];
   __shared__ unsigned long long patchMin;
+  const std::int32_t* list = st.list[round % 2];
+  // The block's first patch is read along with the list's length (in bounds: the grid
+  // has at most one block per patch), not after it: a round is a chain of dependent
+  // loads, and this takes one off it.
+  const std::int32_t firstPatch = list[blockIdx.x];
   const unsigned count = *st.count[round % 3];
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     *st.count[(round + 2) % 3] = 0; // the list after next starts empty
@@ -129,7 +157,6 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
       atomicAdd(st.patchRounds, static_cast<unsigned long long>(count));
     }
   }
-  const std::int32_t* list = st.list[round % 2];
   const std::int32_t* stampIn = st.stamp[(round + 1) % 2]; // the previous round's
   std::int32_t* stampOut = st.stamp[round % 2];
   const int lanes = s.lanes;
@@ -137,16 +164,23 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
   const int lane = int(threadIdx.x) % lanes;
   unsigned long long solved = 0;
   for (unsigned at = blockIdx.x; at < count; at += gridDim.x) {
-    const std::int32_t p = list[at];
-    if (kLocated) {
+    const std::int32_t p = at == blockIdx.x ? firstPatch : list[at];
+    if (kLocated && unsigned(p) >= readySeen) {
       // The staged upload: wait for p's tables (the copy engine writes *ready after
-      // them; their 128-byte lines are never read before, so no stale cache line).
+      // them; their 128-byte lines are never read before, so no stale cache line). The
+      // count only grows: the block remembers the last one it read (the same in all
+      // its threads, so they skip or wait together), and once the upload is complete
+      // no patch polls, fences or waits at this barrier any more.
+      __shared__ unsigned readyRead;
       if (threadIdx.x == 0) {
-        while (*static_cast<const volatile unsigned*>(st.ready) <= unsigned(p))
+        unsigned ready;
+        while ((ready = *static_cast<const volatile unsigned*>(st.ready)) <= unsigned(p))
           __nanosleep(256);
         __threadfence();
+        readyRead = ready;
       }
       __syncthreads();
+      readySeen = readyRead;
     }
     const std::int64_t base = patches.localOffsets[p];
     const int nLocal = int(patches.localOffsets[p + 1] - base);
@@ -154,6 +188,38 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
     double* val = shared;
     SimplexId* lab = reinterpret_cast<SimplexId*>(shared + nLocal);
     unsigned char* dirty = reinterpret_cast<unsigned char*>(lab + nLocal);
+    // The own vertex's data, its GEO entries and what the end of the round reads go out
+    // before the local table's loads so that all are in flight together: none depends
+    // on the sweeps (only p writes its own vertices' pending flags and announced values,
+    // and p runs once per round).
+    const bool mine = i < own;             // blockDim.x >= lanes * maxOwn >= lanes * own
+    const bool leader = mine && lane == 0; // writes the vertex's shared and global state
+    std::int32_t v = -1;
+    std::int64_t sb = 0, se = 0;
+    PatchSolve cached[kCachedSolves];
+    bool fixed = true, pend = false;
+    double announced = 0.0;
+    std::int32_t readerBegin = 0, readerEnd = 0;
+    if (mine) {
+      v = patches.localVertices[base + i];
+      sb = patches.solveOffsets[base + i];
+      se = patches.solveOffsets[base + i + 1];
+#pragma unroll
+      for (int c = 0; c < kCachedSolves; ++c) {
+        const std::int64_t k = sb + lane + std::int64_t(c) * lanes;
+        if (k < se)
+          cached[c] = patches.solves[k];
+      }
+      fixed = patches.seed[v] != 0;
+      if (leader) {
+        pend = st.pending[v] != 0;
+        announced = st.announced[v];
+        readerBegin = patches.readerOffsets[v];
+        readerEnd = patches.readerOffsets[v + 1];
+      }
+    }
+    if (fixed)
+      se = sb;
     // Located: p's own values are in the array of location[p] (only p rewrites it, at
     // the end of its round); this round's go to the other one.
     const unsigned ownLocation = kLocated ? st.location[p] & 1u : 0u;
@@ -185,26 +251,26 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
       patchMin = kInfBits;
     __syncthreads();
 
-    const bool mine = i < own;             // blockDim.x >= lanes * maxOwn >= lanes * own
-    const bool leader = mine && lane == 0; // writes the vertex's shared and global state
-    const std::int32_t v = mine ? patches.localVertices[base + i] : -1;
-    const bool fixed = !mine || patches.seed[v] != 0;
-    const std::int64_t sb = fixed ? 0 : patches.solveOffsets[base + i];
-    const std::int64_t se = fixed ? 0 : patches.solveOffsets[base + i + 1];
     double current = mine ? val[i] : 0.0;
     SimplexId currentLabel = mine ? lab[i] : -1;
+    if (pend && current <= threshold)
+      pend = false; // as the table's loop did to st.pending[v] above
     bool converged = false;
     for (int it = 0; it < s.internalIterations && !converged; ++it) {
       // This lane's share of updateFromPatch (PatchSolve.h), the same strict-< scan.
       double best = current;
       SimplexId bestLabel = currentLabel;
       int bestIndex = INT_MAX;
-      for (std::int64_t k = sb + lane; k < se; k += lanes) {
-        const PatchSolve e = patches.solves[k];
+      for (int c = 0;; ++c) {
+        const std::int64_t k = sb + lane + std::int64_t(c) * lanes;
+        if (k >= se)
+          break;
+        const PatchSolve e =
+            c < kCachedSolves ? cachedSolve(cached, c) : patches.solves[k];
         if (!dirty[e.a] && !dirty[e.b])
           continue;
-        const eikonal::TriangleSolution t = eikonal::solveTriangle(
-            val[e.a], val[e.b], double(e.la), double(e.lb), double(e.lab), 1.0, false);
+        const eikonal::TriangleSolution t =
+            eikonal::solvePatchTriangle(val[e.a], val[e.b], e);
         ++solved;
         if (t.value < best) {
           best = t.value;
@@ -239,10 +305,13 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
         const bool changedNow = next != current;
         const bool nowDirty = changedNow && next <= threshold;
         dirty[i] = nowDirty;
-        if (changedNow && !nowDirty)
+        if (changedNow && !nowDirty) {
           st.pending[v] = 1;
-        else if (nowDirty)
+          pend = true;
+        } else if (nowDirty) {
           st.pending[v] = 0;
+          pend = false;
+        }
         val[i] = next;
         lab[i] = nextLabel;
       }
@@ -265,19 +334,21 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
       bool stamp = false;
       if (!converged) {
         stamp = dirty[i] != 0; // moved in the last sweep: still to propagate here
-      } else if (!st.pending[v] && st.announced[v] - current > s.epsilon) {
+      } else if (!pend && announced - current > s.epsilon) {
         st.announced[v] = current;
         stamp = true;
-        for (std::int32_t k = patches.readerOffsets[v]; k < patches.readerOffsets[v + 1];
-             ++k)
+        for (std::int32_t k = readerBegin; k < readerEnd; ++k)
           schedule(st, patches.readers[k], round);
       }
       if (stamp)
         stampOut[v] = round;
-      if (st.pending[v])
+      if (pend)
         atomicMin(&patchMin,
                   static_cast<unsigned long long>(__double_as_longlong(current)));
     }
+    // The last read of the shared table: the next patch may overwrite it. Thread 0's
+    // tail below reads patchMin only, which it resets itself before the next patch's
+    // barrier, so the other threads go on to the next patch's loads meanwhile.
     __syncthreads();
     if (threadIdx.x == 0) {
       if (patchMin != kInfBits)
@@ -287,7 +358,6 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
       if (kLocated)
         st.location[p] = (unsigned(round) << 1) | (1u - ownLocation);
     }
-    __syncthreads(); // the shared table is reused by the next patch
   }
   return solved;
 }
@@ -334,7 +404,9 @@ __device__ void addSolves(const RoundState& st, unsigned long long solved) {
 // The multi-launch path: one launch per phase and round.
 __global__ void patchRoundKernel(PatchView patches, RoundState st, int round,
                                  SolveSettings s) {
-  addSolves(st, patchRound<false>(patches, st, round, *st.threshold[round % 2], s));
+  unsigned readySeen = 0; // unused: the multi-launch rounds start after the upload
+  addSolves(
+      st, patchRound<false>(patches, st, round, *st.threshold[round % 2], s, readySeen));
 }
 
 __global__ void publishKernel(PatchView patches, RoundState st, int round) {
@@ -356,10 +428,11 @@ __global__ void persistentKernel(PatchView patches, RoundState st, int first, in
                                  SolveSettings s) {
   cg::grid_group grid = cg::this_grid();
   unsigned long long solved = 0;
+  unsigned readySeen = 0; // the largest ready count this block has read
   if (*st.next != 0) {
     double threshold = *st.threshold[first % 2];
     for (int round = first;; ++round) {
-      solved += patchRound<true>(patches, st, round, threshold, s);
+      solved += patchRound<true>(patches, st, round, threshold, s, readySeen);
       grid.sync();
       const unsigned next = *st.count[(round + 1) % 3];
       threshold = nextThreshold(st, round, threshold);
@@ -413,15 +486,43 @@ constexpr std::size_t kHeader = 16; // keeps 16-byte alignment; byte 0: 1 when p
 std::atomic<bool> pinningFailed{false};
 
 // Small pinned buffers: the asynchronous reads of the worklist's length, the staged
-// upload's ready counts.
-struct PinnedCounts {
-  unsigned* host = nullptr;
-  explicit PinnedCounts(std::size_t n = 1) {
-    cudaCheck(cudaMallocHost(&host, n * sizeof(unsigned)), "patchFIM: pinned");
+// upload's ready counts. Kept for the process in a free list (a cudaMallocHost costs
+// about 0.4 ms, a fifth of a million-vertex solve's upload), never given back.
+class PinnedCounts {
+public:
+  explicit PinnedCounts(std::size_t n) {
+    const std::lock_guard<std::mutex> lock(poolMutex());
+    std::vector<std::pair<unsigned*, std::size_t>>& pool = freeList();
+    for (std::size_t k = 0; k < pool.size(); ++k)
+      if (pool[k].second >= n) {
+        host = pool[k].first;
+        capacity_ = pool[k].second;
+        pool.erase(pool.begin() + std::ptrdiff_t(k));
+        return;
+      }
+    capacity_ = std::max<std::size_t>(n, 64);
+    cudaCheck(cudaMallocHost(&host, capacity_ * sizeof(unsigned)), "patchFIM: pinned");
   }
-  ~PinnedCounts() { cudaFreeHost(host); }
+  ~PinnedCounts() {
+    const std::lock_guard<std::mutex> lock(poolMutex());
+    freeList().emplace_back(host, capacity_);
+  }
   PinnedCounts(const PinnedCounts&) = delete;
   PinnedCounts& operator=(const PinnedCounts&) = delete;
+  unsigned* host = nullptr;
+
+private:
+  static std::mutex& poolMutex() {
+    static std::mutex mutex;
+    return mutex;
+  }
+  // Leaked on purpose: freeing pinned memory after the CUDA runtime's own teardown at
+  // exit is an error.
+  static std::vector<std::pair<unsigned*, std::size_t>>& freeList() {
+    static auto* list = new std::vector<std::pair<unsigned*, std::size_t>>();
+    return *list;
+  }
+  std::size_t capacity_ = 0;
 };
 
 struct Event {
@@ -759,6 +860,11 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     cudaCheck(cudaMemsetAsync(st.scheduled, 0, std::size_t(np) * sizeof(std::int32_t),
                               main.stream),
               "patchFIM: upload");
+    // A block reads its first list entry before knowing the list's length: defined.
+    for (std::int32_t* list : st.list)
+      cudaCheck(
+          cudaMemsetAsync(list, 0, std::size_t(np) * sizeof(std::int32_t), main.stream),
+          "patchFIM: upload");
     put(oLocalOffsets, arrays.localOffsets.data(),
         arrays.localOffsets.size() * sizeof(std::int64_t), main.stream);
     put(oOwnCount, arrays.ownCount.data(), arrays.ownCount.size() * sizeof(std::int32_t),
@@ -783,7 +889,6 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
       cudaCheck(cudaMemsetAsync(st.location, 0, std::size_t(np) * sizeof(unsigned),
                                 main.stream),
                 "patchFIM: upload");
-      put(oPatchOf, arrays.patchOf.data(), nv * sizeof(std::int32_t), main.stream);
     }
     // The staged tables, queued after the main stream's copies so that those go first.
     {
@@ -853,6 +958,10 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
                   "patchFIM: upload");
       }
     }
+    // The patch of each vertex is read by the gather after the rounds only: it goes
+    // last, off the path to the first round.
+    if (persistent)
+      put(oPatchOf, arrays.patchOf.data(), nv * sizeof(std::int32_t), copies.stream);
     cudaCheck(cudaEventRecord(copied.event, copies.stream), "patchFIM: event");
     if (!persistent)
       cudaCheck(cudaStreamWaitEvent(main.stream, copied.event, 0), "patchFIM: upload");
@@ -943,6 +1052,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
 
     timer.reset();
     if (persistent) {
+      cudaCheck(cudaStreamWaitEvent(main.stream, copied.event, 0), "patchFIM: download");
       gatherKernel<<<unsigned(std::min<std::size_t>((nv + 255) / 256, 4096)), 256, 0,
                      main.stream>>>(st, nv);
       cudaCheck(cudaGetLastError(), "patchFIM: download");

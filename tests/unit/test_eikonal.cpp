@@ -851,14 +851,30 @@ TEST(EikonalPatches, AssemblyArraysMatchTheMesh) {
             if (std::binary_search(ring[x1].begin(), ring[x1].end(), x2) &&
                 std::binary_search(ring[v].begin(), ring[v].end(), x1) &&
                 std::binary_search(ring[v].begin(), ring[v].end(), x2)) {
-              // float32 lengths (speed 1): within a relative 2^-24 of the true ones;
-              // lab 0 marks a triangle solved through its edges only.
+              // float32 geometry (speed 1): the lengths within a relative 2^-24 of
+              // the true ones; x3's foot and height on ab from vector geometry (the
+              // builder uses the law of cosines); inverse 0 marks a triangle solved
+              // through its edges only.
               const double la = euclid(s, v, x1), lb = euclid(s, v, x2),
                            lab = euclid(s, x1, x2);
               EXPECT_NEAR(q.la, la, 6e-8 * la) << name;
               EXPECT_NEAR(q.lb, lb, 6e-8 * lb) << name;
-              if (q.lab != 0.0f) {
-                EXPECT_NEAR(q.lab, lab, 6e-8 * lab) << name;
+              if (q.inverse != 0.0f) {
+                const double* p1 = &s.points[3 * x1];
+                const double* p2 = &s.points[3 * x2];
+                const double* p3 = &s.points[3 * v];
+                double along = 0, d[3], w[3];
+                for (int c = 0; c < 3; ++c) {
+                  d[c] = p2[c] - p1[c];
+                  w[c] = p3[c] - p1[c];
+                  along += d[c] * w[c];
+                }
+                const double cross =
+                    std::hypot(d[1] * w[2] - d[2] * w[1], d[2] * w[0] - d[0] * w[2],
+                               d[0] * w[1] - d[1] * w[0]);
+                EXPECT_NEAR(q.inverse, 1 / lab, 6e-8 / lab) << name;
+                EXPECT_NEAR(q.foot, along / (lab * lab), 1e-6 * (1 + la / lab)) << name;
+                EXPECT_NEAR(q.height, cross / lab, 1e-6 * la) << name;
                 ++exactSolves;
               }
             }
