@@ -80,7 +80,7 @@ void solvePatchFim(const eikonal::PatchArrays&, const eikonal::PatchFimSettings&
                    const Monitor&, eikonal::PatchFimState&, RunReport&) {
   noCuda("patchFIM");
 }
-void* allocateUploadMemory(std::size_t bytes) {
+void* allocateUploadMemory(std::size_t bytes, bool) {
   if (void* p = std::malloc(bytes == 0 ? 1 : bytes))
     return p;
   throw std::bad_alloc();

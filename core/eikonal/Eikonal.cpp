@@ -485,6 +485,7 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
           patchState.value = state.value;
           patchState.label = state.label;
           patchState.seed = state.seed;
+          patchState.transfer.resize(kPatchFimTransferCounts);
           gpu::solvePatchFim(arrays, settings, monitor, patchState, report);
           if (!patchState.converged)
             report.warnings.push_back(

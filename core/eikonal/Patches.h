@@ -22,31 +22,36 @@
 namespace topogpu::gpu {
 // Host memory for the arrays the device uploads: page-locked (cudaMallocHost) in a CUDA
 // build with a device, so the upload is one DMA at full bus speed instead of a staged
-// copy; the C heap otherwise (cuda/GpuStubs.cpp, or when pinning fails). Defined in
-// cuda/eikonal.
-void* allocateUploadMemory(std::size_t bytes);
+// copy; the C heap otherwise (cuda/GpuStubs.cpp, or when pinning fails). Below 1 MiB
+// only when alwaysPin (small buffers the device reads or writes asynchronously).
+// Defined in cuda/eikonal.
+void* allocateUploadMemory(std::size_t bytes, bool alwaysPin = false);
 void releaseUploadMemory(void* memory) noexcept;
 } // namespace topogpu::gpu
 
 namespace topogpu::eikonal {
 
 // std::vector's allocator for the uploaded arrays (gpu::allocateUploadMemory).
-template <typename T> struct UploadAllocator {
+template <typename T, bool kAlwaysPin = false> struct UploadAllocator {
   using value_type = T;
+  template <typename U> struct rebind { using other = UploadAllocator<U, kAlwaysPin>; };
   UploadAllocator() = default;
-  template <typename U> UploadAllocator(const UploadAllocator<U>&) noexcept {}
+  template <typename U> UploadAllocator(const UploadAllocator<U, kAlwaysPin>&) noexcept {}
   T* allocate(std::size_t n) {
-    return static_cast<T*>(gpu::allocateUploadMemory(n * sizeof(T)));
+    return static_cast<T*>(gpu::allocateUploadMemory(n * sizeof(T), kAlwaysPin));
   }
   void deallocate(T* p, std::size_t) noexcept { gpu::releaseUploadMemory(p); }
-  template <typename U> bool operator==(const UploadAllocator<U>&) const noexcept {
+  template <typename U>
+  bool operator==(const UploadAllocator<U, kAlwaysPin>&) const noexcept {
     return true;
   }
-  template <typename U> bool operator!=(const UploadAllocator<U>&) const noexcept {
+  template <typename U>
+  bool operator!=(const UploadAllocator<U, kAlwaysPin>&) const noexcept {
     return false;
   }
 };
 template <typename T> using UploadVector = std::vector<T, UploadAllocator<T>>;
+template <typename T> using PinnedVector = std::vector<T, UploadAllocator<T, true>>;
 
 // True when this build links METIS (the BFS partition is used otherwise).
 bool hasMetis();
@@ -120,7 +125,14 @@ struct PatchFimState {
   long long solves = 0;           // triangle solves
   bool converged = true;          // false when maxRounds stopped it
   std::size_t activeAtCap = 0;    // active patches left at the cap
+  // The device solver's small transfers (the worklist's length, the staged upload's
+  // ready counts) go through this page-locked memory, allocated with the state like the
+  // uploaded arrays rather than in the solve (a cudaMallocHost costs 0.5-1 ms, as much
+  // as the rest of a million-vertex upload). The solver sizes it when it is smaller.
+  PinnedVector<unsigned> transfer;
 };
+// The size of PatchFimState::transfer the device solver uses.
+constexpr std::size_t kPatchFimTransferCounts = 2 + 32;
 
 // The first active list, in increasing order: the patches holding a seed and those that
 // read one (a patch of seeds only never changes, so its readers must start).

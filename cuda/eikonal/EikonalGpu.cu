@@ -14,11 +14,8 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <new>
 #include <string>
-#include <utility>
-#include <vector>
 
 namespace topogpu::gpu {
 
@@ -197,9 +194,11 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
     std::int32_t v = -1;
     std::int64_t sb = 0, se = 0;
     PatchSolve cached[kCachedSolves];
+    // Every lane of a vertex tracks its pending flag and announcement (the lanes agree
+    // on its value after each sweep), so that they can split its readers' schedules.
     bool fixed = true, pend = false;
     double announced = 0.0;
-    std::int32_t readerBegin = 0, readerEnd = 0;
+    std::int32_t readerBegin = 0, readerEnd = 0, firstReader = -1;
     if (mine) {
       v = patches.localVertices[base + i];
       sb = patches.solveOffsets[base + i];
@@ -211,12 +210,12 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
           cached[c] = patches.solves[k];
       }
       fixed = patches.seed[v] != 0;
-      if (leader) {
-        pend = st.pending[v] != 0;
-        announced = st.announced[v];
-        readerBegin = patches.readerOffsets[v];
-        readerEnd = patches.readerOffsets[v + 1];
-      }
+      pend = st.pending[v] != 0;
+      announced = st.announced[v];
+      readerBegin = patches.readerOffsets[v];
+      readerEnd = patches.readerOffsets[v + 1];
+      if (readerBegin + lane < readerEnd)
+        firstReader = patches.readers[readerBegin + lane];
     }
     if (fixed)
       se = sb;
@@ -300,18 +299,15 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
         nextLabel = bestLabel;
       }
       __syncthreads(); // every read of this sweep is done
+      // A value above the threshold waits (pending) until the threshold reaches it.
+      const bool changedNow = next != current;
+      const bool nowDirty = changedNow && next <= threshold;
+      if (changedNow)
+        pend = !nowDirty;
       if (leader) {
-        // A value above the threshold waits (pending) until the threshold reaches it.
-        const bool changedNow = next != current;
-        const bool nowDirty = changedNow && next <= threshold;
         dirty[i] = nowDirty;
-        if (changedNow && !nowDirty) {
-          st.pending[v] = 1;
-          pend = true;
-        } else if (nowDirty) {
-          st.pending[v] = 0;
-          pend = false;
-        }
+        if (changedNow)
+          st.pending[v] = pend ? 1 : 0;
         val[i] = next;
         lab[i] = nextLabel;
       }
@@ -323,38 +319,46 @@ __device__ unsigned long long patchRound(const PatchView& patches, const RoundSt
       // moved nothing ends the patch's round here (no sweep is run for nothing).
       converged = __syncthreads_or(moved) == 0;
     }
-    if (leader) {
-      if (kLocated && ownLocation != 0) {
-        st.valueIn[v] = current;
-        st.labelIn[v] = currentLabel;
-      } else {
-        st.valueOut[v] = current;
-        st.labelOut[v] = currentLabel;
+    // An unconverged patch lists itself again at once, by a thread that is no vertex's
+    // leader (lanes > 1), while the leaders write; a converged one waits for patchMin.
+    if (!converged && threadIdx.x == blockDim.x - 1)
+      schedule(st, p, round);
+    if (mine) {
+      // A converged patch announces the vertices that moved by more than epsilon since
+      // their last announcement: each lane schedules every lanes-th reader (a
+      // schedule is two dependent atomics: the lanes overlap them).
+      const bool announce = converged && !pend && announced - current > s.epsilon;
+      if (announce)
+        for (std::int32_t k = readerBegin + lane; k < readerEnd; k += lanes)
+          schedule(st, k == readerBegin + lane ? firstReader : patches.readers[k], round);
+      if (leader) {
+        if (kLocated && ownLocation != 0) {
+          st.valueIn[v] = current;
+          st.labelIn[v] = currentLabel;
+        } else {
+          st.valueOut[v] = current;
+          st.labelOut[v] = currentLabel;
+        }
+        if (announce)
+          st.announced[v] = current;
+        // Unconverged: the moves of the last sweep are still to propagate here.
+        if (converged ? announce : dirty[i] != 0)
+          stampOut[v] = round;
+        if (pend)
+          atomicMin(&patchMin,
+                    static_cast<unsigned long long>(__double_as_longlong(current)));
       }
-      bool stamp = false;
-      if (!converged) {
-        stamp = dirty[i] != 0; // moved in the last sweep: still to propagate here
-      } else if (!pend && announced - current > s.epsilon) {
-        st.announced[v] = current;
-        stamp = true;
-        for (std::int32_t k = readerBegin; k < readerEnd; ++k)
-          schedule(st, patches.readers[k], round);
-      }
-      if (stamp)
-        stampOut[v] = round;
-      if (pend)
-        atomicMin(&patchMin,
-                  static_cast<unsigned long long>(__double_as_longlong(current)));
     }
     // The last read of the shared table: the next patch may overwrite it. Thread 0's
     // tail below reads patchMin only, which it resets itself before the next patch's
     // barrier, so the other threads go on to the next patch's loads meanwhile.
     __syncthreads();
     if (threadIdx.x == 0) {
-      if (patchMin != kInfBits)
+      if (patchMin != kInfBits) {
         atomicMin(st.minPending[(round + 1) % 3], patchMin);
-      if (!converged || patchMin != kInfBits)
-        schedule(st, p, round); // unconverged, or values waiting for the threshold
+        if (converged)
+          schedule(st, p, round); // values waiting for the threshold
+      }
       if (kLocated)
         st.location[p] = (unsigned(round) << 1) | (1u - ownLocation);
     }
@@ -485,46 +489,6 @@ constexpr std::size_t kPinnedMinBytes = std::size_t(1) << 20;
 constexpr std::size_t kHeader = 16; // keeps 16-byte alignment; byte 0: 1 when pinned
 std::atomic<bool> pinningFailed{false};
 
-// Small pinned buffers: the asynchronous reads of the worklist's length, the staged
-// upload's ready counts. Kept for the process in a free list (a cudaMallocHost costs
-// about 0.4 ms, a fifth of a million-vertex solve's upload), never given back.
-class PinnedCounts {
-public:
-  explicit PinnedCounts(std::size_t n) {
-    const std::lock_guard<std::mutex> lock(poolMutex());
-    std::vector<std::pair<unsigned*, std::size_t>>& pool = freeList();
-    for (std::size_t k = 0; k < pool.size(); ++k)
-      if (pool[k].second >= n) {
-        host = pool[k].first;
-        capacity_ = pool[k].second;
-        pool.erase(pool.begin() + std::ptrdiff_t(k));
-        return;
-      }
-    capacity_ = std::max<std::size_t>(n, 64);
-    cudaCheck(cudaMallocHost(&host, capacity_ * sizeof(unsigned)), "patchFIM: pinned");
-  }
-  ~PinnedCounts() {
-    const std::lock_guard<std::mutex> lock(poolMutex());
-    freeList().emplace_back(host, capacity_);
-  }
-  PinnedCounts(const PinnedCounts&) = delete;
-  PinnedCounts& operator=(const PinnedCounts&) = delete;
-  unsigned* host = nullptr;
-
-private:
-  static std::mutex& poolMutex() {
-    static std::mutex mutex;
-    return mutex;
-  }
-  // Leaked on purpose: freeing pinned memory after the CUDA runtime's own teardown at
-  // exit is an error.
-  static std::vector<std::pair<unsigned*, std::size_t>>& freeList() {
-    static auto* list = new std::vector<std::pair<unsigned*, std::size_t>>();
-    return *list;
-  }
-  std::size_t capacity_ = 0;
-};
-
 struct Event {
   cudaEvent_t event = nullptr;
   Event() {
@@ -618,10 +582,11 @@ int intFromEnvironment(const char* name, int otherwise, int lo, int hi) {
 
 } // namespace
 
-void* allocateUploadMemory(std::size_t bytes) {
+void* allocateUploadMemory(std::size_t bytes, bool alwaysPin) {
   const std::size_t total = bytes + kHeader;
   void* p = nullptr;
-  if (bytes >= kPinnedMinBytes && !pinningFailed.load(std::memory_order_relaxed)) {
+  if ((alwaysPin || bytes >= kPinnedMinBytes) &&
+      !pinningFailed.load(std::memory_order_relaxed)) {
     if (cudaMallocHost(&p, total) == cudaSuccess) {
       static_cast<unsigned char*>(p)[0] = 1;
       return static_cast<unsigned char*>(p) + kHeader;
@@ -784,12 +749,14 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     };
     const std::size_t oSmall = block.reserve<Small>(1);
     block.allocate();
-    // One pinned block (each cudaMallocHost costs about 0.4 ms): the rounds' reads of
-    // the list length (2), then the staged upload's ready counts.
-    const std::int32_t chunks = std::min<std::int32_t>(np, 32);
-    PinnedCounts pinned{std::size_t(2 + chunks)};
-    unsigned* const nextCount = pinned.host;
-    unsigned* const readyCounts = pinned.host + 2;
+    // The rounds' reads of the list length (2), then the staged upload's ready counts,
+    // in the state's pinned block (PatchFimState::transfer).
+    const std::int32_t chunks =
+        std::min<std::int32_t>(np, std::int32_t(eikonal::kPatchFimTransferCounts - 2));
+    if (state.transfer.size() < std::size_t(2 + chunks))
+      state.transfer.resize(eikonal::kPatchFimTransferCounts);
+    unsigned* const nextCount = state.transfer.data();
+    unsigned* const readyCounts = nextCount + 2;
     Event copied, done[2];
     DrainStreams drain{main.stream, copies.stream};
 
