@@ -486,6 +486,8 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
           patchState.label = state.label;
           patchState.seed = state.seed;
           patchState.transfer.resize(kPatchFimTransferCounts);
+          patchState.staging.resize(std::size_t(mesh.vertices) *
+                                    (sizeof(double) + sizeof(SimplexId)));
           gpu::solvePatchFim(arrays, settings, monitor, patchState, report);
           if (!patchState.converged)
             report.warnings.push_back(

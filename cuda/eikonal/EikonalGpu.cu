@@ -6,6 +6,7 @@
 #include "cuda/common/GpuDevice.h"
 
 #include <cooperative_groups.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <atomic>
@@ -484,6 +485,25 @@ __global__ void initialStateKernel(const std::uint8_t* seed, std::size_t n,
   }
 }
 
+// PatchFimState::transfer: the two list lengths, the staged upload's ready counts (one
+// per chunk), then the run's three 64-bit counters (8-byte aligned: the block is).
+constexpr std::int32_t kReadyCounts = 32;
+constexpr std::size_t kTransferTotals = 2 + kReadyCounts;
+static_assert(kTransferTotals % 2 == 0 &&
+                  kTransferTotals + 6 <= eikonal::kPatchFimTransferCounts,
+              "the transfer block holds the counts and the counters");
+
+// memcpy by all cores (tbb), in blocks of 1 MiB.
+void copyInParallel(void* to, const void* from, std::size_t bytes) {
+  constexpr std::size_t kBlock = std::size_t(1) << 20;
+  tbb::parallel_for(std::size_t(0), (bytes + kBlock - 1) / kBlock, [&](std::size_t b) {
+    const std::size_t at = b * kBlock;
+    std::memcpy(static_cast<unsigned char*>(to) + at,
+                static_cast<const unsigned char*>(from) + at,
+                std::min(kBlock, bytes - at));
+  });
+}
+
 // Pinned upload memory: below this size the C heap is as fast.
 constexpr std::size_t kPinnedMinBytes = std::size_t(1) << 20;
 constexpr std::size_t kHeader = 16; // keeps 16-byte alignment; byte 0: 1 when pinned
@@ -706,9 +726,11 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     Timer timer;
     // The upload: one device allocation; the per-patch tables (GEO, local tables)
     // staged on a stream of their own (below) while the seed flags, the initial state
-    // and the per-vertex arrays go up on the main one. "upload (gpu)" times the main
-    // stream's part: with the persistent kernel the staged copies go on during the
-    // rounds (inside "patchfim (gpu)").
+    // and the per-vertex arrays go up on the main one. "upload (gpu)" times the
+    // allocation and the queueing of the copies, and, for the multi-launch rounds, the
+    // copies themselves; the persistent kernel is queued behind the main stream's
+    // copies, so its copies and the staged ones go on during the rounds (inside
+    // "patchfim (gpu)").
     Stream main, copies;
     DeviceBlock block;
     const std::size_t slots = arrays.localVertices.size();
@@ -751,9 +773,8 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     block.allocate();
     // The rounds' reads of the list length (2), then the staged upload's ready counts,
     // in the state's pinned block (PatchFimState::transfer).
-    const std::int32_t chunks =
-        std::min<std::int32_t>(np, std::int32_t(eikonal::kPatchFimTransferCounts - 2));
-    if (state.transfer.size() < std::size_t(2 + chunks))
+    const std::int32_t chunks = std::min<std::int32_t>(np, kReadyCounts);
+    if (state.transfer.size() < eikonal::kPatchFimTransferCounts)
       state.transfer.resize(eikonal::kPatchFimTransferCounts);
     unsigned* const nextCount = state.transfer.data();
     unsigned* const readyCounts = nextCount + 2;
@@ -857,6 +878,69 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
                                 main.stream),
                 "patchFIM: upload");
     }
+    // Both schemes go out in batches, each followed by an asynchronous read of the next
+    // list's length into pinned memory; the host queues the next batch before waiting
+    // for the previous one's length, so the device never idles for the host, and checks
+    // the Monitor's abort between batches.
+    //  - rounds: 16 rounds of two launches each (patchRoundKernel, publishKernel); rounds
+    //    after the list ran empty do nothing (zero count) and are not counted.
+    //  - persistent: one cooperative launch runs up to TOPOGPU_PATCHFIM_CHUNK (128)
+    //    rounds, one grid-wide barrier each, the end detected on the device. Chunks
+    //    rather than a kernel polling a pinned abort flag: the Monitor may only be called
+    //    from this thread, so the host would have to spin on it anyway, and the flag
+    //    (mapped host memory) would put a PCIe read (about a microsecond) on every
+    //    round's critical path, read by every block or broadcast through an extra
+    //    barrier so that all blocks stop in the same round. A chunk boundary costs one
+    //    launch (a few microseconds, hidden as the next chunk is already queued) per 128
+    //    rounds and delays an abort by at most a chunk (a few milliseconds). A chunk
+    //    queued after the run ended returns at once.
+    const long long batch =
+        persistent ? intFromEnvironment("TOPOGPU_PATCHFIM_CHUNK", 128, 1, 1 << 20) : 16;
+    long long launched = 0, launchedAt[2] = {0, 0};
+    // launch(slot) queues a batch, finish(slot) the read of its list length and its
+    // event: the first persistent batch is launched before the staged upload is queued
+    // (below) and finished after, so that the rounds start as soon as the main stream's
+    // uploads are done, and no call that may block (a read into pageable memory, when
+    // pinning failed) comes before every copy the rounds wait for is queued.
+    const auto launch = [&](int slot) {
+      const long long n = std::min<long long>(batch, settings.maxRounds - launched);
+      if (persistent) {
+        int first = int(launched + 1), last = int(launched + n);
+        SolveSettings s = solveSettings;
+        RoundState roundState = st;
+        PatchView patches = view;
+        void* args[] = {&patches, &roundState, &first, &last, &s};
+        cudaCheck(cudaLaunchCooperativeKernel(
+                      reinterpret_cast<const void*>(persistentKernel), persistentGrid,
+                      unsigned(threads), args, sharedBytes, main.stream),
+                  "patchFIM: rounds");
+        launched += n;
+      } else {
+        for (long long k = 0; k < n; ++k) {
+          const int round = int(++launched);
+          patchRoundKernel<<<grid, unsigned(threads), sharedBytes, main.stream>>>(
+              view, st, round, solveSettings);
+          publishKernel<<<grid, 64, 0, main.stream>>>(view, st, round);
+        }
+        cudaCheck(cudaGetLastError(), "patchFIM: rounds");
+      }
+      launchedAt[slot] = launched;
+    };
+    const auto finish = [&](int slot) {
+      cudaCheck(cudaMemcpyAsync(nextCount + slot,
+                                persistent ? st.next : st.count[(launched + 1) % 3],
+                                sizeof(unsigned), cudaMemcpyDeviceToHost, main.stream),
+                "patchFIM: active count");
+      cudaCheck(cudaEventRecord(done[slot].event, main.stream), "patchFIM: event");
+    };
+    const auto enqueue = [&](int slot) {
+      launch(slot);
+      finish(slot);
+    };
+    const bool startEarly = persistent && !initial.empty() && settings.maxRounds > 0;
+    if (startEarly)
+      launch(0);
+
     // The staged tables, queued after the main stream's copies so that those go first.
     {
       struct Table {
@@ -930,64 +1014,16 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     if (persistent)
       put(oPatchOf, arrays.patchOf.data(), nv * sizeof(std::int32_t), copies.stream);
     cudaCheck(cudaEventRecord(copied.event, copies.stream), "patchFIM: event");
-    if (!persistent)
+    if (!persistent) {
       cudaCheck(cudaStreamWaitEvent(main.stream, copied.event, 0), "patchFIM: upload");
-    cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: upload");
+      cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: upload");
+    }
     stageDone("upload");
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     report.timings.emplace_back("upload (gpu)", timer.seconds());
 
     timer.reset();
-    // Both schemes go out in batches, each followed by an asynchronous read of the next
-    // list's length into pinned memory; the host queues the next batch before waiting
-    // for the previous one's length, so the device never idles for the host, and checks
-    // the Monitor's abort between batches.
-    //  - rounds: 16 rounds of two launches each (patchRoundKernel, publishKernel); rounds
-    //    after the list ran empty do nothing (zero count) and are not counted.
-    //  - persistent: one cooperative launch runs up to TOPOGPU_PATCHFIM_CHUNK (128)
-    //    rounds, one grid-wide barrier each, the end detected on the device. Chunks
-    //    rather than a kernel polling a pinned abort flag: the Monitor may only be called
-    //    from this thread, so the host would have to spin on it anyway, and the flag
-    //    (mapped host memory) would put a PCIe read (about a microsecond) on every
-    //    round's critical path, read by every block or broadcast through an extra
-    //    barrier so that all blocks stop in the same round. A chunk boundary costs one
-    //    launch (a few microseconds, hidden as the next chunk is already queued) per 128
-    //    rounds and delays an abort by at most a chunk (a few milliseconds). A chunk
-    //    queued after the run ended returns at once.
-    const long long batch =
-        persistent ? intFromEnvironment("TOPOGPU_PATCHFIM_CHUNK", 128, 1, 1 << 20) : 16;
-    long long launched = 0, launchedAt[2] = {0, 0};
-    const auto enqueue = [&](int slot) {
-      const long long n = std::min<long long>(batch, settings.maxRounds - launched);
-      if (persistent) {
-        int first = int(launched + 1), last = int(launched + n);
-        SolveSettings s = solveSettings;
-        RoundState roundState = st;
-        PatchView patches = view;
-        void* args[] = {&patches, &roundState, &first, &last, &s};
-        cudaCheck(cudaLaunchCooperativeKernel(
-                      reinterpret_cast<const void*>(persistentKernel), persistentGrid,
-                      unsigned(threads), args, sharedBytes, main.stream),
-                  "patchFIM: rounds");
-        launched += n;
-        cudaCheck(cudaMemcpyAsync(nextCount + slot, st.next, sizeof(unsigned),
-                                  cudaMemcpyDeviceToHost, main.stream),
-                  "patchFIM: active count");
-      } else {
-        for (long long k = 0; k < n; ++k) {
-          const int round = int(++launched);
-          patchRoundKernel<<<grid, unsigned(threads), sharedBytes, main.stream>>>(
-              view, st, round, solveSettings);
-          publishKernel<<<grid, 64, 0, main.stream>>>(view, st, round);
-        }
-        cudaCheck(cudaGetLastError(), "patchFIM: rounds");
-        cudaCheck(cudaMemcpyAsync(nextCount + slot, st.count[(launched + 1) % 3],
-                                  sizeof(unsigned), cudaMemcpyDeviceToHost, main.stream),
-                  "patchFIM: active count");
-      }
-      cudaCheck(cudaEventRecord(done[slot].event, main.stream), "patchFIM: event");
-      launchedAt[slot] = launched;
-    };
+
     bool capped = false;
     unsigned activeAtCap = 0;
     if (!initial.empty() && settings.maxRounds <= 0) {
@@ -995,7 +1031,10 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
       activeAtCap = unsigned(initial.size());
     } else if (!initial.empty()) {
       int slot = 0;
-      enqueue(slot);
+      if (startEarly)
+        finish(slot);
+      else
+        enqueue(slot);
       while (true) {
         // A batch is queued after `slot` unless the cap was reached with it.
         if (launchedAt[slot] < settings.maxRounds)
@@ -1024,17 +1063,45 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
                      main.stream>>>(st, nv);
       cudaCheck(cudaGetLastError(), "patchFIM: download");
     }
-    cudaCheck(cudaMemcpyAsync(state.value.data(), st.valueIn, nv * sizeof(double),
-                              cudaMemcpyDeviceToHost, main.stream),
-              "patchFIM: download");
-    cudaCheck(cudaMemcpyAsync(state.label.data(), st.labelIn, nv * sizeof(SimplexId),
-                              cudaMemcpyDeviceToHost, main.stream),
-              "patchFIM: download");
-    unsigned long long total[3] = {0, 0, 0};
-    cudaCheck(cudaMemcpyAsync(total, st.solves, sizeof(total), cudaMemcpyDeviceToHost,
-                              main.stream),
-              "patchFIM: download");
-    cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: download");
+    // The counters go to the transfer block's tail (pinned: an asynchronous copy into
+    // pageable memory would wait for the values ahead of it).
+    unsigned long long* const total =
+        reinterpret_cast<unsigned long long*>(state.transfer.data() + kTransferTotals);
+    const std::size_t valueBytes = nv * sizeof(double),
+                      labelBytes = nv * sizeof(SimplexId);
+    if (state.staging.size() >= valueBytes + labelBytes) {
+      // Through the state's pinned staging block (PatchFimState::staging): the DMA at
+      // full bus speed, then copies by all cores, the values' while the labels come
+      // down (a copy into pageable memory goes through the driver's staging buffer and
+      // one core, at about a third of the speed).
+      unsigned char* const values = state.staging.data();
+      unsigned char* const labels = values + valueBytes;
+      cudaCheck(cudaMemcpyAsync(values, st.valueIn, valueBytes, cudaMemcpyDeviceToHost,
+                                main.stream),
+                "patchFIM: download");
+      cudaCheck(cudaEventRecord(done[0].event, main.stream), "patchFIM: event");
+      cudaCheck(cudaMemcpyAsync(labels, st.labelIn, labelBytes, cudaMemcpyDeviceToHost,
+                                main.stream),
+                "patchFIM: download");
+      cudaCheck(cudaMemcpyAsync(total, st.solves, 3 * sizeof(unsigned long long),
+                                cudaMemcpyDeviceToHost, main.stream),
+                "patchFIM: download");
+      cudaCheck(cudaEventSynchronize(done[0].event), "patchFIM: download");
+      copyInParallel(state.value.data(), values, valueBytes);
+      cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: download");
+      copyInParallel(state.label.data(), labels, labelBytes);
+    } else {
+      cudaCheck(cudaMemcpyAsync(state.value.data(), st.valueIn, valueBytes,
+                                cudaMemcpyDeviceToHost, main.stream),
+                "patchFIM: download");
+      cudaCheck(cudaMemcpyAsync(state.label.data(), st.labelIn, labelBytes,
+                                cudaMemcpyDeviceToHost, main.stream),
+                "patchFIM: download");
+      cudaCheck(cudaMemcpyAsync(total, st.solves, 3 * sizeof(unsigned long long),
+                                cudaMemcpyDeviceToHost, main.stream),
+                "patchFIM: download");
+      cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: download");
+    }
     state.solves += static_cast<long long>(total[0]);
     state.patchRounds += static_cast<long long>(total[1]);
     state.rounds = static_cast<long long>(total[2]);
