@@ -17,6 +17,7 @@
 //    through the boundary; each vertex takes the label of the first cell of its star.
 #pragma once
 
+#include "core/discrete_gradient/PointerJumping.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 
 #include <tbb/enumerable_thread_specific.h>
@@ -192,14 +193,14 @@ void computeSaddleConnectors(Triangulation& tri, const Output& gradient,
 }
 
 // label[v]: the index in gradient.criticalCells[0] of the minimum v's descending V-path
-// reaches (every vertex gets one). Pointer jumping over "the other vertex of v's paired
-// edge", so the vertices run in parallel.
+// reaches (every vertex gets one). Pointer jumping (PointerJumping.h) over "the other
+// vertex of v's paired edge", so the vertices run in parallel.
 template <typename Triangulation>
 void computeDescendingManifold(Triangulation& tri, const Output& gradient,
                                std::vector<SimplexId>& label) {
   tri.precondition(kSeparatrixRelations);
   const SimplexId n = gradient.simplexCounts[0];
-  std::vector<SimplexId> next(n), jump(n);
+  std::vector<SimplexId> next(n);
   tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) {
     const SimplexId e = getPairedCell(tri, gradient, 0, v, false);
     if (e < 0) {
@@ -209,16 +210,7 @@ void computeDescendingManifold(Triangulation& tri, const Output& gradient,
     const SimplexId a = tri.getEdgeVertex(e, 0);
     next[v] = a == v ? tri.getEdgeVertex(e, 1) : a;
   });
-  // Each round doubles the reach; V-paths are acyclic, so log2(n) + 1 rounds suffice.
-  for (SimplexId reach = 1; reach < 2 * n; reach *= 2) {
-    bool changed = false;
-    tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) { jump[v] = next[next[v]]; });
-    for (SimplexId v = 0; v < n && !changed; ++v)
-      changed = jump[v] != next[v];
-    next.swap(jump);
-    if (!changed)
-      break;
-  }
+  jumpToRoots(next);
   std::vector<SimplexId> indexOf(n, -1);
   const auto& minima = gradient.criticalCells[0];
   for (std::size_t i = 0; i < minima.size(); ++i)
@@ -238,7 +230,7 @@ void computeAscendingManifold(Triangulation& tri, const Output& gradient,
   const int top = gradient.dimension;
   const SimplexId n = gradient.simplexCounts[top];
   constexpr SimplexId kLeaves = -1;
-  std::vector<SimplexId> next(n), jump(n);
+  std::vector<SimplexId> next(n);
   tbb::parallel_for(SimplexId(0), n, [&](SimplexId c) {
     if (isCritical(gradient, top, c)) {
       next[c] = c;
@@ -257,17 +249,7 @@ void computeAscendingManifold(Triangulation& tri, const Output& gradient,
       }
     }
   });
-  for (SimplexId reach = 1; reach < 2 * n; reach *= 2) {
-    tbb::parallel_for(SimplexId(0), n, [&](SimplexId c) {
-      jump[c] = next[c] == kLeaves ? kLeaves : next[next[c]];
-    });
-    bool changed = false;
-    for (SimplexId c = 0; c < n && !changed; ++c)
-      changed = jump[c] != next[c];
-    next.swap(jump);
-    if (!changed)
-      break;
-  }
+  jumpToRoots(next); // kLeaves is negative: a terminal
   std::vector<SimplexId> indexOf(n, -1);
   const auto& maxima = gradient.criticalCells[top];
   for (std::size_t i = 0; i < maxima.size(); ++i)

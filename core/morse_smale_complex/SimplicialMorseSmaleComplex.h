@@ -32,6 +32,7 @@
 //    connectors stays in SimplicialSeparatrices.h (its one-path-per-1-saddle rule).
 #pragma once
 
+#include "core/discrete_gradient/PointerJumping.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
@@ -216,25 +217,6 @@ void boundaryForest(const Triangulation& tri, int top, const SimplexId* rank,
   });
 }
 
-// Pointer jumping to the roots of a forest given by next (next[i] == i at a root; a
-// negative next is a terminal value kept as is).
-inline void jumpToRoots(std::vector<SimplexId>& next) {
-  const SimplexId n = SimplexId(next.size());
-  std::vector<SimplexId> jump(next.size());
-  for (SimplexId reach = 1; reach < 2 * n + 2; reach *= 2) {
-    tbb::parallel_for(SimplexId(0), n, [&](SimplexId i) {
-      jump[i] = next[i] < 0 ? next[i] : next[next[i]];
-    });
-    bool changed = false;
-    for (SimplexId i = 0; i < n && !changed; ++i)
-      changed = jump[i] != next[i];
-    next.swap(jump);
-    if (!changed)
-      return;
-  }
-  throw Error("internal error: a gradient forest has a cycle");
-}
-
 struct WallScratch {
   std::vector<SimplexId> localOf; // triangle id -> index in the wall, or -1
   std::vector<SimplexId> triangles, parent, successorOffsets, successors, inDegree, order;
@@ -406,10 +388,10 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
       }
     }
   });
-  detail::jumpToRoots(next);
+  discrete_gradient::jumpToRoots(next, monitor);
   detail::boundaryForest(tri, top, rank, output);
   std::vector<SimplexId> boundaryRoot = output.boundaryNext;
-  detail::jumpToRoots(boundaryRoot);
+  discrete_gradient::jumpToRoots(boundaryRoot, monitor);
   monitor.report(0.7);
   monitor.checkAbort();
 

@@ -7,6 +7,7 @@
 // labelled, each extremum's region connected and containing it, Euler on arcs, a ramp
 // and single bumps with known answers, bad input.
 #include "UnitHelpers.h"
+#include "core/discrete_gradient/PointerJumping.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -520,6 +521,47 @@ TEST(MorseSmaleComplex, GpuRequestWithoutDeviceRunsOnCpu) {
   EXPECT_EQ(gpu.ascendingManifold, cpu.ascendingManifold);
   EXPECT_EQ(gpu.cellDescendingManifold, cpu.cellDescendingManifold);
   EXPECT_EQ(gpu.saddleMaximum, cpu.saddleMaximum);
+}
+
+// The forests' root finding (every stage-2 root comes from it) against a serial walk:
+// random forests with roots and negative terminals, a single long chain (the most
+// rounds), the empty forest; a cycle is an error, an abort is honoured.
+TEST(MorseSmaleComplex, PointerJumpingMatchesSerialWalks) {
+  std::mt19937 rng(31);
+  auto walk = [](const std::vector<SimplexId>& next, SimplexId i) {
+    while (i >= 0 && next[i] != i)
+      i = next[i];
+    return i;
+  };
+  for (const SimplexId n : {0, 1, 2, 7, 1000, 100000}) {
+    // Successors only to elements earlier in a random order: acyclic.
+    std::vector<SimplexId> order(static_cast<std::size_t>(n)), next(order.size());
+    std::iota(order.begin(), order.end(), SimplexId(0));
+    std::shuffle(order.begin(), order.end(), rng);
+    for (SimplexId k = 0; k < n; ++k) {
+      const SimplexId i = order[k];
+      const SimplexId kind = SimplexId(rng() % 8);
+      next[i] = k == 0 || kind == 0 ? i
+                : kind == 1         ? -1 - SimplexId(rng() % 5)
+                                    : order[SimplexId(rng() % std::uint64_t(k))];
+    }
+    std::vector<SimplexId> expected(next.size());
+    for (SimplexId i = 0; i < n; ++i)
+      expected[i] = walk(next, i);
+    discrete_gradient::jumpToRoots(next);
+    EXPECT_EQ(next, expected) << n << " elements";
+  }
+  std::vector<SimplexId> chain(100000);
+  for (std::size_t i = 0; i < chain.size(); ++i)
+    chain[i] = SimplexId(i + 1 == chain.size() ? -7 : i + 1);
+  discrete_gradient::jumpToRoots(chain);
+  EXPECT_EQ(chain, std::vector<SimplexId>(chain.size(), -7));
+  std::vector<SimplexId> cycle = {1, 2, 0, 3};
+  expectError([&] { discrete_gradient::jumpToRoots(cycle); }, "cycle");
+  Monitor abort;
+  abort.abortRequested = [] { return true; };
+  std::vector<SimplexId> path = {1, 2, 2};
+  EXPECT_THROW(discrete_gradient::jumpToRoots(path, abort), Aborted);
 }
 
 TEST(MorseSmaleComplex, ProgressAndAbort) {
