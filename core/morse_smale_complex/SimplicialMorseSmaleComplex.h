@@ -151,15 +151,6 @@ std::array<SimplexId, 4> keyOf(const Triangulation& tri, int dim, SimplexId id,
   return k;
 }
 
-template <typename Triangulation>
-int cofaceCount(const Triangulation& tri, int top, SimplexId f) {
-  return top == 3 ? tri.getTriangleTetNumber(f) : tri.getEdgeTriangleNumber(f);
-}
-template <typename Triangulation>
-SimplexId coface(const Triangulation& tri, int top, SimplexId f, int i) {
-  return top == 3 ? tri.getTriangleTet(f, i) : tri.getEdgeTriangle(f, i);
-}
-
 // Steepest ascent over the boundary facets: boundaryNext per boundary facet.
 template <typename Triangulation>
 void boundaryForest(const Triangulation& tri, int top, const SimplexId* rank,
@@ -340,7 +331,7 @@ void ascendingPath(const Triangulation& tri, const Output& out, SimplexId c,
     i = out.boundaryNext[i];
     path.push_back({top - 1, facets[i]});
   }
-  const SimplexId cell = detail::coface(tri, top, facets[i], 0);
+  const SimplexId cell = sg::getFacetStar(tri, top, facets[i], 0);
   if (sg::isCritical(out.gradient, top, cell))
     path.push_back({top, cell});
 }
@@ -370,24 +361,11 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   monitor.report(0.6);
   monitor.checkAbort();
 
-  // Maxima: the ascending forest over the top cells (an exit through facet f is -2 - f),
+  // Maxima: the ascending forest over the top cells (an exit through facet f is -1 - f),
   // then the boundary forest for the exits.
   std::vector<SimplexId> next(std::size_t(nCells), 0);
-  tbb::parallel_for(SimplexId(0), nCells, [&](SimplexId c) {
-    if (sg::isCritical(g, top, c)) {
-      next[c] = c;
-      return;
-    }
-    const SimplexId f = sg::getPairedCell(tri, g, top, c, true);
-    next[c] = -2 - f;
-    for (int k = 0; k < detail::cofaceCount(tri, top, f); ++k) {
-      const SimplexId other = detail::coface(tri, top, f, k);
-      if (other != c) {
-        next[c] = other;
-        break;
-      }
-    }
-  });
+  tbb::parallel_for(SimplexId(0), nCells,
+                    [&](SimplexId c) { next[c] = sg::ascendingSuccessor(tri, g, c); });
   discrete_gradient::jumpToRoots(next, monitor);
   detail::boundaryForest(tri, top, rank, output);
   std::vector<SimplexId> boundaryRoot = output.boundaryNext;
@@ -411,11 +389,11 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   std::vector<char> reached(facets.size(), 0);
   for (SimplexId c = 0; c < nCells; ++c)
     if (next[c] < 0)
-      reached[boundaryRoot[facetIndex(-2 - next[c])]] = 1;
+      reached[boundaryRoot[facetIndex(-1 - next[c])]] = 1;
   for (std::size_t i = 0; i < facets.size(); ++i) {
     if (!reached[i])
       continue;
-    const SimplexId cell = detail::coface(tri, top, facets[i], 0);
+    const SimplexId cell = sg::getFacetStar(tri, top, facets[i], 0);
     if (sg::isCritical(g, top, cell)) {
       rootLabel[i] = maximumOf[cell];
     } else {
@@ -429,7 +407,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   tbb::parallel_for(SimplexId(0), nCells, [&](SimplexId c) {
     output.cellDescendingManifold[c] =
         ManifoldLabel(next[c] >= 0 ? maximumOf[next[c]]
-                                   : rootLabel[boundaryRoot[facetIndex(-2 - next[c])]]);
+                                   : rootLabel[boundaryRoot[facetIndex(-1 - next[c])]]);
   });
   // A vertex: the label of the highest cell of its star.
   output.descendingManifold.assign(std::size_t(nVertices), -1);
@@ -478,8 +456,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   }
   for (const SimplexId s : g.criticalCells[top - 1]) {
     ends.clear();
-    for (int k = 0; k < detail::cofaceCount(tri, top, s); ++k)
-      ends.push_back(output.cellDescendingManifold[detail::coface(tri, top, s, k)]);
+    for (int k = 0; k < sg::getFacetStarNumber(tri, top, s); ++k)
+      ends.push_back(output.cellDescendingManifold[sg::getFacetStar(tri, top, s, k)]);
     addArcs(s, ends, output.saddleMaximum);
   }
   output.report.timings.emplace_back("arcs (cpu)", timer.seconds());

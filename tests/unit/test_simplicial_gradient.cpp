@@ -705,8 +705,8 @@ void checkSegmentation(Triangulation& tri, const smsc::Output& out) {
       for (int f = 0; f <= top; ++f) {
         const SimplexId facet =
             top == 3 ? tri.getTetTriangle(queue[h], f) : tri.getTriangleEdge(queue[h], f);
-        for (int k = 0; k < smsc::detail::cofaceCount(tri, top, facet); ++k) {
-          const SimplexId d = smsc::detail::coface(tri, top, facet, k);
+        for (int k = 0; k < sg::getFacetStarNumber(tri, top, facet); ++k) {
+          const SimplexId d = sg::getFacetStar(tri, top, facet, k);
           if (!cellSeen[d] && out.cellDescendingManifold[d] == ManifoldLabel(i)) {
             cellSeen[d] = 1;
             queue.push_back(d);
@@ -726,7 +726,7 @@ void checkSegmentation(Triangulation& tri, const smsc::Output& out) {
   for (const smsc::Arc& a : out.saddleMaximum)
     up += a.multiplicity;
   for (const SimplexId s : g.criticalCells[top - 1])
-    cofaceTotal += smsc::detail::cofaceCount(tri, top, s);
+    cofaceTotal += sg::getFacetStarNumber(tri, top, s);
   EXPECT_EQ(down, 2 * g.counts[1]);
   EXPECT_EQ(up, cofaceTotal);
 }
