@@ -1,11 +1,13 @@
 // Stage 2 of the Morse-Smale complex against a brute force that shares nothing with
-// core/morse_smale_complex: its own cell indexing (refined coordinate triples), its own
-// rank order, explicit V-path walks over the gradient bytes of stage 1 (decoded here from
+// core/morse_smale_complex: its own cell indexing (refined coordinate triples), the
+// plain-sort rank order of BruteForce.h, explicit V-path walks over the gradient bytes of
+// stage 1 (decoded here from
 // their documented meaning: partner at refined offset +-1 along axis code/2), and an
 // explicit boundary surface (facets as vertex sets, adjacency by shared vertices) for the
 // documented boundary rule. Also invariants that can fail: every vertex and top cell
 // labelled, each extremum's region connected and containing it, Euler on arcs, a ramp
 // and single bumps with known answers, bad input.
+#include "BruteForce.h"
 #include "UnitHelpers.h"
 #include "core/discrete_gradient/PointerJumping.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
@@ -184,14 +186,7 @@ Expected bruteForce(const msc::Output& out, const std::vector<T>& values, Brute&
     B.n[a] = out.gradient.grid.n[a];
   B.d = out.gradient.grid.dimension;
   B.gradient = &out.gradient.gradient;
-  std::vector<SimplexId> byRank(values.size());
-  std::iota(byRank.begin(), byRank.end(), SimplexId(0));
-  std::sort(byRank.begin(), byRank.end(), [&](SimplexId a, SimplexId b) {
-    return values[a] < values[b] || (values[a] == values[b] && a < b);
-  });
-  B.rank.assign(values.size(), 0);
-  for (std::size_t i = 0; i < byRank.size(); ++i)
-    B.rank[byRank[i]] = SimplexId(i);
+  B.rank = ranksOf(values);
   B.buildBoundary();
 
   Expected E;
@@ -413,16 +408,11 @@ TEST(MorseSmaleComplex, RandomFieldsMatchBruteForce) {
   for (const Coord& dims : kShapes)
     for (int trial = 0; trial < 6; ++trial) {
       const std::size_t n = std::size_t(dims[0] * dims[1] * dims[2]);
-      std::vector<float> smooth(n);
-      std::uniform_real_distribution<float> u(0.f, 1.f);
-      for (auto& x : smooth)
-        x = u(rng);
-      checkAgainstBruteForce(dims, smooth, "random float " + std::to_string(trial));
-      std::vector<std::uint8_t> ties(n); // massive ties: the vertex order decides
-      std::uniform_int_distribution<int> small(0, 3);
-      for (auto& x : ties)
-        x = std::uint8_t(small(rng));
-      checkAgainstBruteForce(dims, ties, "ties uint8 " + std::to_string(trial));
+      checkAgainstBruteForce(dims, randomUniform(rng, n, 0.f, 1.f),
+                             "random float " + std::to_string(trial));
+      // massive ties: the vertex order decides
+      checkAgainstBruteForce(dims, randomLevels<std::uint8_t>(rng, n, 4),
+                             "ties uint8 " + std::to_string(trial));
     }
 }
 
