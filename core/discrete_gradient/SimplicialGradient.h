@@ -123,6 +123,31 @@ template <typename Triangulation>
 void getAscendingPath(const Triangulation& tri, const Output& gradient, SimplexId c,
                       std::vector<Cell>& path);
 
+// The top cells (dimension top) of facet f: its star, as TTK's getTriangleStar (3D) or
+// getEdgeStar (2D); two inside, one on the boundary. Needs kPairRelations.
+template <typename Triangulation>
+int getFacetStarNumber(const Triangulation& tri, int top, SimplexId f) {
+  return top == 3 ? tri.getTriangleTetNumber(f) : tri.getEdgeTriangleNumber(f);
+}
+template <typename Triangulation>
+SimplexId getFacetStar(const Triangulation& tri, int top, SimplexId f, int i) {
+  return top == 3 ? tri.getTriangleTet(f, i) : tri.getEdgeTriangle(f, i);
+}
+
+// One step of a V-path, for finding every element's end at once (PointerJumping.h),
+// the twins of the grid's vertexSuccessor and topCellSuccessor (GradientForest.h):
+//  - descendingSuccessor: the next vertex of v's descending path (the other vertex of
+//    its paired edge), v itself at a minimum;
+//  - ascendingSuccessor: the next top cell of c's ascending path (the other cell of its
+//    paired facet), c itself at a maximum, or -1 - facet when the path leaves through
+//    that boundary facet.
+template <typename Triangulation>
+SimplexId descendingSuccessor(const Triangulation& tri, const Output& gradient,
+                              SimplexId v);
+template <typename Triangulation>
+SimplexId ascendingSuccessor(const Triangulation& tri, const Output& gradient,
+                             SimplexId c);
+
 // ---- implementation ------------------------------------------------------------------
 
 namespace detail {
@@ -602,12 +627,10 @@ void getAscendingPath(const Triangulation& tri, const Output& g, SimplexId c,
     if (facet < 0)
       return;
     path.push_back(Cell{top - 1, facet});
-    const int n =
-        top == 3 ? tri.getTriangleTetNumber(facet) : tri.getEdgeTriangleNumber(facet);
+    const int n = getFacetStarNumber(tri, top, facet);
     SimplexId next = -1;
     for (int i = 0; i < n && next < 0; ++i) {
-      const SimplexId other =
-          top == 3 ? tri.getTriangleTet(facet, i) : tri.getEdgeTriangle(facet, i);
+      const SimplexId other = getFacetStar(tri, top, facet, i);
       if (other != c)
         next = other;
     }
@@ -616,6 +639,30 @@ void getAscendingPath(const Triangulation& tri, const Output& g, SimplexId c,
     c = next;
   }
   throw Error("internal error: an ascending V-path does not end");
+}
+
+template <typename Triangulation>
+SimplexId descendingSuccessor(const Triangulation& tri, const Output& g, SimplexId v) {
+  const SimplexId e = getPairedCell(tri, g, 0, v, false);
+  if (e < 0)
+    return v;
+  const SimplexId a = tri.getEdgeVertex(e, 0);
+  return a == v ? tri.getEdgeVertex(e, 1) : a;
+}
+
+template <typename Triangulation>
+SimplexId ascendingSuccessor(const Triangulation& tri, const Output& g, SimplexId c) {
+  const int top = g.dimension;
+  const SimplexId facet = getPairedCell(tri, g, top, c, true);
+  if (facet < 0)
+    return c;
+  const int n = getFacetStarNumber(tri, top, facet);
+  for (int i = 0; i < n; ++i) {
+    const SimplexId other = getFacetStar(tri, top, facet, i);
+    if (other != c)
+      return other;
+  }
+  return -1 - facet;
 }
 
 } // namespace topogpu::discrete_gradient::simplicial

@@ -17,6 +17,7 @@
 //    through the boundary; each vertex takes the label of the first cell of its star.
 #pragma once
 
+#include "core/discrete_gradient/PointerJumping.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 
 #include <tbb/enumerable_thread_specific.h>
@@ -70,16 +71,13 @@ void computeSeparatrices1(Triangulation& tri, const Output& gradient, Separatric
   tbb::parallel_for(std::size_t(0), saddlesTop.size(), [&](std::size_t i) {
     std::vector<Cell> path;
     const SimplexId facet = saddlesTop[i];
-    const int n =
-        top == 3 ? tri.getTriangleTetNumber(facet) : tri.getEdgeTriangleNumber(facet);
+    const int n = getFacetStarNumber(tri, top, facet);
     for (int k = 0; k < 2; ++k) {
       up[2 * i + k] = {facet, -1, 0};
       if (k >= n)
         continue;
       path.clear();
-      getAscendingPath(
-          tri, gradient,
-          top == 3 ? tri.getTriangleTet(facet, k) : tri.getEdgeTriangle(facet, k), path);
+      getAscendingPath(tri, gradient, getFacetStar(tri, top, facet, k), path);
       const Cell last = path.back();
       if (last.dimension == top && isCritical(gradient, top, last.id))
         up[2 * i + k] = {facet, last.id, SimplexId(path.size()) + 1};
@@ -192,33 +190,18 @@ void computeSaddleConnectors(Triangulation& tri, const Output& gradient,
 }
 
 // label[v]: the index in gradient.criticalCells[0] of the minimum v's descending V-path
-// reaches (every vertex gets one). Pointer jumping over "the other vertex of v's paired
-// edge", so the vertices run in parallel.
+// reaches (every vertex gets one). Pointer jumping (PointerJumping.h) over "the other
+// vertex of v's paired edge", so the vertices run in parallel.
 template <typename Triangulation>
 void computeDescendingManifold(Triangulation& tri, const Output& gradient,
                                std::vector<SimplexId>& label) {
   tri.precondition(kSeparatrixRelations);
   const SimplexId n = gradient.simplexCounts[0];
-  std::vector<SimplexId> next(n), jump(n);
+  std::vector<SimplexId> next(n);
   tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) {
-    const SimplexId e = getPairedCell(tri, gradient, 0, v, false);
-    if (e < 0) {
-      next[v] = v;
-      return;
-    }
-    const SimplexId a = tri.getEdgeVertex(e, 0);
-    next[v] = a == v ? tri.getEdgeVertex(e, 1) : a;
+    next[v] = descendingSuccessor(tri, gradient, v);
   });
-  // Each round doubles the reach; V-paths are acyclic, so log2(n) + 1 rounds suffice.
-  for (SimplexId reach = 1; reach < 2 * n; reach *= 2) {
-    bool changed = false;
-    tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) { jump[v] = next[next[v]]; });
-    for (SimplexId v = 0; v < n && !changed; ++v)
-      changed = jump[v] != next[v];
-    next.swap(jump);
-    if (!changed)
-      break;
-  }
+  jumpToRoots(next);
   std::vector<SimplexId> indexOf(n, -1);
   const auto& minima = gradient.criticalCells[0];
   for (std::size_t i = 0; i < minima.size(); ++i)
@@ -237,44 +220,17 @@ void computeAscendingManifold(Triangulation& tri, const Output& gradient,
   tri.precondition(kSeparatrixRelations | VertexStar);
   const int top = gradient.dimension;
   const SimplexId n = gradient.simplexCounts[top];
-  constexpr SimplexId kLeaves = -1;
-  std::vector<SimplexId> next(n), jump(n);
-  tbb::parallel_for(SimplexId(0), n, [&](SimplexId c) {
-    if (isCritical(gradient, top, c)) {
-      next[c] = c;
-      return;
-    }
-    const SimplexId facet = getPairedCell(tri, gradient, top, c, true);
-    next[c] = kLeaves;
-    const int m =
-        top == 3 ? tri.getTriangleTetNumber(facet) : tri.getEdgeTriangleNumber(facet);
-    for (int k = 0; k < m; ++k) {
-      const SimplexId other =
-          top == 3 ? tri.getTriangleTet(facet, k) : tri.getEdgeTriangle(facet, k);
-      if (other != c) {
-        next[c] = other;
-        break;
-      }
-    }
-  });
-  for (SimplexId reach = 1; reach < 2 * n; reach *= 2) {
-    tbb::parallel_for(SimplexId(0), n, [&](SimplexId c) {
-      jump[c] = next[c] == kLeaves ? kLeaves : next[next[c]];
-    });
-    bool changed = false;
-    for (SimplexId c = 0; c < n && !changed; ++c)
-      changed = jump[c] != next[c];
-    next.swap(jump);
-    if (!changed)
-      break;
-  }
+  std::vector<SimplexId> next(n);
+  tbb::parallel_for(SimplexId(0), n,
+                    [&](SimplexId c) { next[c] = ascendingSuccessor(tri, gradient, c); });
+  jumpToRoots(next); // an exit through the boundary (negative) is kept as is
   std::vector<SimplexId> indexOf(n, -1);
   const auto& maxima = gradient.criticalCells[top];
   for (std::size_t i = 0; i < maxima.size(); ++i)
     indexOf[maxima[i]] = SimplexId(i);
   cellLabel.resize(n);
   tbb::parallel_for(SimplexId(0), n, [&](SimplexId c) {
-    cellLabel[c] = next[c] == kLeaves ? -1 : indexOf[next[c]];
+    cellLabel[c] = next[c] < 0 ? -1 : indexOf[next[c]];
   });
   vertexLabel.resize(gradient.simplexCounts[0]);
   tbb::parallel_for(SimplexId(0), gradient.simplexCounts[0], [&](SimplexId v) {

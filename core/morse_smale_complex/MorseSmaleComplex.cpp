@@ -1,12 +1,12 @@
 #include "MorseSmaleComplex.h"
 
+#include "core/discrete_gradient/PointerJumping.h"
 #include "core/morse_smale_complex/ManifoldLabels.h"
 #include "cuda/morse_smale_complex/MorseSmaleComplexGpu.h"
 
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <atomic>
 #include <limits>
 #include <string>
 
@@ -54,32 +54,6 @@ namespace topogpu::morse_smale_complex::detail {
 
 namespace {
 
-// Root finding by pointer jumping: root[i] starts as i's successor (a node index, or a
-// negative terminal); each round replaces it by its successor's, so paths halve.
-void pointerJump(std::vector<SimplexId>& root, const Monitor& monitor) {
-  std::vector<SimplexId> next(root.size());
-  const SimplexId n = SimplexId(root.size());
-  for (;;) {
-    std::atomic<bool> changed{false};
-    tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n),
-                      [&](const tbb::blocked_range<SimplexId>& r) {
-                        bool local = false;
-                        for (SimplexId i = r.begin(); i < r.end(); ++i) {
-                          const SimplexId p = root[i];
-                          const SimplexId q = p >= 0 ? root[p] : p;
-                          next[i] = q;
-                          local = local || q != p;
-                        }
-                        if (local)
-                          changed.store(true, std::memory_order_relaxed);
-                      });
-    root.swap(next);
-    monitor.checkAbort();
-    if (!changed)
-      return;
-  }
-}
-
 template <typename F> void fill(std::vector<SimplexId>& out, SimplexId n, F successor) {
   out.resize(std::size_t(n));
   tbb::parallel_for(SimplexId(0), n, [&](SimplexId i) { out[i] = successor(i); });
@@ -113,7 +87,7 @@ void boundaryRoots(const cubical::Grid& g, Roots& roots, const Monitor& monitor)
   const SimplexId* rank = roots.rank.data();
   fill(roots.boundary, cubical::boundaryFacetCount(g),
        [&](SimplexId i) { return cubical::boundarySuccessor(g, rank, i); });
-  pointerJump(roots.boundary, monitor);
+  discrete_gradient::jumpToRoots(roots.boundary, monitor);
 }
 
 void computeRootsCpu(const discrete_gradient::Output& dg, const Monitor& monitor,
@@ -123,13 +97,13 @@ void computeRootsCpu(const discrete_gradient::Output& dg, const Monitor& monitor
   Timer timer;
   fill(roots.vertex, SimplexId(roots.rank.size()),
        [&](SimplexId v) { return cubical::vertexSuccessor(g, gradient, v); });
-  pointerJump(roots.vertex, monitor);
+  discrete_gradient::jumpToRoots(roots.vertex, monitor);
   report.timings.emplace_back("minima roots (cpu)", timer.seconds());
   monitor.report(0.6);
   timer.reset();
   fill(roots.topCell, cubical::topCellCount(g),
        [&](SimplexId t) { return cubical::topCellSuccessor(g, gradient, t); });
-  pointerJump(roots.topCell, monitor);
+  discrete_gradient::jumpToRoots(roots.topCell, monitor);
   boundaryRoots(g, roots, monitor);
   report.timings.emplace_back("maxima roots (cpu)", timer.seconds());
   monitor.report(1.0);

@@ -32,6 +32,7 @@
 //    connectors stays in SimplicialSeparatrices.h (its one-path-per-1-saddle rule).
 #pragma once
 
+#include "core/discrete_gradient/PointerJumping.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
@@ -150,15 +151,6 @@ std::array<SimplexId, 4> keyOf(const Triangulation& tri, int dim, SimplexId id,
   return k;
 }
 
-template <typename Triangulation>
-int cofaceCount(const Triangulation& tri, int top, SimplexId f) {
-  return top == 3 ? tri.getTriangleTetNumber(f) : tri.getEdgeTriangleNumber(f);
-}
-template <typename Triangulation>
-SimplexId coface(const Triangulation& tri, int top, SimplexId f, int i) {
-  return top == 3 ? tri.getTriangleTet(f, i) : tri.getEdgeTriangle(f, i);
-}
-
 // Steepest ascent over the boundary facets: boundaryNext per boundary facet.
 template <typename Triangulation>
 void boundaryForest(const Triangulation& tri, int top, const SimplexId* rank,
@@ -214,25 +206,6 @@ void boundaryForest(const Triangulation& tri, int top, const SimplexId* rank,
     out.boundaryNext[i] =
         SimplexId(std::lower_bound(facets.begin(), facets.end(), best) - facets.begin());
   });
-}
-
-// Pointer jumping to the roots of a forest given by next (next[i] == i at a root; a
-// negative next is a terminal value kept as is).
-inline void jumpToRoots(std::vector<SimplexId>& next) {
-  const SimplexId n = SimplexId(next.size());
-  std::vector<SimplexId> jump(next.size());
-  for (SimplexId reach = 1; reach < 2 * n + 2; reach *= 2) {
-    tbb::parallel_for(SimplexId(0), n, [&](SimplexId i) {
-      jump[i] = next[i] < 0 ? next[i] : next[next[i]];
-    });
-    bool changed = false;
-    for (SimplexId i = 0; i < n && !changed; ++i)
-      changed = jump[i] != next[i];
-    next.swap(jump);
-    if (!changed)
-      return;
-  }
-  throw Error("internal error: a gradient forest has a cycle");
 }
 
 struct WallScratch {
@@ -358,7 +331,7 @@ void ascendingPath(const Triangulation& tri, const Output& out, SimplexId c,
     i = out.boundaryNext[i];
     path.push_back({top - 1, facets[i]});
   }
-  const SimplexId cell = detail::coface(tri, top, facets[i], 0);
+  const SimplexId cell = sg::getFacetStar(tri, top, facets[i], 0);
   if (sg::isCritical(out.gradient, top, cell))
     path.push_back({top, cell});
 }
@@ -388,28 +361,15 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   monitor.report(0.6);
   monitor.checkAbort();
 
-  // Maxima: the ascending forest over the top cells (an exit through facet f is -2 - f),
+  // Maxima: the ascending forest over the top cells (an exit through facet f is -1 - f),
   // then the boundary forest for the exits.
   std::vector<SimplexId> next(std::size_t(nCells), 0);
-  tbb::parallel_for(SimplexId(0), nCells, [&](SimplexId c) {
-    if (sg::isCritical(g, top, c)) {
-      next[c] = c;
-      return;
-    }
-    const SimplexId f = sg::getPairedCell(tri, g, top, c, true);
-    next[c] = -2 - f;
-    for (int k = 0; k < detail::cofaceCount(tri, top, f); ++k) {
-      const SimplexId other = detail::coface(tri, top, f, k);
-      if (other != c) {
-        next[c] = other;
-        break;
-      }
-    }
-  });
-  detail::jumpToRoots(next);
+  tbb::parallel_for(SimplexId(0), nCells,
+                    [&](SimplexId c) { next[c] = sg::ascendingSuccessor(tri, g, c); });
+  discrete_gradient::jumpToRoots(next, monitor);
   detail::boundaryForest(tri, top, rank, output);
   std::vector<SimplexId> boundaryRoot = output.boundaryNext;
-  detail::jumpToRoots(boundaryRoot);
+  discrete_gradient::jumpToRoots(boundaryRoot, monitor);
   monitor.report(0.7);
   monitor.checkAbort();
 
@@ -429,11 +389,11 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   std::vector<char> reached(facets.size(), 0);
   for (SimplexId c = 0; c < nCells; ++c)
     if (next[c] < 0)
-      reached[boundaryRoot[facetIndex(-2 - next[c])]] = 1;
+      reached[boundaryRoot[facetIndex(-1 - next[c])]] = 1;
   for (std::size_t i = 0; i < facets.size(); ++i) {
     if (!reached[i])
       continue;
-    const SimplexId cell = detail::coface(tri, top, facets[i], 0);
+    const SimplexId cell = sg::getFacetStar(tri, top, facets[i], 0);
     if (sg::isCritical(g, top, cell)) {
       rootLabel[i] = maximumOf[cell];
     } else {
@@ -447,7 +407,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   tbb::parallel_for(SimplexId(0), nCells, [&](SimplexId c) {
     output.cellDescendingManifold[c] =
         ManifoldLabel(next[c] >= 0 ? maximumOf[next[c]]
-                                   : rootLabel[boundaryRoot[facetIndex(-2 - next[c])]]);
+                                   : rootLabel[boundaryRoot[facetIndex(-1 - next[c])]]);
   });
   // A vertex: the label of the highest cell of its star.
   output.descendingManifold.assign(std::size_t(nVertices), -1);
@@ -496,8 +456,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   }
   for (const SimplexId s : g.criticalCells[top - 1]) {
     ends.clear();
-    for (int k = 0; k < detail::cofaceCount(tri, top, s); ++k)
-      ends.push_back(output.cellDescendingManifold[detail::coface(tri, top, s, k)]);
+    for (int k = 0; k < sg::getFacetStarNumber(tri, top, s); ++k)
+      ends.push_back(output.cellDescendingManifold[sg::getFacetStar(tri, top, s, k)]);
     addArcs(s, ends, output.saddleMaximum);
   }
   output.report.timings.emplace_back("arcs (cpu)", timer.seconds());

@@ -870,10 +870,10 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
     }
     if (this->ComputeAscendingSeparatrices1) {
       for (const SimplexId s : g.criticalCells[d - 1]) {
-        const int n = smsc::detail::cofaceCount(tri, d, s);
+        const int n = sg::getFacetStarNumber(tri, d, s);
         std::vector<std::vector<Cell>> paths(static_cast<std::size_t>(n));
         for (int k = 0; k < n; ++k)
-          smsc::ascendingPath(tri, result, smsc::detail::coface(tri, d, s, k), paths[k]);
+          smsc::ascendingPath(tri, result, sg::getFacetStar(tri, d, s, k), paths[k]);
         addSaddle({d - 1, s}, paths, d - 1);
       }
     }

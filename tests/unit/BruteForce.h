@@ -121,6 +121,19 @@ inline std::vector<SimplexId> flatten(const std::vector<Tuple>& cells) {
   return flat;
 }
 
+// Each vertex's rank when sorted by (value, id): the vertex order every module breaks
+// ties with, by a plain sort.
+template <typename T> std::vector<SimplexId> ranksOf(const std::vector<T>& values) {
+  std::vector<SimplexId> byRank(values.size()), rank(values.size());
+  std::iota(byRank.begin(), byRank.end(), SimplexId(0));
+  std::sort(byRank.begin(), byRank.end(), [&](SimplexId a, SimplexId b) {
+    return values[a] < values[b] || (values[a] == values[b] && a < b);
+  });
+  for (std::size_t i = 0; i < byRank.size(); ++i)
+    rank[std::size_t(byRank[i])] = SimplexId(i);
+  return rank;
+}
+
 // All faces of a list of cells, by dimension, as sorted vertex tuples.
 struct BruteComplex {
   int dimension = 0;

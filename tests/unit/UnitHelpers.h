@@ -1,4 +1,5 @@
-// gtest checks the module unit tests share (the bad-input contract, progress and abort).
+// gtest checks the module unit tests share (the bad-input contract, progress and abort)
+// and their inputs (random fields, grid names).
 #pragma once
 
 #include "core/common/Types.h"
@@ -8,7 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -39,9 +42,35 @@ inline void expectProgressAndAbort(const std::function<void(const Monitor&)>& ru
   EXPECT_THROW(run(abort), Aborted);
 }
 
+// "5x4x3": a grid's shape in test messages.
+inline std::string gridName(SimplexId nx, SimplexId ny, SimplexId nz) {
+  return std::to_string(nx) + "x" + std::to_string(ny) + "x" + std::to_string(nz);
+}
+
+// n values drawn uniformly from the integers 0 .. levels - 1 (few levels: ties
+// everywhere, which the vertex order breaks).
+template <typename T = float>
+std::vector<T> randomLevels(std::mt19937& rng, std::size_t n, int levels) {
+  std::uniform_int_distribution<int> level(0, levels - 1);
+  std::vector<T> values(n);
+  for (T& x : values)
+    x = T(level(rng));
+  return values;
+}
+
+// n values drawn uniformly from [lo, hi).
+template <typename T>
+std::vector<T> randomUniform(std::mt19937& rng, std::size_t n, T lo, T hi) {
+  std::uniform_real_distribution<T> u(lo, hi);
+  std::vector<T> values(n);
+  for (T& x : values)
+    x = u(rng);
+  return values;
+}
+
 // The CPU discrete gradient of a float field on an nx x ny x nz grid.
 inline discrete_gradient::Output gradientOf(SimplexId nx, SimplexId ny, SimplexId nz,
-                                           const std::vector<float>& v) {
+                                            const std::vector<float>& v) {
   ImplicitTriangulation tri(nx, ny, nz);
   discrete_gradient::Output out;
   discrete_gradient::execute(

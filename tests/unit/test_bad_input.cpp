@@ -22,6 +22,7 @@ namespace {
 
 using critical_points::Output;
 using critical_points::Parameters;
+using test::gridName;
 
 Parameters cpu() {
   Parameters p;
@@ -100,8 +101,7 @@ TEST(BadInput, ConstantFieldHasOneMinimumAndOneMaximum) {
                                        : ScalarArrayView{d.data(), type, count};
       Output out;
       critical_points::execute(grid, view, cpu(), Monitor{}, out);
-      SCOPED_TRACE(std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
-                   std::to_string(n[2]) + " " + scalarTypeName(type));
+      SCOPED_TRACE(gridName(n[0], n[1], n[2]) + " " + scalarTypeName(type));
       EXPECT_EQ(out.count(CriticalType::Minimum), 1);
       EXPECT_EQ(out.count(CriticalType::Maximum), 1);
       EXPECT_EQ(out.count(CriticalType::Regular), count - 2);
@@ -305,9 +305,8 @@ TEST(BadInput, MorseSmaleComplexOfEveryScalarTypeDependsOnTheOrderOnly) {
       const msc::Output reference =
           mscOf(n, {plain.data(), ScalarType::Int32, SimplexId(count)});
       ASSERT_GE(reference.gradient.counts[0], 1);
-      const std::string what = std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
-                               std::to_string(n[2]) + ", " + std::to_string(levels) +
-                               " levels";
+      const std::string what =
+          gridName(n[0], n[1], n[2]) + ", " + std::to_string(levels) + " levels";
       expectOrderInvariance<std::int8_t>(n, ranks, ScalarType::Int8, reference, what);
       expectOrderInvariance<std::uint8_t>(n, ranks, ScalarType::UInt8, reference, what);
       expectOrderInvariance<std::int16_t>(n, ranks, ScalarType::Int16, reference, what);
@@ -335,8 +334,7 @@ TEST(BadInput, MorseSmaleComplexOfAConstantFieldIsTheRamps) {
          {ScalarArrayView{high.data(), ScalarType::UInt64, count},
           ScalarArrayView{low.data(), ScalarType::Int64, count},
           ScalarArrayView{zero.data(), ScalarType::Float64, count}}) {
-      SCOPED_TRACE(std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
-                   std::to_string(n[2]) + " " + scalarTypeName(view.type));
+      SCOPED_TRACE(gridName(n[0], n[1], n[2]) + " " + scalarTypeName(view.type));
       const msc::Output out = mscOf(n, view);
       EXPECT_EQ(out.gradient.counts, (std::array<SimplexId, 4>{1, 0, 0, 0}));
       EXPECT_EQ(out.gradient.criticalCells[0], std::vector<SimplexId>{0});

@@ -6,6 +6,7 @@
 // Euler relation sum_v (1 - chi(lower link of v)) == chi(domain) checks the oracle
 // itself.
 #include "BruteForce.h"
+#include "UnitHelpers.h"
 
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
@@ -493,8 +494,7 @@ TEST(CriticalPointsOracle, RandomGrids3D) {
     const SimplexId nx = size(rng), ny = size(rng), nz = size(rng);
     const int range = seed % 3 == 0 ? 2 : seed % 3 == 1 ? 4 : 100000;
     const std::string what = "3D seed " + std::to_string(seed) + " " +
-                             std::to_string(nx) + "x" + std::to_string(ny) + "x" +
-                             std::to_string(nz) + " range " + std::to_string(range);
+                             gridName(nx, ny, nz) + " range " + std::to_string(range);
     if (seed % 2)
       checkGrid(nx, ny, nz, randomField<float>(rng, nx * ny * nz, range), what);
     else
@@ -510,8 +510,8 @@ TEST(CriticalPointsOracle, RandomGrids2D) {
     n[seed % 3] = 1; // 2D in every orientation, so the squeeze is covered too
     const int range = seed % 3 == 0 ? 2 : seed % 3 == 1 ? 3 : 100000;
     const std::string what = "2D seed " + std::to_string(seed) + " " +
-                             std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
-                             std::to_string(n[2]) + " range " + std::to_string(range);
+                             gridName(n[0], n[1], n[2]) + " range " +
+                             std::to_string(range);
     checkGrid(n[0], n[1], n[2], randomField<double>(rng, n[0] * n[1] * n[2], range),
               what);
   }
@@ -527,9 +527,8 @@ TEST(CriticalPointsOracle, ThinGrids) {
   for (int round = 0; round < 12; ++round) {
     for (const auto& n : shapes) {
       const int range = round % 3 == 0 ? 2 : round % 3 == 1 ? 3 : 100000;
-      const std::string what = "thin " + std::to_string(n[0]) + "x" +
-                               std::to_string(n[1]) + "x" + std::to_string(n[2]) +
-                               " round " + std::to_string(round);
+      const std::string what =
+          "thin " + gridName(n[0], n[1], n[2]) + " round " + std::to_string(round);
       checkGrid(n[0], n[1], n[2], randomField<float>(rng, n[0] * n[1] * n[2], range),
                 what);
     }

@@ -8,6 +8,7 @@
 // valid, acyclic discrete vector field (pairs of codimension 1 with the same highest
 // vertex, every cell in exactly one pair or critical, no closed V-path), Euler's
 // relation on a box, a ramp and a constant field with one minimum only, bad input.
+#include "BruteForce.h"
 #include "UnitHelpers.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
@@ -41,27 +42,15 @@ struct BruteCell {
   SimplexId top;                // highest vertex rank
 };
 
-struct BruteComplex {
+struct BruteCubicalComplex {
   SimplexId n[3];
   std::vector<BruteCell> cells;
   std::map<std::array<SimplexId, 4>, std::size_t> index; // (anchor, axes) -> cell
 };
 
-// Ranks by (value, id), sorted the plain way.
-template <typename T> std::vector<SimplexId> bruteRanks(const std::vector<T>& values) {
-  std::vector<SimplexId> byRank(values.size()), rank(values.size());
-  std::iota(byRank.begin(), byRank.end(), SimplexId(0));
-  std::sort(byRank.begin(), byRank.end(), [&](SimplexId a, SimplexId b) {
-    return values[a] < values[b] || (values[a] == values[b] && a < b);
-  });
-  for (std::size_t i = 0; i < byRank.size(); ++i)
-    rank[byRank[i]] = SimplexId(i);
-  return rank;
-}
-
-BruteComplex buildComplex(const std::array<SimplexId, 3>& dims,
-                          const std::vector<SimplexId>& rank) {
-  BruteComplex K;
+BruteCubicalComplex buildComplex(const std::array<SimplexId, 3>& dims,
+                                 const std::vector<SimplexId>& rank) {
+  BruteCubicalComplex K;
   for (int a = 0; a < 3; ++a)
     K.n[a] = dims[a];
   for (SimplexId z = 0; z < dims[2]; ++z)
@@ -90,7 +79,7 @@ BruteComplex buildComplex(const std::array<SimplexId, 3>& dims,
   return K;
 }
 
-std::vector<std::size_t> facesOf(const BruteComplex& K, const BruteCell& c) {
+std::vector<std::size_t> facesOf(const BruteCubicalComplex& K, const BruteCell& c) {
   std::vector<std::size_t> faces;
   for (int a = 0; a < 3; ++a) {
     if (!((c.axes >> a) & 1))
@@ -106,7 +95,7 @@ std::vector<std::size_t> facesOf(const BruteComplex& K, const BruteCell& c) {
 }
 
 // Births + deaths of positive-persistence pairs + essential classes, per dimension.
-std::array<SimplexId, 4> persistenceChanges(const BruteComplex& K) {
+std::array<SimplexId, 4> persistenceChanges(const BruteCubicalComplex& K) {
   const std::size_t m = K.cells.size();
   std::vector<std::size_t> order(m);
   std::iota(order.begin(), order.end(), std::size_t(0));
@@ -157,14 +146,14 @@ std::array<SimplexId, 4> persistenceChanges(const BruteComplex& K) {
 
 // The brute cell of a refined-grid id (refined coordinates in VTK's axes: a squeezed
 // axis has refined size 1, which leaves x-fastest ids unchanged).
-std::size_t bruteOfRefined(const BruteComplex& K, SimplexId id) {
+std::size_t bruteOfRefined(const BruteCubicalComplex& K, SimplexId id) {
   const SimplexId rx = 2 * K.n[0] - 1, ry = 2 * K.n[1] - 1;
   const SimplexId X = id % rx, Y = (id / rx) % ry, Z = id / (rx * ry);
   const SimplexId axes = (X & 1) | (Y & 1) << 1 | (Z & 1) << 2;
   return K.index.at({X / 2, Y / 2, Z / 2, axes});
 }
 
-void checkValidField(const std::array<SimplexId, 3>& dims, const BruteComplex& K,
+void checkValidField(const std::array<SimplexId, 3>& dims, const BruteCubicalComplex& K,
                      const dg::Output& out, const std::string& tag) {
   const SimplexId rx = 2 * dims[0] - 1, ry = 2 * dims[1] - 1, rz = 2 * dims[2] - 1;
   ASSERT_EQ(SimplexId(out.gradient.size()), rx * ry * rz) << tag;
@@ -252,8 +241,8 @@ template <typename T>
 void checkAgainstOracle(const std::array<SimplexId, 3>& dims,
                         const std::vector<T>& values, const std::string& tag) {
   const dg::Output out = run(dims, values);
-  const std::vector<SimplexId> rank = bruteRanks(values);
-  const BruteComplex K = buildComplex(dims, rank);
+  const std::vector<SimplexId> rank = ranksOf(values);
+  const BruteCubicalComplex K = buildComplex(dims, rank);
   checkValidField(dims, K, out, tag);
   // The paper's order: a vertex that is not a minimum is paired with the edge to its
   // lowest neighbour (the edge of smallest key in its lower star).
@@ -303,13 +292,10 @@ TEST(DiscreteGradient, RandomFieldsMatchPersistence) {
   for (const auto& dims : kShapes) {
     const SimplexId n = dims[0] * dims[1] * dims[2];
     for (int trial = 0; trial < 4; ++trial) {
-      const std::string tag = std::to_string(dims[0]) + "x" + std::to_string(dims[1]) +
-                              "x" + std::to_string(dims[2]) + " #" +
-                              std::to_string(trial);
-      std::vector<float> distinct(n);
-      for (auto& x : distinct)
-        x = std::uniform_real_distribution<float>(-1, 1)(rng);
-      checkAgainstOracle(dims, distinct, "float " + tag);
+      const std::string tag =
+          gridName(dims[0], dims[1], dims[2]) + " #" + std::to_string(trial);
+      checkAgainstOracle(dims, randomUniform(rng, std::size_t(n), -1.f, 1.f),
+                         "float " + tag);
       std::vector<std::uint8_t> ties(n); // few values: ties broken by the vertex order
       for (auto& x : ties)
         x = std::uint8_t(rng() % 3);
@@ -359,7 +345,7 @@ TEST(DiscreteGradient, CellIdsWithinDimension) {
   for (const auto& dims : kShapes) {
     ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
     const cubical::Grid g = cubical::gridOf(tri.dims());
-    const BruteComplex K =
+    const BruteCubicalComplex K =
         buildComplex(dims, std::vector<SimplexId>(dims[0] * dims[1] * dims[2], 0));
     std::array<std::vector<char>, 4> used;
     std::array<SimplexId, 4> total{};

@@ -1,12 +1,15 @@
 // Stage 2 of the Morse-Smale complex against a brute force that shares nothing with
-// core/morse_smale_complex: its own cell indexing (refined coordinate triples), its own
-// rank order, explicit V-path walks over the gradient bytes of stage 1 (decoded here from
+// core/morse_smale_complex: its own cell indexing (refined coordinate triples), the
+// plain-sort rank order of BruteForce.h, explicit V-path walks over the gradient bytes of
+// stage 1 (decoded here from
 // their documented meaning: partner at refined offset +-1 along axis code/2), and an
 // explicit boundary surface (facets as vertex sets, adjacency by shared vertices) for the
 // documented boundary rule. Also invariants that can fail: every vertex and top cell
 // labelled, each extremum's region connected and containing it, Euler on arcs, a ramp
 // and single bumps with known answers, bad input.
+#include "BruteForce.h"
 #include "UnitHelpers.h"
+#include "core/discrete_gradient/PointerJumping.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -183,14 +186,7 @@ Expected bruteForce(const msc::Output& out, const std::vector<T>& values, Brute&
     B.n[a] = out.gradient.grid.n[a];
   B.d = out.gradient.grid.dimension;
   B.gradient = &out.gradient.gradient;
-  std::vector<SimplexId> byRank(values.size());
-  std::iota(byRank.begin(), byRank.end(), SimplexId(0));
-  std::sort(byRank.begin(), byRank.end(), [&](SimplexId a, SimplexId b) {
-    return values[a] < values[b] || (values[a] == values[b] && a < b);
-  });
-  B.rank.assign(values.size(), 0);
-  for (std::size_t i = 0; i < byRank.size(); ++i)
-    B.rank[byRank[i]] = SimplexId(i);
+  B.rank = ranksOf(values);
   B.buildBoundary();
 
   Expected E;
@@ -412,16 +408,11 @@ TEST(MorseSmaleComplex, RandomFieldsMatchBruteForce) {
   for (const Coord& dims : kShapes)
     for (int trial = 0; trial < 6; ++trial) {
       const std::size_t n = std::size_t(dims[0] * dims[1] * dims[2]);
-      std::vector<float> smooth(n);
-      std::uniform_real_distribution<float> u(0.f, 1.f);
-      for (auto& x : smooth)
-        x = u(rng);
-      checkAgainstBruteForce(dims, smooth, "random float " + std::to_string(trial));
-      std::vector<std::uint8_t> ties(n); // massive ties: the vertex order decides
-      std::uniform_int_distribution<int> small(0, 3);
-      for (auto& x : ties)
-        x = std::uint8_t(small(rng));
-      checkAgainstBruteForce(dims, ties, "ties uint8 " + std::to_string(trial));
+      checkAgainstBruteForce(dims, randomUniform(rng, n, 0.f, 1.f),
+                             "random float " + std::to_string(trial));
+      // massive ties: the vertex order decides
+      checkAgainstBruteForce(dims, randomLevels<std::uint8_t>(rng, n, 4),
+                             "ties uint8 " + std::to_string(trial));
     }
 }
 
@@ -520,6 +511,47 @@ TEST(MorseSmaleComplex, GpuRequestWithoutDeviceRunsOnCpu) {
   EXPECT_EQ(gpu.ascendingManifold, cpu.ascendingManifold);
   EXPECT_EQ(gpu.cellDescendingManifold, cpu.cellDescendingManifold);
   EXPECT_EQ(gpu.saddleMaximum, cpu.saddleMaximum);
+}
+
+// The forests' root finding (every stage-2 root comes from it) against a serial walk:
+// random forests with roots and negative terminals, a single long chain (the most
+// rounds), the empty forest; a cycle is an error, an abort is honoured.
+TEST(MorseSmaleComplex, PointerJumpingMatchesSerialWalks) {
+  std::mt19937 rng(31);
+  auto walk = [](const std::vector<SimplexId>& next, SimplexId i) {
+    while (i >= 0 && next[i] != i)
+      i = next[i];
+    return i;
+  };
+  for (const SimplexId n : {0, 1, 2, 7, 1000, 100000}) {
+    // Successors only to elements earlier in a random order: acyclic.
+    std::vector<SimplexId> order(static_cast<std::size_t>(n)), next(order.size());
+    std::iota(order.begin(), order.end(), SimplexId(0));
+    std::shuffle(order.begin(), order.end(), rng);
+    for (SimplexId k = 0; k < n; ++k) {
+      const SimplexId i = order[k];
+      const SimplexId kind = SimplexId(rng() % 8);
+      next[i] = k == 0 || kind == 0 ? i
+                : kind == 1         ? -1 - SimplexId(rng() % 5)
+                                    : order[SimplexId(rng() % std::uint64_t(k))];
+    }
+    std::vector<SimplexId> expected(next.size());
+    for (SimplexId i = 0; i < n; ++i)
+      expected[i] = walk(next, i);
+    discrete_gradient::jumpToRoots(next);
+    EXPECT_EQ(next, expected) << n << " elements";
+  }
+  std::vector<SimplexId> chain(100000);
+  for (std::size_t i = 0; i < chain.size(); ++i)
+    chain[i] = SimplexId(i + 1 == chain.size() ? -7 : i + 1);
+  discrete_gradient::jumpToRoots(chain);
+  EXPECT_EQ(chain, std::vector<SimplexId>(chain.size(), -7));
+  std::vector<SimplexId> cycle = {1, 2, 0, 3};
+  expectError([&] { discrete_gradient::jumpToRoots(cycle); }, "cycle");
+  Monitor abort;
+  abort.abortRequested = [] { return true; };
+  std::vector<SimplexId> path = {1, 2, 2};
+  EXPECT_THROW(discrete_gradient::jumpToRoots(path, abort), Aborted);
 }
 
 TEST(MorseSmaleComplex, ProgressAndAbort) {

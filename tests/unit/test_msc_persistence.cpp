@@ -4,13 +4,14 @@
 //    union-find with the elder rule over the grid's edges (increasing value), H_{d-1} by
 //    the dual union-find over the top cells and one node "outside" through the facets
 //    (decreasing value; Alexander duality on the boundary matrix of the top cells), with
-//    this file's own ranks and cell enumeration;
+//    the plain-sort ranks of BruteForce.h and this file's own cell enumeration;
 //  * sums of well-separated Gaussians: one maximum per centre at its nearest vertex and
 //    the wells' regions (their negatives);
 //  * products of sines: critical points per index derived from the formula by
 //    stratified Morse theory on the box (interior critical points, and critical points
 //    of f on faces, edges and corners where f increases in every inward direction);
 //  * a ramp: no pair.
+#include "BruteForce.h"
 #include "UnitHelpers.h"
 #include "core/morse_smale_complex/Persistence.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -45,17 +46,6 @@ template <typename T> msc::Output run(const Coord& dims, const std::vector<T>& v
 
 // ---- the union-find oracle
 // -------------------------------------------------------------
-
-// Position of each vertex when sorted by (value, index).
-template <typename T> std::vector<SimplexId> ranksOf(const std::vector<T>& values) {
-  std::vector<SimplexId> order(values.size()), rank(values.size());
-  std::iota(order.begin(), order.end(), SimplexId(0));
-  std::stable_sort(order.begin(), order.end(),
-                   [&](SimplexId a, SimplexId b) { return values[a] < values[b]; });
-  for (std::size_t i = 0; i < order.size(); ++i)
-    rank[std::size_t(order[i])] = SimplexId(i);
-  return rank;
-}
 
 struct UnionFind {
   std::vector<SimplexId> parent, oldest; // oldest: the elder value of a root's component
@@ -224,16 +214,11 @@ TEST(MscPersistence, MatchesUnionFindOracleOnRandomFields) {
   for (const Coord& dims : shapes)
     for (int trial = 0; trial < 4; ++trial) {
       const std::size_t n = std::size_t(dims[0] * dims[1] * dims[2]);
-      std::vector<float> smooth(n);
-      std::uniform_real_distribution<float> u(0.f, 1.f);
-      for (auto& x : smooth)
-        x = u(rng);
-      checkPersistence(dims, smooth, "float " + std::to_string(trial));
-      std::vector<std::uint8_t> ties(n); // massive ties: the vertex order decides
-      std::uniform_int_distribution<int> levels(0, 1 + trial % 3);
-      for (auto& x : ties)
-        x = std::uint8_t(levels(rng));
-      checkPersistence(dims, ties, "uint8 " + std::to_string(trial));
+      checkPersistence(dims, randomUniform(rng, n, 0.f, 1.f),
+                       "float " + std::to_string(trial));
+      // massive ties: the vertex order decides
+      checkPersistence(dims, randomLevels<std::uint8_t>(rng, n, 2 + trial % 3),
+                       "uint8 " + std::to_string(trial));
     }
 }
 
@@ -262,11 +247,9 @@ TEST(MscPersistence, MatchesUnionFindOracleOnMediumFields) {
   for (std::size_t v = 0; v < n; ++v)
     quantised[v] = std::uint8_t(std::clamp(std::lround(smooth[v] * 0.6 + 4), 0L, 8L));
   checkPersistence(dims, quantised, "blurred noise on 9 levels");
-  std::vector<std::uint16_t> flat2d(std::size_t(120) * 100);
-  std::uniform_int_distribution<int> levels(0, 5);
-  for (auto& x : flat2d)
-    x = std::uint16_t(levels(rng));
-  checkPersistence(Coord{120, 100, 1}, flat2d, "2D 6 levels");
+  checkPersistence(Coord{120, 100, 1},
+                   randomLevels<std::uint16_t>(rng, std::size_t(120) * 100, 6),
+                   "2D 6 levels");
 }
 
 // A linear ramp: one minimum, nothing else (the complex's counts are tested in
@@ -598,8 +581,7 @@ TEST(MscAnalytic, ProductOfSines) {
       {3, {1.1, 1.25, 2.1}, {0.35, 0.3, 0.2}, 0.1, {25, 22, 40}},
       {3, {0.9, 1.0, 2.6}, {0.3, 0.25, 0.15}, 0.1, {31, 27, 45}}};
   for (const Sines& s : cases) {
-    const std::string tag = std::to_string(s.dims[0]) + "x" + std::to_string(s.dims[1]) +
-                            "x" + std::to_string(s.dims[2]);
+    const std::string tag = gridName(s.dims[0], s.dims[1], s.dims[2]);
     const Sines::Prediction prediction = s.expected();
     const std::array<SimplexId, 4>& expected = prediction.counts;
     // Interior extrema in closed form: one per point where every cosine vanishes

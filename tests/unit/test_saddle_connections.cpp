@@ -125,17 +125,13 @@ TEST(SaddleConnections, MatchesBruteForceOnRandomGridsWithTies) {
     std::uniform_int_distribution<int> side(2, 7);
     const SimplexId nx = side(rng), ny = side(rng), nz = side(rng);
     const int levels = trial % 3 == 0 ? 3 : (trial % 3 == 1 ? 12 : 1000);
-    std::uniform_int_distribution<int> value(0, levels - 1);
-    std::vector<float> v(std::size_t(nx * ny * nz));
-    for (auto& x : v)
-      x = float(value(rng));
-    const dg::Output gradient = gradientOf(nx, ny, nz, v);
+    const dg::Output gradient =
+        gradientOf(nx, ny, nz, randomLevels(rng, std::size_t(nx * ny * nz), levels));
     sc::SaddleConnections result;
     RunReport report;
     sc::compute(gradient, Backend::Cpu, Monitor{}, result, report);
     const auto expected = oracleArcs(gradient);
-    const std::string tag = std::to_string(nx) + "x" + std::to_string(ny) + "x" +
-                            std::to_string(nz) + " levels " + std::to_string(levels);
+    const std::string tag = gridName(nx, ny, nz) + " levels " + std::to_string(levels);
     if (gradient.grid.dimension < 3) {
       EXPECT_TRUE(result.arcs.empty()) << tag;
       continue;
@@ -162,11 +158,8 @@ TEST(SaddleConnections, LargerRandomGridsMatchBruteForce) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 6; ++trial) {
     const SimplexId nx = 14 + trial, ny = 12, nz = 10 + trial % 3;
-    std::uniform_int_distribution<int> value(0, trial % 2 ? 4 : 100000);
-    std::vector<float> v(std::size_t(nx * ny * nz));
-    for (auto& x : v)
-      x = float(value(rng));
-    const dg::Output gradient = gradientOf(nx, ny, nz, v);
+    const dg::Output gradient = gradientOf(
+        nx, ny, nz, randomLevels(rng, std::size_t(nx * ny * nz), trial % 2 ? 5 : 100001));
     sc::SaddleConnections result;
     RunReport report;
     sc::compute(gradient, Backend::Auto, Monitor{}, result, report);
@@ -256,11 +249,7 @@ TEST(SaddleConnections, MultiplicityOverflowIsAnError) {
 
 TEST(SaddleConnections, TracedPathsAreVPaths) {
   std::mt19937 rng(99);
-  std::vector<float> v(std::size_t(9) * 8 * 7);
-  std::uniform_int_distribution<int> value(0, 5);
-  for (auto& x : v)
-    x = float(value(rng));
-  const dg::Output g = gradientOf(9, 8, 7, v);
+  const dg::Output g = gradientOf(9, 8, 7, randomLevels(rng, std::size_t(9) * 8 * 7, 6));
   sc::SaddleConnections result;
   RunReport report;
   sc::compute(g, Backend::Cpu, Monitor{}, result, report);

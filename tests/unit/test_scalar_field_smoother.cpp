@@ -136,8 +136,7 @@ void checkGrid(std::mt19937& rng, SimplexId nx, SimplexId ny, SimplexId nz,
   const auto expected = bruteSmooth(
       nbrs, std::vector<double>(values.begin(), values.end()), iterations, mask);
   const std::string what = std::string(scalarTypeName(scalarTypeOf<T>())) + " " +
-                           std::to_string(nx) + "x" + std::to_string(ny) + "x" +
-                           std::to_string(nz) + " iterations " +
+                           gridName(nx, ny, nz) + " iterations " +
                            std::to_string(iterations) + (masked ? " masked" : "");
   ImplicitTriangulation implicit(nx, ny, nz);
   expectMatches(smooth(implicit, values, iterations, mask), expected, what + " implicit");

@@ -169,14 +169,6 @@ s2::Output wallsOf(const dg::Output& gradient, std::size_t maxCells = std::size_
   return out;
 }
 
-std::vector<float> randomField(std::mt19937& rng, std::size_t n, int levels) {
-  std::uniform_int_distribution<int> value(0, levels - 1);
-  std::vector<float> v(n);
-  for (auto& x : v)
-    x = float(value(rng));
-  return v;
-}
-
 // ---- tests
 // -------------------------------------------------------------------------------
 
@@ -189,10 +181,9 @@ TEST(Separatrices2, MatchesBruteForceOnRandomGridsWithTies) {
     const SimplexId nx = side(rng), ny = side(rng), nz = side(rng);
     const int levels = trial % 3 == 0 ? 3 : (trial % 3 == 1 ? 12 : 1000);
     const dg::Output gradient =
-        gradientOf(nx, ny, nz, randomField(rng, std::size_t(nx * ny * nz), levels));
+        gradientOf(nx, ny, nz, randomLevels(rng, std::size_t(nx * ny * nz), levels));
     const s2::Output out = wallsOf(gradient);
-    const std::string tag = std::to_string(nx) + "x" + std::to_string(ny) + "x" +
-                            std::to_string(nz) + " levels " + std::to_string(levels);
+    const std::string tag = gridName(nx, ny, nz) + " levels " + std::to_string(levels);
     for (int k = 0; k < 2; ++k) {
       const bool descending = k == 0;
       const s2::Walls& walls = descending ? out.descending : out.ascending;
@@ -231,7 +222,7 @@ TEST(Separatrices2, WallInvariants) {
   for (int trial = 0; trial < 6; ++trial) {
     const SimplexId nx = 12 + trial, ny = 10, nz = 9 + trial % 2;
     const std::vector<float> v =
-        randomField(rng, std::size_t(nx * ny * nz), trial % 2 ? 5 : 100000);
+        randomLevels(rng, std::size_t(nx * ny * nz), trial % 2 ? 5 : 100000);
     const dg::Output gradient = gradientOf(nx, ny, nz, v);
     const cubical::Grid& g = gradient.grid;
     const s2::Output out = wallsOf(gradient);
@@ -381,7 +372,7 @@ TEST(Separatrices2, PolygonCorners) {
 TEST(Separatrices2, MemoryLimitIsAnErrorNotAPartialWall) {
   std::mt19937 rng(3);
   const dg::Output gradient =
-      gradientOf(9, 8, 7, randomField(rng, std::size_t(9 * 8 * 7), 1000));
+      gradientOf(9, 8, 7, randomLevels(rng, std::size_t(9 * 8 * 7), 1000));
   const s2::Output full = wallsOf(gradient);
   const std::size_t total = full.descending.cells.size() + full.ascending.cells.size();
   ASSERT_GT(total, 100u);
@@ -402,12 +393,12 @@ TEST(Separatrices2, MemoryLimitIsAnErrorNotAPartialWall) {
 
 TEST(Separatrices2, NoWallsIn2DOrWhenOff) {
   std::mt19937 rng(5);
-  const dg::Output flat = gradientOf(9, 1, 8, randomField(rng, 72, 1000));
+  const dg::Output flat = gradientOf(9, 1, 8, randomLevels(rng, 72, 1000));
   ASSERT_EQ(flat.grid.dimension, 2);
   ASSERT_GT(flat.counts[1], 0);
   const s2::Output out2d = wallsOf(flat);
   EXPECT_EQ(out2d.descending.size() + out2d.ascending.size(), 0u);
-  const dg::Output gradient = gradientOf(6, 6, 6, randomField(rng, 216, 1000));
+  const dg::Output gradient = gradientOf(6, 6, 6, randomLevels(rng, 216, 1000));
   s2::Output out;
   RunReport report;
   s2::compute(gradient, s2::Parameters{}, Monitor{}, out, report);
@@ -419,7 +410,7 @@ TEST(Separatrices2, NoWallsIn2DOrWhenOff) {
 
 TEST(Separatrices2, ProgressAndAbort) {
   std::mt19937 rng(9);
-  const dg::Output gradient = gradientOf(8, 8, 8, randomField(rng, 512, 1000));
+  const dg::Output gradient = gradientOf(8, 8, 8, randomLevels(rng, 512, 1000));
   expectProgressAndAbort([&](const Monitor& monitor) {
     s2::Parameters p;
     p.ascending = p.descending = true;

@@ -17,6 +17,7 @@
 //    extremum) and identical results through the implicit, explicit and GALE backends.
 #include "BruteForce.h"
 #include "RawVolumes.h"
+#include "TriangulationChecks.h"
 #include "UnitHelpers.h"
 
 #include "core/discrete_gradient/SimplicialGradient.h"
@@ -35,18 +36,6 @@ namespace topogpu::test {
 namespace {
 
 namespace sg = discrete_gradient::simplicial;
-
-// Rank of each vertex: sorted by (value, index).
-template <typename T> std::vector<SimplexId> ranksOf(const std::vector<T>& values) {
-  std::vector<SimplexId> byValue(values.size());
-  std::iota(byValue.begin(), byValue.end(), SimplexId(0));
-  std::stable_sort(byValue.begin(), byValue.end(),
-                   [&](SimplexId a, SimplexId b) { return values[a] < values[b]; });
-  std::vector<SimplexId> rank(values.size());
-  for (std::size_t i = 0; i < byValue.size(); ++i)
-    rank[byValue[i]] = SimplexId(i);
-  return rank;
-}
 
 // ---- brute-force gradient ------------------------------------------------------------
 
@@ -218,18 +207,6 @@ std::array<SimplexId, 4> homologyChanges(const BruteComplex& cx,
 
 // ---- the code under test, seen as vertex tuples ---------------------------------------
 
-template <typename Triangulation>
-Tuple verticesOf(const Triangulation& tri, int dim, SimplexId id) {
-  Tuple t;
-  for (int k = 0; k <= dim; ++k)
-    t.push_back(dim == 0   ? id
-                : dim == 1 ? tri.getEdgeVertex(id, k)
-                : dim == 2 ? tri.getTriangleVertex(id, k)
-                           : tri.getCellVertex(id, k));
-  std::sort(t.begin(), t.end());
-  return t;
-}
-
 // The gradient as (face -> coface) and critical tuples, read through getPairedCell both
 // ways (which must agree with each other).
 template <typename Triangulation>
@@ -281,19 +258,6 @@ void expectSameGradient(const BruteGradient& expected, const BruteGradient& got)
   }
 }
 
-// Cells of a mesh as sorted tuples (for BruteComplex) from a cell list.
-std::vector<SimplexId> flatCells(const std::vector<Tuple>& cells) {
-  return flatten(cells);
-}
-
-std::vector<float> randomValues(SimplexId n, int levels, std::mt19937& rng) {
-  std::uniform_int_distribution<int> d(0, levels - 1);
-  std::vector<float> v(std::size_t(n), 0.0f);
-  for (float& x : v)
-    x = float(d(rng));
-  return v;
-}
-
 // ---- tests ---------------------------------------------------------------------------
 
 // Small grids (2D and 3D, few value levels so ties matter): the implicit backend, the
@@ -305,10 +269,9 @@ TEST(SimplicialGradient, GridsMatchBruteForceAndHomology) {
                                {4, 3, 5}, {5, 4, 4}, {2, 2, 2}, {2, 3, 1}};
   for (const auto& n : dims) {
     for (int levels : {3, 1000}) {
-      SCOPED_TRACE(std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
-                   std::to_string(n[2]) + " levels " + std::to_string(levels));
+      SCOPED_TRACE(gridName(n[0], n[1], n[2]) + " levels " + std::to_string(levels));
       const SimplexId nv = n[0] * n[1] * n[2];
-      const std::vector<float> values = randomValues(nv, levels, rng);
+      const std::vector<float> values = randomLevels(rng, std::size_t(nv), levels);
       const std::vector<SimplexId> rank = ranksOf(values);
       const std::vector<Tuple> cells = ttkGridCells(n[0], n[1], n[2]);
       const int dim = int(cells.front().size()) - 1;
@@ -344,10 +307,11 @@ TEST(SimplicialGradient, RandomMeshesMatchBruteForce) {
     const RandomMesh m = randomMesh(index, rng);
     if (m.cells.empty())
       continue;
-    const std::vector<float> values = randomValues(m.numberOfVertices, 4, rng);
+    const std::vector<float> values =
+        randomLevels(rng, std::size_t(m.numberOfVertices), 4);
     const std::vector<SimplexId> rank = ranksOf(values);
     const BruteComplex cx(m.numberOfVertices, m.dimension, m.cells);
-    ExplicitTriangulation mesh(m.numberOfVertices, m.dimension, flatCells(m.cells));
+    ExplicitTriangulation mesh(m.numberOfVertices, m.dimension, flatten(m.cells));
     const sg::Output out = run(mesh, values);
     expectSameGradient(bruteGradient(cx, rank), asTuples(mesh, out));
     const auto& c = out.counts;
@@ -364,7 +328,8 @@ TEST(SimplicialGradient, VPaths) {
   std::mt19937 rng(3);
   for (int d3 = 0; d3 < 2; ++d3) {
     const SimplexId n[3] = {6, 5, d3 ? SimplexId(4) : SimplexId(1)};
-    const std::vector<float> values = randomValues(n[0] * n[1] * n[2], 50, rng);
+    const std::vector<float> values =
+        randomLevels(rng, std::size_t(n[0] * n[1] * n[2]), 50);
     const std::vector<SimplexId> rank = ranksOf(values);
     ImplicitTriangulation grid(n[0], n[1], n[2]);
     const sg::Output out = run(grid, values);
@@ -402,10 +367,9 @@ TEST(SimplicialGradient, SeparatricesMatchBruteForceWalks) {
   std::mt19937 rng(17);
   const SimplexId dims[][3] = {{6, 5, 1}, {5, 4, 4}, {4, 6, 5}};
   for (const auto& n : dims) {
-    SCOPED_TRACE(std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
-                 std::to_string(n[2]));
+    SCOPED_TRACE(gridName(n[0], n[1], n[2]));
     const SimplexId nv = n[0] * n[1] * n[2];
-    const std::vector<float> values = randomValues(nv, 6, rng);
+    const std::vector<float> values = randomLevels(rng, std::size_t(nv), 6);
     const std::vector<Tuple> cells = ttkGridCells(n[0], n[1], n[2]);
     const int dim = int(cells.front().size()) - 1;
     const BruteComplex cx(nv, dim, cells);
@@ -705,8 +669,8 @@ void checkSegmentation(Triangulation& tri, const smsc::Output& out) {
       for (int f = 0; f <= top; ++f) {
         const SimplexId facet =
             top == 3 ? tri.getTetTriangle(queue[h], f) : tri.getTriangleEdge(queue[h], f);
-        for (int k = 0; k < smsc::detail::cofaceCount(tri, top, facet); ++k) {
-          const SimplexId d = smsc::detail::coface(tri, top, facet, k);
+        for (int k = 0; k < sg::getFacetStarNumber(tri, top, facet); ++k) {
+          const SimplexId d = sg::getFacetStar(tri, top, facet, k);
           if (!cellSeen[d] && out.cellDescendingManifold[d] == ManifoldLabel(i)) {
             cellSeen[d] = 1;
             queue.push_back(d);
@@ -726,7 +690,7 @@ void checkSegmentation(Triangulation& tri, const smsc::Output& out) {
   for (const smsc::Arc& a : out.saddleMaximum)
     up += a.multiplicity;
   for (const SimplexId s : g.criticalCells[top - 1])
-    cofaceTotal += smsc::detail::cofaceCount(tri, top, s);
+    cofaceTotal += sg::getFacetStarNumber(tri, top, s);
   EXPECT_EQ(down, 2 * g.counts[1]);
   EXPECT_EQ(up, cofaceTotal);
 }
@@ -784,13 +748,13 @@ TEST(SimplicialMorseSmaleComplex, MatchesBruteForceOnEveryBackend) {
     for (int levels : {4, 1000}) {
       SCOPED_TRACE(std::to_string(c.nv) + " vertices, dimension " +
                    std::to_string(c.dimension) + ", levels " + std::to_string(levels));
-      const std::vector<float> values = randomValues(c.nv, levels, rng);
+      const std::vector<float> values = randomLevels(rng, std::size_t(c.nv), levels);
       const std::vector<SimplexId> rank = ranksOf(values);
       const BruteComplex cx(c.nv, c.dimension, c.cells);
       const BruteGradient brute = bruteGradient(cx, rank);
       const MscTuples expected = bruteMsc(cx, brute, rank);
 
-      ExplicitTriangulation mesh(c.nv, c.dimension, flatCells(c.cells));
+      ExplicitTriangulation mesh(c.nv, c.dimension, flatten(c.cells));
       const smsc::Output out = runMsc(mesh, values);
       checkSegmentation(mesh, out);
       checkConnectionPaths(mesh, out);
@@ -803,10 +767,8 @@ TEST(SimplicialMorseSmaleComplex, MatchesBruteForceOnEveryBackend) {
       const auto& n = out.gradient.counts;
       EXPECT_EQ(n[0] - n[1] + n[2] - n[3], cx.euler());
 
-      std::vector<double> points;
-      std::uniform_real_distribution<double> coordinate(0, 1);
-      for (SimplexId v = 0; v < 3 * c.nv; ++v)
-        points.push_back(coordinate(rng));
+      const std::vector<double> points =
+          randomUniform(rng, std::size_t(3 * c.nv), 0.0, 1.0);
       gale::Parameters galeParameters;
       galeParameters.segmentCapacity = 4; // many segments on a small mesh
       if (levels == 4) {                  // and a stress: a tiny cache, no precomputation
