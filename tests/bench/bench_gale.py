@@ -236,10 +236,6 @@ def write_markdown(path, result):
     write_markdown_report(path, lines, result)
 
 
-def _row_label(r):
-    return f"{r['case']}\n{r['algorithm']}"
-
-
 def write_plots(result, out, name):
     """Draws OUT/NAME_wait.svg and OUT/NAME_time_memory.svg from the result (matplotlib);
     returns the file names written ([] when matplotlib is missing or there is no row)."""
@@ -372,7 +368,7 @@ def merge_rows(result, path):
 
 
 def sort_rows(result):
-    cases, algorithms = result["cases"], result["algorithms"]
+    cases = result["cases"]
     result["rows"].sort(key=lambda r: (
         cases.index(r["case"]) if r["case"] in cases else len(cases),
         ALGORITHMS.index(r["algorithm"]) if r["algorithm"] in ALGORITHMS else len(ALGORITHMS),
@@ -386,6 +382,58 @@ def device_name():
         return out.stdout.strip().splitlines()[0] if out.returncode == 0 and out.stdout else None
     except (OSError, subprocess.SubprocessError):
         return None
+
+
+def measure(args, result, case, volume, algorithm, backend, device):
+    """Runs one backend (--repeat times) and adds its fastest row to result (a failed run
+    to its failures)."""
+    path, dims, dtype = volume
+    cmd = [args.topogpu, algorithm, "--raw", path, "--dims",
+           ",".join(map(str, dims)), "--type", dtype, "--triangulation", backend,
+           "--drop-zero", "--json"]
+    if algorithm == "critical-points":
+        cmd += ["--backend", "cpu"]
+    else:  # the gradient and the complex of the tets (CPU consumers)
+        cmd += ["--complex", "simplicial"]
+    if backend != "explicit":
+        cmd += ["--segment-size", str(args.segment_size)] + args.extra.split()
+    best = None
+    for _ in range(max(1, args.repeat)):
+        code, wall, peak, report, err = wait_measured(cmd, args.timeout)
+        if code != 0:
+            result["failures"].append(
+                f"{case} {algorithm} {backend}: exit {code}: {err.strip()}")
+            break
+        gale = report.get("gale")
+        cells = None
+        for w in report.get("notes", []) + report.get("warnings", []):
+            if "cells left" in w:
+                cells = w.split("vertices, ")[-1].split(" cells")[0]
+        row = {"case": case, "algorithm": algorithm, "backend": backend,
+               "vertices": report["vertices"], "cells": cells,
+               "algorithm_seconds": report["total_seconds"],
+               "mesh_seconds": report["triangulation_seconds"],
+               "initialization_seconds": (gale or {}).get(
+                   "initialization_seconds"),
+               "producer": (gale or {}).get("producer"),
+               "gale": {k: gale.get(k) for k in GALE_KEYS} if gale else None,
+               "peak_host_memory_mib": round(peak, 1),
+               "wall_seconds": round(wall, 3), "timings": report.get("timings"),
+               "result": result_of(algorithm, report),
+               "warnings": report.get("warnings", [])}
+        print(json.dumps({k: row[k] for k in (
+            "case", "algorithm", "backend", "algorithm_seconds",
+            "initialization_seconds", "mesh_seconds", "peak_host_memory_mib")}
+            | {"wait": (gale or {}).get("consumer_wait_seconds")}), flush=True)
+        if best is None or measured_seconds(row) < measured_seconds(best):
+            best = row
+    if best is None:
+        return
+    if backend == "gale-gpu" and best["producer"] != "gpu":
+        message = (f"{case} {algorithm} gale-gpu: the GPU producer was not used "
+                   f"({best['producer']}; {'; '.join(best['warnings'])})")
+        (result["failures"] if device else result["notes"]).append(message)
+    result["rows"].append(best)
 
 
 def main():
@@ -429,64 +477,21 @@ def main():
               "cases": [], "algorithms": algorithms, "rows": [], "notes": [],
               "failures": [], "targets": []}
     began = time.perf_counter()
-    for case in cases:
-        if case not in volumes:
-            result["notes"].append(f"{case}: no {case}_*.raw in {args.volumes}; skipped")
-            continue
-        result["cases"].append(case)
-        path, dims, dtype = volumes[case]
-        for algorithm in algorithms:
-            for backend in backends:
-                if time.perf_counter() - began > args.max_seconds:
-                    result["notes"].append(f"{case} {algorithm} {backend}: skipped (past "
-                                           f"--max-seconds {args.max_seconds:.0f})")
-                    continue
-                cmd = [args.topogpu, algorithm, "--raw", path, "--dims",
-                       ",".join(map(str, dims)), "--type", dtype, "--triangulation", backend,
-                       "--drop-zero", "--json"]
-                if algorithm == "critical-points":
-                    cmd += ["--backend", "cpu"]
-                else:  # the gradient and the complex of the tets (CPU consumers)
-                    cmd += ["--complex", "simplicial"]
-                if backend != "explicit":
-                    cmd += ["--segment-size", str(args.segment_size)] + args.extra.split()
-                best = None
-                for _ in range(max(1, args.repeat)):
-                    code, wall, peak, report, err = wait_measured(cmd, args.timeout)
-                    if code != 0:
-                        result["failures"].append(
-                            f"{case} {algorithm} {backend}: exit {code}: {err.strip()}")
-                        break
-                    gale = report.get("gale")
-                    cells = None
-                    for w in report.get("notes", []) + report.get("warnings", []):
-                        if "cells left" in w:
-                            cells = w.split("vertices, ")[-1].split(" cells")[0]
-                    row = {"case": case, "algorithm": algorithm, "backend": backend,
-                           "vertices": report["vertices"], "cells": cells,
-                           "algorithm_seconds": report["total_seconds"],
-                           "mesh_seconds": report["triangulation_seconds"],
-                           "initialization_seconds": (gale or {}).get(
-                               "initialization_seconds"),
-                           "producer": (gale or {}).get("producer"),
-                           "gale": {k: gale.get(k) for k in GALE_KEYS} if gale else None,
-                           "peak_host_memory_mib": round(peak, 1),
-                           "wall_seconds": round(wall, 3), "timings": report.get("timings"),
-                           "result": result_of(algorithm, report),
-                           "warnings": report.get("warnings", [])}
-                    print(json.dumps({k: row[k] for k in (
-                        "case", "algorithm", "backend", "algorithm_seconds",
-                        "initialization_seconds", "mesh_seconds", "peak_host_memory_mib")}
-                        | {"wait": (gale or {}).get("consumer_wait_seconds")}), flush=True)
-                    if best is None or measured_seconds(row) < measured_seconds(best):
-                        best = row
-                if best is None:
-                    continue
-                if backend == "gale-gpu" and best["producer"] != "gpu":
-                    message = (f"{case} {algorithm} gale-gpu: the GPU producer was not used "
-                               f"({best['producer']}; {'; '.join(best['warnings'])})")
-                    (result["failures"] if device else result["notes"]).append(message)
-                result["rows"].append(best)
+    try:
+        for case in cases:
+            if case not in volumes:
+                result["notes"].append(f"{case}: no {case}_*.raw in {args.volumes}; skipped")
+                continue
+            result["cases"].append(case)
+            for algorithm in algorithms:
+                for backend in backends:
+                    if time.perf_counter() - began > args.max_seconds:
+                        result["notes"].append(f"{case} {algorithm} {backend}: skipped (past "
+                                               f"--max-seconds {args.max_seconds:.0f})")
+                        continue
+                    measure(args, result, case, volumes[case], algorithm, backend, device)
+    except (KeyboardInterrupt, SystemExit):  # a time cap's SIGTERM: keep what was measured
+        result["failures"].append("interrupted: only the rows measured before are written")
     if args.merge_from:
         result["notes"].append(merge_rows(result, args.merge_from))
     sort_rows(result)

@@ -11,6 +11,7 @@ rows, as the GPU host's first one.
 Usage: test_bench_gale.py TOPOGPU SHARED_DATA_DIR (exit 77: no fuel volume)
 """
 import copy
+import importlib.util
 import json
 import os
 import shutil
@@ -29,11 +30,7 @@ volumes = os.path.join(shared, "volumes")
 if not os.path.exists(os.path.join(volumes, "fuel_64x64x64_uint8.raw")):
     print("skipped: no fuel_64x64x64_uint8.raw in", volumes)
     sys.exit(77)
-try:
-    import matplotlib  # noqa: F401
-    have_matplotlib = True
-except ImportError:
-    have_matplotlib = False
+have_matplotlib = importlib.util.find_spec("matplotlib") is not None
 work = tempfile.mkdtemp(prefix="bench_gale_smoke_")
 bench = [sys.executable, os.path.join(here, "bench_gale.py"), "--topogpu", topogpu,
          "--volumes", volumes, "--cases", "fuel", "--out", work, "--timeout", "120"]
