@@ -379,6 +379,23 @@ if os.path.exists(gale_source):
         return drawn or [f for f in (f"{name}_wait.svg", f"{name}_time_memory.svg")
                          if os.path.exists(os.path.join(gale_plot_dir, f))]
 
+    def gale_ratios(result, algorithm):
+        """Per case: GALE-CPU's time and peak over Explicit's, and segment computations
+        per segment (every relation counted), for one algorithm's rows."""
+        parts = []
+        for case in result["cases"]:
+            rows = {r["backend"]: r for r in result["rows"]
+                    if r["case"] == case and r["algorithm"] == algorithm}
+            e, c = rows.get("explicit"), rows.get("gale-cpu")
+            if e and c and c.get("gale"):
+                seconds = ((c["algorithm_seconds"] + (c["initialization_seconds"] or 0))
+                           / max(e["algorithm_seconds"], 1e-9))
+                parts.append(f"{case} {seconds:.1f}x the time, "
+                             f"{c['peak_host_memory_mib'] / e['peak_host_memory_mib']:.2f}x "
+                             f"the peak, {c['gale']['segments_computed'] / c['gale']['segments']:.0f} "
+                             "segment computations per segment")
+        return "; ".join(parts)
+
     gale = json.load(open(gale_source))
     measured = sorted({r["algorithm"] for r in gale["rows"]},
                       key=lambda a: ["critical-points", "discrete-gradient", "msc"].index(a)
@@ -397,11 +414,17 @@ if os.path.exists(gale_source):
     devbox_source = os.path.join(gale_results, "gale_devbox.json")
     if os.path.exists(devbox_source):
         devbox = json.load(open(devbox_source))
+        msc_ratios = gale_ratios(devbox, "msc") or "not measured"
+        gradient_ratios = gale_ratios(devbox, "discrete-gradient") or "not measured"
         gale_section += f"""
 The same benchmark on the dev box ({devbox['host']}; no GPU, so gale-gpu ran its CPU
 producers: marked *), for the split of the waiting with CPU producers and for msc on
 small volumes: [bench-results/gale_devbox.md](bench-results/gale_devbox.md) (table,
-targets not measured without a GPU).
+targets not measured without a GPU; a build without CUDA and VTK, so the peaks are the
+algorithm's rather than the libraries'; the 2-core box is shared, so times vary between
+sessions). GALE-CPU against Explicit on the Morse-Smale complex: {msc_ratios} (discrete
+gradient: {gradient_ratios}): the complex's paths and manifolds come back to segments
+whose relations the bounded cache no longer holds.
 
 """ + "\n".join(plot_lines(gale_plots("gale_devbox", devbox), "bench-results/")) + "\n"
 
