@@ -14,6 +14,7 @@
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 
+#include <algorithm>
 #include <fstream>
 
 namespace topogpu::cli {
@@ -88,6 +89,21 @@ void writeDetails(const std::string& path, const Triangulation& tri,
     throw Error("cannot write the details file '" + path + "'");
 }
 
+// How many distinct labels (>= 0) a manifold array holds: the segmentation's cells.
+long long distinctLabels(const std::vector<morse_smale_complex::ManifoldLabel>& labels) {
+  std::vector<bool> seen;
+  long long n = 0;
+  for (const morse_smale_complex::ManifoldLabel l : labels) {
+    if (l < 0)
+      continue;
+    if (static_cast<std::size_t>(l) >= seen.size())
+      seen.resize(static_cast<std::size_t>(l) + 1, false);
+    n += seen[l] ? 0 : 1;
+    seen[l] = true;
+  }
+  return n;
+}
+
 } // namespace
 
 int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& context,
@@ -153,6 +169,25 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
   missing.add("descending", static_cast<long long>(output.unlabelledDescending));
   result.fields.add("unlabelled_vertices", missing);
   result.fields.add("unlabelled_cells", static_cast<long long>(output.unlabelledCells));
+  // The vertex segmentation's cells (TTK's AscendingManifold, DescendingManifold and
+  // MorseSmaleManifold ids in use), so backends compare without --details.
+  const std::vector<SimplexId> cells =
+      smsc::morseSmaleLabels(output.ascendingManifold, output.descendingManifold);
+  const long long ascendingCells = distinctLabels(output.ascendingManifold);
+  const long long descendingCells = distinctLabels(output.descendingManifold);
+  const long long morseSmaleCells =
+      cells.empty()
+          ? 0
+          : static_cast<long long>(*std::max_element(cells.begin(), cells.end())) + 1;
+  JsonObject segmentation;
+  segmentation.add("ascending", ascendingCells);
+  segmentation.add("descending", descendingCells);
+  segmentation.add("morse_smale", morseSmaleCells);
+  result.fields.add("segmentation", segmentation);
+  result.lines.push_back("segmentation: " + std::to_string(ascendingCells) +
+                         " ascending, " + std::to_string(descendingCells) +
+                         " descending, " + std::to_string(morseSmaleCells) +
+                         " Morse-Smale cells");
 
   const bool is2D = gradient.dimension == 2;
   result.lines.push_back("critical cells: " + items[0] + " minima, " + items[1] +

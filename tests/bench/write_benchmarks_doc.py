@@ -7,7 +7,10 @@ complex section (MSC_JSON, default docs/bench-results/msc_h200.json, from bench_
 also draws images/msc-benchmark.png beside OUTPUT_MD; the geodesic distance section comes
 from docs/bench-results/geodesic_h200.json (bench_geodesic.py's bench_geodesic.json), the
 Rips persistence section from docs/bench-results/rips_h200.json (bench_rips.py's
-bench_rips.json).
+bench_rips.json), the GALE section from docs/bench-results/gale_h200.json (bench_gale.py's
+bench_gale.json; its plots, and those of gale_devbox.json, drawn again beside them as
+docs/bench-results/gale_*_wait.svg and gale_*_time_memory.svg where matplotlib imports:
+run it with Debian's /usr/bin/python3).
 
     python3 tests/bench/write_benchmarks_doc.py [JSON] [OUTPUT_MD] [MSC_JSON]
 """
@@ -357,16 +360,73 @@ Ripser++ are quoted from the issue (same host), not rerun.
 """ + rips_markdown(rips)
 all_same = all(r["counts_identical"] for r in rows + data.get("mesh_rows", []))
 
-# GALE (bench_gale.py on the GPU host): its markdown as written there (table, targets).
-gale_source = os.path.join(root, "docs/bench-results/gale_h200.md")
+# GALE (bench_gale.py): the GPU host's table, targets and plots, drawn here from its JSON
+# (an older JSON without msc rows shows what it has), then the dev box's plots.
 gale_section = ""
+gale_results = os.path.join(root, "docs/bench-results")
+gale_source = os.path.join(gale_results, "gale_h200.json")
+# the plots go beside the page (its bench-results/), as the msc plot into its images/
+gale_plot_dir = os.path.join(os.path.dirname(os.path.abspath(target)), "bench-results")
 if os.path.exists(gale_source):
-    gale_text = open(gale_source).read().split("\n", 1)[1]  # its own title dropped
-    gale_section = """
-## GALE vs the explicit backend on tetrahedralized volumes (critical points, discrete gradient)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from bench_gale import plot_lines, table_lines, write_plots
+    from bench_helpers import targets_and_notes_markdown
 
-`BENCH_GALE=1 bash tests/gpu/run_gpu_tests.sh` (tests/bench/bench_gale.py) on the GPU host:
-""" + gale_text + "\n"
+    def gale_plots(name, result):
+        """Redrawn from the JSON where matplotlib imports, else the files already there."""
+        os.makedirs(gale_plot_dir, exist_ok=True)
+        drawn = write_plots(result, gale_plot_dir, name)
+        return drawn or [f for f in (f"{name}_wait.svg", f"{name}_time_memory.svg")
+                         if os.path.exists(os.path.join(gale_plot_dir, f))]
+
+    def gale_ratios(result, algorithm):
+        """Per case: GALE-CPU's time and peak over Explicit's, and segment computations
+        per segment (every relation counted), for one algorithm's rows."""
+        parts = []
+        for case in result["cases"]:
+            rows = {r["backend"]: r for r in result["rows"]
+                    if r["case"] == case and r["algorithm"] == algorithm}
+            e, c = rows.get("explicit"), rows.get("gale-cpu")
+            if e and c and c.get("gale"):
+                seconds = ((c["algorithm_seconds"] + (c["initialization_seconds"] or 0))
+                           / max(e["algorithm_seconds"], 1e-9))
+                parts.append(f"{case} {seconds:.1f}x the time, "
+                             f"{c['peak_host_memory_mib'] / e['peak_host_memory_mib']:.2f}x "
+                             f"the peak, {c['gale']['segments_computed'] / c['gale']['segments']:.0f} "
+                             "segment computations per segment")
+        return "; ".join(parts)
+
+    gale = json.load(open(gale_source))
+    measured = sorted({r["algorithm"] for r in gale["rows"]},
+                      key=lambda a: ["critical-points", "discrete-gradient", "msc"].index(a)
+                      if a in ("critical-points", "discrete-gradient", "msc") else 9)
+    gale_section = f"""
+## GALE vs the explicit backend on tetrahedralized volumes ({', '.join(measured)})
+
+`BENCH_GALE=1 bash tests/gpu/run_gpu_tests.sh` (tests/bench/bench_gale.py) on the GPU host
+({gale['host']}; {gale.get('device') or 'no GPU'}), results in
+[bench-results/gale_h200.md](bench-results/gale_h200.md):
+
+""" + "\n".join(table_lines(gale) + [""] + plot_lines(gale_plots("gale_h200", gale),
+                                                       "bench-results/")
+                + [line.replace("## ", "### ", 1) if line.startswith("## ") else line
+                   for line in targets_and_notes_markdown(gale)[1:]]) + "\n"
+    devbox_source = os.path.join(gale_results, "gale_devbox.json")
+    if os.path.exists(devbox_source):
+        devbox = json.load(open(devbox_source))
+        msc_ratios = gale_ratios(devbox, "msc") or "not measured"
+        gradient_ratios = gale_ratios(devbox, "discrete-gradient") or "not measured"
+        gale_section += f"""
+The same benchmark on the dev box ({devbox['host']}; no GPU, so gale-gpu ran its CPU
+producers: marked *), for the split of the waiting with CPU producers and for msc on
+small volumes: [bench-results/gale_devbox.md](bench-results/gale_devbox.md) (table,
+targets not measured without a GPU; a build without CUDA and VTK, so the peaks are the
+algorithm's rather than the libraries'; the 2-core box is shared, so times vary between
+sessions). GALE-CPU against Explicit on the Morse-Smale complex: {msc_ratios} (discrete
+gradient: {gradient_ratios}): the complex's paths and manifolds come back to segments
+whose relations the bounded cache no longer holds.
+
+""" + "\n".join(plot_lines(gale_plots("gale_devbox", devbox), "bench-results/")) + "\n"
 
 page = f"""# Benchmarks
 

@@ -27,6 +27,29 @@ BUILD_DIR=${BUILD_DIR:-build-gpu}
 mkdir -p "$OUT_DIR"
 OUT_DIR=$(cd "$OUT_DIR" && pwd)
 
+# GALE (issue 9): critical points, the simplicial discrete gradient and the Morse-Smale
+# complex with explicit / gale-cpu / gale-gpu on tetrahedralized engine and aneurism (zero
+# voxels dropped); the issue's targets and the figure-10 plots in GALE_NAME.md (default
+# bench_gale). BENCH_GALE=1 runs it (default 0; GALE_ONLY=1: the build of topogpu and this
+# benchmark alone); GALE_CASES (engine,aneurism), GALE_ALGORITHMS
+# (critical-points,discrete-gradient,msc) and GALE_BACKENDS (explicit,gale-cpu,gale-gpu)
+# split it, GALE_TIMEOUT (300) s per run and GALE_MAX_SECONDS (540) in all (later runs
+# skipped with a note); GALE_MERGE_FROM (an earlier JSON, e.g. the previous call's copied
+# into the tree) keeps the rows this run does not measure.
+gale_benchmark() {
+  echo "== benchmark: GALE (explicit, gale-cpu, gale-gpu)"
+  local name=${GALE_NAME:-bench_gale} merge=()
+  [ -n "${GALE_MERGE_FROM:-}" ] && merge=(--merge-from "$GALE_MERGE_FROM")
+  python3 tests/bench/bench_gale.py --topogpu "$BUILD_DIR/bin/topogpu" --volumes "$VOLUMES" \
+    --out "$OUT_DIR" --name "$name" --cases "${GALE_CASES:-engine,aneurism}" \
+    --algorithms "${GALE_ALGORITHMS:-critical-points,discrete-gradient,msc}" \
+    --backends "${GALE_BACKENDS:-explicit,gale-cpu,gale-gpu}" \
+    --timeout "${GALE_TIMEOUT:-300}" --max-seconds "${GALE_MAX_SECONDS:-540}" "${merge[@]}" \
+    >"$OUT_DIR/$name.log" 2>&1 ||
+    { status=$?; echo "GALE benchmark failed: see $name.log"; tail -20 "$OUT_DIR/$name.log"; }
+  cat "$OUT_DIR/$name.md" 2>/dev/null || true
+}
+
 run() {
   extra=()
   if [ -d .tbb/usr/lib/x86_64-linux-gnu/cmake/TBB ]; then
@@ -52,13 +75,21 @@ run() {
     -DTOPOGPU_ENABLE_PARAVIEW=OFF -DTOPOGPU_BUILD_TESTS=OFF -DTOPOGPU_BUILD_GPU_TESTS=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}" >"$OUT_DIR/configure.log" 2>&1 ||
     { tail -50 "$OUT_DIR/configure.log"; return 1; }
-  cmake --build "$BUILD_DIR" -j "$(nproc)" >"$OUT_DIR/build.log" 2>&1 ||
+  targets=()
+  [ "${GALE_ONLY:-0}" = 1 ] && targets=(--target topogpu)
+  cmake --build "$BUILD_DIR" -j "$(nproc)" "${targets[@]}" >"$OUT_DIR/build.log" 2>&1 ||
     { tail -50 "$OUT_DIR/build.log"; return 1; }
   echo "   built in $(($(date +%s) - start)) s"
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader || true
   "$BUILD_DIR/bin/topogpu" info
 
   status=0
+  if [ "${GALE_ONLY:-0}" = 1 ]; then
+    gale_benchmark
+    echo "== exit $status"
+    return $status
+  fi
+
   echo "== CPU vs GPU equality, Morse relation, fault injection"
   "$BUILD_DIR/bin/gpu_equality" --surfaces "$SURFACES" --rips "$RIPS" "$VOLUMES" >"$OUT_DIR/gpu_equality.txt" 2>&1 || status=$?
   grep -E "^FAIL|passed|SKIP|device:" "$OUT_DIR/gpu_equality.txt" || true
@@ -114,20 +145,8 @@ run() {
       { status=$?; echo "geodesic benchmark failed: see bench_geodesic.log"; tail -20 "$OUT_DIR/bench_geodesic.log"; }
     cat "$OUT_DIR/bench_geodesic.md" 2>/dev/null || true
   fi
-  # GALE (issue 9): critical points and the simplicial discrete gradient with explicit /
-  # gale-cpu / gale-gpu on tetrahedralized engine and aneurism (zero voxels dropped); the
-  # issue's targets in bench_gale.md. BENCH_GALE=1 runs it (default 0); GALE_CASES,
-  # GALE_ALGORITHMS (critical-points,discrete-gradient) split it, GALE_TIMEOUT (300) s per
-  # run and GALE_MAX_SECONDS (540) in all.
   if [ "${BENCH_GALE:-0}" = 1 ]; then
-    echo "== benchmark: GALE (explicit, gale-cpu, gale-gpu)"
-    python3 tests/bench/bench_gale.py --topogpu "$BUILD_DIR/bin/topogpu" --volumes "$VOLUMES" \
-      --out "$OUT_DIR" --cases "${GALE_CASES:-engine,aneurism}" \
-      --algorithms "${GALE_ALGORITHMS:-critical-points,discrete-gradient}" \
-      --timeout "${GALE_TIMEOUT:-300}" --max-seconds "${GALE_MAX_SECONDS:-540}" \
-      >"$OUT_DIR/bench_gale.log" 2>&1 ||
-      { status=$?; echo "GALE benchmark failed: see bench_gale.log"; tail -20 "$OUT_DIR/bench_gale.log"; }
-    cat "$OUT_DIR/bench_gale.md" 2>/dev/null || true
+    gale_benchmark
   fi
   # Rips persistence (issue 7): Debian's ripser when installed there (else the barcodes are
   # checked against Ripser++'s expected ones), our CPU on 1 thread and all cores, our GPU
