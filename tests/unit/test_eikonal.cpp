@@ -774,10 +774,12 @@ TEST(EikonalPatches, PartitionCoversEveryVertexOnceWithSizesNearTheTarget) {
         EXPECT_GT(*std::min_element(size.begin(), size.end()), 0) << name;
         const double mean = double(s.vertices()) / count;
         if (method == "metis") {
-          // k-way in groups of about 64 patches, ceil(size / target) parts per group,
-          // METIS's default 3% imbalance.
+          // k-way in groups of about 64 patches, ceil(1.03 size / target) parts per
+          // group (METIS's default 3% imbalance then stays about within the target).
           const SimplexId groups = s.vertices() / (SimplexId(64) * target) + 1;
-          EXPECT_LE(count, (s.vertices() + target - 1) / target + groups) << name;
+          EXPECT_LE(count,
+                    (s.vertices() * 103 + 100 * target - 1) / (100 * target) + groups)
+              << name;
           EXPECT_LE(largest, SimplexId(std::ceil(1.1 * target)) + 1) << name;
           EXPECT_GE(mean, 0.9 * target * s.vertices() / (s.vertices() + target)) << name;
         } else {
