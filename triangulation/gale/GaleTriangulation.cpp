@@ -121,6 +121,13 @@ public:
   // A sibling relation's segment computed by a consumer along with its own: taken when
   // consumers compute this relation and nobody has it yet.
   bool wants(SimplexId segment) const {
+    // Far ahead of a segment-order loop's front, the sibling would be evicted before
+    // the loop reaches it (computed twice): left to the loop. The boundary flags are
+    // kept.
+    const SimplexId front = mesh_.front_.load(std::memory_order_relaxed);
+    if (front >= 0 && relation_ != kBoundaryFlags &&
+        std::size_t(std::max<SimplexId>(0, segment - front)) > maxSegments_ / 2)
+      return false;
     std::lock_guard<std::mutex> lock(mutex_);
     return help_ && !failure_ && !cache_[segment] && waiting_.count(segment) == 0;
   }
@@ -1457,71 +1464,318 @@ namespace gale {
 
 namespace {
 
-using Touching = std::vector<std::pair<std::array<SimplexId, 4>, SimplexId>>;
-
 bool isVertexRelation(ServedRelation relation) {
   return relation == kVertexNeighbors || relation == kVertexEdges ||
          relation == kVertexStar || relation == kBoundaryFlags;
 }
 
-// The touching cells' sorted new-id tuples, with their ids (read once per segment).
-Touching touchingOf(const GaleTriangulation& mesh, SimplexId s) {
-  Touching touching;
-  touching.reserve(std::size_t(mesh.internalCellBegin(s + 1) - mesh.internalCellBegin(s) +
-                               mesh.externalCellBegin(s + 1) -
-                               mesh.externalCellBegin(s)));
-  for (SimplexId k = mesh.internalCellBegin(s); k < mesh.internalCellBegin(s + 1); ++k)
-    touching.emplace_back(mesh.sortedNewCell(mesh.internalCell(k)), mesh.internalCell(k));
-  for (SimplexId k = mesh.externalCellBegin(s); k < mesh.externalCellBegin(s + 1); ++k)
-    touching.emplace_back(mesh.sortedNewCell(mesh.externalCell(k)), mesh.externalCell(k));
-  return touching;
+// The cells touching one segment, read once per segment: their sorted new-id tuples and
+// ids (the internal cells first, then the external ones, each list in the mesh's
+// order), and per vertex of the segment its star as indices into them, ascending.
+struct SegmentStars {
+  std::vector<std::array<SimplexId, 4>> tuples;
+  std::vector<SimplexId> cells;
+  std::size_t internal = 0;
+  std::vector<std::int32_t> rowStart, rowItems, fill;
+
+  void load(const GaleTriangulation& mesh, SimplexId s) {
+    const int dim = mesh.getDimension();
+    const SimplexId a = mesh.segmentStart(s), rows = mesh.segmentStart(s + 1) - a;
+    tuples.clear();
+    cells.clear();
+    auto visit = [&](SimplexId c) {
+      tuples.push_back(mesh.sortedNewCell(c));
+      cells.push_back(c);
+    };
+    for (SimplexId k = mesh.internalCellBegin(s); k < mesh.internalCellBegin(s + 1); ++k)
+      visit(mesh.internalCell(k));
+    internal = cells.size();
+    for (SimplexId k = mesh.externalCellBegin(s); k < mesh.externalCellBegin(s + 1); ++k)
+      visit(mesh.externalCell(k));
+    // the stars by counting: a vertex's cells stay in touching order
+    rowStart.assign(std::size_t(rows) + 1, 0);
+    for (const auto& t : tuples)
+      for (int i = 0; i <= dim; ++i)
+        if (t[i] >= a && t[i] < a + rows)
+          ++rowStart[std::size_t(t[i] - a) + 1];
+    for (SimplexId r = 0; r < rows; ++r)
+      rowStart[r + 1] += rowStart[r];
+    rowItems.resize(std::size_t(rowStart[rows]));
+    fill.assign(rowStart.begin(), rowStart.end() - 1);
+    for (std::size_t k = 0; k < tuples.size(); ++k)
+      for (int i = 0; i <= dim; ++i)
+        if (tuples[k][i] >= a && tuples[k][i] < a + rows)
+          rowItems[std::size_t(fill[tuples[k][i] - a]++)] = std::int32_t(k);
+  }
+};
+
+// Open addressing on 64-bit keys with occurrence counts, emptied in O(1) by a stamp:
+// a vertex's neighbours (VV) and link edges (boundary flags) are deduplicated or counted
+// without sorting all their candidates (each cell names them again).
+class StampTable {
+public:
+  void reset(std::size_t expected) {
+    std::size_t size = 16;
+    int bits = 4;
+    while (size < 2 * expected) {
+      size *= 2;
+      ++bits;
+    }
+    if (keys_.size() < size) {
+      keys_.resize(size);
+      counts_.resize(size);
+      stamps_.assign(size, 0);
+      stamp_ = 0;
+    }
+    if (++stamp_ == 0) {
+      std::fill(stamps_.begin(), stamps_.end(), 0u);
+      stamp_ = 1;
+    }
+    mask_ = size - 1;
+    shift_ = 64 - bits;
+    used_.clear();
+  }
+  void add(std::uint64_t key) {
+    std::size_t h = std::size_t((key * 0x9E3779B97F4A7C15ull) >> shift_);
+    while (stamps_[h] == stamp_) {
+      if (keys_[h] == key) {
+        ++counts_[h];
+        return;
+      }
+      h = (h + 1) & mask_;
+    }
+    stamps_[h] = stamp_;
+    keys_[h] = key;
+    counts_[h] = 1;
+    used_.push_back(std::uint32_t(h));
+  }
+  std::size_t distinct() const { return used_.size(); }
+  std::uint64_t key(std::size_t i) const { return keys_[used_[i]]; }
+  int count(std::size_t i) const { return counts_[used_[i]]; }
+
+private:
+  std::vector<std::uint64_t> keys_;
+  std::vector<int> counts_;
+  std::vector<std::uint32_t> stamps_, used_;
+  std::uint32_t stamp_ = 0;
+  std::size_t mask_ = 15;
+  int shift_ = 60;
+};
+
+// One thread's scratch, reused by every segment it computes (no allocation per segment
+// once warm). A computation never waits nor re-enters, so nothing else uses it
+// meanwhile.
+struct Scratch {
+  SimplexId segment = -1; // what `stars` holds (of `mesh`), -1: nothing valid
+  const GaleTriangulation* mesh = nullptr;
+  SegmentStars stars;
+  StampTable table;
+  std::vector<std::pair<SimplexId, SimplexId>> neighbors; // (input id, new id)
+  std::vector<SimplexId> offsets;
+};
+thread_local Scratch tScratch;
+
+const SegmentStars& starsOf(const GaleTriangulation& mesh, SimplexId s, Scratch& x) {
+  if (x.segment != s || x.mesh != &mesh) {
+    x.segment = -1;
+    x.stars.load(mesh, s);
+    x.segment = s;
+    x.mesh = &mesh;
+  }
+  return x.stars;
+}
+
+// VV (input ids, ascending per row) and VE parallel to it, either may be null.
+void computeNeighbors(const GaleTriangulation& mesh, SimplexId s, Scratch& x,
+                      SegmentRelation* vv, SegmentRelation* ve) {
+  const int dim = mesh.getDimension();
+  const SimplexId a = mesh.segmentStart(s), rows = mesh.segmentStart(s + 1) - a;
+  const SegmentStars& st = starsOf(mesh, s, x);
+  x.neighbors.clear();
+  x.offsets.assign(std::size_t(rows) + 1, 0);
+  for (SimplexId r = 0; r < rows; ++r) {
+    const SimplexId self = a + r;
+    x.table.reset(std::size_t(dim) * std::size_t(st.rowStart[r + 1] - st.rowStart[r]));
+    for (std::int32_t k = st.rowStart[r]; k < st.rowStart[r + 1]; ++k) {
+      const auto& t = st.tuples[std::size_t(st.rowItems[std::size_t(k)])];
+      for (int j = 0; j <= dim; ++j)
+        if (t[j] != self)
+          x.table.add(std::uint64_t(t[j]));
+    }
+    const std::size_t base = x.neighbors.size();
+    for (std::size_t i = 0; i < x.table.distinct(); ++i) {
+      const SimplexId n = SimplexId(x.table.key(i));
+      x.neighbors.emplace_back(mesh.oldId(n), n);
+    }
+    std::sort(x.neighbors.begin() + std::ptrdiff_t(base), x.neighbors.end());
+    x.offsets[std::size_t(r) + 1] = SimplexId(x.neighbors.size());
+  }
+  const SimplexId total = SimplexId(x.neighbors.size());
+  for (SegmentRelation* out : {vv, ve}) {
+    if (out == nullptr)
+      continue;
+    out->rows.offsets.allocate(std::size_t(rows) + 1, total, false);
+    for (SimplexId r = 0; r <= rows; ++r)
+      out->rows.offsets.set(std::size_t(r), x.offsets[std::size_t(r)]);
+  }
+  if (vv != nullptr) {
+    vv->rows.data.allocate(std::size_t(total), mesh.getNumberOfVertices() - 1, false);
+    for (SimplexId k = 0; k < total; ++k)
+      vv->rows.data.set(std::size_t(k), x.neighbors[std::size_t(k)].first);
+  }
+  if (ve != nullptr) {
+    // edge i of v joins v to neighbour i
+    ve->rows.data.allocate(std::size_t(total), mesh.edgeBegin(mesh.getNumberOfSegments()),
+                           false);
+    for (SimplexId r = 0; r < rows; ++r) {
+      const SimplexId self = a + r;
+      for (SimplexId k = x.offsets[std::size_t(r)]; k < x.offsets[std::size_t(r) + 1];
+           ++k) {
+        const SimplexId other = x.neighbors[std::size_t(k)].second;
+        ve->rows.data.set(std::size_t(k),
+                          mesh.findEdgeNew(std::min(self, other), std::max(self, other)));
+      }
+    }
+  }
+}
+
+// The star (VT in 3D, VF in 2D), cell ids ascending per row: the internal and external
+// runs of a row are each ascending when the internal cells are ordered by id, so the
+// row is their merge; otherwise it is sorted.
+void computeStar(const GaleTriangulation& mesh, SimplexId s, Scratch& x,
+                 SegmentRelation& out) {
+  const SimplexId a = mesh.segmentStart(s), rows = mesh.segmentStart(s + 1) - a;
+  const SegmentStars& st = starsOf(mesh, s, x);
+  const std::size_t total = st.rowItems.size();
+  out.rows.offsets.allocate(std::size_t(rows) + 1, SimplexId(total), false);
+  out.rows.data.allocate(total, mesh.getNumberOfCells() - 1, false);
+  const bool byId = mesh.internalCellsById();
+  auto& row = x.offsets; // reused as the row's cells
+  for (SimplexId r = 0; r <= rows; ++r)
+    out.rows.offsets.set(std::size_t(r), st.rowStart[std::size_t(r)]);
+  for (SimplexId r = 0; r < rows; ++r) {
+    const std::int32_t first = st.rowStart[r], last = st.rowStart[r + 1];
+    std::int32_t split = first;
+    while (split < last && std::size_t(st.rowItems[std::size_t(split)]) < st.internal)
+      ++split;
+    row.clear();
+    if (byId) {
+      std::int32_t i = first, j = split;
+      while (i < split && j < last) {
+        const SimplexId ci = st.cells[std::size_t(st.rowItems[std::size_t(i)])],
+                        cj = st.cells[std::size_t(st.rowItems[std::size_t(j)])];
+        if (ci < cj) {
+          row.push_back(ci);
+          ++i;
+        } else {
+          row.push_back(cj);
+          ++j;
+        }
+      }
+      for (; i < split; ++i)
+        row.push_back(st.cells[std::size_t(st.rowItems[std::size_t(i)])]);
+      for (; j < last; ++j)
+        row.push_back(st.cells[std::size_t(st.rowItems[std::size_t(j)])]);
+    } else {
+      for (std::int32_t k = first; k < last; ++k)
+        row.push_back(st.cells[std::size_t(st.rowItems[std::size_t(k)])]);
+      std::sort(row.begin(), row.end());
+    }
+    for (std::size_t k = 0; k < row.size(); ++k)
+      out.rows.data.set(std::size_t(first) + k, row[k]);
+  }
+}
+
+// Vertex flags only (ids below 2^32): per vertex, the facets of its star holding it,
+// keyed by their other vertices packed in one integer (a pair of 32-bit ids in 3D) and
+// counted; a facet met once is on the boundary.
+void computeVertexFlags(const GaleTriangulation& mesh, SimplexId s, Scratch& x,
+                        SegmentRelation& out) {
+  const int dim = mesh.getDimension();
+  const SimplexId a = mesh.segmentStart(s), rows = mesh.segmentStart(s + 1) - a;
+  const SegmentStars& st = starsOf(mesh, s, x);
+  out.vertexFlags.assign(std::size_t(rows), 0);
+  for (SimplexId r = 0; r < rows; ++r) {
+    const SimplexId self = a + r;
+    x.table.reset(std::size_t(dim) * std::size_t(st.rowStart[r + 1] - st.rowStart[r]));
+    for (std::int32_t k = st.rowStart[r]; k < st.rowStart[r + 1]; ++k) {
+      const auto& t = st.tuples[std::size_t(st.rowItems[std::size_t(k)])];
+      SimplexId other[3] = {0, 0, 0};
+      int m = 0;
+      for (int j = 0; j <= dim; ++j)
+        if (t[j] != self)
+          other[m++] = t[j];
+      // the facet omitting other[k]: the remaining others, ascending
+      for (int o = 0; o < dim; ++o) {
+        std::uint64_t key = 0;
+        for (int j = 0; j < dim; ++j)
+          if (j != o)
+            key = (key << 32) | std::uint64_t(other[j]);
+        x.table.add(key);
+      }
+    }
+    for (std::size_t i = 0; i < x.table.distinct(); ++i) {
+      const int count = x.table.count(i);
+      const std::uint64_t key = x.table.key(i);
+      if (count == 1)
+        out.vertexFlags[std::size_t(r)] = 1;
+      // counted once, by the facet's lowest vertex (the others are above it; in 3D the
+      // key's high half is the lower other vertex)
+      else if (count > 2 && (dim == 2 ? key : key >> 32) > std::uint64_t(self))
+        ++out.nonManifoldFacets;
+    }
+  }
 }
 
 SegmentPointer computeSegment(const GaleTriangulation& mesh, ServedRelation relation,
-                              SimplexId s, const Touching* given,
-                              const SegmentRelation* neighbors);
+                              SimplexId s);
 
 } // namespace
 
 SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation relation,
                                  SimplexId s) {
-  return computeSegment(mesh, relation, s, nullptr, nullptr);
+  tScratch.segment = -1; // the stars are loaded afresh once per computation
+  return computeSegment(mesh, relation, s);
 }
 
 // A consumer's miss of a vertex relation: its segment's other vertex relations that
 // consumers compute too and nobody has yet are computed from the same touching cells
-// (and VE from VV's rows) and offered to their caches: the cells are read once.
+// (VV and VE in one pass) and offered to their caches: the cells are read once.
 SegmentPointer computeSegmentWithSiblingsCpu(const GaleTriangulation& mesh,
                                              ServedRelation relation, SimplexId s) {
+  tScratch.segment = -1;
   if (!isVertexRelation(relation))
-    return computeSegment(mesh, relation, s, nullptr, nullptr);
-  const Touching touching = touchingOf(mesh, s);
-  SegmentPointer neighbors;
-  auto make = [&](ServedRelation r) {
-    if (r == kVertexEdges && !neighbors)
-      neighbors = computeSegment(mesh, kVertexNeighbors, s, &touching, nullptr);
-    SegmentPointer p = computeSegment(mesh, r, s, &touching, neighbors.get());
-    if (r == kVertexNeighbors)
-      neighbors = p;
-    return p;
+    return computeSegment(mesh, relation, s);
+  auto wanted = [&](ServedRelation r) {
+    return r == relation || mesh.siblingWanted(r, s);
   };
-  // VV first: VE reuses its rows
   SegmentPointer result;
-  for (const ServedRelation r :
-       {kVertexNeighbors, kVertexEdges, kVertexStar, kBoundaryFlags}) {
+  auto hand = [&](ServedRelation r, const SegmentPointer& p) {
     if (r == relation)
-      result = make(r);
-    else if (mesh.siblingWanted(r, s))
-      mesh.offerSibling(r, s, make(r));
+      result = p;
+    else
+      mesh.offerSibling(r, s, p);
+  };
+  const bool vv = wanted(kVertexNeighbors), ve = wanted(kVertexEdges);
+  if (vv || ve) {
+    auto pvv = vv ? std::make_shared<SegmentRelation>() : nullptr;
+    auto pve = ve ? std::make_shared<SegmentRelation>() : nullptr;
+    computeNeighbors(mesh, s, tScratch, pvv.get(), pve.get());
+    if (vv)
+      hand(kVertexNeighbors, pvv);
+    if (ve)
+      hand(kVertexEdges, pve);
   }
+  for (const ServedRelation r : {kVertexStar, kBoundaryFlags})
+    if (wanted(r))
+      hand(r, computeSegment(mesh, r, s));
   return result;
 }
 
 namespace {
 
 SegmentPointer computeSegment(const GaleTriangulation& mesh, ServedRelation relation,
-                              SimplexId s, const Touching* given,
-                              const SegmentRelation* neighbors) {
+                              SimplexId s) {
   const int dim = mesh.getDimension();
   const SimplexId a = mesh.segmentStart(s), b = mesh.segmentStart(s + 1);
   const SimplexId vertexRows = b - a;
@@ -1537,53 +1791,15 @@ SegmentPointer computeSegment(const GaleTriangulation& mesh, ServedRelation rela
   const SimplexId vertices = mesh.getNumberOfVertices(), cells = mesh.getNumberOfCells();
   auto out = std::make_shared<SegmentRelation>();
   std::vector<std::pair<SimplexId, SimplexId>> pairs;
-  // The touching cells' sorted new-id tuples, read once (the vertex relations).
-  Touching own;
-  if (given == nullptr && isVertexRelation(relation) &&
-      !(relation == kVertexEdges && neighbors != nullptr))
-    own = touchingOf(mesh, s);
-  const Touching& touching = given != nullptr ? *given : own;
   switch (relation) {
   case kVertexNeighbors:
-  case kVertexEdges: {
-    // Rows by counting (each cell gives dim candidates per vertex of the segment), then
-    // each short row sorted and deduplicated: no global sort of (row, value) pairs.
-    if (relation == kVertexEdges && neighbors != nullptr)
-      out->rows = neighbors->rows;
-    else
-      out->rows = bucketRows(vertexRows, vertices - 1, true, [&](auto&& emit) {
-        for (const auto& [t, c] : touching)
-          for (int i = 0; i <= dim; ++i) {
-            if (!inSegment(t[i]))
-              continue;
-            for (int j = 0; j <= dim; ++j)
-              if (j != i)
-                emit(t[i] - a, mesh.oldId(t[j]));
-          }
-      });
-    if (relation == kVertexEdges) {
-      // parallel to VV's rows: edge i of v joins v to neighbour i
-      IdArray edges;
-      edges.allocate(out->rows.data.size(), mesh.edgeBegin(mesh.getNumberOfSegments()),
-                     false);
-      for (SimplexId r = 0; r < vertexRows; ++r) {
-        const SimplexId self = a + r;
-        for (SimplexId k = out->rows.offsets[r]; k < out->rows.offsets[r + 1]; ++k) {
-          const SimplexId other = mesh.newId(out->rows.data[k]);
-          edges.set(k, mesh.findEdgeNew(std::min(self, other), std::max(self, other)));
-        }
-      }
-      out->rows.data = std::move(edges);
-    }
+    computeNeighbors(mesh, s, tScratch, out.get(), nullptr);
     break;
-  }
+  case kVertexEdges:
+    computeNeighbors(mesh, s, tScratch, nullptr, out.get());
+    break;
   case kVertexStar:
-    out->rows = bucketRows(vertexRows, cells - 1, false, [&](auto&& emit) {
-      for (const auto& [t, c] : touching)
-        for (int i = 0; i <= dim; ++i)
-          if (inSegment(t[i]))
-            emit(t[i] - a, c);
-    });
+    computeStar(mesh, s, tScratch, *out);
     break;
   case kVertexTriangles: // 3D
     forTouching(s, [&](SimplexId c) {
@@ -1685,57 +1901,7 @@ SegmentPointer computeSegment(const GaleTriangulation& mesh, ServedRelation rela
     const bool triangles =
         dim == 3 && mesh.trianglesBuilt() && (wanted & BoundaryTriangles) != 0;
     if (!edges && !triangles && vertices <= (SimplexId(1) << 32)) {
-      // Vertex flags only: per vertex, the facets of its star holding it, keyed by
-      // their other vertices packed in one integer (a pair of 32-bit ids in 3D),
-      // sorted per vertex; a facet met once is on the boundary.
-      std::vector<std::uint64_t> keys;
-      CompressedRows unused;
-      std::vector<SimplexId> start(std::size_t(vertexRows) + 1, 0);
-      for (const auto& [t, c] : touching)
-        for (int i = 0; i <= dim; ++i)
-          if (inSegment(t[i]))
-            start[t[i] - a + 1] += dim; // facets of the cell holding t[i]
-      for (SimplexId r = 0; r < vertexRows; ++r)
-        start[r + 1] += start[r];
-      keys.resize(std::size_t(start[vertexRows]));
-      std::vector<SimplexId> at(start.begin(), start.end() - 1);
-      for (const auto& [t, c] : touching) {
-        for (int i = 0; i <= dim; ++i) {
-          if (!inSegment(t[i]))
-            continue;
-          SimplexId other[3] = {0, 0, 0};
-          int m = 0;
-          for (int j = 0; j <= dim; ++j)
-            if (j != i)
-              other[m++] = t[j];
-          // the facet omitting other[k]: the remaining others, ascending
-          for (int k = 0; k < dim; ++k) {
-            std::uint64_t key = 0;
-            for (int j = 0; j < dim; ++j)
-              if (j != k)
-                key = (key << 32) | std::uint64_t(other[j]);
-            keys[std::size_t(at[t[i] - a]++)] = key;
-          }
-        }
-      }
-      out->vertexFlags.assign(std::size_t(vertexRows), 0);
-      for (SimplexId r = 0; r < vertexRows; ++r) {
-        const auto first = keys.begin() + start[r], last = keys.begin() + start[r + 1];
-        std::sort(first, last);
-        const std::uint64_t self = std::uint64_t(a + r);
-        for (auto it = first; it != last;) {
-          auto next = it + 1;
-          while (next != last && *next == *it)
-            ++next;
-          if (next - it == 1)
-            out->vertexFlags[std::size_t(r)] = 1;
-          // counted once, by the facet's lowest vertex (the others are above it;
-          // in 3D the key's high half is the lower other vertex)
-          else if (next - it > 2 && (dim == 2 ? *it : *it >> 32) > self)
-            ++out->nonManifoldFacets;
-          it = next;
-        }
-      }
+      computeVertexFlags(mesh, s, tScratch, *out);
       break;
     }
     // Facets (dim vertices) with a vertex in the segment, counted over the cells

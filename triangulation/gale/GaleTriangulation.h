@@ -300,6 +300,8 @@ public:
   SimplexId findEdgeNew(SimplexId lo, SimplexId hi) const; // lo < hi, new ids
   SimplexId findTriangleNew(SimplexId a, SimplexId b, SimplexId c) const; // ascending
   SimplexId findInternalCell(SimplexId c) const; // position in the internal list
+  // Whether each segment's internal cells are in ascending id order (else by tuple).
+  bool internalCellsById() const { return !internalByTuple_; }
   bool edgesBuilt() const { return edgesBuilt_; }
   // BoundaryEdges / BoundaryTriangles when preconditioned: the boundary flags' segments
   // then carry the edge / triangle flags too.
