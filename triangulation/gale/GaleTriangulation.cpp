@@ -725,7 +725,16 @@ void GaleTriangulation::buildSegments(const std::vector<double>& points) {
         box.hi[a] = std::max(box.hi[a], x);
       }
     }
-    splitOctree(points, order.data(), 0, n, box, 0, capacity, segmentStart_);
+    std::vector<SimplexId> leaves;
+    splitOctree(points, order.data(), 0, n, box, 0, capacity, leaves);
+    // Consecutive leaves (neighbours along the octree's Z-order) packed into segments
+    // of at most N vertices: on a grid the leaves are often far below N (a split of
+    // 8 x 8 x 4 = 256 vertices gives leaves of 32), and each segment costs its touching
+    // cells outside it and a request, so fuller segments are cheaper per vertex.
+    leaves.push_back(n);
+    for (std::size_t k = 0; k + 1 < leaves.size(); ++k)
+      if (segmentStart_.empty() || leaves[k + 1] - segmentStart_.back() > capacity)
+        segmentStart_.push_back(leaves[k]);
   }
   segmentStart_.push_back(n);
   const SimplexId segments = SimplexId(segmentStart_.size()) - 1;
