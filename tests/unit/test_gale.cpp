@@ -21,6 +21,7 @@
 #include <cmath>
 #include <fstream>
 #include <random>
+#include <set>
 #include <thread>
 
 namespace topogpu::test {
@@ -206,7 +207,9 @@ TEST(Gale, CriticalPointsIdenticalToExplicit) {
 
 // The octree leaves: a permutation into contiguous segments of at most N vertices (the
 // points are distinct), and, leaves being disjoint boxes, no two segments' bounding
-// boxes overlap with positive volume.
+// boxes overlap with positive volume. Packed (the default), the same renumbering cut
+// at a subset of the leaves' boundaries into segments of at most N that no two
+// neighbours could share (the packing is greedy).
 TEST(Gale, SegmentationIsAPermutationIntoSmallSegments) {
   std::mt19937 rng(1);
   const SimplexId n = 5000;
@@ -215,7 +218,22 @@ TEST(Gale, SegmentationIsAPermutationIntoSmallSegments) {
     cells.push_back({v, v + 1, v + 2, v + 3});
   for (const SimplexId capacity : {SimplexId(1), SimplexId(4), SimplexId(100)}) {
     const std::vector<double> points = randomPoints(n, rng);
-    GaleTriangulation g(n, 3, flatten(cells), points, tiny(capacity, 4, 4));
+    gale::Parameters leafParameters = tiny(capacity, 4, 4);
+    leafParameters.packLeaves = false;
+    GaleTriangulation g(n, 3, flatten(cells), points, leafParameters);
+    GaleTriangulation packed(n, 3, flatten(cells), points, tiny(capacity, 4, 4));
+    std::set<SimplexId> leafStarts;
+    for (SimplexId s = 0; s <= g.getNumberOfSegments(); ++s)
+      leafStarts.insert(g.segmentStart(s));
+    for (SimplexId s = 0; s < packed.getNumberOfSegments(); ++s) {
+      EXPECT_EQ(leafStarts.count(packed.segmentStart(s)), 1u);
+      const SimplexId size = packed.segmentStart(s + 1) - packed.segmentStart(s);
+      EXPECT_LE(size, capacity);
+      if (s + 1 < packed.getNumberOfSegments())
+        EXPECT_GT(packed.segmentStart(s + 2) - packed.segmentStart(s), capacity);
+    }
+    for (SimplexId v = 0; v < n; ++v)
+      EXPECT_EQ(packed.newId(v), g.newId(v));
     std::vector<char> seen(n, 0);
     for (SimplexId p = 0; p < n; ++p) {
       const SimplexId v = g.getVertexInProcessingOrder(p);

@@ -733,7 +733,8 @@ void GaleTriangulation::buildSegments(const std::vector<double>& points) {
     // cells outside it and a request, so fuller segments are cheaper per vertex.
     leaves.push_back(n);
     for (std::size_t k = 0; k + 1 < leaves.size(); ++k)
-      if (segmentStart_.empty() || leaves[k + 1] - segmentStart_.back() > capacity)
+      if (!parameters_.packLeaves || segmentStart_.empty() ||
+          leaves[k + 1] - segmentStart_.back() > capacity)
         segmentStart_.push_back(leaves[k]);
   }
   segmentStart_.push_back(n);

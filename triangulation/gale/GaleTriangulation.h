@@ -52,6 +52,9 @@ enum class ProducerKind {
 
 struct Parameters {
   SimplexId segmentCapacity = 100; // N: most vertices in an octree leaf (segment)
+  // Consecutive leaves (Z-order) packed into segments of at most N vertices; false: a
+  // segment per leaf.
+  bool packLeaves = true;
   // Segments computed per request: the requested one and the following ones (the
   // paper's n_b * t_b / t_s); 1 disables the precomputation. 0: 16 for the CPU
   // producer, 512 for the GPU one (launches of 128 segments, pipelined).
