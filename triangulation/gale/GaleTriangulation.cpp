@@ -421,6 +421,59 @@ using Range = tbb::blocked_range<SimplexId>;
 using mesh_building::parallelFor;
 using mesh_building::sortSmall;
 
+// Open addressing on 64-bit keys with occurrence counts, emptied in O(1) by a stamp:
+// a vertex's neighbours (VV) and link edges (boundary flags) are deduplicated or counted
+// without sorting all their candidates (each cell names them again).
+class StampTable {
+public:
+  void reset(std::size_t expected) {
+    std::size_t size = 16;
+    int bits = 4;
+    while (size < 2 * expected) {
+      size *= 2;
+      ++bits;
+    }
+    if (keys_.size() < size) {
+      keys_.resize(size);
+      counts_.resize(size);
+      stamps_.assign(size, 0);
+      stamp_ = 0;
+    }
+    if (++stamp_ == 0) {
+      std::fill(stamps_.begin(), stamps_.end(), 0u);
+      stamp_ = 1;
+    }
+    mask_ = size - 1;
+    shift_ = 64 - bits;
+    used_.clear();
+  }
+  void add(std::uint64_t key) {
+    std::size_t h = std::size_t((key * 0x9E3779B97F4A7C15ull) >> shift_);
+    while (stamps_[h] == stamp_) {
+      if (keys_[h] == key) {
+        ++counts_[h];
+        return;
+      }
+      h = (h + 1) & mask_;
+    }
+    stamps_[h] = stamp_;
+    keys_[h] = key;
+    counts_[h] = 1;
+    used_.push_back(std::uint32_t(h));
+  }
+  std::size_t distinct() const { return used_.size(); }
+  std::uint64_t key(std::size_t i) const { return keys_[used_[i]]; }
+  int count(std::size_t i) const { return counts_[used_[i]]; }
+
+private:
+  std::vector<std::uint64_t> keys_;
+  std::vector<int> counts_;
+  std::vector<std::uint32_t> stamps_, used_;
+  std::uint32_t stamp_ = 0;
+  std::size_t mask_ = 15;
+  int shift_ = 60;
+};
+
 // Compressed rows from the (row, value) pairs visit(emit) emits (it runs twice: count,
 // then fill), each row sorted ascending (and deduplicated when asked).
 template <typename Visit>
@@ -434,11 +487,23 @@ CompressedRows bucketRows(SimplexId rowCount, SimplexId maxValue, bool dedupe,
   std::vector<SimplexId> at(start.begin(), start.end() - 1);
   visit([&](SimplexId row, SimplexId value) { values[at[row]++] = value; });
   SimplexId kept = 0;
+  thread_local StampTable table;
   for (SimplexId r = 0; r < rowCount; ++r) {
     auto first = values.begin() + start[r], last = values.begin() + start[r + 1];
-    std::sort(first, last);
-    if (dedupe)
-      last = std::unique(first, last);
+    if (dedupe && last - first > 8) {
+      // the distinct values first, then only those sorted
+      table.reset(std::size_t(last - first));
+      for (auto it = first; it != last; ++it)
+        table.add(std::uint64_t(*it));
+      for (std::size_t i = 0; i < table.distinct(); ++i)
+        first[std::ptrdiff_t(i)] = SimplexId(table.key(i));
+      last = first + std::ptrdiff_t(table.distinct());
+      std::sort(first, last);
+    } else {
+      std::sort(first, last);
+      if (dedupe)
+        last = std::unique(first, last);
+    }
     at[r] = SimplexId(last - first); // the row's length from here on
     kept += at[r];
   }
@@ -887,8 +952,28 @@ void GaleTriangulation::buildEdges() {
       }
     perSegment[s] = CompressedRows();
   });
+  indexByLowestVertex(edgeNew_, 2, edgeOffsets_, edgeFirst_);
   edgesBuilt_ = true;
   initializationSeconds_ += timer.seconds();
+}
+
+// first[v]: the first simplex of `simplices` (arity ids each, sorted by their tuples per
+// segment) whose lowest vertex is v or above, first[n] their number: the simplices of
+// lowest vertex v are [first[v], first[v + 1]), so a search looks at a handful only.
+void GaleTriangulation::indexByLowestVertex(const IdArray& simplices, int arity,
+                                            const std::vector<SimplexId>& offsets,
+                                            IdArray& first) const {
+  const SimplexId n = numberOfVertices_;
+  first.allocate(std::size_t(n) + 1, offsets.back(), false);
+  parallelFor(getNumberOfSegments(), [&](SimplexId s) {
+    SimplexId k = offsets[s];
+    for (SimplexId v = segmentStart_[s]; v < segmentStart_[s + 1]; ++v) {
+      while (k < offsets[s + 1] && simplices[std::size_t(k) * arity] < v)
+        ++k;
+      first.set(std::size_t(v), k);
+    }
+  });
+  first.set(std::size_t(n), offsets.back());
 }
 
 void GaleTriangulation::buildTriangles() {
@@ -941,6 +1026,7 @@ void GaleTriangulation::buildTriangles() {
         triangleNew_.set(3 * (triangleOffsets_[s] + k) + i, perSegment[s][k][i]);
     std::vector<std::array<SimplexId, 3>>().swap(perSegment[s]);
   });
+  indexByLowestVertex(triangleNew_, 3, triangleOffsets_, triangleFirst_);
   trianglesBuilt_ = true;
   initializationSeconds_ += timer.seconds();
 }
@@ -1314,19 +1400,17 @@ bool GaleTriangulation::isTriangleOnBoundary(SimplexId f) const {
 #undef TOPOGPU_GALE_VERTEX_ROWS
 
 SimplexId GaleTriangulation::findEdgeNew(SimplexId lo, SimplexId hi) const {
-  const SimplexId s = segmentOfNew_[lo];
-  SimplexId first = edgeOffsets_[s], last = edgeOffsets_[s + 1];
+  // the edges of lowest vertex lo, ascending by their upper vertex
+  SimplexId first = edgeFirst_[std::size_t(lo)], last = edgeFirst_[std::size_t(lo) + 1];
   const SimplexId end = last;
   while (first < last) {
     const SimplexId mid = first + (last - first) / 2;
-    const SimplexId a = edgeNew_[2 * mid], b = edgeNew_[2 * mid + 1];
-    if (a < lo || (a == lo && b < hi))
+    if (edgeNew_[2 * mid + 1] < hi)
       first = mid + 1;
     else
       last = mid;
   }
-  return first < end && edgeNew_[2 * first] == lo && edgeNew_[2 * first + 1] == hi ? first
-                                                                                   : -1;
+  return first < end && edgeNew_[2 * first + 1] == hi ? first : -1;
 }
 
 SimplexId GaleTriangulation::findTriangleNew(SimplexId a, SimplexId b,
@@ -1348,21 +1432,22 @@ SimplexId GaleTriangulation::findTriangleNew(SimplexId a, SimplexId b,
                ? internalCells_[first]
                : -1;
   }
-  const std::array<SimplexId, 3> key{a, b, c};
-  auto tupleOf = [&](SimplexId f) {
-    return std::array<SimplexId, 3>{triangleNew_[3 * f], triangleNew_[3 * f + 1],
-                                    triangleNew_[3 * f + 2]};
-  };
-  SimplexId first = triangleOffsets_[s], last = triangleOffsets_[s + 1];
+  // the triangles of lowest vertex a, ascending by their two upper vertices
+  SimplexId first = triangleFirst_[std::size_t(a)],
+            last = triangleFirst_[std::size_t(a) + 1];
   const SimplexId end = last;
   while (first < last) {
     const SimplexId mid = first + (last - first) / 2;
-    if (tupleOf(mid) < key)
+    const SimplexId y = triangleNew_[3 * mid + 1];
+    if (y < b || (y == b && triangleNew_[3 * mid + 2] < c))
       first = mid + 1;
     else
       last = mid;
   }
-  return first < end && tupleOf(first) == key ? first : -1;
+  return first < end && triangleNew_[3 * first + 1] == b &&
+                 triangleNew_[3 * first + 2] == c
+             ? first
+             : -1;
 }
 
 SimplexId GaleTriangulation::findInternalCell(SimplexId c) const {
@@ -1458,6 +1543,7 @@ std::size_t GaleTriangulation::memoryBytes() const {
   std::size_t bytes =
       ids(cells_) + ids(newOfOld_) + ids(oldOfNew_) + ids(segmentOfNew_) +
       ids(internalCells_) + ids(externalCells_) + ids(edgeNew_) + ids(triangleNew_) +
+      ids(edgeFirst_) + ids(triangleFirst_) +
       sizeof(SimplexId) *
           (segmentStart_.size() + internalOffsets_.size() + externalOffsets_.size() +
            edgeOffsets_.size() + triangleOffsets_.size());
@@ -1517,59 +1603,6 @@ struct SegmentStars {
         if (tuples[k][i] >= a && tuples[k][i] < a + rows)
           rowItems[std::size_t(fill[tuples[k][i] - a]++)] = std::int32_t(k);
   }
-};
-
-// Open addressing on 64-bit keys with occurrence counts, emptied in O(1) by a stamp:
-// a vertex's neighbours (VV) and link edges (boundary flags) are deduplicated or counted
-// without sorting all their candidates (each cell names them again).
-class StampTable {
-public:
-  void reset(std::size_t expected) {
-    std::size_t size = 16;
-    int bits = 4;
-    while (size < 2 * expected) {
-      size *= 2;
-      ++bits;
-    }
-    if (keys_.size() < size) {
-      keys_.resize(size);
-      counts_.resize(size);
-      stamps_.assign(size, 0);
-      stamp_ = 0;
-    }
-    if (++stamp_ == 0) {
-      std::fill(stamps_.begin(), stamps_.end(), 0u);
-      stamp_ = 1;
-    }
-    mask_ = size - 1;
-    shift_ = 64 - bits;
-    used_.clear();
-  }
-  void add(std::uint64_t key) {
-    std::size_t h = std::size_t((key * 0x9E3779B97F4A7C15ull) >> shift_);
-    while (stamps_[h] == stamp_) {
-      if (keys_[h] == key) {
-        ++counts_[h];
-        return;
-      }
-      h = (h + 1) & mask_;
-    }
-    stamps_[h] = stamp_;
-    keys_[h] = key;
-    counts_[h] = 1;
-    used_.push_back(std::uint32_t(h));
-  }
-  std::size_t distinct() const { return used_.size(); }
-  std::uint64_t key(std::size_t i) const { return keys_[used_[i]]; }
-  int count(std::size_t i) const { return counts_[used_[i]]; }
-
-private:
-  std::vector<std::uint64_t> keys_;
-  std::vector<int> counts_;
-  std::vector<std::uint32_t> stamps_, used_;
-  std::uint32_t stamp_ = 0;
-  std::size_t mask_ = 15;
-  int shift_ = 60;
 };
 
 // One thread's scratch, reused by every segment it computes (no allocation per segment

@@ -348,6 +348,8 @@ private:
   void sortInternalByTuple();
   void buildEdges();
   void buildTriangles();
+  void indexByLowestVertex(const IdArray& simplices, int arity,
+                           const std::vector<SimplexId>& offsets, IdArray& first) const;
   const gale::SegmentRelation* acquire(gale::ServedRelation relation,
                                        SimplexId segment) const;
   // The rows of vertex v's segment (pinned when v is in this thread's pinned segment).
@@ -382,6 +384,8 @@ private:
   bool internalByTuple_ = false;  // else by id (3D until TT is preconditioned)
   IdArray edgeNew_, triangleNew_; // new ids, ascending per simplex
   std::vector<SimplexId> edgeOffsets_, triangleOffsets_; // I_E, I_F
+  IdArray edgeFirst_,
+      triangleFirst_; // per new vertex: its first edge / triangle as lowest
 
   std::shared_ptr<gale::SegmentProducer> producer_;
   std::array<std::unique_ptr<gale::RelationServer>, gale::kServedRelationCount> servers_;
