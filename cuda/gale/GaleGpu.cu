@@ -253,6 +253,11 @@ public:
   bool consumersMayCompute(gale::ServedRelation relation) const override {
     return !onDevice(relation);
   }
+  void computeSiblings(const GaleTriangulation& mesh, gale::ServedRelation relation,
+                       SimplexId segment) override {
+    if (!onDevice(relation))
+      cpu_->computeSiblings(mesh, relation, segment);
+  }
 
   std::array<double, 3> stageSeconds() const override {
     std::lock_guard<std::mutex> lock(mutex_);

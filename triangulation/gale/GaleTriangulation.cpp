@@ -116,7 +116,12 @@ public:
   }
 
   // The consumers' front moved (a segment-order loop): compute ahead of it.
-  void nudge() { wake_.notify_one(); }
+  // Only a leader that computes ahead is woken (consumers that compute their own
+  // segments leave it asleep: waking it would only take the lock from them).
+  void nudge() {
+    if (lookahead_ > 0)
+      wake_.notify_one();
+  }
 
   // A sibling relation's segment computed by a consumer along with its own: taken when
   // consumers compute this relation and nobody has it yet.
@@ -230,6 +235,14 @@ private:
     pending->promise.set_value(out[0]);
     waiting_.erase(segment);
     idle_.notify_all();
+    lock.unlock();
+    // The segment's sibling relations after it is published: a consumer waiting on it
+    // (a neighbour's boundary flags) does not wait for them too.
+    const auto siblings = std::chrono::steady_clock::now();
+    producer_->computeSiblings(mesh_, relation_, segment);
+    const std::uint64_t spent = nanosSince(siblings);
+    lock.lock();
+    helpNanos_ += spent;
     return out[0];
   }
 
@@ -1781,38 +1794,47 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
   return computeSegment(mesh, relation, s);
 }
 
-// A consumer's miss of a vertex relation: its segment's other vertex relations that
-// consumers compute too and nobody has yet are computed from the same touching cells
-// (VV and VE in one pass) and offered to their caches: the cells are read once.
-SegmentPointer computeSegmentWithSiblingsCpu(const GaleTriangulation& mesh,
-                                             ServedRelation relation, SimplexId s) {
+// A consumer's miss of a vertex relation: VV and VE are computed in one pass when
+// consumers compute the other too and nobody has it (offered to its cache).
+SegmentPointer computeSegmentForConsumerCpu(const GaleTriangulation& mesh,
+                                            ServedRelation relation, SimplexId s) {
   tScratch.segment = -1;
-  if (!isVertexRelation(relation))
+  if (relation != kVertexNeighbors && relation != kVertexEdges)
     return computeSegment(mesh, relation, s);
-  auto wanted = [&](ServedRelation r) {
-    return r == relation || mesh.siblingWanted(r, s);
-  };
-  SegmentPointer result;
-  auto hand = [&](ServedRelation r, const SegmentPointer& p) {
-    if (r == relation)
-      result = p;
-    else
-      mesh.offerSibling(r, s, p);
-  };
-  const bool vv = wanted(kVertexNeighbors), ve = wanted(kVertexEdges);
+  const ServedRelation other =
+      relation == kVertexNeighbors ? kVertexEdges : kVertexNeighbors;
+  const bool both = mesh.siblingWanted(other, s);
+  auto requested = std::make_shared<SegmentRelation>();
+  auto sibling = both ? std::make_shared<SegmentRelation>() : nullptr;
+  SegmentRelation* vv = relation == kVertexNeighbors ? requested.get() : sibling.get();
+  SegmentRelation* ve = relation == kVertexEdges ? requested.get() : sibling.get();
+  computeNeighbors(mesh, s, tScratch, vv, ve);
+  if (both)
+    mesh.offerSibling(other, s, sibling);
+  return requested;
+}
+
+// Then (the requested relation published) the segment's other vertex relations that
+// consumers compute and nobody has yet, from the touching cells this thread has just
+// read (still in its scratch): the cells are read once.
+void computeSiblingsCpu(const GaleTriangulation& mesh, ServedRelation relation,
+                        SimplexId s) {
+  if (!isVertexRelation(relation))
+    return;
+  const bool vv = relation != kVertexNeighbors && mesh.siblingWanted(kVertexNeighbors, s),
+             ve = relation != kVertexEdges && mesh.siblingWanted(kVertexEdges, s);
   if (vv || ve) {
     auto pvv = vv ? std::make_shared<SegmentRelation>() : nullptr;
     auto pve = ve ? std::make_shared<SegmentRelation>() : nullptr;
     computeNeighbors(mesh, s, tScratch, pvv.get(), pve.get());
     if (vv)
-      hand(kVertexNeighbors, pvv);
+      mesh.offerSibling(kVertexNeighbors, s, pvv);
     if (ve)
-      hand(kVertexEdges, pve);
+      mesh.offerSibling(kVertexEdges, s, pve);
   }
   for (const ServedRelation r : {kVertexStar, kBoundaryFlags})
-    if (wanted(r))
-      hand(r, computeSegment(mesh, r, s));
-  return result;
+    if (r != relation && mesh.siblingWanted(r, s))
+      mesh.offerSibling(r, s, computeSegment(mesh, r, s));
 }
 
 namespace {
@@ -2009,12 +2031,20 @@ class CpuProducer : public SegmentProducer {
 public:
   std::string name() const override { return "cpu"; }
   bool consumersMayCompute(ServedRelation) const override { return true; }
+  void computeSiblings(const GaleTriangulation& mesh, ServedRelation relation,
+                       SimplexId segment) override {
+    try {
+      computeSiblingsCpu(mesh, relation, segment);
+    } catch (...) {
+      // a sibling is only a head start: its own request computes it (and reports)
+    }
+  }
   void compute(const GaleTriangulation& mesh, ServedRelation relation,
                const std::vector<SimplexId>& segments,
                std::vector<SegmentPointer>& out) override {
     out.assign(segments.size(), nullptr);
     if (segments.size() == 1) { // a consumer's own segment: on its thread
-      out[0] = computeSegmentWithSiblingsCpu(mesh, relation, segments[0]);
+      out[0] = computeSegmentForConsumerCpu(mesh, relation, segments[0]);
       return;
     }
 #ifdef __SANITIZE_THREAD__

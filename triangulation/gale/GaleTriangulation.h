@@ -104,6 +104,10 @@ public:
   // waits on anything (the CPU producer; the GPU one for the relations it hands to the
   // CPU) the answer is yes.
   virtual bool consumersMayCompute(ServedRelation) const { return false; }
+  // Called on a consumer that computed segment s of `relation` itself, once it is
+  // published: the producer may compute the segment's sibling relations from what that
+  // thread just read and offer them (GaleTriangulation::offerSibling). Never throws.
+  virtual void computeSiblings(const GaleTriangulation&, ServedRelation, SimplexId) {}
   // The producer's own split of its time (seconds): preparation, kernel and copies,
   // integration (the paper's figure 10); zeros when it does not measure them.
   virtual std::array<double, 3> stageSeconds() const { return {0, 0, 0}; }
