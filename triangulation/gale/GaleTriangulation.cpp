@@ -850,12 +850,13 @@ std::array<SimplexId, 4> GaleTriangulation::sortedNewCell(SimplexId c) const {
   return t;
 }
 
-// Internal cells (lowest vertex in the segment), sorted by their vertex tuple so that a
-// cell is found by binary search; external cells (touching the segment otherwise).
+// Internal cells (lowest vertex in the segment) and external cells (touching the
+// segment otherwise), each list by ascending id. The cells are cut into blocks of
+// consecutive ids counted per (segment, block): the scan of those counts gives every
+// block its place in each list, so the fill needs no atomics and no sort afterwards.
 void GaleTriangulation::buildCellLists() {
   const SimplexId segments = getNumberOfSegments();
   const int arity = dimension_ + 1;
-  std::vector<std::atomic<SimplexId>> internalCount(segments), externalCount(segments);
   auto externalSegments = [&](const std::array<SimplexId, 4>& t, SimplexId* out) {
     int n = 0;
     const SimplexId own = segmentOfNew_[t[0]];
@@ -866,39 +867,54 @@ void GaleTriangulation::buildCellLists() {
     }
     return n;
   };
-  parallelFor(numberOfCells_, [&](SimplexId c) {
-    const auto t = sortedNewCell(c);
-    internalCount[segmentOfNew_[t[0]]].fetch_add(1, std::memory_order_relaxed);
-    SimplexId others[3];
-    const int n = externalSegments(t, others);
-    for (int k = 0; k < n; ++k)
-      externalCount[others[k]].fetch_add(1, std::memory_order_relaxed);
-  });
-  auto offsets = [&](std::vector<std::atomic<SimplexId>>& counts,
-                     std::vector<SimplexId>& out) {
-    out.assign(segments + 1, 0);
-    for (SimplexId s = 0; s < segments; ++s) {
-      out[s + 1] = out[s] + counts[s].load(std::memory_order_relaxed);
-      counts[s].store(out[s], std::memory_order_relaxed); // becomes the fill cursor
-    }
+  // blocks: a few per core, the counts bounded to ~2^23 entries per list
+  const SimplexId wanted =
+      4 * SimplexId(std::max(1, tbb::this_task_arena::max_concurrency()));
+  const SimplexId blocks = std::max<SimplexId>(
+      1, std::min({wanted, (SimplexId(1) << 23) / std::max<SimplexId>(1, segments),
+                   numberOfCells_}));
+  auto blockBegin = [&](SimplexId b) { return numberOfCells_ * b / blocks; };
+  // at[b * segments + s]: block b's count in segment s, then its fill position (a row
+  // per block: no false sharing between the blocks' threads)
+  std::vector<SimplexId> internalAt(std::size_t(segments * blocks), 0),
+      externalAt(std::size_t(segments * blocks), 0);
+  auto forBlocks = [&](auto&& body) {
+    tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
+      for (SimplexId c = blockBegin(b); c < blockBegin(b + 1); ++c) {
+        const auto t = sortedNewCell(c);
+        SimplexId others[3];
+        const int n = externalSegments(t, others);
+        body(b, c, segmentOfNew_[t[0]], others, n);
+      }
+    });
   };
-  offsets(internalCount, internalOffsets_);
-  offsets(externalCount, externalOffsets_);
+  forBlocks([&](SimplexId b, SimplexId, SimplexId own, const SimplexId* others, int n) {
+    ++internalAt[std::size_t(b * segments + own)];
+    for (int k = 0; k < n; ++k)
+      ++externalAt[std::size_t(b * segments + others[k])];
+  });
+  auto scan = [&](std::vector<SimplexId>& at, std::vector<SimplexId>& offsets) {
+    offsets.assign(segments + 1, 0);
+    SimplexId total = 0;
+    for (SimplexId s = 0; s < segments; ++s) {
+      offsets[s] = total;
+      for (SimplexId b = 0; b < blocks; ++b) {
+        const SimplexId count = at[std::size_t(b * segments + s)];
+        at[std::size_t(b * segments + s)] = total;
+        total += count;
+      }
+    }
+    offsets[segments] = total;
+  };
+  scan(internalAt, internalOffsets_);
+  scan(externalAt, externalOffsets_);
   internalCells_.allocate(numberOfCells_, numberOfCells_ - 1, false);
   externalCells_.allocate(externalOffsets_.back(), numberOfCells_ - 1, false);
-  parallelFor(numberOfCells_, [&](SimplexId c) {
-    const auto t = sortedNewCell(c);
-    internalCells_.set(
-        internalCount[segmentOfNew_[t[0]]].fetch_add(1, std::memory_order_relaxed), c);
-    SimplexId others[3];
-    const int n = externalSegments(t, others);
+  forBlocks([&](SimplexId b, SimplexId c, SimplexId own, const SimplexId* others, int n) {
+    internalCells_.set(std::size_t(internalAt[std::size_t(b * segments + own)]++), c);
     for (int k = 0; k < n; ++k)
-      externalCells_.set(externalCount[others[k]].fetch_add(1, std::memory_order_relaxed),
+      externalCells_.set(std::size_t(externalAt[std::size_t(b * segments + others[k])]++),
                          c);
-  });
-  parallelFor(segments, [&](SimplexId s) {
-    internalCells_.sort(internalOffsets_[s], internalOffsets_[s + 1]);
-    externalCells_.sort(externalOffsets_[s], externalOffsets_[s + 1]);
   });
   if (dimension_ == 2)
     sortInternalByTuple(); // findTriangle searches the cells
