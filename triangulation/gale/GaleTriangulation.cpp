@@ -600,6 +600,7 @@ GaleTriangulation::GaleTriangulation(SimplexId numberOfVertices, int cellDimensi
                                      std::shared_ptr<gale::SegmentProducer> producer)
     : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
       parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
+  startGpuContext(producer != nullptr);
   initialize(cellVertices, points, std::move(producer));
 }
 
@@ -611,6 +612,7 @@ GaleTriangulation::GaleTriangulation(Unchecked, const ExplicitTriangulation& mes
                                      std::shared_ptr<gale::SegmentProducer> producer)
     : dimension_(mesh.getDimension()), numberOfVertices_(mesh.getNumberOfVertices()),
       parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
+  startGpuContext(producer != nullptr);
   Timer timer;
   checkParameters(points);
   numberOfCells_ = mesh.getNumberOfCells();
@@ -632,6 +634,7 @@ GaleTriangulation::GaleTriangulation(Cells32, SimplexId numberOfVertices,
                                      std::shared_ptr<gale::SegmentProducer> producer)
     : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
       parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
+  startGpuContext(producer != nullptr);
   Timer timer;
   if (dimension_ != 2 && dimension_ != 3)
     checkParameters(points); // names the bad dimension
@@ -656,6 +659,14 @@ std::shared_ptr<GaleTriangulation> GaleTriangulation::fromExplicit(
     const gale::Parameters& parameters, std::shared_ptr<gale::SegmentProducer> producer) {
   return std::shared_ptr<GaleTriangulation>(
       new GaleTriangulation(Unchecked{}, mesh, points, parameters, std::move(producer)));
+}
+
+// The GPU producer's first CUDA call starts the device's context: begun here on a
+// thread of its own, it overlaps the validation and the segmentation. The future is
+// waited on before the producer is made (and by the destructor if construction throws).
+void GaleTriangulation::startGpuContext(bool producerGiven) {
+  if (!producerGiven && parameters_.producer == gale::ProducerKind::Gpu)
+    gpuContext_ = std::async(std::launch::async, [] { gpu::startGaleGpuContext(); });
 }
 
 void GaleTriangulation::checkParameters(const std::vector<double>& points) const {
@@ -700,6 +711,8 @@ void GaleTriangulation::finishInitialization(
     producer_ = std::move(producer);
   } else {
     if (parameters_.producer == gale::ProducerKind::Gpu) {
+      if (gpuContext_.valid())
+        gpuContext_.get();
       std::string why;
       producer_ = gpu::makeGaleGpuProducer(*this, why);
       if (!producer_)

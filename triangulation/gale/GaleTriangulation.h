@@ -19,6 +19,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
 #include <utility>
@@ -283,6 +284,13 @@ public:
   SimplexId cellVertexNew(SimplexId c, int i) const {
     return cells_[c * (dimension_ + 1) + i];
   }
+  // The arrays themselves, for a producer's upload: cells in new ids, the renumbering
+  // (new -> input), the cell lists (positions from internalCellBegin /
+  // externalCellBegin).
+  const IdArray& newCells() const { return cells_; }
+  const IdArray& oldIds() const { return oldOfNew_; }
+  const IdArray& internalCells() const { return internalCells_; }
+  const IdArray& externalCells() const { return externalCells_; }
   // Vertices of segment s are the new ids [segmentStart(s), segmentStart(s + 1)).
   SimplexId segmentStart(SimplexId s) const { return segmentStart_[s]; }
   SimplexId segmentOfVertex(SimplexId v) const { return segmentOfNew_[newOfOld_[v]]; }
@@ -343,6 +351,7 @@ private:
                     const std::vector<double>& points, const gale::Parameters& parameters,
                     std::shared_ptr<gale::SegmentProducer> producer);
   void checkParameters(const std::vector<double>& points) const;
+  void startGpuContext(bool producerGiven);
   void initialize(std::vector<SimplexId>& cellVertices, const std::vector<double>& points,
                   std::shared_ptr<gale::SegmentProducer> producer);
   void finishInitialization(const std::vector<double>& points,
@@ -392,6 +401,7 @@ private:
       triangleFirst_; // per new vertex: its first edge / triangle as lowest
 
   std::shared_ptr<gale::SegmentProducer> producer_;
+  std::future<void> gpuContext_; // the device's context, started at construction
   std::array<std::unique_ptr<gale::RelationServer>, gale::kServedRelationCount> servers_;
   std::vector<std::string> warnings_;
   double initializationSeconds_ = 0;
