@@ -73,6 +73,12 @@ public:
     // The boundary flags (a byte per simplex) are kept: later passes (the summary,
     // the non-manifold count) read them in any order.
     maxSegments_ = relation == kBoundaryFlags ? std::size_t(segments_) + 1 : cache;
+    if (relation == kBoundaryFlags) {
+      kept_ =
+          std::make_unique<std::atomic<const SegmentRelation*>[]>(std::size_t(segments_));
+      for (SimplexId k = 0; k < segments_; ++k)
+        kept_[std::size_t(k)].store(nullptr, std::memory_order_relaxed);
+    }
     lookahead_ =
         SimplexId(std::min<std::size_t>(std::size_t(lookahead), maxSegments_ / 2));
     leader_ = std::thread([this] { lead(); });
@@ -89,6 +95,8 @@ public:
   RelationServer& operator=(const RelationServer&) = delete;
 
   SegmentPointer get(SimplexId segment) {
+    if (kept(segment) != nullptr)
+      return cache_[segment]; // published after it was stored, never replaced
     std::shared_future<SegmentPointer> future;
     {
       std::unique_lock<std::mutex> lock(mutex_);
@@ -113,6 +121,13 @@ public:
     SegmentPointer result = future.get(); // rethrows the producer's error
     waitNanos_.fetch_add(nanosSince(start), std::memory_order_relaxed);
     return result;
+  }
+
+  // A kept relation's segment (the boundary flags: never evicted) without the lock,
+  // or null: valid until the object dies or precondition flushes the caches (neither
+  // runs alongside a consumer).
+  const SegmentRelation* kept(SimplexId segment) const {
+    return kept_ ? kept_[std::size_t(segment)].load(std::memory_order_acquire) : nullptr;
   }
 
   // The consumers' front moved (a segment-order loop): compute ahead of it.
@@ -150,8 +165,11 @@ public:
   void quiesceAndFlush() {
     std::unique_lock<std::mutex> lock(mutex_);
     idle_.wait(lock, [&] { return !busy_ && queue_.empty() && waiting_.empty(); });
-    for (const SimplexId s : lru_)
+    for (const SimplexId s : lru_) {
+      if (kept_)
+        kept_[std::size_t(s)].store(nullptr, std::memory_order_relaxed);
       cache_[s].reset();
+    }
     lru_.clear();
     cacheBytes_ = 0;
   }
@@ -373,6 +391,8 @@ private:
   // shared_ptr is pinned by the reference count) is evicted only when every cached one
   // is, and then stays alive until the last consumer lets it go.
   void insert(SimplexId segment, const SegmentPointer& data) {
+    if (kept_ && cache_[segment])
+      return;              // its pointer is published: keep the first
     if (cache_[segment]) { // computed twice (a flush raced): keep the first
       cacheBytes_ -= cache_[segment]->bytes();
       lru_.erase(position_[segment]);
@@ -381,6 +401,11 @@ private:
     position_[segment] = lru_.begin();
     cache_[segment] = data;
     cacheBytes_ += data->bytes();
+    if (kept_) {
+      kept_[std::size_t(segment)].store(data.get(), std::memory_order_release);
+      peakBytes_ = std::max(peakBytes_, cacheBytes_);
+      return; // kept: never evicted (the byte cap does not apply)
+    }
     const std::size_t maxBytes = mesh_.parameters().cacheBytes;
     auto over = [&] {
       return lru_.size() > maxSegments_ ||
@@ -415,8 +440,9 @@ private:
   std::vector<SimplexId> queue_;
   std::unordered_map<SimplexId, std::shared_ptr<Pending>> waiting_; // queued or computing
   std::list<SimplexId> lru_;
-  std::vector<SegmentPointer> cache_;                    // per segment, null if absent
-  std::vector<std::list<SimplexId>::iterator> position_; // in lru_, when cached
+  std::vector<SegmentPointer> cache_; // per segment, null if absent
+  std::unique_ptr<std::atomic<const SegmentRelation*>[]> kept_; // kept relations only
+  std::vector<std::list<SimplexId>::iterator> position_;        // in lru_, when cached
   std::size_t cacheBytes_ = 0, peakBytes_ = 0;
   std::exception_ptr failure_;
   bool stop_ = false, busy_ = false;
@@ -1141,6 +1167,8 @@ const gale::SegmentRelation* GaleTriangulation::acquire(gale::ServedRelation rel
     failPrecondition("GaleTriangulation::acquire",
                      std::string("relation ") + gale::servedRelationName(relation) +
                          " was not preconditioned");
+  if (const gale::SegmentRelation* kept = server->kept(segment))
+    return kept; // no lock, no handle (never evicted while consumers run)
   Handle& h = tHandles[tNextHandle];
   tNextHandle = (tNextHandle + 1) % kHandles;
   h.data = server->get(segment);
