@@ -229,8 +229,9 @@ TEST(Gale, SegmentationIsAPermutationIntoSmallSegments) {
       EXPECT_EQ(leafStarts.count(packed.segmentStart(s)), 1u);
       const SimplexId size = packed.segmentStart(s + 1) - packed.segmentStart(s);
       EXPECT_LE(size, capacity);
-      if (s + 1 < packed.getNumberOfSegments())
+      if (s + 1 < packed.getNumberOfSegments()) {
         EXPECT_GT(packed.segmentStart(s + 2) - packed.segmentStart(s), capacity);
+      }
     }
     for (SimplexId v = 0; v < n; ++v)
       EXPECT_EQ(packed.newId(v), g.newId(v));

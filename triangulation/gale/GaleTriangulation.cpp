@@ -513,52 +513,6 @@ private:
   int shift_ = 60;
 };
 
-// Compressed rows from the (row, value) pairs visit(emit) emits (it runs twice: count,
-// then fill), each row sorted ascending (and deduplicated when asked).
-template <typename Visit>
-CompressedRows bucketRows(SimplexId rowCount, SimplexId maxValue, bool dedupe,
-                          Visit visit) {
-  std::vector<SimplexId> start(std::size_t(rowCount) + 1, 0);
-  visit([&](SimplexId row, SimplexId) { ++start[row + 1]; });
-  for (SimplexId r = 0; r < rowCount; ++r)
-    start[r + 1] += start[r];
-  std::vector<SimplexId> values(static_cast<std::size_t>(start[rowCount]));
-  std::vector<SimplexId> at(start.begin(), start.end() - 1);
-  visit([&](SimplexId row, SimplexId value) { values[at[row]++] = value; });
-  SimplexId kept = 0;
-  thread_local StampTable table;
-  for (SimplexId r = 0; r < rowCount; ++r) {
-    auto first = values.begin() + start[r], last = values.begin() + start[r + 1];
-    if (dedupe && last - first > 8) {
-      // the distinct values first, then only those sorted
-      table.reset(std::size_t(last - first));
-      for (auto it = first; it != last; ++it)
-        table.add(std::uint64_t(*it));
-      for (std::size_t i = 0; i < table.distinct(); ++i)
-        first[std::ptrdiff_t(i)] = SimplexId(table.key(i));
-      last = first + std::ptrdiff_t(table.distinct());
-      std::sort(first, last);
-    } else {
-      std::sort(first, last);
-      if (dedupe)
-        last = std::unique(first, last);
-    }
-    at[r] = SimplexId(last - first); // the row's length from here on
-    kept += at[r];
-  }
-  CompressedRows rows;
-  rows.offsets.allocate(std::size_t(rowCount) + 1, kept, false);
-  rows.data.allocate(std::size_t(kept), maxValue, false);
-  SimplexId k = 0;
-  rows.offsets.set(0, 0);
-  for (SimplexId r = 0; r < rowCount; ++r) {
-    for (SimplexId i = 0; i < at[r]; ++i)
-      rows.data.set(std::size_t(k++), values[std::size_t(start[r] + i)]);
-    rows.offsets.set(std::size_t(r) + 1, k);
-  }
-  return rows;
-}
-
 std::atomic<std::uint64_t> nextInstance{1};
 
 // The consumer fast path: each thread keeps its last few segments (any relation, any
@@ -977,6 +931,65 @@ void GaleTriangulation::sortInternalByTuple() {
   initializationSeconds_ += timer.seconds();
 }
 
+namespace {
+
+// A thread's scratch for distinctRows (reused: no allocation per segment once warm).
+struct RowScratch {
+  std::vector<std::array<SimplexId, 4>> touching;
+  std::vector<SimplexId> start, at;
+  std::vector<std::uint64_t> values;
+  StampTable table;
+};
+thread_local RowScratch tRows;
+
+// The distinct values per vertex row (local vertex of segment s) that candidates(t, a,
+// b, emit) emits for each touching cell's sorted tuple t. Counting only (Write = false)
+// returns their number; otherwise each row's values, ascending, go to write(k, row,
+// value), k their rank in the segment. Run twice (count, then fill in place), it builds
+// the edge and triangle lists without holding them all in temporaries.
+template <bool Write, typename Candidates, typename Writer>
+SimplexId distinctRows(const GaleTriangulation& mesh, SimplexId s, Candidates candidates,
+                       Writer write) {
+  RowScratch& x = tRows;
+  const SimplexId a = mesh.segmentStart(s), b = mesh.segmentStart(s + 1), rows = b - a;
+  x.touching.clear();
+  for (SimplexId k = mesh.internalCellBegin(s); k < mesh.internalCellBegin(s + 1); ++k)
+    x.touching.push_back(mesh.sortedNewCell(mesh.internalCell(k)));
+  for (SimplexId k = mesh.externalCellBegin(s); k < mesh.externalCellBegin(s + 1); ++k)
+    x.touching.push_back(mesh.sortedNewCell(mesh.externalCell(k)));
+  x.start.assign(std::size_t(rows) + 1, 0);
+  for (const auto& t : x.touching)
+    candidates(t, a, b, [&](SimplexId row, std::uint64_t) { ++x.start[row + 1]; });
+  for (SimplexId r = 0; r < rows; ++r)
+    x.start[r + 1] += x.start[r];
+  x.values.resize(std::size_t(x.start[rows]));
+  x.at.assign(x.start.begin(), x.start.end() - 1);
+  for (const auto& t : x.touching)
+    candidates(t, a, b, [&](SimplexId row, std::uint64_t v) {
+      x.values[std::size_t(x.at[row]++)] = v;
+    });
+  SimplexId k = 0;
+  for (SimplexId r = 0; r < rows; ++r) {
+    const auto first = x.values.begin() + x.start[r],
+               last = x.values.begin() + x.start[r + 1];
+    x.table.reset(std::size_t(last - first));
+    for (auto it = first; it != last; ++it)
+      x.table.add(*it);
+    const std::size_t distinct = x.table.distinct();
+    if constexpr (Write) {
+      for (std::size_t i = 0; i < distinct; ++i)
+        first[std::ptrdiff_t(i)] = x.table.key(i);
+      std::sort(first, first + std::ptrdiff_t(distinct));
+      for (std::size_t i = 0; i < distinct; ++i)
+        write(k + SimplexId(i), r, first[std::ptrdiff_t(i)]);
+    }
+    k += SimplexId(distinct);
+  }
+  return k;
+}
+
+} // namespace
+
 // Edges / triangles of each segment (lowest vertex in it) from the cells touching it,
 // sorted by vertex tuple: an edge's id is its rank in that order, the same for the whole
 // life of the object.
@@ -985,40 +998,33 @@ void GaleTriangulation::buildEdges() {
     return;
   Timer timer;
   const SimplexId segments = getNumberOfSegments();
+  const int dim = dimension_;
   // Per segment, the edges' upper vertices bucketed by their lower (local) vertex, each
-  // short row sorted and deduplicated: the (low, high) order without sorting pairs.
-  std::vector<CompressedRows> perSegment(segments);
-  parallelFor(segments, [&](SimplexId s) {
-    const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
-    std::vector<std::array<SimplexId, 4>> touching;
-    auto visit = [&](SimplexId c) { touching.push_back(sortedNewCell(c)); };
-    for (SimplexId k = internalOffsets_[s]; k < internalOffsets_[s + 1]; ++k)
-      visit(internalCells_[k]);
-    for (SimplexId k = externalOffsets_[s]; k < externalOffsets_[s + 1]; ++k)
-      visit(externalCells_[k]);
-    perSegment[s] = bucketRows(b - a, numberOfVertices_ - 1, true, [&](auto&& emit) {
-      for (const auto& t : touching)
-        for (int i = 0; i < dimension_; ++i) {
-          if (t[i] < a || t[i] >= b)
-            continue;
-          for (int j = i + 1; j <= dimension_; ++j)
-            emit(t[i] - a, t[j]);
-        }
-    });
-  });
+  // short row deduplicated and sorted: the (low, high) order without sorting pairs.
+  auto candidates = [dim](const std::array<SimplexId, 4>& t, SimplexId a, SimplexId b,
+                          auto&& emit) {
+    for (int i = 0; i < dim; ++i) {
+      if (t[i] < a || t[i] >= b)
+        continue;
+      for (int j = i + 1; j <= dim; ++j)
+        emit(t[i] - a, std::uint64_t(t[j]));
+    }
+  };
+  const auto none = [](SimplexId, SimplexId, std::uint64_t) {};
   edgeOffsets_.assign(segments + 1, 0);
+  parallelFor(segments, [&](SimplexId s) {
+    edgeOffsets_[s + 1] = distinctRows<false>(*this, s, candidates, none);
+  });
   for (SimplexId s = 0; s < segments; ++s)
-    edgeOffsets_[s + 1] = edgeOffsets_[s] + SimplexId(perSegment[s].data.size());
+    edgeOffsets_[s + 1] += edgeOffsets_[s];
   edgeNew_.allocate(std::size_t(edgeOffsets_.back()) * 2, numberOfVertices_ - 1, false);
   parallelFor(segments, [&](SimplexId s) {
-    const CompressedRows& rows = perSegment[s];
-    const SimplexId rowCount = segmentStart_[s + 1] - segmentStart_[s];
-    for (SimplexId r = 0; r < rowCount; ++r)
-      for (SimplexId k = rows.offsets[r]; k < rows.offsets[r + 1]; ++k) {
-        edgeNew_.set(2 * (edgeOffsets_[s] + k), segmentStart_[s] + r);
-        edgeNew_.set(2 * (edgeOffsets_[s] + k) + 1, rows.data[k]);
-      }
-    perSegment[s] = CompressedRows();
+    const SimplexId first = edgeOffsets_[s], a = segmentStart_[s];
+    distinctRows<true>(*this, s, candidates,
+                       [&](SimplexId k, SimplexId row, std::uint64_t value) {
+                         edgeNew_.set(std::size_t(2 * (first + k)), a + row);
+                         edgeNew_.set(std::size_t(2 * (first + k) + 1), SimplexId(value));
+                       });
   });
   indexByLowestVertex(edgeNew_, 2, edgeOffsets_, edgeFirst_);
   edgesBuilt_ = true;
@@ -1044,15 +1050,10 @@ void GaleTriangulation::indexByLowestVertex(const IdArray& simplices, int arity,
   first.set(std::size_t(n), offsets.back());
 }
 
-void GaleTriangulation::buildTriangles() {
-  if (trianglesBuilt_ || dimension_ != 3)
-    return;
-  Timer timer;
+void GaleTriangulation::buildTrianglesWide() {
   const SimplexId segments = getNumberOfSegments();
   std::vector<std::vector<std::array<SimplexId, 3>>> perSegment(segments);
-  // Ids below 2^31: the two upper vertices packed in one key, bucketed by the lowest
-  // (local) vertex, short rows sorted; otherwise one sort of the segment's tuples.
-  const bool packed = numberOfVertices_ <= (SimplexId(1) << 31);
+  // one sort of each segment's tuples
   parallelFor(segments, [&](SimplexId s) {
     auto& local = perSegment[s];
     const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
@@ -1062,20 +1063,6 @@ void GaleTriangulation::buildTriangles() {
       visit(internalCells_[k]);
     for (SimplexId k = externalOffsets_[s]; k < externalOffsets_[s + 1]; ++k)
       visit(externalCells_[k]);
-    if (packed) {
-      const CompressedRows rows = bucketRows(
-          b - a, std::numeric_limits<SimplexId>::max(), true, [&](auto&& emit) {
-            for (const auto& t : touching)
-              for (const auto& face : kTetFaces)
-                if (t[face[0]] >= a && t[face[0]] < b)
-                  emit(t[face[0]] - a, (t[face[1]] << 32) | t[face[2]]);
-          });
-      local.resize(rows.data.size());
-      for (SimplexId r = 0; r < b - a; ++r)
-        for (SimplexId k = rows.offsets[r]; k < rows.offsets[r + 1]; ++k)
-          local[k] = {a + r, rows.data[k] >> 32, rows.data[k] & 0xffffffff};
-      return;
-    }
     for (const auto& t : touching)
       for (const auto& face : kTetFaces)
         if (t[face[0]] >= a && t[face[0]] < b)
@@ -1094,6 +1081,45 @@ void GaleTriangulation::buildTriangles() {
         triangleNew_.set(3 * (triangleOffsets_[s] + k) + i, perSegment[s][k][i]);
     std::vector<std::array<SimplexId, 3>>().swap(perSegment[s]);
   });
+}
+
+void GaleTriangulation::buildTriangles() {
+  if (trianglesBuilt_ || dimension_ != 3)
+    return;
+  Timer timer;
+  const SimplexId segments = getNumberOfSegments();
+  if (numberOfVertices_ <= (SimplexId(1) << 31)) {
+    // The two upper vertices packed in one key, bucketed by the lowest (local) vertex,
+    // short rows deduplicated and sorted; counted, then written in place.
+    auto candidates = [](const std::array<SimplexId, 4>& t, SimplexId a, SimplexId b,
+                         auto&& emit) {
+      for (const auto& face : kTetFaces)
+        if (t[face[0]] >= a && t[face[0]] < b)
+          emit(t[face[0]] - a,
+               (std::uint64_t(t[face[1]]) << 32) | std::uint64_t(t[face[2]]));
+    };
+    const auto none = [](SimplexId, SimplexId, std::uint64_t) {};
+    triangleOffsets_.assign(segments + 1, 0);
+    parallelFor(segments, [&](SimplexId s) {
+      triangleOffsets_[s + 1] = distinctRows<false>(*this, s, candidates, none);
+    });
+    for (SimplexId s = 0; s < segments; ++s)
+      triangleOffsets_[s + 1] += triangleOffsets_[s];
+    triangleNew_.allocate(std::size_t(triangleOffsets_.back()) * 3, numberOfVertices_ - 1,
+                          false);
+    parallelFor(segments, [&](SimplexId s) {
+      const SimplexId first = triangleOffsets_[s], a = segmentStart_[s];
+      distinctRows<true>(*this, s, candidates,
+                         [&](SimplexId k, SimplexId row, std::uint64_t key) {
+                           const std::size_t at = std::size_t(3 * (first + k));
+                           triangleNew_.set(at, a + row);
+                           triangleNew_.set(at + 1, SimplexId(key >> 32));
+                           triangleNew_.set(at + 2, SimplexId(key & 0xffffffffu));
+                         });
+    });
+  } else {
+    buildTrianglesWide();
+  }
   indexByLowestVertex(triangleNew_, 3, triangleOffsets_, triangleFirst_);
   trianglesBuilt_ = true;
   initializationSeconds_ += timer.seconds();

@@ -361,6 +361,7 @@ private:
   void sortInternalByTuple();
   void buildEdges();
   void buildTriangles();
+  void buildTrianglesWide(); // ids of 2^31 and beyond
   void indexByLowestVertex(const IdArray& simplices, int arity,
                            const std::vector<SimplexId>& offsets, IdArray& first) const;
   const gale::SegmentRelation* acquire(gale::ServedRelation relation,
