@@ -686,6 +686,7 @@ void GaleTriangulation::finishInitialization(
   // random lookups.
   parallelFor(SimplexId(cells_.size()),
               [&](SimplexId i) { cells_.set(std::size_t(i), newOfOld_[cells_[i]]); });
+  tets32_ = dimension_ == 3 ? cells_.narrowData() : nullptr;
   buildCellLists();
   if (producer) {
     producer_ = std::move(producer);
@@ -823,26 +824,6 @@ void GaleTriangulation::buildSegments(const std::vector<double>& points) {
   });
 }
 
-std::array<SimplexId, 4> GaleTriangulation::sortedNewCell(SimplexId c) const {
-  std::array<SimplexId, 4> t{0, 0, 0, std::numeric_limits<SimplexId>::max()};
-  const std::size_t at = std::size_t(c) * (dimension_ + 1);
-  for (int k = 0; k <= dimension_; ++k)
-    t[k] = cells_[at + k];
-  // A min/max sorting network (branch-free: cell tuples are in random order, the hot
-  // spot of every producer); in 2D t[3] is the maximum and stays last.
-  auto order = [&](int i, int j) {
-    const SimplexId lo = std::min(t[i], t[j]), hi = std::max(t[i], t[j]);
-    t[i] = lo;
-    t[j] = hi;
-  };
-  order(0, 1);
-  order(2, 3);
-  order(0, 2);
-  order(1, 3);
-  order(1, 2);
-  return t;
-}
-
 // Internal cells (lowest vertex in the segment) and external cells (touching the
 // segment otherwise), each list by ascending id. The cells are cut into blocks of
 // consecutive ids counted per (segment, block): the scan of those counts gives every
@@ -942,21 +923,24 @@ struct RowScratch {
 };
 thread_local RowScratch tRows;
 
-// The distinct values per vertex row (local vertex of segment s) that candidates(t, a,
-// b, emit) emits for each touching cell's sorted tuple t. Counting only (Write = false)
+// The distinct values per vertex row (local vertex a + row of a segment [a, b)) that
+// candidates(t, a, b, emit) emits for each of its touching cells' sorted tuples t
+// (gatherTouching). Counting only (Write = false)
 // returns their number; otherwise each row's values, ascending, go to write(k, row,
 // value), k their rank in the segment. Run twice (count, then fill in place), it builds
 // the edge and triangle lists without holding them all in temporaries.
-template <bool Write, typename Candidates, typename Writer>
-SimplexId distinctRows(const GaleTriangulation& mesh, SimplexId s, Candidates candidates,
-                       Writer write) {
-  RowScratch& x = tRows;
-  const SimplexId a = mesh.segmentStart(s), b = mesh.segmentStart(s + 1), rows = b - a;
+void gatherTouching(const GaleTriangulation& mesh, SimplexId s, RowScratch& x) {
   x.touching.clear();
   for (SimplexId k = mesh.internalCellBegin(s); k < mesh.internalCellBegin(s + 1); ++k)
     x.touching.push_back(mesh.sortedNewCell(mesh.internalCell(k)));
   for (SimplexId k = mesh.externalCellBegin(s); k < mesh.externalCellBegin(s + 1); ++k)
     x.touching.push_back(mesh.sortedNewCell(mesh.externalCell(k)));
+}
+
+template <bool Write, typename Candidates, typename Writer>
+SimplexId distinctRows(RowScratch& x, SimplexId a, SimplexId b, Candidates candidates,
+                       Writer write) {
+  const SimplexId rows = b - a;
   x.start.assign(std::size_t(rows) + 1, 0);
   for (const auto& t : x.touching)
     candidates(t, a, b, [&](SimplexId row, std::uint64_t) { ++x.start[row + 1]; });
@@ -993,44 +977,6 @@ SimplexId distinctRows(const GaleTriangulation& mesh, SimplexId s, Candidates ca
 // Edges / triangles of each segment (lowest vertex in it) from the cells touching it,
 // sorted by vertex tuple: an edge's id is its rank in that order, the same for the whole
 // life of the object.
-void GaleTriangulation::buildEdges() {
-  if (edgesBuilt_)
-    return;
-  Timer timer;
-  const SimplexId segments = getNumberOfSegments();
-  const int dim = dimension_;
-  // Per segment, the edges' upper vertices bucketed by their lower (local) vertex, each
-  // short row deduplicated and sorted: the (low, high) order without sorting pairs.
-  auto candidates = [dim](const std::array<SimplexId, 4>& t, SimplexId a, SimplexId b,
-                          auto&& emit) {
-    for (int i = 0; i < dim; ++i) {
-      if (t[i] < a || t[i] >= b)
-        continue;
-      for (int j = i + 1; j <= dim; ++j)
-        emit(t[i] - a, std::uint64_t(t[j]));
-    }
-  };
-  const auto none = [](SimplexId, SimplexId, std::uint64_t) {};
-  edgeOffsets_.assign(segments + 1, 0);
-  parallelFor(segments, [&](SimplexId s) {
-    edgeOffsets_[s + 1] = distinctRows<false>(*this, s, candidates, none);
-  });
-  for (SimplexId s = 0; s < segments; ++s)
-    edgeOffsets_[s + 1] += edgeOffsets_[s];
-  edgeNew_.allocate(std::size_t(edgeOffsets_.back()) * 2, numberOfVertices_ - 1, false);
-  parallelFor(segments, [&](SimplexId s) {
-    const SimplexId first = edgeOffsets_[s], a = segmentStart_[s];
-    distinctRows<true>(*this, s, candidates,
-                       [&](SimplexId k, SimplexId row, std::uint64_t value) {
-                         edgeNew_.set(std::size_t(2 * (first + k)), a + row);
-                         edgeNew_.set(std::size_t(2 * (first + k) + 1), SimplexId(value));
-                       });
-  });
-  indexByLowestVertex(edgeNew_, 2, edgeOffsets_, edgeFirst_);
-  edgesBuilt_ = true;
-  initializationSeconds_ += timer.seconds();
-}
-
 // first[v]: the first simplex of `simplices` (arity ids each, sorted by their tuples per
 // segment) whose lowest vertex is v or above, first[n] their number: the simplices of
 // lowest vertex v are [first[v], first[v + 1]), so a search looks at a handful only.
@@ -1083,45 +1029,96 @@ void GaleTriangulation::buildTrianglesWide() {
   });
 }
 
-void GaleTriangulation::buildTriangles() {
-  if (trianglesBuilt_ || dimension_ != 3)
+void GaleTriangulation::buildEdgesAndTriangles(bool edges, bool triangles) {
+  edges = edges && !edgesBuilt_;
+  triangles = triangles && dimension_ == 3 && !trianglesBuilt_;
+  if (!edges && !triangles)
     return;
   Timer timer;
+  if (triangles && numberOfVertices_ > (SimplexId(1) << 31)) {
+    buildTrianglesWide(); // the packed keys below need ids under 2^31
+    indexByLowestVertex(triangleNew_, 3, triangleOffsets_, triangleFirst_);
+    trianglesBuilt_ = true;
+    triangles = false;
+  }
   const SimplexId segments = getNumberOfSegments();
-  if (numberOfVertices_ <= (SimplexId(1) << 31)) {
-    // The two upper vertices packed in one key, bucketed by the lowest (local) vertex,
-    // short rows deduplicated and sorted; counted, then written in place.
-    auto candidates = [](const std::array<SimplexId, 4>& t, SimplexId a, SimplexId b,
-                         auto&& emit) {
-      for (const auto& face : kTetFaces)
-        if (t[face[0]] >= a && t[face[0]] < b)
-          emit(t[face[0]] - a,
-               (std::uint64_t(t[face[1]]) << 32) | std::uint64_t(t[face[2]]));
-    };
-    const auto none = [](SimplexId, SimplexId, std::uint64_t) {};
+  const int dim = dimension_;
+  // Per segment, the edges' upper vertices bucketed by their lower (local) vertex, each
+  // short row deduplicated and sorted: the (low, high) order without sorting pairs.
+  auto edgeCandidates = [dim](const std::array<SimplexId, 4>& t, SimplexId a, SimplexId b,
+                              auto&& emit) {
+    for (int i = 0; i < dim; ++i) {
+      if (t[i] < a || t[i] >= b)
+        continue;
+      for (int j = i + 1; j <= dim; ++j)
+        emit(t[i] - a, std::uint64_t(t[j]));
+    }
+  };
+  // Triangles: the two upper vertices packed in one key, by the lowest (local) vertex.
+  auto triangleCandidates = [](const std::array<SimplexId, 4>& t, SimplexId a,
+                               SimplexId b, auto&& emit) {
+    for (const auto& face : kTetFaces)
+      if (t[face[0]] >= a && t[face[0]] < b)
+        emit(t[face[0]] - a,
+             (std::uint64_t(t[face[1]]) << 32) | std::uint64_t(t[face[2]]));
+  };
+  const auto none = [](SimplexId, SimplexId, std::uint64_t) {};
+  // Counted, then written in place: both lists from one read of each segment's cells.
+  if (edges)
+    edgeOffsets_.assign(segments + 1, 0);
+  if (triangles)
     triangleOffsets_.assign(segments + 1, 0);
-    parallelFor(segments, [&](SimplexId s) {
-      triangleOffsets_[s + 1] = distinctRows<false>(*this, s, candidates, none);
-    });
-    for (SimplexId s = 0; s < segments; ++s)
+  parallelFor(segments, [&](SimplexId s) {
+    RowScratch& x = tRows;
+    gatherTouching(*this, s, x);
+    const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
+    if (edges)
+      edgeOffsets_[s + 1] = distinctRows<false>(x, a, b, edgeCandidates, none);
+    if (triangles)
+      triangleOffsets_[s + 1] = distinctRows<false>(x, a, b, triangleCandidates, none);
+  });
+  for (SimplexId s = 0; s < segments; ++s) {
+    if (edges)
+      edgeOffsets_[s + 1] += edgeOffsets_[s];
+    if (triangles)
       triangleOffsets_[s + 1] += triangleOffsets_[s];
+  }
+  if (edges)
+    edgeNew_.allocate(std::size_t(edgeOffsets_.back()) * 2, numberOfVertices_ - 1, false);
+  if (triangles)
     triangleNew_.allocate(std::size_t(triangleOffsets_.back()) * 3, numberOfVertices_ - 1,
                           false);
-    parallelFor(segments, [&](SimplexId s) {
-      const SimplexId first = triangleOffsets_[s], a = segmentStart_[s];
-      distinctRows<true>(*this, s, candidates,
+  parallelFor(segments, [&](SimplexId s) {
+    RowScratch& x = tRows;
+    gatherTouching(*this, s, x);
+    const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
+    if (edges) {
+      const SimplexId first = edgeOffsets_[s];
+      distinctRows<true>(
+          x, a, b, edgeCandidates, [&](SimplexId k, SimplexId row, std::uint64_t value) {
+            edgeNew_.set(std::size_t(2 * (first + k)), a + row);
+            edgeNew_.set(std::size_t(2 * (first + k) + 1), SimplexId(value));
+          });
+    }
+    if (triangles) {
+      const SimplexId first = triangleOffsets_[s];
+      distinctRows<true>(x, a, b, triangleCandidates,
                          [&](SimplexId k, SimplexId row, std::uint64_t key) {
                            const std::size_t at = std::size_t(3 * (first + k));
                            triangleNew_.set(at, a + row);
                            triangleNew_.set(at + 1, SimplexId(key >> 32));
                            triangleNew_.set(at + 2, SimplexId(key & 0xffffffffu));
                          });
-    });
-  } else {
-    buildTrianglesWide();
+    }
+  });
+  if (edges) {
+    indexByLowestVertex(edgeNew_, 2, edgeOffsets_, edgeFirst_);
+    edgesBuilt_ = true;
   }
-  indexByLowestVertex(triangleNew_, 3, triangleOffsets_, triangleFirst_);
-  trianglesBuilt_ = true;
+  if (triangles) {
+    indexByLowestVertex(triangleNew_, 3, triangleOffsets_, triangleFirst_);
+    trianglesBuilt_ = true;
+  }
   initializationSeconds_ += timer.seconds();
 }
 
@@ -1150,10 +1147,7 @@ void GaleTriangulation::precondition(Relations r) {
     }
     ++generation_;
     boundaryFlagsWanted_.fetch_or(flags);
-    if (needEdges)
-      buildEdges();
-    if (needTriangles)
-      buildTriangles();
+    buildEdgesAndTriangles(needEdges, needTriangles);
     if (needTupleOrder)
       sortInternalByTuple();
   }

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstdint>
 #include <future>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -304,7 +305,31 @@ public:
   SimplexId externalCellBegin(SimplexId s) const { return externalOffsets_[s]; }
   SimplexId externalCell(SimplexId k) const { return externalCells_[k]; }
   // The cell's vertices in new ids, ascending.
-  std::array<SimplexId, 4> sortedNewCell(SimplexId c) const;
+  // (Inline: the producers' hot spot, a cell's tuple read for every touching cell.)
+  std::array<SimplexId, 4> sortedNewCell(SimplexId c) const {
+    std::array<SimplexId, 4> t{0, 0, 0, std::numeric_limits<SimplexId>::max()};
+    if (tets32_ != nullptr) {
+      const std::int32_t* p = tets32_ + std::size_t(c) * 4;
+      t = {p[0], p[1], p[2], p[3]};
+    } else {
+      const std::size_t at = std::size_t(c) * (dimension_ + 1);
+      for (int k = 0; k <= dimension_; ++k)
+        t[k] = cells_[at + k];
+    }
+    // A min/max sorting network (branch-free: cell tuples are in random order); in 2D
+    // t[3] is the maximum and stays last.
+    auto order = [&](int i, int j) {
+      const SimplexId lo = std::min(t[i], t[j]), hi = std::max(t[i], t[j]);
+      t[i] = lo;
+      t[j] = hi;
+    };
+    order(0, 1);
+    order(2, 3);
+    order(0, 2);
+    order(1, 3);
+    order(1, 2);
+    return t;
+  }
   // Edges of segment s: [edgeBegin(s), edgeBegin(s + 1)), ordered by (low, high) new id.
   SimplexId edgeBegin(SimplexId s) const { return edgeOffsets_[s]; }
   SimplexId triangleBegin(SimplexId s) const { return triangleOffsets_[s]; }
@@ -359,8 +384,7 @@ private:
   void buildSegments(const std::vector<double>& points);
   void buildCellLists();
   void sortInternalByTuple();
-  void buildEdges();
-  void buildTriangles();
+  void buildEdgesAndTriangles(bool edges, bool triangles);
   void buildTrianglesWide(); // ids of 2^31 and beyond
   void indexByLowestVertex(const IdArray& simplices, int arity,
                            const std::vector<SimplexId>& offsets, IdArray& first) const;
@@ -388,8 +412,9 @@ private:
   Relations prepared_ = 0;
   std::atomic<Relations> boundaryFlagsWanted_{0};
 
-  IdArray cells_;               // input connectivity in new vertex ids (input order)
-  IdArray newOfOld_, oldOfNew_; // the renumbering, both ways
+  IdArray cells_; // input connectivity in new vertex ids (input order)
+  const std::int32_t* tets32_ = nullptr; // cells_'s data when 32-bit tets
+  IdArray newOfOld_, oldOfNew_;          // the renumbering, both ways
   IdArray segmentOfNew_;
   std::vector<SimplexId> segmentStart_; // I_V
   IdArray internalCells_, externalCells_;
