@@ -1302,11 +1302,21 @@ SimplexId GaleTriangulation::getTriangleVertex(SimplexId f, int i) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, FV);
   TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
   TOPOGPU_REQUIRE_INDEX(i, 3, "vertex index");
-  SimplexId t[3];
-  for (int k = 0; k < 3; ++k)
-    t[k] = oldOfNew_[triangleNew_[3 * f + k]];
-  sortSmall(t, 3);
-  return t[i];
+  // Callers read a triangle's three vertices in a row: the last one asked on this
+  // thread is kept, mapped and sorted.
+  thread_local struct {
+    std::uint64_t instance = 0, generation = 0;
+    SimplexId f = -1, t[3] = {0, 0, 0};
+  } last;
+  if (last.f != f || last.instance != instance_ || last.generation != generation_) {
+    for (int k = 0; k < 3; ++k)
+      last.t[k] = oldOfNew_[triangleNew_[3 * f + k]];
+    sortSmall(last.t, 3);
+    last.f = f;
+    last.instance = instance_;
+    last.generation = generation_;
+  }
+  return last.t[i];
 }
 SimplexId GaleTriangulation::getTetVertex(SimplexId t, int i) const {
   TOPOGPU_REQUIRE_INDEX(t, getNumberOfTets(), "tetrahedron");
