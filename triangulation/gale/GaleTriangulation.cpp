@@ -528,7 +528,6 @@ struct Handle {
 constexpr int kHandles = 8;
 thread_local std::array<Handle, kHandles> tHandles;
 thread_local int tNextHandle = 0;
-thread_local gale::PinnedView* tView = nullptr;
 
 constexpr int kTetEdgePairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
 constexpr int kTetFaces[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
@@ -1203,7 +1202,7 @@ const gale::SegmentRelation*
 GaleTriangulation::vertexRelation(gale::ServedRelation relation, SimplexId v,
                                   SimplexId& row) const {
   const SimplexId n = newOfOld_[v];
-  gale::PinnedView* view = tView;
+  gale::PinnedView* view = gale::tPinnedView;
   if (view != nullptr && view->owner == this && n >= view->begin && n < view->end) {
     row = n - view->begin;
     gale::SegmentPointer& pinned = view->data[relation];
@@ -1254,13 +1253,13 @@ gale::SegmentScope::SegmentScope(const GaleTriangulation& mesh, SimplexId segmen
   view_.segment = segment;
   view_.begin = mesh.segmentStart_[segment];
   view_.end = mesh.segmentStart_[segment + 1];
-  view_.previous = tView;
-  tView = &view_;
+  view_.previous = tPinnedView;
+  tPinnedView = &view_;
   mesh.advanceFront(segment);
 }
 
 gale::SegmentScope::~SegmentScope() {
-  tView = view_.previous;
+  tPinnedView = view_.previous;
 }
 
 std::pair<SimplexId, SimplexId> GaleTriangulation::edgeRow(SimplexId e) const {
@@ -1359,28 +1358,6 @@ SimplexId GaleTriangulation::getTetTriangle(SimplexId t, int i) const {
   SimplexId row_ = 0;                                                                    \
   const gale::SegmentRelation* data_ = vertexRelation(gale::relation, v, row_)
 
-int GaleTriangulation::getVertexNeighborNumber(SimplexId v) const {
-  TOPOGPU_REQUIRE_RELATION(prepared_, VV);
-  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_VERTEX_ROWS(kVertexNeighbors, v);
-  return data_->rows.size(row_);
-}
-SimplexId GaleTriangulation::getVertexNeighbor(SimplexId v, int i) const {
-  TOPOGPU_REQUIRE_INDEX(i, getVertexNeighborNumber(v), "neighbour index");
-  TOPOGPU_GALE_VERTEX_ROWS(kVertexNeighbors, v);
-  return data_->rows.at(row_, i);
-}
-int GaleTriangulation::getVertexEdgeNumber(SimplexId v) const {
-  TOPOGPU_REQUIRE_RELATION(prepared_, VE);
-  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_VERTEX_ROWS(kVertexEdges, v);
-  return data_->rows.size(row_);
-}
-SimplexId GaleTriangulation::getVertexEdge(SimplexId v, int i) const {
-  TOPOGPU_REQUIRE_INDEX(i, getVertexEdgeNumber(v), "edge index");
-  TOPOGPU_GALE_VERTEX_ROWS(kVertexEdges, v);
-  return data_->rows.at(row_, i);
-}
 int GaleTriangulation::getVertexTriangleNumber(SimplexId v) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, VF);
   TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
@@ -1457,30 +1434,7 @@ SimplexId GaleTriangulation::getTetNeighbor(SimplexId t, int i) const {
   const SimplexId s = segmentOfNew_[sortedNewCell(t)[0]];
   return acquire(gale::kTetNeighbors, s)->rows.at(k - internalOffsets_[s], i);
 }
-int GaleTriangulation::getVertexStarNumber(SimplexId v) const {
-  TOPOGPU_REQUIRE_RELATION(prepared_, VertexStar);
-  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_VERTEX_ROWS(kVertexStar, v);
-  return data_->rows.size(row_);
-}
-SimplexId GaleTriangulation::getVertexStar(SimplexId v, int i) const {
-  TOPOGPU_REQUIRE_INDEX(i, getVertexStarNumber(v), "star index");
-  TOPOGPU_GALE_VERTEX_ROWS(kVertexStar, v);
-  return data_->rows.at(row_, i);
-}
-void GaleTriangulation::getVertexStarVertices(SimplexId v, int i,
-                                              SimplexId* vertices) const {
-  const SimplexId cell = getVertexStar(v, i);
-  for (int k = 0; k <= dimension_; ++k)
-    vertices[k] = cellVertexOld(cell, k);
-}
 
-bool GaleTriangulation::isVertexOnBoundary(SimplexId v) const {
-  TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryVertices);
-  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_VERTEX_ROWS(kBoundaryFlags, v);
-  return data_->vertexFlags[row_] != 0;
-}
 bool GaleTriangulation::isEdgeOnBoundary(SimplexId e) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryEdges);
   TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");

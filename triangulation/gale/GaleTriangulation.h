@@ -152,6 +152,9 @@ struct PinnedView {
   PinnedView* previous = nullptr;
 };
 
+// This thread's innermost pinned segment (null outside a segment-order loop's task).
+inline thread_local PinnedView* tPinnedView = nullptr;
+
 class SegmentScope {
 public:
   SegmentScope(const GaleTriangulation& mesh, SimplexId segment);
@@ -217,10 +220,30 @@ public:
   SimplexId getTetEdge(SimplexId t, int i) const;
   SimplexId getTetTriangle(SimplexId t, int i) const;
 
-  int getVertexNeighborNumber(SimplexId v) const;
-  SimplexId getVertexNeighbor(SimplexId v, int i) const;
-  int getVertexEdgeNumber(SimplexId v) const;
-  SimplexId getVertexEdge(SimplexId v, int i) const;
+  // The vertex relations a segment-order loop reads per vertex are inline: on the
+  // task's pinned segment they are plain indexing.
+  int getVertexNeighborNumber(SimplexId v) const {
+    TOPOGPU_REQUIRE_RELATION(prepared_, VV);
+    TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+    SimplexId row = 0;
+    return vertexRows(gale::kVertexNeighbors, v, row)->rows.size(row);
+  }
+  SimplexId getVertexNeighbor(SimplexId v, int i) const {
+    TOPOGPU_REQUIRE_INDEX(i, getVertexNeighborNumber(v), "neighbour index");
+    SimplexId row = 0;
+    return vertexRows(gale::kVertexNeighbors, v, row)->rows.at(row, i);
+  }
+  int getVertexEdgeNumber(SimplexId v) const {
+    TOPOGPU_REQUIRE_RELATION(prepared_, VE);
+    TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+    SimplexId row = 0;
+    return vertexRows(gale::kVertexEdges, v, row)->rows.size(row);
+  }
+  SimplexId getVertexEdge(SimplexId v, int i) const {
+    TOPOGPU_REQUIRE_INDEX(i, getVertexEdgeNumber(v), "edge index");
+    SimplexId row = 0;
+    return vertexRows(gale::kVertexEdges, v, row)->rows.at(row, i);
+  }
   int getVertexTriangleNumber(SimplexId v) const;
   SimplexId getVertexTriangle(SimplexId v, int i) const;
   int getVertexTetNumber(SimplexId v) const;
@@ -233,11 +256,29 @@ public:
   SimplexId getTriangleTet(SimplexId f, int i) const;
   int getTetNeighborNumber(SimplexId t) const;
   SimplexId getTetNeighbor(SimplexId t, int i) const;
-  int getVertexStarNumber(SimplexId v) const;
-  SimplexId getVertexStar(SimplexId v, int i) const;
-  void getVertexStarVertices(SimplexId v, int i, SimplexId* vertices) const;
+  int getVertexStarNumber(SimplexId v) const {
+    TOPOGPU_REQUIRE_RELATION(prepared_, VertexStar);
+    TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+    SimplexId row = 0;
+    return vertexRows(gale::kVertexStar, v, row)->rows.size(row);
+  }
+  SimplexId getVertexStar(SimplexId v, int i) const {
+    TOPOGPU_REQUIRE_INDEX(i, getVertexStarNumber(v), "star index");
+    SimplexId row = 0;
+    return vertexRows(gale::kVertexStar, v, row)->rows.at(row, i);
+  }
+  void getVertexStarVertices(SimplexId v, int i, SimplexId* vertices) const {
+    const SimplexId cell = getVertexStar(v, i);
+    for (int k = 0; k <= dimension_; ++k)
+      vertices[k] = cellVertexOld(cell, k);
+  }
 
-  bool isVertexOnBoundary(SimplexId v) const;
+  bool isVertexOnBoundary(SimplexId v) const {
+    TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryVertices);
+    TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+    SimplexId row = 0;
+    return vertexRows(gale::kBoundaryFlags, v, row)->vertexFlags[std::size_t(row)] != 0;
+  }
   bool isEdgeOnBoundary(SimplexId e) const;
   bool isTriangleOnBoundary(SimplexId f) const;
 
@@ -393,6 +434,19 @@ private:
   // The rows of vertex v's segment (pinned when v is in this thread's pinned segment).
   const gale::SegmentRelation* vertexRelation(gale::ServedRelation relation, SimplexId v,
                                               SimplexId& row) const;
+  // Its inline fast path: the pinned segment's rows already fetched.
+  const gale::SegmentRelation* vertexRows(gale::ServedRelation relation, SimplexId v,
+                                          SimplexId& row) const {
+    const gale::PinnedView* view = gale::tPinnedView;
+    if (view != nullptr && view->owner == this) {
+      const SimplexId n = newOfOld_[v];
+      if (n >= view->begin && n < view->end && view->data[relation]) {
+        row = n - view->begin;
+        return view->data[relation].get();
+      }
+    }
+    return vertexRelation(relation, v, row);
+  }
   void advanceFront(SimplexId segment) const;
   void endPass() const;
   void startServer(gale::ServedRelation relation);
