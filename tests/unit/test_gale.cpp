@@ -289,6 +289,28 @@ private:
   std::shared_ptr<gale::SegmentProducer> cpu_ = gale::makeCpuProducer();
 };
 
+// As the GPU producer splits the work: VV and the star on the leader only, the other
+// relations (VE from VV's rows when cached, the boundary flags) by the consumers.
+class MixedProducer : public gale::SegmentProducer {
+public:
+  std::string name() const override { return "mixed"; }
+  void compute(const GaleTriangulation& mesh, gale::ServedRelation relation,
+               const std::vector<SimplexId>& segments,
+               std::vector<gale::SegmentPointer>& out) override {
+    cpu_->compute(mesh, relation, segments, out);
+  }
+  bool consumersMayCompute(gale::ServedRelation relation) const override {
+    return relation != gale::kVertexNeighbors && relation != gale::kVertexStar;
+  }
+  void computeSiblings(const GaleTriangulation& mesh, gale::ServedRelation relation,
+                       SimplexId segment) override {
+    cpu_->computeSiblings(mesh, relation, segment);
+  }
+
+private:
+  std::shared_ptr<gale::SegmentProducer> cpu_ = gale::makeCpuProducer();
+};
+
 // Many consumer threads reading VV, the star and the boundary flags in random order
 // through a cache of one or two segments, batch size 1 and 4-vertex segments: every
 // answer must equal the explicit backend's (evictions never free a segment being read).
@@ -477,19 +499,26 @@ TEST(Gale, ConsumersComputeOrLeadersRunAheadSameResults) {
                       Monitor{}, expected);
   EXPECT_GT(expected.counts[1], 0);
   struct Case {
-    bool leaderOnly;
+    int kind; // 0: CPU producer, 1: leader only, 2: mixed (as the GPU producer)
     int cache, batch, lookahead;
+    bool leaderOnly;
   };
-  for (const Case c : {Case{false, 4096, 0, 0}, Case{false, 2, 1, 0},
-                       Case{true, 64, 4, 16}, Case{true, 3, 1, 1}, Case{true, 8, 2, 0}}) {
-    SCOPED_TRACE(std::string(c.leaderOnly ? "leader-only" : "cpu") + " cache " +
-                 std::to_string(c.cache) + " batch " + std::to_string(c.batch) +
-                 " lookahead " + std::to_string(c.lookahead));
+  for (const Case c :
+       {Case{0, 4096, 0, 0, false}, Case{0, 2, 1, 0, false}, Case{1, 64, 4, 16, true},
+        Case{1, 3, 1, 1, true}, Case{1, 8, 2, 0, true}, Case{2, 64, 4, 16, false},
+        Case{2, 3, 1, 1, false}}) {
+    SCOPED_TRACE(std::string(c.kind == 0   ? "cpu"
+                             : c.kind == 1 ? "leader-only"
+                                           : "mixed") +
+                 " cache " + std::to_string(c.cache) + " batch " +
+                 std::to_string(c.batch) + " lookahead " + std::to_string(c.lookahead));
     gale::Parameters p = tiny(9, c.cache, c.batch);
     p.lookaheadSegments = c.lookahead;
     std::shared_ptr<gale::SegmentProducer> producer;
-    if (c.leaderOnly)
+    if (c.kind == 1)
       producer = std::make_shared<LeaderOnlyProducer>();
+    if (c.kind == 2)
+      producer = std::make_shared<MixedProducer>();
     auto g = GaleTriangulation::fromExplicit(e, gridPoints(nx, ny, nz), p, producer);
     expectSameCriticalPoints(reference, criticalPointsOf(*g, f), "critical points");
     simplicial::Output got;
@@ -499,7 +528,10 @@ TEST(Gale, ConsumersComputeOrLeadersRunAheadSameResults) {
     EXPECT_EQ(criticalTuples(*g, got), criticalTuples(e, expected));
     const gale::Statistics stats = g->statistics();
     EXPECT_GT(stats.segmentsComputed, 0u);
-    if (!c.leaderOnly) {
+    if (c.kind == 2) {
+      EXPECT_GT(stats.requests + stats.segmentsAhead, 0u);
+      EXPECT_GT(stats.segmentsComputedByConsumers, 0u);
+    } else if (!c.leaderOnly) {
       EXPECT_EQ(stats.segmentsComputedByConsumers, stats.segmentsComputed);
       EXPECT_EQ(stats.requests, 0u);
     } else {

@@ -123,6 +123,12 @@ public:
     return result;
   }
 
+  // The segment if cached now (no request, no LRU update), else null.
+  SegmentPointer peek(SimplexId segment) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return cache_[segment];
+  }
+
   // A kept relation's segment (the boundary flags: never evicted) without the lock,
   // or null: valid until the object dies or precondition flushes the caches (neither
   // runs alongside a consumer).
@@ -1232,6 +1238,11 @@ void GaleTriangulation::advanceFront(SimplexId segment) const {
   }
 }
 
+gale::SegmentPointer GaleTriangulation::cachedSegment(gale::ServedRelation relation,
+                                                      SimplexId segment) const {
+  return servers_[relation] ? servers_[relation]->peek(segment) : nullptr;
+}
+
 bool GaleTriangulation::siblingWanted(gale::ServedRelation relation,
                                       SimplexId segment) const {
   return servers_[relation] && servers_[relation]->wants(segment);
@@ -1844,6 +1855,24 @@ SegmentPointer computeSegmentForConsumerCpu(const GaleTriangulation& mesh,
     return computeSegment(mesh, relation, s);
   const ServedRelation other =
       relation == kVertexNeighbors ? kVertexEdges : kVertexNeighbors;
+  if (relation == kVertexEdges) {
+    // VV already there (a GPU producer's, ahead of the loop): VE from its rows, without
+    // reading the cells
+    if (const SegmentPointer vv = mesh.cachedSegment(kVertexNeighbors, s)) {
+      auto ve = std::make_shared<SegmentRelation>();
+      ve->rows.offsets = vv->rows.offsets;
+      ve->rows.data.allocate(vv->rows.data.size(),
+                             mesh.edgeBegin(mesh.getNumberOfSegments()), false);
+      const SimplexId a = mesh.segmentStart(s), rows = mesh.segmentStart(s + 1) - a;
+      for (SimplexId r = 0; r < rows; ++r)
+        for (SimplexId k = vv->rows.offsets[r]; k < vv->rows.offsets[r + 1]; ++k) {
+          const SimplexId self = a + r, n = mesh.newId(vv->rows.data[k]);
+          ve->rows.data.set(std::size_t(k),
+                            mesh.findEdgeNew(std::min(self, n), std::max(self, n)));
+        }
+      return ve;
+    }
+  }
   const bool both = mesh.siblingWanted(other, s);
   auto requested = std::make_shared<SegmentRelation>();
   auto sibling = both ? std::make_shared<SegmentRelation>() : nullptr;

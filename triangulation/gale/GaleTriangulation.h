@@ -392,6 +392,9 @@ public:
   // CPU producers on a consumer: whether the relation's cache takes segment s computed
   // along with a sibling relation (consumers compute it, nobody has it), and the offer.
   bool siblingWanted(gale::ServedRelation relation, SimplexId segment) const;
+  // The relation's segment if its cache holds it now (no request), else null.
+  gale::SegmentPointer cachedSegment(gale::ServedRelation relation,
+                                     SimplexId segment) const;
   void offerSibling(gale::ServedRelation relation, SimplexId segment,
                     const gale::SegmentPointer& data) const;
 
