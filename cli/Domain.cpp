@@ -289,8 +289,9 @@ void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
                      std::to_string(domain.values.size) + " vertices)";
   Timer timer;
   if (!cells32.empty()) { // --drop-zero's cells, taken as they are
-    domain.galeTriangulation = GaleTriangulation::fromCells32(
-        domain.values.size, dimension, std::move(cells32), domain.points, parameters);
+    domain.galeTriangulation =
+        GaleTriangulation::fromCells32(domain.values.size, dimension, std::move(cells32),
+                                       std::move(domain.points), parameters);
   } else if (domain.implicitTriangulation) {
     if (domain.points.empty() && args.has("--raw"))
       domain.points = gridPoints(io::parseDims(args.require("--dims")));

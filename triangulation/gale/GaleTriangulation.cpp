@@ -614,7 +614,7 @@ GaleTriangulation::GaleTriangulation(Unchecked, const ExplicitTriangulation& mes
 GaleTriangulation::GaleTriangulation(Cells32, SimplexId numberOfVertices,
                                      int cellDimension,
                                      std::vector<std::int32_t>& cellVertices,
-                                     const std::vector<double>& points,
+                                     std::vector<double>& points,
                                      const gale::Parameters& parameters,
                                      std::shared_ptr<gale::SegmentProducer> producer)
     : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
@@ -627,12 +627,12 @@ GaleTriangulation::GaleTriangulation(Cells32, SimplexId numberOfVertices,
   checkParameters(points);
   cells_.adopt(std::move(cellVertices));
   initializationSeconds_ += timer.seconds();
-  finishInitialization(points, std::move(producer));
+  finishInitialization(points, std::move(producer), &points);
 }
 
 std::shared_ptr<GaleTriangulation> GaleTriangulation::fromCells32(
     SimplexId numberOfVertices, int cellDimension, std::vector<std::int32_t> cellVertices,
-    const std::vector<double>& points, const gale::Parameters& parameters,
+    std::vector<double> points, const gale::Parameters& parameters,
     std::shared_ptr<gale::SegmentProducer> producer) {
   return std::shared_ptr<GaleTriangulation>(
       new GaleTriangulation(Cells32{}, numberOfVertices, cellDimension, cellVertices,
@@ -684,9 +684,12 @@ void GaleTriangulation::initialize(std::vector<SimplexId>& cellVertices,
 }
 
 void GaleTriangulation::finishInitialization(
-    const std::vector<double>& points, std::shared_ptr<gale::SegmentProducer> producer) {
+    const std::vector<double>& points, std::shared_ptr<gale::SegmentProducer> producer,
+    std::vector<double>* release) {
   Timer timer;
   buildSegments(points);
+  if (release != nullptr)
+    std::vector<double>().swap(*release);
   // Cells in new ids from here on: producers read them without the renumbering's
   // random lookups.
   parallelFor(SimplexId(cells_.size()),
@@ -846,11 +849,11 @@ void GaleTriangulation::buildCellLists() {
     }
     return n;
   };
-  // blocks: a few per core, the counts bounded to ~2^23 entries per list
+  // blocks: a few per core, the counts bounded to 2^21 entries (16 MiB) per list
   const SimplexId wanted =
       4 * SimplexId(std::max(1, tbb::this_task_arena::max_concurrency()));
   const SimplexId blocks = std::max<SimplexId>(
-      1, std::min({wanted, (SimplexId(1) << 23) / std::max<SimplexId>(1, segments),
+      1, std::min({wanted, (SimplexId(1) << 21) / std::max<SimplexId>(1, segments),
                    numberOfCells_}));
   auto blockBegin = [&](SimplexId b) { return numberOfCells_ * b / blocks; };
   // at[b * segments + s]: block b's count in segment s, then its fill position (a row

@@ -187,10 +187,11 @@ public:
                const gale::Parameters& parameters = {},
                std::shared_ptr<gale::SegmentProducer> producer = nullptr);
   // GALE over 32-bit cells taken without a copy (validated as the explicit backend
-  // does): the CLI's path, so that no explicit mesh is held beside it.
+  // does): the CLI's path, so that no explicit mesh is held beside it. The points are
+  // taken too and freed once segmented (pass them with std::move).
   static std::shared_ptr<GaleTriangulation>
   fromCells32(SimplexId numberOfVertices, int cellDimension,
-              std::vector<std::int32_t> cellVertices, const std::vector<double>& points,
+              std::vector<std::int32_t> cellVertices, std::vector<double> points,
               const gale::Parameters& parameters = {},
               std::shared_ptr<gale::SegmentProducer> producer = nullptr);
   ~GaleTriangulation();
@@ -413,8 +414,8 @@ private:
   struct Unchecked {};
   struct Cells32 {};
   GaleTriangulation(Cells32, SimplexId numberOfVertices, int cellDimension,
-                    std::vector<std::int32_t>& cellVertices,
-                    const std::vector<double>& points, const gale::Parameters& parameters,
+                    std::vector<std::int32_t>& cellVertices, std::vector<double>& points,
+                    const gale::Parameters& parameters,
                     std::shared_ptr<gale::SegmentProducer> producer);
   GaleTriangulation(Unchecked, const ExplicitTriangulation& mesh,
                     const std::vector<double>& points, const gale::Parameters& parameters,
@@ -423,8 +424,10 @@ private:
   void startGpuContext(bool producerGiven);
   void initialize(std::vector<SimplexId>& cellVertices, const std::vector<double>& points,
                   std::shared_ptr<gale::SegmentProducer> producer);
+  // release: the points' owner, emptied once they are segmented (their peak memory).
   void finishInitialization(const std::vector<double>& points,
-                            std::shared_ptr<gale::SegmentProducer> producer);
+                            std::shared_ptr<gale::SegmentProducer> producer,
+                            std::vector<double>* release = nullptr);
   void buildSegments(const std::vector<double>& points);
   void buildCellLists();
   void sortInternalByTuple();
