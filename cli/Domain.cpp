@@ -1,10 +1,12 @@
 #include "Domain.h"
 
 #include "core/common/Timer.h"
+#include "cuda/gale/GaleGpu.h"
 #include "triangulation/io/MeshFiles.h"
 
 #include <cctype>
 #include <cstdint>
+#include <future>
 #include <limits>
 #include <type_traits>
 
@@ -325,6 +327,11 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
     throw Error("--triangulation must be implicit, explicit" +
                 std::string(withGale ? ", gale-cpu or gale-gpu" : "") + ", got '" + kind +
                 "'");
+  // gale-gpu: the device's context started on a thread of its own while the mesh is
+  // read and built (the GPU producer waits for it, not for a cold start)
+  std::future<void> gpuContext;
+  if (kind == "gale-gpu")
+    gpuContext = std::async(std::launch::async, [] { gpu::startGaleGpuContext(); });
   Domain domain =
       args.has("--raw") ? loadRaw(args, context) : loadMesh(args, context, gale);
   for (const char* flag : {"--raw", "--mesh"}) {
