@@ -271,11 +271,29 @@ public:
   void compute(const GaleTriangulation& mesh, gale::ServedRelation relation,
                const std::vector<SimplexId>& segments,
                std::vector<gale::SegmentPointer>& out) override {
+    run(mesh, relation, segments, out, nullptr);
+  }
+  // Each launch's segments handed out as soon as they are back.
+  void computeStreaming(const GaleTriangulation& mesh, gale::ServedRelation relation,
+                        const std::vector<SimplexId>& segments,
+                        std::vector<gale::SegmentPointer>& out,
+                        const Ready& ready) override {
+    run(mesh, relation, segments, out, &ready);
+  }
+
+private:
+  static bool onDevice(gale::ServedRelation relation) {
+    return relation == gale::kVertexNeighbors || relation == gale::kVertexStar;
+  }
+
+  void run(const GaleTriangulation& mesh, gale::ServedRelation relation,
+           const std::vector<SimplexId>& segments, std::vector<gale::SegmentPointer>& out,
+           const Ready* ready) {
     if (onDevice(relation) && !disabled_) {
       try {
         // one leader per relation: the VV and star leaders share the device
         std::lock_guard<std::mutex> device(deviceMutex_);
-        computeOnDevice(mesh, relation == gale::kVertexStar, segments, out);
+        computeOnDevice(mesh, relation == gale::kVertexStar, segments, out, ready);
         return;
       } catch (const GpuError& error) {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -286,11 +304,6 @@ public:
       }
     }
     cpu_->compute(mesh, relation, segments, out);
-  }
-
-private:
-  static bool onDevice(gale::ServedRelation relation) {
-    return relation == gale::kVertexNeighbors || relation == gale::kVertexStar;
   }
 
   // Launch: the chunk's row capacities (the star exactly; VV at most dimension per star
@@ -434,7 +447,7 @@ private:
 
   void computeOnDevice(const GaleTriangulation& mesh, bool star,
                        const std::vector<SimplexId>& segments,
-                       std::vector<gale::SegmentPointer>& out) {
+                       std::vector<gale::SegmentPointer>& out, const Ready* ready) {
     out.assign(segments.size(), nullptr);
     translateCudaFailures("GALE GPU producer", [&] {
       // Launch k + 1 is queued before launch k is collected: its kernels run while
@@ -457,8 +470,11 @@ private:
                                std::chrono::steady_clock::now() - prepareStart)
                                .count();
           }
-          if (previous != nullptr)
+          if (previous != nullptr) {
             collect(mesh, star, segments, *previous, out);
+            if (ready != nullptr)
+              (*ready)(previous->first, previous->last);
+          }
           previous = current;
         }
       } catch (...) {

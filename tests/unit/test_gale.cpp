@@ -299,6 +299,17 @@ public:
                std::vector<gale::SegmentPointer>& out) override {
     cpu_->compute(mesh, relation, segments, out);
   }
+  // As the GPU producer's launches: the batch handed out in parts, one segment each.
+  void computeStreaming(const GaleTriangulation& mesh, gale::ServedRelation relation,
+                        const std::vector<SimplexId>& segments,
+                        std::vector<gale::SegmentPointer>& out,
+                        const Ready& ready) override {
+    out.assign(segments.size(), nullptr);
+    for (std::size_t k = 0; k < segments.size(); ++k) {
+      out[k] = gale::computeSegmentCpu(mesh, relation, segments[k]);
+      ready(k, k + 1);
+    }
+  }
   bool consumersMayCompute(gale::ServedRelation relation) const override {
     return relation != gale::kVertexNeighbors && relation != gale::kVertexStar;
   }

@@ -222,9 +222,13 @@ private:
 
   // Runs the producer on a batch outside the lock; the error (if any) is returned.
   std::exception_ptr produce(const std::vector<SimplexId>& batch,
-                             std::vector<SegmentPointer>& out) {
+                             std::vector<SegmentPointer>& out,
+                             const SegmentProducer::Ready* ready = nullptr) {
     try {
-      producer_->compute(mesh_, relation_, batch, out);
+      if (ready != nullptr)
+        producer_->computeStreaming(mesh_, relation_, batch, out, *ready);
+      else
+        producer_->compute(mesh_, relation_, batch, out);
       if (out.size() != batch.size())
         throw Error("it returned " + std::to_string(out.size()) + " segments for " +
                     std::to_string(batch.size()));
@@ -346,7 +350,13 @@ private:
       lock.unlock();
       const auto start = std::chrono::steady_clock::now();
       std::vector<SegmentPointer> out;
-      const std::exception_ptr error = produce(batch, out);
+      // Segments [first, last) of the batch handed out as soon as the producer has them
+      // (the GPU producer's launches), each once: a segment no longer pending was.
+      const SegmentProducer::Ready ready = [&](std::size_t first, std::size_t last) {
+        std::lock_guard<std::mutex> guard(mutex_);
+        publish(batch, out, first, last);
+      };
+      const std::exception_ptr error = produce(batch, out, &ready);
       const std::uint64_t spent = nanosSince(start);
       lock.lock();
       producerNanos_ += spent;
@@ -356,16 +366,7 @@ private:
           fail(s, error);
         failAll(error);
       } else {
-        computed_ += batch.size();
-        // Requested segments last, so a tiny cache keeps them rather than the
-        // precomputed ones.
-        for (std::size_t k = batch.size(); k-- > 0;)
-          insert(batch[k], out[k]);
-        for (std::size_t k = 0; k < batch.size(); ++k) {
-          const auto waiting = waiting_.find(batch[k]);
-          waiting->second->promise.set_value(out[k]);
-          waiting_.erase(waiting);
-        }
+        publish(batch, out, 0, batch.size());
       }
       idle_.notify_all();
     }
@@ -376,6 +377,26 @@ private:
     waiting_.clear();
     queue_.clear();
     idle_.notify_all();
+  }
+
+  // Caches and hands out the batch's segments [first, last) still pending (under the
+  // lock); requested segments last, so a tiny cache keeps them rather than the
+  // precomputed ones.
+  void publish(const std::vector<SimplexId>& batch,
+               const std::vector<SegmentPointer>& out, std::size_t first,
+               std::size_t last) {
+    for (std::size_t k = last; k-- > first;) {
+      if (out[k] && waiting_.count(batch[k]) != 0)
+        insert(batch[k], out[k]);
+    }
+    for (std::size_t k = first; k < last; ++k) {
+      const auto waiting = waiting_.find(batch[k]);
+      if (waiting == waiting_.end() || !out[k])
+        continue;
+      waiting->second->promise.set_value(out[k]);
+      waiting_.erase(waiting);
+      ++computed_;
+    }
   }
 
   // Every queued request fails with the error, and every later one.

@@ -19,6 +19,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <limits>
 #include <memory>
@@ -99,6 +100,16 @@ public:
   virtual void compute(const GaleTriangulation& mesh, ServedRelation relation,
                        const std::vector<SimplexId>& segments,
                        std::vector<SegmentPointer>& out) = 0;
+  // The leader's call: as compute, and a producer that finishes a batch in parts may
+  // call ready(first, last) once out[first, last) is filled, so that those segments
+  // are handed out before the rest (each segment is handed out once).
+  using Ready = std::function<void(std::size_t first, std::size_t last)>;
+  virtual void computeStreaming(const GaleTriangulation& mesh, ServedRelation relation,
+                                const std::vector<SimplexId>& segments,
+                                std::vector<SegmentPointer>& out, const Ready& ready) {
+    (void)ready;
+    compute(mesh, relation, segments, out);
+  }
   // What went wrong but was handled (a GPU failure and the switch to the CPU).
   virtual std::vector<std::string> warnings() const { return {}; }
   // Whether a consumer thread may call compute() itself for one segment of this
