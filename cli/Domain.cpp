@@ -1,10 +1,12 @@
 #include "Domain.h"
 
 #include "core/common/Timer.h"
+#include "cuda/gale/GaleGpu.h"
 #include "triangulation/io/MeshFiles.h"
 
 #include <cctype>
 #include <cstdint>
+#include <future>
 #include <limits>
 #include <type_traits>
 
@@ -289,8 +291,9 @@ void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
                      std::to_string(domain.values.size) + " vertices)";
   Timer timer;
   if (!cells32.empty()) { // --drop-zero's cells, taken as they are
-    domain.galeTriangulation = GaleTriangulation::fromCells32(
-        domain.values.size, dimension, std::move(cells32), domain.points, parameters);
+    domain.galeTriangulation =
+        GaleTriangulation::fromCells32(domain.values.size, dimension, std::move(cells32),
+                                       std::move(domain.points), parameters);
   } else if (domain.implicitTriangulation) {
     if (domain.points.empty() && args.has("--raw"))
       domain.points = gridPoints(io::parseDims(args.require("--dims")));
@@ -324,6 +327,11 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
     throw Error("--triangulation must be implicit, explicit" +
                 std::string(withGale ? ", gale-cpu or gale-gpu" : "") + ", got '" + kind +
                 "'");
+  // gale-gpu: the device's context started on a thread of its own while the mesh is
+  // read and built (the GPU producer waits for it, not for a cold start)
+  std::future<void> gpuContext;
+  if (kind == "gale-gpu")
+    gpuContext = std::async(std::launch::async, [] { gpu::startGaleGpuContext(); });
   Domain domain =
       args.has("--raw") ? loadRaw(args, context) : loadMesh(args, context, gale);
   for (const char* flag : {"--raw", "--mesh"}) {

@@ -107,4 +107,6 @@ std::shared_ptr<gale::SegmentProducer> makeGaleGpuProducer(const GaleTriangulati
   return nullptr;
 }
 
+void startGaleGpuContext() {}
+
 } // namespace topogpu::gpu

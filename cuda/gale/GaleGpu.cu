@@ -20,7 +20,7 @@ namespace topogpu::gpu {
 namespace {
 
 constexpr int kThreadsPerSegment = 32;      // the paper's best t_s (one warp per segment)
-constexpr std::size_t kChunkSegments = 128; // segments per launch of a pipelined batch
+constexpr std::size_t kChunkSegments = 256; // segments per launch of a pipelined batch
 
 // Algorithm 2: append value to a row unless it is there. Slots fill in order and change
 // once (-1 -> id), so a slot passed without a match can never become the value later:
@@ -46,14 +46,16 @@ __device__ void atomicPush(int* row, int* count, int capacity, int value) {
 struct BatchView {
   const int* cells; // new vertex ids, arity per cell
   int arity;
-  const int* touching;              // per segment: internal then external cells
-  const long long* touchingOffsets; // per segment
-  const int* segmentStart;          // I_V
-  const int* batch;                 // segments of this launch
-  const int* firstRow;              // per launch segment: its first vertex row
-  const int* rowOffsets;            // per vertex row: where its capacity starts
-  int* rows;                        // -1 filled
-  int* counts;                      // per vertex row
+  const int* internalCells;         // per segment: its internal cells (I_T)
+  const int* externalCells;         // then its external ones
+  const long long* internalOffsets; // per segment
+  const long long* externalOffsets;
+  const int* segmentStart; // I_V
+  const int* batch;        // segments of this launch
+  const int* firstRow;     // per launch segment: its first vertex row
+  const int* rowOffsets;   // per vertex row: where its capacity starts
+  int* rows;               // -1 filled
+  int* counts;             // per vertex row
 };
 
 // Algorithm 1 (VV) and the star: one block of 32 threads per segment, the threads
@@ -61,9 +63,12 @@ struct BatchView {
 template <bool Star> __global__ void segmentKernel(BatchView view) {
   const int s = view.batch[blockIdx.x];
   const int first = view.segmentStart[s], last = view.segmentStart[s + 1];
-  for (long long k = view.touchingOffsets[s] + threadIdx.x;
-       k < view.touchingOffsets[s + 1]; k += blockDim.x) {
-    const int c = view.touching[k];
+  const long long i0 = view.internalOffsets[s], e0 = view.externalOffsets[s];
+  const long long internal = view.internalOffsets[s + 1] - i0;
+  const long long touching = internal + (view.externalOffsets[s + 1] - e0);
+  for (long long k = threadIdx.x; k < touching; k += blockDim.x) {
+    const int c =
+        k < internal ? view.internalCells[i0 + k] : view.externalCells[e0 + k - internal];
     const int* cell = view.cells + (long long)c * view.arity;
     for (int i = 0; i < view.arity; ++i) {
       const int v = cell[i];
@@ -126,6 +131,16 @@ __global__ void compactRows(int rowCount, const int* rowOffsets, const int* rows
 template <typename T> thrust::device_vector<T> upload(const std::vector<T>& host) {
   return thrust::device_vector<T>(host.begin(), host.end());
 }
+// GALE's 32-bit ids uploaded in place (no host copy: the copy was the GPU producer's
+// peak host memory); the rare wide array through a narrowed copy.
+thrust::device_vector<int> upload(const IdArray& ids) {
+  if (const std::int32_t* narrow = ids.narrowData())
+    return thrust::device_vector<int>(narrow, narrow + ids.size());
+  std::vector<int> copy(ids.size());
+  tbb::parallel_for(std::size_t(0), ids.size(),
+                    [&](std::size_t i) { copy[i] = int(ids[i]); });
+  return upload(copy);
+}
 template <typename T> T* raw(thrust::device_vector<T>& v) {
   return thrust::raw_pointer_cast(v.data());
 }
@@ -143,11 +158,13 @@ public:
   }
   T* reserve(std::size_t n) {
     if (n > size_) {
+      // grown geometrically: each reallocation (cudaFreeHost synchronizes the device)
+      // happens a few times per run, not at every larger launch
+      const std::size_t grown = std::max<std::size_t>(n, size_ * 3 / 2);
       if (data_ != nullptr)
         cudaFreeHost(data_);
       data_ = nullptr;
       size_ = 0;
-      const std::size_t grown = std::max<std::size_t>(n, size_ * 3 / 2);
       void* p = nullptr;
       cudaCheck(cudaMallocHost(&p, grown * sizeof(T)),
                 "GALE GPU producer: pinned memory");
@@ -190,46 +207,33 @@ public:
   explicit GpuProducer(const GaleTriangulation& mesh) : cpu_(gale::makeCpuProducer()) {
     const SimplexId n = mesh.getNumberOfVertices(), cellCount = mesh.getNumberOfCells();
     arity_ = mesh.getDimension() + 1;
-    std::vector<int> cells(std::size_t(cellCount) * arity_), oldOfNew(n);
+    // The row capacities need each vertex's star size; everything else is uploaded from
+    // GALE's own arrays (cells in new ids, the renumbering, I_V, I_T).
     std::vector<std::atomic<int>> stars(n);
     tbb::parallel_for(SimplexId(0), cellCount, [&](SimplexId c) {
-      for (int k = 0; k < arity_; ++k) {
-        const SimplexId v = mesh.cellVertexNew(c, k);
-        cells[std::size_t(c) * arity_ + k] = int(v);
-        stars[v].fetch_add(1, std::memory_order_relaxed);
-      }
+      for (int k = 0; k < arity_; ++k)
+        stars[mesh.cellVertexNew(c, k)].fetch_add(1, std::memory_order_relaxed);
     });
     starCount_.resize(n);
     tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) {
-      oldOfNew[v] = int(mesh.oldId(v));
       starCount_[v] = stars[v].load(std::memory_order_relaxed);
     });
     std::vector<std::atomic<int>>().swap(stars);
     const SimplexId segments = mesh.getNumberOfSegments();
     std::vector<int> starts(segments + 1);
-    std::vector<long long> offsets(segments + 1, 0);
-    for (SimplexId s = 0; s < segments; ++s) {
+    std::vector<long long> internalOffsets(segments + 1), externalOffsets(segments + 1);
+    for (SimplexId s = 0; s <= segments; ++s) {
       starts[s] = int(mesh.segmentStart(s));
-      offsets[s + 1] = offsets[s] +
-                       (mesh.internalCellBegin(s + 1) - mesh.internalCellBegin(s)) +
-                       (mesh.externalCellBegin(s + 1) - mesh.externalCellBegin(s));
+      internalOffsets[s] = mesh.internalCellBegin(s);
+      externalOffsets[s] = mesh.externalCellBegin(s);
     }
-    starts[segments] = int(n);
-    std::vector<int> touching(static_cast<std::size_t>(offsets[segments]));
-    tbb::parallel_for(SimplexId(0), segments, [&](SimplexId s) {
-      long long at = offsets[s];
-      for (SimplexId k = mesh.internalCellBegin(s); k < mesh.internalCellBegin(s + 1);
-           ++k)
-        touching[at++] = int(mesh.internalCell(k));
-      for (SimplexId k = mesh.externalCellBegin(s); k < mesh.externalCellBegin(s + 1);
-           ++k)
-        touching[at++] = int(mesh.externalCell(k));
-    });
     translateCudaFailures("GALE GPU producer (upload)", [&] {
-      cells_ = upload(cells);
-      oldOfNew_ = upload(oldOfNew);
-      touching_ = upload(touching);
-      touchingOffsets_ = upload(offsets);
+      cells_ = upload(mesh.newCells());
+      oldOfNew_ = upload(mesh.oldIds());
+      internalCells_ = upload(mesh.internalCells());
+      externalCells_ = upload(mesh.externalCells());
+      internalOffsets_ = upload(internalOffsets);
+      externalOffsets_ = upload(externalOffsets);
       segmentStart_ = upload(starts);
       for (Slot& slot : slots_) {
         cudaCheck(cudaStreamCreateWithFlags(&slot.stream, cudaStreamNonBlocking),
@@ -253,6 +257,11 @@ public:
   bool consumersMayCompute(gale::ServedRelation relation) const override {
     return !onDevice(relation);
   }
+  void computeSiblings(const GaleTriangulation& mesh, gale::ServedRelation relation,
+                       SimplexId segment) override {
+    if (!onDevice(relation))
+      cpu_->computeSiblings(mesh, relation, segment);
+  }
 
   std::array<double, 3> stageSeconds() const override {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -262,11 +271,29 @@ public:
   void compute(const GaleTriangulation& mesh, gale::ServedRelation relation,
                const std::vector<SimplexId>& segments,
                std::vector<gale::SegmentPointer>& out) override {
+    run(mesh, relation, segments, out, nullptr);
+  }
+  // Each launch's segments handed out as soon as they are back.
+  void computeStreaming(const GaleTriangulation& mesh, gale::ServedRelation relation,
+                        const std::vector<SimplexId>& segments,
+                        std::vector<gale::SegmentPointer>& out,
+                        const Ready& ready) override {
+    run(mesh, relation, segments, out, &ready);
+  }
+
+private:
+  static bool onDevice(gale::ServedRelation relation) {
+    return relation == gale::kVertexNeighbors || relation == gale::kVertexStar;
+  }
+
+  void run(const GaleTriangulation& mesh, gale::ServedRelation relation,
+           const std::vector<SimplexId>& segments, std::vector<gale::SegmentPointer>& out,
+           const Ready* ready) {
     if (onDevice(relation) && !disabled_) {
       try {
         // one leader per relation: the VV and star leaders share the device
         std::lock_guard<std::mutex> device(deviceMutex_);
-        computeOnDevice(mesh, relation == gale::kVertexStar, segments, out);
+        computeOnDevice(mesh, relation == gale::kVertexStar, segments, out, ready);
         return;
       } catch (const GpuError& error) {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -277,11 +304,6 @@ public:
       }
     }
     cpu_->compute(mesh, relation, segments, out);
-  }
-
-private:
-  static bool onDevice(gale::ServedRelation relation) {
-    return relation == gale::kVertexNeighbors || relation == gale::kVertexStar;
   }
 
   // Launch: the chunk's row capacities (the star exactly; VV at most dimension per star
@@ -338,10 +360,12 @@ private:
               "GALE GPU producer: clear");
     cudaCheck(cudaMemsetAsync(raw(slot.flags), 0, sizeof(int), stream),
               "GALE GPU producer: clear");
-    BatchView view{
-        raw(cells_),        arity_,          raw(touching_),     raw(touchingOffsets_),
-        raw(segmentStart_), raw(slot.batch), raw(slot.firstRow), raw(slot.rowOffsets),
-        raw(slot.rows),     raw(slot.counts)};
+    BatchView view{raw(cells_),           arity_,
+                   raw(internalCells_),   raw(externalCells_),
+                   raw(internalOffsets_), raw(externalOffsets_),
+                   raw(segmentStart_),    raw(slot.batch),
+                   raw(slot.firstRow),    raw(slot.rowOffsets),
+                   raw(slot.rows),        raw(slot.counts)};
     if (star)
       segmentKernel<true><<<unsigned(count), kThreadsPerSegment, 0, stream>>>(view);
     else
@@ -398,22 +422,19 @@ private:
               "GALE GPU producer: copy back");
     cudaCheck(cudaStreamSynchronize(slot.stream), "GALE GPU producer: copy back");
     const auto integrateStart = std::chrono::steady_clock::now();
-    const SimplexId maxValue =
-        star ? mesh.getNumberOfCells() - 1 : mesh.getNumberOfVertices() - 1;
     int r = 0;
     for (std::size_t b = slot.first; b < slot.last; ++b) {
       const SimplexId s = segments[b];
       const SimplexId vertices = mesh.segmentStart(s + 1) - mesh.segmentStart(s);
       const int base = offsets[r];
       auto segment = std::make_shared<gale::SegmentRelation>();
-      segment->rows.offsets.allocate(std::size_t(vertices) + 1,
-                                     offsets[r + vertices] - base, false);
-      segment->rows.data.allocate(std::size_t(offsets[r + vertices] - base), maxValue,
-                                  false);
+      // 32-bit rows taken as they came back (the ids fit: checked at construction)
+      std::vector<std::int32_t> rowOffsets(std::size_t(vertices) + 1);
       for (SimplexId k = 0; k <= vertices; ++k)
-        segment->rows.offsets.set(std::size_t(k), offsets[r + k] - base);
-      for (int k = base; k < offsets[r + vertices]; ++k)
-        segment->rows.data.set(std::size_t(k - base), dense[k]);
+        rowOffsets[std::size_t(k)] = offsets[r + k] - base;
+      segment->rows.offsets.adopt(std::move(rowOffsets));
+      segment->rows.data.adopt(
+          std::vector<std::int32_t>(dense + base, dense + offsets[r + vertices]));
       out[b] = std::move(segment);
       r += int(vertices);
     }
@@ -426,7 +447,7 @@ private:
 
   void computeOnDevice(const GaleTriangulation& mesh, bool star,
                        const std::vector<SimplexId>& segments,
-                       std::vector<gale::SegmentPointer>& out) {
+                       std::vector<gale::SegmentPointer>& out, const Ready* ready) {
     out.assign(segments.size(), nullptr);
     translateCudaFailures("GALE GPU producer", [&] {
       // Launch k + 1 is queued before launch k is collected: its kernels run while
@@ -449,8 +470,11 @@ private:
                                std::chrono::steady_clock::now() - prepareStart)
                                .count();
           }
-          if (previous != nullptr)
+          if (previous != nullptr) {
             collect(mesh, star, segments, *previous, out);
+            if (ready != nullptr)
+              (*ready)(previous->first, previous->last);
+          }
           previous = current;
         }
       } catch (...) {
@@ -468,8 +492,9 @@ private:
   std::shared_ptr<gale::SegmentProducer> cpu_;
   int arity_ = 4;
   std::vector<int> starCount_;
-  thrust::device_vector<int> cells_, oldOfNew_, touching_, segmentStart_;
-  thrust::device_vector<long long> touchingOffsets_;
+  thrust::device_vector<int> cells_, oldOfNew_, internalCells_, externalCells_,
+      segmentStart_;
+  thrust::device_vector<long long> internalOffsets_, externalOffsets_;
   Slot slots_[2];
   std::mutex deviceMutex_;
   mutable std::mutex mutex_;
@@ -479,6 +504,16 @@ private:
 };
 
 } // namespace
+
+void startGaleGpuContext() {
+  try {
+    std::string why;
+    if (deviceAvailable(&why))
+      cudaFree(nullptr); // creates the primary context, shared by every host thread
+    cudaGetLastError();
+  } catch (...) {
+  }
+}
 
 std::shared_ptr<gale::SegmentProducer> makeGaleGpuProducer(const GaleTriangulation& mesh,
                                                            std::string& why) {

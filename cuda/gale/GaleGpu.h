@@ -16,5 +16,9 @@ namespace topogpu::gpu {
 // usable device, in a CUDA-free build, or when ids do not fit 32 bits.
 std::shared_ptr<gale::SegmentProducer> makeGaleGpuProducer(const GaleTriangulation& mesh,
                                                            std::string& why);
+// Starts the device's context (the first CUDA call's cost, a good part of a second), so
+// that GALE's construction does it on a thread of its own while it builds the cells
+// lists; never throws, a no-op without CUDA.
+void startGaleGpuContext();
 
 } // namespace topogpu::gpu

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <fstream>
 #include <random>
+#include <set>
 #include <thread>
 
 namespace topogpu::test {
@@ -206,7 +207,9 @@ TEST(Gale, CriticalPointsIdenticalToExplicit) {
 
 // The octree leaves: a permutation into contiguous segments of at most N vertices (the
 // points are distinct), and, leaves being disjoint boxes, no two segments' bounding
-// boxes overlap with positive volume.
+// boxes overlap with positive volume. Packed (the default), the same renumbering cut
+// at a subset of the leaves' boundaries into segments of at most N that no two
+// neighbours could share (the packing is greedy).
 TEST(Gale, SegmentationIsAPermutationIntoSmallSegments) {
   std::mt19937 rng(1);
   const SimplexId n = 5000;
@@ -215,7 +218,23 @@ TEST(Gale, SegmentationIsAPermutationIntoSmallSegments) {
     cells.push_back({v, v + 1, v + 2, v + 3});
   for (const SimplexId capacity : {SimplexId(1), SimplexId(4), SimplexId(100)}) {
     const std::vector<double> points = randomPoints(n, rng);
-    GaleTriangulation g(n, 3, flatten(cells), points, tiny(capacity, 4, 4));
+    gale::Parameters leafParameters = tiny(capacity, 4, 4);
+    leafParameters.packLeaves = false;
+    GaleTriangulation g(n, 3, flatten(cells), points, leafParameters);
+    GaleTriangulation packed(n, 3, flatten(cells), points, tiny(capacity, 4, 4));
+    std::set<SimplexId> leafStarts;
+    for (SimplexId s = 0; s <= g.getNumberOfSegments(); ++s)
+      leafStarts.insert(g.segmentStart(s));
+    for (SimplexId s = 0; s < packed.getNumberOfSegments(); ++s) {
+      EXPECT_EQ(leafStarts.count(packed.segmentStart(s)), 1u);
+      const SimplexId size = packed.segmentStart(s + 1) - packed.segmentStart(s);
+      EXPECT_LE(size, capacity);
+      if (s + 1 < packed.getNumberOfSegments()) {
+        EXPECT_GT(packed.segmentStart(s + 2) - packed.segmentStart(s), capacity);
+      }
+    }
+    for (SimplexId v = 0; v < n; ++v)
+      EXPECT_EQ(packed.newId(v), g.newId(v));
     std::vector<char> seen(n, 0);
     for (SimplexId p = 0; p < n; ++p) {
       const SimplexId v = g.getVertexInProcessingOrder(p);
@@ -264,6 +283,39 @@ public:
                const std::vector<SimplexId>& segments,
                std::vector<gale::SegmentPointer>& out) override {
     cpu_->compute(mesh, relation, segments, out);
+  }
+
+private:
+  std::shared_ptr<gale::SegmentProducer> cpu_ = gale::makeCpuProducer();
+};
+
+// As the GPU producer splits the work: VV and the star on the leader only, the other
+// relations (VE from VV's rows when cached, the boundary flags) by the consumers.
+class MixedProducer : public gale::SegmentProducer {
+public:
+  std::string name() const override { return "mixed"; }
+  void compute(const GaleTriangulation& mesh, gale::ServedRelation relation,
+               const std::vector<SimplexId>& segments,
+               std::vector<gale::SegmentPointer>& out) override {
+    cpu_->compute(mesh, relation, segments, out);
+  }
+  // As the GPU producer's launches: the batch handed out in parts, one segment each.
+  void computeStreaming(const GaleTriangulation& mesh, gale::ServedRelation relation,
+                        const std::vector<SimplexId>& segments,
+                        std::vector<gale::SegmentPointer>& out,
+                        const Ready& ready) override {
+    out.assign(segments.size(), nullptr);
+    for (std::size_t k = 0; k < segments.size(); ++k) {
+      out[k] = gale::computeSegmentCpu(mesh, relation, segments[k]);
+      ready(k, k + 1);
+    }
+  }
+  bool consumersMayCompute(gale::ServedRelation relation) const override {
+    return relation != gale::kVertexNeighbors && relation != gale::kVertexStar;
+  }
+  void computeSiblings(const GaleTriangulation& mesh, gale::ServedRelation relation,
+                       SimplexId segment) override {
+    cpu_->computeSiblings(mesh, relation, segment);
   }
 
 private:
@@ -458,19 +510,26 @@ TEST(Gale, ConsumersComputeOrLeadersRunAheadSameResults) {
                       Monitor{}, expected);
   EXPECT_GT(expected.counts[1], 0);
   struct Case {
-    bool leaderOnly;
+    int kind; // 0: CPU producer, 1: leader only, 2: mixed (as the GPU producer)
     int cache, batch, lookahead;
+    bool leaderOnly;
   };
-  for (const Case c : {Case{false, 4096, 0, 0}, Case{false, 2, 1, 0},
-                       Case{true, 64, 4, 16}, Case{true, 3, 1, 1}, Case{true, 8, 2, 0}}) {
-    SCOPED_TRACE(std::string(c.leaderOnly ? "leader-only" : "cpu") + " cache " +
-                 std::to_string(c.cache) + " batch " + std::to_string(c.batch) +
-                 " lookahead " + std::to_string(c.lookahead));
+  for (const Case c :
+       {Case{0, 4096, 0, 0, false}, Case{0, 2, 1, 0, false}, Case{1, 64, 4, 16, true},
+        Case{1, 3, 1, 1, true}, Case{1, 8, 2, 0, true}, Case{2, 64, 4, 16, false},
+        Case{2, 3, 1, 1, false}}) {
+    SCOPED_TRACE(std::string(c.kind == 0   ? "cpu"
+                             : c.kind == 1 ? "leader-only"
+                                           : "mixed") +
+                 " cache " + std::to_string(c.cache) + " batch " +
+                 std::to_string(c.batch) + " lookahead " + std::to_string(c.lookahead));
     gale::Parameters p = tiny(9, c.cache, c.batch);
     p.lookaheadSegments = c.lookahead;
     std::shared_ptr<gale::SegmentProducer> producer;
-    if (c.leaderOnly)
+    if (c.kind == 1)
       producer = std::make_shared<LeaderOnlyProducer>();
+    if (c.kind == 2)
+      producer = std::make_shared<MixedProducer>();
     auto g = GaleTriangulation::fromExplicit(e, gridPoints(nx, ny, nz), p, producer);
     expectSameCriticalPoints(reference, criticalPointsOf(*g, f), "critical points");
     simplicial::Output got;
@@ -480,7 +539,10 @@ TEST(Gale, ConsumersComputeOrLeadersRunAheadSameResults) {
     EXPECT_EQ(criticalTuples(*g, got), criticalTuples(e, expected));
     const gale::Statistics stats = g->statistics();
     EXPECT_GT(stats.segmentsComputed, 0u);
-    if (!c.leaderOnly) {
+    if (c.kind == 2) {
+      EXPECT_GT(stats.requests + stats.segmentsAhead, 0u);
+      EXPECT_GT(stats.segmentsComputedByConsumers, 0u);
+    } else if (!c.leaderOnly) {
       EXPECT_EQ(stats.segmentsComputedByConsumers, stats.segmentsComputed);
       EXPECT_EQ(stats.requests, 0u);
     } else {

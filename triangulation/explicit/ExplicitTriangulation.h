@@ -32,6 +32,8 @@ public:
   }
   std::size_t size() const { return wide_ ? wideData_.size() : narrowData_.size(); }
   bool isWide() const { return wide_; }
+  // The 32-bit ids in place (uploads without a copy); nullptr when wide.
+  const std::int32_t* narrowData() const { return wide_ ? nullptr : narrowData_.data(); }
   void sort(std::size_t first, std::size_t last);
   void release();
   // Takes 32-bit ids as they are (no copy).

@@ -73,6 +73,12 @@ public:
     // The boundary flags (a byte per simplex) are kept: later passes (the summary,
     // the non-manifold count) read them in any order.
     maxSegments_ = relation == kBoundaryFlags ? std::size_t(segments_) + 1 : cache;
+    if (relation == kBoundaryFlags) {
+      kept_ =
+          std::make_unique<std::atomic<const SegmentRelation*>[]>(std::size_t(segments_));
+      for (SimplexId k = 0; k < segments_; ++k)
+        kept_[std::size_t(k)].store(nullptr, std::memory_order_relaxed);
+    }
     lookahead_ =
         SimplexId(std::min<std::size_t>(std::size_t(lookahead), maxSegments_ / 2));
     leader_ = std::thread([this] { lead(); });
@@ -89,6 +95,8 @@ public:
   RelationServer& operator=(const RelationServer&) = delete;
 
   SegmentPointer get(SimplexId segment) {
+    if (kept(segment) != nullptr)
+      return cache_[segment]; // published after it was stored, never replaced
     std::shared_future<SegmentPointer> future;
     {
       std::unique_lock<std::mutex> lock(mutex_);
@@ -115,12 +123,37 @@ public:
     return result;
   }
 
+  // The segment if cached now (no request, no LRU update), else null.
+  SegmentPointer peek(SimplexId segment) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return cache_[segment];
+  }
+
+  // A kept relation's segment (the boundary flags: never evicted) without the lock,
+  // or null: valid until the object dies or precondition flushes the caches (neither
+  // runs alongside a consumer).
+  const SegmentRelation* kept(SimplexId segment) const {
+    return kept_ ? kept_[std::size_t(segment)].load(std::memory_order_acquire) : nullptr;
+  }
+
   // The consumers' front moved (a segment-order loop): compute ahead of it.
-  void nudge() { wake_.notify_one(); }
+  // Only a leader that computes ahead is woken (consumers that compute their own
+  // segments leave it asleep: waking it would only take the lock from them).
+  void nudge() {
+    if (lookahead_ > 0)
+      wake_.notify_one();
+  }
 
   // A sibling relation's segment computed by a consumer along with its own: taken when
   // consumers compute this relation and nobody has it yet.
   bool wants(SimplexId segment) const {
+    // Far ahead of a segment-order loop's front, the sibling would be evicted before
+    // the loop reaches it (computed twice): left to the loop. The boundary flags are
+    // kept.
+    const SimplexId front = mesh_.front_.load(std::memory_order_relaxed);
+    if (front >= 0 && relation_ != kBoundaryFlags &&
+        std::size_t(std::max<SimplexId>(0, segment - front)) > maxSegments_ / 2)
+      return false;
     std::lock_guard<std::mutex> lock(mutex_);
     return help_ && !failure_ && !cache_[segment] && waiting_.count(segment) == 0;
   }
@@ -138,8 +171,11 @@ public:
   void quiesceAndFlush() {
     std::unique_lock<std::mutex> lock(mutex_);
     idle_.wait(lock, [&] { return !busy_ && queue_.empty() && waiting_.empty(); });
-    for (const SimplexId s : lru_)
+    for (const SimplexId s : lru_) {
+      if (kept_)
+        kept_[std::size_t(s)].store(nullptr, std::memory_order_relaxed);
       cache_[s].reset();
+    }
     lru_.clear();
     cacheBytes_ = 0;
   }
@@ -186,9 +222,13 @@ private:
 
   // Runs the producer on a batch outside the lock; the error (if any) is returned.
   std::exception_ptr produce(const std::vector<SimplexId>& batch,
-                             std::vector<SegmentPointer>& out) {
+                             std::vector<SegmentPointer>& out,
+                             const SegmentProducer::Ready* ready = nullptr) {
     try {
-      producer_->compute(mesh_, relation_, batch, out);
+      if (ready != nullptr)
+        producer_->computeStreaming(mesh_, relation_, batch, out, *ready);
+      else
+        producer_->compute(mesh_, relation_, batch, out);
       if (out.size() != batch.size())
         throw Error("it returned " + std::to_string(out.size()) + " segments for " +
                     std::to_string(batch.size()));
@@ -223,6 +263,14 @@ private:
     pending->promise.set_value(out[0]);
     waiting_.erase(segment);
     idle_.notify_all();
+    lock.unlock();
+    // The segment's sibling relations after it is published: a consumer waiting on it
+    // (a neighbour's boundary flags) does not wait for them too.
+    const auto siblings = std::chrono::steady_clock::now();
+    producer_->computeSiblings(mesh_, relation_, segment);
+    const std::uint64_t spent = nanosSince(siblings);
+    lock.lock();
+    helpNanos_ += spent;
     return out[0];
   }
 
@@ -302,7 +350,13 @@ private:
       lock.unlock();
       const auto start = std::chrono::steady_clock::now();
       std::vector<SegmentPointer> out;
-      const std::exception_ptr error = produce(batch, out);
+      // Segments [first, last) of the batch handed out as soon as the producer has them
+      // (the GPU producer's launches), each once: a segment no longer pending was.
+      const SegmentProducer::Ready ready = [&](std::size_t first, std::size_t last) {
+        std::lock_guard<std::mutex> guard(mutex_);
+        publish(batch, out, first, last);
+      };
+      const std::exception_ptr error = produce(batch, out, &ready);
       const std::uint64_t spent = nanosSince(start);
       lock.lock();
       producerNanos_ += spent;
@@ -312,16 +366,7 @@ private:
           fail(s, error);
         failAll(error);
       } else {
-        computed_ += batch.size();
-        // Requested segments last, so a tiny cache keeps them rather than the
-        // precomputed ones.
-        for (std::size_t k = batch.size(); k-- > 0;)
-          insert(batch[k], out[k]);
-        for (std::size_t k = 0; k < batch.size(); ++k) {
-          const auto waiting = waiting_.find(batch[k]);
-          waiting->second->promise.set_value(out[k]);
-          waiting_.erase(waiting);
-        }
+        publish(batch, out, 0, batch.size());
       }
       idle_.notify_all();
     }
@@ -332,6 +377,26 @@ private:
     waiting_.clear();
     queue_.clear();
     idle_.notify_all();
+  }
+
+  // Caches and hands out the batch's segments [first, last) still pending (under the
+  // lock); requested segments last, so a tiny cache keeps them rather than the
+  // precomputed ones.
+  void publish(const std::vector<SimplexId>& batch,
+               const std::vector<SegmentPointer>& out, std::size_t first,
+               std::size_t last) {
+    for (std::size_t k = last; k-- > first;) {
+      if (out[k] && waiting_.count(batch[k]) != 0)
+        insert(batch[k], out[k]);
+    }
+    for (std::size_t k = first; k < last; ++k) {
+      const auto waiting = waiting_.find(batch[k]);
+      if (waiting == waiting_.end() || !out[k])
+        continue;
+      waiting->second->promise.set_value(out[k]);
+      waiting_.erase(waiting);
+      ++computed_;
+    }
   }
 
   // Every queued request fails with the error, and every later one.
@@ -353,6 +418,8 @@ private:
   // shared_ptr is pinned by the reference count) is evicted only when every cached one
   // is, and then stays alive until the last consumer lets it go.
   void insert(SimplexId segment, const SegmentPointer& data) {
+    if (kept_ && cache_[segment])
+      return;              // its pointer is published: keep the first
     if (cache_[segment]) { // computed twice (a flush raced): keep the first
       cacheBytes_ -= cache_[segment]->bytes();
       lru_.erase(position_[segment]);
@@ -361,6 +428,11 @@ private:
     position_[segment] = lru_.begin();
     cache_[segment] = data;
     cacheBytes_ += data->bytes();
+    if (kept_) {
+      kept_[std::size_t(segment)].store(data.get(), std::memory_order_release);
+      peakBytes_ = std::max(peakBytes_, cacheBytes_);
+      return; // kept: never evicted (the byte cap does not apply)
+    }
     const std::size_t maxBytes = mesh_.parameters().cacheBytes;
     auto over = [&] {
       return lru_.size() > maxSegments_ ||
@@ -395,8 +467,9 @@ private:
   std::vector<SimplexId> queue_;
   std::unordered_map<SimplexId, std::shared_ptr<Pending>> waiting_; // queued or computing
   std::list<SimplexId> lru_;
-  std::vector<SegmentPointer> cache_;                    // per segment, null if absent
-  std::vector<std::list<SimplexId>::iterator> position_; // in lru_, when cached
+  std::vector<SegmentPointer> cache_; // per segment, null if absent
+  std::unique_ptr<std::atomic<const SegmentRelation*>[]> kept_; // kept relations only
+  std::vector<std::list<SimplexId>::iterator> position_;        // in lru_, when cached
   std::size_t cacheBytes_ = 0, peakBytes_ = 0;
   std::exception_ptr failure_;
   bool stop_ = false, busy_ = false;
@@ -414,39 +487,58 @@ using Range = tbb::blocked_range<SimplexId>;
 using mesh_building::parallelFor;
 using mesh_building::sortSmall;
 
-// Compressed rows from the (row, value) pairs visit(emit) emits (it runs twice: count,
-// then fill), each row sorted ascending (and deduplicated when asked).
-template <typename Visit>
-CompressedRows bucketRows(SimplexId rowCount, SimplexId maxValue, bool dedupe,
-                          Visit visit) {
-  std::vector<SimplexId> start(std::size_t(rowCount) + 1, 0);
-  visit([&](SimplexId row, SimplexId) { ++start[row + 1]; });
-  for (SimplexId r = 0; r < rowCount; ++r)
-    start[r + 1] += start[r];
-  std::vector<SimplexId> values(static_cast<std::size_t>(start[rowCount]));
-  std::vector<SimplexId> at(start.begin(), start.end() - 1);
-  visit([&](SimplexId row, SimplexId value) { values[at[row]++] = value; });
-  SimplexId kept = 0;
-  for (SimplexId r = 0; r < rowCount; ++r) {
-    auto first = values.begin() + start[r], last = values.begin() + start[r + 1];
-    std::sort(first, last);
-    if (dedupe)
-      last = std::unique(first, last);
-    at[r] = SimplexId(last - first); // the row's length from here on
-    kept += at[r];
+// Open addressing on 64-bit keys with occurrence counts, emptied in O(1) by a stamp:
+// a vertex's neighbours (VV) and link edges (boundary flags) are deduplicated or counted
+// without sorting all their candidates (each cell names them again).
+class StampTable {
+public:
+  void reset(std::size_t expected) {
+    std::size_t size = 16;
+    int bits = 4;
+    while (size < 2 * expected) {
+      size *= 2;
+      ++bits;
+    }
+    if (keys_.size() < size) {
+      keys_.resize(size);
+      counts_.resize(size);
+      stamps_.assign(size, 0);
+      stamp_ = 0;
+    }
+    if (++stamp_ == 0) {
+      std::fill(stamps_.begin(), stamps_.end(), 0u);
+      stamp_ = 1;
+    }
+    mask_ = size - 1;
+    shift_ = 64 - bits;
+    used_.clear();
   }
-  CompressedRows rows;
-  rows.offsets.allocate(std::size_t(rowCount) + 1, kept, false);
-  rows.data.allocate(std::size_t(kept), maxValue, false);
-  SimplexId k = 0;
-  rows.offsets.set(0, 0);
-  for (SimplexId r = 0; r < rowCount; ++r) {
-    for (SimplexId i = 0; i < at[r]; ++i)
-      rows.data.set(std::size_t(k++), values[std::size_t(start[r] + i)]);
-    rows.offsets.set(std::size_t(r) + 1, k);
+  void add(std::uint64_t key) {
+    std::size_t h = std::size_t((key * 0x9E3779B97F4A7C15ull) >> shift_);
+    while (stamps_[h] == stamp_) {
+      if (keys_[h] == key) {
+        ++counts_[h];
+        return;
+      }
+      h = (h + 1) & mask_;
+    }
+    stamps_[h] = stamp_;
+    keys_[h] = key;
+    counts_[h] = 1;
+    used_.push_back(std::uint32_t(h));
   }
-  return rows;
-}
+  std::size_t distinct() const { return used_.size(); }
+  std::uint64_t key(std::size_t i) const { return keys_[used_[i]]; }
+  int count(std::size_t i) const { return counts_[used_[i]]; }
+
+private:
+  std::vector<std::uint64_t> keys_;
+  std::vector<int> counts_;
+  std::vector<std::uint32_t> stamps_, used_;
+  std::uint32_t stamp_ = 0;
+  std::size_t mask_ = 15;
+  int shift_ = 60;
+};
 
 std::atomic<std::uint64_t> nextInstance{1};
 
@@ -463,7 +555,6 @@ struct Handle {
 constexpr int kHandles = 8;
 thread_local std::array<Handle, kHandles> tHandles;
 thread_local int tNextHandle = 0;
-thread_local gale::PinnedView* tView = nullptr;
 
 constexpr int kTetEdgePairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
 constexpr int kTetFaces[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
@@ -515,6 +606,7 @@ GaleTriangulation::GaleTriangulation(SimplexId numberOfVertices, int cellDimensi
                                      std::shared_ptr<gale::SegmentProducer> producer)
     : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
       parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
+  startGpuContext(producer != nullptr);
   initialize(cellVertices, points, std::move(producer));
 }
 
@@ -526,6 +618,7 @@ GaleTriangulation::GaleTriangulation(Unchecked, const ExplicitTriangulation& mes
                                      std::shared_ptr<gale::SegmentProducer> producer)
     : dimension_(mesh.getDimension()), numberOfVertices_(mesh.getNumberOfVertices()),
       parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
+  startGpuContext(producer != nullptr);
   Timer timer;
   checkParameters(points);
   numberOfCells_ = mesh.getNumberOfCells();
@@ -542,11 +635,12 @@ GaleTriangulation::GaleTriangulation(Unchecked, const ExplicitTriangulation& mes
 GaleTriangulation::GaleTriangulation(Cells32, SimplexId numberOfVertices,
                                      int cellDimension,
                                      std::vector<std::int32_t>& cellVertices,
-                                     const std::vector<double>& points,
+                                     std::vector<double>& points,
                                      const gale::Parameters& parameters,
                                      std::shared_ptr<gale::SegmentProducer> producer)
     : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
       parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
+  startGpuContext(producer != nullptr);
   Timer timer;
   if (dimension_ != 2 && dimension_ != 3)
     checkParameters(points); // names the bad dimension
@@ -554,12 +648,12 @@ GaleTriangulation::GaleTriangulation(Cells32, SimplexId numberOfVertices,
   checkParameters(points);
   cells_.adopt(std::move(cellVertices));
   initializationSeconds_ += timer.seconds();
-  finishInitialization(points, std::move(producer));
+  finishInitialization(points, std::move(producer), &points);
 }
 
 std::shared_ptr<GaleTriangulation> GaleTriangulation::fromCells32(
     SimplexId numberOfVertices, int cellDimension, std::vector<std::int32_t> cellVertices,
-    const std::vector<double>& points, const gale::Parameters& parameters,
+    std::vector<double> points, const gale::Parameters& parameters,
     std::shared_ptr<gale::SegmentProducer> producer) {
   return std::shared_ptr<GaleTriangulation>(
       new GaleTriangulation(Cells32{}, numberOfVertices, cellDimension, cellVertices,
@@ -571,6 +665,14 @@ std::shared_ptr<GaleTriangulation> GaleTriangulation::fromExplicit(
     const gale::Parameters& parameters, std::shared_ptr<gale::SegmentProducer> producer) {
   return std::shared_ptr<GaleTriangulation>(
       new GaleTriangulation(Unchecked{}, mesh, points, parameters, std::move(producer)));
+}
+
+// The GPU producer's first CUDA call starts the device's context: begun here on a
+// thread of its own, it overlaps the validation and the segmentation. The future is
+// waited on before the producer is made (and by the destructor if construction throws).
+void GaleTriangulation::startGpuContext(bool producerGiven) {
+  if (!producerGiven && parameters_.producer == gale::ProducerKind::Gpu)
+    gpuContext_ = std::async(std::launch::async, [] { gpu::startGaleGpuContext(); });
 }
 
 void GaleTriangulation::checkParameters(const std::vector<double>& points) const {
@@ -603,18 +705,24 @@ void GaleTriangulation::initialize(std::vector<SimplexId>& cellVertices,
 }
 
 void GaleTriangulation::finishInitialization(
-    const std::vector<double>& points, std::shared_ptr<gale::SegmentProducer> producer) {
+    const std::vector<double>& points, std::shared_ptr<gale::SegmentProducer> producer,
+    std::vector<double>* release) {
   Timer timer;
   buildSegments(points);
+  if (release != nullptr)
+    std::vector<double>().swap(*release);
   // Cells in new ids from here on: producers read them without the renumbering's
   // random lookups.
   parallelFor(SimplexId(cells_.size()),
               [&](SimplexId i) { cells_.set(std::size_t(i), newOfOld_[cells_[i]]); });
+  tets32_ = dimension_ == 3 ? cells_.narrowData() : nullptr;
   buildCellLists();
   if (producer) {
     producer_ = std::move(producer);
   } else {
     if (parameters_.producer == gale::ProducerKind::Gpu) {
+      if (gpuContext_.valid())
+        gpuContext_.get();
       std::string why;
       producer_ = gpu::makeGaleGpuProducer(*this, why);
       if (!producer_)
@@ -718,7 +826,17 @@ void GaleTriangulation::buildSegments(const std::vector<double>& points) {
         box.hi[a] = std::max(box.hi[a], x);
       }
     }
-    splitOctree(points, order.data(), 0, n, box, 0, capacity, segmentStart_);
+    std::vector<SimplexId> leaves;
+    splitOctree(points, order.data(), 0, n, box, 0, capacity, leaves);
+    // Consecutive leaves (neighbours along the octree's Z-order) packed into segments
+    // of at most N vertices: on a grid the leaves are often far below N (a split of
+    // 8 x 8 x 4 = 256 vertices gives leaves of 32), and each segment costs its touching
+    // cells outside it and a request, so fuller segments are cheaper per vertex.
+    leaves.push_back(n);
+    for (std::size_t k = 0; k + 1 < leaves.size(); ++k)
+      if (!parameters_.packLeaves || segmentStart_.empty() ||
+          leaves[k + 1] - segmentStart_.back() > capacity)
+        segmentStart_.push_back(leaves[k]);
   }
   segmentStart_.push_back(n);
   const SimplexId segments = SimplexId(segmentStart_.size()) - 1;
@@ -735,32 +853,13 @@ void GaleTriangulation::buildSegments(const std::vector<double>& points) {
   });
 }
 
-std::array<SimplexId, 4> GaleTriangulation::sortedNewCell(SimplexId c) const {
-  std::array<SimplexId, 4> t{0, 0, 0, std::numeric_limits<SimplexId>::max()};
-  const std::size_t at = std::size_t(c) * (dimension_ + 1);
-  for (int k = 0; k <= dimension_; ++k)
-    t[k] = cells_[at + k];
-  // A min/max sorting network (branch-free: cell tuples are in random order, the hot
-  // spot of every producer); in 2D t[3] is the maximum and stays last.
-  auto order = [&](int i, int j) {
-    const SimplexId lo = std::min(t[i], t[j]), hi = std::max(t[i], t[j]);
-    t[i] = lo;
-    t[j] = hi;
-  };
-  order(0, 1);
-  order(2, 3);
-  order(0, 2);
-  order(1, 3);
-  order(1, 2);
-  return t;
-}
-
-// Internal cells (lowest vertex in the segment), sorted by their vertex tuple so that a
-// cell is found by binary search; external cells (touching the segment otherwise).
+// Internal cells (lowest vertex in the segment) and external cells (touching the
+// segment otherwise), each list by ascending id. The cells are cut into blocks of
+// consecutive ids counted per (segment, block): the scan of those counts gives every
+// block its place in each list, so the fill needs no atomics and no sort afterwards.
 void GaleTriangulation::buildCellLists() {
   const SimplexId segments = getNumberOfSegments();
   const int arity = dimension_ + 1;
-  std::vector<std::atomic<SimplexId>> internalCount(segments), externalCount(segments);
   auto externalSegments = [&](const std::array<SimplexId, 4>& t, SimplexId* out) {
     int n = 0;
     const SimplexId own = segmentOfNew_[t[0]];
@@ -771,39 +870,54 @@ void GaleTriangulation::buildCellLists() {
     }
     return n;
   };
-  parallelFor(numberOfCells_, [&](SimplexId c) {
-    const auto t = sortedNewCell(c);
-    internalCount[segmentOfNew_[t[0]]].fetch_add(1, std::memory_order_relaxed);
-    SimplexId others[3];
-    const int n = externalSegments(t, others);
-    for (int k = 0; k < n; ++k)
-      externalCount[others[k]].fetch_add(1, std::memory_order_relaxed);
-  });
-  auto offsets = [&](std::vector<std::atomic<SimplexId>>& counts,
-                     std::vector<SimplexId>& out) {
-    out.assign(segments + 1, 0);
-    for (SimplexId s = 0; s < segments; ++s) {
-      out[s + 1] = out[s] + counts[s].load(std::memory_order_relaxed);
-      counts[s].store(out[s], std::memory_order_relaxed); // becomes the fill cursor
-    }
+  // blocks: a few per core, the counts bounded to 2^21 entries (16 MiB) per list
+  const SimplexId wanted =
+      4 * SimplexId(std::max(1, tbb::this_task_arena::max_concurrency()));
+  const SimplexId blocks = std::max<SimplexId>(
+      1, std::min({wanted, (SimplexId(1) << 21) / std::max<SimplexId>(1, segments),
+                   numberOfCells_}));
+  auto blockBegin = [&](SimplexId b) { return numberOfCells_ * b / blocks; };
+  // at[b * segments + s]: block b's count in segment s, then its fill position (a row
+  // per block: no false sharing between the blocks' threads)
+  std::vector<SimplexId> internalAt(std::size_t(segments * blocks), 0),
+      externalAt(std::size_t(segments * blocks), 0);
+  auto forBlocks = [&](auto&& body) {
+    tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
+      for (SimplexId c = blockBegin(b); c < blockBegin(b + 1); ++c) {
+        const auto t = sortedNewCell(c);
+        SimplexId others[3];
+        const int n = externalSegments(t, others);
+        body(b, c, segmentOfNew_[t[0]], others, n);
+      }
+    });
   };
-  offsets(internalCount, internalOffsets_);
-  offsets(externalCount, externalOffsets_);
+  forBlocks([&](SimplexId b, SimplexId, SimplexId own, const SimplexId* others, int n) {
+    ++internalAt[std::size_t(b * segments + own)];
+    for (int k = 0; k < n; ++k)
+      ++externalAt[std::size_t(b * segments + others[k])];
+  });
+  auto scan = [&](std::vector<SimplexId>& at, std::vector<SimplexId>& offsets) {
+    offsets.assign(segments + 1, 0);
+    SimplexId total = 0;
+    for (SimplexId s = 0; s < segments; ++s) {
+      offsets[s] = total;
+      for (SimplexId b = 0; b < blocks; ++b) {
+        const SimplexId count = at[std::size_t(b * segments + s)];
+        at[std::size_t(b * segments + s)] = total;
+        total += count;
+      }
+    }
+    offsets[segments] = total;
+  };
+  scan(internalAt, internalOffsets_);
+  scan(externalAt, externalOffsets_);
   internalCells_.allocate(numberOfCells_, numberOfCells_ - 1, false);
   externalCells_.allocate(externalOffsets_.back(), numberOfCells_ - 1, false);
-  parallelFor(numberOfCells_, [&](SimplexId c) {
-    const auto t = sortedNewCell(c);
-    internalCells_.set(
-        internalCount[segmentOfNew_[t[0]]].fetch_add(1, std::memory_order_relaxed), c);
-    SimplexId others[3];
-    const int n = externalSegments(t, others);
+  forBlocks([&](SimplexId b, SimplexId c, SimplexId own, const SimplexId* others, int n) {
+    internalCells_.set(std::size_t(internalAt[std::size_t(b * segments + own)]++), c);
     for (int k = 0; k < n; ++k)
-      externalCells_.set(externalCount[others[k]].fetch_add(1, std::memory_order_relaxed),
+      externalCells_.set(std::size_t(externalAt[std::size_t(b * segments + others[k])]++),
                          c);
-  });
-  parallelFor(segments, [&](SimplexId s) {
-    internalCells_.sort(internalOffsets_[s], internalOffsets_[s + 1]);
-    externalCells_.sort(externalOffsets_[s], externalOffsets_[s + 1]);
   });
   if (dimension_ == 2)
     sortInternalByTuple(); // findTriangle searches the cells
@@ -827,62 +941,94 @@ void GaleTriangulation::sortInternalByTuple() {
   initializationSeconds_ += timer.seconds();
 }
 
+namespace {
+
+// A thread's scratch for distinctRows (reused: no allocation per segment once warm).
+struct RowScratch {
+  std::vector<std::array<SimplexId, 4>> touching;
+  std::vector<SimplexId> start, at;
+  std::vector<std::uint64_t> values;
+  StampTable table;
+};
+thread_local RowScratch tRows;
+
+// The distinct values per vertex row (local vertex a + row of a segment [a, b)) that
+// candidates(t, a, b, emit) emits for each of its touching cells' sorted tuples t
+// (gatherTouching). Counting only (Write = false)
+// returns their number; otherwise each row's values, ascending, go to write(k, row,
+// value), k their rank in the segment. Run twice (count, then fill in place), it builds
+// the edge and triangle lists without holding them all in temporaries.
+void gatherTouching(const GaleTriangulation& mesh, SimplexId s, RowScratch& x) {
+  x.touching.clear();
+  for (SimplexId k = mesh.internalCellBegin(s); k < mesh.internalCellBegin(s + 1); ++k)
+    x.touching.push_back(mesh.sortedNewCell(mesh.internalCell(k)));
+  for (SimplexId k = mesh.externalCellBegin(s); k < mesh.externalCellBegin(s + 1); ++k)
+    x.touching.push_back(mesh.sortedNewCell(mesh.externalCell(k)));
+}
+
+template <bool Write, typename Candidates, typename Writer>
+SimplexId distinctRows(RowScratch& x, SimplexId a, SimplexId b, Candidates candidates,
+                       Writer write) {
+  const SimplexId rows = b - a;
+  x.start.assign(std::size_t(rows) + 1, 0);
+  for (const auto& t : x.touching)
+    candidates(t, a, b, [&](SimplexId row, std::uint64_t) { ++x.start[row + 1]; });
+  for (SimplexId r = 0; r < rows; ++r)
+    x.start[r + 1] += x.start[r];
+  x.values.resize(std::size_t(x.start[rows]));
+  x.at.assign(x.start.begin(), x.start.end() - 1);
+  for (const auto& t : x.touching)
+    candidates(t, a, b, [&](SimplexId row, std::uint64_t v) {
+      x.values[std::size_t(x.at[row]++)] = v;
+    });
+  SimplexId k = 0;
+  for (SimplexId r = 0; r < rows; ++r) {
+    const auto first = x.values.begin() + x.start[r],
+               last = x.values.begin() + x.start[r + 1];
+    x.table.reset(std::size_t(last - first));
+    for (auto it = first; it != last; ++it)
+      x.table.add(*it);
+    const std::size_t distinct = x.table.distinct();
+    if constexpr (Write) {
+      for (std::size_t i = 0; i < distinct; ++i)
+        first[std::ptrdiff_t(i)] = x.table.key(i);
+      std::sort(first, first + std::ptrdiff_t(distinct));
+      for (std::size_t i = 0; i < distinct; ++i)
+        write(k + SimplexId(i), r, first[std::ptrdiff_t(i)]);
+    }
+    k += SimplexId(distinct);
+  }
+  return k;
+}
+
+} // namespace
+
 // Edges / triangles of each segment (lowest vertex in it) from the cells touching it,
 // sorted by vertex tuple: an edge's id is its rank in that order, the same for the whole
 // life of the object.
-void GaleTriangulation::buildEdges() {
-  if (edgesBuilt_)
-    return;
-  Timer timer;
-  const SimplexId segments = getNumberOfSegments();
-  // Per segment, the edges' upper vertices bucketed by their lower (local) vertex, each
-  // short row sorted and deduplicated: the (low, high) order without sorting pairs.
-  std::vector<CompressedRows> perSegment(segments);
-  parallelFor(segments, [&](SimplexId s) {
-    const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
-    std::vector<std::array<SimplexId, 4>> touching;
-    auto visit = [&](SimplexId c) { touching.push_back(sortedNewCell(c)); };
-    for (SimplexId k = internalOffsets_[s]; k < internalOffsets_[s + 1]; ++k)
-      visit(internalCells_[k]);
-    for (SimplexId k = externalOffsets_[s]; k < externalOffsets_[s + 1]; ++k)
-      visit(externalCells_[k]);
-    perSegment[s] = bucketRows(b - a, numberOfVertices_ - 1, true, [&](auto&& emit) {
-      for (const auto& t : touching)
-        for (int i = 0; i < dimension_; ++i) {
-          if (t[i] < a || t[i] >= b)
-            continue;
-          for (int j = i + 1; j <= dimension_; ++j)
-            emit(t[i] - a, t[j]);
-        }
-    });
+// first[v]: the first simplex of `simplices` (arity ids each, sorted by their tuples per
+// segment) whose lowest vertex is v or above, first[n] their number: the simplices of
+// lowest vertex v are [first[v], first[v + 1]), so a search looks at a handful only.
+void GaleTriangulation::indexByLowestVertex(const IdArray& simplices, int arity,
+                                            const std::vector<SimplexId>& offsets,
+                                            IdArray& first) const {
+  const SimplexId n = numberOfVertices_;
+  first.allocate(std::size_t(n) + 1, offsets.back(), false);
+  parallelFor(getNumberOfSegments(), [&](SimplexId s) {
+    SimplexId k = offsets[s];
+    for (SimplexId v = segmentStart_[s]; v < segmentStart_[s + 1]; ++v) {
+      while (k < offsets[s + 1] && simplices[std::size_t(k) * arity] < v)
+        ++k;
+      first.set(std::size_t(v), k);
+    }
   });
-  edgeOffsets_.assign(segments + 1, 0);
-  for (SimplexId s = 0; s < segments; ++s)
-    edgeOffsets_[s + 1] = edgeOffsets_[s] + SimplexId(perSegment[s].data.size());
-  edgeNew_.allocate(std::size_t(edgeOffsets_.back()) * 2, numberOfVertices_ - 1, false);
-  parallelFor(segments, [&](SimplexId s) {
-    const CompressedRows& rows = perSegment[s];
-    const SimplexId rowCount = segmentStart_[s + 1] - segmentStart_[s];
-    for (SimplexId r = 0; r < rowCount; ++r)
-      for (SimplexId k = rows.offsets[r]; k < rows.offsets[r + 1]; ++k) {
-        edgeNew_.set(2 * (edgeOffsets_[s] + k), segmentStart_[s] + r);
-        edgeNew_.set(2 * (edgeOffsets_[s] + k) + 1, rows.data[k]);
-      }
-    perSegment[s] = CompressedRows();
-  });
-  edgesBuilt_ = true;
-  initializationSeconds_ += timer.seconds();
+  first.set(std::size_t(n), offsets.back());
 }
 
-void GaleTriangulation::buildTriangles() {
-  if (trianglesBuilt_ || dimension_ != 3)
-    return;
-  Timer timer;
+void GaleTriangulation::buildTrianglesWide() {
   const SimplexId segments = getNumberOfSegments();
   std::vector<std::vector<std::array<SimplexId, 3>>> perSegment(segments);
-  // Ids below 2^31: the two upper vertices packed in one key, bucketed by the lowest
-  // (local) vertex, short rows sorted; otherwise one sort of the segment's tuples.
-  const bool packed = numberOfVertices_ <= (SimplexId(1) << 31);
+  // one sort of each segment's tuples
   parallelFor(segments, [&](SimplexId s) {
     auto& local = perSegment[s];
     const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
@@ -892,20 +1038,6 @@ void GaleTriangulation::buildTriangles() {
       visit(internalCells_[k]);
     for (SimplexId k = externalOffsets_[s]; k < externalOffsets_[s + 1]; ++k)
       visit(externalCells_[k]);
-    if (packed) {
-      const CompressedRows rows = bucketRows(
-          b - a, std::numeric_limits<SimplexId>::max(), true, [&](auto&& emit) {
-            for (const auto& t : touching)
-              for (const auto& face : kTetFaces)
-                if (t[face[0]] >= a && t[face[0]] < b)
-                  emit(t[face[0]] - a, (t[face[1]] << 32) | t[face[2]]);
-          });
-      local.resize(rows.data.size());
-      for (SimplexId r = 0; r < b - a; ++r)
-        for (SimplexId k = rows.offsets[r]; k < rows.offsets[r + 1]; ++k)
-          local[k] = {a + r, rows.data[k] >> 32, rows.data[k] & 0xffffffff};
-      return;
-    }
     for (const auto& t : touching)
       for (const auto& face : kTetFaces)
         if (t[face[0]] >= a && t[face[0]] < b)
@@ -924,7 +1056,98 @@ void GaleTriangulation::buildTriangles() {
         triangleNew_.set(3 * (triangleOffsets_[s] + k) + i, perSegment[s][k][i]);
     std::vector<std::array<SimplexId, 3>>().swap(perSegment[s]);
   });
-  trianglesBuilt_ = true;
+}
+
+void GaleTriangulation::buildEdgesAndTriangles(bool edges, bool triangles) {
+  edges = edges && !edgesBuilt_;
+  triangles = triangles && dimension_ == 3 && !trianglesBuilt_;
+  if (!edges && !triangles)
+    return;
+  Timer timer;
+  if (triangles && numberOfVertices_ > (SimplexId(1) << 31)) {
+    buildTrianglesWide(); // the packed keys below need ids under 2^31
+    indexByLowestVertex(triangleNew_, 3, triangleOffsets_, triangleFirst_);
+    trianglesBuilt_ = true;
+    triangles = false;
+  }
+  const SimplexId segments = getNumberOfSegments();
+  const int dim = dimension_;
+  // Per segment, the edges' upper vertices bucketed by their lower (local) vertex, each
+  // short row deduplicated and sorted: the (low, high) order without sorting pairs.
+  auto edgeCandidates = [dim](const std::array<SimplexId, 4>& t, SimplexId a, SimplexId b,
+                              auto&& emit) {
+    for (int i = 0; i < dim; ++i) {
+      if (t[i] < a || t[i] >= b)
+        continue;
+      for (int j = i + 1; j <= dim; ++j)
+        emit(t[i] - a, std::uint64_t(t[j]));
+    }
+  };
+  // Triangles: the two upper vertices packed in one key, by the lowest (local) vertex.
+  auto triangleCandidates = [](const std::array<SimplexId, 4>& t, SimplexId a,
+                               SimplexId b, auto&& emit) {
+    for (const auto& face : kTetFaces)
+      if (t[face[0]] >= a && t[face[0]] < b)
+        emit(t[face[0]] - a,
+             (std::uint64_t(t[face[1]]) << 32) | std::uint64_t(t[face[2]]));
+  };
+  const auto none = [](SimplexId, SimplexId, std::uint64_t) {};
+  // Counted, then written in place: both lists from one read of each segment's cells.
+  if (edges)
+    edgeOffsets_.assign(segments + 1, 0);
+  if (triangles)
+    triangleOffsets_.assign(segments + 1, 0);
+  parallelFor(segments, [&](SimplexId s) {
+    RowScratch& x = tRows;
+    gatherTouching(*this, s, x);
+    const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
+    if (edges)
+      edgeOffsets_[s + 1] = distinctRows<false>(x, a, b, edgeCandidates, none);
+    if (triangles)
+      triangleOffsets_[s + 1] = distinctRows<false>(x, a, b, triangleCandidates, none);
+  });
+  for (SimplexId s = 0; s < segments; ++s) {
+    if (edges)
+      edgeOffsets_[s + 1] += edgeOffsets_[s];
+    if (triangles)
+      triangleOffsets_[s + 1] += triangleOffsets_[s];
+  }
+  if (edges)
+    edgeNew_.allocate(std::size_t(edgeOffsets_.back()) * 2, numberOfVertices_ - 1, false);
+  if (triangles)
+    triangleNew_.allocate(std::size_t(triangleOffsets_.back()) * 3, numberOfVertices_ - 1,
+                          false);
+  parallelFor(segments, [&](SimplexId s) {
+    RowScratch& x = tRows;
+    gatherTouching(*this, s, x);
+    const SimplexId a = segmentStart_[s], b = segmentStart_[s + 1];
+    if (edges) {
+      const SimplexId first = edgeOffsets_[s];
+      distinctRows<true>(
+          x, a, b, edgeCandidates, [&](SimplexId k, SimplexId row, std::uint64_t value) {
+            edgeNew_.set(std::size_t(2 * (first + k)), a + row);
+            edgeNew_.set(std::size_t(2 * (first + k) + 1), SimplexId(value));
+          });
+    }
+    if (triangles) {
+      const SimplexId first = triangleOffsets_[s];
+      distinctRows<true>(x, a, b, triangleCandidates,
+                         [&](SimplexId k, SimplexId row, std::uint64_t key) {
+                           const std::size_t at = std::size_t(3 * (first + k));
+                           triangleNew_.set(at, a + row);
+                           triangleNew_.set(at + 1, SimplexId(key >> 32));
+                           triangleNew_.set(at + 2, SimplexId(key & 0xffffffffu));
+                         });
+    }
+  });
+  if (edges) {
+    indexByLowestVertex(edgeNew_, 2, edgeOffsets_, edgeFirst_);
+    edgesBuilt_ = true;
+  }
+  if (triangles) {
+    indexByLowestVertex(triangleNew_, 3, triangleOffsets_, triangleFirst_);
+    trianglesBuilt_ = true;
+  }
   initializationSeconds_ += timer.seconds();
 }
 
@@ -953,10 +1176,7 @@ void GaleTriangulation::precondition(Relations r) {
     }
     ++generation_;
     boundaryFlagsWanted_.fetch_or(flags);
-    if (needEdges)
-      buildEdges();
-    if (needTriangles)
-      buildTriangles();
+    buildEdgesAndTriangles(needEdges, needTriangles);
     if (needTupleOrder)
       sortInternalByTuple();
   }
@@ -996,6 +1216,8 @@ const gale::SegmentRelation* GaleTriangulation::acquire(gale::ServedRelation rel
     failPrecondition("GaleTriangulation::acquire",
                      std::string("relation ") + gale::servedRelationName(relation) +
                          " was not preconditioned");
+  if (const gale::SegmentRelation* kept = server->kept(segment))
+    return kept; // no lock, no handle (never evicted while consumers run)
   Handle& h = tHandles[tNextHandle];
   tNextHandle = (tNextHandle + 1) % kHandles;
   h.data = server->get(segment);
@@ -1010,7 +1232,7 @@ const gale::SegmentRelation*
 GaleTriangulation::vertexRelation(gale::ServedRelation relation, SimplexId v,
                                   SimplexId& row) const {
   const SimplexId n = newOfOld_[v];
-  gale::PinnedView* view = tView;
+  gale::PinnedView* view = gale::tPinnedView;
   if (view != nullptr && view->owner == this && n >= view->begin && n < view->end) {
     row = n - view->begin;
     gale::SegmentPointer& pinned = view->data[relation];
@@ -1040,6 +1262,11 @@ void GaleTriangulation::advanceFront(SimplexId segment) const {
   }
 }
 
+gale::SegmentPointer GaleTriangulation::cachedSegment(gale::ServedRelation relation,
+                                                      SimplexId segment) const {
+  return servers_[relation] ? servers_[relation]->peek(segment) : nullptr;
+}
+
 bool GaleTriangulation::siblingWanted(gale::ServedRelation relation,
                                       SimplexId segment) const {
   return servers_[relation] && servers_[relation]->wants(segment);
@@ -1061,13 +1288,13 @@ gale::SegmentScope::SegmentScope(const GaleTriangulation& mesh, SimplexId segmen
   view_.segment = segment;
   view_.begin = mesh.segmentStart_[segment];
   view_.end = mesh.segmentStart_[segment + 1];
-  view_.previous = tView;
-  tView = &view_;
+  view_.previous = tPinnedView;
+  tPinnedView = &view_;
   mesh.advanceFront(segment);
 }
 
 gale::SegmentScope::~SegmentScope() {
-  tView = view_.previous;
+  tPinnedView = view_.previous;
 }
 
 std::pair<SimplexId, SimplexId> GaleTriangulation::edgeRow(SimplexId e) const {
@@ -1109,11 +1336,21 @@ SimplexId GaleTriangulation::getTriangleVertex(SimplexId f, int i) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, FV);
   TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
   TOPOGPU_REQUIRE_INDEX(i, 3, "vertex index");
-  SimplexId t[3];
-  for (int k = 0; k < 3; ++k)
-    t[k] = oldOfNew_[triangleNew_[3 * f + k]];
-  sortSmall(t, 3);
-  return t[i];
+  // Callers read a triangle's three vertices in a row: the last one asked on this
+  // thread is kept, mapped and sorted.
+  thread_local struct {
+    std::uint64_t instance = 0, generation = 0;
+    SimplexId f = -1, t[3] = {0, 0, 0};
+  } last;
+  if (last.f != f || last.instance != instance_ || last.generation != generation_) {
+    for (int k = 0; k < 3; ++k)
+      last.t[k] = oldOfNew_[triangleNew_[3 * f + k]];
+    sortSmall(last.t, 3);
+    last.f = f;
+    last.instance = instance_;
+    last.generation = generation_;
+  }
+  return last.t[i];
 }
 SimplexId GaleTriangulation::getTetVertex(SimplexId t, int i) const {
   TOPOGPU_REQUIRE_INDEX(t, getNumberOfTets(), "tetrahedron");
@@ -1156,28 +1393,6 @@ SimplexId GaleTriangulation::getTetTriangle(SimplexId t, int i) const {
   SimplexId row_ = 0;                                                                    \
   const gale::SegmentRelation* data_ = vertexRelation(gale::relation, v, row_)
 
-int GaleTriangulation::getVertexNeighborNumber(SimplexId v) const {
-  TOPOGPU_REQUIRE_RELATION(prepared_, VV);
-  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_VERTEX_ROWS(kVertexNeighbors, v);
-  return data_->rows.size(row_);
-}
-SimplexId GaleTriangulation::getVertexNeighbor(SimplexId v, int i) const {
-  TOPOGPU_REQUIRE_INDEX(i, getVertexNeighborNumber(v), "neighbour index");
-  TOPOGPU_GALE_VERTEX_ROWS(kVertexNeighbors, v);
-  return data_->rows.at(row_, i);
-}
-int GaleTriangulation::getVertexEdgeNumber(SimplexId v) const {
-  TOPOGPU_REQUIRE_RELATION(prepared_, VE);
-  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_VERTEX_ROWS(kVertexEdges, v);
-  return data_->rows.size(row_);
-}
-SimplexId GaleTriangulation::getVertexEdge(SimplexId v, int i) const {
-  TOPOGPU_REQUIRE_INDEX(i, getVertexEdgeNumber(v), "edge index");
-  TOPOGPU_GALE_VERTEX_ROWS(kVertexEdges, v);
-  return data_->rows.at(row_, i);
-}
 int GaleTriangulation::getVertexTriangleNumber(SimplexId v) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, VF);
   TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
@@ -1254,30 +1469,7 @@ SimplexId GaleTriangulation::getTetNeighbor(SimplexId t, int i) const {
   const SimplexId s = segmentOfNew_[sortedNewCell(t)[0]];
   return acquire(gale::kTetNeighbors, s)->rows.at(k - internalOffsets_[s], i);
 }
-int GaleTriangulation::getVertexStarNumber(SimplexId v) const {
-  TOPOGPU_REQUIRE_RELATION(prepared_, VertexStar);
-  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_VERTEX_ROWS(kVertexStar, v);
-  return data_->rows.size(row_);
-}
-SimplexId GaleTriangulation::getVertexStar(SimplexId v, int i) const {
-  TOPOGPU_REQUIRE_INDEX(i, getVertexStarNumber(v), "star index");
-  TOPOGPU_GALE_VERTEX_ROWS(kVertexStar, v);
-  return data_->rows.at(row_, i);
-}
-void GaleTriangulation::getVertexStarVertices(SimplexId v, int i,
-                                              SimplexId* vertices) const {
-  const SimplexId cell = getVertexStar(v, i);
-  for (int k = 0; k <= dimension_; ++k)
-    vertices[k] = cellVertexOld(cell, k);
-}
 
-bool GaleTriangulation::isVertexOnBoundary(SimplexId v) const {
-  TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryVertices);
-  TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-  TOPOGPU_GALE_VERTEX_ROWS(kBoundaryFlags, v);
-  return data_->vertexFlags[row_] != 0;
-}
 bool GaleTriangulation::isEdgeOnBoundary(SimplexId e) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryEdges);
   TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
@@ -1297,19 +1489,17 @@ bool GaleTriangulation::isTriangleOnBoundary(SimplexId f) const {
 #undef TOPOGPU_GALE_VERTEX_ROWS
 
 SimplexId GaleTriangulation::findEdgeNew(SimplexId lo, SimplexId hi) const {
-  const SimplexId s = segmentOfNew_[lo];
-  SimplexId first = edgeOffsets_[s], last = edgeOffsets_[s + 1];
+  // the edges of lowest vertex lo, ascending by their upper vertex
+  SimplexId first = edgeFirst_[std::size_t(lo)], last = edgeFirst_[std::size_t(lo) + 1];
   const SimplexId end = last;
   while (first < last) {
     const SimplexId mid = first + (last - first) / 2;
-    const SimplexId a = edgeNew_[2 * mid], b = edgeNew_[2 * mid + 1];
-    if (a < lo || (a == lo && b < hi))
+    if (edgeNew_[2 * mid + 1] < hi)
       first = mid + 1;
     else
       last = mid;
   }
-  return first < end && edgeNew_[2 * first] == lo && edgeNew_[2 * first + 1] == hi ? first
-                                                                                   : -1;
+  return first < end && edgeNew_[2 * first + 1] == hi ? first : -1;
 }
 
 SimplexId GaleTriangulation::findTriangleNew(SimplexId a, SimplexId b,
@@ -1331,21 +1521,22 @@ SimplexId GaleTriangulation::findTriangleNew(SimplexId a, SimplexId b,
                ? internalCells_[first]
                : -1;
   }
-  const std::array<SimplexId, 3> key{a, b, c};
-  auto tupleOf = [&](SimplexId f) {
-    return std::array<SimplexId, 3>{triangleNew_[3 * f], triangleNew_[3 * f + 1],
-                                    triangleNew_[3 * f + 2]};
-  };
-  SimplexId first = triangleOffsets_[s], last = triangleOffsets_[s + 1];
+  // the triangles of lowest vertex a, ascending by their two upper vertices
+  SimplexId first = triangleFirst_[std::size_t(a)],
+            last = triangleFirst_[std::size_t(a) + 1];
   const SimplexId end = last;
   while (first < last) {
     const SimplexId mid = first + (last - first) / 2;
-    if (tupleOf(mid) < key)
+    const SimplexId y = triangleNew_[3 * mid + 1];
+    if (y < b || (y == b && triangleNew_[3 * mid + 2] < c))
       first = mid + 1;
     else
       last = mid;
   }
-  return first < end && tupleOf(first) == key ? first : -1;
+  return first < end && triangleNew_[3 * first + 1] == b &&
+                 triangleNew_[3 * first + 2] == c
+             ? first
+             : -1;
 }
 
 SimplexId GaleTriangulation::findInternalCell(SimplexId c) const {
@@ -1441,6 +1632,7 @@ std::size_t GaleTriangulation::memoryBytes() const {
   std::size_t bytes =
       ids(cells_) + ids(newOfOld_) + ids(oldOfNew_) + ids(segmentOfNew_) +
       ids(internalCells_) + ids(externalCells_) + ids(edgeNew_) + ids(triangleNew_) +
+      ids(edgeFirst_) + ids(triangleFirst_) +
       sizeof(SimplexId) *
           (segmentStart_.size() + internalOffsets_.size() + externalOffsets_.size() +
            edgeOffsets_.size() + triangleOffsets_.size());
@@ -1457,71 +1649,292 @@ namespace gale {
 
 namespace {
 
-using Touching = std::vector<std::pair<std::array<SimplexId, 4>, SimplexId>>;
-
 bool isVertexRelation(ServedRelation relation) {
   return relation == kVertexNeighbors || relation == kVertexEdges ||
          relation == kVertexStar || relation == kBoundaryFlags;
 }
 
-// The touching cells' sorted new-id tuples, with their ids (read once per segment).
-Touching touchingOf(const GaleTriangulation& mesh, SimplexId s) {
-  Touching touching;
-  touching.reserve(std::size_t(mesh.internalCellBegin(s + 1) - mesh.internalCellBegin(s) +
-                               mesh.externalCellBegin(s + 1) -
-                               mesh.externalCellBegin(s)));
-  for (SimplexId k = mesh.internalCellBegin(s); k < mesh.internalCellBegin(s + 1); ++k)
-    touching.emplace_back(mesh.sortedNewCell(mesh.internalCell(k)), mesh.internalCell(k));
-  for (SimplexId k = mesh.externalCellBegin(s); k < mesh.externalCellBegin(s + 1); ++k)
-    touching.emplace_back(mesh.sortedNewCell(mesh.externalCell(k)), mesh.externalCell(k));
-  return touching;
+// The cells touching one segment, read once per segment: their sorted new-id tuples and
+// ids (the internal cells first, then the external ones, each list in the mesh's
+// order), and per vertex of the segment its star as indices into them, ascending.
+struct SegmentStars {
+  std::vector<std::array<SimplexId, 4>> tuples;
+  std::vector<SimplexId> cells;
+  std::size_t internal = 0;
+  std::vector<std::int32_t> rowStart, rowItems, fill;
+
+  void load(const GaleTriangulation& mesh, SimplexId s) {
+    const int dim = mesh.getDimension();
+    const SimplexId a = mesh.segmentStart(s), rows = mesh.segmentStart(s + 1) - a;
+    tuples.clear();
+    cells.clear();
+    auto visit = [&](SimplexId c) {
+      tuples.push_back(mesh.sortedNewCell(c));
+      cells.push_back(c);
+    };
+    for (SimplexId k = mesh.internalCellBegin(s); k < mesh.internalCellBegin(s + 1); ++k)
+      visit(mesh.internalCell(k));
+    internal = cells.size();
+    for (SimplexId k = mesh.externalCellBegin(s); k < mesh.externalCellBegin(s + 1); ++k)
+      visit(mesh.externalCell(k));
+    // the stars by counting: a vertex's cells stay in touching order
+    rowStart.assign(std::size_t(rows) + 1, 0);
+    for (const auto& t : tuples)
+      for (int i = 0; i <= dim; ++i)
+        if (t[i] >= a && t[i] < a + rows)
+          ++rowStart[std::size_t(t[i] - a) + 1];
+    for (SimplexId r = 0; r < rows; ++r)
+      rowStart[r + 1] += rowStart[r];
+    rowItems.resize(std::size_t(rowStart[rows]));
+    fill.assign(rowStart.begin(), rowStart.end() - 1);
+    for (std::size_t k = 0; k < tuples.size(); ++k)
+      for (int i = 0; i <= dim; ++i)
+        if (tuples[k][i] >= a && tuples[k][i] < a + rows)
+          rowItems[std::size_t(fill[tuples[k][i] - a]++)] = std::int32_t(k);
+  }
+};
+
+// One thread's scratch, reused by every segment it computes (no allocation per segment
+// once warm). A computation never waits nor re-enters, so nothing else uses it
+// meanwhile.
+struct Scratch {
+  SimplexId segment = -1; // what `stars` holds (of `mesh`), -1: nothing valid
+  const GaleTriangulation* mesh = nullptr;
+  SegmentStars stars;
+  StampTable table;
+  std::vector<std::pair<SimplexId, SimplexId>> neighbors; // (input id, new id)
+  std::vector<SimplexId> offsets;
+};
+thread_local Scratch tScratch;
+
+const SegmentStars& starsOf(const GaleTriangulation& mesh, SimplexId s, Scratch& x) {
+  if (x.segment != s || x.mesh != &mesh) {
+    x.segment = -1;
+    x.stars.load(mesh, s);
+    x.segment = s;
+    x.mesh = &mesh;
+  }
+  return x.stars;
+}
+
+// VV (input ids, ascending per row) and VE parallel to it, either may be null.
+void computeNeighbors(const GaleTriangulation& mesh, SimplexId s, Scratch& x,
+                      SegmentRelation* vv, SegmentRelation* ve) {
+  const int dim = mesh.getDimension();
+  const SimplexId a = mesh.segmentStart(s), rows = mesh.segmentStart(s + 1) - a;
+  const SegmentStars& st = starsOf(mesh, s, x);
+  x.neighbors.clear();
+  x.offsets.assign(std::size_t(rows) + 1, 0);
+  for (SimplexId r = 0; r < rows; ++r) {
+    const SimplexId self = a + r;
+    x.table.reset(std::size_t(dim) * std::size_t(st.rowStart[r + 1] - st.rowStart[r]));
+    for (std::int32_t k = st.rowStart[r]; k < st.rowStart[r + 1]; ++k) {
+      const auto& t = st.tuples[std::size_t(st.rowItems[std::size_t(k)])];
+      for (int j = 0; j <= dim; ++j)
+        if (t[j] != self)
+          x.table.add(std::uint64_t(t[j]));
+    }
+    const std::size_t base = x.neighbors.size();
+    for (std::size_t i = 0; i < x.table.distinct(); ++i) {
+      const SimplexId n = SimplexId(x.table.key(i));
+      x.neighbors.emplace_back(mesh.oldId(n), n);
+    }
+    std::sort(x.neighbors.begin() + std::ptrdiff_t(base), x.neighbors.end());
+    x.offsets[std::size_t(r) + 1] = SimplexId(x.neighbors.size());
+  }
+  const SimplexId total = SimplexId(x.neighbors.size());
+  for (SegmentRelation* out : {vv, ve}) {
+    if (out == nullptr)
+      continue;
+    out->rows.offsets.allocate(std::size_t(rows) + 1, total, false);
+    for (SimplexId r = 0; r <= rows; ++r)
+      out->rows.offsets.set(std::size_t(r), x.offsets[std::size_t(r)]);
+  }
+  if (vv != nullptr) {
+    vv->rows.data.allocate(std::size_t(total), mesh.getNumberOfVertices() - 1, false);
+    for (SimplexId k = 0; k < total; ++k)
+      vv->rows.data.set(std::size_t(k), x.neighbors[std::size_t(k)].first);
+  }
+  if (ve != nullptr) {
+    // edge i of v joins v to neighbour i
+    ve->rows.data.allocate(std::size_t(total), mesh.edgeBegin(mesh.getNumberOfSegments()),
+                           false);
+    for (SimplexId r = 0; r < rows; ++r) {
+      const SimplexId self = a + r;
+      for (SimplexId k = x.offsets[std::size_t(r)]; k < x.offsets[std::size_t(r) + 1];
+           ++k) {
+        const SimplexId other = x.neighbors[std::size_t(k)].second;
+        ve->rows.data.set(std::size_t(k),
+                          mesh.findEdgeNew(std::min(self, other), std::max(self, other)));
+      }
+    }
+  }
+}
+
+// The star (VT in 3D, VF in 2D), cell ids ascending per row: the internal and external
+// runs of a row are each ascending when the internal cells are ordered by id, so the
+// row is their merge; otherwise it is sorted.
+void computeStar(const GaleTriangulation& mesh, SimplexId s, Scratch& x,
+                 SegmentRelation& out) {
+  const SimplexId a = mesh.segmentStart(s), rows = mesh.segmentStart(s + 1) - a;
+  const SegmentStars& st = starsOf(mesh, s, x);
+  const std::size_t total = st.rowItems.size();
+  out.rows.offsets.allocate(std::size_t(rows) + 1, SimplexId(total), false);
+  out.rows.data.allocate(total, mesh.getNumberOfCells() - 1, false);
+  const bool byId = mesh.internalCellsById();
+  auto& row = x.offsets; // reused as the row's cells
+  for (SimplexId r = 0; r <= rows; ++r)
+    out.rows.offsets.set(std::size_t(r), st.rowStart[std::size_t(r)]);
+  for (SimplexId r = 0; r < rows; ++r) {
+    const std::int32_t first = st.rowStart[r], last = st.rowStart[r + 1];
+    std::int32_t split = first;
+    while (split < last && std::size_t(st.rowItems[std::size_t(split)]) < st.internal)
+      ++split;
+    row.clear();
+    if (byId) {
+      std::int32_t i = first, j = split;
+      while (i < split && j < last) {
+        const SimplexId ci = st.cells[std::size_t(st.rowItems[std::size_t(i)])],
+                        cj = st.cells[std::size_t(st.rowItems[std::size_t(j)])];
+        if (ci < cj) {
+          row.push_back(ci);
+          ++i;
+        } else {
+          row.push_back(cj);
+          ++j;
+        }
+      }
+      for (; i < split; ++i)
+        row.push_back(st.cells[std::size_t(st.rowItems[std::size_t(i)])]);
+      for (; j < last; ++j)
+        row.push_back(st.cells[std::size_t(st.rowItems[std::size_t(j)])]);
+    } else {
+      for (std::int32_t k = first; k < last; ++k)
+        row.push_back(st.cells[std::size_t(st.rowItems[std::size_t(k)])]);
+      std::sort(row.begin(), row.end());
+    }
+    for (std::size_t k = 0; k < row.size(); ++k)
+      out.rows.data.set(std::size_t(first) + k, row[k]);
+  }
+}
+
+// Vertex flags only (ids below 2^32): per vertex, the facets of its star holding it,
+// keyed by their other vertices packed in one integer (a pair of 32-bit ids in 3D) and
+// counted; a facet met once is on the boundary.
+void computeVertexFlags(const GaleTriangulation& mesh, SimplexId s, Scratch& x,
+                        SegmentRelation& out) {
+  const int dim = mesh.getDimension();
+  const SimplexId a = mesh.segmentStart(s), rows = mesh.segmentStart(s + 1) - a;
+  const SegmentStars& st = starsOf(mesh, s, x);
+  out.vertexFlags.assign(std::size_t(rows), 0);
+  for (SimplexId r = 0; r < rows; ++r) {
+    const SimplexId self = a + r;
+    x.table.reset(std::size_t(dim) * std::size_t(st.rowStart[r + 1] - st.rowStart[r]));
+    for (std::int32_t k = st.rowStart[r]; k < st.rowStart[r + 1]; ++k) {
+      const auto& t = st.tuples[std::size_t(st.rowItems[std::size_t(k)])];
+      SimplexId other[3] = {0, 0, 0};
+      int m = 0;
+      for (int j = 0; j <= dim; ++j)
+        if (t[j] != self)
+          other[m++] = t[j];
+      // the facet omitting other[k]: the remaining others, ascending
+      for (int o = 0; o < dim; ++o) {
+        std::uint64_t key = 0;
+        for (int j = 0; j < dim; ++j)
+          if (j != o)
+            key = (key << 32) | std::uint64_t(other[j]);
+        x.table.add(key);
+      }
+    }
+    for (std::size_t i = 0; i < x.table.distinct(); ++i) {
+      const int count = x.table.count(i);
+      const std::uint64_t key = x.table.key(i);
+      if (count == 1)
+        out.vertexFlags[std::size_t(r)] = 1;
+      // counted once, by the facet's lowest vertex (the others are above it; in 3D the
+      // key's high half is the lower other vertex)
+      else if (count > 2 && (dim == 2 ? key : key >> 32) > std::uint64_t(self))
+        ++out.nonManifoldFacets;
+    }
+  }
 }
 
 SegmentPointer computeSegment(const GaleTriangulation& mesh, ServedRelation relation,
-                              SimplexId s, const Touching* given,
-                              const SegmentRelation* neighbors);
+                              SimplexId s);
 
 } // namespace
 
 SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation relation,
                                  SimplexId s) {
-  return computeSegment(mesh, relation, s, nullptr, nullptr);
+  tScratch.segment = -1; // the stars are loaded afresh once per computation
+  return computeSegment(mesh, relation, s);
 }
 
-// A consumer's miss of a vertex relation: its segment's other vertex relations that
-// consumers compute too and nobody has yet are computed from the same touching cells
-// (and VE from VV's rows) and offered to their caches: the cells are read once.
-SegmentPointer computeSegmentWithSiblingsCpu(const GaleTriangulation& mesh,
-                                             ServedRelation relation, SimplexId s) {
-  if (!isVertexRelation(relation))
-    return computeSegment(mesh, relation, s, nullptr, nullptr);
-  const Touching touching = touchingOf(mesh, s);
-  SegmentPointer neighbors;
-  auto make = [&](ServedRelation r) {
-    if (r == kVertexEdges && !neighbors)
-      neighbors = computeSegment(mesh, kVertexNeighbors, s, &touching, nullptr);
-    SegmentPointer p = computeSegment(mesh, r, s, &touching, neighbors.get());
-    if (r == kVertexNeighbors)
-      neighbors = p;
-    return p;
-  };
-  // VV first: VE reuses its rows
-  SegmentPointer result;
-  for (const ServedRelation r :
-       {kVertexNeighbors, kVertexEdges, kVertexStar, kBoundaryFlags}) {
-    if (r == relation)
-      result = make(r);
-    else if (mesh.siblingWanted(r, s))
-      mesh.offerSibling(r, s, make(r));
+// A consumer's miss of a vertex relation: VV and VE are computed in one pass when
+// consumers compute the other too and nobody has it (offered to its cache).
+SegmentPointer computeSegmentForConsumerCpu(const GaleTriangulation& mesh,
+                                            ServedRelation relation, SimplexId s) {
+  tScratch.segment = -1;
+  if (relation != kVertexNeighbors && relation != kVertexEdges)
+    return computeSegment(mesh, relation, s);
+  const ServedRelation other =
+      relation == kVertexNeighbors ? kVertexEdges : kVertexNeighbors;
+  if (relation == kVertexEdges) {
+    // VV already there (a GPU producer's, ahead of the loop): VE from its rows, without
+    // reading the cells
+    if (const SegmentPointer vv = mesh.cachedSegment(kVertexNeighbors, s)) {
+      auto ve = std::make_shared<SegmentRelation>();
+      ve->rows.offsets = vv->rows.offsets;
+      ve->rows.data.allocate(vv->rows.data.size(),
+                             mesh.edgeBegin(mesh.getNumberOfSegments()), false);
+      const SimplexId a = mesh.segmentStart(s), rows = mesh.segmentStart(s + 1) - a;
+      for (SimplexId r = 0; r < rows; ++r)
+        for (SimplexId k = vv->rows.offsets[r]; k < vv->rows.offsets[r + 1]; ++k) {
+          const SimplexId self = a + r, n = mesh.newId(vv->rows.data[k]);
+          ve->rows.data.set(std::size_t(k),
+                            mesh.findEdgeNew(std::min(self, n), std::max(self, n)));
+        }
+      return ve;
+    }
   }
-  return result;
+  const bool both = mesh.siblingWanted(other, s);
+  auto requested = std::make_shared<SegmentRelation>();
+  auto sibling = both ? std::make_shared<SegmentRelation>() : nullptr;
+  SegmentRelation* vv = relation == kVertexNeighbors ? requested.get() : sibling.get();
+  SegmentRelation* ve = relation == kVertexEdges ? requested.get() : sibling.get();
+  computeNeighbors(mesh, s, tScratch, vv, ve);
+  if (both)
+    mesh.offerSibling(other, s, sibling);
+  return requested;
+}
+
+// Then (the requested relation published) the segment's other vertex relations that
+// consumers compute and nobody has yet, from the touching cells this thread has just
+// read (still in its scratch): the cells are read once.
+void computeSiblingsCpu(const GaleTriangulation& mesh, ServedRelation relation,
+                        SimplexId s) {
+  if (!isVertexRelation(relation))
+    return;
+  const bool vv = relation != kVertexNeighbors && mesh.siblingWanted(kVertexNeighbors, s),
+             ve = relation != kVertexEdges && mesh.siblingWanted(kVertexEdges, s);
+  if (vv || ve) {
+    auto pvv = vv ? std::make_shared<SegmentRelation>() : nullptr;
+    auto pve = ve ? std::make_shared<SegmentRelation>() : nullptr;
+    computeNeighbors(mesh, s, tScratch, pvv.get(), pve.get());
+    if (vv)
+      mesh.offerSibling(kVertexNeighbors, s, pvv);
+    if (ve)
+      mesh.offerSibling(kVertexEdges, s, pve);
+  }
+  for (const ServedRelation r : {kVertexStar, kBoundaryFlags})
+    if (r != relation && mesh.siblingWanted(r, s))
+      mesh.offerSibling(r, s, computeSegment(mesh, r, s));
 }
 
 namespace {
 
 SegmentPointer computeSegment(const GaleTriangulation& mesh, ServedRelation relation,
-                              SimplexId s, const Touching* given,
-                              const SegmentRelation* neighbors) {
+                              SimplexId s) {
   const int dim = mesh.getDimension();
   const SimplexId a = mesh.segmentStart(s), b = mesh.segmentStart(s + 1);
   const SimplexId vertexRows = b - a;
@@ -1537,53 +1950,15 @@ SegmentPointer computeSegment(const GaleTriangulation& mesh, ServedRelation rela
   const SimplexId vertices = mesh.getNumberOfVertices(), cells = mesh.getNumberOfCells();
   auto out = std::make_shared<SegmentRelation>();
   std::vector<std::pair<SimplexId, SimplexId>> pairs;
-  // The touching cells' sorted new-id tuples, read once (the vertex relations).
-  Touching own;
-  if (given == nullptr && isVertexRelation(relation) &&
-      !(relation == kVertexEdges && neighbors != nullptr))
-    own = touchingOf(mesh, s);
-  const Touching& touching = given != nullptr ? *given : own;
   switch (relation) {
   case kVertexNeighbors:
-  case kVertexEdges: {
-    // Rows by counting (each cell gives dim candidates per vertex of the segment), then
-    // each short row sorted and deduplicated: no global sort of (row, value) pairs.
-    if (relation == kVertexEdges && neighbors != nullptr)
-      out->rows = neighbors->rows;
-    else
-      out->rows = bucketRows(vertexRows, vertices - 1, true, [&](auto&& emit) {
-        for (const auto& [t, c] : touching)
-          for (int i = 0; i <= dim; ++i) {
-            if (!inSegment(t[i]))
-              continue;
-            for (int j = 0; j <= dim; ++j)
-              if (j != i)
-                emit(t[i] - a, mesh.oldId(t[j]));
-          }
-      });
-    if (relation == kVertexEdges) {
-      // parallel to VV's rows: edge i of v joins v to neighbour i
-      IdArray edges;
-      edges.allocate(out->rows.data.size(), mesh.edgeBegin(mesh.getNumberOfSegments()),
-                     false);
-      for (SimplexId r = 0; r < vertexRows; ++r) {
-        const SimplexId self = a + r;
-        for (SimplexId k = out->rows.offsets[r]; k < out->rows.offsets[r + 1]; ++k) {
-          const SimplexId other = mesh.newId(out->rows.data[k]);
-          edges.set(k, mesh.findEdgeNew(std::min(self, other), std::max(self, other)));
-        }
-      }
-      out->rows.data = std::move(edges);
-    }
+    computeNeighbors(mesh, s, tScratch, out.get(), nullptr);
     break;
-  }
+  case kVertexEdges:
+    computeNeighbors(mesh, s, tScratch, nullptr, out.get());
+    break;
   case kVertexStar:
-    out->rows = bucketRows(vertexRows, cells - 1, false, [&](auto&& emit) {
-      for (const auto& [t, c] : touching)
-        for (int i = 0; i <= dim; ++i)
-          if (inSegment(t[i]))
-            emit(t[i] - a, c);
-    });
+    computeStar(mesh, s, tScratch, *out);
     break;
   case kVertexTriangles: // 3D
     forTouching(s, [&](SimplexId c) {
@@ -1685,57 +2060,7 @@ SegmentPointer computeSegment(const GaleTriangulation& mesh, ServedRelation rela
     const bool triangles =
         dim == 3 && mesh.trianglesBuilt() && (wanted & BoundaryTriangles) != 0;
     if (!edges && !triangles && vertices <= (SimplexId(1) << 32)) {
-      // Vertex flags only: per vertex, the facets of its star holding it, keyed by
-      // their other vertices packed in one integer (a pair of 32-bit ids in 3D),
-      // sorted per vertex; a facet met once is on the boundary.
-      std::vector<std::uint64_t> keys;
-      CompressedRows unused;
-      std::vector<SimplexId> start(std::size_t(vertexRows) + 1, 0);
-      for (const auto& [t, c] : touching)
-        for (int i = 0; i <= dim; ++i)
-          if (inSegment(t[i]))
-            start[t[i] - a + 1] += dim; // facets of the cell holding t[i]
-      for (SimplexId r = 0; r < vertexRows; ++r)
-        start[r + 1] += start[r];
-      keys.resize(std::size_t(start[vertexRows]));
-      std::vector<SimplexId> at(start.begin(), start.end() - 1);
-      for (const auto& [t, c] : touching) {
-        for (int i = 0; i <= dim; ++i) {
-          if (!inSegment(t[i]))
-            continue;
-          SimplexId other[3] = {0, 0, 0};
-          int m = 0;
-          for (int j = 0; j <= dim; ++j)
-            if (j != i)
-              other[m++] = t[j];
-          // the facet omitting other[k]: the remaining others, ascending
-          for (int k = 0; k < dim; ++k) {
-            std::uint64_t key = 0;
-            for (int j = 0; j < dim; ++j)
-              if (j != k)
-                key = (key << 32) | std::uint64_t(other[j]);
-            keys[std::size_t(at[t[i] - a]++)] = key;
-          }
-        }
-      }
-      out->vertexFlags.assign(std::size_t(vertexRows), 0);
-      for (SimplexId r = 0; r < vertexRows; ++r) {
-        const auto first = keys.begin() + start[r], last = keys.begin() + start[r + 1];
-        std::sort(first, last);
-        const std::uint64_t self = std::uint64_t(a + r);
-        for (auto it = first; it != last;) {
-          auto next = it + 1;
-          while (next != last && *next == *it)
-            ++next;
-          if (next - it == 1)
-            out->vertexFlags[std::size_t(r)] = 1;
-          // counted once, by the facet's lowest vertex (the others are above it;
-          // in 3D the key's high half is the lower other vertex)
-          else if (next - it > 2 && (dim == 2 ? *it : *it >> 32) > self)
-            ++out->nonManifoldFacets;
-          it = next;
-        }
-      }
+      computeVertexFlags(mesh, s, tScratch, *out);
       break;
     }
     // Facets (dim vertices) with a vertex in the segment, counted over the cells
@@ -1800,12 +2125,20 @@ class CpuProducer : public SegmentProducer {
 public:
   std::string name() const override { return "cpu"; }
   bool consumersMayCompute(ServedRelation) const override { return true; }
+  void computeSiblings(const GaleTriangulation& mesh, ServedRelation relation,
+                       SimplexId segment) override {
+    try {
+      computeSiblingsCpu(mesh, relation, segment);
+    } catch (...) {
+      // a sibling is only a head start: its own request computes it (and reports)
+    }
+  }
   void compute(const GaleTriangulation& mesh, ServedRelation relation,
                const std::vector<SimplexId>& segments,
                std::vector<SegmentPointer>& out) override {
     out.assign(segments.size(), nullptr);
     if (segments.size() == 1) { // a consumer's own segment: on its thread
-      out[0] = computeSegmentWithSiblingsCpu(mesh, relation, segments[0]);
+      out[0] = computeSegmentForConsumerCpu(mesh, relation, segments[0]);
       return;
     }
 #ifdef __SANITIZE_THREAD__

@@ -19,6 +19,9 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <future>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -52,6 +55,9 @@ enum class ProducerKind {
 
 struct Parameters {
   SimplexId segmentCapacity = 100; // N: most vertices in an octree leaf (segment)
+  // Consecutive leaves (Z-order) packed into segments of at most N vertices; false: a
+  // segment per leaf.
+  bool packLeaves = true;
   // Segments computed per request: the requested one and the following ones (the
   // paper's n_b * t_b / t_s); 1 disables the precomputation. 0: 16 for the CPU
   // producer, 512 for the GPU one (launches of 128 segments, pipelined).
@@ -94,6 +100,16 @@ public:
   virtual void compute(const GaleTriangulation& mesh, ServedRelation relation,
                        const std::vector<SimplexId>& segments,
                        std::vector<SegmentPointer>& out) = 0;
+  // The leader's call: as compute, and a producer that finishes a batch in parts may
+  // call ready(first, last) once out[first, last) is filled, so that those segments
+  // are handed out before the rest (each segment is handed out once).
+  using Ready = std::function<void(std::size_t first, std::size_t last)>;
+  virtual void computeStreaming(const GaleTriangulation& mesh, ServedRelation relation,
+                                const std::vector<SimplexId>& segments,
+                                std::vector<SegmentPointer>& out, const Ready& ready) {
+    (void)ready;
+    compute(mesh, relation, segments, out);
+  }
   // What went wrong but was handled (a GPU failure and the switch to the CPU).
   virtual std::vector<std::string> warnings() const { return {}; }
   // Whether a consumer thread may call compute() itself for one segment of this
@@ -101,6 +117,10 @@ public:
   // waits on anything (the CPU producer; the GPU one for the relations it hands to the
   // CPU) the answer is yes.
   virtual bool consumersMayCompute(ServedRelation) const { return false; }
+  // Called on a consumer that computed segment s of `relation` itself, once it is
+  // published: the producer may compute the segment's sibling relations from what that
+  // thread just read and offer them (GaleTriangulation::offerSibling). Never throws.
+  virtual void computeSiblings(const GaleTriangulation&, ServedRelation, SimplexId) {}
   // The producer's own split of its time (seconds): preparation, kernel and copies,
   // integration (the paper's figure 10); zeros when it does not measure them.
   virtual std::array<double, 3> stageSeconds() const { return {0, 0, 0}; }
@@ -143,6 +163,9 @@ struct PinnedView {
   PinnedView* previous = nullptr;
 };
 
+// This thread's innermost pinned segment (null outside a segment-order loop's task).
+inline thread_local PinnedView* tPinnedView = nullptr;
+
 class SegmentScope {
 public:
   SegmentScope(const GaleTriangulation& mesh, SimplexId segment);
@@ -175,10 +198,11 @@ public:
                const gale::Parameters& parameters = {},
                std::shared_ptr<gale::SegmentProducer> producer = nullptr);
   // GALE over 32-bit cells taken without a copy (validated as the explicit backend
-  // does): the CLI's path, so that no explicit mesh is held beside it.
+  // does): the CLI's path, so that no explicit mesh is held beside it. The points are
+  // taken too and freed once segmented (pass them with std::move).
   static std::shared_ptr<GaleTriangulation>
   fromCells32(SimplexId numberOfVertices, int cellDimension,
-              std::vector<std::int32_t> cellVertices, const std::vector<double>& points,
+              std::vector<std::int32_t> cellVertices, std::vector<double> points,
               const gale::Parameters& parameters = {},
               std::shared_ptr<gale::SegmentProducer> producer = nullptr);
   ~GaleTriangulation();
@@ -208,10 +232,30 @@ public:
   SimplexId getTetEdge(SimplexId t, int i) const;
   SimplexId getTetTriangle(SimplexId t, int i) const;
 
-  int getVertexNeighborNumber(SimplexId v) const;
-  SimplexId getVertexNeighbor(SimplexId v, int i) const;
-  int getVertexEdgeNumber(SimplexId v) const;
-  SimplexId getVertexEdge(SimplexId v, int i) const;
+  // The vertex relations a segment-order loop reads per vertex are inline: on the
+  // task's pinned segment they are plain indexing.
+  int getVertexNeighborNumber(SimplexId v) const {
+    TOPOGPU_REQUIRE_RELATION(prepared_, VV);
+    TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+    SimplexId row = 0;
+    return vertexRows(gale::kVertexNeighbors, v, row)->rows.size(row);
+  }
+  SimplexId getVertexNeighbor(SimplexId v, int i) const {
+    TOPOGPU_REQUIRE_INDEX(i, getVertexNeighborNumber(v), "neighbour index");
+    SimplexId row = 0;
+    return vertexRows(gale::kVertexNeighbors, v, row)->rows.at(row, i);
+  }
+  int getVertexEdgeNumber(SimplexId v) const {
+    TOPOGPU_REQUIRE_RELATION(prepared_, VE);
+    TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+    SimplexId row = 0;
+    return vertexRows(gale::kVertexEdges, v, row)->rows.size(row);
+  }
+  SimplexId getVertexEdge(SimplexId v, int i) const {
+    TOPOGPU_REQUIRE_INDEX(i, getVertexEdgeNumber(v), "edge index");
+    SimplexId row = 0;
+    return vertexRows(gale::kVertexEdges, v, row)->rows.at(row, i);
+  }
   int getVertexTriangleNumber(SimplexId v) const;
   SimplexId getVertexTriangle(SimplexId v, int i) const;
   int getVertexTetNumber(SimplexId v) const;
@@ -224,11 +268,29 @@ public:
   SimplexId getTriangleTet(SimplexId f, int i) const;
   int getTetNeighborNumber(SimplexId t) const;
   SimplexId getTetNeighbor(SimplexId t, int i) const;
-  int getVertexStarNumber(SimplexId v) const;
-  SimplexId getVertexStar(SimplexId v, int i) const;
-  void getVertexStarVertices(SimplexId v, int i, SimplexId* vertices) const;
+  int getVertexStarNumber(SimplexId v) const {
+    TOPOGPU_REQUIRE_RELATION(prepared_, VertexStar);
+    TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+    SimplexId row = 0;
+    return vertexRows(gale::kVertexStar, v, row)->rows.size(row);
+  }
+  SimplexId getVertexStar(SimplexId v, int i) const {
+    TOPOGPU_REQUIRE_INDEX(i, getVertexStarNumber(v), "star index");
+    SimplexId row = 0;
+    return vertexRows(gale::kVertexStar, v, row)->rows.at(row, i);
+  }
+  void getVertexStarVertices(SimplexId v, int i, SimplexId* vertices) const {
+    const SimplexId cell = getVertexStar(v, i);
+    for (int k = 0; k <= dimension_; ++k)
+      vertices[k] = cellVertexOld(cell, k);
+  }
 
-  bool isVertexOnBoundary(SimplexId v) const;
+  bool isVertexOnBoundary(SimplexId v) const {
+    TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryVertices);
+    TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+    SimplexId row = 0;
+    return vertexRows(gale::kBoundaryFlags, v, row)->vertexFlags[std::size_t(row)] != 0;
+  }
   bool isEdgeOnBoundary(SimplexId e) const;
   bool isTriangleOnBoundary(SimplexId f) const;
 
@@ -276,6 +338,13 @@ public:
   SimplexId cellVertexNew(SimplexId c, int i) const {
     return cells_[c * (dimension_ + 1) + i];
   }
+  // The arrays themselves, for a producer's upload: cells in new ids, the renumbering
+  // (new -> input), the cell lists (positions from internalCellBegin /
+  // externalCellBegin).
+  const IdArray& newCells() const { return cells_; }
+  const IdArray& oldIds() const { return oldOfNew_; }
+  const IdArray& internalCells() const { return internalCells_; }
+  const IdArray& externalCells() const { return externalCells_; }
   // Vertices of segment s are the new ids [segmentStart(s), segmentStart(s + 1)).
   SimplexId segmentStart(SimplexId s) const { return segmentStart_[s]; }
   SimplexId segmentOfVertex(SimplexId v) const { return segmentOfNew_[newOfOld_[v]]; }
@@ -289,7 +358,31 @@ public:
   SimplexId externalCellBegin(SimplexId s) const { return externalOffsets_[s]; }
   SimplexId externalCell(SimplexId k) const { return externalCells_[k]; }
   // The cell's vertices in new ids, ascending.
-  std::array<SimplexId, 4> sortedNewCell(SimplexId c) const;
+  // (Inline: the producers' hot spot, a cell's tuple read for every touching cell.)
+  std::array<SimplexId, 4> sortedNewCell(SimplexId c) const {
+    std::array<SimplexId, 4> t{0, 0, 0, std::numeric_limits<SimplexId>::max()};
+    if (tets32_ != nullptr) {
+      const std::int32_t* p = tets32_ + std::size_t(c) * 4;
+      t = {p[0], p[1], p[2], p[3]};
+    } else {
+      const std::size_t at = std::size_t(c) * (dimension_ + 1);
+      for (int k = 0; k <= dimension_; ++k)
+        t[k] = cells_[at + k];
+    }
+    // A min/max sorting network (branch-free: cell tuples are in random order); in 2D
+    // t[3] is the maximum and stays last.
+    auto order = [&](int i, int j) {
+      const SimplexId lo = std::min(t[i], t[j]), hi = std::max(t[i], t[j]);
+      t[i] = lo;
+      t[j] = hi;
+    };
+    order(0, 1);
+    order(2, 3);
+    order(0, 2);
+    order(1, 3);
+    order(1, 2);
+    return t;
+  }
   // Edges of segment s: [edgeBegin(s), edgeBegin(s + 1)), ordered by (low, high) new id.
   SimplexId edgeBegin(SimplexId s) const { return edgeOffsets_[s]; }
   SimplexId triangleBegin(SimplexId s) const { return triangleOffsets_[s]; }
@@ -300,6 +393,8 @@ public:
   SimplexId findEdgeNew(SimplexId lo, SimplexId hi) const; // lo < hi, new ids
   SimplexId findTriangleNew(SimplexId a, SimplexId b, SimplexId c) const; // ascending
   SimplexId findInternalCell(SimplexId c) const; // position in the internal list
+  // Whether each segment's internal cells are in ascending id order (else by tuple).
+  bool internalCellsById() const { return !internalByTuple_; }
   bool edgesBuilt() const { return edgesBuilt_; }
   // BoundaryEdges / BoundaryTriangles when preconditioned: the boundary flags' segments
   // then carry the edge / triangle flags too.
@@ -309,6 +404,9 @@ public:
   // CPU producers on a consumer: whether the relation's cache takes segment s computed
   // along with a sibling relation (consumers compute it, nobody has it), and the offer.
   bool siblingWanted(gale::ServedRelation relation, SimplexId segment) const;
+  // The relation's segment if its cache holds it now (no request), else null.
+  gale::SegmentPointer cachedSegment(gale::ServedRelation relation,
+                                     SimplexId segment) const;
   void offerSibling(gale::ServedRelation relation, SimplexId segment,
                     const gale::SegmentPointer& data) const;
 
@@ -327,27 +425,45 @@ private:
   struct Unchecked {};
   struct Cells32 {};
   GaleTriangulation(Cells32, SimplexId numberOfVertices, int cellDimension,
-                    std::vector<std::int32_t>& cellVertices,
-                    const std::vector<double>& points, const gale::Parameters& parameters,
+                    std::vector<std::int32_t>& cellVertices, std::vector<double>& points,
+                    const gale::Parameters& parameters,
                     std::shared_ptr<gale::SegmentProducer> producer);
   GaleTriangulation(Unchecked, const ExplicitTriangulation& mesh,
                     const std::vector<double>& points, const gale::Parameters& parameters,
                     std::shared_ptr<gale::SegmentProducer> producer);
   void checkParameters(const std::vector<double>& points) const;
+  void startGpuContext(bool producerGiven);
   void initialize(std::vector<SimplexId>& cellVertices, const std::vector<double>& points,
                   std::shared_ptr<gale::SegmentProducer> producer);
+  // release: the points' owner, emptied once they are segmented (their peak memory).
   void finishInitialization(const std::vector<double>& points,
-                            std::shared_ptr<gale::SegmentProducer> producer);
+                            std::shared_ptr<gale::SegmentProducer> producer,
+                            std::vector<double>* release = nullptr);
   void buildSegments(const std::vector<double>& points);
   void buildCellLists();
   void sortInternalByTuple();
-  void buildEdges();
-  void buildTriangles();
+  void buildEdgesAndTriangles(bool edges, bool triangles);
+  void buildTrianglesWide(); // ids of 2^31 and beyond
+  void indexByLowestVertex(const IdArray& simplices, int arity,
+                           const std::vector<SimplexId>& offsets, IdArray& first) const;
   const gale::SegmentRelation* acquire(gale::ServedRelation relation,
                                        SimplexId segment) const;
   // The rows of vertex v's segment (pinned when v is in this thread's pinned segment).
   const gale::SegmentRelation* vertexRelation(gale::ServedRelation relation, SimplexId v,
                                               SimplexId& row) const;
+  // Its inline fast path: the pinned segment's rows already fetched.
+  const gale::SegmentRelation* vertexRows(gale::ServedRelation relation, SimplexId v,
+                                          SimplexId& row) const {
+    const gale::PinnedView* view = gale::tPinnedView;
+    if (view != nullptr && view->owner == this) {
+      const SimplexId n = newOfOld_[v];
+      if (n >= view->begin && n < view->end && view->data[relation]) {
+        row = n - view->begin;
+        return view->data[relation].get();
+      }
+    }
+    return vertexRelation(relation, v, row);
+  }
   void advanceFront(SimplexId segment) const;
   void endPass() const;
   void startServer(gale::ServedRelation relation);
@@ -367,8 +483,9 @@ private:
   Relations prepared_ = 0;
   std::atomic<Relations> boundaryFlagsWanted_{0};
 
-  IdArray cells_;               // input connectivity in new vertex ids (input order)
-  IdArray newOfOld_, oldOfNew_; // the renumbering, both ways
+  IdArray cells_; // input connectivity in new vertex ids (input order)
+  const std::int32_t* tets32_ = nullptr; // cells_'s data when 32-bit tets
+  IdArray newOfOld_, oldOfNew_;          // the renumbering, both ways
   IdArray segmentOfNew_;
   std::vector<SimplexId> segmentStart_; // I_V
   IdArray internalCells_, externalCells_;
@@ -377,8 +494,11 @@ private:
   bool internalByTuple_ = false;  // else by id (3D until TT is preconditioned)
   IdArray edgeNew_, triangleNew_; // new ids, ascending per simplex
   std::vector<SimplexId> edgeOffsets_, triangleOffsets_; // I_E, I_F
+  IdArray edgeFirst_,
+      triangleFirst_; // per new vertex: its first edge / triangle as lowest
 
   std::shared_ptr<gale::SegmentProducer> producer_;
+  std::future<void> gpuContext_; // the device's context, started at construction
   std::array<std::unique_ptr<gale::RelationServer>, gale::kServedRelationCount> servers_;
   std::vector<std::string> warnings_;
   double initializationSeconds_ = 0;
