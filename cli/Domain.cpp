@@ -287,6 +287,8 @@ void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
       args.integer("--segments-per-request", parameters.segmentsPerRequest, 0, 1 << 20));
   parameters.producer =
       kind == "gale-gpu" ? gale::ProducerKind::Gpu : gale::ProducerKind::Cpu;
+  // msc follows V-paths across the mesh, revisiting segments in any order.
+  parameters.randomAccess = context.command == "msc";
   context.activity = "building the GALE triangulation of '" + domain.input + "' (" +
                      std::to_string(domain.values.size) + " vertices)";
   Timer timer;

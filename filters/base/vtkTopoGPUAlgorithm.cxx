@@ -862,8 +862,10 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
       } else {
         this->Cache.reset();
         auto fresh = std::make_unique<TriangulationCache>();
+        topogpu::gale::Parameters gale;
+        gale.randomAccess = this->TriangulationRandomAccess();
         fresh->result = topogpu::vtk::makeTriangulation(
-            input, topogpu::vtk::TriangulationChoice(choice));
+            input, topogpu::vtk::TriangulationChoice(choice), gale);
         fresh->choice = choice;
         fresh->key = std::move(key);
         this->Cache = std::move(fresh);

@@ -133,6 +133,12 @@ protected:
   virtual int TriangulationChoice() const {
     return 0;
   }
+  // True for modules that visit the mesh in any order (the Morse-Smale complex follows
+  // V-paths across it): GALE then keeps every computed segment within its byte cap
+  // (gale::Parameters::randomAccess).
+  virtual bool TriangulationRandomAccess() const {
+    return false;
+  }
 
   // Whether the module needs an input scalar (all of today's do).
   bool NeedsInputScalars = true;

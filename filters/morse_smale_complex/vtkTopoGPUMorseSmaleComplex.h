@@ -106,6 +106,9 @@ protected:
   int TriangulationChoice() const override {
     return this->Triangulation;
   }
+  bool TriangulationRandomAccess() const override {
+    return true;
+  }
 
 private:
   vtkTopoGPUMorseSmaleComplex(const vtkTopoGPUMorseSmaleComplex&) = delete;

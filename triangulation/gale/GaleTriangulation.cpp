@@ -64,8 +64,9 @@ public:
     // A loop's consumers need their own segments and the window ahead; the rest is
     // dropped (the paper's just-in-time relations).
     const std::size_t cache =
-        p.cacheSegments > 0
-            ? std::size_t(p.cacheSegments)
+        p.cacheSegments > 0 ? std::size_t(p.cacheSegments)
+        : p.randomAccess
+            ? std::size_t(segments_) + 1
             : std::max<std::size_t>(
                   256, std::size_t(2 * lookahead) +
                            64 * std::size_t(std::max(

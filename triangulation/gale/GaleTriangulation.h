@@ -72,6 +72,10 @@ struct Parameters {
   int cacheSegments = 0;
   std::size_t cacheBytes = std::size_t(1) << 30; // per relation; 0 = no byte cap
   ProducerKind producer = ProducerKind::Cpu;
+  // For algorithms that revisit segments in any order (the Morse-Smale complex follows
+  // V-paths across the mesh): with cacheSegments 0, every computed segment is kept,
+  // within cacheBytes, instead of a window around a segment-order loop's front.
+  bool randomAccess = false;
   // A consumer that misses a segment nobody computes yet computes it itself when the
   // producer allows it (the CPU producer does), instead of queueing and waiting.
   bool consumersHelp = true;
