@@ -13,6 +13,7 @@
 #include <chrono>
 #include <climits>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 namespace topogpu::gpu {
@@ -290,20 +291,53 @@ private:
            const std::vector<SimplexId>& segments, std::vector<gale::SegmentPointer>& out,
            const Ready* ready) {
     if (onDevice(relation) && !disabled_) {
+      bool failed = false;
       try {
-        // one leader per relation: the VV and star leaders share the device
+        // one leader per relation: the VV and star leaders share the device (the flag
+        // read again under its lock: the other leader may have failed meanwhile and
+        // released the arrays)
         std::lock_guard<std::mutex> device(deviceMutex_);
-        computeOnDevice(mesh, relation == gale::kVertexStar, segments, out, ready);
-        return;
+        if (!disabled_) {
+          computeOnDevice(mesh, relation == gale::kVertexStar, segments, out, ready);
+          return;
+        }
       } catch (const GpuError& error) {
         std::lock_guard<std::mutex> lock(mutex_);
         disabled_ = true;
+        failed = true;
         warnings_.push_back(std::string("GALE: the GPU producer failed (") +
                             error.what() +
                             "); CPU producers compute the relations from here on");
       }
+      if (failed)
+        releaseDevice();
     }
     cpu_->compute(mesh, relation, segments, out);
+  }
+
+  // After a failure: the mesh and the launch buffers leave the device (the CPU
+  // producers take over for the triangulation's whole life). Errors of a broken
+  // context are ignored: its memory goes with it.
+  void releaseDevice() {
+    std::lock_guard<std::mutex> device(deviceMutex_);
+    const auto drop = [](auto& array) {
+      try {
+        std::decay_t<decltype(array)>().swap(array);
+      } catch (...) {
+      }
+    };
+    for (auto* array :
+         {&cells_, &oldOfNew_, &internalCells_, &externalCells_, &segmentStart_})
+      drop(*array);
+    drop(internalOffsets_);
+    drop(externalOffsets_);
+    for (Slot& slot : slots_) {
+      for (auto* array : {&slot.batch, &slot.firstRow, &slot.rowOffsets, &slot.rows,
+                          &slot.counts, &slot.dense, &slot.denseOffsets, &slot.flags})
+        drop(*array);
+      drop(slot.scratch);
+    }
+    cudaGetLastError();
   }
 
   // Launch: the chunk's row capacities (the star exactly; VV at most dimension per star
