@@ -240,25 +240,19 @@ public:
   // task's pinned segment they are plain indexing.
   int getVertexNeighborNumber(SimplexId v) const {
     TOPOGPU_REQUIRE_RELATION(prepared_, VV);
-    TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-    SimplexId row = 0;
-    return vertexRows(gale::kVertexNeighbors, v, row)->rows.size(row);
+    return vertexRowSize(gale::kVertexNeighbors, v);
   }
   SimplexId getVertexNeighbor(SimplexId v, int i) const {
     TOPOGPU_REQUIRE_INDEX(i, getVertexNeighborNumber(v), "neighbour index");
-    SimplexId row = 0;
-    return vertexRows(gale::kVertexNeighbors, v, row)->rows.at(row, i);
+    return vertexRowEntry(gale::kVertexNeighbors, v, i);
   }
   int getVertexEdgeNumber(SimplexId v) const {
     TOPOGPU_REQUIRE_RELATION(prepared_, VE);
-    TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-    SimplexId row = 0;
-    return vertexRows(gale::kVertexEdges, v, row)->rows.size(row);
+    return vertexRowSize(gale::kVertexEdges, v);
   }
   SimplexId getVertexEdge(SimplexId v, int i) const {
     TOPOGPU_REQUIRE_INDEX(i, getVertexEdgeNumber(v), "edge index");
-    SimplexId row = 0;
-    return vertexRows(gale::kVertexEdges, v, row)->rows.at(row, i);
+    return vertexRowEntry(gale::kVertexEdges, v, i);
   }
   int getVertexTriangleNumber(SimplexId v) const;
   SimplexId getVertexTriangle(SimplexId v, int i) const;
@@ -274,14 +268,11 @@ public:
   SimplexId getTetNeighbor(SimplexId t, int i) const;
   int getVertexStarNumber(SimplexId v) const {
     TOPOGPU_REQUIRE_RELATION(prepared_, VertexStar);
-    TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
-    SimplexId row = 0;
-    return vertexRows(gale::kVertexStar, v, row)->rows.size(row);
+    return vertexRowSize(gale::kVertexStar, v);
   }
   SimplexId getVertexStar(SimplexId v, int i) const {
     TOPOGPU_REQUIRE_INDEX(i, getVertexStarNumber(v), "star index");
-    SimplexId row = 0;
-    return vertexRows(gale::kVertexStar, v, row)->rows.at(row, i);
+    return vertexRowEntry(gale::kVertexStar, v, i);
   }
   void getVertexStarVertices(SimplexId v, int i, SimplexId* vertices) const {
     const SimplexId cell = getVertexStar(v, i);
@@ -467,6 +458,16 @@ private:
       }
     }
     return vertexRelation(relation, v, row);
+  }
+  // The size and the i-th entry of vertex v's row of a row relation (VV, VE, star).
+  int vertexRowSize(gale::ServedRelation relation, SimplexId v) const {
+    TOPOGPU_REQUIRE_INDEX(v, numberOfVertices_, "vertex");
+    SimplexId row = 0;
+    return vertexRows(relation, v, row)->rows.size(row);
+  }
+  SimplexId vertexRowEntry(gale::ServedRelation relation, SimplexId v, int i) const {
+    SimplexId row = 0;
+    return vertexRows(relation, v, row)->rows.at(row, i);
   }
   void advanceFront(SimplexId segment) const;
   void endPass() const;
