@@ -131,9 +131,10 @@ struct PatchFimState {
   // as the rest of a million-vertex upload). The solver sizes it when it is smaller.
   PinnedVector<unsigned> transfer;
   // The device solver's download goes through this page-locked block when it holds
-  // value and label (16 bytes per vertex): at full bus speed, then copied by all cores,
-  // a third of the time of a download into pageable memory. Allocated with the state
-  // for the same reason; the pageable path otherwise.
+  // value and label (16 bytes per vertex): at full bus speed, then copied by all cores
+  // (H200, 1M vertices: about 1.0 ms against 1.2-1.4 ms straight into the pageable
+  // vectors). Allocated with the state for the same reason; the pageable path
+  // otherwise.
   PinnedVector<unsigned char> staging;
 };
 // The size of PatchFimState::transfer the device solver uses.

@@ -1069,39 +1069,32 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
         reinterpret_cast<unsigned long long*>(state.transfer.data() + kTransferTotals);
     const std::size_t valueBytes = nv * sizeof(double),
                       labelBytes = nv * sizeof(SimplexId);
-    if (state.staging.size() >= valueBytes + labelBytes) {
-      // Through the state's pinned staging block (PatchFimState::staging): the DMA at
-      // full bus speed, then copies by all cores, the values' while the labels come
-      // down (a copy into pageable memory goes through the driver's staging buffer and
-      // one core, at about a third of the speed).
-      unsigned char* const values = state.staging.data();
-      unsigned char* const labels = values + valueBytes;
-      cudaCheck(cudaMemcpyAsync(values, st.valueIn, valueBytes, cudaMemcpyDeviceToHost,
-                                main.stream),
-                "patchFIM: download");
-      cudaCheck(cudaEventRecord(done[0].event, main.stream), "patchFIM: event");
-      cudaCheck(cudaMemcpyAsync(labels, st.labelIn, labelBytes, cudaMemcpyDeviceToHost,
-                                main.stream),
-                "patchFIM: download");
-      cudaCheck(cudaMemcpyAsync(total, st.solves, 3 * sizeof(unsigned long long),
-                                cudaMemcpyDeviceToHost, main.stream),
-                "patchFIM: download");
+    // Through the state's pinned staging block when it holds both arrays
+    // (PatchFimState::staging): the DMA at full bus speed, then copies by all cores, the
+    // values' while the labels come down; else straight into the pageable vectors
+    // (through the driver's staging buffer, one core).
+    const bool staged = state.staging.size() >= valueBytes + labelBytes;
+    void* const values = staged ? static_cast<void*>(state.staging.data())
+                                : static_cast<void*>(state.value.data());
+    void* const labels = staged ? static_cast<void*>(state.staging.data() + valueBytes)
+                                : static_cast<void*>(state.label.data());
+    cudaCheck(cudaMemcpyAsync(values, st.valueIn, valueBytes, cudaMemcpyDeviceToHost,
+                              main.stream),
+              "patchFIM: download");
+    cudaCheck(cudaEventRecord(done[0].event, main.stream), "patchFIM: event");
+    cudaCheck(cudaMemcpyAsync(labels, st.labelIn, labelBytes, cudaMemcpyDeviceToHost,
+                              main.stream),
+              "patchFIM: download");
+    cudaCheck(cudaMemcpyAsync(total, st.solves, 3 * sizeof(unsigned long long),
+                              cudaMemcpyDeviceToHost, main.stream),
+              "patchFIM: download");
+    if (staged) {
       cudaCheck(cudaEventSynchronize(done[0].event), "patchFIM: download");
       copyInParallel(state.value.data(), values, valueBytes);
-      cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: download");
-      copyInParallel(state.label.data(), labels, labelBytes);
-    } else {
-      cudaCheck(cudaMemcpyAsync(state.value.data(), st.valueIn, valueBytes,
-                                cudaMemcpyDeviceToHost, main.stream),
-                "patchFIM: download");
-      cudaCheck(cudaMemcpyAsync(state.label.data(), st.labelIn, labelBytes,
-                                cudaMemcpyDeviceToHost, main.stream),
-                "patchFIM: download");
-      cudaCheck(cudaMemcpyAsync(total, st.solves, 3 * sizeof(unsigned long long),
-                                cudaMemcpyDeviceToHost, main.stream),
-                "patchFIM: download");
-      cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: download");
     }
+    cudaCheck(cudaStreamSynchronize(main.stream), "patchFIM: download");
+    if (staged)
+      copyInParallel(state.label.data(), labels, labelBytes);
     state.solves += static_cast<long long>(total[0]);
     state.patchRounds += static_cast<long long>(total[1]);
     state.rounds = static_cast<long long>(total[2]);
