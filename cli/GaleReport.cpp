@@ -18,6 +18,12 @@ void addGaleReport(const Domain& domain, CommandResult& result) {
   g.add("producer", gale->producerName());
   g.add("segments", static_cast<long long>(gale->getNumberOfSegments()));
   g.add("initialization_seconds", stats.initializationSeconds);
+  g.add("construction_seconds", stats.initialization.construction());
+  g.add("segmentation_seconds", stats.initialization.segmentationSeconds);
+  g.add("cell_list_seconds", stats.initialization.cellListSeconds);
+  g.add("producer_setup_seconds", stats.initialization.producerSeconds);
+  g.add("simplex_list_seconds", stats.initialization.simplexListSeconds);
+  g.add("validation_seconds", stats.validationSeconds);
   g.add("consumer_wait_seconds", stats.consumerWaitSeconds);
   g.add("queue_seconds", stats.queueSeconds);
   g.add("producer_seconds", stats.producerSeconds);

@@ -101,7 +101,14 @@ void ripsPointDistances(const std::vector<double>&, SimplexId, int, std::size_t,
   noCuda("rips persistence");
 }
 
+struct GaleGpuStart {};
+
+std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation&) {
+  return nullptr;
+}
+
 std::shared_ptr<gale::SegmentProducer> makeGaleGpuProducer(const GaleTriangulation&,
+                                                           std::shared_ptr<GaleGpuStart>,
                                                            std::string& why) {
   why = "this build of TopoGPU has no CUDA support";
   return nullptr;

@@ -3,6 +3,7 @@
 #include "cuda/common/CudaCheck.h"
 #include "cuda/common/GpuDevice.h"
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <tbb/parallel_for.h>
 #include <thrust/device_vector.h>
@@ -129,6 +130,65 @@ __global__ void compactRows(int rowCount, const int* rowOffsets, const int* rows
     dense[denseOffsets[r] + k] = row[k];
 }
 
+// The boundary flags of every vertex at once (they are kept whole anyway): each cell's
+// facets as (lowest, middle) keys and the third vertex (-1 in 2D), sorted; a facet met
+// once is on the boundary, more than twice non-manifold.
+__global__ void emitFacets(const int* cells, int arity, long long cellCount,
+                           unsigned long long* keys, int* thirds) {
+  const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (c >= cellCount)
+    return;
+  int t[4] = {0, 0, 0, INT_MAX};
+  for (int k = 0; k < arity; ++k)
+    t[k] = cells[c * arity + k];
+  for (int i = 1; i < arity; ++i) // ascending (4 values at most)
+    for (int j = i; j > 0 && t[j - 1] > t[j]; --j) {
+      const int x = t[j];
+      t[j] = t[j - 1];
+      t[j - 1] = x;
+    }
+  for (int omit = 0; omit < arity; ++omit) {
+    int f[3] = {-1, -1, -1};
+    for (int k = 0, m = 0; k < arity; ++k)
+      if (k != omit)
+        f[m++] = t[k];
+    keys[c * arity + omit] = ((unsigned long long)f[0] << 32) | (unsigned)f[1];
+    thirds[c * arity + omit] = f[2];
+  }
+}
+
+// One thread per sorted facet; the first of a run of equal facets counts the run.
+__global__ void countFacets(long long facetCount, const unsigned long long* keys,
+                            const int* thirds, const int* segmentOfNew,
+                            unsigned char* vertexFlags, int* nonManifold) {
+  const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i >= facetCount)
+    return;
+  const unsigned long long key = keys[i];
+  const int third = thirds[i];
+  if (i > 0 && keys[i - 1] == key && thirds[i - 1] == third)
+    return;
+  long long j = i + 1;
+  while (j < facetCount && keys[j] == key && thirds[j] == third)
+    ++j;
+  const int lowest = int(key >> 32), middle = int(key & 0xffffffffu);
+  if (j - i == 1) {
+    vertexFlags[lowest] = 1;
+    vertexFlags[middle] = 1;
+    if (third >= 0)
+      vertexFlags[third] = 1;
+  } else if (j - i > 2) {
+    atomicAdd(nonManifold + segmentOfNew[lowest], 1);
+  }
+}
+
+int bitsFor(long long n) {
+  int bits = 1;
+  while (bits < 62 && (1ll << bits) <= n)
+    ++bits;
+  return bits;
+}
+
 template <typename T> thrust::device_vector<T> upload(const std::vector<T>& host) {
   return thrust::device_vector<T>(host.begin(), host.end());
 }
@@ -205,7 +265,10 @@ struct Slot {
 
 class GpuProducer : public gale::SegmentProducer {
 public:
-  explicit GpuProducer(const GaleTriangulation& mesh) : cpu_(gale::makeCpuProducer()) {
+  // The first part of the setup, run while the CPU builds the cell lists: the cells (new
+  // ids), the renumbering and the star sizes, and the boundary flags of every vertex.
+  explicit GpuProducer(const GaleTriangulation& mesh)
+      : mesh_(mesh), cpu_(gale::makeCpuProducer()) {
     const SimplexId n = mesh.getNumberOfVertices(), cellCount = mesh.getNumberOfCells();
     arity_ = mesh.getDimension() + 1;
     // The row capacities need each vertex's star size; everything else is uploaded from
@@ -222,20 +285,30 @@ public:
     std::vector<std::atomic<int>>().swap(stars);
     const SimplexId segments = mesh.getNumberOfSegments();
     std::vector<int> starts(segments + 1);
+    for (SimplexId s = 0; s <= segments; ++s)
+      starts[s] = int(mesh.segmentStart(s));
+    translateCudaFailures("GALE GPU producer (upload)", [&] {
+      cells_ = upload(mesh.newCells());
+      oldOfNew_ = upload(mesh.oldIds());
+      segmentStart_ = upload(starts);
+      stageDone("gale upload");
+    });
+    computeBoundaryFlags(mesh);
+  }
+
+  // The second part, once the cell lists (I_T) exist.
+  void attachCellLists(const GaleTriangulation& mesh) {
+    const SimplexId segments = mesh.getNumberOfSegments();
     std::vector<long long> internalOffsets(segments + 1), externalOffsets(segments + 1);
     for (SimplexId s = 0; s <= segments; ++s) {
-      starts[s] = int(mesh.segmentStart(s));
       internalOffsets[s] = mesh.internalCellBegin(s);
       externalOffsets[s] = mesh.externalCellBegin(s);
     }
     translateCudaFailures("GALE GPU producer (upload)", [&] {
-      cells_ = upload(mesh.newCells());
-      oldOfNew_ = upload(mesh.oldIds());
       internalCells_ = upload(mesh.internalCells());
       externalCells_ = upload(mesh.externalCells());
       internalOffsets_ = upload(internalOffsets);
       externalOffsets_ = upload(externalOffsets);
-      segmentStart_ = upload(starts);
       for (Slot& slot : slots_) {
         cudaCheck(cudaStreamCreateWithFlags(&slot.stream, cudaStreamNonBlocking),
                   "GALE GPU producer: stream");
@@ -256,11 +329,11 @@ public:
   // The relations the device does not compute go to the CPU producer, which consumers
   // may run themselves.
   bool consumersMayCompute(gale::ServedRelation relation) const override {
-    return !onDevice(relation);
+    return !onDevice(relation) && !boundaryFromDevice(relation);
   }
   void computeSiblings(const GaleTriangulation& mesh, gale::ServedRelation relation,
                        SimplexId segment) override {
-    if (!onDevice(relation))
+    if (!onDevice(relation) && !boundaryFromDevice(relation))
       cpu_->computeSiblings(mesh, relation, segment);
   }
 
@@ -287,9 +360,95 @@ private:
     return relation == gale::kVertexNeighbors || relation == gale::kVertexStar;
   }
 
+  // The vertex boundary flags the device computed at setup serve the requests that
+  // want no edge or triangle flags (those are counted per segment by the CPU producer).
+  bool boundaryFromDevice(gale::ServedRelation relation) const {
+    return relation == gale::kBoundaryFlags && boundaryReady_ &&
+           (mesh_.boundaryFlagsWanted() & (BoundaryEdges | BoundaryTriangles)) == 0;
+  }
+
+  void computeBoundaryFlags(const GaleTriangulation& mesh) {
+    try {
+      translateCudaFailures("GALE GPU producer (boundary flags)", [&] {
+        const long long cellCount = mesh.getNumberOfCells();
+        const long long facets = cellCount * arity_;
+        const SimplexId n = mesh.getNumberOfVertices();
+        const auto count = static_cast<std::size_t>(facets);
+        thrust::device_vector<unsigned long long> keys(count), keysAlt(count);
+        thrust::device_vector<int> thirds(count), thirdsAlt(count);
+        const unsigned blocks = unsigned((cellCount + 255) / 256);
+        emitFacets<<<blocks, 256>>>(raw(cells_), arity_, cellCount, raw(keys),
+                                    raw(thirds));
+        cudaCheck(cudaGetLastError(), "GALE boundary flags: facets");
+        // (lowest, middle, third) order: a stable sort by the third vertex, then by the
+        // key (CUB's radix sort is stable)
+        cub::DoubleBuffer<unsigned long long> k(raw(keys), raw(keysAlt));
+        cub::DoubleBuffer<int> t(raw(thirds), raw(thirdsAlt));
+        const int idBits = bitsFor(n);
+        std::size_t bytes = 0, more = 0;
+        if (arity_ == 4)
+          cudaCheck(cub::DeviceRadixSort::SortPairs(nullptr, bytes, t, k, int(facets), 0,
+                                                    idBits),
+                    "GALE boundary flags: sort");
+        cudaCheck(cub::DeviceRadixSort::SortPairs(nullptr, more, k, t, int(facets), 0,
+                                                  32 + idBits),
+                  "GALE boundary flags: sort");
+        thrust::device_vector<unsigned char> scratch(std::max(bytes, more) + 1);
+        if (arity_ == 4)
+          cudaCheck(cub::DeviceRadixSort::SortPairs(raw(scratch), bytes, t, k,
+                                                    int(facets), 0, idBits),
+                    "GALE boundary flags: sort");
+        cudaCheck(cub::DeviceRadixSort::SortPairs(raw(scratch), more, k, t, int(facets),
+                                                  0, 32 + idBits),
+                  "GALE boundary flags: sort");
+        thrust::device_vector<int> segmentOfNew = upload(mesh.segmentOfNewVertices());
+        thrust::device_vector<unsigned char> flags(std::size_t(n), 0);
+        thrust::device_vector<int> nonManifold(std::size_t(mesh.getNumberOfSegments()),
+                                               0);
+        countFacets<<<unsigned((facets + 255) / 256), 256>>>(
+            facets, k.Current(), t.Current(), raw(segmentOfNew), raw(flags),
+            raw(nonManifold));
+        cudaCheck(cudaGetLastError(), "GALE boundary flags: count");
+        vertexFlags_.resize(std::size_t(n));
+        nonManifold_.resize(nonManifold.size());
+        thrust::copy(flags.begin(), flags.end(), vertexFlags_.begin());
+        thrust::copy(nonManifold.begin(), nonManifold.end(), nonManifold_.begin());
+        stageDone("gale boundary");
+      });
+      boundaryReady_ = true;
+    } catch (const GpuError& error) {
+      // the VV and star kernels may still run: only this relation goes to the CPU
+      std::vector<unsigned char>().swap(vertexFlags_);
+      std::vector<int>().swap(nonManifold_);
+      std::lock_guard<std::mutex> lock(mutex_);
+      warnings_.push_back(
+          std::string("GALE: the GPU producer's boundary flags failed (") + error.what() +
+          "); the CPU computes them per segment");
+    }
+  }
+
+  // Segments of the device's vertex flags (no edge or triangle flags wanted).
+  void serveBoundaryFlags(const GaleTriangulation& mesh,
+                          const std::vector<SimplexId>& segments,
+                          std::vector<gale::SegmentPointer>& out) {
+    out.assign(segments.size(), nullptr);
+    for (std::size_t b = 0; b < segments.size(); ++b) {
+      const SimplexId s = segments[b];
+      auto segment = std::make_shared<gale::SegmentRelation>();
+      segment->vertexFlags.assign(vertexFlags_.begin() + mesh.segmentStart(s),
+                                  vertexFlags_.begin() + mesh.segmentStart(s + 1));
+      segment->nonManifoldFacets = nonManifold_[std::size_t(s)];
+      out[b] = std::move(segment);
+    }
+  }
+
   void run(const GaleTriangulation& mesh, gale::ServedRelation relation,
            const std::vector<SimplexId>& segments, std::vector<gale::SegmentPointer>& out,
            const Ready* ready) {
+    if (boundaryFromDevice(relation)) {
+      serveBoundaryFlags(mesh, segments, out);
+      return;
+    }
     if (onDevice(relation) && !disabled_) {
       bool failed = false;
       try {
@@ -523,8 +682,14 @@ private:
     });
   }
 
+  const GaleTriangulation& mesh_;
   std::shared_ptr<gale::SegmentProducer> cpu_;
   int arity_ = 4;
+  // the boundary flags of every vertex (new ids) and the non-manifold facets per
+  // segment, from the setup; boundaryReady_ false: the CPU computes them
+  std::vector<unsigned char> vertexFlags_;
+  std::vector<int> nonManifold_;
+  bool boundaryReady_ = false;
   std::vector<int> starCount_;
   thrust::device_vector<int> cells_, oldOfNew_, internalCells_, externalCells_,
       segmentStart_;
@@ -549,17 +714,42 @@ void startGaleGpuContext() {
   }
 }
 
-std::shared_ptr<gale::SegmentProducer> makeGaleGpuProducer(const GaleTriangulation& mesh,
-                                                           std::string& why) {
-  if (!deviceAvailable(&why))
-    return nullptr;
+struct GaleGpuStart {
+  std::shared_ptr<GpuProducer> producer;
+  std::string why; // why there is none
+};
+
+std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation& mesh) {
+  auto start = std::make_shared<GaleGpuStart>();
+  if (!deviceAvailable(&start->why))
+    return start;
   if (mesh.getNumberOfVertices() > INT_MAX ||
       mesh.getNumberOfCells() > INT_MAX / (mesh.getDimension() + 1)) {
-    why = "the mesh's ids do not fit the GPU producer's 32-bit ids";
+    start->why = "the mesh's ids do not fit the GPU producer's 32-bit ids";
+    return start;
+  }
+  try {
+    start->producer = std::make_shared<GpuProducer>(mesh);
+  } catch (const GpuError& error) {
+    start->why = error.what();
+  } catch (const std::exception& error) { // host memory: no GPU producer either
+    start->why = error.what();
+  }
+  return start;
+}
+
+std::shared_ptr<gale::SegmentProducer>
+makeGaleGpuProducer(const GaleTriangulation& mesh, std::shared_ptr<GaleGpuStart> start,
+                    std::string& why) {
+  if (!start)
+    start = beginGaleGpuProducer(mesh);
+  if (!start->producer) {
+    why = start->why;
     return nullptr;
   }
   try {
-    return std::make_shared<GpuProducer>(mesh);
+    start->producer->attachCellLists(mesh);
+    return std::move(start->producer);
   } catch (const GpuError& error) {
     why = error.what();
     return nullptr;

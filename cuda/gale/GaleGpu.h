@@ -1,7 +1,8 @@
 // GALE's GPU producer (the paper's heterogeneous mode): the vertex neighbours (VV) and
 // the vertex star of a batch of segments computed on the device, 32 threads per segment,
-// neighbours inserted duplicate-free by atomic compare-and-swap (Algorithms 1-2); the
-// other relations by the CPU producer. A CUDA failure switches it to the CPU producer for
+// neighbours inserted duplicate-free by atomic compare-and-swap (Algorithms 1-2), and
+// every vertex's boundary flag once at setup (a sort of all facets); the other relations
+// by the CPU producer. A CUDA failure switches it to the CPU producer for
 // good, with a warning (GaleTriangulation::warnings()).
 #pragma once
 
@@ -12,10 +13,18 @@
 
 namespace topogpu::gpu {
 
-// Uploads the mesh's cells and per-segment cell lists once; nullptr (and why) without a
-// usable device, in a CUDA-free build, or when ids do not fit 32 bits.
-std::shared_ptr<gale::SegmentProducer> makeGaleGpuProducer(const GaleTriangulation& mesh,
-                                                           std::string& why);
+// The setup's first part, started on a thread of its own while GALE builds its cell
+// lists (it reads only the cells in new ids and the segmentation): uploads the cells and
+// the renumbering, and computes every vertex's boundary flag on the device. Never
+// throws; a failure is kept for makeGaleGpuProducer to report.
+struct GaleGpuStart;
+std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation& mesh);
+// The setup's end (the per-segment cell lists uploaded), from what beginGaleGpuProducer
+// started (null: both parts here); nullptr (and why) without a usable device, in a
+// CUDA-free build, or when ids do not fit 32 bits.
+std::shared_ptr<gale::SegmentProducer>
+makeGaleGpuProducer(const GaleTriangulation& mesh, std::shared_ptr<GaleGpuStart> start,
+                    std::string& why);
 // Starts the device's context (the first CUDA call's cost, a good part of a second), so
 // that GALE's construction does it on a thread of its own while it builds the cells
 // lists; never throws, a no-op without CUDA.

@@ -369,7 +369,7 @@ gale_source = os.path.join(gale_results, "gale_h200.json")
 gale_plot_dir = os.path.join(os.path.dirname(os.path.abspath(target)), "bench-results")
 if os.path.exists(gale_source):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from bench_gale import plot_lines, table_lines, write_plots
+    from bench_gale import measured_seconds, plot_lines, table_lines, write_plots
     from bench_helpers import targets_and_notes_markdown
 
     def gale_plots(name, result):
@@ -388,8 +388,7 @@ if os.path.exists(gale_source):
                     if r["case"] == case and r["algorithm"] == algorithm}
             e, c = rows.get("explicit"), rows.get("gale-cpu")
             if e and c and c.get("gale"):
-                seconds = ((c["algorithm_seconds"] + (c["initialization_seconds"] or 0))
-                           / max(e["algorithm_seconds"], 1e-9))
+                seconds = measured_seconds(c) / max(e["algorithm_seconds"], 1e-9)
                 parts.append(f"{case} {seconds:.1f}x the time, "
                              f"{c['peak_host_memory_mib'] / e['peak_host_memory_mib']:.2f}x "
                              f"the peak, {c['gale']['segments_computed'] / c['gale']['segments']:.0f} "

@@ -27,6 +27,8 @@
 //                                      run)
 //   gpu_equality --rips-only ...       the Rips persistence cases only (with
 //                                      --host-only: the GPU's host twin in its place)
+//   gpu_equality --gale-only           GALE's GPU producer cases only (fault injection
+//                                      included unless --no-faults)
 #include "core/common/BackendSelection.h"
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
@@ -72,7 +74,8 @@ using namespace topogpu;
 namespace {
 
 int failures = 0, checks = 0;
-bool hostOnly = false, injectFaults = true, geodesicOnly = false, ripsOnly = false;
+bool hostOnly = false, injectFaults = true, geodesicOnly = false, ripsOnly = false,
+     galeOnly = false;
 std::string surfaceFolder, ripsFolder;
 
 void expect(bool ok, const std::string& what) {
@@ -1774,6 +1777,45 @@ std::vector<float> randomLevels(SimplexId n, unsigned seed, unsigned levels) {
 
 } // namespace
 
+// The device's boundary flags and non-manifold facet count on meshes that are not a
+// box: tets around a shared triangle (non-manifold), a tet apart from them
+// (disconnected), and triangles around a shared edge (2D), against the explicit backend.
+void galeGpuBoundaryOfOddMeshes() {
+  struct Case {
+    const char* name;
+    int dimension;
+    SimplexId vertices;
+    std::vector<SimplexId> cells;
+  };
+  const std::vector<Case> cases = {
+      {"three tets on one triangle and one apart", 3, 10, {0, 1, 2, 3, 0, 1, 2, 4, 0, 1,
+                                                           2, 5, 2, 3, 6, 7, 6, 7, 8, 9}},
+      {"three triangles on one edge", 2, 7, {0, 1, 2, 0, 1, 3, 0, 1, 4, 4, 5, 6}}};
+  for (const Case& c : cases) {
+    ExplicitTriangulation mesh(c.vertices, c.dimension, c.cells);
+    mesh.precondition(BoundaryVertices);
+    std::vector<double> points;
+    for (SimplexId v = 0; v < c.vertices; ++v)
+      points.insert(points.end(), {double(v % 3), double((v / 3) % 3), double(v / 9)});
+    gale::Parameters parameters;
+    parameters.producer = gale::ProducerKind::Gpu;
+    parameters.segmentCapacity = 2;
+    auto gale = GaleTriangulation::fromExplicit(mesh, points, parameters);
+    gale->precondition(BoundaryVertices);
+    SimplexId differ = 0;
+    for (SimplexId v = 0; v < c.vertices; ++v)
+      differ += gale->isVertexOnBoundary(v) != mesh.isVertexOnBoundary(v);
+    expect(differ == 0 &&
+               gale->getNumberOfNonManifoldFacets() ==
+                   mesh.getNumberOfNonManifoldFacets() &&
+               mesh.getNumberOfNonManifoldFacets() == 1 && gale->producerName() == "gpu",
+           std::string("GALE GPU boundary flags (") + c.name +
+               "): " + std::to_string(differ) + " flags differ, non-manifold facets " +
+               std::to_string(gale->getNumberOfNonManifoldFacets()) + " against " +
+               std::to_string(mesh.getNumberOfNonManifoldFacets()));
+  }
+}
+
 // GALE's GPU producer (cuda/gale): the device computes VV and the vertex star per
 // segment; every row must equal the explicit backend's as a set, the critical points must
 // be identical, and an injected CUDA failure ("gale producer") must switch to the CPU
@@ -1812,6 +1854,17 @@ void galeGpuProducer() {
     }
     expect(bad == 0,
            tag + ": " + std::to_string(bad) + " vertices with other VV/star rows");
+    // the boundary flags come from the device's sort of every facet
+    gale->precondition(BoundaryVertices);
+    mesh.precondition(BoundaryVertices);
+    SimplexId flagged = 0, differ = 0;
+    for (SimplexId v = 0; v < n; ++v) {
+      flagged += mesh.isVertexOnBoundary(v);
+      differ += gale->isVertexOnBoundary(v) != mesh.isVertexOnBoundary(v);
+    }
+    expect(differ == 0 && flagged == n - (nx - 2) * (ny - 2) * (nz - 2),
+           tag + ": " + std::to_string(differ) + " boundary flags differ (" +
+               std::to_string(flagged) + " on the box's boundary)");
     critical_points::Output out;
     critical_points::execute(*gale, viewOf(field), {Backend::Cpu}, Monitor{}, out);
     expect(out.vertexTypes == reference.vertexTypes && out.counts == reference.counts,
@@ -1857,8 +1910,22 @@ void galeGpuProducer() {
            "GALE GPU producer: no segment computed ahead of the consumers (" +
                gale->producerName() + ")");
   }
+  galeGpuBoundaryOfOddMeshes();
   if (!injectFaults)
     return;
+  // the boundary flags' own failure: the CPU counts them, the rest stays on the device
+  runWithInjectedFault("GALE boundary fault", "gale boundary", [&] {
+    gale::Parameters parameters;
+    parameters.producer = gale::ProducerKind::Gpu;
+    auto gale = GaleTriangulation::fromExplicit(mesh, points, parameters);
+    critical_points::Output out;
+    critical_points::execute(*gale, viewOf(field), {Backend::Cpu}, Monitor{}, out);
+    expect(out.vertexTypes == reference.vertexTypes && gale->producerName() == "gpu",
+           "GALE boundary fault: the result differs or the producer is gone (" +
+               gale->producerName() + ")");
+    expect(contains(joined(gale->warnings()), "boundary flags failed"),
+           "GALE boundary fault: no warning: " + joined(gale->warnings()));
+  });
   gale::Parameters parameters;
   parameters.producer = gale::ProducerKind::Gpu;
   auto gale = GaleTriangulation::fromExplicit(mesh, points, parameters);
@@ -1930,6 +1997,8 @@ int main(int argc, char** argv) try {
       geodesicOnly = true;
     } else if (flag == "--rips-only") {
       ripsOnly = true;
+    } else if (flag == "--gale-only") {
+      galeOnly = true;
     } else if (flag == "--rips" && argc > 2) {
       ripsFolder = argv[2];
       --argc;
@@ -1952,6 +2021,12 @@ int main(int argc, char** argv) try {
   }
   if (!hostOnly)
     std::printf("device: %s\n", gpu::deviceDescription().c_str());
+  if (galeOnly && !hostOnly) {
+    galeGpuProducer();
+    galeGpuMorseSmale();
+    std::printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures == 0 ? 0 : 1;
+  }
   if (ripsOnly) {
     if (hostOnly) { // the checks on the host twin (no faults, budgets or device memory)
       ripsGenerated();

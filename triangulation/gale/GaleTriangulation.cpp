@@ -629,7 +629,7 @@ GaleTriangulation::GaleTriangulation(Unchecked, const ExplicitTriangulation& mes
     for (int k = 0; k < arity; ++k)
       cells_.set(std::size_t(c) * arity + k, mesh.getCellVertex(c, k));
   });
-  initializationSeconds_ += timer.seconds();
+  initialization_.cellListSeconds += timer.seconds();
   finishInitialization(points, std::move(producer));
 }
 
@@ -647,8 +647,8 @@ GaleTriangulation::GaleTriangulation(Cells32, SimplexId numberOfVertices,
     checkParameters(points); // names the bad dimension
   numberOfCells_ = checkedCellCount(numberOfVertices_, dimension_, cellVertices);
   checkParameters(points);
+  validationSeconds_ = timer.seconds();
   cells_.adopt(std::move(cellVertices));
-  initializationSeconds_ += timer.seconds();
   finishInitialization(points, std::move(producer), &points);
 }
 
@@ -697,11 +697,13 @@ void GaleTriangulation::initialize(std::vector<SimplexId>& cellVertices,
     checkParameters(points); // names the bad dimension
   numberOfCells_ = checkedCellCount(numberOfVertices_, dimension_, cellVertices);
   checkParameters(points);
+  validationSeconds_ = timer.seconds();
+  timer.reset();
   cells_.allocate(cellVertices.size(), numberOfVertices_ - 1, false);
   parallelFor(SimplexId(cellVertices.size()),
               [&](SimplexId i) { cells_.set(std::size_t(i), cellVertices[i]); });
   std::vector<SimplexId>().swap(cellVertices);
-  initializationSeconds_ += timer.seconds();
+  initialization_.cellListSeconds += timer.seconds();
   finishInitialization(points, std::move(producer));
 }
 
@@ -712,20 +714,31 @@ void GaleTriangulation::finishInitialization(
   buildSegments(points);
   if (release != nullptr)
     std::vector<double>().swap(*release);
+  initialization_.segmentationSeconds += timer.seconds();
+  timer.reset();
   // Cells in new ids from here on: producers read them without the renumbering's
   // random lookups.
   parallelFor(SimplexId(cells_.size()),
               [&](SimplexId i) { cells_.set(std::size_t(i), newOfOld_[cells_[i]]); });
   tets32_ = dimension_ == 3 ? cells_.narrowData() : nullptr;
+  // The GPU producer's uploads and its boundary flags need only the cells and the
+  // segmentation: they run while the cell lists are built.
+  std::future<std::shared_ptr<gpu::GaleGpuStart>> gpuStart;
+  if (!producer && parameters_.producer == gale::ProducerKind::Gpu)
+    gpuStart = std::async(std::launch::async, [this] {
+      if (gpuContext_.valid())
+        gpuContext_.get();
+      return gpu::beginGaleGpuProducer(*this);
+    });
   buildCellLists();
+  initialization_.cellListSeconds += timer.seconds();
+  timer.reset();
   if (producer) {
     producer_ = std::move(producer);
   } else {
     if (parameters_.producer == gale::ProducerKind::Gpu) {
-      if (gpuContext_.valid())
-        gpuContext_.get();
       std::string why;
-      producer_ = gpu::makeGaleGpuProducer(*this, why);
+      producer_ = gpu::makeGaleGpuProducer(*this, gpuStart.get(), why);
       if (!producer_)
         warnings_.push_back("GALE: no GPU producer (" + why +
                             "); the relations are computed by CPU producers");
@@ -733,7 +746,7 @@ void GaleTriangulation::finishInitialization(
     if (!producer_)
       producer_ = gale::makeCpuProducer();
   }
-  initializationSeconds_ += timer.seconds();
+  initialization_.producerSeconds += timer.seconds();
 }
 
 GaleTriangulation::~GaleTriangulation() {
@@ -939,7 +952,7 @@ void GaleTriangulation::sortInternalByTuple() {
       internalCells_.set(internalOffsets_[s] + k, local[k].second);
   });
   internalByTuple_ = true;
-  initializationSeconds_ += timer.seconds();
+  initialization_.simplexListSeconds += timer.seconds();
 }
 
 namespace {
@@ -1149,7 +1162,7 @@ void GaleTriangulation::buildEdgesAndTriangles(bool edges, bool triangles) {
     indexByLowestVertex(triangleNew_, 3, triangleOffsets_, triangleFirst_);
     trianglesBuilt_ = true;
   }
-  initializationSeconds_ += timer.seconds();
+  initialization_.simplexListSeconds += timer.seconds();
 }
 
 void GaleTriangulation::startServer(gale::ServedRelation relation) {
@@ -1605,7 +1618,9 @@ SimplexId GaleTriangulation::getNumberOfNonManifoldFacets() const {
 
 gale::Statistics GaleTriangulation::statistics() const {
   gale::Statistics s;
-  s.initializationSeconds = initializationSeconds_;
+  s.initialization = initialization_;
+  s.validationSeconds = validationSeconds_;
+  s.initializationSeconds = initialization_.total();
   for (const auto& server : servers_) {
     if (server)
       server->addStatistics(s);

@@ -140,9 +140,27 @@ std::shared_ptr<SegmentProducer> makeCpuProducer();
 SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation relation,
                                  SimplexId segment);
 
+// GALE's initialization (section 4.3), by stage, in seconds.
+struct InitializationSeconds {
+  double segmentationSeconds = 0; // the octree, the renumbering
+  double cellListSeconds = 0;     // cells in new ids, internal / external cells (I_T)
+  double producerSeconds = 0;     // the producer's setup (the GPU's uploads)
+  // edge / triangle lists (I_E, I_F) and the cells' tuple order, built when an
+  // algorithm's precondition asks for them (inside its precondition's time)
+  double simplexListSeconds = 0;
+  // Construction alone: what precondition adds is not in it.
+  double construction() const {
+    return segmentationSeconds + cellListSeconds + producerSeconds;
+  }
+  double total() const { return construction() + simplexListSeconds; }
+};
+
 struct Statistics {
-  double initializationSeconds =
-      0;                          // segmentation, cells per segment, edge/triangle lists
+  double initializationSeconds = 0; // initialization.total()
+  InitializationSeconds initialization;
+  // The cells' checks, the same as the explicit backend's construction (not GALE's own
+  // initialization: both backends validate a mesh the same way).
+  double validationSeconds = 0;
   double consumerWaitSeconds = 0; // summed over consumer threads
   // The wait's breakdown (the paper's figure 10), summed: requests waiting in the queue
   // for the leader, the producers' batches (preparation, kernel + copies, integration
@@ -338,6 +356,7 @@ public:
   // externalCellBegin).
   const IdArray& newCells() const { return cells_; }
   const IdArray& oldIds() const { return oldOfNew_; }
+  const IdArray& segmentOfNewVertices() const { return segmentOfNew_; }
   const IdArray& internalCells() const { return internalCells_; }
   const IdArray& externalCells() const { return externalCells_; }
   // Vertices of segment s are the new ids [segmentStart(s), segmentStart(s + 1)).
@@ -506,7 +525,8 @@ private:
   std::future<void> gpuContext_; // the device's context, started at construction
   std::array<std::unique_ptr<gale::RelationServer>, gale::kServedRelationCount> servers_;
   std::vector<std::string> warnings_;
-  double initializationSeconds_ = 0;
+  gale::InitializationSeconds initialization_;
+  double validationSeconds_ = 0;
   mutable std::atomic<SimplexId> nonManifoldFacets_{-1};
   // The segment the consumers of a segment-order loop took last (-1 outside one).
   mutable std::atomic<SimplexId> front_{-1};
