@@ -107,6 +107,11 @@ std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation&) {
   return nullptr;
 }
 
+bool galeGpuCellOffsets(const GaleGpuStart*, std::vector<SimplexId>&,
+                        std::vector<SimplexId>&) {
+  return false;
+}
+
 std::shared_ptr<gale::SegmentProducer> makeGaleGpuProducer(const GaleTriangulation&,
                                                            std::shared_ptr<GaleGpuStart>,
                                                            std::string& why) {

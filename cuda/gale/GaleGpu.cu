@@ -14,6 +14,7 @@
 #include <chrono>
 #include <climits>
 #include <mutex>
+#include <shared_mutex>
 #include <type_traits>
 #include <vector>
 
@@ -182,6 +183,47 @@ __global__ void countFacets(long long facetCount, const unsigned long long* keys
   }
 }
 
+// Per cell: its star counts, its own segment (its lowest vertex's: I_T's internal list)
+// and the other segments it touches (up to 3, noSegment filling the rest: the external
+// lists), each counted per segment.
+__global__ void cellSegments(const int* cells, int arity, long long cellCount,
+                             const int* segmentOfNew, int noSegment, int* own,
+                             int* others, int* internalCount, int* externalCount,
+                             int* starCount) {
+  const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (c >= cellCount)
+    return;
+  int lowest = INT_MAX;
+  for (int k = 0; k < arity; ++k) {
+    const int v = cells[c * arity + k];
+    lowest = min(lowest, v);
+    atomicAdd(starCount + v, 1);
+  }
+  const int mine = segmentOfNew[lowest];
+  own[c] = mine;
+  atomicAdd(internalCount + mine, 1);
+  int seen[3] = {noSegment, noSegment, noSegment};
+  int m = 0;
+  for (int k = 0; k < arity; ++k) {
+    const int s = segmentOfNew[cells[c * arity + k]];
+    bool known = s == mine;
+    for (int j = 0; j < m; ++j)
+      known |= seen[j] == s;
+    if (!known) {
+      seen[m++] = s;
+      atomicAdd(externalCount + s, 1);
+    }
+  }
+  for (int j = 0; j < 3; ++j)
+    others[c * 3 + j] = seen[j];
+}
+
+__global__ void cellOfSlot(long long slots, int perCell, int* cellIds) {
+  const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i < slots)
+    cellIds[i] = int(i / perCell);
+}
+
 int bitsFor(long long n) {
   int bits = 1;
   while (bits < 62 && (1ll << bits) <= n)
@@ -245,7 +287,9 @@ private:
 // kernels run while the previous one's rows are copied back and handed out.
 struct Slot {
   cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr, scanned = nullptr;
+  // scanned and copied block the waiting leader (cudaEventBlockingSync) instead of
+  // spinning: the consumers use every core
+  cudaEvent_t start = nullptr, scanned = nullptr, copied = nullptr;
   thrust::device_vector<int> batch, firstRow, rowOffsets, rows, counts, dense,
       denseOffsets, flags;
   thrust::device_vector<unsigned char> scratch;
@@ -260,6 +304,8 @@ struct Slot {
       cudaEventDestroy(start);
     if (scanned != nullptr)
       cudaEventDestroy(scanned);
+    if (copied != nullptr)
+      cudaEventDestroy(copied);
   }
 };
 
@@ -269,20 +315,7 @@ public:
   // ids), the renumbering and the star sizes, and the boundary flags of every vertex.
   explicit GpuProducer(const GaleTriangulation& mesh)
       : mesh_(mesh), cpu_(gale::makeCpuProducer()) {
-    const SimplexId n = mesh.getNumberOfVertices(), cellCount = mesh.getNumberOfCells();
     arity_ = mesh.getDimension() + 1;
-    // The row capacities need each vertex's star size; everything else is uploaded from
-    // GALE's own arrays (cells in new ids, the renumbering, I_V, I_T).
-    std::vector<std::atomic<int>> stars(n);
-    tbb::parallel_for(SimplexId(0), cellCount, [&](SimplexId c) {
-      for (int k = 0; k < arity_; ++k)
-        stars[mesh.cellVertexNew(c, k)].fetch_add(1, std::memory_order_relaxed);
-    });
-    starCount_.resize(n);
-    tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) {
-      starCount_[v] = stars[v].load(std::memory_order_relaxed);
-    });
-    std::vector<std::atomic<int>>().swap(stars);
     const SimplexId segments = mesh.getNumberOfSegments();
     std::vector<int> starts(segments + 1);
     for (SimplexId s = 0; s <= segments; ++s)
@@ -291,29 +324,102 @@ public:
       cells_ = upload(mesh.newCells());
       oldOfNew_ = upload(mesh.oldIds());
       segmentStart_ = upload(starts);
+      segmentOfNew_ = upload(mesh.segmentOfNewVertices());
+      buildCellLists(mesh);
       stageDone("gale upload");
     });
     computeBoundaryFlags(mesh);
   }
 
-  // The second part, once the cell lists (I_T) exist.
-  void attachCellLists(const GaleTriangulation& mesh) {
-    const SimplexId segments = mesh.getNumberOfSegments();
-    std::vector<long long> internalOffsets(segments + 1), externalOffsets(segments + 1);
-    for (SimplexId s = 0; s <= segments; ++s) {
-      internalOffsets[s] = mesh.internalCellBegin(s);
-      externalOffsets[s] = mesh.externalCellBegin(s);
+  // I_T on the device, as GaleTriangulation builds it on the host: per segment, its
+  // internal and its external cells by ascending id (stable radix sorts of the cells'
+  // segments), and every vertex's star size (the rows' capacities).
+  void buildCellLists(const GaleTriangulation& mesh) {
+    const long long cellCount = mesh.getNumberOfCells();
+    const SimplexId n = mesh.getNumberOfVertices(), segments = mesh.getNumberOfSegments();
+    const auto cells = static_cast<std::size_t>(cellCount);
+    thrust::device_vector<int> own(cells), others(3 * cells), counts(2 * segments + n, 0);
+    int* internalCount = raw(counts);
+    int* externalCount = internalCount + segments;
+    int* starCount = externalCount + segments;
+    const int noSegment = int(segments);
+    cellSegments<<<unsigned((cellCount + 255) / 256), 256>>>(
+        raw(cells_), arity_, cellCount, raw(segmentOfNew_), noSegment, raw(own),
+        raw(others), internalCount, externalCount, starCount);
+    cudaCheck(cudaGetLastError(), "GALE cell lists: segments");
+    std::vector<int> host(counts.size());
+    thrust::copy(counts.begin(), counts.end(), host.begin());
+    starCount_.assign(host.begin() + 2 * segments, host.end());
+    internalOffsets_.assign(std::size_t(segments) + 1, 0);
+    externalOffsets_.assign(std::size_t(segments) + 1, 0);
+    for (SimplexId s = 0; s < segments; ++s) {
+      internalOffsets_[s + 1] = internalOffsets_[s] + host[s];
+      externalOffsets_[s + 1] = externalOffsets_[s] + host[segments + s];
     }
+    // the cells (values) by their segment (key), stable: ascending ids per segment
+    auto sortBySegment = [&](thrust::device_vector<int>& keys, int perCell,
+                             long long kept) {
+      const long long slots = cellCount * perCell;
+      const auto size = static_cast<std::size_t>(slots);
+      thrust::device_vector<int> ids(size), keysOut(size), idsOut(size);
+      cellOfSlot<<<unsigned((slots + 255) / 256), 256>>>(slots, perCell, raw(ids));
+      std::size_t bytes = 0;
+      const int bits = bitsFor(segments + 1);
+      cudaCheck(cub::DeviceRadixSort::SortPairs(nullptr, bytes, raw(keys), raw(keysOut),
+                                                raw(ids), raw(idsOut), int(slots), 0,
+                                                bits),
+                "GALE cell lists: sort");
+      thrust::device_vector<unsigned char> scratch(bytes + 1);
+      cudaCheck(cub::DeviceRadixSort::SortPairs(raw(scratch), bytes, raw(keys),
+                                                raw(keysOut), raw(ids), raw(idsOut),
+                                                int(slots), 0, bits),
+                "GALE cell lists: sort");
+      idsOut.resize(std::size_t(kept)); // noSegment's slots sort last
+      idsOut.shrink_to_fit();
+      return idsOut;
+    };
+    internalCells_ = sortBySegment(own, 1, cellCount);
+    thrust::device_vector<int>().swap(own);
+    externalCells_ = sortBySegment(others, 3, externalOffsets_.back());
+    deviceInternalOffsets_ = upload(internalOffsets_);
+    deviceExternalOffsets_ = upload(externalOffsets_);
+  }
+
+  // The cell lists for the host (GaleTriangulation fetches them when a CPU computation
+  // first needs them); false when the device no longer has them.
+  bool downloadCellLists(IdArray& internal, IdArray& external) override {
+    std::shared_lock<std::shared_mutex> device(deviceMutex_);
+    if (disabled_ || internalCells_.empty())
+      return false;
+    try {
+      for (auto [from, to] : {std::pair{&internalCells_, &internal},
+                              std::pair{&externalCells_, &external}}) {
+        std::vector<std::int32_t> host(from->size());
+        thrust::copy(from->begin(), from->end(), host.begin());
+        to->adopt(std::move(host));
+      }
+      return true;
+    } catch (const std::exception&) {
+      cudaGetLastError();
+      return false;
+    }
+  }
+
+  const std::vector<long long>& internalOffsets() const { return internalOffsets_; }
+  const std::vector<long long>& externalOffsets() const { return externalOffsets_; }
+
+  // The second part: the launch streams.
+  void attachCellLists(const GaleTriangulation&) {
     translateCudaFailures("GALE GPU producer (upload)", [&] {
-      internalCells_ = upload(mesh.internalCells());
-      externalCells_ = upload(mesh.externalCells());
-      internalOffsets_ = upload(internalOffsets);
-      externalOffsets_ = upload(externalOffsets);
-      for (Slot& slot : slots_) {
-        cudaCheck(cudaStreamCreateWithFlags(&slot.stream, cudaStreamNonBlocking),
+      for (Slot* slot : allSlots()) {
+        cudaCheck(cudaStreamCreateWithFlags(&slot->stream, cudaStreamNonBlocking),
                   "GALE GPU producer: stream");
-        cudaCheck(cudaEventCreate(&slot.start), "GALE GPU producer: event");
-        cudaCheck(cudaEventCreate(&slot.scanned), "GALE GPU producer: event");
+        cudaCheck(cudaEventCreate(&slot->start), "GALE GPU producer: event");
+        cudaCheck(cudaEventCreateWithFlags(&slot->scanned, cudaEventBlockingSync),
+                  "GALE GPU producer: event");
+        cudaCheck(cudaEventCreateWithFlags(&slot->copied, cudaEventBlockingSync |
+                                                              cudaEventDisableTiming),
+                  "GALE GPU producer: event");
       }
       stageDone("gale upload");
     });
@@ -401,12 +507,11 @@ private:
         cudaCheck(cub::DeviceRadixSort::SortPairs(raw(scratch), more, k, t, int(facets),
                                                   0, 32 + idBits),
                   "GALE boundary flags: sort");
-        thrust::device_vector<int> segmentOfNew = upload(mesh.segmentOfNewVertices());
         thrust::device_vector<unsigned char> flags(std::size_t(n), 0);
         thrust::device_vector<int> nonManifold(std::size_t(mesh.getNumberOfSegments()),
                                                0);
         countFacets<<<unsigned((facets + 255) / 256), 256>>>(
-            facets, k.Current(), t.Current(), raw(segmentOfNew), raw(flags),
+            facets, k.Current(), t.Current(), raw(segmentOfNew_), raw(flags),
             raw(nonManifold));
         cudaCheck(cudaGetLastError(), "GALE boundary flags: count");
         vertexFlags_.resize(std::size_t(n));
@@ -452,10 +557,10 @@ private:
     if (onDevice(relation) && !disabled_) {
       bool failed = false;
       try {
-        // one leader per relation: the VV and star leaders share the device (the flag
-        // read again under its lock: the other leader may have failed meanwhile and
-        // released the arrays)
-        std::lock_guard<std::mutex> device(deviceMutex_);
+        // one leader per relation, each with its own launch slots: the VV and star
+        // leaders run side by side (the flag read again under the lock: the other
+        // leader may have failed meanwhile and released the arrays)
+        std::shared_lock<std::shared_mutex> device(deviceMutex_);
         if (!disabled_) {
           computeOnDevice(mesh, relation == gale::kVertexStar, segments, out, ready);
           return;
@@ -478,23 +583,23 @@ private:
   // producers take over for the triangulation's whole life). Errors of a broken
   // context are ignored: its memory goes with it.
   void releaseDevice() {
-    std::lock_guard<std::mutex> device(deviceMutex_);
+    std::unique_lock<std::shared_mutex> device(deviceMutex_);
     const auto drop = [](auto& array) {
       try {
         std::decay_t<decltype(array)>().swap(array);
       } catch (...) {
       }
     };
-    for (auto* array :
-         {&cells_, &oldOfNew_, &internalCells_, &externalCells_, &segmentStart_})
+    for (auto* array : {&cells_, &oldOfNew_, &internalCells_, &externalCells_,
+                        &segmentStart_, &segmentOfNew_})
       drop(*array);
-    drop(internalOffsets_);
-    drop(externalOffsets_);
-    for (Slot& slot : slots_) {
-      for (auto* array : {&slot.batch, &slot.firstRow, &slot.rowOffsets, &slot.rows,
-                          &slot.counts, &slot.dense, &slot.denseOffsets, &slot.flags})
+    drop(deviceInternalOffsets_);
+    drop(deviceExternalOffsets_);
+    for (Slot* slot : allSlots()) {
+      for (auto* array : {&slot->batch, &slot->firstRow, &slot->rowOffsets, &slot->rows,
+                          &slot->counts, &slot->dense, &slot->denseOffsets, &slot->flags})
         drop(*array);
-      drop(slot.scratch);
+      drop(slot->scratch);
     }
     cudaGetLastError();
   }
@@ -553,12 +658,18 @@ private:
               "GALE GPU producer: clear");
     cudaCheck(cudaMemsetAsync(raw(slot.flags), 0, sizeof(int), stream),
               "GALE GPU producer: clear");
-    BatchView view{raw(cells_),           arity_,
-                   raw(internalCells_),   raw(externalCells_),
-                   raw(internalOffsets_), raw(externalOffsets_),
-                   raw(segmentStart_),    raw(slot.batch),
-                   raw(slot.firstRow),    raw(slot.rowOffsets),
-                   raw(slot.rows),        raw(slot.counts)};
+    BatchView view{raw(cells_),
+                   arity_,
+                   raw(internalCells_),
+                   raw(externalCells_),
+                   raw(deviceInternalOffsets_),
+                   raw(deviceExternalOffsets_),
+                   raw(segmentStart_),
+                   raw(slot.batch),
+                   raw(slot.firstRow),
+                   raw(slot.rowOffsets),
+                   raw(slot.rows),
+                   raw(slot.counts)};
     if (star)
       segmentKernel<true><<<unsigned(count), kThreadsPerSegment, 0, stream>>>(view);
     else
@@ -613,7 +724,8 @@ private:
     cudaCheck(cudaMemcpyAsync(dense, raw(slot.dense), std::size_t(total) * sizeof(int),
                               cudaMemcpyDeviceToHost, slot.stream),
               "GALE GPU producer: copy back");
-    cudaCheck(cudaStreamSynchronize(slot.stream), "GALE GPU producer: copy back");
+    cudaCheck(cudaEventRecord(slot.copied, slot.stream), "GALE GPU producer: event");
+    cudaCheck(cudaEventSynchronize(slot.copied), "GALE GPU producer: copy back");
     const auto integrateStart = std::chrono::steady_clock::now();
     int r = 0;
     for (std::size_t b = slot.first; b < slot.last; ++b) {
@@ -653,7 +765,7 @@ private:
           Slot* current = nullptr;
           if (next < segments.size()) {
             const auto prepareStart = std::chrono::steady_clock::now();
-            current = &slots_[k++ % 2];
+            current = &slots_[star ? 1 : 0][k++ % 2];
             current->first = next;
             current->last = std::min(segments.size(), next + kChunkSegments);
             next = current->last;
@@ -671,7 +783,7 @@ private:
           previous = current;
         }
       } catch (...) {
-        for (Slot& slot : slots_) // nothing of a failed batch may run on
+        for (Slot& slot : slots_[star ? 1 : 0]) // nothing of a failed batch may run on
           if (slot.pending) {
             cudaStreamSynchronize(slot.stream);
             slot.pending = false;
@@ -692,10 +804,15 @@ private:
   bool boundaryReady_ = false;
   std::vector<int> starCount_;
   thrust::device_vector<int> cells_, oldOfNew_, internalCells_, externalCells_,
-      segmentStart_;
-  thrust::device_vector<long long> internalOffsets_, externalOffsets_;
-  Slot slots_[2];
-  std::mutex deviceMutex_;
+      segmentStart_, segmentOfNew_;
+  thrust::device_vector<long long> deviceInternalOffsets_, deviceExternalOffsets_;
+  std::vector<long long> internalOffsets_, externalOffsets_; // I_T's, for the host
+  Slot slots_[2][2]; // per relation (VV, star), two launches in flight each
+  std::array<Slot*, 4> allSlots() {
+    return {&slots_[0][0], &slots_[0][1], &slots_[1][0], &slots_[1][1]};
+  }
+  // shared by the leaders' launches, exclusive for releasing the device's arrays
+  std::shared_mutex deviceMutex_;
   mutable std::mutex mutex_;
   std::vector<std::string> warnings_;
   std::array<double, 3> seconds_{0, 0, 0}; // prepare, kernel + copies, integration
@@ -718,6 +835,17 @@ struct GaleGpuStart {
   std::shared_ptr<GpuProducer> producer;
   std::string why; // why there is none
 };
+
+bool galeGpuCellOffsets(const GaleGpuStart* start, std::vector<SimplexId>& internal,
+                        std::vector<SimplexId>& external) {
+  if (start == nullptr || !start->producer)
+    return false;
+  internal.assign(start->producer->internalOffsets().begin(),
+                  start->producer->internalOffsets().end());
+  external.assign(start->producer->externalOffsets().begin(),
+                  start->producer->externalOffsets().end());
+  return true;
+}
 
 std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation& mesh) {
   auto start = std::make_shared<GaleGpuStart>();

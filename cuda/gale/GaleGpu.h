@@ -10,15 +10,21 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace topogpu::gpu {
 
-// The setup's first part, started on a thread of its own while GALE builds its cell
-// lists (it reads only the cells in new ids and the segmentation): uploads the cells and
-// the renumbering, and computes every vertex's boundary flag on the device. Never
+// The setup's first part (it reads only the cells in new ids and the segmentation),
+// started on a thread of its own: uploads the cells and the renumbering, builds the
+// per-segment cell lists (I_T) and every vertex's boundary flag on the device. Never
 // throws; a failure is kept for makeGaleGpuProducer to report.
 struct GaleGpuStart;
 std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation& mesh);
+// The per-segment cell list offsets (I_T) the device built, the same as
+// GaleTriangulation's own; false when the setup failed. The lists themselves reach the
+// host through SegmentProducer::downloadCellLists when a CPU computation needs them.
+bool galeGpuCellOffsets(const GaleGpuStart* start, std::vector<SimplexId>& internal,
+                        std::vector<SimplexId>& external);
 // The setup's end (the per-segment cell lists uploaded), from what beginGaleGpuProducer
 // started (null: both parts here); nullptr (and why) without a usable device, in a
 // CUDA-free build, or when ids do not fit 32 bits.

@@ -1854,6 +1854,24 @@ void galeGpuProducer() {
     }
     expect(bad == 0,
            tag + ": " + std::to_string(bad) + " vertices with other VV/star rows");
+    {
+      // the device's cell lists (I_T), fetched by the host, against the host's own
+      gale::Parameters cpu = parameters;
+      cpu.producer = gale::ProducerKind::Cpu;
+      auto host = GaleTriangulation::fromExplicit(mesh, points, cpu);
+      gale->ensureHostCellLists();
+      bool same = gale->getNumberOfSegments() == host->getNumberOfSegments();
+      for (SimplexId s = 0; same && s <= host->getNumberOfSegments(); ++s)
+        same = gale->internalCellBegin(s) == host->internalCellBegin(s) &&
+               gale->externalCellBegin(s) == host->externalCellBegin(s);
+      for (std::size_t k = 0; same && k < host->internalCells().size(); ++k)
+        same = gale->internalCells()[k] == host->internalCells()[k];
+      for (std::size_t k = 0; same && k < host->externalCells().size(); ++k)
+        same = gale->externalCells()[k] == host->externalCells()[k];
+      expect(same && gale->internalCells().size() == host->internalCells().size() &&
+                 gale->externalCells().size() == host->externalCells().size(),
+             tag + ": the device's cell lists differ from the host's");
+    }
     // the boundary flags come from the device's sort of every facet
     gale->precondition(BoundaryVertices);
     mesh.precondition(BoundaryVertices);

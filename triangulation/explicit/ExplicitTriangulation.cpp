@@ -255,17 +255,23 @@ void ExplicitTriangulation::validateCells() {
   }
   IdArray offsets, byLowVertex;
   offsetsFromCounts(counts, offsets, forceWide_);
-  {
-    std::vector<std::atomic<SimplexId>> cursor(numberOfVertices_);
+  std::vector<SimplexId>().swap(counts); // before the fill: it is the peak memory
+  byLowVertex.allocate(numberOfCells_, numberOfCells_ - 1, forceWide_);
+  auto fill = [&](auto& cursor) {
     for (SimplexId v = 0; v < numberOfVertices_; ++v)
       cursor[v].store(offsets[v], std::memory_order_relaxed);
-    byLowVertex.allocate(numberOfCells_, numberOfCells_ - 1, forceWide_);
     parallelFor(numberOfCells_, [&](SimplexId c) {
       byLowVertex.set(cursor[sortedCell(c)[0]].fetch_add(1, std::memory_order_relaxed),
                       c);
     });
+  };
+  if (byLowVertex.isWide()) {
+    std::vector<std::atomic<SimplexId>> cursor(numberOfVertices_);
+    fill(cursor);
+  } else { // 32-bit cursors where the cell ids fit
+    std::vector<std::atomic<std::int32_t>> cursor(numberOfVertices_);
+    fill(cursor);
   }
-  std::vector<SimplexId>().swap(counts);
   using Pair = std::pair<SimplexId, SimplexId>;
   const Pair noPair{none, none};
   const Pair duplicate = tbb::parallel_reduce(

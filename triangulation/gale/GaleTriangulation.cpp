@@ -642,14 +642,20 @@ GaleTriangulation::GaleTriangulation(Cells32, SimplexId numberOfVertices,
     : dimension_(cellDimension), numberOfVertices_(numberOfVertices),
       parameters_(parameters), instance_(nextInstance.fetch_add(1)) {
   startGpuContext(producer != nullptr);
-  Timer timer;
-  if (dimension_ != 2 && dimension_ != 3)
-    checkParameters(points); // names the bad dimension
-  numberOfCells_ = checkedCellCount(numberOfVertices_, dimension_, cellVertices);
   checkParameters(points);
+  if (numberOfVertices_ < 1 || cellVertices.empty()) // the checks name the problem
+    checkedCellCount(numberOfVertices_, dimension_, cellVertices);
+  // The octree first: the points are freed before the cells' checks, the peak memory
+  // of the construction.
+  Timer timer;
+  buildSegments(points);
+  std::vector<double>().swap(points);
+  initialization_.segmentationSeconds += timer.seconds();
+  timer.reset();
+  numberOfCells_ = checkedCellCount(numberOfVertices_, dimension_, cellVertices);
   validationSeconds_ = timer.seconds();
   cells_.adopt(std::move(cellVertices));
-  finishInitialization(points, std::move(producer), &points);
+  finishInitialization({}, std::move(producer));
 }
 
 std::shared_ptr<GaleTriangulation> GaleTriangulation::fromCells32(
@@ -708,12 +714,10 @@ void GaleTriangulation::initialize(std::vector<SimplexId>& cellVertices,
 }
 
 void GaleTriangulation::finishInitialization(
-    const std::vector<double>& points, std::shared_ptr<gale::SegmentProducer> producer,
-    std::vector<double>* release) {
+    const std::vector<double>& points, std::shared_ptr<gale::SegmentProducer> producer) {
   Timer timer;
-  buildSegments(points);
-  if (release != nullptr)
-    std::vector<double>().swap(*release);
+  if (segmentStart_.empty()) // (the 32-bit cells' path segmented first)
+    buildSegments(points);
   initialization_.segmentationSeconds += timer.seconds();
   timer.reset();
   // Cells in new ids from here on: producers read them without the renumbering's
@@ -730,7 +734,20 @@ void GaleTriangulation::finishInitialization(
         gpuContext_.get();
       return gpu::beginGaleGpuProducer(*this);
     });
-  buildCellLists();
+  // In 3D the device's cell lists serve the host too (fetched when a CPU computation
+  // first needs them): critical points on the device's relations never hold them. In 2D
+  // the host sorts its lists by tuple (findTriangle), so it builds its own meanwhile.
+  std::shared_ptr<gpu::GaleGpuStart> started;
+  if (gpuStart.valid() && dimension_ == 3) {
+    started = gpuStart.get();
+    if (gpu::galeGpuCellOffsets(started.get(), internalOffsets_, externalOffsets_))
+      hostCellLists_.store(false);
+  }
+  if (hostCellLists_.load()) {
+    buildCellLists(internalOffsets_, externalOffsets_, internalCells_, externalCells_);
+    if (dimension_ == 2)
+      sortInternalByTuple(); // findTriangle searches the cells
+  }
   initialization_.cellListSeconds += timer.seconds();
   timer.reset();
   if (producer) {
@@ -738,7 +755,8 @@ void GaleTriangulation::finishInitialization(
   } else {
     if (parameters_.producer == gale::ProducerKind::Gpu) {
       std::string why;
-      producer_ = gpu::makeGaleGpuProducer(*this, gpuStart.get(), why);
+      producer_ =
+          gpu::makeGaleGpuProducer(*this, started ? started : gpuStart.get(), why);
       if (!producer_)
         warnings_.push_back("GALE: no GPU producer (" + why +
                             "); the relations are computed by CPU producers");
@@ -746,6 +764,8 @@ void GaleTriangulation::finishInitialization(
     if (!producer_)
       producer_ = gale::makeCpuProducer();
   }
+  if (producer_->name() != "gpu")
+    ensureHostCellLists(); // (built here: a CPU producer reads them at once)
   initialization_.producerSeconds += timer.seconds();
 }
 
@@ -871,7 +891,10 @@ void GaleTriangulation::buildSegments(const std::vector<double>& points) {
 // segment otherwise), each list by ascending id. The cells are cut into blocks of
 // consecutive ids counted per (segment, block): the scan of those counts gives every
 // block its place in each list, so the fill needs no atomics and no sort afterwards.
-void GaleTriangulation::buildCellLists() {
+void GaleTriangulation::buildCellLists(std::vector<SimplexId>& internalOffsets,
+                                       std::vector<SimplexId>& externalOffsets,
+                                       IdArray& internalCells,
+                                       IdArray& externalCells) const {
   const SimplexId segments = getNumberOfSegments();
   const int arity = dimension_ + 1;
   auto externalSegments = [&](const std::array<SimplexId, 4>& t, SimplexId* out) {
@@ -923,18 +946,42 @@ void GaleTriangulation::buildCellLists() {
     }
     offsets[segments] = total;
   };
-  scan(internalAt, internalOffsets_);
-  scan(externalAt, externalOffsets_);
-  internalCells_.allocate(numberOfCells_, numberOfCells_ - 1, false);
-  externalCells_.allocate(externalOffsets_.back(), numberOfCells_ - 1, false);
+  scan(internalAt, internalOffsets);
+  scan(externalAt, externalOffsets);
+  internalCells.allocate(numberOfCells_, numberOfCells_ - 1, false);
+  externalCells.allocate(externalOffsets.back(), numberOfCells_ - 1, false);
   forBlocks([&](SimplexId b, SimplexId c, SimplexId own, const SimplexId* others, int n) {
-    internalCells_.set(std::size_t(internalAt[std::size_t(b * segments + own)]++), c);
+    internalCells.set(std::size_t(internalAt[std::size_t(b * segments + own)]++), c);
     for (int k = 0; k < n; ++k)
-      externalCells_.set(std::size_t(externalAt[std::size_t(b * segments + others[k])]++),
-                         c);
+      externalCells.set(std::size_t(externalAt[std::size_t(b * segments + others[k])]++),
+                        c);
   });
-  if (dimension_ == 2)
-    sortInternalByTuple(); // findTriangle searches the cells
+}
+
+// The host's copy of the cell lists when the GPU producer built them (3D): fetched from
+// the device, or built here if the device no longer has them, the first time a CPU
+// computation needs them (a relation the device does not serve, a consumer or a
+// fallback computing a segment, the edge and triangle lists). Thread-safe.
+void GaleTriangulation::ensureHostCellLists() const {
+  if (hostCellLists_.load(std::memory_order_acquire))
+    return;
+  std::lock_guard<std::mutex> lock(hostCellListsMutex_);
+  if (hostCellLists_.load(std::memory_order_relaxed))
+    return;
+  // isolated: this thread must not pick up a consumer's task meanwhile (which could
+  // come back here)
+  tbb::this_task_arena::isolate([&] {
+    IdArray internal, external;
+    if (!producer_ || !producer_->downloadCellLists(internal, external) ||
+        internal.size() != std::size_t(numberOfCells_) ||
+        external.size() != std::size_t(externalOffsets_.back())) {
+      std::vector<SimplexId> internalOffsets, externalOffsets;
+      buildCellLists(internalOffsets, externalOffsets, internal, external);
+    }
+    internalCells_ = std::move(internal);
+    externalCells_ = std::move(external);
+  });
+  hostCellLists_.store(true, std::memory_order_release);
 }
 
 // Internal cells by their sorted vertex tuple, so that a cell is found by binary search
@@ -1174,6 +1221,9 @@ void GaleTriangulation::startServer(gale::ServedRelation relation) {
 void GaleTriangulation::precondition(Relations r) {
   r = expandRelations(r, dimension_);
   const bool is3D = dimension_ == 3;
+  // (VV, the star and the vertex flags are what the GPU producer serves)
+  if ((r & ~(VV | VertexStar | (is3D ? VT : VF) | BoundaryVertices)) != 0)
+    ensureHostCellLists();
   const bool needEdges = (r & (EV | VE | EF | ET | FE | TE | BoundaryEdges)) != 0;
   const bool needTriangles =
       is3D && (r & (FV | VF | EF | FE | FT | TF | BoundaryTriangles)) != 0;
@@ -1882,6 +1932,7 @@ SegmentPointer computeSegment(const GaleTriangulation& mesh, ServedRelation rela
 
 SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation relation,
                                  SimplexId s) {
+  mesh.ensureHostCellLists();
   tScratch.segment = -1; // the stars are loaded afresh once per computation
   return computeSegment(mesh, relation, s);
 }
@@ -1890,6 +1941,7 @@ SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation r
 // consumers compute the other too and nobody has it (offered to its cache).
 SegmentPointer computeSegmentForConsumerCpu(const GaleTriangulation& mesh,
                                             ServedRelation relation, SimplexId s) {
+  mesh.ensureHostCellLists();
   tScratch.segment = -1;
   if (relation != kVertexNeighbors && relation != kVertexEdges)
     return computeSegment(mesh, relation, s);
@@ -1931,6 +1983,7 @@ void computeSiblingsCpu(const GaleTriangulation& mesh, ServedRelation relation,
                         SimplexId s) {
   if (!isVertexRelation(relation))
     return;
+  mesh.ensureHostCellLists();
   const bool vv = relation != kVertexNeighbors && mesh.siblingWanted(kVertexNeighbors, s),
              ve = relation != kVertexEdges && mesh.siblingWanted(kVertexEdges, s);
   if (vv || ve) {
@@ -2153,6 +2206,7 @@ public:
                const std::vector<SimplexId>& segments,
                std::vector<SegmentPointer>& out) override {
     out.assign(segments.size(), nullptr);
+    mesh.ensureHostCellLists(); // once, before the batch's tasks read them
     if (segments.size() == 1) { // a consumer's own segment: on its thread
       out[0] = computeSegmentForConsumerCpu(mesh, relation, segments[0]);
       return;

@@ -23,6 +23,7 @@
 #include <future>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -113,6 +114,13 @@ public:
                                 std::vector<SegmentPointer>& out, const Ready& ready) {
     (void)ready;
     compute(mesh, relation, segments, out);
+  }
+  // The per-segment cell lists (I_T) when the producer built them (the GPU producer in
+  // 3D), for the host's first CPU computation; false when it has none.
+  virtual bool downloadCellLists(IdArray& internal, IdArray& external) {
+    (void)internal;
+    (void)external;
+    return false;
   }
   // What went wrong but was handled (a GPU failure and the switch to the CPU).
   virtual std::vector<std::string> warnings() const { return {}; }
@@ -410,6 +418,8 @@ public:
   // Whether each segment's internal cells are in ascending id order (else by tuple).
   bool internalCellsById() const { return !internalByTuple_; }
   bool edgesBuilt() const { return edgesBuilt_; }
+  // The host's cell lists (internalCell, externalCell) exist from here on.
+  void ensureHostCellLists() const;
   // BoundaryEdges / BoundaryTriangles when preconditioned: the boundary flags' segments
   // then carry the edge / triangle flags too.
   Relations boundaryFlagsWanted() const { return boundaryFlagsWanted_.load(); }
@@ -449,12 +459,13 @@ private:
   void startGpuContext(bool producerGiven);
   void initialize(std::vector<SimplexId>& cellVertices, const std::vector<double>& points,
                   std::shared_ptr<gale::SegmentProducer> producer);
-  // release: the points' owner, emptied once they are segmented (their peak memory).
+  // Segments (unless done already), cells in new ids, cell lists, the producer.
   void finishInitialization(const std::vector<double>& points,
-                            std::shared_ptr<gale::SegmentProducer> producer,
-                            std::vector<double>* release = nullptr);
+                            std::shared_ptr<gale::SegmentProducer> producer);
   void buildSegments(const std::vector<double>& points);
-  void buildCellLists();
+  void buildCellLists(std::vector<SimplexId>& internalOffsets,
+                      std::vector<SimplexId>& externalOffsets, IdArray& internalCells,
+                      IdArray& externalCells) const;
   void sortInternalByTuple();
   void buildEdgesAndTriangles(bool edges, bool triangles);
   void buildTrianglesWide(); // ids of 2^31 and beyond
@@ -512,7 +523,11 @@ private:
   IdArray newOfOld_, oldOfNew_;          // the renumbering, both ways
   IdArray segmentOfNew_;
   std::vector<SimplexId> segmentStart_; // I_V
-  IdArray internalCells_, externalCells_;
+  // I_T's lists; in 3D with the GPU producer they stay on the device until a CPU
+  // computation asks for them (ensureHostCellLists)
+  mutable IdArray internalCells_, externalCells_;
+  mutable std::atomic<bool> hostCellLists_{true};
+  mutable std::mutex hostCellListsMutex_;
   std::vector<SimplexId> internalOffsets_, externalOffsets_; // I_T
   bool edgesBuilt_ = false, trianglesBuilt_ = false;
   bool internalByTuple_ = false;  // else by id (3D until TT is preconditioned)
