@@ -102,8 +102,14 @@ void ripsPointDistances(const std::vector<double>&, SimplexId, int, std::size_t,
 }
 
 struct GaleGpuStart {};
+struct GaleGpuCells {};
 
-std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation&) {
+std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation&,
+                                                   std::shared_ptr<GaleGpuCells>) {
+  return nullptr;
+}
+
+std::shared_ptr<GaleGpuCells> uploadGaleGpuCells(const std::int32_t*, std::size_t) {
   return nullptr;
 }
 

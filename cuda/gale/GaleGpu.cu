@@ -5,8 +5,14 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <tbb/parallel_for.h>
+#include <thrust/binary_search.h>
 #include <thrust/device_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/unique.h>
 
 #include <algorithm>
 #include <array>
@@ -218,6 +224,43 @@ __global__ void cellSegments(const int* cells, int arity, long long cellCount,
     others[c * 3 + j] = seen[j];
 }
 
+// Every cell's edges as (low, high) keys.
+__global__ void emitEdges(const int* cells, int arity, long long cellCount,
+                          unsigned long long* keys) {
+  const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (c >= cellCount)
+    return;
+  int t[4] = {0, 0, 0, 0};
+  for (int k = 0; k < arity; ++k)
+    t[k] = cells[c * arity + k];
+  const int pairs = arity * (arity - 1) / 2;
+  int at = 0;
+  for (int i = 0; i < arity; ++i)
+    for (int j = i + 1; j < arity; ++j) {
+      const int lo = min(t[i], t[j]), hi = max(t[i], t[j]);
+      keys[c * pairs + at++] = ((unsigned long long)lo << 32) | (unsigned)hi;
+    }
+}
+
+// Sorted unique keys (and third vertices) written as vertex tuples, arity ids each.
+__global__ void writeTuples(long long count, const unsigned long long* keys,
+                            const int* thirds, int* tuples) {
+  const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i >= count)
+    return;
+  const int arity = thirds != nullptr ? 3 : 2;
+  tuples[i * arity] = int(keys[i] >> 32);
+  tuples[i * arity + 1] = int(keys[i] & 0xffffffffu);
+  if (thirds != nullptr)
+    tuples[i * arity + 2] = thirds[i];
+}
+
+__global__ void renumberCells(long long count, const int* newOfOld, int* cells) {
+  const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i < count)
+    cells[i] = newOfOld[cells[i]];
+}
+
 __global__ void cellOfSlot(long long slots, int perCell, int* cellIds) {
   const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (i < slots)
@@ -245,6 +288,9 @@ thrust::device_vector<int> upload(const IdArray& ids) {
   return upload(copy);
 }
 template <typename T> T* raw(thrust::device_vector<T>& v) {
+  return thrust::raw_pointer_cast(v.data());
+}
+template <typename T> const T* raw(const thrust::device_vector<T>& v) {
   return thrust::raw_pointer_cast(v.data());
 }
 template <typename T> void reserve(thrust::device_vector<T>& v, std::size_t n) {
@@ -313,7 +359,7 @@ class GpuProducer : public gale::SegmentProducer {
 public:
   // The first part of the setup, run while the CPU builds the cell lists: the cells (new
   // ids), the renumbering and the star sizes, and the boundary flags of every vertex.
-  explicit GpuProducer(const GaleTriangulation& mesh)
+  GpuProducer(const GaleTriangulation& mesh, thrust::device_vector<int>* inputCells)
       : mesh_(mesh), cpu_(gale::makeCpuProducer()) {
     arity_ = mesh.getDimension() + 1;
     const SimplexId segments = mesh.getNumberOfSegments();
@@ -321,7 +367,17 @@ public:
     for (SimplexId s = 0; s <= segments; ++s)
       starts[s] = int(mesh.segmentStart(s));
     translateCudaFailures("GALE GPU producer (upload)", [&] {
-      cells_ = upload(mesh.newCells());
+      const auto count = std::size_t(mesh.getNumberOfCells()) * std::size_t(arity_);
+      if (inputCells != nullptr && inputCells->size() == count) {
+        // uploaded while the host validated them: renumbered here
+        cells_.swap(*inputCells);
+        thrust::device_vector<int> newOfOld = upload(mesh.newIds());
+        renumberCells<<<unsigned((count + 255) / 256), 256>>>((long long)count,
+                                                              raw(newOfOld), raw(cells_));
+        cudaCheck(cudaGetLastError(), "GALE GPU producer: renumbering");
+      } else {
+        cells_ = upload(mesh.newCells());
+      }
       oldOfNew_ = upload(mesh.oldIds());
       segmentStart_ = upload(starts);
       segmentOfNew_ = upload(mesh.segmentOfNewVertices());
@@ -405,6 +461,93 @@ public:
     }
   }
 
+  // The edge and triangle lists (I_E, I_F) as GaleTriangulation builds them: each
+  // simplex's vertices ascending (new ids), all sorted, so a segment's simplices (those
+  // whose lowest vertex is in it) are contiguous, ordered by their tuples.
+  bool buildSimplexLists(bool edges, bool triangles, IdArray& edgeVertices,
+                         std::vector<SimplexId>& edgeOffsets, IdArray& triangleVertices,
+                         std::vector<SimplexId>& triangleOffsets) override {
+    std::shared_lock<std::shared_mutex> device(deviceMutex_);
+    if (disabled_ || cells_.empty())
+      return false;
+    try {
+      translateCudaFailures("GALE GPU producer (edge and triangle lists)", [&] {
+        const SimplexId n = mesh_.getNumberOfVertices();
+        const long long cellCount = mesh_.getNumberOfCells();
+        // per segment, the first simplex whose lowest vertex is its first vertex or above
+        auto offsetsOf = [&](const thrust::device_vector<unsigned long long>& keys,
+                             long long count, std::vector<SimplexId>& offsets) {
+          const SimplexId segments = mesh_.getNumberOfSegments();
+          std::vector<unsigned long long> starts(std::size_t(segments) + 1);
+          for (SimplexId s = 0; s <= segments; ++s)
+            starts[std::size_t(s)] = (unsigned long long)mesh_.segmentStart(s) << 32;
+          thrust::device_vector<unsigned long long> bounds(starts.begin(), starts.end());
+          thrust::device_vector<long long> at(bounds.size());
+          thrust::lower_bound(keys.begin(), keys.begin() + count, bounds.begin(),
+                              bounds.end(), at.begin());
+          std::vector<long long> host(at.size());
+          thrust::copy(at.begin(), at.end(), host.begin());
+          offsets.assign(host.begin(), host.end());
+        };
+        auto download = [&](thrust::device_vector<unsigned long long>& keys,
+                            const int* thirds, long long count, IdArray& to) {
+          const int arity = thirds != nullptr ? 3 : 2;
+          thrust::device_vector<int> tuples(std::size_t(count) * arity);
+          if (count > 0)
+            writeTuples<<<unsigned((count + 255) / 256), 256>>>(count, raw(keys), thirds,
+                                                                raw(tuples));
+          cudaCheck(cudaGetLastError(), "GALE simplex lists: tuples");
+          std::vector<std::int32_t> host(tuples.size());
+          thrust::copy(tuples.begin(), tuples.end(), host.begin());
+          to.adopt(std::move(host));
+        };
+        if (edges) {
+          const int pairs = arity_ * (arity_ - 1) / 2;
+          const auto count = static_cast<std::size_t>(cellCount * pairs);
+          thrust::device_vector<unsigned long long> keys(count), sorted(count);
+          emitEdges<<<unsigned((cellCount + 255) / 256), 256>>>(raw(cells_), arity_,
+                                                                cellCount, raw(keys));
+          cudaCheck(cudaGetLastError(), "GALE edges");
+          std::size_t bytes = 0;
+          const int bits = 32 + bitsFor(n);
+          cudaCheck(cub::DeviceRadixSort::SortKeys(nullptr, bytes, raw(keys), raw(sorted),
+                                                   int(count), 0, bits),
+                    "GALE edges: sort");
+          thrust::device_vector<unsigned char> scratch(bytes + 1);
+          cudaCheck(cub::DeviceRadixSort::SortKeys(raw(scratch), bytes, raw(keys),
+                                                   raw(sorted), int(count), 0, bits),
+                    "GALE edges: sort");
+          thrust::device_vector<unsigned long long>().swap(keys);
+          const long long unique =
+              thrust::unique(sorted.begin(), sorted.end()) - sorted.begin();
+          offsetsOf(sorted, unique, edgeOffsets);
+          download(sorted, nullptr, unique, edgeVertices);
+        }
+        if (triangles) {
+          SortedFacets f;
+          sortFacets(f, n, cellCount);
+          auto first = thrust::make_zip_iterator(
+              thrust::make_tuple(thrust::device_pointer_cast(f.k.Current()),
+                                 thrust::device_pointer_cast(f.t.Current())));
+          const long long unique = thrust::unique(first, first + f.count) - first;
+          thrust::device_vector<unsigned long long> keys(
+              thrust::device_pointer_cast(f.k.Current()),
+              thrust::device_pointer_cast(f.k.Current()) + unique);
+          offsetsOf(keys, unique, triangleOffsets);
+          download(keys, f.t.Current(), unique, triangleVertices);
+        }
+        stageDone("gale simplex lists");
+      });
+      return true;
+    } catch (const GpuError& error) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      warnings_.push_back(std::string("GALE: the GPU producer's edge and triangle lists "
+                                      "failed (") +
+                          error.what() + "); the CPU builds them");
+      return false;
+    }
+  }
+
   const std::vector<long long>& internalOffsets() const { return internalOffsets_; }
   const std::vector<long long>& externalOffsets() const { return externalOffsets_; }
 
@@ -473,40 +616,56 @@ private:
            (mesh_.boundaryFlagsWanted() & (BoundaryEdges | BoundaryTriangles)) == 0;
   }
 
+  // Every cell's facets as (lowest, middle) keys and third vertices (-1 in 2D), sorted
+  // by (lowest, middle, third): a stable sort by the third vertex, then by the key
+  // (CUB's radix sort is stable). The sorted arrays are those k and t point to.
+  struct SortedFacets {
+    thrust::device_vector<unsigned long long> keys, keysAlt;
+    thrust::device_vector<int> thirds, thirdsAlt;
+    cub::DoubleBuffer<unsigned long long> k;
+    cub::DoubleBuffer<int> t;
+    long long count = 0;
+  };
+  void sortFacets(SortedFacets& f, SimplexId n, long long cellCount) {
+    f.count = cellCount * arity_;
+    const auto count = static_cast<std::size_t>(f.count);
+    f.keys.resize(count);
+    f.keysAlt.resize(count);
+    f.thirds.resize(count);
+    f.thirdsAlt.resize(count);
+    emitFacets<<<unsigned((cellCount + 255) / 256), 256>>>(raw(cells_), arity_, cellCount,
+                                                           raw(f.keys), raw(f.thirds));
+    cudaCheck(cudaGetLastError(), "GALE facets");
+    f.k = cub::DoubleBuffer<unsigned long long>(raw(f.keys), raw(f.keysAlt));
+    f.t = cub::DoubleBuffer<int>(raw(f.thirds), raw(f.thirdsAlt));
+    const int idBits = bitsFor(n);
+    std::size_t bytes = 0, more = 0;
+    if (arity_ == 4)
+      cudaCheck(cub::DeviceRadixSort::SortPairs(nullptr, bytes, f.t, f.k, int(f.count), 0,
+                                                idBits),
+                "GALE facets: sort");
+    cudaCheck(cub::DeviceRadixSort::SortPairs(nullptr, more, f.k, f.t, int(f.count), 0,
+                                              32 + idBits),
+              "GALE facets: sort");
+    thrust::device_vector<unsigned char> scratch(std::max(bytes, more) + 1);
+    if (arity_ == 4)
+      cudaCheck(cub::DeviceRadixSort::SortPairs(raw(scratch), bytes, f.t, f.k,
+                                                int(f.count), 0, idBits),
+                "GALE facets: sort");
+    cudaCheck(cub::DeviceRadixSort::SortPairs(raw(scratch), more, f.k, f.t, int(f.count),
+                                              0, 32 + idBits),
+              "GALE facets: sort");
+  }
+
   void computeBoundaryFlags(const GaleTriangulation& mesh) {
     try {
       translateCudaFailures("GALE GPU producer (boundary flags)", [&] {
-        const long long cellCount = mesh.getNumberOfCells();
-        const long long facets = cellCount * arity_;
         const SimplexId n = mesh.getNumberOfVertices();
-        const auto count = static_cast<std::size_t>(facets);
-        thrust::device_vector<unsigned long long> keys(count), keysAlt(count);
-        thrust::device_vector<int> thirds(count), thirdsAlt(count);
-        const unsigned blocks = unsigned((cellCount + 255) / 256);
-        emitFacets<<<blocks, 256>>>(raw(cells_), arity_, cellCount, raw(keys),
-                                    raw(thirds));
-        cudaCheck(cudaGetLastError(), "GALE boundary flags: facets");
-        // (lowest, middle, third) order: a stable sort by the third vertex, then by the
-        // key (CUB's radix sort is stable)
-        cub::DoubleBuffer<unsigned long long> k(raw(keys), raw(keysAlt));
-        cub::DoubleBuffer<int> t(raw(thirds), raw(thirdsAlt));
-        const int idBits = bitsFor(n);
-        std::size_t bytes = 0, more = 0;
-        if (arity_ == 4)
-          cudaCheck(cub::DeviceRadixSort::SortPairs(nullptr, bytes, t, k, int(facets), 0,
-                                                    idBits),
-                    "GALE boundary flags: sort");
-        cudaCheck(cub::DeviceRadixSort::SortPairs(nullptr, more, k, t, int(facets), 0,
-                                                  32 + idBits),
-                  "GALE boundary flags: sort");
-        thrust::device_vector<unsigned char> scratch(std::max(bytes, more) + 1);
-        if (arity_ == 4)
-          cudaCheck(cub::DeviceRadixSort::SortPairs(raw(scratch), bytes, t, k,
-                                                    int(facets), 0, idBits),
-                    "GALE boundary flags: sort");
-        cudaCheck(cub::DeviceRadixSort::SortPairs(raw(scratch), more, k, t, int(facets),
-                                                  0, 32 + idBits),
-                  "GALE boundary flags: sort");
+        SortedFacets sorted;
+        sortFacets(sorted, n, mesh.getNumberOfCells());
+        const long long facets = sorted.count;
+        auto& k = sorted.k;
+        auto& t = sorted.t;
         thrust::device_vector<unsigned char> flags(std::size_t(n), 0);
         thrust::device_vector<int> nonManifold(std::size_t(mesh.getNumberOfSegments()),
                                                0);
@@ -836,6 +995,25 @@ struct GaleGpuStart {
   std::string why; // why there is none
 };
 
+struct GaleGpuCells {
+  thrust::device_vector<int> ids; // empty: not uploaded
+};
+
+std::shared_ptr<GaleGpuCells> uploadGaleGpuCells(const std::int32_t* cells,
+                                                 std::size_t count) {
+  std::string why;
+  if (!deviceAvailable(&why))
+    return nullptr;
+  try {
+    auto uploaded = std::make_shared<GaleGpuCells>();
+    translateCudaFailures("GALE GPU producer (upload)",
+                          [&] { uploaded->ids.assign(cells, cells + count); });
+    return uploaded;
+  } catch (const GpuError&) {
+    return nullptr; // the producer's setup uploads them again, and reports what fails
+  }
+}
+
 bool galeGpuCellOffsets(const GaleGpuStart* start, std::vector<SimplexId>& internal,
                         std::vector<SimplexId>& external) {
   if (start == nullptr || !start->producer)
@@ -847,7 +1025,8 @@ bool galeGpuCellOffsets(const GaleGpuStart* start, std::vector<SimplexId>& inter
   return true;
 }
 
-std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation& mesh) {
+std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation& mesh,
+                                                   std::shared_ptr<GaleGpuCells> cells) {
   auto start = std::make_shared<GaleGpuStart>();
   if (!deviceAvailable(&start->why))
     return start;
@@ -857,7 +1036,7 @@ std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation& mesh
     return start;
   }
   try {
-    start->producer = std::make_shared<GpuProducer>(mesh);
+    start->producer = std::make_shared<GpuProducer>(mesh, cells ? &cells->ids : nullptr);
   } catch (const GpuError& error) {
     start->why = error.what();
   } catch (const std::exception& error) { // host memory: no GPU producer either
@@ -870,7 +1049,7 @@ std::shared_ptr<gale::SegmentProducer>
 makeGaleGpuProducer(const GaleTriangulation& mesh, std::shared_ptr<GaleGpuStart> start,
                     std::string& why) {
   if (!start)
-    start = beginGaleGpuProducer(mesh);
+    start = beginGaleGpuProducer(mesh, nullptr);
   if (!start->producer) {
     why = start->why;
     return nullptr;

@@ -8,6 +8,7 @@
 
 #include "triangulation/gale/GaleTriangulation.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,7 +20,14 @@ namespace topogpu::gpu {
 // per-segment cell lists (I_T) and every vertex's boundary flag on the device. Never
 // throws; a failure is kept for makeGaleGpuProducer to report.
 struct GaleGpuStart;
-std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation& mesh);
+struct GaleGpuCells;
+std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation& mesh,
+                                                   std::shared_ptr<GaleGpuCells> cells);
+// The input's cells (32-bit, not yet renumbered) uploaded while the host validates them
+// (beginGaleGpuProducer then renumbers them on the device instead of uploading GALE's);
+// null without a device or on failure. Never throws.
+std::shared_ptr<GaleGpuCells> uploadGaleGpuCells(const std::int32_t* cells,
+                                                 std::size_t count);
 // The per-segment cell list offsets (I_T) the device built, the same as
 // GaleTriangulation's own; false when the setup failed. The lists themselves reach the
 // host through SegmentProducer::downloadCellLists when a CPU computation needs them.

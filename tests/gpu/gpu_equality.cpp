@@ -1777,6 +1777,26 @@ std::vector<float> randomLevels(SimplexId n, unsigned seed, unsigned levels) {
 
 } // namespace
 
+// The edge and triangle lists (I_E, I_F) of a GALE-GPU triangulation (sorted on the
+// device) against a CPU-producer one's: the same ids for the same vertex tuples.
+bool sameSimplexLists(GaleTriangulation& gpu, GaleTriangulation& cpu) {
+  gpu.precondition(EV | FV);
+  cpu.precondition(EV | FV);
+  if (gpu.getNumberOfEdges() != cpu.getNumberOfEdges() ||
+      gpu.getNumberOfTriangles() != cpu.getNumberOfTriangles() ||
+      gpu.getNumberOfEdges() == 0)
+    return false;
+  for (SimplexId e = 0; e < cpu.getNumberOfEdges(); ++e)
+    for (int k = 0; k < 2; ++k)
+      if (gpu.getEdgeVertex(e, k) != cpu.getEdgeVertex(e, k))
+        return false;
+  for (SimplexId f = 0; f < cpu.getNumberOfTriangles(); ++f)
+    for (int k = 0; k < 3; ++k)
+      if (gpu.getTriangleVertex(f, k) != cpu.getTriangleVertex(f, k))
+        return false;
+  return true;
+}
+
 // The device's boundary flags and non-manifold facet count on meshes that are not a
 // box: tets around a shared triangle (non-manifold), a tet apart from them
 // (disconnected), and triangles around a shared edge (2D), against the explicit backend.
@@ -1805,6 +1825,11 @@ void galeGpuBoundaryOfOddMeshes() {
     SimplexId differ = 0;
     for (SimplexId v = 0; v < c.vertices; ++v)
       differ += gale->isVertexOnBoundary(v) != mesh.isVertexOnBoundary(v);
+    gale::Parameters cpu = parameters;
+    cpu.producer = gale::ProducerKind::Cpu;
+    auto host = GaleTriangulation::fromExplicit(mesh, points, cpu);
+    expect(sameSimplexLists(*gale, *host),
+           std::string("GALE GPU edge / triangle lists (") + c.name + ") differ");
     expect(differ == 0 &&
                gale->getNumberOfNonManifoldFacets() ==
                    mesh.getNumberOfNonManifoldFacets() &&
@@ -1871,6 +1896,8 @@ void galeGpuProducer() {
       expect(same && gale->internalCells().size() == host->internalCells().size() &&
                  gale->externalCells().size() == host->externalCells().size(),
              tag + ": the device's cell lists differ from the host's");
+      expect(sameSimplexLists(*gale, *host),
+             tag + ": the device's edge / triangle lists differ from the host's");
     }
     // the boundary flags come from the device's sort of every facet
     gale->precondition(BoundaryVertices);

@@ -6,6 +6,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 #include <tbb/parallel_reduce.h>
 #include <tbb/task_arena.h>
 
@@ -98,6 +99,11 @@ public:
   SegmentPointer get(SimplexId segment) {
     if (kept(segment) != nullptr)
       return cache_[segment]; // published after it was stored, never replaced
+    // A hit without the server's lock (the leader publishes under it, and consumers
+    // pin a segment per relation as they reach it): the LRU order is then the order
+    // the segments came in, which is the loop's.
+    if (SegmentPointer hit = std::atomic_load(&cache_[segment]))
+      return hit;
     std::shared_future<SegmentPointer> future;
     {
       std::unique_lock<std::mutex> lock(mutex_);
@@ -140,8 +146,10 @@ public:
   // The consumers' front moved (a segment-order loop): compute ahead of it.
   // Only a leader that computes ahead is woken (consumers that compute their own
   // segments leave it asleep: waking it would only take the lock from them).
-  void nudge() {
-    if (lookahead_ > 0)
+  // A leader woken at every step would compute a few segments per launch and take the
+  // lock from the consumers: it is woken each eighth of its window (at most 64 segments).
+  void nudge(SimplexId front) {
+    if (lookahead_ > 0 && front % std::clamp<SimplexId>(lookahead_ / 8, 1, 64) == 0)
       wake_.notify_one();
   }
 
@@ -175,7 +183,7 @@ public:
     for (const SimplexId s : lru_) {
       if (kept_)
         kept_[std::size_t(s)].store(nullptr, std::memory_order_relaxed);
-      cache_[s].reset();
+      std::atomic_store(&cache_[s], SegmentPointer());
     }
     lru_.clear();
     cacheBytes_ = 0;
@@ -427,7 +435,7 @@ private:
     }
     lru_.push_front(segment);
     position_[segment] = lru_.begin();
-    cache_[segment] = data;
+    std::atomic_store(&cache_[segment], data); // (read without the lock by get())
     cacheBytes_ += data->bytes();
     if (kept_) {
       kept_[std::size_t(segment)].store(data.get(), std::memory_order_release);
@@ -448,7 +456,7 @@ private:
         }
       }
       cacheBytes_ -= cache_[*victim]->bytes();
-      cache_[*victim].reset();
+      std::atomic_store(&cache_[*victim], SegmentPointer());
       lru_.erase(victim);
     }
     peakBytes_ = std::max(peakBytes_, cacheBytes_);
@@ -651,9 +659,20 @@ GaleTriangulation::GaleTriangulation(Cells32, SimplexId numberOfVertices,
   buildSegments(points);
   std::vector<double>().swap(points);
   initialization_.segmentationSeconds += timer.seconds();
+  // The GPU producer's copy of the cells goes up while the host checks them (nothing
+  // reads it before they pass).
+  std::future<std::shared_ptr<gpu::GaleGpuCells>> upload;
+  if (!producer && parameters_.producer == gale::ProducerKind::Gpu)
+    upload = std::async(std::launch::async, [this, &cellVertices] {
+      if (gpuContext_.valid())
+        gpuContext_.get();
+      return gpu::uploadGaleGpuCells(cellVertices.data(), cellVertices.size());
+    });
   timer.reset();
   numberOfCells_ = checkedCellCount(numberOfVertices_, dimension_, cellVertices);
   validationSeconds_ = timer.seconds();
+  if (upload.valid())
+    gpuCells_ = upload.get(); // before the host renumbers them in place
   cells_.adopt(std::move(cellVertices));
   finishInitialization({}, std::move(producer));
 }
@@ -720,20 +739,27 @@ void GaleTriangulation::finishInitialization(
     buildSegments(points);
   initialization_.segmentationSeconds += timer.seconds();
   timer.reset();
+  // The GPU producer's setup needs the cells and the segmentation only: with the cells
+  // already on the device it runs while the host renumbers its own (else after) and
+  // builds its cell lists.
+  std::future<std::shared_ptr<gpu::GaleGpuStart>> gpuStart;
+  auto startGpu = [&] {
+    if (!producer && parameters_.producer == gale::ProducerKind::Gpu)
+      gpuStart = std::async(std::launch::async, [this, cells = std::move(gpuCells_)] {
+        if (gpuContext_.valid())
+          gpuContext_.get();
+        return gpu::beginGaleGpuProducer(*this, cells);
+      });
+  };
+  if (gpuCells_)
+    startGpu();
   // Cells in new ids from here on: producers read them without the renumbering's
   // random lookups.
   parallelFor(SimplexId(cells_.size()),
               [&](SimplexId i) { cells_.set(std::size_t(i), newOfOld_[cells_[i]]); });
   tets32_ = dimension_ == 3 ? cells_.narrowData() : nullptr;
-  // The GPU producer's uploads and its boundary flags need only the cells and the
-  // segmentation: they run while the cell lists are built.
-  std::future<std::shared_ptr<gpu::GaleGpuStart>> gpuStart;
-  if (!producer && parameters_.producer == gale::ProducerKind::Gpu)
-    gpuStart = std::async(std::launch::async, [this] {
-      if (gpuContext_.valid())
-        gpuContext_.get();
-      return gpu::beginGaleGpuProducer(*this);
-    });
+  if (!gpuStart.valid())
+    startGpu();
   // In 3D the device's cell lists serve the host too (fetched when a CPU computation
   // first needs them): critical points on the device's relations never hold them. In 2D
   // the host sorts its lists by tuple (findTriangle), so it builds its own meanwhile.
@@ -755,8 +781,8 @@ void GaleTriangulation::finishInitialization(
   } else {
     if (parameters_.producer == gale::ProducerKind::Gpu) {
       std::string why;
-      producer_ =
-          gpu::makeGaleGpuProducer(*this, started ? started : gpuStart.get(), why);
+      producer_ = gpu::makeGaleGpuProducer(
+          *this, gpuStart.valid() ? gpuStart.get() : std::move(started), why);
       if (!producer_)
         warnings_.push_back("GALE: no GPU producer (" + why +
                             "); the relations are computed by CPU producers");
@@ -806,11 +832,28 @@ void splitOctree(const std::vector<double>& points, SimplexId* order, SimplexId 
                        [&](SimplexId v) { return points[3 * v + axis] < center[axis]; }) -
         order);
   };
+  // the halves' and quarters' partitions are independent: in parallel on large nodes
+  const bool wide = count > (SimplexId(1) << 17);
+  auto both = [&](auto&& a, auto&& b) {
+    if (wide)
+      tbb::parallel_invoke(a, b);
+    else {
+      a();
+      b();
+    }
+  };
   bounds[4] = split(first, last, 2);
-  bounds[2] = split(first, bounds[4], 1);
-  bounds[6] = split(bounds[4], last, 1);
-  for (std::size_t q = 0; q < 4; ++q)
-    bounds[2 * q + 1] = split(bounds[2 * q], bounds[2 * q + 2], 0);
+  both([&] { bounds[2] = split(first, bounds[4], 1); },
+       [&] { bounds[6] = split(bounds[4], last, 1); });
+  both(
+      [&] {
+        both([&] { bounds[1] = split(bounds[0], bounds[2], 0); },
+             [&] { bounds[3] = split(bounds[2], bounds[4], 0); });
+      },
+      [&] {
+        both([&] { bounds[5] = split(bounds[4], bounds[6], 0); },
+             [&] { bounds[7] = split(bounds[6], bounds[8], 0); });
+      });
   std::array<std::vector<SimplexId>, 8> children;
   auto child = [&](int k) {
     if (bounds[k + 1] == bounds[k])
@@ -846,20 +889,41 @@ void GaleTriangulation::buildSegments(const std::vector<double>& points) {
     for (SimplexId s = 0; s < n; s += capacity)
       segmentStart_.push_back(s);
   } else {
-    Box box{{std::numeric_limits<double>::max(), std::numeric_limits<double>::max(),
-             std::numeric_limits<double>::max()},
-            {std::numeric_limits<double>::lowest(), std::numeric_limits<double>::lowest(),
-             std::numeric_limits<double>::lowest()}};
-    for (SimplexId v = 0; v < n; ++v) {
-      for (int a = 0; a < 3; ++a) {
-        const double x = points[3 * v + a];
-        if (!std::isfinite(x))
-          throw Error("GALE triangulation: vertex " + std::to_string(v) +
-                      " has a non-finite coordinate");
-        box.lo[a] = std::min(box.lo[a], x);
-        box.hi[a] = std::max(box.hi[a], x);
-      }
-    }
+    // The bounding box, and the lowest vertex with a non-finite coordinate (if any).
+    struct Bounds {
+      Box box{{std::numeric_limits<double>::max(), std::numeric_limits<double>::max(),
+               std::numeric_limits<double>::max()},
+              {std::numeric_limits<double>::lowest(),
+               std::numeric_limits<double>::lowest(),
+               std::numeric_limits<double>::lowest()}};
+      SimplexId bad = std::numeric_limits<SimplexId>::max();
+    };
+    const Bounds bounds = tbb::parallel_reduce(
+        tbb::blocked_range<SimplexId>(0, n), Bounds{},
+        [&](const tbb::blocked_range<SimplexId>& r, Bounds b) {
+          for (SimplexId v = r.begin(); v < r.end(); ++v) {
+            for (int a = 0; a < 3; ++a) {
+              const double x = points[3 * v + a];
+              if (!std::isfinite(x))
+                b.bad = std::min(b.bad, v);
+              b.box.lo[a] = std::min(b.box.lo[a], x);
+              b.box.hi[a] = std::max(b.box.hi[a], x);
+            }
+          }
+          return b;
+        },
+        [](Bounds a, const Bounds& b) {
+          for (int k = 0; k < 3; ++k) {
+            a.box.lo[k] = std::min(a.box.lo[k], b.box.lo[k]);
+            a.box.hi[k] = std::max(a.box.hi[k], b.box.hi[k]);
+          }
+          a.bad = std::min(a.bad, b.bad);
+          return a;
+        });
+    if (bounds.bad != std::numeric_limits<SimplexId>::max())
+      throw Error("GALE triangulation: vertex " + std::to_string(bounds.bad) +
+                  " has a non-finite coordinate");
+    const Box& box = bounds.box;
     std::vector<SimplexId> leaves;
     splitOctree(points, order.data(), 0, n, box, 0, capacity, leaves);
     // Consecutive leaves (neighbours along the octree's Z-order) packed into segments
@@ -1125,6 +1189,21 @@ void GaleTriangulation::buildEdgesAndTriangles(bool edges, bool triangles) {
   if (!edges && !triangles)
     return;
   Timer timer;
+  // The GPU producer sorts every cell's edges and facets at once (the same lists).
+  if (producer_ && numberOfVertices_ <= (SimplexId(1) << 31) &&
+      producer_->buildSimplexLists(edges, triangles, edgeNew_, edgeOffsets_, triangleNew_,
+                                   triangleOffsets_)) {
+    if (edges) {
+      indexByLowestVertex(edgeNew_, 2, edgeOffsets_, edgeFirst_);
+      edgesBuilt_ = true;
+    }
+    if (triangles) {
+      indexByLowestVertex(triangleNew_, 3, triangleOffsets_, triangleFirst_);
+      trianglesBuilt_ = true;
+    }
+    initialization_.simplexListSeconds += timer.seconds();
+    return;
+  }
   if (triangles && numberOfVertices_ > (SimplexId(1) << 31)) {
     buildTrianglesWide(); // the packed keys below need ids under 2^31
     indexByLowestVertex(triangleNew_, 3, triangleOffsets_, triangleFirst_);
@@ -1270,11 +1349,6 @@ void GaleTriangulation::precondition(Relations r) {
 
 const gale::SegmentRelation* GaleTriangulation::acquire(gale::ServedRelation relation,
                                                         SimplexId segment) const {
-  for (Handle& h : tHandles) {
-    if (h.segment == segment && h.relation == relation && h.instance == instance_ &&
-        h.generation == generation_)
-      return h.data.get();
-  }
   const auto& server = servers_[relation];
   if (!server)
     failPrecondition("GaleTriangulation::acquire",
@@ -1282,6 +1356,11 @@ const gale::SegmentRelation* GaleTriangulation::acquire(gale::ServedRelation rel
                          " was not preconditioned");
   if (const gale::SegmentRelation* kept = server->kept(segment))
     return kept; // no lock, no handle (never evicted while consumers run)
+  for (Handle& h : tHandles) {
+    if (h.segment == segment && h.relation == relation && h.instance == instance_ &&
+        h.generation == generation_)
+      return h.data.get();
+  }
   Handle& h = tHandles[tNextHandle];
   tNextHandle = (tNextHandle + 1) % kHandles;
   h.data = server->get(segment);
@@ -1319,11 +1398,9 @@ void GaleTriangulation::advanceFront(SimplexId segment) const {
   // Release: what the consumers' thread did before the loop (precondition's lists) is
   // visible to a leader that computes ahead of this front.
   front_.store(segment, std::memory_order_release);
-  if (segment % 4 == 0) {
-    for (const auto& server : servers_)
-      if (server)
-        server->nudge();
-  }
+  for (const auto& server : servers_)
+    if (server)
+      server->nudge(segment);
 }
 
 gale::SegmentPointer GaleTriangulation::cachedSegment(gale::ServedRelation relation,

@@ -32,6 +32,10 @@ namespace topogpu {
 
 class GaleTriangulation;
 
+namespace gpu {
+struct GaleGpuCells;
+} // namespace gpu
+
 namespace gale {
 
 // What a producer computes, one kind per request queue.
@@ -120,6 +124,16 @@ public:
   virtual bool downloadCellLists(IdArray& internal, IdArray& external) {
     (void)internal;
     (void)external;
+    return false;
+  }
+  // The edge and/or triangle lists (vertex tuples, new ids ascending, sorted; offsets
+  // per segment) when the producer builds them (the GPU producer); false when not.
+  virtual bool buildSimplexLists(bool edges, bool triangles, IdArray& edgeVertices,
+                                 std::vector<SimplexId>& edgeOffsets,
+                                 IdArray& triangleVertices,
+                                 std::vector<SimplexId>& triangleOffsets) {
+    (void)edges, (void)triangles, (void)edgeVertices, (void)edgeOffsets;
+    (void)triangleVertices, (void)triangleOffsets;
     return false;
   }
   // What went wrong but was handled (a GPU failure and the switch to the CPU).
@@ -364,6 +378,7 @@ public:
   // externalCellBegin).
   const IdArray& newCells() const { return cells_; }
   const IdArray& oldIds() const { return oldOfNew_; }
+  const IdArray& newIds() const { return newOfOld_; }
   const IdArray& segmentOfNewVertices() const { return segmentOfNew_; }
   const IdArray& internalCells() const { return internalCells_; }
   const IdArray& externalCells() const { return externalCells_; }
@@ -538,6 +553,8 @@ private:
 
   std::shared_ptr<gale::SegmentProducer> producer_;
   std::future<void> gpuContext_; // the device's context, started at construction
+  // The 32-bit input cells on the device, uploaded while the host validated them
+  std::shared_ptr<gpu::GaleGpuCells> gpuCells_;
   std::array<std::unique_ptr<gale::RelationServer>, gale::kServedRelationCount> servers_;
   std::vector<std::string> warnings_;
   gale::InitializationSeconds initialization_;
