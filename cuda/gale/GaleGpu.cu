@@ -126,6 +126,50 @@ __global__ void finishRows(int rowCount, const int* rowOffsets, int* rows, int* 
   }
 }
 
+// VE rows: VV's rows (new ids) put in VV's order (by the neighbours' input ids), then
+// each neighbour replaced by the id of its edge with the row's vertex: the edge's rank
+// among the sorted (low, high) keys, searched among those of its low vertex.
+__global__ void finishEdgeRows(int rowCount, const int* rowOffsets, const int* rowVertex,
+                               int* rows, int* counts, const int* oldOfNew,
+                               const unsigned long long* edgeKeys, const int* edgeFirst,
+                               int* overflow) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rowCount)
+    return;
+  const int capacity = rowOffsets[r + 1] - rowOffsets[r];
+  int n = counts[r];
+  if (n > capacity) {
+    *overflow = 1;
+    n = capacity;
+    counts[r] = n;
+  }
+  int* row = rows + rowOffsets[r];
+  for (int k = 1; k < n; ++k) {
+    const int x = row[k], key = oldOfNew[x];
+    int j = k;
+    for (; j > 0 && oldOfNew[row[j - 1]] > key; --j)
+      row[j] = row[j - 1];
+    row[j] = x;
+  }
+  const int self = rowVertex[r];
+  for (int k = 0; k < n; ++k) {
+    const int lo = min(self, row[k]), hi = max(self, row[k]);
+    const unsigned long long key = ((unsigned long long)lo << 32) | (unsigned)hi;
+    int e = edgeFirst[lo];
+    while (e < edgeFirst[lo + 1] && edgeKeys[e] != key)
+      ++e;
+    if (e == edgeFirst[lo + 1])
+      *overflow = 1; // (every neighbour has its edge: cannot happen)
+    row[k] = e;
+  }
+}
+
+struct VertexKey {
+  __host__ __device__ unsigned long long operator()(long long v) const {
+    return (unsigned long long)v << 32;
+  }
+};
+
 // Rows packed densely (offsets from the scan of the counts) for one short copy back.
 __global__ void compactRows(int rowCount, const int* rowOffsets, const int* rows,
                             const int* counts, const int* denseOffsets, int* dense) {
@@ -336,7 +380,7 @@ struct Slot {
   // scanned and copied block the waiting leader (cudaEventBlockingSync) instead of
   // spinning: the consumers use every core
   cudaEvent_t start = nullptr, scanned = nullptr, copied = nullptr;
-  thrust::device_vector<int> batch, firstRow, rowOffsets, rows, counts, dense,
+  thrust::device_vector<int> batch, firstRow, rowOffsets, rowVertex, rows, counts, dense,
       denseOffsets, flags;
   thrust::device_vector<unsigned char> scratch;
   Pinned<int> upload, offsetsBack, denseBack, flagBack;
@@ -522,6 +566,17 @@ public:
               thrust::unique(sorted.begin(), sorted.end()) - sorted.begin();
           offsetsOf(sorted, unique, edgeOffsets);
           download(sorted, nullptr, unique, edgeVertices);
+          // kept for VE: the keys and each vertex's first edge as the low one
+          sorted.resize(std::size_t(unique));
+          sorted.shrink_to_fit();
+          thrust::device_vector<int> first(std::size_t(n) + 1);
+          auto vertexKeys = thrust::make_transform_iterator(
+              thrust::counting_iterator<long long>(0), VertexKey());
+          thrust::lower_bound(sorted.begin(), sorted.end(), vertexKeys,
+                              vertexKeys + (n + 1), first.begin());
+          edgeKeys_.swap(sorted);
+          edgeFirst_.swap(first);
+          edgesOnDevice_ = true;
         }
         if (triangles) {
           SortedFacets f;
@@ -577,6 +632,9 @@ public:
 
   // The relations the device does not compute go to the CPU producer, which consumers
   // may run themselves.
+  bool servesOnDevice(gale::ServedRelation relation) const override {
+    return !disabled_ && (onDevice(relation) || boundaryFromDevice(relation));
+  }
   bool consumersMayCompute(gale::ServedRelation relation) const override {
     return !onDevice(relation) && !boundaryFromDevice(relation);
   }
@@ -605,8 +663,15 @@ public:
   }
 
 private:
-  static bool onDevice(gale::ServedRelation relation) {
-    return relation == gale::kVertexNeighbors || relation == gale::kVertexStar;
+  // VE once the device has the edge list (built there by buildSimplexLists).
+  bool onDevice(gale::ServedRelation relation) const {
+    return relation == gale::kVertexNeighbors || relation == gale::kVertexStar ||
+           (relation == gale::kVertexEdges && edgesOnDevice_);
+  }
+  static int kindOf(gale::ServedRelation relation) {
+    return relation == gale::kVertexStar    ? kStar
+           : relation == gale::kVertexEdges ? kEdges
+                                            : kNeighbors;
   }
 
   // The vertex boundary flags the device computed at setup serve the requests that
@@ -721,7 +786,7 @@ private:
         // leader may have failed meanwhile and released the arrays)
         std::shared_lock<std::shared_mutex> device(deviceMutex_);
         if (!disabled_) {
-          computeOnDevice(mesh, relation == gale::kVertexStar, segments, out, ready);
+          computeOnDevice(mesh, kindOf(relation), segments, out, ready);
           return;
         }
       } catch (const GpuError& error) {
@@ -754,9 +819,13 @@ private:
       drop(*array);
     drop(deviceInternalOffsets_);
     drop(deviceExternalOffsets_);
+    edgesOnDevice_ = false;
+    drop(edgeKeys_);
+    drop(edgeFirst_);
     for (Slot* slot : allSlots()) {
-      for (auto* array : {&slot->batch, &slot->firstRow, &slot->rowOffsets, &slot->rows,
-                          &slot->counts, &slot->dense, &slot->denseOffsets, &slot->flags})
+      for (auto* array :
+           {&slot->batch, &slot->firstRow, &slot->rowOffsets, &slot->rowVertex,
+            &slot->rows, &slot->counts, &slot->dense, &slot->denseOffsets, &slot->flags})
         drop(*array);
       drop(slot->scratch);
     }
@@ -766,19 +835,22 @@ private:
   // Launch: the chunk's row capacities (the star exactly; VV at most dimension per star
   // cell), kernels, scan and the copy back of the dense offsets, all on the slot's
   // stream.
-  void launch(const GaleTriangulation& mesh, bool star,
+  void launch(const GaleTriangulation& mesh, int kind,
               const std::vector<SimplexId>& segments, Slot& slot) {
+    const bool star = kind == kStar;
     const int dimension = arity_ - 1;
     const std::size_t count = slot.last - slot.first;
     int rows = 0;
     for (std::size_t b = slot.first; b < slot.last; ++b)
       rows += int(mesh.segmentStart(segments[b] + 1) - mesh.segmentStart(segments[b]));
     slot.rowCount = rows;
-    // upload layout: batch (count) | firstRow (count + 1) | rowOffsets (rows + 1)
-    int* host = slot.upload.reserve(2 * count + rows + 2);
+    // upload layout: batch (count) | firstRow (count + 1) | rowOffsets (rows + 1) |
+    // rowVertex (rows, VE)
+    int* host = slot.upload.reserve(2 * count + 2 * std::size_t(rows) + 2);
     int* batch = host;
     int* firstRow = host + count;
     int* rowOffsets = firstRow + count + 1;
+    int* rowVertex = rowOffsets + rows + 1;
     firstRow[0] = 0;
     rowOffsets[0] = 0;
     int r = 0;
@@ -786,14 +858,18 @@ private:
       const SimplexId s = segments[slot.first + b];
       batch[b] = int(s);
       const SimplexId a = mesh.segmentStart(s), z = mesh.segmentStart(s + 1);
-      for (SimplexId v = a; v < z; ++v, ++r)
+      for (SimplexId v = a; v < z; ++v, ++r) {
         rowOffsets[r + 1] = rowOffsets[r] + starCount_[v] * (star ? 1 : dimension);
+        rowVertex[r] = int(v);
+      }
       firstRow[b + 1] = r;
     }
     const int capacity = rowOffsets[rows];
     reserve(slot.batch, count);
     reserve(slot.firstRow, count + 1);
     reserve(slot.rowOffsets, std::size_t(rows) + 1);
+    if (kind == kEdges)
+      reserve(slot.rowVertex, std::size_t(rows) + 1);
     reserve(slot.rows, std::size_t(capacity) + 1);
     reserve(slot.counts, std::size_t(rows) + 1);
     reserve(slot.denseOffsets, std::size_t(rows) + 1);
@@ -809,6 +885,8 @@ private:
     h2d(raw(slot.batch), batch, count);
     h2d(raw(slot.firstRow), firstRow, count + 1);
     h2d(raw(slot.rowOffsets), rowOffsets, std::size_t(rows) + 1);
+    if (kind == kEdges)
+      h2d(raw(slot.rowVertex), rowVertex, std::size_t(rows));
     cudaCheck(cudaMemsetAsync(raw(slot.rows), 0xff, std::size_t(capacity) * sizeof(int),
                               stream),
               "GALE GPU producer: clear");
@@ -834,7 +912,12 @@ private:
     else
       segmentKernel<false><<<unsigned(count), kThreadsPerSegment, 0, stream>>>(view);
     const unsigned blocks = unsigned((rows + 255) / 256);
-    if (rows > 0) {
+    if (rows > 0 && kind == kEdges) {
+      finishEdgeRows<<<blocks, 256, 0, stream>>>(
+          rows, raw(slot.rowOffsets), raw(slot.rowVertex), raw(slot.rows),
+          raw(slot.counts), raw(oldOfNew_), raw(edgeKeys_), raw(edgeFirst_),
+          raw(slot.flags));
+    } else if (rows > 0) {
       finishRows<<<blocks, 256, 0, stream>>>(
           rows, raw(slot.rowOffsets), raw(slot.rows), raw(slot.counts),
           star ? nullptr : raw(oldOfNew_), raw(slot.flags));
@@ -867,9 +950,8 @@ private:
   }
 
   // The launch's dense rows copied back and handed out, one SegmentRelation per segment.
-  void collect(const GaleTriangulation& mesh, bool star,
-               const std::vector<SimplexId>& segments, Slot& slot,
-               std::vector<gale::SegmentPointer>& out) {
+  void collect(const GaleTriangulation& mesh, const std::vector<SimplexId>& segments,
+               Slot& slot, std::vector<gale::SegmentPointer>& out) {
     slot.pending = false;
     cudaCheck(cudaEventSynchronize(slot.scanned), "GALE GPU producer: kernels");
     float kernelMs = 0;
@@ -909,7 +991,7 @@ private:
     seconds_[2] += std::chrono::duration<double>(end - integrateStart).count();
   }
 
-  void computeOnDevice(const GaleTriangulation& mesh, bool star,
+  void computeOnDevice(const GaleTriangulation& mesh, int kind,
                        const std::vector<SimplexId>& segments,
                        std::vector<gale::SegmentPointer>& out, const Ready* ready) {
     out.assign(segments.size(), nullptr);
@@ -924,25 +1006,25 @@ private:
           Slot* current = nullptr;
           if (next < segments.size()) {
             const auto prepareStart = std::chrono::steady_clock::now();
-            current = &slots_[star ? 1 : 0][k++ % 2];
+            current = &slots_[kind][k++ % 2];
             current->first = next;
             current->last = std::min(segments.size(), next + kChunkSegments);
             next = current->last;
-            launch(mesh, star, segments, *current);
+            launch(mesh, kind, segments, *current);
             std::lock_guard<std::mutex> lock(mutex_);
             seconds_[0] += std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - prepareStart)
                                .count();
           }
           if (previous != nullptr) {
-            collect(mesh, star, segments, *previous, out);
+            collect(mesh, segments, *previous, out);
             if (ready != nullptr)
               (*ready)(previous->first, previous->last);
           }
           previous = current;
         }
       } catch (...) {
-        for (Slot& slot : slots_[star ? 1 : 0]) // nothing of a failed batch may run on
+        for (Slot& slot : slots_[kind]) // nothing of a failed batch may run on
           if (slot.pending) {
             cudaStreamSynchronize(slot.stream);
             slot.pending = false;
@@ -966,10 +1048,17 @@ private:
       segmentStart_, segmentOfNew_;
   thrust::device_vector<long long> deviceInternalOffsets_, deviceExternalOffsets_;
   std::vector<long long> internalOffsets_, externalOffsets_; // I_T's, for the host
-  Slot slots_[2][2]; // per relation (VV, star), two launches in flight each
-  std::array<Slot*, 4> allSlots() {
-    return {&slots_[0][0], &slots_[0][1], &slots_[1][0], &slots_[1][1]};
+  enum Kind { kNeighbors, kStar, kEdges }; // the relations computed on the device
+  Slot slots_[3][2];                       // per relation, two launches in flight each
+  std::array<Slot*, 6> allSlots() {
+    return {&slots_[0][0], &slots_[0][1], &slots_[1][0],
+            &slots_[1][1], &slots_[2][0], &slots_[2][1]};
   }
+  // the edge list's sorted (low, high) keys and, per vertex, its first edge as the low
+  // one (VE on the device)
+  thrust::device_vector<unsigned long long> edgeKeys_;
+  thrust::device_vector<int> edgeFirst_;
+  std::atomic<bool> edgesOnDevice_{false};
   // shared by the leaders' launches, exclusive for releasing the device's arrays
   std::shared_mutex deviceMutex_;
   mutable std::mutex mutex_;

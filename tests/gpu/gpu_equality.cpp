@@ -1778,7 +1778,8 @@ std::vector<float> randomLevels(SimplexId n, unsigned seed, unsigned levels) {
 } // namespace
 
 // The edge and triangle lists (I_E, I_F) of a GALE-GPU triangulation (sorted on the
-// device) against a CPU-producer one's: the same ids for the same vertex tuples.
+// device) against a CPU-producer one's: the same ids for the same vertex tuples; and
+// its VE rows (on the device) against the CPU's.
 bool sameSimplexLists(GaleTriangulation& gpu, GaleTriangulation& cpu) {
   gpu.precondition(EV | FV);
   cpu.precondition(EV | FV);
@@ -1794,6 +1795,16 @@ bool sameSimplexLists(GaleTriangulation& gpu, GaleTriangulation& cpu) {
     for (int k = 0; k < 3; ++k)
       if (gpu.getTriangleVertex(f, k) != cpu.getTriangleVertex(f, k))
         return false;
+  // VE, computed on the device from those lists
+  gpu.precondition(VE);
+  cpu.precondition(VE);
+  for (SimplexId v = 0; v < cpu.getNumberOfVertices(); ++v) {
+    if (gpu.getVertexEdgeNumber(v) != cpu.getVertexEdgeNumber(v))
+      return false;
+    for (int i = 0; i < cpu.getVertexEdgeNumber(v); ++i)
+      if (gpu.getVertexEdge(v, i) != cpu.getVertexEdge(v, i))
+        return false;
+  }
   return true;
 }
 

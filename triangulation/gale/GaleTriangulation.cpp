@@ -1204,6 +1204,7 @@ void GaleTriangulation::buildEdgesAndTriangles(bool edges, bool triangles) {
     initialization_.simplexListSeconds += timer.seconds();
     return;
   }
+  ensureHostCellLists(); // the CPU's lists are built from the cells per segment
   if (triangles && numberOfVertices_ > (SimplexId(1) << 31)) {
     buildTrianglesWide(); // the packed keys below need ids under 2^31
     indexByLowestVertex(triangleNew_, 3, triangleOffsets_, triangleFirst_);
@@ -1300,9 +1301,6 @@ void GaleTriangulation::startServer(gale::ServedRelation relation) {
 void GaleTriangulation::precondition(Relations r) {
   r = expandRelations(r, dimension_);
   const bool is3D = dimension_ == 3;
-  // (VV, the star and the vertex flags are what the GPU producer serves)
-  if ((r & ~(VV | VertexStar | (is3D ? VT : VF) | BoundaryVertices)) != 0)
-    ensureHostCellLists();
   const bool needEdges = (r & (EV | VE | EF | ET | FE | TE | BoundaryEdges)) != 0;
   const bool needTriangles =
       is3D && (r & (FV | VF | EF | FE | FT | TF | BoundaryTriangles)) != 0;
@@ -1320,11 +1318,21 @@ void GaleTriangulation::precondition(Relations r) {
     ++generation_;
     boundaryFlagsWanted_.fetch_or(flags);
     buildEdgesAndTriangles(needEdges, needTriangles);
-    if (needTupleOrder)
+    if (needTupleOrder) {
+      ensureHostCellLists();
       sortInternalByTuple();
+    }
   }
   prepared_ |= r;
   using namespace gale;
+  // The host's cell lists are fetched (or built) for the relations the producer
+  // computes on the CPU (consumers may too): the GPU producer's VV, star, VE and vertex
+  // flags never need them.
+  const auto startServer = [&](ServedRelation relation) {
+    if (!producer_->servesOnDevice(relation))
+      ensureHostCellLists();
+    this->startServer(relation);
+  };
   if (r & VV)
     startServer(kVertexNeighbors);
   if (r & VE)

@@ -136,6 +136,13 @@ public:
     (void)triangleVertices, (void)triangleOffsets;
     return false;
   }
+  // Whether the producer computes this relation's segments off the CPU (the GPU
+  // producer's VV, star, VE and vertex flags): then nothing on the host reads the cell
+  // lists for it.
+  virtual bool servesOnDevice(ServedRelation relation) const {
+    (void)relation;
+    return false;
+  }
   // What went wrong but was handled (a GPU failure and the switch to the CPU).
   virtual std::vector<std::string> warnings() const { return {}; }
   // Whether a consumer thread may call compute() itself for one segment of this
