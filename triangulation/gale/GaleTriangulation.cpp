@@ -39,6 +39,9 @@ std::size_t SegmentRelation::bytes() const {
          edgeFlags.size() + triangleFlags.size();
 }
 
+SegmentPointer computeSegmentForConsumerCpu(const GaleTriangulation& mesh,
+                                            ServedRelation relation, SimplexId s);
+
 // One request queue, its leader thread and its cache. Consumers call get(); the leader
 // pops every pending request, adds the following segments for precomputation and the
 // segments ahead of a segment-order loop's front, has the producer compute the batch,
@@ -56,6 +59,9 @@ public:
     const bool gpu = producer_->name().rfind("gpu", 0) == 0;
     batch_ = p.segmentsPerRequest > 0 ? p.segmentsPerRequest : (gpu ? 512 : 16);
     help_ = p.consumersHelp && producer_->consumersMayCompute(relation);
+    // Random access (V-paths) outside segment-order loops: a request for a lone segment
+    // would wait for a device round trip, so consumers compute it on the CPU there.
+    randomHelp_ = !help_ && p.consumersHelp && p.randomAccess;
     // Consumers that compute their own segments keep every core busy already: a leader
     // running ahead on the same cores would only take turns with them (and make them
     // wait for its segment); it runs ahead of them when asked to.
@@ -115,7 +121,10 @@ public:
         std::rethrow_exception(failure_);
       auto waiting = waiting_.find(segment);
       if (waiting == waiting_.end() && help_)
-        return computeHere(segment, lock);
+        return computeHere(segment, lock, false);
+      if (waiting == waiting_.end() && randomHelp_ &&
+          mesh_.front_.load(std::memory_order_relaxed) < 0)
+        return computeHere(segment, lock, true);
       if (waiting == waiting_.end()) {
         waiting = waiting_.emplace(segment, std::make_shared<Pending>()).first;
         queue_.push_back(segment);
@@ -251,14 +260,25 @@ private:
 
   // A consumer computes the segment it missed (claimed as pending, so others wait on
   // it rather than computing it twice).
-  SegmentPointer computeHere(SimplexId segment, std::unique_lock<std::mutex>& lock) {
+  // onCpu: the CPU's computation, whatever the producer.
+  SegmentPointer computeHere(SimplexId segment, std::unique_lock<std::mutex>& lock,
+                             bool onCpu) {
     const auto pending = std::make_shared<Pending>();
     waiting_.emplace(segment, pending);
     lock.unlock();
     const auto start = std::chrono::steady_clock::now();
     std::vector<SegmentPointer> out;
     const std::vector<SimplexId> one{segment};
-    const std::exception_ptr error = produce(one, out);
+    std::exception_ptr error;
+    if (onCpu) {
+      try {
+        out = {computeSegmentForConsumerCpu(mesh_, relation_, segment)};
+      } catch (const std::exception& e) {
+        error = describe(one, e.what());
+      }
+    } else {
+      error = produce(one, out);
+    }
     lock.lock();
     helpNanos_ += nanosSince(start);
     if (error) {
@@ -470,7 +490,7 @@ private:
   std::size_t maxSegments_ = 1;
   SimplexId lookahead_ = 0, cursor_ = -1;
   std::uint64_t pass_ = 0;
-  bool help_ = false;
+  bool help_ = false, randomHelp_ = false;
   mutable std::mutex mutex_;
   std::condition_variable wake_, idle_;
   std::vector<SimplexId> queue_;
