@@ -99,6 +99,16 @@ template <bool Star> __global__ void segmentKernel(BatchView view) {
   }
 }
 
+// Row r's entry count within its capacity (an overflow is flagged and cut to it).
+__device__ int rowSize(int r, const int* rowOffsets, int* counts, int* overflow) {
+  const int capacity = rowOffsets[r + 1] - rowOffsets[r];
+  if (counts[r] <= capacity)
+    return counts[r];
+  *overflow = 1;
+  counts[r] = capacity;
+  return capacity;
+}
+
 // Integration on the device: local (new) ids mapped to the input's, each row sorted
 // (rows are short: insertion sort per thread), overflows flagged.
 __global__ void finishRows(int rowCount, const int* rowOffsets, int* rows, int* counts,
@@ -106,13 +116,7 @@ __global__ void finishRows(int rowCount, const int* rowOffsets, int* rows, int* 
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= rowCount)
     return;
-  const int capacity = rowOffsets[r + 1] - rowOffsets[r];
-  int n = counts[r];
-  if (n > capacity) {
-    *overflow = 1;
-    n = capacity;
-    counts[r] = n;
-  }
+  const int n = rowSize(r, rowOffsets, counts, overflow);
   int* row = rows + rowOffsets[r];
   if (oldOfNew != nullptr)
     for (int k = 0; k < n; ++k)
@@ -136,13 +140,7 @@ __global__ void finishEdgeRows(int rowCount, const int* rowOffsets, const int* r
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= rowCount)
     return;
-  const int capacity = rowOffsets[r + 1] - rowOffsets[r];
-  int n = counts[r];
-  if (n > capacity) {
-    *overflow = 1;
-    n = capacity;
-    counts[r] = n;
-  }
+  const int n = rowSize(r, rowOffsets, counts, overflow);
   int* row = rows + rowOffsets[r];
   for (int k = 1; k < n; ++k) {
     const int x = row[k], key = oldOfNew[x];

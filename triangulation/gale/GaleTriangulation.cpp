@@ -1209,10 +1209,8 @@ void GaleTriangulation::buildEdgesAndTriangles(bool edges, bool triangles) {
   if (!edges && !triangles)
     return;
   Timer timer;
-  // The GPU producer sorts every cell's edges and facets at once (the same lists).
-  if (producer_ && numberOfVertices_ <= (SimplexId(1) << 31) &&
-      producer_->buildSimplexLists(edges, triangles, edgeNew_, edgeOffsets_, triangleNew_,
-                                   triangleOffsets_)) {
+  // Once the lists are there: each vertex's first edge / triangle as the lowest vertex.
+  const auto index = [&] {
     if (edges) {
       indexByLowestVertex(edgeNew_, 2, edgeOffsets_, edgeFirst_);
       edgesBuilt_ = true;
@@ -1222,6 +1220,12 @@ void GaleTriangulation::buildEdgesAndTriangles(bool edges, bool triangles) {
       trianglesBuilt_ = true;
     }
     initialization_.simplexListSeconds += timer.seconds();
+  };
+  // The GPU producer sorts every cell's edges and facets at once (the same lists).
+  if (producer_ && numberOfVertices_ <= (SimplexId(1) << 31) &&
+      producer_->buildSimplexLists(edges, triangles, edgeNew_, edgeOffsets_, triangleNew_,
+                                   triangleOffsets_)) {
+    index();
     return;
   }
   ensureHostCellLists(); // the CPU's lists are built from the cells per segment
@@ -1301,15 +1305,7 @@ void GaleTriangulation::buildEdgesAndTriangles(bool edges, bool triangles) {
                          });
     }
   });
-  if (edges) {
-    indexByLowestVertex(edgeNew_, 2, edgeOffsets_, edgeFirst_);
-    edgesBuilt_ = true;
-  }
-  if (triangles) {
-    indexByLowestVertex(triangleNew_, 3, triangleOffsets_, triangleFirst_);
-    trianglesBuilt_ = true;
-  }
-  initialization_.simplexListSeconds += timer.seconds();
+  index();
 }
 
 void GaleTriangulation::startServer(gale::ServedRelation relation) {
