@@ -306,20 +306,29 @@ private:
   // Segments after the consumers' front not cached nor pending, up to `room`.
   // Each segment is computed ahead at most once per pass (a cursor), so a cache too
   // small for the window cannot make the leader recompute what it evicted.
+  // The consumers' front, or -1 before the first segment-order loop (the leader primes
+  // that loop's first window as soon as it starts); nothing outside a loop after it.
+  bool front(SimplexId& at, std::uint64_t& pass) const {
+    at = mesh_.front_.load(std::memory_order_acquire);
+    pass = mesh_.pass_.load(std::memory_order_acquire);
+    return at >= 0 || pass == 0;
+  }
   SimplexId aheadStart() {
-    const SimplexId front = mesh_.front_.load(std::memory_order_acquire);
-    if (front < 0 || lookahead_ <= 0 || failure_)
+    SimplexId at = 0;
+    std::uint64_t pass = 0;
+    if (!front(at, pass) || lookahead_ <= 0 || failure_)
       return segments_;
-    const std::uint64_t pass = mesh_.pass_.load(std::memory_order_acquire);
     if (pass != pass_) {
       pass_ = pass;
       cursor_ = -1;
     }
-    return std::max(front + 1, cursor_ + 1);
+    return std::max(at + 1, cursor_ + 1);
   }
   SimplexId aheadEnd() const {
-    const SimplexId front = mesh_.front_.load(std::memory_order_acquire);
-    return std::min(segments_, front + 1 + lookahead_);
+    SimplexId at = 0;
+    std::uint64_t pass = 0;
+    front(at, pass);
+    return std::min(segments_, at + 1 + lookahead_);
   }
   void addAhead(std::vector<SimplexId>& batch, std::size_t room) {
     const SimplexId last = aheadEnd();
