@@ -5,7 +5,6 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cub/device/device_select.cuh>
 #include <tbb/parallel_for.h>
 #include <thrust/binary_search.h>
 #include <thrust/device_vector.h>
@@ -399,8 +398,9 @@ struct Slot {
 
 class GpuProducer : public gale::SegmentProducer {
 public:
-  // The first part of the setup, run while the CPU builds the cell lists: the cells (new
-  // ids), the renumbering and the star sizes, and the boundary flags of every vertex.
+  // The first part of the setup (GaleTriangulation runs it on a thread of its own): the
+  // cells in new ids (renumbered here when they were uploaded during the host's checks),
+  // the renumbering, the cell lists and star sizes, and every vertex's boundary flag.
   GpuProducer(const GaleTriangulation& mesh, thrust::device_vector<int>* inputCells)
       : mesh_(mesh), cpu_(gale::makeCpuProducer()) {
     arity_ = mesh.getDimension() + 1;
@@ -604,8 +604,8 @@ public:
   const std::vector<long long>& internalOffsets() const { return internalOffsets_; }
   const std::vector<long long>& externalOffsets() const { return externalOffsets_; }
 
-  // The second part: the launch streams.
-  void attachCellLists(const GaleTriangulation&) {
+  // The second part: the launch slots' streams and events.
+  void createLaunchSlots() {
     translateCudaFailures("GALE GPU producer (upload)", [&] {
       for (Slot* slot : allSlots()) {
         cudaCheck(cudaStreamCreateWithFlags(&slot->stream, cudaStreamNonBlocking),
@@ -1083,7 +1083,7 @@ struct GaleGpuStart {
 };
 
 struct GaleGpuCells {
-  thrust::device_vector<int> ids; // empty: not uploaded
+  thrust::device_vector<int> ids; // the input's cells, old ids
 };
 
 std::shared_ptr<GaleGpuCells> uploadGaleGpuCells(const std::int32_t* cells,
@@ -1124,9 +1124,7 @@ std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation& mesh
   }
   try {
     start->producer = std::make_shared<GpuProducer>(mesh, cells ? &cells->ids : nullptr);
-  } catch (const GpuError& error) {
-    start->why = error.what();
-  } catch (const std::exception& error) { // host memory: no GPU producer either
+  } catch (const std::exception& error) { // a GpuError, or host memory
     start->why = error.what();
   }
   return start;
@@ -1142,7 +1140,7 @@ makeGaleGpuProducer(const GaleTriangulation& mesh, std::shared_ptr<GaleGpuStart>
     return nullptr;
   }
   try {
-    start->producer->attachCellLists(mesh);
+    start->producer->createLaunchSlots();
     return std::move(start->producer);
   } catch (const GpuError& error) {
     why = error.what();

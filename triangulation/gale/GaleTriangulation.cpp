@@ -303,9 +303,6 @@ private:
     return out[0];
   }
 
-  // Segments after the consumers' front not cached nor pending, up to `room`.
-  // Each segment is computed ahead at most once per pass (a cursor), so a cache too
-  // small for the window cannot make the leader recompute what it evicted.
   // The consumers' front, or -1 before the first segment-order loop (the leader primes
   // that loop's first window as soon as it starts); nothing outside a loop after it.
   bool front(SimplexId& at, std::uint64_t& pass) const {
@@ -313,6 +310,9 @@ private:
     pass = mesh_.pass_.load(std::memory_order_acquire);
     return at >= 0 || pass == 0;
   }
+  // Segments after the consumers' front not cached nor pending, up to `room`.
+  // Each segment is computed ahead at most once per pass (a cursor), so a cache too
+  // small for the window cannot make the leader recompute what it evicted.
   SimplexId aheadStart() {
     SimplexId at = 0;
     std::uint64_t pass = 0;
@@ -1317,7 +1317,12 @@ void GaleTriangulation::buildEdgesAndTriangles(bool edges, bool triangles) {
   index();
 }
 
+// The host's cell lists are fetched (or built) for the relations the producer computes
+// on the CPU (consumers may too): the GPU producer's VV, star, VE and vertex flags never
+// need them.
 void GaleTriangulation::startServer(gale::ServedRelation relation) {
+  if (!producer_->servesOnDevice(relation))
+    ensureHostCellLists();
   if (!servers_[relation])
     servers_[relation] =
         std::make_unique<gale::RelationServer>(*this, relation, producer_);
@@ -1350,14 +1355,6 @@ void GaleTriangulation::precondition(Relations r) {
   }
   prepared_ |= r;
   using namespace gale;
-  // The host's cell lists are fetched (or built) for the relations the producer
-  // computes on the CPU (consumers may too): the GPU producer's VV, star, VE and vertex
-  // flags never need them.
-  const auto startServer = [&](ServedRelation relation) {
-    if (!producer_->servesOnDevice(relation))
-      ensureHostCellLists();
-    this->startServer(relation);
-  };
   if (r & VV)
     startServer(kVertexNeighbors);
   if (r & VE)
