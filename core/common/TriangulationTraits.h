@@ -32,6 +32,15 @@ struct CountsNonManifoldFacets<
     T, std::void_t<decltype(std::declval<const T&>().getNumberOfNonManifoldFacets())>>
     : std::true_type {};
 
+// Backends whose getEdgeVertex, and in 3D getTriangleVertex, list a simplex's vertices
+// by ascending id (explicit, GALE) declare kSimplexVerticesAscending = true: a vertex's
+// index within such a simplex then follows from the ids alone, without reading it.
+template <typename T, typename = void>
+struct SimplexVerticesAscending : std::false_type {};
+template <typename T>
+struct SimplexVerticesAscending<T, std::void_t<decltype(T::kSimplexVerticesAscending)>>
+    : std::bool_constant<T::kSimplexVerticesAscending> {};
+
 // Backends that prefer a vertex visiting order (GALE: segment by segment, so each
 // segment's relations are computed once and read while cached) expose
 // getVertexInProcessingOrder(position); per-vertex loops whose results do not depend on

@@ -15,10 +15,16 @@ std::vector<SimplexId> selectCells(const std::vector<std::uint8_t>& bytes,
   const SimplexId blocks = std::max<SimplexId>(1, std::min<SimplexId>(256, n / 65536));
   std::vector<SimplexId> offsets(blocks + 1, 0), lost(blocks, 0);
   tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
+    // Local counters: a byte store may alias the totals, which would then be reloaded
+    // and stored for every byte (and share cache lines between threads).
+    SimplexId count = 0, unknown = 0;
+    const std::uint8_t* p = bytes.data();
     for (SimplexId i = n * b / blocks; i < n * (b + 1) / blocks; ++i) {
-      offsets[b + 1] += bytes[i] == code;
-      lost[b] += bytes[i] == kUnassigned;
+      count += p[i] == code;
+      unknown += p[i] == kUnassigned;
     }
+    offsets[b + 1] = count;
+    lost[b] = unknown;
   });
   unassigned = 0;
   for (const SimplexId l : lost)
@@ -27,10 +33,11 @@ std::vector<SimplexId> selectCells(const std::vector<std::uint8_t>& bytes,
     offsets[b + 1] += offsets[b];
   std::vector<SimplexId> cells(offsets.back());
   tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
-    SimplexId at = offsets[b];
+    SimplexId* out = cells.data() + offsets[b];
+    const std::uint8_t* p = bytes.data();
     for (SimplexId i = n * b / blocks; i < n * (b + 1) / blocks; ++i)
-      if (bytes[i] == code)
-        cells[at++] = i;
+      if (p[i] == code)
+        *out++ = i;
   });
   return cells;
 }

@@ -154,290 +154,386 @@ namespace detail {
 
 constexpr double kPreconditionEnd = 0.1, kOrderEnd = 0.3, kGradientEnd = 0.9;
 
-// One simplex of a lower star.
-struct StarCell {
-  SimplexId id = -1;
-  std::array<SimplexId, 3> key{-1, -1, -1}; // ranks of the other vertices, descending
-  std::array<SimplexId, 4> rank{};          // rank of each local vertex (backend order)
-  std::array<int, 3> faces{};               // lower-star indices of the faces holding v
-  bool paired = false;
-  bool ordered = true; // rank is known (3D triangles: read when first needed)
+// The lower star in local terms. Its lower neighbours, sorted by rank, get local
+// indices 0..k-1, so comparing local indices compares ranks: edge a joins v to
+// neighbour a, triangle (a, b) with a > b, tet (a, b, c) with a > b > c, and TTK's keys
+// (the other vertices' ranks, decreasing, compared lexicographically) compare as these
+// tuples do. Every cell then gets its position in that order once, and the two queues
+// are heaps of positions.
+struct LowerNeighbor {
+  SimplexId rank, vertex, edge;
+};
+struct StarTriangle {
+  std::uint64_t key; // a << 32 | b
+  SimplexId id;
+  // Backend positions (getTriangleVertex order) of neighbours a and b; in 3D read only
+  // when the triangle is paired with an edge (-1 until then).
+  std::array<std::int8_t, 2> slot;
+};
+struct StarTet {
+  std::uint64_t key; // (index of triangle (a, b)) << 32 | c: the (a, b, c) order
+  SimplexId id;
+  std::array<int, 3> faces;        // triangles (b, c), (a, c), (a, b): face d omits d
+  std::array<std::int8_t, 3> slot; // backend positions of neighbours a, b, c
 };
 
-using Key = std::array<SimplexId, 3>;
-// Lexicographic, written out: the hot comparison of the whole gradient.
-inline bool keyLess(const Key& a, const Key& b) {
-  if (a[0] != b[0])
-    return a[0] < b[0];
-  if (a[1] != b[1])
-    return a[1] < b[1];
-  return a[2] < b[2];
+inline std::uint64_t pairKey(std::uint64_t a, std::uint64_t b) {
+  return a << 32 | b;
 }
-
-struct QueueEntry {
-  std::array<SimplexId, 3> key;
-  int dimension, index;
-};
-// std::push_heap keeps the largest on top; this makes it the lowest key.
-inline bool entryAbove(const QueueEntry& a, const QueueEntry& b) {
-  return keyLess(b.key, a.key);
+inline int highOf(std::uint64_t key) {
+  return int(key >> 32);
+}
+inline int lowOf(std::uint64_t key) {
+  return int(key & 0xffffffffu);
 }
 
 // Per-thread scratch, reused across the vertices one thread handles.
 struct LowerStar {
-  std::array<std::vector<StarCell>, 4> cells;
-  // cofaces[k][i]: lower-star indices of the (k+1)-cells holding cell i of dimension k
+  std::vector<LowerNeighbor> edges;
+  std::vector<SimplexId> ranks;     // the edges' ranks, for localIndex
+  std::vector<SimplexId> starRanks; // ranks of the star cells' vertices, backend order
+  std::vector<StarTriangle> triangles;
+  std::vector<StarTet> tets;
+  std::vector<std::uint64_t> found; // 3D: the lower triangles met in the star's tets
+  // 3D: the lower tets before sorting: a, b, c, their slots (4 bits each), star index
+  std::vector<std::array<int, 5>> tetScratch;
+  // paired[d][i], position[d][i] of cell i of dimension d (1..3)
+  std::array<std::vector<std::uint8_t>, 4> paired;
+  std::array<std::vector<int>, 4> position;
+  std::vector<std::pair<int, int>> cellAt; // position -> (dimension, index)
+  // cofaces[d] of cell i of dimension d (1, 2): compressed rows
   std::array<std::vector<int>, 3> cofaceOffsets, cofaces;
-  std::vector<QueueEntry> pairable, candidates;
-  // 3D: the lower triangles met in the star's tets (key, the other two vertices)
-  std::vector<std::pair<std::array<SimplexId, 3>, std::array<SimplexId, 2>>> triangles;
+  std::vector<int> fill;
+  std::vector<int> pairable, candidates; // min-heaps of positions
 };
 
-// The dimension-k cell of the lower star whose key is `key` (sorted lists), or -1.
-inline int findCell(const std::vector<StarCell>& list,
-                    const std::array<SimplexId, 3>& key) {
-  const auto it =
-      std::lower_bound(list.begin(), list.end(), key,
-                       [](const StarCell& c, const std::array<SimplexId, 3>& k) {
-                         return keyLess(c.key, k);
-                       });
-  return it != list.end() && it->key == key ? int(it - list.begin()) : -1;
+// Local index of the lower neighbour of rank r: how many lower neighbours rank below
+// it (ranks ascending). Counted without branches for the usual handful, else searched.
+inline int localIndex(const std::vector<SimplexId>& ranks, SimplexId r) {
+  const int k = int(ranks.size());
+  int local = 0;
+  if (k <= 32) {
+    for (int i = 0; i < k; ++i)
+      local += ranks[i] < r;
+  } else {
+    local = int(std::lower_bound(ranks.begin(), ranks.end(), r) - ranks.begin());
+  }
+  if (local == k || ranks[local] != r)
+    throw Error("internal error: a vertex of the star of a vertex is not its neighbour");
+  return local;
 }
 
-// Lower star of v: its simplices of each dimension, sorted by key, with their faces.
+// Index of the lower-star triangle with key `key` (sorted list); it must exist.
+inline int triangleIndex(const std::vector<StarTriangle>& triangles, std::uint64_t key) {
+  const auto it =
+      std::lower_bound(triangles.begin(), triangles.end(), key,
+                       [](const StarTriangle& t, std::uint64_t k) { return t.key < k; });
+  return int(it - triangles.begin());
+}
+
+// Compressed rows of the cofaces: faceCount faces, each coface's faces given by
+// facesOf(j, emit).
+template <typename FacesOf>
+void buildCofaces(int faceCount, int cofaceCount, std::vector<int>& offsets,
+                  std::vector<int>& rows, std::vector<int>& fill, FacesOf&& facesOf) {
+  offsets.assign(std::size_t(faceCount) + 1, 0);
+  for (int j = 0; j < cofaceCount; ++j)
+    facesOf(j, [&](int f) { ++offsets[std::size_t(f) + 1]; });
+  for (int i = 0; i < faceCount; ++i)
+    offsets[i + 1] += offsets[i];
+  rows.resize(std::size_t(offsets.back()));
+  fill.assign(offsets.begin(), offsets.end() - 1);
+  for (int j = 0; j < cofaceCount; ++j)
+    facesOf(j, [&](int f) { rows[std::size_t(fill[f]++)] = j; });
+}
+
+// The ranks of the vertices of v's star cells (v's own is rank[v]), in the backend's
+// vertex order; returns the star's size. Gathered before any test on them: the loads
+// are independent, so the processor overlaps their cache misses.
 template <typename Triangulation>
-void buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank,
+int gatherStarRanks(const Triangulation& tri, SimplexId v, const SimplexId* rank,
                     LowerStar& ls) {
-  for (auto& list : ls.cells)
-    list.clear();
-  for (auto& offsets : ls.cofaceOffsets)
-    offsets.clear();
+  const int m = tri.getVertexStarNumber(v), arity = tri.getDimension() + 1;
+  ls.starRanks.resize(std::size_t(m) * arity);
+  SimplexId* out = ls.starRanks.data();
+  for (int i = 0; i < m; ++i)
+    tri.getVertexStarVertices(v, i, out + std::size_t(i) * arity);
+  for (std::size_t j = 0; j < ls.starRanks.size(); ++j)
+    out[j] = rank[out[j]];
+  return m;
+}
+
+// Lower star of v: its lower edges, triangles and tets in local terms, their positions
+// in the key order and their cofaces. Returns false when v has no lower edge.
+template <typename Triangulation>
+bool buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank,
+                    LowerStar& ls) {
   const SimplexId rv = rank[v];
-  StarCell self;
-  self.id = v;
-  self.rank[0] = rv;
-  ls.cells[0].push_back(self);
+  auto& edges = ls.edges;
+  auto& triangles = ls.triangles;
+  auto& tets = ls.tets;
+  edges.clear();
+  triangles.clear();
+  tets.clear();
   // Edge i of v joins v to neighbour i (the concept's VE order): the cheap neighbour
   // decides, and only lower edges are looked up.
   const int nEdges = tri.getVertexEdgeNumber(v);
   for (int i = 0; i < nEdges; ++i) {
-    const SimplexId other = rank[tri.getVertexNeighbor(v, i)];
-    if (other < rv) {
-      StarCell c;
-      c.id = tri.getVertexEdge(v, i);
-      c.rank = {rv, other, -1, -1}; // as a set: the local order is read for delta only
-      c.key[0] = other;
-      ls.cells[1].push_back(c);
-    }
+    const SimplexId u = tri.getVertexNeighbor(v, i);
+    if (rank[u] < rv)
+      edges.push_back({rank[u], u, tri.getVertexEdge(v, i)});
   }
-  if (ls.cells[1].size() < 2)
-    return; // a lower triangle needs two lower edges
-  auto byKey = [](const StarCell& a, const StarCell& b) { return keyLess(a.key, b.key); };
-  std::sort(ls.cells[1].begin(), ls.cells[1].end(), byKey);
-
-  // A triangle or tet of the star: in the lower star when its other vertices are lower.
-  auto addCell = [&](int dim, const SimplexId* vertices) {
-    StarCell c;
-    int n = 0;
-    for (int k = 0; k <= dim; ++k) {
-      c.rank[k] = rank[vertices[k]];
-      if (c.rank[k] != rv) {
-        if (c.rank[k] > rv)
-          return false;
-        c.key[n++] = c.rank[k];
-      }
+  if (edges.empty())
+    return false;
+  std::sort(
+      edges.begin(), edges.end(),
+      [](const LowerNeighbor& a, const LowerNeighbor& b) { return a.rank < b.rank; });
+  const int k = int(edges.size());
+  ls.ranks.resize(std::size_t(k));
+  for (int a = 0; a < k; ++a)
+    ls.ranks[a] = edges[a].rank;
+  if (k >= 2 && tri.getDimension() == 2) {
+    const int m = gatherStarRanks(tri, v, rank, ls);
+    for (int i = 0; i < m; ++i) {
+      const SimplexId* r = &ls.starRanks[std::size_t(3 * i)];
+      int local[2], slot[2], n = 0;
+      for (int j = 0; j < 3 && n >= 0; ++j)
+        if (r[j] != rv) {
+          if (r[j] > rv)
+            n = -1;
+          else {
+            local[n] = localIndex(ls.ranks, r[j]);
+            slot[n++] = j;
+          }
+        }
+      if (n != 2)
+        continue;
+      const int hi = local[0] > local[1] ? 0 : 1;
+      triangles.push_back({pairKey(local[hi], local[1 - hi]),
+                           tri.getVertexStar(v, i),
+                           {std::int8_t(slot[hi]), std::int8_t(slot[1 - hi])}});
     }
-    std::sort(c.key.begin(), c.key.begin() + n, std::greater<SimplexId>());
-    ls.cells[dim].push_back(c);
-    return true;
-  };
-  SimplexId vertices[4];
-  if (tri.getDimension() == 2) {
-    const int n = tri.getVertexStarNumber(v);
-    for (int i = 0; i < n; ++i) {
-      tri.getVertexStarVertices(v, i, vertices);
-      if (addCell(2, vertices))
-        ls.cells[2].back().id = tri.getVertexStar(v, i);
-    }
-  } else {
+    std::sort(triangles.begin(), triangles.end(),
+              [](const StarTriangle& a, const StarTriangle& b) { return a.key < b.key; });
+  } else if (k >= 2) {
     // Lower tets and triangles from the star's tets (in 3D every triangle is a face of
     // a tet): each lower triangle is looked up once (findTriangle), and its vertex order
-    // is read only if it gets paired with an edge (ensureOrder).
-    auto& found = ls.triangles;
+    // is read only if it gets paired with an edge.
+    auto& found = ls.found;
+    auto& lowerTets = ls.tetScratch;
     found.clear();
-    const int m = tri.getVertexStarNumber(v);
+    lowerTets.clear();
+    const int m = gatherStarRanks(tri, v, rank, ls);
     for (int i = 0; i < m; ++i) {
-      tri.getVertexStarVertices(v, i, vertices);
-      SimplexId other[3], r[3];
-      int n = 0;
-      for (int k = 0; k < 4; ++k)
-        if (vertices[k] != v) {
-          other[n] = vertices[k];
-          r[n++] = rank[vertices[k]];
+      const SimplexId* r = &ls.starRanks[std::size_t(4 * i)];
+      int local[3], slot[3], n = 0;
+      for (int j = 0; j < 4; ++j)
+        if (r[j] < rv) {
+          local[n] = localIndex(ls.ranks, r[j]);
+          slot[n++] = j;
         }
-      for (int a = 0; a < 3; ++a)
-        for (int b = a + 1; b < 3; ++b)
-          if (r[a] < rv && r[b] < rv)
-            found.push_back(
-                {{std::max(r[a], r[b]), std::min(r[a], r[b]), -1}, {other[a], other[b]}});
-      if (r[0] < rv && r[1] < rv && r[2] < rv && addCell(3, vertices))
-        ls.cells[3].back().id = tri.getVertexStar(v, i);
-    }
-    std::sort(found.begin(), found.end(),
-              [](const auto& a, const auto& b) { return keyLess(a.first, b.first); });
-    for (std::size_t i = 0; i < found.size(); ++i) {
-      if (i > 0 && found[i].first == found[i - 1].first)
+      if (n < 2)
         continue;
-      StarCell c;
-      c.key = found[i].first;
-      c.id = tri.findTriangle(v, found[i].second[0], found[i].second[1]);
-      c.ordered = false;
-      ls.cells[2].push_back(c);
+      // descending local indices (a small sorting network)
+      auto order = [&](int x, int y) {
+        if (local[x] < local[y]) {
+          std::swap(local[x], local[y]);
+          std::swap(slot[x], slot[y]);
+        }
+      };
+      if (n == 2) {
+        order(0, 1);
+        found.push_back(pairKey(local[0], local[1]));
+        continue;
+      }
+      order(0, 1);
+      order(1, 2);
+      order(0, 1);
+      found.push_back(pairKey(local[0], local[1]));
+      found.push_back(pairKey(local[0], local[2]));
+      found.push_back(pairKey(local[1], local[2]));
+      lowerTets.push_back(
+          {local[0], local[1], local[2], slot[0] | slot[1] << 4 | slot[2] << 8, i});
     }
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    for (const std::uint64_t key : found)
+      triangles.push_back(
+          {key,
+           tri.findTriangle(v, edges[highOf(key)].vertex, edges[lowOf(key)].vertex),
+           {-1, -1}});
+    for (const auto& t : lowerTets) {
+      StarTet q;
+      const int ab = triangleIndex(triangles, pairKey(t[0], t[1]));
+      q.key = pairKey(ab, t[2]);
+      q.id = tri.getVertexStar(v, t[4]);
+      q.faces = {triangleIndex(triangles, pairKey(t[1], t[2])),
+                 triangleIndex(triangles, pairKey(t[0], t[2])), ab};
+      q.slot = {std::int8_t(t[3] & 15), std::int8_t(t[3] >> 4 & 15),
+                std::int8_t(t[3] >> 8 & 15)};
+      tets.push_back(q);
+    }
+    std::sort(tets.begin(), tets.end(),
+              [](const StarTet& a, const StarTet& b) { return a.key < b.key; });
   }
-  // Faces holding v: drop one of the other vertices from the key.
-  for (int dim = 2; dim <= 3; ++dim) {
-    auto& list = ls.cells[dim];
-    std::sort(list.begin(), list.end(), byKey);
-    for (StarCell& c : list) {
-      for (int drop = 0; drop < dim; ++drop) {
-        std::array<SimplexId, 3> faceKey{-1, -1, -1};
-        for (int k = 0, n = 0; k < dim; ++k)
-          if (k != drop)
-            faceKey[n++] = c.key[k];
-        c.faces[drop] = findCell(ls.cells[dim - 1], faceKey);
+  const int nt = int(triangles.size()), nq = int(tets.size());
+  // Positions in the key order: edge a, then its triangles (a, b) by b, each followed
+  // by its tets (a, b, c) by c (a missing entry, -1, sorts first).
+  for (int d = 1; d <= 3; ++d) {
+    const int count = d == 1 ? k : d == 2 ? nt : nq;
+    ls.paired[d].assign(std::size_t(count), 0);
+    ls.position[d].resize(std::size_t(count));
+  }
+  ls.cellAt.resize(std::size_t(k + nt + nq));
+  int at = 0;
+  for (int a = 0, t = 0, q = 0; a < k; ++a) {
+    ls.position[1][a] = at;
+    ls.cellAt[at++] = {1, a};
+    for (; t < nt && highOf(triangles[t].key) == a; ++t) {
+      ls.position[2][t] = at;
+      ls.cellAt[at++] = {2, t};
+      for (; q < nq && highOf(tets[q].key) == t; ++q) {
+        ls.position[3][q] = at;
+        ls.cellAt[at++] = {3, q};
       }
     }
   }
-  // Cofaces per face (compressed rows), for the pushes after each pairing.
-  for (int dim = 1; dim <= 2; ++dim) {
-    auto& offsets = ls.cofaceOffsets[dim];
-    auto& rows = ls.cofaces[dim];
-    const auto& up = ls.cells[dim + 1];
-    offsets.assign(ls.cells[dim].size() + 1, 0);
-    for (const StarCell& c : up)
-      for (int k = 0; k <= dim; ++k)
-        ++offsets[c.faces[k] + 1];
-    for (std::size_t i = 0; i + 1 < offsets.size(); ++i)
-      offsets[i + 1] += offsets[i];
-    rows.resize(offsets.back());
-    std::vector<int>& at = ls.cofaces[0]; // scratch: fill positions
-    at.assign(offsets.begin(), offsets.end() - 1);
-    for (int j = 0; j < int(up.size()); ++j)
-      for (int k = 0; k <= dim; ++k)
-        rows[at[up[j].faces[k]]++] = j;
-  }
-}
-
-// The backend's face index, within coface c (its ranks in local order), of its face
-// holding v whose other vertices' ranks are faceKey: face i omits local vertex
-// dimension - i.
-inline std::uint8_t faceIndex(const StarCell& coface, int dimension, SimplexId rv,
-                              const std::array<SimplexId, 3>& faceKey) {
-  for (int j = 0; j <= dimension; ++j) {
-    bool inFace = coface.rank[j] == rv;
-    for (int k = 0; k + 1 < dimension; ++k)
-      inFace = inFace || faceKey[k] == coface.rank[j];
-    if (!inFace)
-      return std::uint8_t(dimension - j);
-  }
-  return kUnassigned; // unreachable for a face
+  buildCofaces(k, nt, ls.cofaceOffsets[1], ls.cofaces[1], ls.fill,
+               [&](int j, auto&& emit) {
+                 emit(highOf(triangles[j].key));
+                 emit(lowOf(triangles[j].key));
+               });
+  buildCofaces(nt, nq, ls.cofaceOffsets[2], ls.cofaces[2], ls.fill,
+               [&](int j, auto&& emit) {
+                 for (const int f : tets[j].faces)
+                   emit(f);
+               });
+  return true;
 }
 
 // ProcessLowerStars for vertex v: writes the byte of every simplex of its lower star.
 template <typename Triangulation>
 void processLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank,
                       LowerStar& ls, std::array<std::uint8_t*, 4> gradient) {
-  buildLowerStar(tri, v, rank, ls);
-  auto& cells = ls.cells;
-  if (cells[1].empty()) {
+  if (!buildLowerStar(tri, v, rank, ls)) {
     gradient[0][v] = kCritical; // a minimum
     return;
   }
+  const auto& edges = ls.edges;
+  auto& triangles = ls.triangles;
+  const auto& tets = ls.tets;
+  auto& paired = ls.paired;
   auto& pairable = ls.pairable;
   auto& candidates = ls.candidates;
   pairable.clear();
   candidates.clear();
-  auto push = [](std::vector<QueueEntry>& q, const StarCell& c, int dim, int index) {
-    q.push_back(QueueEntry{c.key, dim, index});
-    std::push_heap(q.begin(), q.end(), entryAbove);
+  auto push = [&](std::vector<int>& q, int dim, int index) {
+    q.push_back(ls.position[dim][index]);
+    std::push_heap(q.begin(), q.end(), std::greater<int>());
   };
-  auto pop = [](std::vector<QueueEntry>& q) {
-    std::pop_heap(q.begin(), q.end(), entryAbove);
-    const QueueEntry e = q.back();
+  auto pop = [](std::vector<int>& q) {
+    std::pop_heap(q.begin(), q.end(), std::greater<int>());
+    const int top = q.back();
     q.pop_back();
-    return e;
+    return top;
   };
-  // Unpaired faces of cell (dim, i): how many, and the last one.
+  auto idOf = [&](int dim, int index) {
+    return dim == 1 ? edges[index].edge : dim == 2 ? triangles[index].id : tets[index].id;
+  };
+  // Unpaired faces of cell (dim, i) in the lower star: how many, and the last one.
   auto unpairedFaces = [&](int dim, int i, int& face) {
     int n = 0;
-    for (int k = 0; k < dim; ++k) {
-      const int f = cells[dim][i].faces[k];
-      if (!cells[dim - 1][f].paired) {
+    auto check = [&](int f) {
+      if (!paired[dim - 1][f]) {
         ++n;
         face = f;
       }
+    };
+    if (dim == 2) {
+      check(lowOf(triangles[i].key));
+      check(highOf(triangles[i].key));
+    } else {
+      for (const int f : tets[i].faces)
+        check(f);
     }
     return n;
   };
   // Cofaces of (dim, i) left with exactly one unpaired face become pairable.
   auto pushCofaces = [&](int dim, int i) {
-    if (dim < 1 || dim > 2 || dim + 1 >= int(cells.size()))
+    if (dim < 1 || dim > 2)
       return;
     const auto& offsets = ls.cofaceOffsets[dim];
-    if (offsets.empty())
-      return;
     for (int r = offsets[i]; r < offsets[i + 1]; ++r) {
       const int j = ls.cofaces[dim][r];
       int face = -1;
       if (unpairedFaces(dim + 1, j, face) == 1)
-        push(pairable, cells[dim + 1][j], dim + 1, j);
+        push(pairable, dim + 1, j);
     }
   };
+  // Face `face` (dimension dim) paired with coface `coface`: the coface's byte is the
+  // backend index of that face, which omits local vertex (dim + 1) - slot of the
+  // coface's vertex not in the face.
   auto pair = [&](int dim, int face, int coface) {
-    StarCell& f = cells[dim][face];
-    StarCell& c = cells[dim + 1][coface];
-    gradient[dim][f.id] = kPairedUp;
-    if (!c.ordered) {
-      for (int k = 0; k <= dim + 1; ++k)
-        c.rank[k] = rank[tri.getTriangleVertex(c.id, k)];
-      c.ordered = true;
+    gradient[dim][idOf(dim, face)] = kPairedUp;
+    int slot = 0;
+    if (dim == 1) {
+      StarTriangle& c = triangles[coface];
+      const int omitted = highOf(c.key) == face ? 1 : 0; // the other neighbour
+      if (c.slot[omitted] < 0) {
+        const SimplexId w = edges[omitted == 0 ? highOf(c.key) : lowOf(c.key)].vertex;
+        if constexpr (SimplexVerticesAscending<Triangulation>::value) {
+          const SimplexId u = edges[omitted == 0 ? lowOf(c.key) : highOf(c.key)].vertex;
+          c.slot[omitted] = std::int8_t(int(v < w) + int(u < w));
+        } else {
+          for (int j = 0; j < 3; ++j)
+            if (tri.getTriangleVertex(c.id, j) == w)
+              c.slot[omitted] = std::int8_t(j);
+        }
+      }
+      slot = c.slot[omitted];
+    } else {
+      const StarTet& c = tets[coface];
+      const int omitted = c.faces[0] == face ? 0 : c.faces[1] == face ? 1 : 2;
+      slot = c.slot[omitted];
     }
-    gradient[dim + 1][c.id] = faceIndex(c, dim + 1, rank[v], f.key);
-    f.paired = c.paired = true;
+    gradient[dim + 1][idOf(dim + 1, coface)] = std::uint8_t(dim + 1 - slot);
+    paired[dim][face] = paired[dim + 1][coface] = 1;
   };
 
-  int delta = 0; // the lowest lower edge: cells[1] is sorted by key
-  cells[0][0].paired = true;
-  cells[1][delta].paired = true;
+  // v is paired with its lowest lower edge, delta (edges are sorted by rank).
+  paired[1][0] = 1;
   gradient[0][v] = kPairedUp;
-  const SimplexId deltaId = cells[1][delta].id;
-  gradient[1][deltaId] = tri.getEdgeVertex(deltaId, 0) == v ? 0 : 1;
-  for (int i = 1; i < int(cells[1].size()); ++i)
-    push(candidates, cells[1][i], 1, i);
-  pushCofaces(1, delta);
+  const SimplexId delta = edges[0].edge;
+  if constexpr (SimplexVerticesAscending<Triangulation>::value)
+    gradient[1][delta] = v < edges[0].vertex ? 0 : 1;
+  else
+    gradient[1][delta] = tri.getEdgeVertex(delta, 0) == v ? 0 : 1;
+  for (int i = 1; i < int(edges.size()); ++i)
+    candidates.push_back(ls.position[1][i]); // ascending: already a heap
+  pushCofaces(1, 0);
   while (!pairable.empty() || !candidates.empty()) {
     while (!pairable.empty()) {
-      const QueueEntry alpha = pop(pairable);
+      const auto [dim, index] = ls.cellAt[pop(pairable)];
       int face = -1;
-      if (unpairedFaces(alpha.dimension, alpha.index, face) == 0) {
-        push(candidates, cells[alpha.dimension][alpha.index], alpha.dimension,
-             alpha.index);
+      if (unpairedFaces(dim, index, face) == 0) {
+        push(candidates, dim, index);
       } else {
-        pair(alpha.dimension - 1, face, alpha.index);
-        pushCofaces(alpha.dimension, alpha.index);
-        pushCofaces(alpha.dimension - 1, face);
+        pair(dim - 1, face, index);
+        pushCofaces(dim, index);
+        pushCofaces(dim - 1, face);
       }
     }
-    while (!candidates.empty() &&
-           cells[candidates.front().dimension][candidates.front().index].paired)
+    while (!candidates.empty()) {
+      const auto [dim, index] = ls.cellAt[candidates.front()];
+      if (!paired[dim][index])
+        break;
       pop(candidates);
+    }
     if (!candidates.empty()) {
-      const QueueEntry gamma = pop(candidates);
-      StarCell& c = cells[gamma.dimension][gamma.index];
-      c.paired = true;
-      gradient[gamma.dimension][c.id] = kCritical;
-      pushCofaces(gamma.dimension, gamma.index);
+      const auto [dim, index] = ls.cellAt[pop(candidates)];
+      paired[dim][index] = 1;
+      gradient[dim][idOf(dim, index)] = kCritical;
+      pushCofaces(dim, index);
     }
   }
 }

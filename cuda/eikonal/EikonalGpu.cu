@@ -4,9 +4,9 @@
 #include "core/eikonal/PatchSolve.h"
 #include "cuda/common/CudaCheck.h"
 #include "cuda/common/GpuDevice.h"
+#include "cuda/common/HostCopy.h"
 
 #include <cooperative_groups.h>
-#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <atomic>
@@ -492,17 +492,6 @@ constexpr std::size_t kTransferTotals = 2 + kReadyCounts;
 static_assert(kTransferTotals % 2 == 0 &&
                   kTransferTotals + 6 <= eikonal::kPatchFimTransferCounts,
               "the transfer block holds the counts and the counters");
-
-// memcpy by all cores (tbb), in blocks of 1 MiB.
-void copyInParallel(void* to, const void* from, std::size_t bytes) {
-  constexpr std::size_t kBlock = std::size_t(1) << 20;
-  tbb::parallel_for(std::size_t(0), (bytes + kBlock - 1) / kBlock, [&](std::size_t b) {
-    const std::size_t at = b * kBlock;
-    std::memcpy(static_cast<unsigned char*>(to) + at,
-                static_cast<const unsigned char*>(from) + at,
-                std::min(kBlock, bytes - at));
-  });
-}
 
 // Pinned upload memory: below this size the C heap is as fast.
 constexpr std::size_t kPinnedMinBytes = std::size_t(1) << 20;

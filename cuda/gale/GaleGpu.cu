@@ -2,6 +2,7 @@
 
 #include "cuda/common/CudaCheck.h"
 #include "cuda/common/GpuDevice.h"
+#include "cuda/common/HostCopy.h"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -492,9 +493,8 @@ public:
     try {
       for (auto [from, to] : {std::pair{&internalCells_, &internal},
                               std::pair{&externalCells_, &external}}) {
-        std::vector<std::int32_t> host(from->size());
-        thrust::copy(from->begin(), from->end(), host.begin());
-        to->adopt(std::move(host));
+        downloadStaged(raw(*from), from->size() * sizeof(int),
+                       to->allocateNarrowUninitialized(from->size()), nullptr);
       }
       return true;
     } catch (const std::exception&) {
@@ -539,9 +539,8 @@ public:
             writeTuples<<<unsigned((count + 255) / 256), 256>>>(count, raw(keys), thirds,
                                                                 raw(tuples));
           cudaCheck(cudaGetLastError(), "GALE simplex lists: tuples");
-          std::vector<std::int32_t> host(tuples.size());
-          thrust::copy(tuples.begin(), tuples.end(), host.begin());
-          to.adopt(std::move(host));
+          downloadStaged(raw(tuples), tuples.size() * sizeof(int),
+                         to.allocateNarrowUninitialized(tuples.size()), nullptr);
         };
         if (edges) {
           const int pairs = arity_ * (arity_ - 1) / 2;

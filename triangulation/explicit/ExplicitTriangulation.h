@@ -20,32 +20,48 @@ namespace topogpu {
 // value the array will hold (as vtkCellArray's 32/64-bit storage).
 class IdArray {
 public:
+  IdArray() = default;
+  IdArray(const IdArray& other);
+  IdArray(IdArray&& other) noexcept;
+  IdArray& operator=(const IdArray& other);
+  IdArray& operator=(IdArray&& other) noexcept;
+  ~IdArray() = default;
+
   void allocate(std::size_t size, SimplexId maxValue, bool forceWide);
+  // 32-bit storage for size ids, left uninitialized for the caller to fill at once (a
+  // download): no serial zeroing pass over a large array.
+  std::int32_t* allocateNarrowUninitialized(std::size_t size);
   SimplexId operator[](std::size_t i) const {
-    return wide_ ? wideData_[i] : SimplexId(narrowData_[i]);
+    return wide_ ? wideData_[i] : SimplexId(narrow_[i]);
   }
   void set(std::size_t i, SimplexId value) {
     if (wide_)
       wideData_[i] = value;
     else
-      narrowData_[i] = std::int32_t(value);
+      narrow_[i] = std::int32_t(value);
   }
-  std::size_t size() const { return wide_ ? wideData_.size() : narrowData_.size(); }
+  std::size_t size() const { return wide_ ? wideData_.size() : narrowSize_; }
   bool isWide() const { return wide_; }
   // The 32-bit ids in place (uploads without a copy); nullptr when wide.
-  const std::int32_t* narrowData() const { return wide_ ? nullptr : narrowData_.data(); }
+  const std::int32_t* narrowData() const { return wide_ ? nullptr : narrow_; }
   void sort(std::size_t first, std::size_t last);
   void release();
   // Takes 32-bit ids as they are (no copy).
   void adopt(std::vector<std::int32_t>&& data) {
     release();
-    wide_ = false;
     narrowData_ = std::move(data);
+    narrow_ = narrowData_.data();
+    narrowSize_ = narrowData_.size();
   }
 
 private:
   bool wide_ = false;
+  // The 32-bit ids live in narrowData_ (allocated, adopted) or narrowBuffer_
+  // (uninitialized); narrow_ points at them.
+  std::int32_t* narrow_ = nullptr;
+  std::size_t narrowSize_ = 0;
   std::vector<std::int32_t> narrowData_;
+  std::unique_ptr<std::int32_t[]> narrowBuffer_;
   std::vector<std::int64_t> wideData_;
 };
 
@@ -88,6 +104,10 @@ public:
                                     SimplexId numberOfCells,
                                     std::shared_ptr<const void> owner,
                                     IdWidth width = IdWidth::Auto);
+
+  // Edges' and (3D) triangles' vertices are stored by ascending id (core/common/
+  // TriangulationTraits.h SimplexVerticesAscending).
+  static constexpr bool kSimplexVerticesAscending = true;
 
   int getDimension() const { return dimension_; }
   // Builds the named relations (and what they depend on) in parallel; idempotent.

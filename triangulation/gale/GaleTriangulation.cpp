@@ -596,6 +596,8 @@ thread_local int tNextHandle = 0;
 
 constexpr int kTetEdgePairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
 constexpr int kTetFaces[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
+// Rows of simplices per lowest vertex up to this long are scanned, not bisected.
+constexpr SimplexId kLinearSearch = 16;
 
 } // namespace
 
@@ -1663,6 +1665,12 @@ SimplexId GaleTriangulation::findEdgeNew(SimplexId lo, SimplexId hi) const {
   // the edges of lowest vertex lo, ascending by their upper vertex
   SimplexId first = edgeFirst_[std::size_t(lo)], last = edgeFirst_[std::size_t(lo) + 1];
   const SimplexId end = last;
+  if (last - first <= kLinearSearch) { // as findTriangleNew
+    for (; first < last; ++first)
+      if (edgeNew_[2 * first + 1] == hi)
+        return first;
+    return -1;
+  }
   while (first < last) {
     const SimplexId mid = first + (last - first) / 2;
     if (edgeNew_[2 * mid + 1] < hi)
@@ -1675,9 +1683,9 @@ SimplexId GaleTriangulation::findEdgeNew(SimplexId lo, SimplexId hi) const {
 
 SimplexId GaleTriangulation::findTriangleNew(SimplexId a, SimplexId b,
                                              SimplexId c) const {
-  const SimplexId s = segmentOfNew_[a];
   if (dimension_ == 2) {
     // the triangles are the cells: the internal list of a's segment, sorted by tuple
+    const SimplexId s = segmentOfNew_[a];
     const std::array<SimplexId, 4> key{a, b, c, std::numeric_limits<SimplexId>::max()};
     SimplexId first = internalOffsets_[s], last = internalOffsets_[s + 1];
     const SimplexId end = last;
@@ -1696,6 +1704,14 @@ SimplexId GaleTriangulation::findTriangleNew(SimplexId a, SimplexId b,
   SimplexId first = triangleFirst_[std::size_t(a)],
             last = triangleFirst_[std::size_t(a) + 1];
   const SimplexId end = last;
+  if (last - first <= kLinearSearch) {
+    // a short row (the usual handful): scanned in order, its cache lines streamed in,
+    // instead of a binary search's mispredicted probes
+    for (; first < last; ++first)
+      if (triangleNew_[3 * first + 1] == b && triangleNew_[3 * first + 2] == c)
+        return first;
+    return -1;
+  }
   while (first < last) {
     const SimplexId mid = first + (last - first) / 2;
     const SimplexId y = triangleNew_[3 * mid + 1];

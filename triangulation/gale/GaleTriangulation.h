@@ -263,6 +263,10 @@ public:
   GaleTriangulation(const GaleTriangulation&) = delete;
   GaleTriangulation& operator=(const GaleTriangulation&) = delete;
 
+  // getEdgeVertex / getTriangleVertex answer in ascending input ids, as the explicit
+  // backend (core/common/TriangulationTraits.h SimplexVerticesAscending).
+  static constexpr bool kSimplexVerticesAscending = true;
+
   int getDimension() const { return dimension_; }
   // Enumerates the edge / triangle lists the relations need and starts one leader thread
   // per coboundary relation asked for. Not thread-safe; call before parallel loops.
