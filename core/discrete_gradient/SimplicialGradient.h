@@ -187,6 +187,93 @@ inline int lowOf(std::uint64_t key) {
   return int(key & 0xffffffffu);
 }
 
+// A min-priority queue of positions in the key order: a bit set when the lower star
+// has at most 64 cells (the usual case), a heap otherwise. A position pushed twice is
+// queued once in the bit set and twice in the heap; ProcessLowerStars gives the same
+// pairs either way (a repeated cell comes out paired and is dropped).
+class PositionQueue {
+public:
+  void reset(int cells) {
+    small_ = cells <= 64;
+    bits_ = 0;
+    heap_.clear();
+  }
+  bool empty() const { return small_ ? bits_ == 0 : heap_.empty(); }
+  void push(int position) {
+    if (small_) {
+      bits_ |= std::uint64_t(1) << position;
+    } else {
+      heap_.push_back(position);
+      std::push_heap(heap_.begin(), heap_.end(), std::greater<int>());
+    }
+  }
+  int top() const { return small_ ? __builtin_ctzll(bits_) : heap_.front(); }
+  int pop() {
+    const int position = top();
+    if (small_) {
+      bits_ &= bits_ - 1;
+    } else {
+      std::pop_heap(heap_.begin(), heap_.end(), std::greater<int>());
+      heap_.pop_back();
+    }
+    return position;
+  }
+
+private:
+  bool small_ = true;
+  std::uint64_t bits_ = 0;
+  std::vector<int> heap_;
+};
+
+// The lower triangles (a, b), a > b, met in the star's tets: each once, in key order,
+// with its index in that order. Up to 64 lower neighbours, a bit row per a (no sort;
+// an index is a population count); beyond, a sorted list.
+class LowerTriangles {
+public:
+  void reset(int neighbors) {
+    small_ = neighbors <= 64;
+    if (small_)
+      rows_.assign(std::size_t(neighbors), 0);
+    else
+      keys_.clear();
+  }
+  void add(int a, int b) {
+    if (small_)
+      rows_[a] |= std::uint64_t(1) << b;
+    else
+      keys_.push_back(pairKey(a, b));
+  }
+  // Passes the distinct triangles' keys to emit, ascending.
+  template <typename Emit> void finish(Emit&& emit) {
+    if (small_) {
+      base_.resize(rows_.size());
+      int count = 0;
+      for (std::size_t a = 0; a < rows_.size(); ++a) {
+        base_[a] = count;
+        for (std::uint64_t bits = rows_[a]; bits != 0; bits &= bits - 1, ++count)
+          emit(pairKey(a, __builtin_ctzll(bits)));
+      }
+    } else {
+      std::sort(keys_.begin(), keys_.end());
+      keys_.erase(std::unique(keys_.begin(), keys_.end()), keys_.end());
+      for (const std::uint64_t key : keys_)
+        emit(key);
+    }
+  }
+  // The index of triangle (a, b), which was added, once finished.
+  int index(int a, int b) const {
+    if (small_)
+      return base_[a] + __builtin_popcountll(rows_[a] & ((std::uint64_t(1) << b) - 1));
+    return int(std::lower_bound(keys_.begin(), keys_.end(), pairKey(a, b)) -
+               keys_.begin());
+  }
+
+private:
+  bool small_ = true;
+  std::vector<std::uint64_t> rows_, keys_;
+  std::vector<int> base_;
+};
+
 // Per-thread scratch, reused across the vertices one thread handles.
 struct LowerStar {
   std::vector<LowerNeighbor> edges;
@@ -194,7 +281,7 @@ struct LowerStar {
   std::vector<SimplexId> starRanks; // ranks of the star cells' vertices, backend order
   std::vector<StarTriangle> triangles;
   std::vector<StarTet> tets;
-  std::vector<std::uint64_t> found; // 3D: the lower triangles met in the star's tets
+  LowerTriangles found; // 3D: the lower triangles met in the star's tets
   // 3D: the lower tets before sorting: a, b, c, their slots (4 bits each), star index
   std::vector<std::array<int, 5>> tetScratch;
   // paired[d][i], position[d][i] of cell i of dimension d (1..3)
@@ -204,7 +291,7 @@ struct LowerStar {
   // cofaces[d] of cell i of dimension d (1, 2): compressed rows
   std::array<std::vector<int>, 3> cofaceOffsets, cofaces;
   std::vector<int> fill;
-  std::vector<int> pairable, candidates; // min-heaps of positions
+  PositionQueue pairable, candidates;
 };
 
 // Local index of the lower neighbour of rank r: how many lower neighbours rank below
@@ -221,14 +308,6 @@ inline int localIndex(const std::vector<SimplexId>& ranks, SimplexId r) {
   if (local == k || ranks[local] != r)
     throw Error("internal error: a vertex of the star of a vertex is not its neighbour");
   return local;
-}
-
-// Index of the lower-star triangle with key `key` (sorted list); it must exist.
-inline int triangleIndex(const std::vector<StarTriangle>& triangles, std::uint64_t key) {
-  const auto it =
-      std::lower_bound(triangles.begin(), triangles.end(), key,
-                       [](const StarTriangle& t, std::uint64_t k) { return t.key < k; });
-  return int(it - triangles.begin());
 }
 
 // Compressed rows of the cofaces: faceCount faces, each coface's faces given by
@@ -321,7 +400,7 @@ bool buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank
     // is read only if it gets paired with an edge.
     auto& found = ls.found;
     auto& lowerTets = ls.tetScratch;
-    found.clear();
+    found.reset(k);
     lowerTets.clear();
     const int m = gatherStarRanks(tri, v, rank, ls);
     for (int i = 0; i < m; ++i) {
@@ -343,32 +422,30 @@ bool buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank
       };
       if (n == 2) {
         order(0, 1);
-        found.push_back(pairKey(local[0], local[1]));
+        found.add(local[0], local[1]);
         continue;
       }
       order(0, 1);
       order(1, 2);
       order(0, 1);
-      found.push_back(pairKey(local[0], local[1]));
-      found.push_back(pairKey(local[0], local[2]));
-      found.push_back(pairKey(local[1], local[2]));
+      found.add(local[0], local[1]);
+      found.add(local[0], local[2]);
+      found.add(local[1], local[2]);
       lowerTets.push_back(
           {local[0], local[1], local[2], slot[0] | slot[1] << 4 | slot[2] << 8, i});
     }
-    std::sort(found.begin(), found.end());
-    found.erase(std::unique(found.begin(), found.end()), found.end());
-    for (const std::uint64_t key : found)
+    found.finish([&](std::uint64_t key) {
       triangles.push_back(
           {key,
            tri.findTriangle(v, edges[highOf(key)].vertex, edges[lowOf(key)].vertex),
            {-1, -1}});
+    });
     for (const auto& t : lowerTets) {
       StarTet q;
-      const int ab = triangleIndex(triangles, pairKey(t[0], t[1]));
+      const int ab = found.index(t[0], t[1]);
       q.key = pairKey(ab, t[2]);
       q.id = tri.getVertexStar(v, t[4]);
-      q.faces = {triangleIndex(triangles, pairKey(t[1], t[2])),
-                 triangleIndex(triangles, pairKey(t[0], t[2])), ab};
+      q.faces = {found.index(t[1], t[2]), found.index(t[0], t[2]), ab};
       q.slot = {std::int8_t(t[3] & 15), std::int8_t(t[3] >> 4 & 15),
                 std::int8_t(t[3] >> 8 & 15)};
       tets.push_back(q);
@@ -425,17 +502,10 @@ void processLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* ra
   auto& paired = ls.paired;
   auto& pairable = ls.pairable;
   auto& candidates = ls.candidates;
-  pairable.clear();
-  candidates.clear();
-  auto push = [&](std::vector<int>& q, int dim, int index) {
-    q.push_back(ls.position[dim][index]);
-    std::push_heap(q.begin(), q.end(), std::greater<int>());
-  };
-  auto pop = [](std::vector<int>& q) {
-    std::pop_heap(q.begin(), q.end(), std::greater<int>());
-    const int top = q.back();
-    q.pop_back();
-    return top;
+  pairable.reset(int(ls.cellAt.size()));
+  candidates.reset(int(ls.cellAt.size()));
+  auto push = [&](PositionQueue& q, int dim, int index) {
+    q.push(ls.position[dim][index]);
   };
   auto idOf = [&](int dim, int index) {
     return dim == 1 ? edges[index].edge : dim == 2 ? triangles[index].id : tets[index].id;
@@ -509,11 +579,11 @@ void processLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* ra
   else
     gradient[1][delta] = tri.getEdgeVertex(delta, 0) == v ? 0 : 1;
   for (int i = 1; i < int(edges.size()); ++i)
-    candidates.push_back(ls.position[1][i]); // ascending: already a heap
+    candidates.push(ls.position[1][i]);
   pushCofaces(1, 0);
   while (!pairable.empty() || !candidates.empty()) {
     while (!pairable.empty()) {
-      const auto [dim, index] = ls.cellAt[pop(pairable)];
+      const auto [dim, index] = ls.cellAt[pairable.pop()];
       int face = -1;
       if (unpairedFaces(dim, index, face) == 0) {
         push(candidates, dim, index);
@@ -524,13 +594,13 @@ void processLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* ra
       }
     }
     while (!candidates.empty()) {
-      const auto [dim, index] = ls.cellAt[candidates.front()];
+      const auto [dim, index] = ls.cellAt[candidates.top()];
       if (!paired[dim][index])
         break;
-      pop(candidates);
+      candidates.pop();
     }
     if (!candidates.empty()) {
-      const auto [dim, index] = ls.cellAt[pop(candidates)];
+      const auto [dim, index] = ls.cellAt[candidates.pop()];
       paired[dim][index] = 1;
       gradient[dim][idOf(dim, index)] = kCritical;
       pushCofaces(dim, index);

@@ -322,6 +322,36 @@ TEST(SimplicialGradient, RandomMeshesMatchBruteForce) {
   }
 }
 
+// Vertices of high degree: a bipyramid over a fan of 150 triangles, so the apexes have
+// 151 neighbours and the hub 152 (the lower star's bit sets hold 64: beyond, its
+// sorted lists and heaps), under random orders; the brute force and Euler's relation.
+TEST(SimplicialGradient, HighDegreeVerticesMatchBruteForce) {
+  constexpr SimplexId kRing = 150;
+  const SimplexId hub = kRing, top = kRing + 1, bottom = kRing + 2;
+  std::vector<Tuple> cells;
+  for (SimplexId i = 0; i < kRing; ++i) {
+    const SimplexId j = (i + 1) % kRing;
+    cells.push_back({top, hub, i, j});
+    cells.push_back({bottom, hub, j, i});
+  }
+  const BruteComplex cx(kRing + 3, 3, cells);
+  ExplicitTriangulation mesh(kRing + 3, 3, flatten(cells));
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 6; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    std::vector<float> values = randomLevels(rng, std::size_t(kRing + 3), 1000);
+    if (trial % 2 == 0) { // the apexes and the hub on top: their whole stars are lower
+      values[std::size_t(top)] = 2000;
+      values[std::size_t(bottom)] = 2001;
+      values[std::size_t(hub)] = 2002;
+    }
+    const sg::Output out = run(mesh, values);
+    expectSameGradient(bruteGradient(cx, ranksOf(values)), asTuples(mesh, out));
+    const auto& c = out.counts;
+    EXPECT_EQ(c[0] - c[1] + c[2] - c[3], cx.euler());
+  }
+}
+
 // V-paths: descending paths from every vertex go down the vertex order and end at a
 // minimum; ascending paths from every cell go up and end at a maximum or the boundary.
 TEST(SimplicialGradient, VPaths) {
