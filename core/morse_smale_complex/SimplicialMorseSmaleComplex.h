@@ -240,11 +240,12 @@ void wallConnections(const Triangulation& tri, const sg::Output& g, SimplexId s2
   w.saddles1.clear();
   for (std::size_t head = 0; head < w.triangles.size(); ++head) {
     const SimplexId t = w.triangles[head];
-    const SimplexId own = sg::getPairedCell(tri, g, 2, t, true); // -1 for s2
+    // t's own edge (the face index its byte names; none for s2) is not a step
+    const int own = g.gradient[2][t];
     for (int j = 0; j < 3; ++j) {
-      const SimplexId e = tri.getTriangleEdge(t, j);
-      if (e == own)
+      if (j == own)
         continue;
+      const SimplexId e = tri.getTriangleEdge(t, j);
       if (sg::isCritical(g, 1, e)) {
         w.saddles1.insert(w.saddles1.end(), {e, SimplexId(head)});
         continue;

@@ -1526,27 +1526,44 @@ SimplexId GaleTriangulation::getEdgeVertex(SimplexId e, int i) const {
   const SimplexId a = oldOfNew_[edgeNew_[2 * e]], b = oldOfNew_[edgeNew_[2 * e + 1]];
   return (i == 0) == (a < b) ? a : b; // ascending input ids, as the explicit backend
 }
+// Callers read a triangle's vertices or edges a few in a row (lower stars, V-paths):
+// the last triangle asked on this thread is kept, its vertices in ascending input ids
+// with their new ids beside them.
+const GaleTriangulation::TriangleView&
+GaleTriangulation::triangleView(SimplexId f) const {
+  thread_local TriangleView last;
+  if (last.f != f || last.instance != instance_ || last.generation != generation_) {
+    SimplexId n[3] = {triangleNew_[3 * f], triangleNew_[3 * f + 1],
+                      triangleNew_[3 * f + 2]};
+    SimplexId o[3] = {oldOfNew_[n[0]], oldOfNew_[n[1]], oldOfNew_[n[2]]};
+    // three compare-exchanges on the input ids, the new ids carried along
+    auto order = [&](int i, int j) {
+      if (o[j] < o[i]) {
+        std::swap(o[i], o[j]);
+        std::swap(n[i], n[j]);
+      }
+    };
+    order(0, 1);
+    order(1, 2);
+    order(0, 1);
+    for (int k = 0; k < 3; ++k) {
+      last.oldIds[k] = o[k];
+      last.newIds[k] = n[k];
+    }
+    last.f = f;
+    last.instance = instance_;
+    last.generation = generation_;
+  }
+  return last;
+}
+
 SimplexId GaleTriangulation::getTriangleVertex(SimplexId f, int i) const {
   if (dimension_ == 2)
     return getCellVertex(f, i);
   TOPOGPU_REQUIRE_RELATION(prepared_, FV);
   TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
   TOPOGPU_REQUIRE_INDEX(i, 3, "vertex index");
-  // Callers read a triangle's three vertices in a row: the last one asked on this
-  // thread is kept, mapped and sorted.
-  thread_local struct {
-    std::uint64_t instance = 0, generation = 0;
-    SimplexId f = -1, t[3] = {0, 0, 0};
-  } last;
-  if (last.f != f || last.instance != instance_ || last.generation != generation_) {
-    for (int k = 0; k < 3; ++k)
-      last.t[k] = oldOfNew_[triangleNew_[3 * f + k]];
-    sortSmall(last.t, 3);
-    last.f = f;
-    last.instance = instance_;
-    last.generation = generation_;
-  }
-  return last.t[i];
+  return triangleView(f).oldIds[i];
 }
 SimplexId GaleTriangulation::getTetVertex(SimplexId t, int i) const {
   TOPOGPU_REQUIRE_INDEX(t, getNumberOfTets(), "tetrahedron");
@@ -1556,13 +1573,17 @@ SimplexId GaleTriangulation::getTriangleEdge(SimplexId f, int i) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, FE);
   TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
   TOPOGPU_REQUIRE_INDEX(i, 3, "edge index");
-  SimplexId t[3];
-  for (int k = 0; k < 3; ++k)
-    t[k] = dimension_ == 2 ? cellVertexOld(f, k) : oldOfNew_[triangleNew_[3 * f + k]];
-  if (dimension_ == 3)
-    sortSmall(t, 3);
+  // edge i omits vertex 2 - i of the vertices in ascending input ids
   static constexpr int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
-  return findEdge(t[pairs[i][0]], t[pairs[i][1]]);
+  if (dimension_ == 2) {
+    SimplexId t[3];
+    for (int k = 0; k < 3; ++k)
+      t[k] = cellVertexOld(f, k);
+    return findEdge(t[pairs[i][0]], t[pairs[i][1]]);
+  }
+  const TriangleView& view = triangleView(f);
+  const SimplexId x = view.newIds[pairs[i][0]], y = view.newIds[pairs[i][1]];
+  return findEdgeNew(std::min(x, y), std::max(x, y));
 }
 SimplexId GaleTriangulation::getTetEdge(SimplexId t, int i) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, TE);

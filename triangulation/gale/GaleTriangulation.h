@@ -531,6 +531,14 @@ private:
   // Segment and row of edge / triangle.
   std::pair<SimplexId, SimplexId> edgeRow(SimplexId e) const;
   std::pair<SimplexId, SimplexId> triangleRow(SimplexId f) const;
+  // A triangle's vertices (3D) in ascending input ids and their new ids, kept per
+  // thread for the last triangle asked (getTriangleVertex, getTriangleEdge).
+  struct TriangleView {
+    std::uint64_t instance = 0, generation = 0;
+    SimplexId f = -1;
+    SimplexId oldIds[3] = {0, 0, 0}, newIds[3] = {0, 0, 0};
+  };
+  const TriangleView& triangleView(SimplexId f) const;
   SimplexId cellVertexOld(SimplexId c, int i) const {
     return oldOfNew_[cells_[c * (dimension_ + 1) + i]];
   }
