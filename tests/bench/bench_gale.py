@@ -16,7 +16,7 @@ segmentation's cells): a mismatch, a failed run or a GALE-GPU run without its GP
 on a machine with a GPU is a failure (exit 1, results still written).
 
     python3 tests/bench/bench_gale.py --topogpu build/bin/topogpu [--volumes DIR]
-        [--cases engine,aneurism] [--algorithms critical-points,discrete-gradient,msc]
+        [--cases engine,lidc2,aneurism] [--algorithms critical-points,discrete-gradient,msc]
         [--backends explicit,gale-cpu,gale-gpu] [--repeat 1] [--out docs/bench-results]
         [--name bench_gale] [--timeout 300] [--max-seconds 540] [--merge-from JSON]
 
@@ -471,7 +471,7 @@ def main():
     parser.add_argument("--topogpu", "--binary", dest="topogpu",
                         default=os.path.join(root, "build", "bin", "topogpu"))
     parser.add_argument("--volumes", default=default_volumes)
-    parser.add_argument("--cases", default="engine,aneurism")
+    parser.add_argument("--cases", default="engine,lidc2,aneurism")
     parser.add_argument("--algorithms", default=",".join(ALGORITHMS))
     parser.add_argument("--backends", default=",".join(BACKENDS))
     parser.add_argument("--repeat", type=int, default=1, help="runs per backend; fastest kept")

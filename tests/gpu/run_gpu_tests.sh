@@ -28,23 +28,25 @@ mkdir -p "$OUT_DIR"
 OUT_DIR=$(cd "$OUT_DIR" && pwd)
 
 # GALE (issue 9): critical points, the simplicial discrete gradient and the Morse-Smale
-# complex with explicit / gale-cpu / gale-gpu on tetrahedralized engine and aneurism (zero
-# voxels dropped); the issue's targets and the figure-10 plots in GALE_NAME.md (default
-# bench_gale). BENCH_GALE=1 runs it (default 0; GALE_ONLY=1: the build of topogpu and this
-# benchmark alone); GALE_CASES (engine,aneurism), GALE_ALGORITHMS
-# (critical-points,discrete-gradient,msc) and GALE_BACKENDS (explicit,gale-cpu,gale-gpu)
-# split it, GALE_TIMEOUT (300) s per run and GALE_MAX_SECONDS (540) in all (later runs
-# skipped with a note); GALE_MERGE_FROM (an earlier JSON, e.g. the previous call's copied
+# complex with explicit / gale-cpu / gale-gpu on tetrahedralized engine (28M tets), lidc2
+# (6.5M) and aneurism (0.45M), zero voxels dropped; the issue's targets and the figure-10
+# plots in GALE_NAME.md (default bench_gale). BENCH_GALE=1 runs it (default 0;
+# GALE_ONLY=1: the build of topogpu and this benchmark alone); GALE_CASES
+# (engine,lidc2,aneurism), GALE_ALGORITHMS (critical-points,discrete-gradient,msc) and
+# GALE_BACKENDS (explicit,gale-cpu,gale-gpu) split it, GALE_REPEAT (1) runs per row (the
+# fastest kept), GALE_TIMEOUT (300) s per run and GALE_MAX_SECONDS (540) in all (later
+# runs skipped with a note); GALE_MERGE_FROM (an earlier JSON, e.g. the previous call's copied
 # into the tree) keeps the rows this run does not measure.
 gale_benchmark() {
   echo "== benchmark: GALE (explicit, gale-cpu, gale-gpu)"
   local name=${GALE_NAME:-bench_gale} merge=()
   [ -n "${GALE_MERGE_FROM:-}" ] && merge=(--merge-from "$GALE_MERGE_FROM")
   python3 tests/bench/bench_gale.py --topogpu "$BUILD_DIR/bin/topogpu" --volumes "$VOLUMES" \
-    --out "$OUT_DIR" --name "$name" --cases "${GALE_CASES:-engine,aneurism}" \
+    --out "$OUT_DIR" --name "$name" --cases "${GALE_CASES:-engine,lidc2,aneurism}" \
     --algorithms "${GALE_ALGORITHMS:-critical-points,discrete-gradient,msc}" \
     --backends "${GALE_BACKENDS:-explicit,gale-cpu,gale-gpu}" \
-    --timeout "${GALE_TIMEOUT:-300}" --max-seconds "${GALE_MAX_SECONDS:-540}" "${merge[@]}" \
+    --repeat "${GALE_REPEAT:-1}" --timeout "${GALE_TIMEOUT:-300}" \
+    --max-seconds "${GALE_MAX_SECONDS:-540}" "${merge[@]}" \
     >"$OUT_DIR/$name.log" 2>&1 ||
     { status=$?; echo "GALE benchmark failed: see $name.log"; tail -20 "$OUT_DIR/$name.log"; }
   cat "$OUT_DIR/$name.md" 2>/dev/null || true

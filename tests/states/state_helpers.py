@@ -89,13 +89,17 @@ def check_complex(msc):
     return counts, poly.GetNumberOfCells()
 
 
-def colour_critical_points(display, view):
-    """Critical points coloured by CellDimension (minimum .. maximum); returns the LUT."""
-    simple.ColorBy(display, ("POINTS", "CellDimension"))
-    lut = simple.GetColorTransferFunction("CellDimension")
+def colour_critical_points(display, view, array="CellDimension"):
+    """Critical points coloured by `array` as categories: CellDimension (minimum ..
+    maximum) or CriticalType (the same and degenerate); returns the LUT."""
+    simple.ColorBy(display, ("POINTS", array))
+    lut = simple.GetColorTransferFunction(array)
     lut.InterpretValuesAsCategories = 1
     lut.Annotations = ["0", "minimum", "1", "1-saddle", "2", "2-saddle", "3", "maximum"]
     lut.IndexedColors = [0.23, 0.30, 0.75, 0.40, 0.76, 0.65, 0.99, 0.68, 0.38,
                          0.70, 0.02, 0.15]
+    if array == "CriticalType":
+        lut.Annotations = list(lut.Annotations) + ["4", "degenerate"]
+        lut.IndexedColors = list(lut.IndexedColors) + [0.95, 0.90, 0.25]
     display.SetScalarBarVisibility(view, True)
     return lut

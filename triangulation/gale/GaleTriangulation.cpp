@@ -609,8 +609,12 @@ CompressedRows gale::rowsFromPairs(std::vector<std::pair<SimplexId, SimplexId>>&
                                    SimplexId rowCount, SimplexId maxValue) {
   thread_local std::vector<SimplexId> start, values;
   start.assign(std::size_t(rowCount) + 1, 0);
-  for (const auto& [row, value] : pairs)
+  for (const auto& [row, value] : pairs) {
+    if (row < 0 || row >= rowCount)
+      throw Error("internal error: GALE relation row " + std::to_string(row) +
+                  " outside its segment's " + std::to_string(rowCount) + " rows");
     ++start[std::size_t(row) + 1];
+  }
   for (std::size_t r = 1; r < start.size(); ++r)
     start[r] += start[r - 1];
   values.resize(pairs.size());
