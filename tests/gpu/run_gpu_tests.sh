@@ -35,8 +35,8 @@ OUT_DIR=$(cd "$OUT_DIR" && pwd)
 # (engine,lidc2,aneurism), GALE_ALGORITHMS (critical-points,discrete-gradient,msc) and
 # GALE_BACKENDS (explicit,gale-cpu,gale-gpu) split it, GALE_REPEAT (1) runs per row (the
 # fastest kept), GALE_TIMEOUT (300) s per run and GALE_MAX_SECONDS (540) in all (later
-# runs skipped with a note); GALE_MERGE_FROM (an earlier JSON, e.g. the previous call's copied
-# into the tree) keeps the rows this run does not measure.
+# runs skipped with a note); GALE_MERGE_FROM (an earlier JSON, e.g. the previous call's
+# copied into the tree) keeps the rows this run does not measure.
 gale_benchmark() {
   echo "== benchmark: GALE (explicit, gale-cpu, gale-gpu)"
   local name=${GALE_NAME:-bench_gale} merge=()

@@ -21,7 +21,8 @@ template <typename Body> void parallelFor(SimplexId n, Body body) {
   });
 }
 
-// Insertion sort of at most 4 ids (std::sort trips GCC 12's -Warray-bounds here).
+// Insertion sort of a few ids (on fixed arrays of up to 4, std::sort trips GCC 12's
+// -Warray-bounds).
 inline void sortSmall(SimplexId* ids, int n) {
   for (int i = 1; i < n; ++i)
     for (int j = i; j > 0 && ids[j] < ids[j - 1]; --j)

@@ -629,10 +629,8 @@ CompressedRows gale::rowsFromPairs(std::vector<std::pair<SimplexId, SimplexId>>&
     const std::size_t end = std::size_t(start[r]);
     SimplexId* first = values.data() + begin;
     SimplexId* last = values.data() + end;
-    if (last - first <= 16) // insertion sort: rows are short
-      for (SimplexId* i = first + 1; i < last; ++i)
-        for (SimplexId* j = i; j > first && *j < j[-1]; --j)
-          std::swap(*j, j[-1]);
+    if (last - first <= 16) // rows are short: an insertion sort
+      sortSmall(first, int(last - first));
     else
       std::sort(first, last);
     for (SimplexId* v = first; v != last; ++v)
@@ -1577,16 +1575,18 @@ SimplexId GaleTriangulation::getTriangleEdge(SimplexId f, int i) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, FE);
   TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
   TOPOGPU_REQUIRE_INDEX(i, 3, "edge index");
-  // edge i omits vertex 2 - i of the vertices in ascending input ids
+  // Edge i omits vertex 2 - i of the triangle's vertex order (2D: the cell's own; 3D:
+  // ascending input ids), looked up in new ids.
   static constexpr int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+  SimplexId x, y;
   if (dimension_ == 2) {
-    SimplexId t[3];
-    for (int k = 0; k < 3; ++k)
-      t[k] = cellVertexOld(f, k);
-    return findEdge(t[pairs[i][0]], t[pairs[i][1]]);
+    x = cellVertexNew(f, pairs[i][0]);
+    y = cellVertexNew(f, pairs[i][1]);
+  } else {
+    const TriangleView& view = triangleView(f);
+    x = view.newIds[pairs[i][0]];
+    y = view.newIds[pairs[i][1]];
   }
-  const TriangleView& view = triangleView(f);
-  const SimplexId x = view.newIds[pairs[i][0]], y = view.newIds[pairs[i][1]];
   return findEdgeNew(std::min(x, y), std::max(x, y));
 }
 SimplexId GaleTriangulation::getTetEdge(SimplexId t, int i) const {
