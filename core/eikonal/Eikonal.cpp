@@ -2,6 +2,7 @@
 
 #include "EikonalMesh.h"
 #include "Patches.h"
+#include "Problem.h"
 #include "core/common/BackendSelection.h"
 #include "core/common/Fallback.h"
 #include "core/common/Timer.h"
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cfloat>
 #include <cmath>
 #include <functional>
 #include <queue>
@@ -57,8 +59,18 @@ std::size_t patchFimDeviceBytes(SimplexId vertices, SimplexId triangles) {
 
 std::vector<float> toFloat32(const std::vector<double>& distance) {
   std::vector<float> out(distance.size());
-  for (std::size_t i = 0; i < distance.size(); ++i)
+  for (std::size_t i = 0; i < distance.size(); ++i) {
     out[i] = float(distance[i]); // +inf converts to +inf
+    const double d = distance[i];
+    if (d < HUGE_VAL && (out[i] == HUGE_VALF || (d > 0 && out[i] < FLT_MIN))) {
+      std::ostringstream s;
+      s.precision(6);
+      s << "the distance of vertex " << i << " is " << d
+        << ", outside float32's range (1.17549e-38 to 3.40282e+38): use double "
+           "precision";
+      throw Error(s.str());
+    }
+  }
   return out;
 }
 
@@ -114,7 +126,8 @@ void validate(const ExplicitTriangulation& tri, const Parameters& parameters) {
                 std::to_string(parameters.maxUnfoldingSteps));
 }
 
-// Values, labels and what each solver counts, seeds set.
+// Values, labels and what each solver counts, in the mesh's units; `seed` flags the
+// vertices fixed from the start (detail::Start).
 struct State {
   std::vector<double> value;
   std::vector<SimplexId> label;
@@ -125,14 +138,11 @@ struct State {
 };
 
 void initialise(const Mesh& mesh, const Parameters& parameters, State& state) {
-  state.value.assign(std::size_t(mesh.vertices), kInf);
-  state.label.assign(std::size_t(mesh.vertices), -1);
-  state.seed.assign(std::size_t(mesh.vertices), 0);
-  for (SimplexId s : parameters.seeds) {
-    state.value[s] = 0;
-    state.label[s] = s;
-    state.seed[s] = 1;
-  }
+  detail::Start start;
+  detail::initialState(mesh, parameters, start);
+  state.value = std::move(start.value);
+  state.label = std::move(start.label);
+  state.seed = std::move(start.fixed);
 }
 
 // Checks for an abort and reports progress (the share of vertices reached, in steps of
@@ -446,17 +456,20 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
   timer.reset();
   State state;
   initialise(mesh, parameters, state);
+  // The solvers work in the mesh's units (EikonalMesh.h): the stop distance too.
+  Parameters inUnits = parameters;
+  inUnits.stopDistance = detail::inMeshUnits(mesh, parameters.stopDistance);
   const double epsilon = parameters.epsilon * mesh.meanEdgeTime;
   Solver ran = parameters.solver;
   switch (parameters.solver) {
   case Solver::Fmm:
-    runFmm(mesh, parameters, monitor, state);
+    runFmm(mesh, inUnits, monitor, state);
     break;
   case Solver::Fim:
-    runFim(mesh, parameters, epsilon, monitor, state, report);
+    runFim(mesh, inUnits, epsilon, monitor, state, report);
     break;
   case Solver::FimMt:
-    runFimMt(mesh, parameters, epsilon, monitor, state, report);
+    runFimMt(mesh, inUnits, epsilon, monitor, state, report);
     break;
   case Solver::Gpu:
   case Solver::Auto: {
@@ -473,14 +486,7 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
           report.timings.emplace_back("patches (cpu)", patchTimer.seconds());
           monitor.checkAbort();
           timer.reset();
-          PatchFimSettings settings;
-          settings.internalIterations = parameters.internalIterations;
-          settings.epsilon = epsilon;
-          settings.stopDistance = parameters.stopDistance;
-          settings.maxRounds = parameters.maxIterations;
-          settings.band = std::isinf(parameters.bandWidth)
-                              ? kInf
-                              : parameters.bandWidth * mesh.meanEdgeTime;
+          const PatchFimSettings settings = detail::patchFimSettings(mesh, parameters);
           PatchFimState patchState;
           patchState.value = state.value;
           patchState.label = state.label;
@@ -515,20 +521,14 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
           result.patches = 0;
           result.patchRounds = 0;
           result.partition.clear();
-          runFimMt(mesh, parameters, epsilon, monitor, state, report);
+          runFimMt(mesh, inUnits, epsilon, monitor, state, report);
           ran = Solver::FimMt;
         });
     break;
   }
   }
   // Beyond the stop distance nothing is reached, whatever the solver left there.
-  for (SimplexId v = 0; v < mesh.vertices; ++v) {
-    if (state.value[v] > parameters.stopDistance || state.value[v] == kInf) {
-      state.value[v] = kInf;
-      state.label[v] = -1;
-      ++result.unreached;
-    }
-  }
+  result.unreached = detail::toInputUnits(mesh, parameters, state.value, state.label);
   // The GPU's stages ("upload (gpu)", "patchfim (gpu)", "download (gpu)") are timed
   // by solvePatchFim itself.
   if (ran != Solver::Gpu)

@@ -130,7 +130,9 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
              const Parameters& parameters, const Monitor& monitor, Result& result,
              RunReport& report);
 
-// The distances in float32 (the filter's default output type); +inf stays +inf.
+// The distances in float32 (the filter's default output type); +inf stays +inf. Throws
+// Error naming the first reached distance outside float32's normal range (it would
+// become +inf or lose its digits, down to 0).
 std::vector<float> toFloat32(const std::vector<double>& distance);
 
 } // namespace topogpu::eikonal

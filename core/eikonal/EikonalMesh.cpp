@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -20,12 +21,26 @@ std::string number(double x) {
   return s.str();
 }
 
-double distance3(const double* points, SimplexId a, SimplexId b) {
-  const double* p = points + 3 * a;
-  const double* q = points + 3 * b;
-  return std::sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
-                   (p[2] - q[2]) * (p[2] - q[2]));
-}
+// The mesh in its own units: every coordinate times pointScale (a power of two that
+// brings the largest one into [0.5, 1), so no difference overflows), differences then
+// times lengthScale (a power of two that brings the largest edge component near 1, so
+// no square overflows or underflows). Both are exact: the geometry is the input's,
+// up to a power of two, whatever the mesh's scale (1e-200 or 1e200).
+struct Scaled {
+  const double* points;
+  double pointScale, lengthScale;
+  void difference(SimplexId a, SimplexId b, double d[3]) const {
+    const double* p = points + 3 * a;
+    const double* q = points + 3 * b;
+    for (int c = 0; c < 3; ++c)
+      d[c] = (q[c] * pointScale - p[c] * pointScale) * lengthScale;
+  }
+  double distance(SimplexId a, SimplexId b) const {
+    double d[3];
+    difference(a, b, d);
+    return std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  }
+};
 
 struct Vec2 {
   double x, y;
@@ -80,8 +95,9 @@ int across(const ExplicitTriangulation& tri, SimplexId p, SimplexId q, SimplexId
 // of the angle: each step unfolds the triangle beyond the current edge and keeps the
 // edge the bisector crosses next. It stops (the triangle is then used as is) at a
 // boundary or non-manifold edge, on returning to x3, or after maxSteps triangles.
-UnfoldingStop unfold(const ExplicitTriangulation& tri, const double* points, SimplexId t,
-                     int k, const double* l, int maxSteps, VirtualEdge& out) {
+UnfoldingStop unfold(const ExplicitTriangulation& tri, const Scaled& geometry,
+                     SimplexId t, int k, const double* l, int maxSteps,
+                     VirtualEdge& out) {
   const SimplexId x3 = tri.getCellVertex(t, k);
   SimplexId pId = tri.getCellVertex(t, (k + 1) % 3); // x1
   SimplexId qId = tri.getCellVertex(t, (k + 2) % 3); // x2
@@ -103,7 +119,7 @@ UnfoldingStop unfold(const ExplicitTriangulation& tri, const double* points, Sim
       return NonManifold;
     if (cId == x3)
       return Apex;
-    const double d1 = distance3(points, pId, cId), d2 = distance3(points, qId, cId);
+    const double d1 = geometry.distance(pId, cId), d2 = geometry.distance(qId, cId);
     const double edge = norm(q - p);
     if (!(edge > 0))
       return Boundary; // a degenerate edge: nothing to unfold across
@@ -143,18 +159,52 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
   mesh.tri = &tri;
   mesh.vertices = nv;
   mesh.triangles = nt;
+  double largest = 0;
   for (SimplexId v = 0; v < nv; ++v) {
     for (int c = 0; c < 3; ++c) {
       if (!std::isfinite(points[3 * v + c]))
         throw Error("point " + std::to_string(v) + " has a NaN or infinite coordinate");
+      largest = std::max(largest, std::abs(points[3 * v + c]));
     }
   }
+  // The units (Scaled): powers of two, so the solvers' arithmetic is the input's up to
+  // them and the results scale back exactly (Problem.h).
+  int pointExponent = 0, lengthExponent = 0;
+  if (largest > 0)
+    std::frexp(largest, &pointExponent);
+  Scaled geometry{points, std::ldexp(1.0, -pointExponent), 1.0};
+  const double largestDifference = tbb::parallel_reduce(
+      tbb::blocked_range<SimplexId>(0, nt), 0.0,
+      [&](const tbb::blocked_range<SimplexId>& range, double m) {
+        for (SimplexId t = range.begin(); t < range.end(); ++t)
+          for (int k = 0; k < 3; ++k) {
+            double d[3];
+            geometry.difference(tri.getCellVertex(t, k),
+                                tri.getCellVertex(t, (k + 1) % 3), d);
+            m = std::max({m, std::abs(d[0]), std::abs(d[1]), std::abs(d[2])});
+          }
+        return m;
+      },
+      [](double a, double b) { return std::max(a, b); });
+  if (largestDifference > 0)
+    std::frexp(largestDifference, &lengthExponent);
+  geometry.lengthScale = std::ldexp(1.0, -lengthExponent);
+  mesh.lengthExponent = pointExponent + lengthExponent;
+  mesh.unitExponent = mesh.lengthExponent;
   const double* speed = parameters.speedValues;
-  const auto badSpeed = [](double x) { return !(x > 0) || !std::isfinite(x); };
+  // Below the smallest normal double a speed's inverse overflows.
+  const auto badSpeed = [](double x) {
+    return !(x >= std::numeric_limits<double>::min()) || !std::isfinite(x);
+  };
+  const auto tooSmall = [](double x) {
+    return x > 0 && x < std::numeric_limits<double>::min()
+               ? " (below 2.2250738585072014e-308, the smallest normal double)"
+               : "";
+  };
   if (parameters.speedKind == SpeedKind::Constant) {
     if (badSpeed(parameters.speed))
       throw Error("the speed must be finite and positive, got " +
-                  number(parameters.speed));
+                  number(parameters.speed) + tooSmall(parameters.speed));
   } else {
     const bool perVertex = parameters.speedKind == SpeedKind::PerVertex;
     if (speed == nullptr)
@@ -164,7 +214,8 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
     for (SimplexId i = 0; i < n; ++i) {
       if (badSpeed(speed[i]))
         throw Error("the speed must be finite and positive; it is " + number(speed[i]) +
-                    " at " + (perVertex ? "vertex " : "triangle ") + std::to_string(i));
+                    " at " + (perVertex ? "vertex " : "triangle ") + std::to_string(i) +
+                    tooSmall(speed[i]));
     }
   }
 
@@ -188,23 +239,26 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
             v[k] = tri.getCellVertex(t, k);
           double* l = &mesh.length[3 * std::size_t(t)];
           for (int k = 0; k < 3; ++k)
-            l[k] = distance3(points, v[(k + 1) % 3], v[(k + 2) % 3]);
+            l[k] = geometry.distance(v[(k + 1) % 3], v[(k + 2) % 3]);
           switch (parameters.speedKind) {
           case SpeedKind::Constant:
             mesh.slowness[t] = 1 / parameters.speed;
             break;
-          case SpeedKind::PerVertex:
-            mesh.slowness[t] = 3 / (speed[v[0]] + speed[v[1]] + speed[v[2]]);
+          case SpeedKind::PerVertex: {
+            const double sum = speed[v[0]] + speed[v[1]] + speed[v[2]];
+            mesh.slowness[t] =
+                sum < HUGE_VAL
+                    ? 3 / sum
+                    : 1 / (speed[v[0]] / 3 + speed[v[1]] / 3 + speed[v[2]] / 3);
             break;
+          }
           case SpeedKind::PerTriangle:
             mesh.slowness[t] = 1 / speed[t];
             break;
           }
-          const double* p0 = points + 3 * v[0];
-          const double* p1 = points + 3 * v[1];
-          const double* p2 = points + 3 * v[2];
-          const double e1[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-          const double e2[3] = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
+          double e1[3], e2[3];
+          geometry.difference(v[0], v[1], e1);
+          geometry.difference(v[0], v[2], e2);
           const double n[3] = {e1[1] * e2[2] - e1[2] * e2[1],
                                e1[2] * e2[0] - e1[0] * e2[2],
                                e1[0] * e2[1] - e1[1] * e2[0]};
@@ -240,7 +294,7 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
                           continue;
                         }
                         const UnfoldingStop stop =
-                            unfold(tri, points, t, obtuse[t], &mesh.length[3 * t],
+                            unfold(tri, geometry, t, obtuse[t], &mesh.length[3 * t],
                                    maxSteps, found[t]);
                         ++local[stop];
                         if (stop != Found)
@@ -282,6 +336,25 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
       mesh.dependents[fill[c]++] = tri.getCellVertex(t, mesh.splitCorner[t]);
     }
   }
+
+  // Slowness in units of a power of two near the largest: travel times in the mesh's
+  // units stay near the lengths (a speed of 1e-300 or 1e300 neither overflows nor
+  // underflows them).
+  const double slowest = tbb::parallel_reduce(
+      tbb::blocked_range<SimplexId>(0, nt), 0.0,
+      [&](const tbb::blocked_range<SimplexId>& range, double m) {
+        for (SimplexId t = range.begin(); t < range.end(); ++t)
+          m = std::max(m, mesh.slowness[t]);
+        return m;
+      },
+      [](double a, double b) { return std::max(a, b); });
+  int slownessExponent = 0;
+  if (slowest > 0 && slowest < HUGE_VAL)
+    std::frexp(slowest, &slownessExponent);
+  if (slownessExponent != 0)
+    for (double& s : mesh.slowness)
+      s = std::ldexp(s, -slownessExponent);
+  mesh.unitExponent += slownessExponent;
 
   double timeSum = 0;
   for (SimplexId t = 0; t < nt; ++t) {

@@ -1,6 +1,8 @@
 // What the solvers precompute once per run (internal to core/eikonal): per triangle its
-// edge lengths and slowness, per obtuse angle its virtual edge, per vertex the vertices
-// whose update reads it, and the one-ring update of a vertex shared by every solver.
+// edge lengths and slowness, in the mesh's own units (powers of two away from the
+// input's, so any scale solves alike), per obtuse angle its virtual edge, per vertex
+// the vertices whose update reads it, and the one-ring update of a vertex shared by
+// every solver.
 #pragma once
 
 #include "core/eikonal/Eikonal.h"
@@ -24,6 +26,11 @@ struct VirtualEdge {
 struct Mesh {
   const ExplicitTriangulation* tri = nullptr;
   SimplexId vertices = 0, triangles = 0;
+  // A travel time t in the mesh's units is t * 2^unitExponent in the input's: lengths
+  // are scaled so that the largest edge component is in [0.5, 1), slownesses so that
+  // the largest is (exact scalings: the arithmetic is the input's up to powers of two).
+  int unitExponent = 0;
+  int lengthExponent = 0; // a length in the mesh's units is length * 2^lengthExponent
   // length[3t + j]: the edge of triangle t opposite its local vertex j.
   std::vector<double> length;
   std::vector<double> slowness; // 1 / speed, per triangle
@@ -44,7 +51,8 @@ struct Mesh {
   SimplexId unfoldingStops[4] = {0, 0, 0, 0}; // boundary, non-manifold, apex, steps
 };
 
-// Throws Error for non-finite coordinates or speeds and speeds <= 0.
+// Throws Error for non-finite coordinates, non-finite speeds and speeds below the
+// smallest normal double (their inverse overflows).
 void buildMesh(const ExplicitTriangulation& tri, const double* points,
                const Parameters& parameters, Mesh& mesh);
 

@@ -12,6 +12,7 @@
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/EikonalMesh.h"
 #include "core/eikonal/Patches.h"
+#include "core/eikonal/Problem.h"
 
 #include <algorithm>
 #include <cmath>
@@ -130,23 +131,20 @@ int run(int argc, char** argv) {
       std::vector<std::string> warnings;
       eikonal::buildPatchArrays(mesh, p.patchSize, p.useMetis, arrays, warnings);
       const double partition = timer.seconds();
+      eikonal::detail::Start start;
+      eikonal::detail::initialState(mesh, p, start);
       eikonal::PatchFimState state;
-      state.value.assign(std::size_t(nv), HUGE_VAL);
-      state.label.assign(std::size_t(nv), -1);
-      state.seed.assign(std::size_t(nv), 0);
-      for (SimplexId v : p.seeds) {
-        state.value[v] = 0;
-        state.label[v] = v;
-        state.seed[v] = 1;
-      }
-      eikonal::PatchFimSettings settings;
-      settings.internalIterations = p.internalIterations;
-      settings.epsilon = p.epsilon * mesh.meanEdgeTime;
-      settings.maxRounds = p.maxIterations;
-      settings.band = std::isinf(band) ? HUGE_VAL : band * mesh.meanEdgeTime;
+      state.value = std::move(start.value);
+      state.label = std::move(start.label);
+      state.seed = std::move(start.fixed);
+      eikonal::Parameters banded = p;
+      banded.bandWidth = band;
+      const eikonal::PatchFimSettings settings =
+          eikonal::detail::patchFimSettings(mesh, banded);
       timer.reset();
       eikonal::runPatchFimHost(arrays, settings, Monitor{}, state);
       const double solve = timer.seconds();
+      eikonal::detail::toInputUnits(mesh, p, state.value, state.label);
       std::printf("  twin   %-5s patches %d (max own %d, max local %d), %.1f MB arrays "
                   "(%.1f MB uploaded): "
                   "setup %.3f s, partition+arrays %.3f s, solve %.3f s, %lld rounds, "

@@ -37,6 +37,7 @@
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/EikonalMesh.h"
 #include "core/eikonal/Patches.h"
+#include "core/eikonal/Problem.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/SaddleConnections.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
@@ -837,32 +838,19 @@ eikonal::PatchFimState hostPatchFim(const eikonal::Surface& s,
   tri.precondition(eikonal::kRequiredRelations);
   eikonal::detail::Mesh mesh;
   eikonal::detail::buildMesh(tri, s.points.data(), p, mesh);
+  eikonal::detail::Start start;
+  eikonal::detail::initialState(mesh, p, start);
   eikonal::PatchFimState state;
-  state.value.assign(s.vertices(), HUGE_VAL);
-  state.label.assign(s.vertices(), -1);
-  state.seed.assign(s.vertices(), 0);
-  for (SimplexId v : p.seeds) {
-    state.value[v] = 0;
-    state.label[v] = v;
-    state.seed[v] = 1;
-  }
+  state.value = std::move(start.value);
+  state.label = std::move(start.label);
+  state.seed = std::move(start.fixed);
   eikonal::PatchArrays arrays;
   std::vector<std::string> warnings;
   eikonal::buildPatchArrays(mesh, p.patchSize, p.useMetis, arrays, warnings,
                             state.seed.data());
-  eikonal::PatchFimSettings settings;
-  settings.internalIterations = p.internalIterations;
-  settings.epsilon = p.epsilon * mesh.meanEdgeTime;
-  settings.stopDistance = p.stopDistance;
-  settings.maxRounds = p.maxIterations;
-  settings.band = std::isinf(p.bandWidth) ? HUGE_VAL : p.bandWidth * mesh.meanEdgeTime;
-  eikonal::runPatchFimHost(arrays, settings, Monitor{}, state);
-  for (SimplexId v = 0; v < s.vertices(); ++v) {
-    if (state.value[v] > p.stopDistance || state.value[v] == HUGE_VAL) {
-      state.value[v] = HUGE_VAL;
-      state.label[v] = -1;
-    }
-  }
+  eikonal::runPatchFimHost(arrays, eikonal::detail::patchFimSettings(mesh, p), Monitor{},
+                           state);
+  eikonal::detail::toInputUnits(mesh, p, state.value, state.label);
   return state;
 }
 
@@ -1056,6 +1044,16 @@ void geodesicMeshes(const std::string& surfaces) {
     compareGeodesic("regular square 257^2, stop 0.3", s, stop);
   }
   compareGeodesic("irregular square 301^2", square(301, 2.0, 0.3, 5), seededAt({45000}));
+  // Any scale solves in the mesh's own units (powers of two away): the squares of these
+  // lengths underflow or overflow a double.
+  for (double factor : {1e200, 1e-200}) {
+    eikonal::Surface s = square(301, 2.0, 0.3, 5);
+    for (double& x : s.points)
+      x *= factor;
+    compareGeodesic(std::string("irregular square 301^2 x ") +
+                        (factor > 1 ? "1e200" : "1e-200"),
+                    s, seededAt({45000}));
+  }
   compareGeodesic("icosphere 5", icosphere(5), seededAt({0, 5000}));
   compareGeodesic("icosphere 6", icosphere(6), seededAt({17}));
   {

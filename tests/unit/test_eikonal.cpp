@@ -10,6 +10,7 @@
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/LocalSolver.h"
 #include "core/eikonal/Patches.h"
+#include "core/eikonal/Problem.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
@@ -713,7 +714,7 @@ struct PatchRun {
   PatchArrays arrays;
   PatchFimState state;
   std::vector<std::string> warnings;
-  double edgeTime = 0;
+  int unitExponent = 0; // GEO's lengths are the input's times 2^-unitExponent
 };
 
 // buildPatchArrays and runPatchFimHost as execute's GPU path calls them.
@@ -727,24 +728,20 @@ PatchRun runPatches(const Surface& s, const std::vector<SimplexId>& seeds, int p
   detail::Mesh mesh;
   detail::buildMesh(tri, s.points.data(), p, mesh);
   PatchRun run;
-  run.state.value.assign(s.vertices(), kInf);
-  run.state.label.assign(s.vertices(), -1);
-  run.state.seed.assign(s.vertices(), 0);
-  for (SimplexId v : seeds) {
-    run.state.value[v] = 0;
-    run.state.label[v] = v;
-    run.state.seed[v] = 1;
-  }
+  detail::Start start;
+  detail::initialState(mesh, p, start);
+  run.state.value = std::move(start.value);
+  run.state.label = std::move(start.label);
+  run.state.seed = std::move(start.fixed);
   buildPatchArrays(mesh, patchSize, metis, run.arrays, run.warnings,
                    numberFromSeeds ? run.state.seed.data() : nullptr);
-  run.edgeTime = mesh.meanEdgeTime;
-  PatchFimSettings settings;
-  settings.internalIterations = internalIterations;
-  settings.epsilon = p.epsilon * mesh.meanEdgeTime;
-  settings.stopDistance = stop;
-  settings.maxRounds = maxRounds;
-  settings.band = band * mesh.meanEdgeTime;
-  runPatchFimHost(run.arrays, settings, Monitor{}, run.state);
+  p.internalIterations = internalIterations;
+  p.stopDistance = stop;
+  p.maxIterations = maxRounds;
+  p.bandWidth = band;
+  runPatchFimHost(run.arrays, detail::patchFimSettings(mesh, p), Monitor{}, run.state);
+  detail::toInputUnits(mesh, p, run.state.value, run.state.label);
+  run.unitExponent = mesh.unitExponent;
   return run;
 }
 
@@ -857,8 +854,10 @@ TEST(EikonalPatches, AssemblyArraysMatchTheMesh) {
               // the true ones; x3's foot and height on ab from vector geometry (the
               // builder uses the law of cosines); inverse 0 marks a triangle solved
               // through its edges only.
-              const double la = euclid(s, v, x1), lb = euclid(s, v, x2),
-                           lab = euclid(s, x1, x2);
+              // In the mesh's units (a power of two away from the input's).
+              const double unit = std::ldexp(1.0, -run.unitExponent);
+              const double la = euclid(s, v, x1) * unit, lb = euclid(s, v, x2) * unit,
+                           lab = euclid(s, x1, x2) * unit;
               EXPECT_NEAR(q.la, la, 6e-8 * la) << name;
               EXPECT_NEAR(q.lb, lb, 6e-8 * lb) << name;
               if (q.inverse != 0.0f) {
@@ -873,7 +872,9 @@ TEST(EikonalPatches, AssemblyArraysMatchTheMesh) {
                 }
                 const double cross =
                     std::hypot(d[1] * w[2] - d[2] * w[1], d[2] * w[0] - d[0] * w[2],
-                               d[0] * w[1] - d[1] * w[0]);
+                               d[0] * w[1] - d[1] * w[0]) *
+                    unit * unit;
+                along *= unit * unit;
                 EXPECT_NEAR(q.inverse, 1 / lab, 6e-8 / lab) << name;
                 EXPECT_NEAR(q.foot, along / (lab * lab), 1e-6 * (1 + la / lab)) << name;
                 EXPECT_NEAR(q.height, cross / lab, 1e-6 * la) << name;
@@ -1157,6 +1158,131 @@ TEST(EikonalPatches, GpuSolverWithoutADeviceFallsBackToFimMt) {
   p.patchSize = 64;
   p.internalIterations = 0;
   EXPECT_THROW(solve(s, p), Error);
+}
+
+// ---- scale
+// -----------------------------------------------------------------------------
+
+Surface scaled(Surface s, double factor) {
+  for (double& x : s.points)
+    x *= factor;
+  return s;
+}
+
+// The largest relative difference between a and b * factor (the same vertices
+// unreached; seeds at 0 in both).
+double relativeToScaled(const std::vector<double>& a, const std::vector<double>& b,
+                        double factor) {
+  double m = 0;
+  for (std::size_t v = 0; v < a.size(); ++v) {
+    if (std::isinf(a[v]) || std::isinf(b[v])) {
+      if (a[v] != b[v])
+        return kInf;
+      continue;
+    }
+    const double expected = b[v] * factor;
+    if (expected == 0) {
+      if (a[v] != 0)
+        return kInf;
+      continue;
+    }
+    m = std::max(m, std::abs(a[v] - expected) / expected);
+  }
+  return m;
+}
+
+// Scaling the mesh scales the distances, down to 1e-200 and up to 1e200 (the squares of
+// such lengths underflow to 0 or overflow to +inf in double), on every solver and the
+// host-side patchFIM twin; a speed of 1e-300 scales the travel times up alike. The
+// reference is each solver's own run on the unscaled mesh, times the factor: the
+// coordinates round (1e200 is not a power of two), so FMM and meshFIM within a relative
+// 1e-12; meshFIM-MT's interleaving and the twin's float32 geometry (which the rounding
+// may move by an ulp, 6e-8) within the solvers' mutual tolerance, 1e-4 of the mean edge.
+TEST(Eikonal, DistancesScaleWithTheMesh) {
+  const Surface base = square(30, 1.0, 0.35, 4);
+  const double edge = 1.0 / 29;
+  const std::vector<SimplexId> seeds = {17, 700};
+  const auto scaledBy = [](std::vector<double> d, double factor) {
+    for (double& x : d)
+      x *= factor;
+    return d;
+  };
+  for (double factor : {1e200, 1e-200, 1e-300, 1e300}) {
+    const Surface s = scaled(base, factor);
+    for (Solver solver : kSolvers) {
+      const std::string name =
+          std::string(solverName(solver)) + " x " + std::to_string(std::log10(factor));
+      const Result plain = solve(base, seeded(seeds, solver));
+      RunReport report;
+      const Result r = solve(s, seeded(seeds, solver), &report);
+      EXPECT_EQ(r.unreached, 0) << name;
+      if (solver == Solver::FimMt)
+        EXPECT_LT(maxDifference(r.distance, scaledBy(plain.distance, factor)),
+                  1e-4 * edge * factor)
+            << name;
+      else
+        EXPECT_LT(relativeToScaled(r.distance, plain.distance, factor), 1e-12) << name;
+      EXPECT_EQ(r.seedIdentifier, plain.seedIdentifier) << name;
+      for (const std::string& w : report.warnings)
+        ADD_FAILURE() << name << ": warning " << w;
+    }
+    const PatchRun plain = runPatches(base, seeds, 32, 7, false);
+    const PatchRun twin = runPatches(s, seeds, 32, 7, false);
+    EXPECT_LT(maxDifference(twin.state.value, scaledBy(plain.state.value, factor)),
+              1e-4 * edge * factor)
+        << "patchFIM twin x " << factor;
+  }
+  // Speeds: 1e-300 makes the travel times 1e300 times the distances, 1e300 1e-300.
+  for (double speed : {1e-300, 1e300}) {
+    for (Solver solver : kSolvers) {
+      Parameters p = seeded(seeds, solver);
+      p.speed = speed;
+      const Result plain = solve(base, seeded(seeds, solver));
+      const Result r = solve(base, p);
+      if (solver == Solver::FimMt)
+        EXPECT_LT(maxDifference(r.distance, scaledBy(plain.distance, 1 / speed)),
+                  1e-4 * edge / speed);
+      else
+        EXPECT_LT(relativeToScaled(r.distance, plain.distance, 1 / speed), 1e-12)
+            << solverName(solver) << " speed " << speed;
+    }
+  }
+}
+
+// Distances a double cannot hold are refused by name, on every solver: a square of
+// side 1.5e308 has a diagonal of 2.1e308; with a speed of 1e300, a square of side
+// 1e-10 has travel times below 1e-310 (subnormal). toFloat32 refuses what float32
+// cannot hold (the filter's default output).
+TEST(Eikonal, DistancesBeyondDoubleAreRefusedByName) {
+  using test::expectError;
+  const Surface huge = scaled(square(12), 1.5e308);
+  const Surface tiny = scaled(square(12), 1e-10);
+  for (Solver solver : kSolvers) {
+    expectError([&] { solve(huge, seeded({0}, solver)); },
+                "beyond the largest double (1.8e308)");
+    Parameters fast = seeded({0}, solver);
+    fast.speed = 1e300;
+    expectError([&] { solve(tiny, fast); }, "below the smallest normal double");
+    // With a stop distance the far corner is not reached: nothing to refuse.
+    Parameters stop = seeded({0}, solver);
+    stop.stopDistance = 1e308;
+    const Result r = solve(huge, stop);
+    EXPECT_GT(r.unreached, 0);
+    EXPECT_LT(r.unreached, huge.vertices());
+  }
+  expectError(
+      [] {
+        toFloat32({1.0, 1e200});
+      },
+      "the distance of vertex 1 is 1e+200, outside float32's range");
+  expectError([] { toFloat32({1e-200}); }, "outside float32's range");
+  const std::vector<float> fine = toFloat32({0.0, 3e38, 1.2e-38, kInf});
+  EXPECT_EQ(fine[0], 0.0f);
+  EXPECT_EQ(fine[1], 3e38f);
+  EXPECT_TRUE(std::isinf(fine[3]));
+  Parameters tooSlow = seeded({0});
+  tooSlow.speed = 1e-310;
+  expectError([&] { solve(square(5), tooSlow); }, "below 2.2250738585072014e-308");
 }
 
 } // namespace

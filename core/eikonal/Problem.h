@@ -1,0 +1,36 @@
+// What every solver starts from and ends with, in the mesh's units (EikonalMesh.h): the
+// start values, travel times converted into and out of those units, and patchFIM's
+// settings. execute, the host-side patchFIM twin and the benchmarks share them, so the
+// twin solves exactly the problem the device solves.
+#pragma once
+
+#include "core/eikonal/EikonalMesh.h"
+#include "core/eikonal/Patches.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace topogpu::eikonal::detail {
+
+struct Start {
+  std::vector<double> value;       // in the mesh's units; +inf where not yet reached
+  std::vector<SimplexId> label;    // the nearest seed's id; -1 where not yet reached
+  std::vector<std::uint8_t> fixed; // 1: final from the start (a seed), never updated
+};
+
+// The seeds at 0, with their own ids; every other vertex at +inf.
+void initialState(const Mesh& mesh, const Parameters& parameters, Start& start);
+
+// A travel time of the input (the stop distance) in the mesh's units; +inf stays +inf.
+double inMeshUnits(const Mesh& mesh, double time);
+
+// patchFIM's settings for these parameters, in the mesh's units.
+PatchFimSettings patchFimSettings(const Mesh& mesh, const Parameters& parameters);
+
+// The values back in the input's units: beyond the stop distance or +inf, +inf with
+// label -1 (the count is returned). Throws Error when a reached vertex's travel time is
+// not a normal double (it overflows, or underflows below 2.2e-308), naming it.
+SimplexId toInputUnits(const Mesh& mesh, const Parameters& parameters,
+                       std::vector<double>& value, std::vector<SimplexId>& label);
+
+} // namespace topogpu::eikonal::detail
