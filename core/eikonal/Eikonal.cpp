@@ -119,6 +119,8 @@ void validate(const ExplicitTriangulation& tri, const Parameters& parameters) {
   if (std::isnan(parameters.bandWidth) || !(parameters.bandWidth > 0))
     throw Error("the band width must be > 0 (or +inf), got " +
                 number(parameters.bandWidth));
+  if (std::isnan(parameters.exactStartRadius))
+    throw Error("the exact start radius must be a number (negative: automatic), got NaN");
   if (parameters.maxUnfoldingSteps < 1 ||
       parameters.maxUnfoldingSteps > kMaxUnfoldingSteps)
     throw Error("the unfolding steps must be between 1 and " +
@@ -135,6 +137,8 @@ struct State {
   long long solves = 0;
   long long iterations = 0;
   bool converged = true;
+  SimplexId exactVertices = 0;
+  double exactRadius = 0; // mesh length units
 };
 
 void initialise(const Mesh& mesh, const Parameters& parameters, State& state) {
@@ -143,6 +147,8 @@ void initialise(const Mesh& mesh, const Parameters& parameters, State& state) {
   state.value = std::move(start.value);
   state.label = std::move(start.label);
   state.seed = std::move(start.fixed);
+  state.exactVertices = start.exactVertices;
+  state.exactRadius = start.exactRadius;
 }
 
 // Checks for an abort and reports progress (the share of vertices reached, in steps of
@@ -456,6 +462,9 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
   timer.reset();
   State state;
   initialise(mesh, parameters, state);
+  report.timings.emplace_back("exact start", timer.seconds());
+  monitor.checkAbort();
+  timer.reset();
   // The solvers work in the mesh's units (EikonalMesh.h): the stop distance too.
   Parameters inUnits = parameters;
   inUnits.stopDistance = detail::inMeshUnits(mesh, parameters.stopDistance);
@@ -482,7 +491,7 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
           Timer patchTimer;
           PatchArrays arrays;
           buildPatchArrays(mesh, parameters.patchSize, parameters.useMetis, arrays,
-                           report.warnings, state.seed.data());
+                           report.warnings, detail::seedFlags(mesh, parameters).data());
           report.timings.emplace_back("patches (cpu)", patchTimer.seconds());
           monitor.checkAbort();
           timer.reset();
@@ -543,6 +552,8 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
   result.obtuseAngles = mesh.obtuseAngles;
   result.unfoldedAngles = mesh.unfoldedAngles;
   result.degenerateTriangles = mesh.degenerateTriangles;
+  result.exactVertices = state.exactVertices;
+  result.exactRadius = std::ldexp(state.exactRadius, mesh.lengthExponent);
 
   if (result.unreached > 0)
     report.warnings.push_back(
@@ -565,12 +576,12 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
   if (parameters.unfoldObtuseAngles && unsplit * 100 > mesh.obtuseAngles)
     report.warnings.push_back(
         std::to_string(unsplit) + " of " + std::to_string(mesh.obtuseAngles) +
-        " obtuse angles found no virtual edge (" +
+        " obtuse angles could not be split into angles of at most 90 degrees (" +
         std::to_string(mesh.unfoldingStops[0]) + " at a boundary, " +
         std::to_string(mesh.unfoldingStops[1]) + " at a non-manifold edge, " +
         std::to_string(mesh.unfoldingStops[2]) + " around their vertex, " +
         std::to_string(mesh.unfoldingStops[3]) +
-        " beyond the unfolding steps): their triangles are solved through their edges "
+        " beyond the unfolding steps): their wider parts are solved through their edges "
         "only");
   monitor.report(1.0);
 }

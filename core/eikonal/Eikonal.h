@@ -83,12 +83,22 @@ struct Parameters {
   // Split obtuse angles by virtual edges (section 2.2); false solves obtuse triangles
   // through their edges only (for comparisons).
   bool unfoldObtuseAngles = true;
-  // Triangles crossed when unfolding a virtual edge for one obtuse angle (1 to
-  // kMaxUnfoldingSteps). When none is found within it (or at a boundary or non-manifold
-  // edge) the obtuse triangle gives its two edge solutions only: its own solution could
-  // read a larger value through the obtuse angle, and such non-causal updates let
-  // meshFIM fall below FMM.
+  // Triangles crossed when unfolding the fan of virtual edges of one obtuse angle (1 to
+  // kMaxUnfoldingSteps). When the fan is not complete within it (or at a boundary or
+  // non-manifold edge) its gaps wider than 90 degrees give their two edge solutions
+  // only: their own solution could read a larger value through the obtuse angle, and
+  // such non-causal updates let meshFIM fall below FMM.
   int maxUnfoldingSteps = 16;
+  // The vertices within this geodesic distance of the seeds start from their exact
+  // polyhedral distance (window propagation, ExactStart.h) and are never updated: next
+  // to a point source the local solver's linear interpolation along an edge is off by a
+  // fixed fraction of the distance, whatever the refinement. Negative (the default):
+  // sqrt(mean edge length * sqrt(surface area)) (intrinsic), which grows in edges as the
+  // mesh is refined, so the error next to the seeds shrinks with it; 0: none. A uniform
+  // speed only (a constant, or an array of one value; otherwise the seeds alone). The
+  // propagation stops earlier after an eighth of a window per mesh vertex (at least
+  // 32768; many seeds): Result::exactRadius says where.
+  double exactStartRadius = -1;
 };
 
 // The relations the solvers read: the one-ring triangles (vertex star), the one-ring
@@ -106,12 +116,14 @@ struct Result {
   double localSolvesPerVertex = 0; // the paper's Table 3.4 measure (per mesh vertex)
   SimplexId unreached = 0;         // vertices left at +inf
   SimplexId obtuseAngles = 0;      // obtuse corners of non-degenerate triangles
-  SimplexId unfoldedAngles = 0;    // split by a virtual edge
+  SimplexId unfoldedAngles = 0;    // split into angles of at most 90 degrees
   SimplexId degenerateTriangles = 0; // zero area: solved through their edges only
-  bool converged = true;             // false when maxIterations stopped meshFIM
-  std::int32_t patches = 0;          // patchFIM: the number of patches
-  long long patchRounds = 0;         // patchFIM: active patches summed over the rounds
-  std::string partition;             // patchFIM: "metis" | "bfs"
+  SimplexId exactVertices = 0;       // started from their exact distance (seeds included)
+  double exactRadius = 0;    // the radius they lie within (exactStartRadius or less)
+  bool converged = true;     // false when maxIterations stopped meshFIM
+  std::int32_t patches = 0;  // patchFIM: the number of patches
+  long long patchRounds = 0; // patchFIM: active patches summed over the rounds
+  std::string partition;     // patchFIM: "metis" | "bfs"
 };
 
 // The device bytes patchFIM needs for a mesh of this size (Auto's fit test): the

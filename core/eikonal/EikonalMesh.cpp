@@ -1,14 +1,18 @@
 #include "EikonalMesh.h"
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <sstream>
 #include <string>
+#include <utility>
 
 namespace topogpu::eikonal::detail {
 
@@ -88,19 +92,82 @@ int across(const ExplicitTriangulation& tri, SimplexId p, SimplexId q, SimplexId
   return found;
 }
 
-// The paper's figure 2.2 (after Kimmel and Sethian): the obtuse angle at x3 = the local
-// vertex k of triangle t is split by the first vertex c that, unfolded into t's plane
-// across the triangles beyond the opposite edge, lies within 90 degrees of both x3x1
-// and x3x2 (so both new angles at x3 are at most right). The walk follows the bisector
-// of the angle: each step unfolds the triangle beyond the current edge and keeps the
-// edge the bisector crosses next. It stops (the triangle is then used as is) at a
-// boundary or non-manifold edge, on returning to x3, or after maxSteps triangles.
-UnfoldingStop unfold(const ExplicitTriangulation& tri, const Scaled& geometry,
-                     SimplexId t, int k, const double* l, int maxSteps,
-                     VirtualEdge& out) {
+// The split of an obtuse angle into angles of at most 90 degrees (the paper's figure
+// 2.2, after Kimmel and Sethian), from the vertices that, unfolded into t's plane
+// across the triangles beyond the opposite edge, lie inside the angle: a chain x1, c1,
+// ..., cm, x2 of them in angular order whose consecutive directions from x3 are at
+// most 90 degrees apart (the paper's single c within 90 degrees of both x3x1 and x3x2
+// is the chain of one; chains of several exist much sooner on stretched meshes, whose
+// angles near 180 degrees leave that c a narrow wedge). Greedy: from x1, the candidate
+// farthest round within 90 degrees, and so on (the fewest virtual triangles). The walk
+// follows the bisector of the angle: each step unfolds the triangle beyond the current
+// edge and keeps the edge the bisector crosses next. It stops at a boundary or
+// non-manifold edge, on returning to x3, or after maxSteps triangles; the chain then
+// still uses the candidates found, its gaps wider than 90 degrees solved through their
+// two edges only (causal: the value passes along a virtual edge to x3).
+class Fan {
+public:
+  // A fan's points: at most one per unfolding step, then x2.
+  static constexpr int kCapacity = kMaxUnfoldingSteps + 1;
+
+  Fan(Vec2 a, Vec2 b) : a_(a), b_(b) {}
+
+  // Keeps c when it is strictly inside the angle, in angular order from x3x1 (inside an
+  // angle below 180 degrees, c1 comes before c2 when cross(c1, c2) > 0).
+  void add(Vec2 c, SimplexId id) {
+    if (!(cross(a_, c) > 0 && cross(c, b_) > 0) || size_ == kCapacity - 1)
+      return;
+    int at = size_++;
+    while (at > 0 && cross(c, candidates_[at - 1].position) > 0) {
+      candidates_[at] = candidates_[at - 1];
+      --at;
+    }
+    candidates_[at] = {c, id};
+  }
+
+  // The chain into out[0 .. count) (x2 = (b, x2Id) last); true when no gap is obtuse.
+  bool chain(SimplexId x2Id, FanPoint* out, int& count) const {
+    count = 0;
+    Vec2 current = a_;
+    int next = 0; // the first candidate after current
+    bool complete = true;
+    while (!(dot(current, b_) >= 0) && next < size_) {
+      // The candidates after current come in increasing angle from it, so those within
+      // 90 degrees of it are a prefix: take its last (the farthest round), or, when
+      // none is, the nearest (that gap stays obtuse).
+      int step = next;
+      while (step + 1 < size_ && dot(current, candidates_[step + 1].position) >= 0)
+        ++step;
+      const bool obtuse = !(dot(current, candidates_[step].position) >= 0);
+      complete = complete && !obtuse;
+      const Vec2 c = candidates_[step].position;
+      out[count++] = {candidates_[step].id, norm(c), norm(c - current),
+                      std::uint8_t(obtuse)};
+      current = c;
+      next = step + 1;
+    }
+    const bool last = !(dot(current, b_) >= 0);
+    out[count++] = {x2Id, norm(b_), norm(b_ - current), std::uint8_t(last)};
+    return complete && !last;
+  }
+
+private:
+  struct Candidate {
+    Vec2 position;
+    SimplexId id;
+  };
+  Vec2 a_, b_;
+  Candidate candidates_[kCapacity];
+  int size_ = 0;
+};
+
+UnfoldingStop unfold(const ExplicitTriangulation& tri, const Mesh& mesh, SimplexId t,
+                     int k, int maxSteps, FanPoint* out, int& count) {
+  const double* l = &mesh.length[3 * std::size_t(t)];
   const SimplexId x3 = tri.getCellVertex(t, k);
   SimplexId pId = tri.getCellVertex(t, (k + 1) % 3); // x1
   SimplexId qId = tri.getCellVertex(t, (k + 2) % 3); // x2
+  const SimplexId x2 = qId;
   const double la = l[(k + 2) % 3], lb = l[(k + 1) % 3], lc = l[k];
   // x3 at the origin, x1 on the x axis, x2 above it.
   const Vec2 a{la, 0};
@@ -110,32 +177,39 @@ UnfoldingStop unfold(const ExplicitTriangulation& tri, const Scaled& geometry,
   Vec2 p = a, q = b, r{0, 0}; // r: the previous triangle's vertex opposite (p, q)
   SimplexId previous = t;
   const bool pLeft = cross(ray, p) > 0;
+  Fan fan(a, b);
+  UnfoldingStop stop = Steps;
   for (int step = 0; step < maxSteps; ++step) {
     SimplexId next = -1, cId = -1;
-    const int count = across(tri, pId, qId, previous, next, cId);
-    if (count == 0)
-      return Boundary;
-    if (count > 1)
-      return NonManifold;
-    if (cId == x3)
-      return Apex;
-    const double d1 = geometry.distance(pId, cId), d2 = geometry.distance(qId, cId);
+    const int beyond = across(tri, pId, qId, previous, next, cId);
+    if (beyond == 0 || beyond > 1 || cId == x3) {
+      stop = beyond == 0 ? Boundary : beyond > 1 ? NonManifold : Apex;
+      break;
+    }
     const double edge = norm(q - p);
-    if (!(edge > 0))
-      return Boundary; // a degenerate edge: nothing to unfold across
+    if (!(edge > 0)) {
+      stop = Boundary; // a degenerate edge: nothing to unfold across
+      break;
+    }
+    // |p c| and |q c| from the lengths of the triangle beyond.
+    const double* ln = &mesh.length[3 * std::size_t(next)];
+    double d1 = 0, d2 = 0;
+    for (int j = 0; j < 3; ++j) {
+      const SimplexId u = tri.getCellVertex(next, j);
+      if (u == qId)
+        d1 = ln[j]; // opposite q: the edge p c
+      else if (u == pId)
+        d2 = ln[j];
+    }
     const Vec2 e{(q.x - p.x) / edge, (q.y - p.y) / edge};
     const Vec2 normal{-e.y, e.x};
     const double u = (d1 * d1 - d2 * d2 + edge * edge) / (2 * edge);
     const double w = std::sqrt(std::max(0.0, d1 * d1 - u * u));
     const double side = dot(r - p, normal) > 0 ? -w : w; // away from the previous one
     const Vec2 c{p.x + u * e.x + side * normal.x, p.y + u * e.y + side * normal.y};
-    if (dot(c, a) > 0 && dot(c, b) > 0) {
-      out.vertex = cId;
-      out.toC = norm(c);
-      out.fromX1 = norm(c - a);
-      out.toX2 = norm(b - c);
+    fan.add(c, cId);
+    if (fan.chain(x2, out, count))
       return Found;
-    }
     if ((cross(ray, c) > 0) == pLeft) {
       r = p;
       p = c;
@@ -147,7 +221,8 @@ UnfoldingStop unfold(const ExplicitTriangulation& tri, const Scaled& geometry,
     }
     previous = next;
   }
-  return Steps;
+  fan.chain(x2, out, count);
+  return stop;
 }
 
 } // namespace
@@ -223,7 +298,6 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
   mesh.slowness.assign(std::size_t(nt), 0);
   mesh.edgesOnly.assign(std::size_t(nt), 0);
   mesh.splitCorner.assign(std::size_t(nt), -1);
-  mesh.virtualIndex.assign(std::size_t(nt), -1);
   std::vector<std::int8_t> obtuse(std::size_t(nt), -1);
   // Relative to the longest edge, so a sliver whose smallest angle is about 1e-10 rad
   // counts as degenerate whatever the mesh's scale.
@@ -280,25 +354,37 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
         degenerateCount += degenerate;
       });
 
-  // The virtual edges, compacted: first which obtuse angles find one, then the edges.
-  std::vector<VirtualEdge> found(static_cast<std::size_t>(nt));
+  // The fans, compacted: each thread keeps the fans it built (triangle, then points),
+  // their sizes give the offsets in triangle order, then each thread copies its own.
+  struct Built {
+    std::vector<SimplexId> triangles;
+    std::vector<FanPoint> points;
+  };
+  tbb::enumerable_thread_specific<Built> built;
+  std::vector<std::uint8_t> fanSize(std::size_t(nt), 0);
   std::atomic<SimplexId> stops[5] = {0, 0, 0, 0, 0};
   const int maxSteps = parameters.maxUnfoldingSteps;
   tbb::parallel_for(tbb::blocked_range<SimplexId>(0, nt),
                     [&](const tbb::blocked_range<SimplexId>& range) {
                       SimplexId local[5] = {0, 0, 0, 0, 0};
+                      Built& mine = built.local();
+                      FanPoint points[Fan::kCapacity];
                       for (SimplexId t = range.begin(); t < range.end(); ++t) {
-                        if (obtuse[t] < 0 || !parameters.unfoldObtuseAngles) {
-                          found[t].vertex = -1;
-                          local[obtuse[t] < 0 ? 0 : 3] += obtuse[t] >= 0;
+                        if (obtuse[t] < 0)
+                          continue;
+                        if (!parameters.unfoldObtuseAngles) {
+                          ++local[Steps];
                           continue;
                         }
-                        const UnfoldingStop stop =
-                            unfold(tri, geometry, t, obtuse[t], &mesh.length[3 * t],
-                                   maxSteps, found[t]);
-                        ++local[stop];
-                        if (stop != Found)
-                          found[t].vertex = -1;
+                        int count = 0;
+                        ++local[unfold(tri, mesh, t, obtuse[t], maxSteps, points, count)];
+                        // Only x2: nothing unfolded inside the angle (the triangle's own
+                        // edges, below).
+                        if (count < 2)
+                          continue;
+                        fanSize[t] = std::uint8_t(count);
+                        mine.triangles.push_back(t);
+                        mine.points.insert(mine.points.end(), points, points + count);
                       }
                       for (int i = 0; i < 5; ++i)
                         stops[i] += local[i];
@@ -310,20 +396,33 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
     mesh.unfoldingStops[i] = stops[i];
   mesh.obtuseAngles = obtuseCount;
   mesh.unfoldedAngles = stops[Found];
-  mesh.virtualEdges.clear();
-  mesh.virtualEdges.reserve(std::size_t(stops[Found]));
-  std::vector<SimplexId> dependentCount(std::size_t(nv) + 1, 0);
+  mesh.fanStart.assign(std::size_t(nt), -1);
+  std::int64_t fanTotal = 0;
   for (SimplexId t = 0; t < nt; ++t) {
-    if (obtuse[t] >= 0 && found[t].vertex < 0)
+    if (obtuse[t] < 0)
+      continue;
+    if (fanSize[t] == 0) {
       mesh.edgesOnly[t] = 1;
-    if (obtuse[t] >= 0 && found[t].vertex >= 0) {
-      mesh.splitCorner[t] = obtuse[t];
-      mesh.virtualIndex[t] = std::int32_t(mesh.virtualEdges.size());
-      mesh.virtualEdges.push_back(found[t]);
-      ++dependentCount[found[t].vertex + 1];
+      continue;
+    }
+    mesh.splitCorner[t] = obtuse[t];
+    mesh.fanStart[t] = fanTotal;
+    fanTotal += fanSize[t];
+  }
+  mesh.fanSize = std::move(fanSize);
+  mesh.fanPoints.resize(std::size_t(fanTotal));
+  std::vector<SimplexId> dependentCount(std::size_t(nv) + 1, 0);
+  for (const Built& mine : built) {
+    std::size_t at = 0;
+    for (SimplexId t : mine.triangles) {
+      FanPoint* fan = &mesh.fanPoints[std::size_t(mesh.fanStart[t])];
+      for (int i = 0; i < mesh.fanSize[t]; ++i)
+        fan[i] = mine.points[at++];
+      for (int i = 0; i + 1 < mesh.fanSize[t]; ++i) // not x2, the last
+        ++dependentCount[fan[i].vertex + 1];
     }
   }
-  found = {};
+  built.clear();
   mesh.dependentOffsets.assign(std::size_t(nv) + 1, 0);
   for (SimplexId v = 0; v < nv; ++v)
     mesh.dependentOffsets[v + 1] = mesh.dependentOffsets[v] + dependentCount[v + 1];
@@ -331,23 +430,29 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
   std::vector<SimplexId> fill(mesh.dependentOffsets.begin(),
                               mesh.dependentOffsets.end() - 1);
   for (SimplexId t = 0; t < nt; ++t) {
-    if (mesh.virtualIndex[t] >= 0) {
-      const SimplexId c = mesh.virtualEdges[mesh.virtualIndex[t]].vertex;
-      mesh.dependents[fill[c]++] = tri.getCellVertex(t, mesh.splitCorner[t]);
-    }
+    if (mesh.splitCorner[t] < 0)
+      continue;
+    const FanPoint* fan = &mesh.fanPoints[std::size_t(mesh.fanStart[t])];
+    for (int i = 0; i + 1 < mesh.fanSize[t]; ++i)
+      mesh.dependents[fill[fan[i].vertex]++] = tri.getCellVertex(t, mesh.splitCorner[t]);
   }
 
   // Slowness in units of a power of two near the largest: travel times in the mesh's
   // units stay near the lengths (a speed of 1e-300 or 1e300 neither overflows nor
   // underflows them).
-  const double slowest = tbb::parallel_reduce(
-      tbb::blocked_range<SimplexId>(0, nt), 0.0,
-      [&](const tbb::blocked_range<SimplexId>& range, double m) {
-        for (SimplexId t = range.begin(); t < range.end(); ++t)
-          m = std::max(m, mesh.slowness[t]);
+  using Range = std::pair<double, double>; // the smallest and largest slowness
+  const Range range = tbb::parallel_reduce(
+      tbb::blocked_range<SimplexId>(0, nt), Range{HUGE_VAL, 0.0},
+      [&](const tbb::blocked_range<SimplexId>& r, Range m) {
+        for (SimplexId t = r.begin(); t < r.end(); ++t)
+          m = {std::min(m.first, mesh.slowness[t]), std::max(m.second, mesh.slowness[t])};
         return m;
       },
-      [](double a, double b) { return std::max(a, b); });
+      [](Range a, Range b) {
+        return Range{std::min(a.first, b.first), std::max(a.second, b.second)};
+      });
+  const double slowest = range.second;
+  mesh.uniformSpeed = range.first == range.second;
   int slownessExponent = 0;
   if (slowest > 0 && slowest < HUGE_VAL)
     std::frexp(slowest, &slownessExponent);
@@ -356,11 +461,21 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
       s = std::ldexp(s, -slownessExponent);
   mesh.unitExponent += slownessExponent;
 
-  double timeSum = 0;
+  // In triangle order (a fixed sum: the exact start's radius derives from it).
+  double timeSum = 0, lengthSum = 0, areaSum = 0;
   for (SimplexId t = 0; t < nt; ++t) {
     const double* l = &mesh.length[3 * std::size_t(t)];
+    lengthSum += l[0] + l[1] + l[2];
+    // Heron's formula in its stable form (Kahan), sides sorted a >= b >= c.
+    double e[3] = {l[0], l[1], l[2]};
+    std::sort(e, e + 3, std::greater<double>());
+    const double product = (e[0] + (e[1] + e[2])) * (e[2] - (e[0] - e[1])) *
+                           (e[2] + (e[0] - e[1])) * (e[0] + (e[1] - e[2]));
+    areaSum += product > 0 ? std::sqrt(product) / 4 : 0.0;
     timeSum += (l[0] + l[1] + l[2]) * mesh.slowness[t];
   }
+  mesh.meanEdgeLength = nt > 0 ? lengthSum / double(3 * nt) : 0;
+  mesh.area = areaSum;
   mesh.degenerateTriangles = degenerateCount;
   mesh.meanEdgeTime = nt > 0 ? timeSum / double(3 * nt) : 0;
 }

@@ -1,6 +1,7 @@
 // patchFIM's per-vertex update from the cell-assembly arrays (section 2.5 of Fu et al.
 // 2011): a vertex of a patch is updated from its entries of GEO (one per one-ring
-// triangle, two per split obtuse angle), each naming the two upwind vertices by their
+// triangle, one per virtual triangle of a split obtuse angle's fan), each naming the
+// two upwind vertices by their
 // index in the patch's local table (its own vertices first, then the halo it reads).
 // Shared by the host-side patchFIM (Patches.cpp, the tests' reference) and the CUDA
 // kernel (cuda/eikonal), so both solve the same triangles in the same order.

@@ -343,10 +343,13 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
               int k = 0;
               while (tri.getCellVertex(t, k) != v)
                 ++k;
-              reads(tri.getCellVertex(t, (k + 1) % 3));
-              reads(tri.getCellVertex(t, (k + 2) % 3));
-              if (mesh.splitCorner[t] == k)
-                reads(mesh.virtualEdges[mesh.virtualIndex[t]].vertex);
+              detail::forEachSolve(
+                  mesh, t, k, tri.getCellVertex(t, (k + 1) % 3),
+                  tri.getCellVertex(t, (k + 2) % 3),
+                  [&](SimplexId u1, SimplexId u2, double, double, double, bool) {
+                    reads(u1);
+                    reads(u2);
+                  });
             }
           }
           std::sort(L.halo.begin(), L.halo.end());
@@ -367,7 +370,8 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
             return makePatchSolve(la * slowness, lb * slowness, lab * slowness, a, b,
                                   edgesOnly);
           };
-          // Pass 2: the solves, in updateVertex's order (star order; x1-c then c-x2).
+          // Pass 2: the solves, in updateVertex's order (star order; a fan's virtual
+          // triangles from x1 to x2).
           L.solveCounts.assign(std::size_t(ownN), 0);
           for (std::int64_t i = b; i < e; ++i) {
             const SimplexId v = own[i];
@@ -378,22 +382,15 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
               int k = 0;
               while (tri.getCellVertex(t, k) != v)
                 ++k;
-              const SimplexId v1 = tri.getCellVertex(t, (k + 1) % 3);
-              const SimplexId v2 = tri.getCellVertex(t, (k + 2) % 3);
-              const double* l = &mesh.length[3 * std::size_t(t)];
-              const double l12 = l[k], l13 = l[(k + 2) % 3], l23 = l[(k + 1) % 3];
               const double sl = mesh.slowness[t];
-              if (mesh.splitCorner[t] == k) {
-                const detail::VirtualEdge& ve = mesh.virtualEdges[mesh.virtualIndex[t]];
-                const std::uint16_t c = localIndex(ve.vertex);
-                L.solves.push_back(
-                    geo(l13, ve.toC, ve.fromX1, sl, localIndex(v1), c, false));
-                L.solves.push_back(
-                    geo(ve.toC, l23, ve.toX2, sl, c, localIndex(v2), false));
-              } else {
-                L.solves.push_back(geo(l13, l23, l12, sl, localIndex(v1), localIndex(v2),
-                                       mesh.edgesOnly[t] != 0));
-              }
+              detail::forEachSolve(mesh, t, k, tri.getCellVertex(t, (k + 1) % 3),
+                                   tri.getCellVertex(t, (k + 2) % 3),
+                                   [&](SimplexId u1, SimplexId u2, double la, double lb,
+                                       double lab, bool edgesOnly) {
+                                     L.solves.push_back(geo(la, lb, lab, sl,
+                                                            localIndex(u1),
+                                                            localIndex(u2), edgesOnly));
+                                   });
             }
             L.solveCounts[i - b] = std::int64_t(L.solves.size() - before);
           }

@@ -2,7 +2,8 @@
 // about patchSize vertices (grown breadth-first, or METIS k-way when asked for and this
 // build has it), and the cell-assembly arrays built once per run:
 //  - GEO: per patch vertex, its triangle solves (PatchSolve: upwind vertices by local
-//    index, float32 lengths times the slowness; two per split obtuse angle);
+//    index, float32 lengths times the slowness; one per virtual triangle of a split
+//    obtuse angle's fan);
 //  - VAL: the values of a patch's local table (its own vertices, then the halo vertices
 //    its solves read), loaded into fast memory per round;
 //  - readers (per vertex, the patches that read it) and NBH (per patch, symmetric).
@@ -117,9 +118,11 @@ struct PatchFimSettings {
 };
 
 struct PatchFimState {
-  std::vector<double> value;      // per vertex: 0 at seeds, +inf elsewhere on entry
-  std::vector<SimplexId> label;   // the seed's id at seeds, -1 elsewhere on entry
-  std::vector<std::uint8_t> seed; // 1: a seed (never updated)
+  // On entry: the fixed vertices' values and labels (detail::Start: the seeds at 0 with
+  // their ids, the exact start near them), +inf and -1 elsewhere.
+  std::vector<double> value;
+  std::vector<SimplexId> label;
+  std::vector<std::uint8_t> seed; // 1: fixed (a seed or an exact start), never updated
   long long rounds = 0;           // rounds of the active-patch list
   long long patchRounds = 0;      // active patches summed over the rounds
   long long solves = 0;           // triangle solves

@@ -15,11 +15,19 @@ namespace topogpu::eikonal::detail {
 struct Start {
   std::vector<double> value;       // in the mesh's units; +inf where not yet reached
   std::vector<SimplexId> label;    // the nearest seed's id; -1 where not yet reached
-  std::vector<std::uint8_t> fixed; // 1: final from the start (a seed), never updated
+  std::vector<std::uint8_t> fixed; // 1: final from the start, never updated
+  SimplexId exactVertices = 0;     // fixed vertices (seeds included)
+  double exactRadius = 0; // they are those this close to a seed (mesh length units)
 };
 
-// The seeds at 0, with their own ids; every other vertex at +inf.
+// The seeds at 0 with their own ids, and the vertices within Parameters::
+// exactStartRadius of them at their exact distance (ExactStart.h) with their nearest
+// seed's; every other vertex at +inf.
 void initialState(const Mesh& mesh, const Parameters& parameters, Start& start);
+
+// 1 at the seeds, 0 elsewhere: patchFIM numbers its patches from them
+// (buildPatchArrays).
+std::vector<std::uint8_t> seedFlags(const Mesh& mesh, const Parameters& parameters);
 
 // A travel time of the input (the stop distance) in the mesh's units; +inf stays +inf.
 double inMeshUnits(const Mesh& mesh, double time);

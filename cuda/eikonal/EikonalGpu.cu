@@ -17,6 +17,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <vector>
 
 namespace topogpu::gpu {
 
@@ -464,9 +465,10 @@ __global__ void gatherKernel(RoundState st, std::size_t n) {
   }
 }
 
-// The initial state from the seed flags alone (PatchFimState's contract: 0 and the
-// seed's id at seeds, +inf and -1 elsewhere), so values and labels are not uploaded:
-// both value/label copies, the announced values, the round stamps and the pending flags.
+// The initial state from the seed flags (PatchFimState::seed: the fixed vertices) as if
+// every fixed vertex were a seed at 0 (their values follow: fixedStateKernel), so
+// values and labels are not uploaded: both value/label copies, the announced values,
+// the round stamps and the pending flags.
 __global__ void initialStateKernel(const std::uint8_t* seed, std::size_t n,
                                    RoundState st) {
   for (std::size_t v = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; v < n;
@@ -482,6 +484,23 @@ __global__ void initialStateKernel(const std::uint8_t* seed, std::size_t n,
     st.pending[v] = 0;
     st.stamp[0][v] = isSeed ? 0 : -1; // the seeds changed in round 0
     st.stamp[1][v] = -1;
+  }
+}
+
+// The fixed vertices that are not seeds at 0 (PatchFimState's contract: a fixed
+// vertex starts from its value and label): a compact list, scattered into both copies
+// and the announced values.
+__global__ void fixedStateKernel(const std::int64_t* vertex, const double* value,
+                                 const SimplexId* label, std::size_t count,
+                                 RoundState st) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const std::int64_t v = vertex[i];
+    st.valueIn[v] = value[i];
+    st.valueOut[v] = value[i];
+    st.announced[v] = value[i];
+    st.labelIn[v] = label[i];
+    st.labelOut[v] = label[i];
   }
 }
 
@@ -733,6 +752,20 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
         block.reserve<std::int32_t>(arrays.readerOffsets.size());
     const std::size_t oReaders = block.reserve<std::int32_t>(arrays.readers.size());
     const std::size_t oSeed = block.reserve<std::uint8_t>(nv);
+    // The fixed vertices other than seeds at 0 (the exact start near the seeds).
+    std::vector<std::int64_t> fixedVertex;
+    std::vector<double> fixedValue;
+    std::vector<SimplexId> fixedLabel;
+    for (std::size_t v = 0; v < nv; ++v)
+      if (state.seed[v] && !(state.value[v] == 0 && state.label[v] == SimplexId(v))) {
+        fixedVertex.push_back(std::int64_t(v));
+        fixedValue.push_back(state.value[v]);
+        fixedLabel.push_back(state.label[v]);
+      }
+    const std::size_t fixedCount = fixedVertex.size();
+    const std::size_t oFixedVertex = block.reserve<std::int64_t>(fixedCount);
+    const std::size_t oFixedValue = block.reserve<double>(fixedCount);
+    const std::size_t oFixedLabel = block.reserve<SimplexId>(fixedCount);
     const std::size_t oValueIn = block.reserve<double>(nv);
     const std::size_t oValueOut = block.reserve<double>(nv);
     const std::size_t oAnnounced = block.reserve<double>(nv);
@@ -834,6 +867,34 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     initialStateKernel<<<unsigned(std::min<std::size_t>((nv + 255) / 256, 4096)), 256, 0,
                          main.stream>>>(block.at<std::uint8_t>(oSeed), nv, st);
     cudaCheck(cudaGetLastError(), "patchFIM: initial state");
+    if (fixedCount > 0) {
+      // Through the pinned staging block when it holds the list (it is idle until the
+      // download, which the main stream orders after these copies); else from the
+      // pageable vectors, each copy returning once its bytes are staged by the driver.
+      const std::size_t vertexBytes = fixedCount * sizeof(std::int64_t);
+      const std::size_t valueBytes = fixedCount * sizeof(double);
+      const std::size_t labelBytes = fixedCount * sizeof(SimplexId);
+      const void* vertices = fixedVertex.data();
+      const void* values = fixedValue.data();
+      const void* labels = fixedLabel.data();
+      if (state.staging.size() >= vertexBytes + valueBytes + labelBytes) {
+        unsigned char* pinned = state.staging.data();
+        std::memcpy(pinned, vertices, vertexBytes);
+        std::memcpy(pinned + vertexBytes, values, valueBytes);
+        std::memcpy(pinned + vertexBytes + valueBytes, labels, labelBytes);
+        vertices = pinned;
+        values = pinned + vertexBytes;
+        labels = pinned + vertexBytes + valueBytes;
+      }
+      put(oFixedVertex, vertices, vertexBytes, main.stream);
+      put(oFixedValue, values, valueBytes, main.stream);
+      put(oFixedLabel, labels, labelBytes, main.stream);
+      fixedStateKernel<<<unsigned(std::min<std::size_t>((fixedCount + 255) / 256, 4096)),
+                         256, 0, main.stream>>>(
+          block.at<std::int64_t>(oFixedVertex), block.at<double>(oFixedValue),
+          block.at<SimplexId>(oFixedLabel), fixedCount, st);
+      cudaCheck(cudaGetLastError(), "patchFIM: fixed start");
+    }
     cudaCheck(cudaMemsetAsync(st.scheduled, 0, std::size_t(np) * sizeof(std::int32_t),
                               main.stream),
               "patchFIM: upload");

@@ -4,7 +4,7 @@
 //
 //   bench_geodesic_twin MESH.ply SEED [--solvers twin,fim,fim-mt,fmm] [--patch 64]
 //       [--inner 7] [--partition bfs|metis] [--epsilon 1e-6] [--band 1]
-//       [--speed-array]
+//       [--speed-array] [--exact-radius R (Parameters::exactStartRadius)]
 //
 // MESH.ply: binary little-endian PLY as tests/bench/bench_geodesic.py writes it (double
 // x y z speed per vertex, uchar-int faces).
@@ -104,6 +104,8 @@ int run(int argc, char** argv) {
       band = std::stod(next());
     else if (a == "--epsilon")
       p.epsilon = std::stod(next());
+    else if (a == "--exact-radius")
+      p.exactStartRadius = std::stod(next());
     else if (a == "--partition")
       p.useMetis = next() == "metis";
     else if (a == "--speed-array") {
@@ -131,8 +133,10 @@ int run(int argc, char** argv) {
       std::vector<std::string> warnings;
       eikonal::buildPatchArrays(mesh, p.patchSize, p.useMetis, arrays, warnings);
       const double partition = timer.seconds();
+      timer.reset();
       eikonal::detail::Start start;
       eikonal::detail::initialState(mesh, p, start);
+      const double exactStart = timer.seconds();
       eikonal::PatchFimState state;
       state.value = std::move(start.value);
       state.label = std::move(start.label);
@@ -145,14 +149,15 @@ int run(int argc, char** argv) {
       eikonal::runPatchFimHost(arrays, settings, Monitor{}, state);
       const double solve = timer.seconds();
       eikonal::detail::toInputUnits(mesh, p, state.value, state.label);
-      std::printf("  twin   %-5s patches %d (max own %d, max local %d), %.1f MB arrays "
-                  "(%.1f MB uploaded): "
-                  "setup %.3f s, partition+arrays %.3f s, solve %.3f s, %lld rounds, "
-                  "%lld patch-rounds, %.1f solves/v\n",
-                  arrays.method.c_str(), arrays.patches, arrays.maxOwn, arrays.maxLocal,
-                  double(arrays.bytes()) / 1e6, double(arrays.deviceBytes()) / 1e6, setup,
-                  partition, solve, state.rounds, state.patchRounds,
-                  double(state.solves) / double(nv));
+      std::printf(
+          "  twin   %-5s patches %d (max own %d, max local %d), %.1f MB arrays "
+          "(%.1f MB uploaded): "
+          "setup %.3f s, partition+arrays %.3f s, exact start %.3f s (%lld "
+          "vertices), solve %.3f s, %lld rounds, %lld patch-rounds, %.1f solves/v\n",
+          arrays.method.c_str(), arrays.patches, arrays.maxOwn, arrays.maxLocal,
+          double(arrays.bytes()) / 1e6, double(arrays.deviceBytes()) / 1e6, setup,
+          partition, exactStart, static_cast<long long>(start.exactVertices), solve,
+          state.rounds, state.patchRounds, double(state.solves) / double(nv));
       results.emplace_back("twin", std::move(state.value));
     } else {
       p.solver = eikonal::parseSolver(name);
@@ -163,9 +168,15 @@ int run(int argc, char** argv) {
       for (const auto& [stage, seconds] : report.timings)
         if (stage == name + " (cpu)")
           solve = seconds;
-      std::printf("  %-6s solve %.3f s (total %.3f s), %lld iterations, %.1f solves/v\n",
-                  name.c_str(), solve, report.totalSeconds(), r.iterations,
-                  r.localSolvesPerVertex);
+      double exactStart = 0;
+      for (const auto& [stage, seconds] : report.timings)
+        if (stage == "exact start")
+          exactStart = seconds;
+      std::printf(
+          "  %-6s solve %.3f s (total %.3f s, exact start %.3f s, %lld vertices), "
+          "%lld iterations, %.1f solves/v\n",
+          name.c_str(), solve, report.totalSeconds(), exactStart,
+          static_cast<long long>(r.exactVertices), r.iterations, r.localSolvesPerVertex);
       if (name == "fmm")
         fmm = r.distance;
       results.emplace_back(name, std::move(r.distance));

@@ -49,6 +49,7 @@
 #include "cuda/rips_persistence/RipsPersistenceGpu.h"
 #include "tests/unit/BruteForce.h"
 #include "tests/unit/EikonalMeshes.h"
+#include "tests/unit/EikonalTwin.h"
 #include "tests/unit/SaddleConnectionsChain.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/gale/GaleTriangulation.h"
@@ -834,24 +835,7 @@ eikonal::Result geodesic(const eikonal::Surface& s, eikonal::Parameters p,
 // The host-side patchFIM on the arrays execute builds for the GPU.
 eikonal::PatchFimState hostPatchFim(const eikonal::Surface& s,
                                     const eikonal::Parameters& p) {
-  ExplicitTriangulation tri(s.vertices(), 2, s.cells);
-  tri.precondition(eikonal::kRequiredRelations);
-  eikonal::detail::Mesh mesh;
-  eikonal::detail::buildMesh(tri, s.points.data(), p, mesh);
-  eikonal::detail::Start start;
-  eikonal::detail::initialState(mesh, p, start);
-  eikonal::PatchFimState state;
-  state.value = std::move(start.value);
-  state.label = std::move(start.label);
-  state.seed = std::move(start.fixed);
-  eikonal::PatchArrays arrays;
-  std::vector<std::string> warnings;
-  eikonal::buildPatchArrays(mesh, p.patchSize, p.useMetis, arrays, warnings,
-                            state.seed.data());
-  eikonal::runPatchFimHost(arrays, eikonal::detail::patchFimSettings(mesh, p), Monitor{},
-                           state);
-  eikonal::detail::toInputUnits(mesh, p, state.value, state.label);
-  return state;
+  return eikonal::runPatchFimTwin(s, p).state;
 }
 
 // The checks of one GPU run (or the host twin in its place); the Voronoi check (single-

@@ -1,7 +1,8 @@
 """Loads states/geodesic-distance.pvsm in pvbatch, checks the distance it computes and
 saves a screenshot: every vertex reached, 0 exactly at the seeds, which are the surface
 points nearest to the seed source's points (brute force here), the distance never below
-the straight-line distance to the nearest seed (a geodesic is at least the chord), each
+the straight-line distance to the nearest seed (a geodesic is at least the chord) by more
+than the solvers' stated undershoot (a quarter of the mean edge), each
 vertex's SeedIdentifier the nearest seed where one seed is clearly nearer, contour lines
 drawn.
 
@@ -36,7 +37,12 @@ assert np.all(np.isfinite(d)), "unreached vertices on a closed torus"
 assert np.all(d[snapped] == 0) and np.count_nonzero(d == 0) == len(snapped), "seeds"
 assert set(np.unique(ids)) == set(snapped), (np.unique(ids), snapped)
 chords = np.stack([np.linalg.norm(points - points[s], axis=1) for s in snapped])
-assert np.all(d >= chords.min(axis=0) - 1e-6), "distance below the straight line"
+# The first-order solvers may undershoot the exact polyhedral distance by a fraction of
+# an edge where the surface curves (measured against CGAL: below 0.2 h, stated 0.25 h).
+tris = np.asarray(out.Polygons).reshape(-1, 4)[:, 1:]
+h = np.mean([np.linalg.norm(points[tris[:, i]] - points[tris[:, (i + 1) % 3]], axis=1)
+             for i in range(3)])
+assert np.all(d >= chords.min(axis=0) - 0.25 * h), "distance below the straight line"
 # Nearest seed: where the chords already separate the seeds by more than the largest
 # geodesic detour seen (d - chord), the nearest by chord is the nearest geodesically.
 detour = (d - chords.min(axis=0)).max()

@@ -5,6 +5,7 @@
 // Voronoi labels against per-seed runs, bad input, progress and abort.
 #include "BruteForce.h"
 #include "EikonalMeshes.h"
+#include "EikonalTwin.h"
 #include "UnitHelpers.h"
 
 #include "core/eikonal/Eikonal.h"
@@ -71,7 +72,11 @@ Errors errorsAgainst(const std::vector<double>& d, const std::vector<double>& ex
   return e;
 }
 
-double maxDifference(const std::vector<double>& a, const std::vector<double>& b) {
+// The largest difference(a[v], b[v]) over the vertices; +inf when one is unreached and
+// the other not.
+template <typename Difference>
+double largestDifference(const std::vector<double>& a, const std::vector<double>& b,
+                         const Difference& difference) {
   double m = 0;
   for (std::size_t v = 0; v < a.size(); ++v) {
     if (std::isinf(a[v]) || std::isinf(b[v])) {
@@ -79,9 +84,13 @@ double maxDifference(const std::vector<double>& a, const std::vector<double>& b)
         return kInf;
       continue;
     }
-    m = std::max(m, std::abs(a[v] - b[v]));
+    m = std::max(m, difference(a[v], b[v]));
   }
   return m;
+}
+
+double maxDifference(const std::vector<double>& a, const std::vector<double>& b) {
+  return largestDifference(a, b, [](double x, double y) { return std::abs(x - y); });
 }
 
 // ---- the local solver ---------------------------------------------------------------
@@ -621,6 +630,9 @@ TEST(Eikonal, BadInput) {
   Parameters steps = seeded({0});
   steps.maxUnfoldingSteps = 0;
   expectError([&] { solve(s, steps); }, "unfolding steps");
+  Parameters radius = seeded({0});
+  radius.exactStartRadius = std::nan("");
+  expectError([&] { solve(s, radius); }, "the exact start radius must be a number");
   for (double bad : {0.0, -1.0, std::nan("")}) {
     Parameters band = seeded({0});
     band.bandWidth = bad;
@@ -710,39 +722,21 @@ std::vector<std::vector<SimplexId>> oneRings(const Surface& s) {
   return ring;
 }
 
-struct PatchRun {
-  PatchArrays arrays;
-  PatchFimState state;
-  std::vector<std::string> warnings;
-  int unitExponent = 0; // GEO's lengths are the input's times 2^-unitExponent
-};
+using PatchRun = PatchTwin;
 
 // buildPatchArrays and runPatchFimHost as execute's GPU path calls them.
 PatchRun runPatches(const Surface& s, const std::vector<SimplexId>& seeds, int patchSize,
                     int internalIterations, bool metis, long long maxRounds = 1000000,
                     double stop = kInf, double band = Parameters().bandWidth,
                     bool numberFromSeeds = true) {
-  ExplicitTriangulation tri(s.vertices(), 2, s.cells);
-  tri.precondition(kRequiredRelations);
   Parameters p = seeded(seeds);
-  detail::Mesh mesh;
-  detail::buildMesh(tri, s.points.data(), p, mesh);
-  PatchRun run;
-  detail::Start start;
-  detail::initialState(mesh, p, start);
-  run.state.value = std::move(start.value);
-  run.state.label = std::move(start.label);
-  run.state.seed = std::move(start.fixed);
-  buildPatchArrays(mesh, patchSize, metis, run.arrays, run.warnings,
-                   numberFromSeeds ? run.state.seed.data() : nullptr);
+  p.patchSize = patchSize;
+  p.useMetis = metis;
   p.internalIterations = internalIterations;
   p.stopDistance = stop;
   p.maxIterations = maxRounds;
   p.bandWidth = band;
-  runPatchFimHost(run.arrays, detail::patchFimSettings(mesh, p), Monitor{}, run.state);
-  detail::toInputUnits(mesh, p, run.state.value, run.state.label);
-  run.unitExponent = mesh.unitExponent;
-  return run;
+  return runPatchFimTwin(s, p, numberFromSeeds);
 }
 
 TEST(EikonalPatches, PartitionCoversEveryVertexOnceWithSizesNearTheTarget) {
@@ -1173,22 +1167,12 @@ Surface scaled(Surface s, double factor) {
 // unreached; seeds at 0 in both).
 double relativeToScaled(const std::vector<double>& a, const std::vector<double>& b,
                         double factor) {
-  double m = 0;
-  for (std::size_t v = 0; v < a.size(); ++v) {
-    if (std::isinf(a[v]) || std::isinf(b[v])) {
-      if (a[v] != b[v])
-        return kInf;
-      continue;
-    }
-    const double expected = b[v] * factor;
-    if (expected == 0) {
-      if (a[v] != 0)
-        return kInf;
-      continue;
-    }
-    m = std::max(m, std::abs(a[v] - expected) / expected);
-  }
-  return m;
+  return largestDifference(a, b, [factor](double x, double y) {
+    const double expected = y * factor;
+    if (expected == 0)
+      return x == 0 ? 0.0 : kInf;
+    return std::abs(x - expected) / expected;
+  });
 }
 
 // Scaling the mesh scales the distances, down to 1e-200 and up to 1e200 (the squares of
