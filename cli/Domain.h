@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace topogpu::cli {
@@ -24,6 +25,9 @@ struct Domain {
   std::string input;               // the file, as given
   std::string triangulation;       // "implicit", "explicit", "gale-cpu" or "gale-gpu"
   double triangulationSeconds = 0; // building the explicit one, outside the algorithm
+  // Every stage of reading and building the domain, in order ("read", "drop zero",
+  // "explicit triangulation", "GALE initialization"): outside the algorithm's total.
+  std::vector<std::pair<std::string, double>> inputTimings;
   std::shared_ptr<ImplicitTriangulation> implicitTriangulation;
   std::shared_ptr<ExplicitTriangulation> explicitTriangulation;
   std::shared_ptr<GaleTriangulation> galeTriangulation; // --triangulation gale-*
