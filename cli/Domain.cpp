@@ -232,9 +232,11 @@ MaskedGridCells dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& d
                         std::copy(from + g * width, from + (g + 1) * width,
                                   bytes->data() + i * width);
                         // grid coordinates (integers)
-                        points[3 * i] = double(g % dims[0]);
-                        points[3 * i + 1] = double((g / dims[0]) % dims[1]);
-                        points[3 * i + 2] = double(g / (dims[0] * dims[1]));
+                        const SimplexId x = g % dims[0], y = (g / dims[0]) % dims[1],
+                                        z = g / (dims[0] * dims[1]);
+                        points[3 * i] = double(x);
+                        points[3 * i + 1] = double(y);
+                        points[3 * i + 2] = double(z);
                       }
                     });
   domain.notes.push_back("--drop-zero: " + std::to_string(n - kept) +
