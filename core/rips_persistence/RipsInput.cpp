@@ -258,8 +258,10 @@ RipsInput readRipsInput(std::istream& in, InputFormat format, const std::string&
   }
   case InputFormat::Sparse: {
     std::map<std::pair<SimplexId, SimplexId>, float> seen;
+    std::vector<SimplexId> named; // every index a line gives
     SimplexId n = 0;
     std::size_t diagonal = 0;
+    std::size_t largestLine = 0;
     for (std::size_t r = 0; r < rows.size(); ++r) {
       const auto& v = rows[r];
       const std::string where = what + " line " + std::to_string(rowLines[r]);
@@ -273,7 +275,11 @@ RipsInput readRipsInput(std::istream& in, InputFormat format, const std::string&
       }
       checkDistance(v[2], "on " + where);
       const auto i = SimplexId(v[0]), j = SimplexId(v[1]);
+      if (std::max(i, j) + 1 > n)
+        largestLine = rowLines[r];
       n = std::max(n, std::max(i, j) + 1);
+      named.push_back(i);
+      named.push_back(j);
       if (i == j) {
         ++diagonal;
         continue;
@@ -286,6 +292,19 @@ RipsInput readRipsInput(std::istream& in, InputFormat format, const std::string&
                     std::to_string(it->second) + " (not symmetric)");
     }
     requireTwoPoints(n, what);
+    // The points are 0..n-1; those no line names are isolated. The file's content bounds
+    // their number (at most as many as it names), so that one large index cannot
+    // make a tiny file a huge run.
+    std::sort(named.begin(), named.end());
+    const auto distinct =
+        SimplexId(std::unique(named.begin(), named.end()) - named.begin());
+    if (n - distinct > distinct)
+      throw Error(what + " line " + std::to_string(largestLine) + ": the point index " +
+                  std::to_string(n - 1) + " makes " + std::to_string(n) +
+                  " points, but the file names only " + std::to_string(distinct) +
+                  " of them: the other " + std::to_string(n - distinct) +
+                  " would be isolated points; number the points from 0 without such a "
+                  "gap, or declare isolated points with 'i i 0' lines");
     if (diagonal > 0)
       input.notes.push_back(
           std::to_string(diagonal) +

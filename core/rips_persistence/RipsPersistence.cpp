@@ -1,6 +1,8 @@
 #include "RipsPersistence.h"
 
 #include "RipsCombinatorics.h"
+#include "RipsDistances.h"
+#include "RipsEstimate.h"
 
 #include "core/common/BackendSelection.h"
 #include "core/common/Fallback.h"
@@ -35,6 +37,13 @@
 namespace topogpu::rips_persistence {
 
 namespace {
+
+using detail::denseEnclosingRadius;
+using detail::pointDistance;
+using detail::pointDistances;
+using detail::sparseEnclosingRadius;
+using detail::streamedEnclosingRadius;
+using detail::validate;
 
 constexpr float kInfinity = std::numeric_limits<float>::infinity();
 constexpr int kMaxVertices = 72; // the overflow check keeps simplices far below this
@@ -1052,10 +1061,15 @@ public:
   // Simplices of one dimension more, each made once from its facet without its largest
   // vertex: the columns among them that are neither cleared nor apparent (sorted,
   // reverse filtration order) and the number of apparent pairs.
+  // More than columnLimit columns is an Error (the memory budget's share for them).
   SimplexId assemble(int dim, const std::vector<Entry>& simplices,
                      std::vector<Entry>* next, std::vector<Entry>& columns,
-                     std::size_t& apparentCount) const {
+                     std::size_t& apparentCount, std::size_t columnLimit) const {
     const int count = dim + 1;
+    // Each thread adds its columns to the total by chunks (small ones for a small
+    // limit, so that it is never passed by much).
+    const std::size_t chunk = std::clamp<std::size_t>(columnLimit / 64, 1, 4096);
+    std::atomic<std::size_t> columnTotal{0};
     struct Local {
       std::vector<Entry> next, columns;
       SimplexId generated = 0;
@@ -1083,6 +1097,15 @@ public:
                          ++local.apparentCount;
                        } else if (!isPivot(e, v.data(), count)) {
                          local.columns.push_back(e);
+                         if (local.columns.size() % chunk == 0 &&
+                             columnTotal.fetch_add(chunk) + chunk > columnLimit)
+                           throw Error(
+                               "the columns of dimension " + std::to_string(dim + 1) +
+                               " outgrow the memory budget: more than " +
+                               std::to_string(columnLimit) + " columns (" +
+                               byteSize(double(columnLimit) * 2 * sizeof(Entry)) +
+                               ") beside the estimated simplices; lower the dimension "
+                               "or the threshold, or raise the memory budget");
                        }
                        return true;
                      });
@@ -1137,102 +1160,6 @@ private:
   std::size_t apparentCount_ = 0;
   std::vector<Representative>* representatives_ = nullptr;
 };
-
-void validate(const RipsInput& input, const Parameters& parameters) {
-  if (parameters.maxDimension < 0)
-    throw Error("the maximum dimension must be >= 0, got " +
-                std::to_string(parameters.maxDimension));
-  if (std::isnan(parameters.threshold) || parameters.threshold <= 0)
-    throw Error("the threshold must be > 0, got " + std::to_string(parameters.threshold));
-  if (parameters.threads < 0)
-    throw Error("the number of threads must be >= 0 (0: all cores), got " +
-                std::to_string(parameters.threads));
-  const SimplexId n = input.numberOfPoints;
-  if (n < 2)
-    throw Error(n == 0
-                    ? "the input is empty: no points or distances"
-                    : "the input has a single point: Rips persistence needs at least 2");
-  if (SimplexId(parameters.maxDimension) + 2 > n)
-    throw Error("dimension " + std::to_string(parameters.maxDimension) +
-                " needs at least " + std::to_string(parameters.maxDimension + 2) +
-                " points (simplices of " + std::to_string(parameters.maxDimension + 2) +
-                " vertices), the input has " + std::to_string(n));
-  const bool dense = input.format != InputFormat::Sparse;
-  if (dense && input.format != InputFormat::PointCloud &&
-      input.lowerDistances.size() != std::size_t(n) * std::size_t(n - 1) / 2)
-    throw Error("the distance matrix has " + std::to_string(input.lowerDistances.size()) +
-                " entries, not n(n-1)/2 for n = " + std::to_string(n));
-  if (input.format == InputFormat::PointCloud &&
-      input.points.size() != std::size_t(n) * std::size_t(input.pointDimension))
-    throw Error("the point cloud's coordinates do not match its size");
-}
-
-// Euclidean distance in double, rounded once to single precision (the one rule, used
-// both when the matrix is stored and when it is streamed).
-inline float pointDistance(const RipsInput& input, SimplexId i, SimplexId j) {
-  const int dim = input.pointDimension;
-  const double* a = &input.points[std::size_t(i) * std::size_t(dim)];
-  const double* b = &input.points[std::size_t(j) * std::size_t(dim)];
-  double sum = 0;
-  for (int k = 0; k < dim; ++k)
-    sum += (a[k] - b[k]) * (a[k] - b[k]);
-  return float(std::sqrt(sum));
-}
-
-std::vector<float> pointDistances(const RipsInput& input) {
-  const SimplexId n = input.numberOfPoints;
-  std::vector<float> lower(std::size_t(n) * std::size_t(n - 1) / 2);
-  tbb::parallel_for(SimplexId(1), n, [&](SimplexId i) {
-    for (SimplexId j = 0; j < i; ++j)
-      lower[std::size_t(i * (i - 1) / 2 + j)] = pointDistance(input, i, j);
-  });
-  return lower;
-}
-
-// The enclosing radius of a point cloud without storing its matrix.
-float streamedEnclosingRadius(const RipsInput& input) {
-  const SimplexId n = input.numberOfPoints;
-  std::vector<float> rowMax(std::size_t(n), 0.0f);
-  tbb::parallel_for(SimplexId(0), n, [&](SimplexId i) {
-    float m = 0;
-    for (SimplexId j = 0; j < n; ++j) {
-      if (j != i)
-        m = std::max(m, pointDistance(input, i, j));
-    }
-    rowMax[std::size_t(i)] = m;
-  });
-  return *std::min_element(rowMax.begin(), rowMax.end());
-}
-
-float denseEnclosingRadius(SimplexId n, const std::vector<float>& lower) {
-  std::vector<float> rowMax(std::size_t(n), 0.0f);
-  tbb::parallel_for(SimplexId(0), n, [&](SimplexId i) {
-    float m = 0;
-    for (SimplexId j = 0; j < i; ++j)
-      m = std::max(m, lower[std::size_t(i * (i - 1) / 2 + j)]);
-    for (SimplexId j = i + 1; j < n; ++j)
-      m = std::max(m, lower[std::size_t(j * (j - 1) / 2 + i)]);
-    rowMax[std::size_t(i)] = m;
-  });
-  return *std::min_element(rowMax.begin(), rowMax.end());
-}
-
-float sparseEnclosingRadius(SimplexId n, const std::vector<SparseEdge>& edges) {
-  std::vector<SimplexId> degree(std::size_t(n), 0);
-  std::vector<float> rowMax(std::size_t(n), 0.0f);
-  for (const auto& e : edges) {
-    for (const SimplexId v : {e.i, e.j}) {
-      ++degree[std::size_t(v)];
-      rowMax[std::size_t(v)] = std::max(rowMax[std::size_t(v)], e.distance);
-    }
-  }
-  float radius = kInfinity;
-  for (SimplexId v = 0; v < n; ++v) {
-    if (degree[std::size_t(v)] == n - 1)
-      radius = std::min(radius, rowMax[std::size_t(v)]);
-  }
-  return radius;
-}
 
 // Dimension 0: Kruskal over the edges in filtration order. The edges that join two
 // components are the deaths (and are cleared from dimension 1); the others, youngest
@@ -1315,7 +1242,7 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
                       int maxDimension, std::vector<Entry>& edges,
                       std::vector<Entry>& columns, ColumnBuilder* builder,
                       const Monitor& monitor, Result& result, RunReport& report,
-                      bool cocycles) {
+                      bool cocycles, std::size_t columnLimit) {
   float largestEdge = 0;
   for (const Entry& e : edges)
     largestEdge = std::max(largestEdge, e.diameter);
@@ -1337,7 +1264,7 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
       columns = {};
       stats.simplices =
           engine.assemble(dim - 1, simplices, dim < maxDimension ? &next : nullptr,
-                          columns, apparentCount);
+                          columns, apparentCount, columnLimit);
       simplices.swap(next);
       next = {};
       report.timings.emplace_back("columns dim " + std::to_string(dim) + " (cpu)",
@@ -1482,6 +1409,40 @@ float enclosingRadius(const RipsInput& input) {
 
 namespace detail {
 
+void validate(const RipsInput& input, const Parameters& parameters) {
+  if (parameters.maxDimension < 0)
+    throw Error("the maximum dimension must be >= 0, got " +
+                std::to_string(parameters.maxDimension));
+  if (std::isnan(parameters.threshold) || parameters.threshold <= 0)
+    throw Error("the threshold must be > 0, got " + std::to_string(parameters.threshold));
+  if (parameters.threads < 0)
+    throw Error("the number of threads must be >= 0 (0: all cores), got " +
+                std::to_string(parameters.threads));
+  const SimplexId n = input.numberOfPoints;
+  if (n < 2)
+    throw Error(n == 0
+                    ? "the input is empty: no points or distances"
+                    : "the input has a single point: Rips persistence needs at least 2");
+  if (SimplexId(parameters.maxDimension) + 2 > n)
+    throw Error("dimension " + std::to_string(parameters.maxDimension) +
+                " needs at least " + std::to_string(parameters.maxDimension + 2) +
+                " points (simplices of " + std::to_string(parameters.maxDimension + 2) +
+                " vertices), the input has " + std::to_string(n));
+  const bool dense = input.format != InputFormat::Sparse;
+  if (dense && input.format != InputFormat::PointCloud &&
+      input.lowerDistances.size() != std::size_t(n) * std::size_t(n - 1) / 2)
+    throw Error("the distance matrix has " + std::to_string(input.lowerDistances.size()) +
+                " entries, not n(n-1)/2 for n = " + std::to_string(n));
+  if (input.format == InputFormat::PointCloud &&
+      input.points.size() != std::size_t(n) * std::size_t(input.pointDimension))
+    throw Error("the point cloud's coordinates do not match its size");
+  if (!(parameters.memoryBudget > 0))
+    throw Error("the memory budget must be > 0 bytes, got " +
+                std::to_string(parameters.memoryBudget));
+  // Simplex indices must fit in 63 bits: checked before anything is allocated.
+  BinomialTable::checkIndexRange(n, parameters.maxDimension + 2);
+}
+
 void executeWith(const RipsInput& input, const Parameters& parameters,
                  const Monitor& monitor, const ColumnBuilderFactory& factory,
                  const DistanceFunction& deviceDistances, Result& result,
@@ -1494,8 +1455,6 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
         tbb::global_control::max_allowed_parallelism, std::size_t(parameters.threads));
   const SimplexId n = input.numberOfPoints;
   const int maxDimension = parameters.maxDimension;
-  // Every index of a simplex with up to maxDimension + 2 vertices must fit in 63 bits.
-  const BinomialTable binomial(n, maxDimension + 2);
   result.numberOfPoints = n;
   result.intervals.assign(std::size_t(maxDimension) + 1, {});
   result.stats.assign(std::size_t(maxDimension) + 1, {});
@@ -1505,7 +1464,9 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
   bool cloud = input.format == InputFormat::PointCloud;
   std::vector<float> computed;
   const std::vector<float>* lower = &input.lowerDistances;
-  if (cloud && deviceDistances) {
+  // The device's matrix is stored on the host too: not when it alone passes the budget.
+  const double matrixBytes = double(n) * double(n - 1) / 2 * sizeof(float);
+  if (cloud && deviceDistances && matrixBytes <= parameters.memoryBudget) {
     // The device's matrix (the same floats: double sums, one rounding) replaces the
     // streamed distances from here on.
     deviceDistances(input, computed, report);
@@ -1516,13 +1477,28 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
   result.enclosingRadius = sparseInput ? sparseEnclosingRadius(n, input.edges)
                            : cloud     ? streamedEnclosingRadius(input)
                                        : denseEnclosingRadius(n, *lower);
-  // Above the enclosing radius the complex is a cone: nothing nonzero is born or dies.
-  const float threshold = std::min(
-      float(std::min(parameters.threshold, double(kInfinity))), result.enclosingRadius);
+  const float threshold =
+      detail::runThreshold(parameters.threshold, result.enclosingRadius);
   result.threshold = threshold;
   report.timings.emplace_back("distances (cpu)", timer.seconds());
   monitor.checkAbort();
   timer.reset();
+
+  // The run's size before anything large is allocated: refused when it does not fit.
+  const Estimate size =
+      detail::estimateAt(input, sparseInput || cloud ? nullptr : lower, parameters,
+                         threshold, result.enclosingRadius, monitor);
+  detail::refuseUnlessItFits(input, parameters, size, monitor);
+  // What is left for the columns of dimensions >= 2 (stored twice while gathered).
+  const double columnBytes =
+      parameters.memoryBudget - size.bytes[std::size_t(maxDimension)];
+  const std::size_t columnLimit =
+      columnBytes / (2 * sizeof(Entry)) >= double(std::numeric_limits<std::size_t>::max())
+          ? std::numeric_limits<std::size_t>::max()
+          : std::size_t(columnBytes / (2 * sizeof(Entry)));
+  report.timings.emplace_back("estimate (cpu)", timer.seconds());
+  timer.reset();
+  const BinomialTable binomial(n, maxDimension + 2);
 
   // The edges under the threshold, named by their combinatorial index.
   std::vector<Entry> edges;
@@ -1595,7 +1571,8 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
       const SparseGraph graph(std::move(adjacency));
       report.timings.emplace_back("sparse graph (cpu)", timer.seconds());
       higherDimensions(graph, binomial, threshold, maxDimension, edges, columns,
-                       builder.get(), monitor, result, report, parameters.cocycles);
+                       builder.get(), monitor, result, report, parameters.cocycles,
+                       columnLimit);
     } else {
       if (cloud) {
         timer.reset();
@@ -1612,7 +1589,8 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
         builder = factory(view, report);
       }
       higherDimensions(graph, binomial, threshold, maxDimension, edges, columns,
-                       builder.get(), monitor, result, report, parameters.cocycles);
+                       builder.get(), monitor, result, report, parameters.cocycles,
+                       columnLimit);
     }
   }
   monitor.report(1.0);

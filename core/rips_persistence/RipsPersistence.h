@@ -37,6 +37,11 @@ struct Parameters {
   // Representative cocycles of the finite bars of dimension >= 1 (ripser.py's
   // do_cocycles): Result::representatives.
   bool cocycles = false;
+  // Host bytes the run may store (> 0): a run whose estimate (RipsEstimate.h) is larger
+  // is refused before it allocates anything large, and one whose columns outgrow what
+  // is left stops with an Error. The front ends pass the machine's available memory;
+  // infinity: no limit.
+  double memoryBudget = std::numeric_limits<double>::infinity();
 };
 
 // [birth, death); death = +inf for an essential class.
@@ -158,6 +163,9 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
 float enclosingRadius(const RipsInput& input);
 
 namespace detail {
+// Error on bad parameters or an input that breaks its own invariants.
+void validate(const RipsInput& input, const Parameters& parameters);
+
 // execute with the columns built by `factory` (null: the CPU) and, when
 // deviceDistances is set, the distances of a point cloud computed by it; no backend
 // selection, no fallback (execute does those). Tests run the GPU's host twin with it.

@@ -3,6 +3,7 @@
 #include "TopoGPUArrays.h"
 #include "TopoGPUFilterRun.h"
 
+#include "core/common/HostMemory.h"
 #include "core/common/Timer.h"
 #include "core/rips_persistence/RipsPersistence.h"
 
@@ -309,6 +310,7 @@ void vtkTopoGPURipsPersistenceDiagram::PrintSelf(ostream& os, vtkIndent indent) 
   os << indent << "Threshold: " << this->Threshold << "\n";
   os << indent << "SparseMode: " << this->SparseMode << "\n";
   os << indent << "Threads: " << this->Threads << "\n";
+  os << indent << "MemoryBudget: " << this->MemoryBudget << "\n";
   os << indent << "ComputeCocycles: " << this->ComputeCocycles << "\n";
 }
 
@@ -404,6 +406,11 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
   parameters.threads = this->Threads;
   parameters.backend = run.backend;
   parameters.cocycles = this->ComputeCocycles;
+  if (!(this->MemoryBudget >= 0))
+    throw Error("Memory Budget must be >= 0 MiB (0: the available memory), got " +
+                std::to_string(this->MemoryBudget));
+  parameters.memoryBudget = this->MemoryBudget > 0 ? this->MemoryBudget * 1024.0 * 1024.0
+                                                   : topogpu::availableHostMemory();
   rp::Result result;
   rp::execute(cloud.input, parameters, run.monitor, result, run.report);
 

@@ -275,6 +275,29 @@ def case_bad_inputs():
     print("bad inputs: %d cases" % len(cases))
 
 
+def case_memory_budget():
+    """A run too large for the memory is refused before it starts: 2000 rows up to
+    dimension 3 with a 4 GiB budget (and the machine's own available memory), the error
+    naming the estimate and what fits."""
+    points = np.random.default_rng(12).random((2000, 3))
+    for budget in (4096, 0):
+        f = TopoGPURipsPersistenceDiagram(Input=cloud_table(points), MaxDimension=3,  # noqa: F405
+                                          MemoryBudget=budget)
+        messages = Messages(f)
+        f.UpdatePipeline()
+        errors = " ".join(messages.errors)
+        assert "up to dimension 3 would need about" in errors, errors
+        assert re.search(r"2000 points; under the threshold [0-9.]+: \d+ edges, "
+                         r"(at most )?[0-9.e+]+ triangles", errors), errors
+        assert "fits with a threshold of at most" in errors, errors
+        if budget:
+            assert "more than the memory budget of 4.0 GiB" in errors, errors
+        assert servermanager.Fetch(f, idx=0).GetNumberOfPoints() == 0
+    t = float(re.search(r"fits with a threshold of at most ([0-9.e+-]+)", errors).group(1))
+    assert 0 < t < 1.0, t
+    print("memory budget: refused; dimension 3 fits below %g" % t)
+
+
 def case_progress_abort():
     points = np.random.default_rng(3).random((120, 3))
     f = TopoGPURipsPersistenceDiagram(Input=cloud_table(points), MaxDimension=3)  # noqa: F405
@@ -317,7 +340,7 @@ def case_documentation():
     names = documented_properties(TopoGPURipsPersistenceDiagram(  # noqa: F405
         Input=cloud_table(np.zeros((3, 2)))))
     assert {"Input", "InputMode", "MaxDimension", "Threshold", "SparseMode", "Threads",
-            "ComputeCocycles", "Backend"} <= set(names), names
+            "MemoryBudget", "ComputeCocycles", "Backend"} <= set(names), names
 
 
 pv_helpers.run_case(globals(), CASE)
