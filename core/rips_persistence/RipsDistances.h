@@ -5,6 +5,10 @@
 
 #include "RipsInput.h"
 
+#include "core/common/Types.h"
+
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -36,12 +40,33 @@ inline float runThreshold(double requested, float enclosingRadius) {
 // The distance of points i != j of any input (a sparse input: infinite when no edge).
 float inputDistance(const RipsInput& input, SimplexId i, SimplexId j);
 
+// f(i) for the rows i = 1..n-1 of a lower-triangular pass (row i has i entries), in
+// parallel, by 64 blocks of about equal work; between blocks the calling thread checks
+// the monitor and reports the fraction done.
+template <class F> void forRowsInBlocks(SimplexId n, const Monitor& monitor, F&& f) {
+  const double total = double(n) * double(n - 1) / 2;
+  SimplexId first = 1;
+  for (int block = 1; block <= 64 && first < n; ++block) {
+    monitor.checkAbort();
+    SimplexId last =
+        block == 64
+            ? n
+            : std::min<SimplexId>(n, SimplexId(std::sqrt(2 * total * block / 64)) + 1);
+    last = std::max(last, first + 1);
+    tbb::parallel_for(first, last, f);
+    first = last;
+    monitor.report(double(block) / 64);
+  }
+  monitor.checkAbort();
+}
+
 // A point cloud's lower-triangular matrix (entry of i > j at i(i-1)/2 + j).
-std::vector<float> pointDistances(const RipsInput& input);
+std::vector<float> pointDistances(const RipsInput& input, const Monitor& monitor);
 
 // The enclosing radius of a point cloud without storing its matrix.
-float streamedEnclosingRadius(const RipsInput& input);
-float denseEnclosingRadius(SimplexId n, const std::vector<float>& lower);
+float streamedEnclosingRadius(const RipsInput& input, const Monitor& monitor);
+float denseEnclosingRadius(SimplexId n, const std::vector<float>& lower,
+                           const Monitor& monitor);
 // Infinite unless some point has an edge to every other one.
 float sparseEnclosingRadius(SimplexId n, const std::vector<SparseEdge>& edges);
 

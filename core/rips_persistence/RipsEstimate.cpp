@@ -31,24 +31,6 @@ double choose(double x, int k) {
   return c;
 }
 
-// Rows are visited in blocks between which the calling thread checks the monitor.
-template <class F> void rowBlocks(SimplexId n, const Monitor& monitor, F&& f) {
-  // Blocks of about equal work (row i has i entries): 64 of them.
-  const double total = double(n) * double(n - 1) / 2;
-  SimplexId first = 1;
-  for (int block = 1; block <= 64 && first < n; ++block) {
-    monitor.checkAbort();
-    SimplexId last =
-        block == 64
-            ? n
-            : std::min<SimplexId>(n, SimplexId(std::sqrt(2 * total * block / 64)) + 1);
-    last = std::max(last, first + 1);
-    tbb::parallel_for(first, last, f);
-    first = last;
-  }
-  monitor.checkAbort();
-}
-
 // f(i, j, d) for every pair i > j of distance d <= threshold, rows in parallel (each
 // row i visited by one thread); a sparse input's edges serially.
 template <class F>
@@ -63,7 +45,7 @@ void pairsUnder(const RipsInput& input, const std::vector<float>* lower, float t
     monitor.checkAbort();
     return;
   }
-  rowBlocks(n, monitor, [&](SimplexId i) {
+  detail::forRowsInBlocks(n, monitor, [&](SimplexId i) {
     const float* row = lower != nullptr ? lower->data() + i * (i - 1) / 2 : nullptr;
     for (SimplexId j = 0; j < i; ++j) {
       const float d = row != nullptr ? row[j] : detail::pointDistance(input, i, j);
@@ -219,17 +201,20 @@ std::string byteSize(double bytes) {
   return text;
 }
 
+std::string simplexCount(const Estimate& estimate, int k) {
+  const char* name = simplexName(k);
+  return std::string(k <= estimate.exactUpTo ? "" : "at most ") +
+         number(estimate.simplices[std::size_t(k)]) + " " +
+         (name != nullptr ? std::string(name) : std::to_string(k) + "-simplices");
+}
+
 std::string describeSimplices(const Estimate& estimate, int upTo) {
   std::string text = number(estimate.simplices[0]) + " points";
   if (upTo >= 1 && estimate.simplices.size() > 1) {
     text += "; under the threshold " + thresholdText(estimate.threshold) + ": " +
             number(estimate.simplices[1]) + " edges";
-    for (int k = 2; k <= upTo && k < int(estimate.simplices.size()); ++k) {
-      const char* name = simplexName(k);
-      text += std::string(k <= estimate.exactUpTo ? ", " : ", at most ") +
-              number(estimate.simplices[std::size_t(k)]) + " " +
-              (name != nullptr ? std::string(name) : std::to_string(k) + "-simplices");
-    }
+    for (int k = 2; k <= upTo && k < int(estimate.simplices.size()); ++k)
+      text += ", " + simplexCount(estimate, k);
   }
   return text;
 }
@@ -238,11 +223,11 @@ namespace detail {
 
 Estimate estimateAt(const RipsInput& input, const std::vector<float>* lower,
                     const Parameters& parameters, float threshold, float enclosingRadius,
-                    const Monitor& monitor) {
+                    const Monitor& monitor, bool exactTriangles) {
   const SimplexId n = input.numberOfPoints;
   const int top = parameters.maxDimension + 1;
   std::vector<std::uint32_t> degree(std::size_t(n), 0);
-  LowerNeighbours neighbours(top >= 2 ? n : 0);
+  LowerNeighbours neighbours(exactTriangles && top >= 2 ? n : 0);
   // A row belongs to one thread (a sparse input's edges come serially).
   pairsUnder(input, lower, threshold, monitor, [&](SimplexId i, SimplexId j, float) {
     ++degree[std::size_t(i)];
@@ -259,10 +244,17 @@ Estimate estimateAt(const RipsInput& input, const std::vector<float>* lower,
   return e;
 }
 
-void refuseUnlessItFits(const RipsInput& input, const Parameters& parameters,
-                        const Estimate& estimate, const Monitor& monitor) {
+void refuseUnlessItFits(const RipsInput& input, const std::vector<float>* lower,
+                        const Parameters& parameters, const Estimate& bounded,
+                        const Monitor& monitor) {
   const int top = parameters.maxDimension;
   const double budget = parameters.memoryBudget;
+  if (!(bounded.bytes[std::size_t(top)] > budget))
+    return;
+  const Estimate estimate = bounded.exactUpTo >= std::min(2, top + 1)
+                                ? bounded
+                                : estimateAt(input, lower, parameters, bounded.threshold,
+                                             bounded.enclosingRadius, monitor, true);
   const double needed = estimate.bytes[std::size_t(top)];
   if (!(needed > budget))
     return;
@@ -294,23 +286,24 @@ void refuseUnlessItFits(const RipsInput& input, const Parameters& parameters,
 } // namespace detail
 
 Estimate estimate(const RipsInput& input, const Parameters& parameters,
-                  const Monitor& monitor) {
+                  const Monitor& monitor, bool exactTriangles) {
   detail::validate(input, parameters);
   const SimplexId n = input.numberOfPoints;
   const bool cloud = input.format == InputFormat::PointCloud;
-  const float radius = input.format == InputFormat::Sparse
-                           ? detail::sparseEnclosingRadius(n, input.edges)
-                       : cloud ? detail::streamedEnclosingRadius(input)
-                               : detail::denseEnclosingRadius(n, input.lowerDistances);
+  const Monitor first = monitor.stage(0, 0.5);
+  const float radius =
+      input.format == InputFormat::Sparse ? detail::sparseEnclosingRadius(n, input.edges)
+      : cloud                             ? detail::streamedEnclosingRadius(input, first)
+              : detail::denseEnclosingRadius(n, input.lowerDistances, first);
   const bool dense = !cloud && input.format != InputFormat::Sparse;
   return detail::estimateAt(input, dense ? &input.lowerDistances : nullptr, parameters,
                             detail::runThreshold(parameters.threshold, radius), radius,
-                            monitor);
+                            monitor.stage(0.5, 1), exactTriangles);
 }
 
 float largestThreshold(const RipsInput& input, const Parameters& parameters,
                        const Estimate& estimate, double maxBytes, double maxTopSimplices,
-                       const Monitor& monitor) {
+                       const Monitor& monitor, bool exact) {
   const SimplexId n = input.numberOfPoints;
   const int top = parameters.maxDimension;
   const auto fits = [&](const std::vector<double>& c) {
@@ -349,7 +342,7 @@ float largestThreshold(const RipsInput& input, const Parameters& parameters,
   // a step rounded into the right one).
   const auto fitsAt = [&](float candidate) {
     return fits(detail::estimateAt(input, lower, parameters, candidate,
-                                   estimate.enclosingRadius, monitor)
+                                   estimate.enclosingRadius, monitor, exact)
                     .simplices);
   };
   // The largest step whose bounds fit (the bounds only grow with the threshold)...
@@ -364,6 +357,8 @@ float largestThreshold(const RipsInput& input, const Parameters& parameters,
       break;
     }
   }
+  if (!exact)
+    return found == steps ? 0.0f : stepThreshold(found);
   // ... then the largest above it that fits by exact estimates (bisection: fewer
   // triangles than the bound say may leave room for more).
   std::size_t lo = found == steps ? 0 : found, hi = steps - 1;

@@ -49,21 +49,28 @@ struct Estimate {
 // The estimate of a run of `parameters` (its threshold, maxDimension and sparse mode) on
 // `input`. Error on bad parameters; Aborted when the monitor asks (between blocks of
 // rows).
+// exactTriangles: count the triangles when cheap (else they are bounded like the
+// dimensions above, which is faster).
 Estimate estimate(const RipsInput& input, const Parameters& parameters,
-                  const Monitor& monitor = Monitor{});
+                  const Monitor& monitor = Monitor{}, bool exactTriangles = true);
 
 // The largest threshold, at most estimate.threshold, at which a run up to
 // parameters.maxDimension needs at most maxBytes of memory (Estimate::maxBytes) and
-// has at most maxTopSimplices simplices of dimension maxDimension + 1 (both by the
-// estimates), to one of 8 to 256 steps of the estimate's threshold; 0 when none fits.
+// has at most maxTopSimplices simplices of dimension maxDimension + 1, to one of 8 to
+// 256 steps of the estimate's threshold; 0 when none fits. One pass over the distances
+// finds the largest step by the bounds; exact: then a bisection by exact estimates
+// (the triangles counted) over the steps above it, a pass each.
 float largestThreshold(const RipsInput& input, const Parameters& parameters,
                        const Estimate& estimate, double maxBytes, double maxTopSimplices,
-                       const Monitor& monitor = Monitor{});
+                       const Monitor& monitor = Monitor{}, bool exact = true);
 
 // "2000 points; under the threshold 0.85: 1520232 edges, 6.6e+08 triangles, at most
 // 3.2e+11 tetrahedra" (bounds say "at most")
 // (dimensions 0..upTo).
 std::string describeSimplices(const Estimate& estimate, int upTo);
+
+// "9.98e+09 triangles" (the simplices of dimension k; "at most" when a bound).
+std::string simplexCount(const Estimate& estimate, int k);
 
 // "3.5 GiB", "120.0 MiB".
 std::string byteSize(double bytes);
@@ -71,16 +78,19 @@ std::string byteSize(double bytes);
 namespace detail {
 // The estimate at `threshold` with the enclosing radius known; `lower` is the stored
 // matrix (dense inputs, or a point cloud whose matrix the device computed) or null (a
-// point cloud streams its distances, a sparse input reads its edges).
+// point cloud streams its distances, a sparse input reads its edges). exactTriangles:
+// count the triangles when cheap (else they are bounded like the dimensions above).
 Estimate estimateAt(const RipsInput& input, const std::vector<float>* lower,
                     const Parameters& parameters, float threshold, float enclosingRadius,
-                    const Monitor& monitor);
+                    const Monitor& monitor, bool exactTriangles);
 
-// Error when estimate.bytes[maxDimension] exceeds parameters.memoryBudget: the estimate,
-// the budget, the largest dimension that fits at this threshold and the largest
-// threshold at which this dimension fits.
-void refuseUnlessItFits(const RipsInput& input, const Parameters& parameters,
-                        const Estimate& estimate, const Monitor& monitor);
+// Error when the estimate of the run exceeds parameters.memoryBudget: the estimate, the
+// budget, the largest dimension that fits at this threshold and the largest threshold
+// at which this dimension fits. `estimate` may bound the triangles: it is made exact
+// (estimateAt again) before a refusal.
+void refuseUnlessItFits(const RipsInput& input, const std::vector<float>* lower,
+                        const Parameters& parameters, const Estimate& estimate,
+                        const Monitor& monitor);
 } // namespace detail
 
 } // namespace topogpu::rips_persistence

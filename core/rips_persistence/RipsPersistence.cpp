@@ -457,7 +457,27 @@ public:
   Engine(const Graph& graph, const BinomialTable& binomial, float threshold,
          float largestEdge, const Monitor& monitor)
       : graph_(graph), binomial_(binomial), threshold_(threshold), largest_(largestEdge),
-        monitor_(monitor) {}
+        progress_(monitor) {}
+
+  // Progress and abort within one dimension: its share of the caller's bar. The
+  // columns (assembly, apparent pairs) take the first kAssembleShare of it, the
+  // reduction the rest.
+  void setProgress(Monitor progress) { progress_ = std::move(progress); }
+  static constexpr double kAssembleShare = 0.3;
+
+  // f(first, last) over [0, size) by at most 64 blocks; between them the calling
+  // thread checks for an abort and reports from + (to - from) * done.
+  template <class F>
+  void inBlocks(std::size_t size, double from, double to, F&& f) const {
+    const std::size_t block = std::max<std::size_t>(1024, size / 64 + 1);
+    for (std::size_t first = 0; first < size; first += block) {
+      progress_.checkAbort();
+      const std::size_t last = std::min(size, first + block);
+      f(first, last);
+      progress_.report(from + (to - from) * double(last) / double(size));
+    }
+    progress_.checkAbort();
+  }
 
   // The cofacets of diameter in (lower, bound] (the simplex's diameter is <= bound), in
   // no particular order; f(Entry). Only the candidates within the bound of one vertex
@@ -564,17 +584,20 @@ public:
               RunReport& report) {
     const int count = dim + 1;
     Timer timer;
-    // Apparent pairs: one independent test per column.
+    // Apparent pairs: one independent test per column, by blocks between which the
+    // calling thread reports progress and checks for an abort.
     std::vector<SimplexId> apparent(columns.size(), -1);
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, columns.size(), 256),
-        [&](const tbb::blocked_range<std::size_t>& r) {
-          Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
-          for (std::size_t c = r.begin(); c != r.end(); ++c) {
-            simplexVertices(binomial_, columns[c].index, count, v.data());
-            apparent[c] = apparentPivot(columns[c], v.data(), count);
-          }
-        });
+    inBlocks(columns.size(), 0, kAssembleShare, [&](std::size_t first, std::size_t last) {
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(first, last, 256),
+          [&](const tbb::blocked_range<std::size_t>& r) {
+            Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
+            for (std::size_t c = r.begin(); c != r.end(); ++c) {
+              simplexVertices(binomial_, columns[c].index, count, v.data());
+              apparent[c] = apparentPivot(columns[c], v.data(), count);
+            }
+          });
+    });
     reducedPivots_ = {};
     reducedPivotSet_ = {};
     apparentCount_ = std::size_t(std::count_if(apparent.begin(), apparent.end(),
@@ -647,11 +670,14 @@ public:
     // rare) with no barrier where all would wait for one long column. The abort check
     // stays on the calling thread (a worker like the others).
     constexpr std::size_t kBatch = 8;
-    constexpr std::size_t kAbortEvery = std::size_t(1) << 12;
+    // The caller reports progress and checks for an abort about 256 times over the
+    // columns it takes (its share of the bar's steps), at least every 4096 of them.
+    const std::size_t checkEvery =
+        std::clamp<std::size_t>(m / 256, kBatch, std::size_t(1) << 12);
     std::atomic<std::size_t> next{0};
     std::atomic<bool> stop{false};
     const auto caller = std::this_thread::get_id();
-    monitor_.checkAbort();
+    progress_.checkAbort();
     const int workers = std::max(1, tbb::this_task_arena::max_concurrency());
     tbb::parallel_for(0, workers, [&](int) {
       auto& arena = arenas.local();
@@ -670,10 +696,12 @@ public:
             work.column.release();
         }
         sinceCheck += last - first;
-        if (onCaller && sinceCheck >= kAbortEvery) {
+        if (onCaller && sinceCheck >= checkEvery) {
           sinceCheck = 0;
           try {
-            monitor_.checkAbort();
+            progress_.checkAbort();
+            progress_.report(kAssembleShare + (1 - kAssembleShare) *
+                                                  double(std::min(first, m)) / double(m));
           } catch (...) {
             stop.store(true, std::memory_order_relaxed);
             throw;
@@ -681,7 +709,7 @@ public:
         }
       }
     });
-    monitor_.checkAbort();
+    progress_.checkAbort();
     SimplexId emergent = 0, reduced = 0, essential = 0;
     for (std::size_t i = 0; i < m; ++i) {
       const Snapshot* snap = state[i].load(std::memory_order_acquire);
@@ -1076,41 +1104,43 @@ public:
       std::size_t apparentCount = 0;
     };
     tbb::enumerable_thread_specific<Local> locals;
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, simplices.size(), 1024),
-        [&](const tbb::blocked_range<std::size_t>& r) {
-          Local& local = locals.local();
-          Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
-          for (std::size_t s = r.begin(); s != r.end(); ++s) {
-            // v[1..count]: the facet; v[0]: the new (largest) vertex.
-            simplexVertices(binomial_, simplices[s].index, count, v.data() + 1);
-            cofacets(v.data() + 1, count, simplices[s].diameter, v[1],
-                     [&](const Entry& e, SimplexId w) {
-                       ++local.generated;
-                       if (next != nullptr)
-                         local.next.push_back(e);
-                       v[0] = w;
-                       // A simplex is in one persistence pair at most: an apparent
-                       // column is no pivot of the last dimension, so the (cheaper,
-                       // far more frequent) apparent test comes first.
-                       if (apparentPivot(e, v.data(), count + 1) >= 0) {
-                         ++local.apparentCount;
-                       } else if (!isPivot(e, v.data(), count)) {
-                         local.columns.push_back(e);
-                         if (local.columns.size() % chunk == 0 &&
-                             columnTotal.fetch_add(chunk) + chunk > columnLimit)
-                           throw Error(
-                               "the columns of dimension " + std::to_string(dim + 1) +
-                               " outgrow the memory budget: more than " +
-                               std::to_string(columnLimit) + " columns (" +
-                               byteSize(double(columnLimit) * 2 * sizeof(Entry)) +
-                               ") beside the estimated simplices; lower the dimension "
-                               "or the threshold, or raise the memory budget");
-                       }
-                       return true;
-                     });
-          }
-        });
+    inBlocks(simplices.size(), 0, kAssembleShare, [&](std::size_t from, std::size_t to) {
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(from, to, 1024),
+          [&](const tbb::blocked_range<std::size_t>& r) {
+            Local& local = locals.local();
+            Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
+            for (std::size_t s = r.begin(); s != r.end(); ++s) {
+              // v[1..count]: the facet; v[0]: the new (largest) vertex.
+              simplexVertices(binomial_, simplices[s].index, count, v.data() + 1);
+              cofacets(v.data() + 1, count, simplices[s].diameter, v[1],
+                       [&](const Entry& e, SimplexId w) {
+                         ++local.generated;
+                         if (next != nullptr)
+                           local.next.push_back(e);
+                         v[0] = w;
+                         // A simplex is in one persistence pair at most: an apparent
+                         // column is no pivot of the last dimension, so the (cheaper,
+                         // far more frequent) apparent test comes first.
+                         if (apparentPivot(e, v.data(), count + 1) >= 0) {
+                           ++local.apparentCount;
+                         } else if (!isPivot(e, v.data(), count)) {
+                           local.columns.push_back(e);
+                           if (local.columns.size() % chunk == 0 &&
+                               columnTotal.fetch_add(chunk) + chunk > columnLimit)
+                             throw Error(
+                                 "the columns of dimension " + std::to_string(dim + 1) +
+                                 " outgrow the memory budget: more than " +
+                                 std::to_string(columnLimit) + " columns (" +
+                                 byteSize(double(columnLimit) * 2 * sizeof(Entry)) +
+                                 ") beside the estimated simplices; lower the dimension "
+                                 "or the threshold, or raise the memory budget");
+                         }
+                         return true;
+                       });
+            }
+          });
+    });
     columns.clear();
     SimplexId generated = 0;
     std::size_t columnCount = 0, nextCount = 0;
@@ -1154,7 +1184,7 @@ private:
   float largest_; // the largest edge diameter: no cofacet is above it
   const bool boundEveryColumn_ =
       std::getenv("TOPOGPU_RIPS_BOUND_EVERY_COLUMN") != nullptr;
-  const Monitor& monitor_;
+  Monitor progress_; // this dimension's share of the bar (setProgress)
   std::vector<SimplexId> reducedPivots_; // the pivots of the reduction's pairs, sorted
   IndexSet reducedPivotSet_;             // the same, for the clearing's lookups
   std::size_t apparentCount_ = 0;
@@ -1166,12 +1196,19 @@ private:
 // first, are the columns of dimension 1.
 void dimensionZero(SimplexId n, const BinomialTable& binomial, std::vector<Entry>& edges,
                    std::vector<Interval>& intervals, DimensionStats& stats,
-                   std::vector<Entry>& columns) {
+                   std::vector<Entry>& columns, const Monitor& monitor) {
   tbb::parallel_sort(edges.begin(), edges.end(), before);
+  monitor.checkAbort();
+  monitor.report(0.5);
   UnionFind components(n);
   columns.clear();
   SimplexId merges = 0;
+  std::size_t seen = 0;
   for (const Entry& e : edges) {
+    if (++seen % (std::size_t(1) << 20) == 0) {
+      monitor.checkAbort();
+      monitor.report(0.5 + 0.5 * double(seen) / double(edges.size()));
+    }
     SimplexId v[2];
     simplexVertices(binomial, e.index, 2, v);
     if (components.unite(v[0], v[1])) {
@@ -1252,7 +1289,10 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
   std::vector<Entry> simplices = std::move(edges); // all edges: the dimension-1 simplices
   for (int dim = 1; dim <= maxDimension; ++dim) {
     monitor.checkAbort();
-    monitor.report(0.1 + 0.9 * double(dim - 1) / double(maxDimension));
+    const double share = 0.9 / double(maxDimension);
+    const double begin = 0.1 + share * double(dim - 1);
+    monitor.report(begin);
+    engine.setProgress(monitor.stage(begin, begin + share));
     DimensionStats& stats = result.stats[std::size_t(dim)];
     if (builder != nullptr && preparedDimension(*builder, engine, dim, maxDimension,
                                                 simplices, columns, result, report))
@@ -1403,8 +1443,8 @@ float enclosingRadius(const RipsInput& input) {
   if (input.format == InputFormat::Sparse)
     return sparseEnclosingRadius(input.numberOfPoints, input.edges);
   if (input.format == InputFormat::PointCloud)
-    return streamedEnclosingRadius(input);
-  return denseEnclosingRadius(input.numberOfPoints, input.lowerDistances);
+    return streamedEnclosingRadius(input, Monitor{});
+  return denseEnclosingRadius(input.numberOfPoints, input.lowerDistances, Monitor{});
 }
 
 namespace detail {
@@ -1473,10 +1513,13 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
     lower = &computed;
     cloud = false;
   }
+  // The progress bar: distances, estimate, edges and dimension 0 take the first tenth,
+  // the dimensions above share the rest (higherDimensions).
   const bool sparseInput = input.format == InputFormat::Sparse;
+  const Monitor radiusStage = monitor.stage(0, 0.02);
   result.enclosingRadius = sparseInput ? sparseEnclosingRadius(n, input.edges)
-                           : cloud     ? streamedEnclosingRadius(input)
-                                       : denseEnclosingRadius(n, *lower);
+                           : cloud     ? streamedEnclosingRadius(input, radiusStage)
+                                       : denseEnclosingRadius(n, *lower, radiusStage);
   const float threshold =
       detail::runThreshold(parameters.threshold, result.enclosingRadius);
   result.threshold = threshold;
@@ -1485,10 +1528,11 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
   timer.reset();
 
   // The run's size before anything large is allocated: refused when it does not fit.
-  const Estimate size =
-      detail::estimateAt(input, sparseInput || cloud ? nullptr : lower, parameters,
-                         threshold, result.enclosingRadius, monitor);
-  detail::refuseUnlessItFits(input, parameters, size, monitor);
+  const std::vector<float>* stored = sparseInput || cloud ? nullptr : lower;
+  const Monitor estimateStage = monitor.stage(0.02, 0.04);
+  const Estimate size = detail::estimateAt(input, stored, parameters, threshold,
+                                           result.enclosingRadius, estimateStage, false);
+  detail::refuseUnlessItFits(input, stored, parameters, size, estimateStage);
   // What is left for the columns of dimensions >= 2 (stored twice while gathered).
   const double columnBytes =
       parameters.memoryBudget - size.bytes[std::size_t(maxDimension)];
@@ -1509,19 +1553,15 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
     }
   } else {
     tbb::enumerable_thread_specific<std::vector<Entry>> locals;
-    tbb::parallel_for(tbb::blocked_range<SimplexId>(1, n, 64),
-                      [&](const tbb::blocked_range<SimplexId>& r) {
-                        auto& local = locals.local();
-                        for (SimplexId i = r.begin(); i != r.end(); ++i) {
-                          for (SimplexId j = 0; j < i; ++j) {
-                            const SimplexId e = i * (i - 1) / 2 + j;
-                            const float d = cloud ? pointDistance(input, i, j)
-                                                  : (*lower)[std::size_t(e)];
-                            if (d <= threshold)
-                              local.push_back({d, e});
-                          }
-                        }
-                      });
+    detail::forRowsInBlocks(n, monitor.stage(0.04, 0.07), [&](SimplexId i) {
+      auto& local = locals.local();
+      for (SimplexId j = 0; j < i; ++j) {
+        const SimplexId e = i * (i - 1) / 2 + j;
+        const float d = cloud ? pointDistance(input, i, j) : (*lower)[std::size_t(e)];
+        if (d <= threshold)
+          local.push_back({d, e});
+      }
+    });
     for (auto& local : locals)
       edges.insert(edges.end(), local.begin(), local.end());
   }
@@ -1532,7 +1572,8 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
       (parameters.sparse == SparseMode::Auto && double(edges.size()) * 4 < allPairs);
 
   std::vector<Entry> columns;
-  dimensionZero(n, binomial, edges, result.intervals[0], result.stats[0], columns);
+  dimensionZero(n, binomial, edges, result.intervals[0], result.stats[0], columns,
+                monitor.stage(0.07, 0.1));
   report.timings.emplace_back("dim 0 (cpu)", timer.seconds());
   monitor.report(0.1);
   if (maxDimension >= 1) {
@@ -1576,7 +1617,7 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
     } else {
       if (cloud) {
         timer.reset();
-        computed = pointDistances(input);
+        computed = pointDistances(input, monitor.stage(0.1, 0.1));
         lower = &computed;
         report.timings.emplace_back("distance matrix (cpu)", timer.seconds());
       }

@@ -5,6 +5,7 @@
 
 #include "core/common/HostMemory.h"
 #include "core/common/Timer.h"
+#include "core/rips_persistence/RipsEstimate.h"
 #include "core/rips_persistence/RipsPersistence.h"
 
 #include <vtkCellArray.h>
@@ -46,6 +47,15 @@ using topogpu::vtk::namedArray;
 
 constexpr int kResultRank = 0;
 constexpr int kPorts = 3;
+
+// The largest run the default threshold allows: at most this many simplices of
+// dimension MaxDimension + 1 under the threshold (the coboundary the top dimension's
+// columns enumerate). The CPU backend goes through about 3e8 of them per second on two
+// cores (a uniform cloud in dimension 1: 5000 points, 1e10 triangles, 28 s), so such a
+// run takes seconds, where the enclosing radius of a few thousand points takes minutes.
+constexpr double kInteractiveWork = 5e8;
+// The share of the progress bar the estimate takes.
+constexpr double kEstimateShare = 0.05;
 
 std::string columnName(vtkAbstractArray* array, vtkIdType c) {
   return array->GetName() ? "'" + std::string(array->GetName()) + "'"
@@ -411,8 +421,39 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
                 std::to_string(this->MemoryBudget));
   parameters.memoryBudget = this->MemoryBudget > 0 ? this->MemoryBudget * 1024.0 * 1024.0
                                                    : topogpu::availableHostMemory();
+  // The run's size before it starts: a default threshold whose run would not stay
+  // interactive is lowered; an explicit one is kept, with a warning.
+  // The bounds only (a pass over the distances): the triangles counted exactly would
+  // cost more than the decision is worth.
+  const rp::Estimate size =
+      rp::estimate(cloud.input, parameters, run.monitor.stage(0, kEstimateShare), false);
+  const int top = parameters.maxDimension + 1;
+  if (size.simplices[std::size_t(top)] > kInteractiveWork) {
+    const std::string cost = "this run would enumerate " + rp::simplexCount(size, top) +
+                             " (the coboundary " + "of its dimension-" +
+                             std::to_string(top - 1) + " columns) and may take minutes";
+    if (this->Threshold < 0) {
+      const float lowered = rp::largestThreshold(
+          cloud.input, parameters, size, parameters.memoryBudget, kInteractiveWork,
+          run.monitor.stage(0, kEstimateShare), false);
+      if (lowered > 0) {
+        parameters.threshold = lowered;
+        vtkWarningMacro(
+            << this->Label << ": at the enclosing radius " << size.enclosingRadius << " "
+            << cost << "; Threshold -1 (automatic) lowered it to " << lowered
+            << " to stay interactive (bars alive there are drawn as essential, "
+               "IsFinite 0). Set Threshold (e.g. to "
+            << size.enclosingRadius << ") for the whole filtration.");
+      }
+    } else {
+      vtkWarningMacro(<< this->Label << ": at Threshold " << size.threshold << " " << cost
+                      << "; a lower Threshold or Max Dimension shortens it (the progress "
+                         "bar's abort stops it).");
+    }
+  }
   rp::Result result;
-  rp::execute(cloud.input, parameters, run.monitor, result, run.report);
+  rp::execute(cloud.input, parameters, run.monitor.stage(kEstimateShare, 1), result,
+              run.report);
 
   const topogpu::Timer outputTimer;
   const float infiniteDeath = infiniteDeathValue(result);

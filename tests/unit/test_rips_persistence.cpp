@@ -506,6 +506,46 @@ TEST(RipsPersistence, ProgressAndAbort) {
   });
 }
 
+// Long stages report progress and check for an abort as they go (ParaView's progress
+// bar and its abort button): an abort requested at any point of the bar stops the run
+// within a fifth of it, whatever the stage (distances, estimate, edges, dimension 0,
+// the apparent pairs, the reduction, the assembly of a dimension above). One thread:
+// the reduction's checks are the calling thread's, which with several threads may
+// trail the others (a long column, or a busy machine's scheduling).
+TEST(RipsPersistence, AbortIsHeardInEveryStage) {
+  std::mt19937 rng(31);
+  std::vector<double> points(std::size_t{900} * 3);
+  for (double& x : points)
+    x = std::uniform_real_distribution<double>(0, 1)(rng);
+  const RipsInput cloud = fromPoints(points, 3);
+  for (const int maxDim : {1, 2}) {
+    Parameters p;
+    p.maxDimension = maxDim;
+    p.threshold = maxDim == 2 ? 0.3 : INFINITY;
+    p.threads = 1;
+    std::vector<double> seen;
+    Monitor monitor;
+    monitor.progress = [&](double f) { seen.push_back(f); };
+    Result r;
+    RunReport report;
+    execute(cloud, p, monitor, r, report);
+    const auto inside = [&](double a, double b) {
+      return std::count_if(seen.begin(), seen.end(),
+                           [&](double f) { return f > a && f < b; });
+    };
+    EXPECT_GE(inside(0.0, 0.1), 20) << maxDim; // distances, estimate, edges, dim 0
+    EXPECT_GE(inside(0.1, 1.0), 20) << maxDim; // the dimensions above
+    for (const double at : {0.01, 0.03, 0.05, 0.08, 0.12, 0.2, 0.35, 0.5, 0.7, 0.9}) {
+      double last = 0;
+      Monitor abort;
+      abort.progress = [&](double f) { last = f; };
+      abort.abortRequested = [&] { return last >= at; };
+      EXPECT_THROW(execute(cloud, p, abort, r, report), Aborted) << maxDim << " " << at;
+      EXPECT_LT(last, at + 0.2) << maxDim << " " << at;
+    }
+  }
+}
+
 // ---- The GPU backend's logic, through its host twin (cuda/rips_persistence) ----
 
 namespace {
