@@ -7,7 +7,7 @@
 
 namespace topogpu::rips_persistence::detail {
 
-float inputDistance(const RipsInput& input, SimplexId i, SimplexId j) {
+float storedDistance(const RipsInput& input, SimplexId i, SimplexId j) {
   if (i == j)
     return 0;
   if (i < j)

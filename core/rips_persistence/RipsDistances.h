@@ -28,17 +28,21 @@ inline float pointDistance(const RipsInput& input, SimplexId i, SimplexId j) {
   return float(std::sqrt(sum));
 }
 
-// The threshold a run uses: the requested one, lowered to the enclosing radius (above
-// it the complex is a cone: nothing nonzero is born or dies).
-inline float runThreshold(double requested, float enclosingRadius) {
-  const float t = requested >= double(std::numeric_limits<float>::max())
+// The threshold a run uses, stored like the distances: the requested one (in the
+// input's units), lowered to the enclosing radius (above it the complex is a cone:
+// nothing nonzero is born or dies).
+inline float runThreshold(const RipsInput& input, double requested,
+                          float enclosingRadius) {
+  const double scaled = std::ldexp(requested, -input.scaleExponent);
+  const float t = scaled >= double(std::numeric_limits<float>::max())
                       ? std::numeric_limits<float>::infinity()
-                      : float(requested);
+                      : float(scaled);
   return std::min(t, enclosingRadius);
 }
 
-// The distance of points i != j of any input (a sparse input: infinite when no edge).
-float inputDistance(const RipsInput& input, SimplexId i, SimplexId j);
+// The stored distance of points i and j of any input (times 2^-scaleExponent; a sparse
+// input: infinite when no edge).
+float storedDistance(const RipsInput& input, SimplexId i, SimplexId j);
 
 // f(i) for the rows i = 1..n-1 of a lower-triangular pass (row i has i entries), in
 // parallel, by 64 blocks of about equal work; between blocks the calling thread checks

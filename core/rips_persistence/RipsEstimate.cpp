@@ -157,8 +157,10 @@ double runBytes(const RipsInput& input, const std::vector<double>& c, int D, boo
 Estimate assemble(const RipsInput& input, const Parameters& parameters, float threshold,
                   float enclosingRadius, std::vector<double> simplices) {
   Estimate e;
-  e.threshold = threshold;
-  e.enclosingRadius = enclosingRadius;
+  e.storedThreshold = threshold;
+  e.storedRadius = enclosingRadius;
+  e.threshold = std::ldexp(double(threshold), input.scaleExponent);
+  e.enclosingRadius = std::ldexp(double(enclosingRadius), input.scaleExponent);
   e.sparse = sparsePath(input, parameters, simplices[1]);
   e.simplices = std::move(simplices);
   for (int D = 0; D <= parameters.maxDimension; ++D) {
@@ -182,9 +184,9 @@ std::string number(double x) {
   return text;
 }
 
-std::string thresholdText(float t) {
+std::string thresholdText(double t) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.6g", double(t));
+  std::snprintf(text, sizeof text, "%.6g", t);
   return text;
 }
 
@@ -251,10 +253,11 @@ void refuseUnlessItFits(const RipsInput& input, const std::vector<float>* lower,
   const double budget = parameters.memoryBudget;
   if (!(bounded.bytes[std::size_t(top)] > budget))
     return;
-  const Estimate estimate = bounded.exactUpTo >= std::min(2, top + 1)
-                                ? bounded
-                                : estimateAt(input, lower, parameters, bounded.threshold,
-                                             bounded.enclosingRadius, monitor, true);
+  const Estimate estimate =
+      bounded.exactUpTo >= std::min(2, top + 1)
+          ? bounded
+          : estimateAt(input, lower, parameters, bounded.storedThreshold,
+                       bounded.storedRadius, monitor, true);
   const double needed = estimate.bytes[std::size_t(top)];
   if (!(needed > budget))
     return;
@@ -273,7 +276,7 @@ void refuseUnlessItFits(const RipsInput& input, const std::vector<float>* lower,
                byteSize(estimate.maxBytes[std::size_t(fits)]) + ")";
   else
     message += "no dimension fits at this threshold";
-  const float t =
+  const double t =
       largestThreshold(input, parameters, estimate, budget, kInfinity, monitor);
   if (t > 0)
     message += ", and dimension " + std::to_string(top) +
@@ -297,13 +300,13 @@ Estimate estimate(const RipsInput& input, const Parameters& parameters,
               : detail::denseEnclosingRadius(n, input.lowerDistances, first);
   const bool dense = !cloud && input.format != InputFormat::Sparse;
   return detail::estimateAt(input, dense ? &input.lowerDistances : nullptr, parameters,
-                            detail::runThreshold(parameters.threshold, radius), radius,
-                            monitor.stage(0.5, 1), exactTriangles);
+                            detail::runThreshold(input, parameters.threshold, radius),
+                            radius, monitor.stage(0.5, 1), exactTriangles);
 }
 
-float largestThreshold(const RipsInput& input, const Parameters& parameters,
-                       const Estimate& estimate, double maxBytes, double maxTopSimplices,
-                       const Monitor& monitor, bool exact) {
+double largestThreshold(const RipsInput& input, const Parameters& parameters,
+                        const Estimate& estimate, double maxBytes, double maxTopSimplices,
+                        const Monitor& monitor, bool exact) {
   const SimplexId n = input.numberOfPoints;
   const int top = parameters.maxDimension;
   const auto fits = [&](const std::vector<double>& c) {
@@ -313,7 +316,7 @@ float largestThreshold(const RipsInput& input, const Parameters& parameters,
   };
   if (fits(estimate.simplices))
     return estimate.threshold;
-  const float t = estimate.threshold;
+  const float t = estimate.storedThreshold;
   if (!(t > 0) || !std::isfinite(t))
     return 0;
   // Per point, its lower neighbours by steps of t / steps (at most 64 MiB of counts).
@@ -342,7 +345,7 @@ float largestThreshold(const RipsInput& input, const Parameters& parameters,
   // a step rounded into the right one).
   const auto fitsAt = [&](float candidate) {
     return fits(detail::estimateAt(input, lower, parameters, candidate,
-                                   estimate.enclosingRadius, monitor, exact)
+                                   estimate.storedRadius, monitor, exact)
                     .simplices);
   };
   // The largest step whose bounds fit (the bounds only grow with the threshold)...
@@ -357,8 +360,12 @@ float largestThreshold(const RipsInput& input, const Parameters& parameters,
       break;
     }
   }
+  // In the input's units (the stored float times 2^s: exact, and back again).
+  const auto inInputUnits = [&](float stored) {
+    return std::ldexp(double(stored), input.scaleExponent);
+  };
   if (!exact)
-    return found == steps ? 0.0f : stepThreshold(found);
+    return found == steps ? 0.0 : inInputUnits(stepThreshold(found));
   // ... then the largest above it that fits by exact estimates (bisection: fewer
   // triangles than the bound say may leave room for more).
   std::size_t lo = found == steps ? 0 : found, hi = steps - 1;
@@ -368,7 +375,7 @@ float largestThreshold(const RipsInput& input, const Parameters& parameters,
     const std::size_t mid = lo + (hi - lo) / 2;
     (fitsAt(stepThreshold(mid)) ? lo : hi) = mid;
   }
-  return stepThreshold(lo);
+  return inInputUnits(stepThreshold(lo));
 }
 
 } // namespace topogpu::rips_persistence

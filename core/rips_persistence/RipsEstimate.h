@@ -23,9 +23,14 @@
 namespace topogpu::rips_persistence {
 
 struct Estimate {
-  float threshold = 0;       // the threshold the counts are for (<= the enclosing radius)
-  float enclosingRadius = 0; // (infinite for a sparse input that is no complete graph)
-  bool sparse = false;       // the sparse-graph path runs
+  // The threshold the counts are for (<= the enclosing radius) and the enclosing radius
+  // (infinite for a sparse input that is no complete graph), in the input's units...
+  double threshold = 0;
+  double enclosingRadius = 0;
+  // ... and as stored (times 2^-RipsInput::scaleExponent, single precision).
+  float storedThreshold = 0;
+  float storedRadius = 0;
+  bool sparse = false; // the sparse-graph path runs
   // Simplices under the threshold per dimension 0..maxDimension + 1: the points, the
   // edges (exact), the triangles (exact when cheap, see above), then upper bounds. The
   // last is the coboundary that the columns of the top dimension enumerate: a measure
@@ -60,9 +65,9 @@ Estimate estimate(const RipsInput& input, const Parameters& parameters,
 // 256 steps of the estimate's threshold; 0 when none fits. One pass over the distances
 // finds the largest step by the bounds; exact: then a bisection by exact estimates
 // (the triangles counted) over the steps above it, a pass each.
-float largestThreshold(const RipsInput& input, const Parameters& parameters,
-                       const Estimate& estimate, double maxBytes, double maxTopSimplices,
-                       const Monitor& monitor = Monitor{}, bool exact = true);
+double largestThreshold(const RipsInput& input, const Parameters& parameters,
+                        const Estimate& estimate, double maxBytes, double maxTopSimplices,
+                        const Monitor& monitor = Monitor{}, bool exact = true);
 
 // "2000 points; under the threshold 0.85: 1520232 edges, 6.6e+08 triangles, at most
 // 3.2e+11 tetrahedra" (bounds say "at most")
@@ -76,7 +81,8 @@ std::string simplexCount(const Estimate& estimate, int k);
 std::string byteSize(double bytes);
 
 namespace detail {
-// The estimate at `threshold` with the enclosing radius known; `lower` is the stored
+// The estimate at the stored `threshold` with the (stored) enclosing radius known;
+// `lower` is the stored
 // matrix (dense inputs, or a point cloud whose matrix the device computed) or null (a
 // point cloud streams its distances, a sparse input reads its edges). exactTriangles:
 // count the triangles when cheap (else they are bounded like the dimensions above).

@@ -1439,12 +1439,14 @@ std::shared_future<detail::DeviceStart> startDevice() {
 
 } // namespace
 
-float enclosingRadius(const RipsInput& input) {
-  if (input.format == InputFormat::Sparse)
-    return sparseEnclosingRadius(input.numberOfPoints, input.edges);
-  if (input.format == InputFormat::PointCloud)
-    return streamedEnclosingRadius(input, Monitor{});
-  return denseEnclosingRadius(input.numberOfPoints, input.lowerDistances, Monitor{});
+double enclosingRadius(const RipsInput& input) {
+  const float stored =
+      input.format == InputFormat::Sparse
+          ? sparseEnclosingRadius(input.numberOfPoints, input.edges)
+      : input.format == InputFormat::PointCloud
+          ? streamedEnclosingRadius(input, Monitor{})
+          : denseEnclosingRadius(input.numberOfPoints, input.lowerDistances, Monitor{});
+  return std::ldexp(double(stored), input.scaleExponent);
 }
 
 namespace detail {
@@ -1517,12 +1519,14 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
   // the dimensions above share the rest (higherDimensions).
   const bool sparseInput = input.format == InputFormat::Sparse;
   const Monitor radiusStage = monitor.stage(0, 0.02);
-  result.enclosingRadius = sparseInput ? sparseEnclosingRadius(n, input.edges)
-                           : cloud     ? streamedEnclosingRadius(input, radiusStage)
-                                       : denseEnclosingRadius(n, *lower, radiusStage);
-  const float threshold =
-      detail::runThreshold(parameters.threshold, result.enclosingRadius);
-  result.threshold = threshold;
+  // Distances as stored (times 2^-scaleExponent); the results in the input's units.
+  const int scale = input.scaleExponent;
+  const float radius = sparseInput ? sparseEnclosingRadius(n, input.edges)
+                       : cloud     ? streamedEnclosingRadius(input, radiusStage)
+                                   : denseEnclosingRadius(n, *lower, radiusStage);
+  const float threshold = detail::runThreshold(input, parameters.threshold, radius);
+  result.enclosingRadius = std::ldexp(double(radius), scale);
+  result.threshold = std::ldexp(double(threshold), scale);
   report.timings.emplace_back("distances (cpu)", timer.seconds());
   monitor.checkAbort();
   timer.reset();
@@ -1530,8 +1534,8 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
   // The run's size before anything large is allocated: refused when it does not fit.
   const std::vector<float>* stored = sparseInput || cloud ? nullptr : lower;
   const Monitor estimateStage = monitor.stage(0.02, 0.04);
-  const Estimate size = detail::estimateAt(input, stored, parameters, threshold,
-                                           result.enclosingRadius, estimateStage, false);
+  const Estimate size = detail::estimateAt(input, stored, parameters, threshold, radius,
+                                           estimateStage, false);
   detail::refuseUnlessItFits(input, stored, parameters, size, estimateStage);
   // What is left for the columns of dimensions >= 2 (stored twice while gathered).
   const double columnBytes =
@@ -1632,6 +1636,14 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
       higherDimensions(graph, binomial, threshold, maxDimension, edges, columns,
                        builder.get(), monitor, result, report, parameters.cocycles,
                        columnLimit);
+    }
+  }
+  if (scale != 0) {
+    for (auto& bars : result.intervals) {
+      for (Interval& bar : bars) {
+        bar.birth = std::ldexp(bar.birth, scale);
+        bar.death = std::ldexp(bar.death, scale);
+      }
     }
   }
   monitor.report(1.0);

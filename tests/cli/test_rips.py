@@ -125,6 +125,40 @@ with tempfile.TemporaryDirectory() as tmp:
     path = write(tmp, "sparse_partial.txt", "\n".join(lines) + "\n")
     compare("sparse incomplete graph", ["--format", "sparse", "--dim", 2, path])
 
+    # --- far beyond or below single precision: the bars scale with the input -------------
+    # Ripser overflows (1e39: infinite distances, or an abort) or underflows (1e-50: every
+    # distance 0) there; the right bars are its bars on the unscaled input, times the
+    # factor (Rips persistence commutes with scaling).
+    unit_cloud = rng.uniform(0, 1, (40, 3))
+    plain = write(tmp, "plain.txt", "\n".join(" ".join(repr(x) for x in p) for p in unit_cloud) + "\n")
+    _, unscaled = ripser(["--format", "point-cloud", "--dim", 2, plain])
+    for factor in (1e39, 1e300, 1e-50, 1e-300):
+        cloud = write(tmp, "scaled.txt", "\n".join(
+            " ".join(repr(x * factor) for x in p) for p in unit_cloud) + "\n")
+        matrix = write_matrix(tmp, "scaled_lower.txt", distances(unit_cloud) * factor,
+                              "lower-distance")
+        want = {k: [(b * factor, d * factor) for b, d in bars] for k, bars in unscaled.items()}
+        for fmt, path in (("point-cloud", cloud), ("lower-distance", matrix)):
+            rc, bars, raw = ours(["--format", fmt, "--dim", 2, path])
+            why = same_barcodes(bars, want, 2e-5) if rc == 0 else raw.stderr[-200:]
+            check(rc == 0 and why == "", f"{fmt} scaled by {factor:g}: {why}")
+            if rc == 0:
+                check(sum(1 for _, d in bars[0] if math.isinf(d)) == 1,
+                      f"{fmt} scaled by {factor:g}: one essential class in dimension 0")
+    # Values double precision reads are numbers; what single precision cannot hold at
+    # once is refused by name.
+    for name, content, fmt, needle in [
+            ("subnormal.txt", "0 0\n1e-320 0\n0 5\n", "point-cloud", "points 0 and 1 are 9.99989e-321 apart"),
+            ("below.txt", "0 0\n1e-400 1\n", "point-cloud", "'1e-400' is below double precision"),
+            ("above.txt", "0 0\n1e400 1\n", "point-cloud", "'1e400' is beyond double precision"),
+            ("span.txt", "1e-300\n1e300 1\n", "lower-distance", "the distances span 1e-300")]:
+        expect_error(f"precision: {name}", ["rips", "--format", fmt, write(tmp, name, content)],
+                     needle)
+    tiny = write(tmp, "tiny.txt", "0 0\n1e-320 0\n0 2e-320\n")
+    result = cli_helpers.topogpu("rips", "--format", "point-cloud", tiny)
+    check(result.returncode == 0 and "[0,9.99989e-321)" in result.stdout,
+          f"1e-320 is a number: {result.stdout[-200:]!r} {result.stderr[-200:]!r}")
+
     # --- the shared sets ----------------------------------------------------------------
     rips = os.path.join(DATA, "rips")
     if not os.path.isdir(rips):

@@ -124,7 +124,7 @@ def diagram_bars(f):
     assert np.allclose(pers[:-1], death[:-1] - birth[:-1], atol=1e-6)
     essential = np.isinf(t["Death"])
     assert np.array_equal(finite[:-1] == 0, essential), "IsFinite is the table's finite deaths"
-    assert np.all(death[:-1][essential] == np.float32(infinite)), "essential drawn at the stated value"
+    assert np.all(death[:-1][essential] == infinite), "essential drawn at the stated value"
     assert infinite > np.max(t["Death"][~essential], initial=0), "drawn above every finite death"
     assert np.array_equal(ptype[:-1], t["Dimension"]) and np.allclose(birth[:-1], t["Birth"])
     ct = np.asarray(d.PointData["CriticalType"])
@@ -334,6 +334,29 @@ def case_interactive_default():
     assert servermanager.Fetch(g).GetNumberOfPoints() == 0 and not messages.errors
     print("interactive default: %.1f s, threshold %g of %g; explicit run aborted after %.1f s"
           % (seconds, used, radius, time.time() - start))
+
+
+def case_extreme_scales():
+    """Coordinates of 1e39 and distances of 1e-50 (beyond and below single precision,
+    where ripser overflows or reads 0): the bars are ripser's on the unscaled input times
+    the factor, one essential class for a connected set, the diagram's points finite."""
+    points = noisy_circle(50, seed=7)
+    unscaled = reference(points=points, dim=1)["ripser"]
+    m = np.sqrt(((points[:, None] - points[None]) ** 2).sum(axis=2))
+    for factor, source in ((1e39, cloud_table(points * 1e39)),
+                           (1e-50, table_of({"d%d" % i: m[:, i] * 1e-50 for i in range(len(m))}))):
+        f = TopoGPURipsPersistenceDiagram(Input=source)  # noqa: F405
+        if factor < 1:
+            f.InputMode = "Distance Matrix"
+        messages = Messages(f)
+        f.UpdatePipeline()
+        assert not messages.errors, messages.errors
+        bars = diagram_bars(f)
+        want = {k: [(b * factor, d * factor) for b, d in v] for k, v in unscaled.items()}
+        same(bars, want, "scaled by %g vs ripser unscaled" % factor)
+        assert sum(1 for _, d in bars[0] if np.isinf(d)) == 1, "one component"
+        assert np.all(np.isfinite(np.asarray(dsa.WrapDataObject(servermanager.Fetch(f)).Points)))
+    print("extreme scales: OK")
 
 
 def case_progress_abort():

@@ -164,13 +164,13 @@ void checkRepresentatives(const Space& space, const rp::Result& result,
                             << bar.death << ") cocycle has a nonzero coboundary";
     }
     // (2) not a coboundary at the birth, nor at the last value before the death.
-    float before = bar.birth;
+    float before = float(bar.birth);
     for (const Simplex& t : allSimplices(space.n, k + 1)) {
       const float d = space.diameter(t);
       if (d < bar.death)
         before = std::max(before, d);
     }
-    for (const float t : {bar.birth, before}) {
+    for (const float t : {float(bar.birth), before}) {
       std::vector<Simplex> cells, faces;
       for (const Simplex& s : allSimplices(space.n, k + 1))
         if (space.diameter(s) <= t)
