@@ -711,6 +711,8 @@ public:
     });
     progress_.checkAbort();
     SimplexId emergent = 0, reduced = 0, essential = 0;
+    // The finite bars' columns and their places among the intervals (representatives).
+    std::vector<std::pair<std::size_t, std::size_t>> bars;
     for (std::size_t i = 0; i < m; ++i) {
       const Snapshot* snap = state[i].load(std::memory_order_acquire);
       const Entry& column = remaining[i];
@@ -725,8 +727,7 @@ public:
       ++(snap->emergent ? emergent : reduced);
       reducedPivots_.push_back(snap->pivot.index);
       if (snap->pivot.diameter > column.diameter) {
-        if (representatives_ != nullptr)
-          representatives_->push_back(representative(dim, intervals.size(), *snap));
+        bars.emplace_back(i, intervals.size());
         intervals.push_back({column.diameter, snap->pivot.diameter});
       }
     }
@@ -737,6 +738,25 @@ public:
     stats.pairs = stats.apparentPairs + emergent + reduced;
     report.timings.emplace_back("reduction dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
+    if (representatives_ != nullptr) {
+      timer.reset();
+      // One thread reduced the columns in order: its cochains are the serial ones.
+      std::vector<std::vector<Entry>> cochains;
+      if (workers > 1) {
+        std::vector<std::size_t> wanted;
+        for (const auto& bar : bars)
+          wanted.push_back(bar.first);
+        cochains = serialCochains(remaining, count, table, state, wanted);
+      }
+      for (const auto& [i, interval] : bars) {
+        representatives_->push_back(representative(
+            dim, interval,
+            workers > 1 ? cochains[i]
+                        : state[i].load(std::memory_order_acquire)->cochain));
+      }
+      report.timings.emplace_back("cocycles dim " + std::to_string(dim) + " (cpu)",
+                                  timer.seconds());
+    }
   }
 
   // Keeps the representative cocycle of every finite bar from now on.
@@ -908,16 +928,116 @@ public:
   }
 
   // A column's final cochain (its published snapshot, already cancelled) as vertices.
+  // A column's final cochain (Z/2-cancelled: sorted by index) as vertices.
   Representative representative(int dim, std::size_t interval,
-                                const Snapshot& snap) const {
+                                const std::vector<Entry>& cochain) const {
     Representative r;
     r.dimension = dim;
     r.interval = interval;
-    r.simplices.resize(snap.cochain.size() * std::size_t(dim + 1));
-    for (std::size_t s = 0; s < snap.cochain.size(); ++s)
-      simplexVertices(binomial_, snap.cochain[s].index, dim + 1,
+    r.simplices.resize(cochain.size() * std::size_t(dim + 1));
+    for (std::size_t s = 0; s < cochain.size(); ++s)
+      simplexVertices(binomial_, cochain[s].index, dim + 1,
                       r.simplices.data() + s * std::size_t(dim + 1));
     return r;
+  }
+
+  // A column's whole coboundary as its working column (no emergent shortcut).
+  void startColumnSerial(const Entry& column, int count, Work& work) const {
+    Vertices v{}; // once per column reduced again
+    simplexVertices(binomial_, column.index, count, v.data());
+    work.column.clear();
+    work.compactAt = kCompactMinimum;
+    work.bound = largest_;
+    work.additions = 0;
+    work.truncated = false;
+    work.cochain.assign(1, column);
+    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
+      work.column.push(e);
+      return true;
+    });
+    nextPivot(work, count);
+  }
+
+  // The cochains of the serial left-to-right reduction of the columns `wanted`
+  // (positions in `columns`), indexed by position (the others empty). The lock-free
+  // reduction's cochains are valid but depend on the timing (a column adds whatever
+  // state the owner of its pivot has then); its pivots are the serial ones. So each
+  // wanted column is reduced again, serially: for each pivot it meets it adds the
+  // serial cochain of the column owning it in the final table: an apparent pair's
+  // column, a column whose final cochain is itself (no addition: the serial one too), or
+  // one reduced again here first (an explicit stack: the owners are to the left).
+  std::vector<std::vector<Entry>>
+  serialCochains(const std::vector<Entry>& columns, int count, const PivotTable& table,
+                 const std::vector<std::atomic<const Snapshot*>>& state,
+                 const std::vector<std::size_t>& wanted) const {
+    const std::size_t m = columns.size();
+    std::vector<std::vector<Entry>> cochains(m);
+    std::vector<char> done(m, 0);
+    const auto ownCochain = [&](std::size_t j) {
+      const Snapshot* snap = state[j].load(std::memory_order_acquire);
+      return snap->cochain.size() == 1 && snap->cochain[0].index == columns[j].index;
+    };
+    struct Frame {
+      std::size_t column;
+      std::unique_ptr<Work> work;
+    };
+    std::vector<Frame> stack;
+    const auto open = [&](std::size_t i) {
+      stack.push_back({i, std::make_unique<Work>()});
+      startColumnSerial(columns[i], count, *stack.back().work);
+    };
+    std::size_t steps = 0;
+    for (const std::size_t target : wanted) {
+      if (done[target])
+        continue;
+      open(target);
+      while (!stack.empty()) {
+        const std::size_t i = stack.back().column;
+        Work& work = *stack.back().work;
+        std::size_t first = m; // an owner whose serial cochain is needed first
+        while (true) {
+          if (++steps % 1024 == 0)
+            progress_.checkAbort();
+          if (work.state == Work::Zero)
+            throw std::logic_error("rips: a reduced column lost its pivot when reduced "
+                                   "again");
+          const SimplexId owner = table.owner(work.pivot.index);
+          if (owner == SimplexId(i)) {
+            WorkingColumn::cancelEqual(work.cochain);
+            cochains[i] = std::move(work.cochain);
+            done[i] = 1;
+            break;
+          }
+          if (owner < 0) {
+            // Apparent pivots are never claimed: the pair's column adds.
+            PivotRecord record;
+            if (!findApparent(work.pivot, count, record))
+              throw std::logic_error("rips: a pivot of the reduction has no owner");
+            addCochain(&record.column, 1, work.pivot, false, count, work);
+          } else {
+            const auto j = std::size_t(owner);
+            if (j >= i)
+              throw std::logic_error("rips: a column met a pivot owned to its right");
+            if (ownCochain(j)) {
+              addCochain(&columns[j], 1, work.pivot, false, count, work);
+            } else if (done[j]) {
+              addCochain(cochains[j].data(), cochains[j].size(), work.pivot, false, count,
+                         work);
+            } else {
+              first = j;
+              break;
+            }
+          }
+          maybeTruncate(work);
+          nextPivot(work, count);
+        }
+        if (first < m)
+          open(first);
+        else
+          stack.pop_back();
+      }
+    }
+    return cochains;
   }
 
   // Adds the coboundary of a cochain whose coboundary's oldest entry (after Z/2
