@@ -157,7 +157,7 @@ const std::vector<Command>& commandTable() {
        "(Ripser's "
        "method, Z/2)",
        {"[--format F] [--dim K] [--threshold T] [--sparse] [--backend B] [--threads N] "
-        "[--cocycles] [--json] FILE"},
+        "[--memory-budget SIZE] [--cocycles] [--json] FILE"},
        {{"<FILE>", "", "the input file (text; the format is given by --format)"},
         {"--format", "F",
          "distance (full matrix), lower-distance (default, as Ripser), upper-distance, "
@@ -174,6 +174,10 @@ const std::vector<Command>& commandTable() {
          "gpu (the columns and apparent pairs on the device, the reduction on the CPU; "
          "without a device: the CPU with a warning)"},
         {"--threads", "N", "CPU threads (default 0: all cores)"},
+        {"--memory-budget", "SIZE",
+         "host memory the run may use, in bytes or with K, M or G (default: the "
+         "available memory); a run whose estimate is larger is refused with the "
+         "largest --dim and --threshold that fit"},
         {"--cocycles", "",
          "also print a representative cocycle of each finite bar of dimension >= 1, "
          "after the intervals: \"representative cocycles in dim k:\" then one line per "

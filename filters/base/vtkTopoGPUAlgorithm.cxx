@@ -2,6 +2,7 @@
 
 #include "TopoGPUFilterRun.h"
 
+#include "core/common/HostMemory.h"
 #include "core/common/Timer.h"
 
 #include <vtkBitArray.h>
@@ -28,14 +29,11 @@
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <string>
@@ -394,22 +392,12 @@ constexpr int kHeaderLongs = 9;
 // Geometry of one piece: origin (3), spacing (3), direction (9).
 constexpr int kHeaderDoubles = 15;
 
-// Memory rank 0 may use: /proc/meminfo's MemAvailable. TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES
+// Memory rank 0 may use: the host's available memory. TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES
 // overrides it (tests force a small budget with it).
 double availableMemoryBytes() {
   if (const char* forced = std::getenv("TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES"))
     return std::strtod(forced, nullptr);
-  std::ifstream meminfo("/proc/meminfo");
-  std::string line;
-  while (std::getline(meminfo, line)) {
-    long long kib = 0;
-    if (std::sscanf(line.c_str(), "MemAvailable: %lld kB", &kib) == 1)
-      return double(kib) * 1024.0;
-  }
-  const long pages = sysconf(_SC_AVPHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-  if (pages > 0 && pageSize > 0)
-    return double(pages) * double(pageSize);
-  return std::numeric_limits<double>::infinity();
+  return topogpu::availableHostMemory();
 }
 
 std::string mebibytes(double bytes) {

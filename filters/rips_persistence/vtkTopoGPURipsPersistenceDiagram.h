@@ -71,6 +71,16 @@ public:
   ///@}
 
   ///@{
+  /**
+   * Host memory the run may use, in MiB; 0 (default): the memory available when it
+   * starts. A run whose estimate is larger is refused with the largest MaxDimension
+   * and Threshold that fit.
+   */
+  vtkSetMacro(MemoryBudget, double);
+  vtkGetMacro(MemoryBudget, double);
+  ///@}
+
+  ///@{
   /** Representative cocycles of the finite dimension-1 bars on output 2. Default off. */
   vtkSetMacro(ComputeCocycles, bool);
   vtkGetMacro(ComputeCocycles, bool);
@@ -102,6 +112,7 @@ private:
   double Threshold = -1.0;
   int SparseMode = SPARSE_AUTO;
   int Threads = 0;
+  double MemoryBudget = 0;
   bool ComputeCocycles = false;
 };
 
