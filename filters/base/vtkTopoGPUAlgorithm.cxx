@@ -21,7 +21,10 @@
 #include <vtkMatrix3x3.h>
 #include <vtkMultiProcessController.h>
 #include <vtkPointData.h>
+#include <vtkPointSet.h>
+#include <vtkPoints.h>
 #include <vtkPolyData.h>
+#include <vtkRectilinearGrid.h>
 #include <vtkSmartPointer.h>
 #include <vtkStreamingDemandDrivenPipeline.h>
 #include <vtkStringArray.h>
@@ -233,18 +236,25 @@ int vtkTopoGPUAlgorithm::RequestDataObject(vtkInformation*,
       return 0;
     vtkInformation* outInfo = outputVector->GetInformationObject(port);
     vtkDataObject* existing = outInfo->Get(vtkDataObject::DATA_OBJECT());
-    // An abstract port type (vtkDataSet) means "the input's type".
-    const bool sameAsInput = input != nullptr && std::string(type) == "vtkDataSet";
-    const char* wanted = sameAsInput ? input->GetClassName() : type;
+    // An abstract port type (vtkDataSet) means "the input's type"; an input that is no
+    // data set (refused by the pipeline) gets an empty poly data there.
+    const bool abstract = std::string(type) == "vtkDataSet";
+    const bool sameAsInput = abstract && input != nullptr && input->IsA("vtkDataSet");
+    const char* wanted = sameAsInput ? input->GetClassName()
+                         : abstract  ? "vtkPolyData"
+                                     : type;
     if (existing != nullptr && existing->IsA(wanted))
       continue;
     vtkSmartPointer<vtkDataObject> created;
     if (sameAsInput)
       created.TakeReference(input->NewInstance());
     else
-      created.TakeReference(vtkDataObjectTypes::NewDataObject(type));
+      created.TakeReference(vtkDataObjectTypes::NewDataObject(wanted));
     if (!created)
       return 0;
+    // Valid while empty, also when the pipeline refuses the input and RequestData
+    // never runs.
+    MakeValidEmpty(created);
     outInfo->Set(vtkDataObject::DATA_OBJECT(), created);
   }
   return 1;
@@ -349,16 +359,28 @@ vtkDataArray* vtkTopoGPUAlgorithm::ResolveInputScalars(vtkInformationVector** in
                        pointArrayList(input) + ")");
 }
 
-namespace {
-
-void clearOutputs(vtkInformationVector* outputVector) {
+void vtkTopoGPUAlgorithm::ClearOutputs(vtkInformationVector* outputVector) {
   for (int i = 0; i < outputVector->GetNumberOfInformationObjects(); ++i) {
-    if (vtkDataObject* output = vtkDataObject::GetData(outputVector, i))
+    if (vtkDataObject* output = vtkDataObject::GetData(outputVector, i)) {
       output->Initialize();
+      MakeValidEmpty(output);
+    }
   }
 }
 
-} // namespace
+// Initialize() and a fresh instance leave a rectilinear grid without coordinate arrays
+// (and a point set without points), which ParaView's serialisation (servermanager.Fetch,
+// client-server transfer) dereferences.
+void vtkTopoGPUAlgorithm::MakeValidEmpty(vtkDataObject* data) {
+  if (auto* grid = vtkRectilinearGrid::SafeDownCast(data)) {
+    grid->SetXCoordinates(vtkSmartPointer<vtkDoubleArray>::New());
+    grid->SetYCoordinates(vtkSmartPointer<vtkDoubleArray>::New());
+    grid->SetZCoordinates(vtkSmartPointer<vtkDoubleArray>::New());
+  } else if (auto* points = vtkPointSet::SafeDownCast(data)) {
+    if (points->GetPoints() == nullptr)
+      points->SetPoints(vtkSmartPointer<vtkPoints>::New());
+  }
+}
 
 namespace {
 
@@ -775,7 +797,7 @@ void handOutImagePieces(vtkMultiProcessController* controller,
 int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
                                      vtkInformationVector** inputVector,
                                      vtkInformationVector* outputVector) {
-  clearOutputs(outputVector);
+  ClearOutputs(outputVector);
   vtkDataSet* input = vtkDataSet::GetData(inputVector[0], 0);
   const topogpu::Timer total;
   topogpu::vtk::FilterRun run;
@@ -899,11 +921,11 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
     }
   } catch (const topogpu::Aborted&) {
     // The user asked for it: an empty output, no error dialog.
-    clearOutputs(outputVector);
+    ClearOutputs(outputVector);
     outcome = Outcome::Failed;
   } catch (const std::exception& e) {
     vtkErrorMacro(<< this->Label << ": " << e.what());
-    clearOutputs(outputVector);
+    ClearOutputs(outputVector);
     // A failed triangulation must not be reused after the input is fixed in place.
     this->Cache.reset();
     outcome = Outcome::Failed;

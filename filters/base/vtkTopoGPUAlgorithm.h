@@ -45,6 +45,7 @@
 #include <vtkAlgorithm.h>
 
 class vtkDataArray;
+class vtkDataObject;
 class vtkDataSet;
 
 #include <memory>
@@ -97,6 +98,13 @@ protected:
                                   vtkInformationVector* outputVector);
   int RequestData(vtkInformation* request, vtkInformationVector** inputVector,
                   vtkInformationVector* outputVector);
+  // Empties every output port, each left a valid empty data set of its type (a
+  // rectilinear grid with empty coordinate arrays, a point set with no points): what a
+  // filter outputs after an error or an abort.
+  static void ClearOutputs(vtkInformationVector* outputVector);
+  // An empty data object made valid: a rectilinear grid gets empty coordinate arrays, a
+  // point set empty points.
+  static void MakeValidEmpty(vtkDataObject* data);
   // True when a request runs on several MPI ranks with the data split in pieces: the
   // filters that gather the whole input to one rank branch on it in ProcessRequest.
   static bool IsDistributedRequest(vtkInformationVector* outputVector);
