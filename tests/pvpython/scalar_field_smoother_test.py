@@ -171,6 +171,63 @@ def case_bad_inputs():
         print("bad input: error as expected: %s" % text.strip().splitlines()[-1])
 
 
+def case_ranges():
+    """NumberOfIterations takes the CLI's range, 0 to 1000000, and the XML domain says the
+    same; a count outside it is refused with an error naming it and the range, and the
+    filter does not run (2000000 passes over a Wavelet would take many minutes). The CLI
+    states and enforces the same range. Enumerations out of range are clamped by their
+    setters (Backend 7 becomes GPU, -1 Auto)."""
+    import subprocess
+    import time
+    smoother = TopoGPUScalarFieldSmoother(Input=Wavelet())
+    domain = smoother.GetProperty("NumberOfIterations").SMProperty.FindDomain(
+        "vtkSMIntRangeDomain")
+    limits = (domain.GetMinimum(0), domain.GetMaximum(0))
+    assert limits == (0, 1000000), "XML domain %r" % (limits,)
+    errors = Messages(smoother).errors
+    for count in (2000000, -3, limits[1] + 1):
+        del errors[:]
+        smoother.NumberOfIterations = count
+        start = time.time()
+        out = fetch(smoother)
+        elapsed = time.time() - start
+        text = " ".join(errors)
+        assert "between 0 and 1000000, got %d" % count in text, text
+        assert out.VTKObject.GetNumberOfPoints() == 0, "output not empty"
+        assert elapsed < 20, "%d iterations ran for %.1f s before being refused" % (
+            count, elapsed)
+        print("ranges: %d refused in %.2f s: %s" % (count, elapsed, text.strip()))
+    smoother.NumberOfIterations = 3
+    errors_before = len(errors)
+    assert fetch(smoother).VTKObject.GetNumberOfPoints() > 0 and len(errors) == errors_before
+    cli = os.environ.get("TOPOGPU_CLI")
+    if cli:
+        usage = subprocess.run([cli, "smooth", "--help"], capture_output=True, text=True)
+        assert "0 to %d" % limits[1] in usage.stdout, usage.stdout
+        raw = os.path.join(os.environ.get("TMPDIR", "/tmp"), "topogpu_ranges_%d.raw" % os.getpid())
+        np.arange(8, dtype=np.float32).tofile(raw)
+        try:
+            for count, code in ((limits[1] + 1, 1), (-1, 1)):
+                run = subprocess.run([cli, "smooth", "--raw", raw, "--dims", "2,2,2", "--type",
+                                      "float32", "--iterations", str(count)],
+                                     capture_output=True, text=True)
+                assert run.returncode == code and "--iterations" in run.stderr, run.stderr
+        finally:
+            os.unlink(raw)
+    # Backend 7 is clamped to GPU: without a device (or on the CPU fallback) it says so;
+    # -1 is clamped to Auto, which never warns
+    messages = Messages(smoother)
+    for value, gpu in ((7, True), (-1, False)):
+        del messages.warnings[:]
+        smoother.Backend = value
+        smoother.NumberOfIterations = 1 + value % 5  # a change, so that it runs again
+        out = fetch(smoother)
+        ran = out.FieldData["TopoGPUBackend"].GetValue(0)
+        warned = any("GPU" in w for w in messages.warnings)
+        assert (ran == "gpu" or warned) if gpu else not warned, (value, ran, messages.warnings)
+    print("ranges: the XML domain, the filter and the CLI agree on 0..%d" % limits[1])
+
+
 def case_documentation():
     names = documented_properties(TopoGPUScalarFieldSmoother(Input=Wavelet()))
     assert {"Input", "SelectInputScalars", "NumberOfIterations", "ForceInputMaskScalarField",
