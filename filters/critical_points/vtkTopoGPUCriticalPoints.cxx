@@ -24,6 +24,7 @@
 
 vtkStandardNewMacro(vtkTopoGPUCriticalPoints);
 
+using topogpu::vtk::labelArray;
 using topogpu::vtk::namedArray;
 
 vtkTopoGPUCriticalPoints::vtkTopoGPUCriticalPoints() {
@@ -87,9 +88,9 @@ void vtkTopoGPUCriticalPoints::Compute(topogpu::vtk::FilterRun& run) {
   points->SetNumberOfPoints(n);
   auto ids = vtkSmartPointer<vtkIdList>::New();
   ids->SetNumberOfIds(n);
-  auto types = namedArray<vtkSignedCharArray>("CriticalType", n);
-  auto boundary = namedArray<vtkSignedCharArray>("IsOnBoundary", n);
-  auto vertexIds = namedArray<vtkIdTypeArray>("ttkVertexScalarField", n);
+  auto types = labelArray<vtkSignedCharArray>("CriticalType", n);
+  auto boundary = labelArray<vtkSignedCharArray>("IsOnBoundary", n);
+  auto vertexIds = labelArray<vtkIdTypeArray>("ttkVertexScalarField", n);
   double x[3];
   for (vtkIdType i = 0; i < n; ++i) {
     const vtkIdType v = vtkIdType(result.criticalVertices[i]);
