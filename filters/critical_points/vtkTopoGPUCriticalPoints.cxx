@@ -29,10 +29,8 @@ using topogpu::vtk::namedArray;
 
 vtkTopoGPUCriticalPoints::vtkTopoGPUCriticalPoints() {
   this->Label = "TopoGPU Critical Points";
-  // Colours of TTK's critical point legend order (blue minima to red maxima).
-  auto categories = topogpu::vtk::criticalIndexCategories();
-  categories.push_back({4, "degenerate", {0.50, 0.50, 0.50}});
-  topogpu::vtk::registerCategoricalColours("CriticalType", "Critical type", categories);
+  topogpu::vtk::registerCategoricalColours("CriticalType", "Critical type",
+                                           topogpu::vtk::criticalTypeCategories());
 }
 
 vtkTopoGPUCriticalPoints::~vtkTopoGPUCriticalPoints() = default;
