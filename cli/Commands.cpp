@@ -2,6 +2,8 @@
 
 #include "Domain.h"
 
+#include "core/scalar_field_smoother/ScalarFieldSmoother.h"
+
 namespace topogpu::cli {
 
 std::vector<OptionSpec> concat(std::vector<std::vector<OptionSpec>> groups) {
@@ -98,8 +100,9 @@ const std::vector<Command>& commandTable() {
         "--mesh FILE --array NAME [--iterations N] [options]"},
        concat({domainOptions(),
                {{"--iterations", "N",
-                 "smoothing passes, 0 to 1000000 (default 1); each averages every "
-                 "vertex with its neighbours"},
+                 "smoothing passes, 0 to " +
+                     std::to_string(scalar_field_smoother::kMaxIterations) +
+                     " (default 1); each averages every vertex with its neighbours"},
                 {"--output", "FILE",
                  "write the smoothed field as a raw volume of the input's dims and type "
                  "(--raw inputs only)"}},

@@ -332,8 +332,7 @@ vtkTopoGPUGeodesicDistance::ProcessRequest(vtkInformation* request,
     const std::string problem = triangleProblem(vtkDataSet::GetData(inputVector[0], 0));
     if (!problem.empty()) {
       vtkErrorMacro(<< this->Label << ": " << problem);
-      if (vtkDataObject* output = vtkDataObject::GetData(outputVector, 0))
-        output->Initialize();
+      ClearOutputs(outputVector);
       return 1;
     }
   }

@@ -62,6 +62,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <random>
 #include <regex>
@@ -455,7 +456,8 @@ void syntheticFields() {
 }
 
 // The scalar field smoother: the GPU's output must equal the CPU's bit for bit (both
-// run SmootherStencil.h's function, same neighbour order, explicit round-to-nearest).
+// run SmootherStencil.h's function, same neighbour order, explicit round-to-nearest in
+// double, exact 128-bit sums for integers).
 template <typename T>
 void compareSmoother(const std::string& name, const std::array<SimplexId, 3>& dims,
                      const std::vector<T>& values, int iterations, bool masked) {
@@ -500,7 +502,8 @@ void smootherFields() {
     std::vector<double> sines(n);
     std::vector<float> noise(n);
     std::vector<std::uint8_t> bytes(n);
-    std::vector<std::int64_t> wide(n);
+    std::vector<std::int64_t> wide(n), nearLimits(n);
+    std::vector<std::uint64_t> nearMax(n);
     std::normal_distribution<float> normal(0.f, 1.f);
     for (SimplexId v = 0; v < n; ++v) {
       const SimplexId row = v / dims[0], layer = row / dims[1];
@@ -510,11 +513,18 @@ void smootherFields() {
       noise[v] = normal(rng);
       bytes[v] = std::uint8_t(rng());
       wide[v] = std::int64_t(rng()) * 4096 - (std::int64_t(1) << 40);
+      // integer smoothing is exact: near 2^63 and 2^64, where double cannot hold them
+      const auto offset = std::int64_t(rng() % 3000);
+      nearLimits[v] = rng() % 2 ? std::numeric_limits<std::int64_t>::max() - offset
+                                : std::numeric_limits<std::int64_t>::min() + offset;
+      nearMax[v] = std::numeric_limits<std::uint64_t>::max() - std::uint64_t(offset);
     }
     compareSmoother("smooth sines float64 " + tag, dims, sines, 5, false);
     compareSmoother("smooth noise float32 " + tag, dims, noise, 3, true);
     compareSmoother("smooth uint8 " + tag, dims, bytes, 1, false);
     compareSmoother("smooth int64 " + tag, dims, wide, 2, false);
+    compareSmoother("smooth int64 limits " + tag, dims, nearLimits, 3, true);
+    compareSmoother("smooth uint64 near max " + tag, dims, nearMax, 4, false);
   }
 }
 
