@@ -161,7 +161,9 @@ const std::vector<Command>& commandTable() {
        "method, Z/2)",
        {"[--format F] [--dim K] [--threshold T] [--sparse] [--backend B] [--threads N] "
         "[--memory-budget SIZE] [--cocycles] [--json] FILE"},
-       {{"<FILE>", "", "the input file (text; the format is given by --format)"},
+       {{"<FILE>", "",
+         "the input file (text; the format is given by --format); - reads standard "
+         "input"},
         {"--format", "F",
          "distance (full matrix), lower-distance (default, as Ripser), upper-distance, "
          "point-cloud (one point per line) or sparse ('i j d' lines)"},

@@ -97,12 +97,19 @@ int runRips(const Arguments& args, CommandContext& context) {
   const std::string path = args.get("<FILE>");
 
   context.activity = "reading '" + path + "'";
-  io::readableFileSize(path, "input");
-  std::ifstream file(path);
-  if (!file)
-    throw Error("cannot open '" + path + "'");
+  // "-": standard input, as ripser reads it (the text readers stream their input).
+  const bool standardInput = path == "-";
+  std::ifstream file;
+  if (!standardInput) {
+    io::readableFileSize(path, "input");
+    file.open(path);
+    if (!file)
+      throw Error("cannot open '" + path + "'");
+  }
   Timer readTimer;
-  const rp::RipsInput input = rp::readRipsInput(file, format, "'" + path + "'");
+  const rp::RipsInput input =
+      rp::readRipsInput(standardInput ? std::cin : file, format,
+                        standardInput ? "standard input" : "'" + path + "'");
   const double readSeconds = readTimer.seconds();
 
   context.activity = "computing Rips persistence of '" + path + "' (" +

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -14,6 +15,9 @@
 namespace topogpu::rips_persistence {
 
 namespace {
+
+// Point indices of the sparse format are read as doubles and kept well inside 32 bits.
+constexpr double kMaxSparsePointIndex = 2e9;
 
 std::string lineError(const std::string& what, std::size_t lineNumber,
                       const std::string& problem) {
@@ -334,9 +338,17 @@ RipsInput readRipsInput(std::istream& in, InputFormat format, const std::string&
         throw Error(where + " has " + std::to_string(v.size()) +
                     " values; the sparse format has 'i j distance' per line");
       for (int c = 0; c < 2; ++c) {
-        if (v[c] < 0 || v[c] != std::floor(v[c]) || v[c] > 2e9)
-          throw Error(where + ": '" + std::to_string(v[c]) +
+        std::ostringstream
+            shown; // the value as written: 3000000000, not 3000000000.000000
+        shown.precision(17);
+        shown << v[c];
+        if (v[c] < 0 || v[c] != std::floor(v[c]))
+          throw Error(where + ": '" + shown.str() +
                       "' is not a point index (an integer >= 0)");
+        if (v[c] > kMaxSparsePointIndex)
+          throw Error(where + ": point index " + shown.str() +
+                      " is beyond the largest the sparse format takes, " +
+                      std::to_string(std::int64_t(kMaxSparsePointIndex)));
       }
       checkDistance(v[2], "on " + where);
       const auto i = SimplexId(v[0]), j = SimplexId(v[1]);

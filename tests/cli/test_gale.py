@@ -83,10 +83,11 @@ with tempfile.TemporaryDirectory() as tmp:
                                            "gale"], "gale-cpu or gale-gpu")
     expect_error("GALE on smooth", ["smooth", *grid, "--triangulation", "gale-cpu"],
                  "not available for smooth")
-    # discrete-gradient runs on GALE, on the simplicial complex only
+    # discrete-gradient runs on GALE, on the simplicial complex only: the default there
     expect_error("GALE on the cubical complex", ["discrete-gradient", *grid,
-                                                 "--triangulation", "gale-cpu"],
-                 "use --complex simplicial")
+                                                 "--triangulation", "gale-cpu",
+                                                 "--complex", "cubical"],
+                 "stores the grid as its simplices")
 
 
 def drop_zero_oracle(values, dims):

@@ -37,35 +37,15 @@ std::vector<std::set<SimplexId>> neighboursFromCells(SimplexId nv,
   return nbrs;
 }
 
-// The oracle of floating-point fields: plain passes in double, neighbours in ascending id
-// order.
-std::vector<double> bruteSmooth(const std::vector<std::set<SimplexId>>& nbrs,
-                                std::vector<double> x, int iterations,
-                                const std::vector<std::uint8_t>& mask) {
-  for (int it = 0; it < iterations; ++it) {
-    std::vector<double> y(x.size());
-    for (std::size_t v = 0; v < x.size(); ++v) {
-      if (!mask.empty() && mask[v] == 0) {
-        y[v] = x[v];
-        continue;
-      }
-      double sum = x[v];
-      for (SimplexId u : nbrs[v])
-        sum += x[u];
-      y[v] = sum / double(nbrs[v].size() + 1);
-    }
-    x = y;
-  }
-  return x;
-}
-
-// The oracle of integer fields: every pass the exact average rounded to the nearest
-// integer, halves away from zero, as floor((2|s| + c) / 2c) with the sign of s.
+// The oracle: plain passes, neighbours in ascending id order; in double for
+// floating-point fields, and for integer fields the exact average (a 128-bit sum) rounded
+// to the nearest integer, halves away from zero, as floor((2|s| + c) / 2c) with the sign
+// of s.
 __extension__ typedef __int128 Wide;
 template <typename T>
-std::vector<T> bruteSmoothIntegers(const std::vector<std::set<SimplexId>>& nbrs,
-                                   std::vector<T> x, int iterations,
-                                   const std::vector<std::uint8_t>& mask) {
+std::vector<T> bruteSmooth(const std::vector<std::set<SimplexId>>& nbrs, std::vector<T> x,
+                           int iterations, const std::vector<std::uint8_t>& mask) {
+  using Sum = std::conditional_t<std::is_floating_point_v<T>, double, Wide>;
   for (int it = 0; it < iterations; ++it) {
     std::vector<T> y(x.size());
     for (std::size_t v = 0; v < x.size(); ++v) {
@@ -73,12 +53,16 @@ std::vector<T> bruteSmoothIntegers(const std::vector<std::set<SimplexId>>& nbrs,
         y[v] = x[v];
         continue;
       }
-      Wide sum = x[v];
+      Sum sum = x[v];
       for (SimplexId u : nbrs[v])
         sum += x[u];
-      const Wide c = Wide(nbrs[v].size() + 1);
-      const Wide magnitude = (2 * (sum < 0 ? -sum : sum) + c) / (2 * c);
-      y[v] = T(sum < 0 ? -magnitude : magnitude);
+      const auto c = Sum(nbrs[v].size() + 1);
+      if constexpr (std::is_floating_point_v<T>) {
+        y[v] = sum / c;
+      } else {
+        const Wide magnitude = (2 * (sum < 0 ? -sum : sum) + c) / (2 * c);
+        y[v] = T(sum < 0 ? -magnitude : magnitude);
+      }
     }
     x = y;
   }
@@ -93,7 +77,7 @@ auto oracle(const std::vector<std::set<SimplexId>>& nbrs, const std::vector<T>& 
     return bruteSmooth(nbrs, std::vector<double>(values.begin(), values.end()),
                        iterations, mask);
   else
-    return bruteSmoothIntegers(nbrs, values, iterations, mask);
+    return bruteSmooth(nbrs, values, iterations, mask);
 }
 
 template <typename T> std::vector<T> randomValues(std::mt19937& rng, SimplexId n) {
