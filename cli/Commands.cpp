@@ -111,9 +111,9 @@ const std::vector<Command>& commandTable() {
        "geodesic distance on a triangle surface from seed vertices (FMM, meshFIM, "
        "patchFIM on the GPU)",
        {"--mesh FILE --seeds ID[,ID...] [--solver auto|fmm|fim|fim-mt|gpu] "
-        "[--speed-array NAME] [--stop D] [--out FILE] [--json]"},
+        "[--partition bfs|metis] [--speed-array NAME] [--stop D] [--out FILE] [--json]"},
        {{"--mesh", "FILE",
-         "triangle surface: .off .ply"
+         "triangle surface (any other cell is refused): .off .ply"
 #if TOPOGPU_WITH_VTK
          " .vtu .vtp .vtk"
 #else
@@ -132,8 +132,8 @@ const std::vector<Command>& commandTable() {
          "patchFIM: values propagated per round, in mean edge travel times beyond the "
          "smallest waiting one (> 0 or inf, default 1)"},
         {"--partition", "bfs|metis",
-         "patchFIM: patches grown breadth-first (default) or from METIS (BFS-grown with "
-         "a warning in builds without METIS)"},
+         "patchFIM: patches grown breadth-first (bfs) or from METIS (metis; BFS-grown "
+         "with a warning in builds without METIS); default bfs"},
         {"--speed-array", "NAME",
          "point array giving the speed (> 0) at each vertex; a triangle's speed is the "
          "mean of its vertices' (default: speed 1, the geodesic distance)"},
@@ -149,8 +149,8 @@ const std::vector<Command>& commandTable() {
        "that ran), requested_solver, seeds, speed, iterations (sweeps of meshFIM, "
        "accepted vertices of FMM, rounds of patchFIM), local_solves_per_vertex, "
        "unreached, max_distance, converged, obtuse_angles, unfolded_angles, "
-       "degenerate_triangles, output; patchFIM adds patches, partition, patch_size, "
-       "internal_iterations.",
+       "degenerate_triangles, output; patchFIM adds patches, partition, patch_rounds, "
+       "patch_size, internal_iterations, band_width.",
        runGeodesic},
       {"rips",
        "Vietoris-Rips persistence barcodes of a point cloud or a distance matrix "

@@ -99,7 +99,7 @@ Surface loadSurface(const std::string& path, const std::string& speedArray,
                 "' (expected .off .ply .vtu .vtp .vtk)");
 #if TOPOGPU_WITH_VTK
   // Without a speed array any point data will do: x is always there.
-  s.domain = loadWithVtk(path, speedArray.empty() ? "x" : speedArray, true);
+  s.domain = loadWithVtk(path, speedArray.empty() ? "x" : speedArray, true, true);
   if (s.domain.implicitTriangulation)
     throw Error("geodesic distance needs a triangle mesh; '" + path + "' is a grid");
   s.points = std::move(s.domain.points);

@@ -1,5 +1,6 @@
 #include "vtkTopoGPUGeodesicDistance.h"
 
+#include "TopoGPUDataSetAdaptor.h"
 #include "TopoGPUFilterRun.h"
 
 #include "core/common/Timer.h"
@@ -7,7 +8,6 @@
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
-#include <vtkCellTypes.h>
 #include <vtkDataArray.h>
 #include <vtkDataSet.h>
 #include <vtkDoubleArray.h>
@@ -71,39 +71,6 @@ const char* solverName(int value) {
 constexpr int kResultRank = 0;
 // Distributed runs: relative distance under which the pieces' points are one point.
 constexpr double kMergeTolerance = 1e-9;
-
-std::string cellTypeName(int type) {
-  const char* name = vtkCellTypes::GetClassNameFromTypeId(type);
-  return name ? name : "cell type " + std::to_string(type);
-}
-
-// Why input is not a triangle surface; empty when it is (or is empty: the base class
-// reports that). Checked before the base class builds a triangulation, which would skip
-// the other cells with a warning only.
-std::string triangleProblem(vtkDataSet* input) {
-  if (input == nullptr || input->GetNumberOfPoints() == 0 ||
-      input->GetNumberOfCells() == 0)
-    return {};
-  const vtkIdType cells = input->GetNumberOfCells();
-  vtkIdType others = 0, first = -1;
-  int firstType = VTK_EMPTY_CELL;
-  for (vtkIdType c = 0; c < cells; ++c) {
-    const int type = input->GetCellType(c);
-    if (type != VTK_TRIANGLE) {
-      if (others++ == 0) {
-        first = c;
-        firstType = type;
-      }
-    }
-  }
-  if (others == 0)
-    return {};
-  return std::to_string(others) + " of the " + std::to_string(cells) +
-         " cells are not triangles (cell " + std::to_string(first) + " is a " +
-         cellTypeName(firstType) +
-         "); geodesic distance needs a triangle surface: apply Extract Surface and "
-         "Triangulate first";
-}
 
 // Distributed runs: the pieces' triangles on one surface. Points at the same place
 // (within kMergeTolerance) are one point (piece borders), ghost cells are left out, point
@@ -191,9 +158,10 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
       const int type = set->GetCellType(c);
       if (type != VTK_TRIANGLE)
         throw Error("cell " + std::to_string(cellOffset + c) +
-                    " of the gathered pieces is a " + cellTypeName(type) +
-                    "; geodesic distance needs a triangle surface: apply Extract Surface "
-                    "and Triangulate first");
+                    " of the gathered pieces is a " +
+                    topogpu::vtk::vtkCellTypeName(type) +
+                    "; a triangle surface is needed: triangulate it first (ParaView: "
+                    "Extract Surface, then Triangulate)");
       set->GetCellPoints(c, ids);
       const vtkIdType triangle[3] = {local[std::size_t(ids->GetId(0))],
                                      local[std::size_t(ids->GetId(1))],
@@ -329,7 +297,10 @@ vtkTopoGPUGeodesicDistance::ProcessRequest(vtkInformation* request,
   if (request->Has(vtkDemandDrivenPipeline::REQUEST_DATA())) {
     if (IsDistributedRequest(outputVector))
       return this->RequestDistributedData(request, inputVector, outputVector);
-    const std::string problem = triangleProblem(vtkDataSet::GetData(inputVector[0], 0));
+    // Checked before the base class builds a triangulation, which would skip the other
+    // cells with a warning only.
+    const std::string problem =
+        topogpu::vtk::triangleSurfaceProblem(vtkDataSet::GetData(inputVector[0], 0));
     if (!problem.empty()) {
       vtkErrorMacro(<< this->Label << ": " << problem);
       if (vtkDataObject* output = vtkDataObject::GetData(outputVector, 0))
@@ -514,7 +485,7 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
   vtkFieldData* fd = output->GetFieldData();
   auto solver = vtkSmartPointer<vtkStringArray>::New();
   solver->SetName("GeodesicSolver");
-  solver->InsertNextValue(ek::solverName(parameters.solver));
+  solver->InsertNextValue(ek::solverName(result.solver)); // the one that ran
   fd->AddArray(solver);
   auto iterations = vtkSmartPointer<vtkLongLongArray>::New();
   iterations->SetName("GeodesicIterations");

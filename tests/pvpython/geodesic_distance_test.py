@@ -201,6 +201,15 @@ def case_solvers_agree():
         assert float(field(out, "GeodesicLocalSolvesPerVertex")) > 0
         assert int(field(out, "GeodesicIterations")) > 0
         results[solver] = d
+    # GeodesicSolver names the solver that ran: gpu and auto run patchFIM on a device,
+    # else fim-mt (TopoGPUBackend says which processor ran).
+    for requested in ("gpu", "auto"):
+        out, d, _, _ = geodesic(source_of(to_vtk(pts, tris)), expect_errors=False,
+                                SeedIds=[3, 900], Solver=requested, DoublePrecision=1)
+        ran, backend = field(out, "GeodesicSolver"), field(out, "TopoGPUBackend")
+        assert ran == ("gpu" if backend == "gpu" else "fim-mt"), (requested, ran, backend)
+        gap = np.abs(d - results["fmm"]).max()
+        assert gap < 1e-4 * h, "%s (ran %s) differs from fmm by %g" % (requested, ran, gap)
     # FIM stops at epsilon = 1e-6 of the mean edge time: agreement well inside that * 100.
     for solver in ("fim", "fim-mt"):
         gap = np.abs(results[solver] - results["fmm"]).max()
