@@ -19,6 +19,7 @@
 #include <vtkInformationVector.h>
 #include <vtkIntArray.h>
 #include <vtkLongLongArray.h>
+#include <vtkMath.h>
 #include <vtkMultiProcessController.h>
 #include <vtkObjectFactory.h>
 #include <vtkPointData.h>
@@ -34,6 +35,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <variant>
 #include <vector>
@@ -72,14 +74,31 @@ constexpr int kResultRank = 0;
 // Distributed runs: relative distance under which the pieces' points are one point.
 constexpr double kMergeTolerance = 1e-9;
 
-// Distributed runs: the pieces' triangles on one surface. Points at the same place
-// (within kMergeTolerance) are one point (piece borders), ghost cells are left out, point
-// and cell arrays common to every piece are kept. Throws Error for a cell that is not a
-// triangle. The result has the type of the pieces (poly data or unstructured grid).
-vtkSmartPointer<vtkDataSet>
-mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
+// Distributed runs: how the gathered surface numbers its points, so that Seed Ids keep
+// their serial meaning.
+enum class Numbering {
+  Piece,       // one rank holds every point: its piece's ids, nothing merged
+  GlobalIds,   // the pieces' global point ids, in increasing order
+  Coordinates, // points at one place merged, in rank order: not the serial ids
+};
+
+struct GatheredSurface {
+  vtkSmartPointer<vtkDataSet> surface;
+  Numbering numbering = Numbering::Piece;
+  std::vector<vtkIdType> globalIds; // GlobalIds: vertex v's global id (increasing)
+  int pieces = 0;                   // the non-empty pieces
+};
+
+// Distributed runs: the pieces' triangles on one surface, ghost cells left out, point
+// and cell arrays common to every piece kept. Points: one non-empty piece keeps its own;
+// pieces that all have global point ids (GlobalPointIds) get one point per global id,
+// in increasing id order (the serial run's numbering when the ids are its point ids);
+// otherwise points at the same place (within kMergeTolerance) are one point, in rank
+// order. Throws Error for a cell that is not a triangle or a global id naming two
+// places. The result has the type of the pieces (poly data or unstructured grid).
+GatheredSurface mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
   std::vector<vtkDataSet*> sets;
-  bool poly = true;
+  bool poly = true, globalIds = true;
   for (const auto& piece : pieces) {
     auto* set = vtkDataSet::SafeDownCast(piece);
     if (set != nullptr && set->GetNumberOfPoints() > 0) {
@@ -87,16 +106,23 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
       poly = poly && vtkPolyData::SafeDownCast(set) != nullptr;
       if (!poly && vtkUnstructuredGrid::SafeDownCast(set) == nullptr)
         throw Error(std::string("unsupported input piece type ") + set->GetClassName());
+      vtkDataArray* ids = set->GetPointData()->GetGlobalIds();
+      globalIds = globalIds && ids != nullptr && ids->GetNumberOfComponents() == 1;
     }
   }
-  vtkSmartPointer<vtkDataSet> merged;
+  GatheredSurface gathered;
+  gathered.pieces = int(sets.size());
   if (poly)
-    merged = vtkSmartPointer<vtkPolyData>::New();
+    gathered.surface = vtkSmartPointer<vtkPolyData>::New();
   else
-    merged = vtkSmartPointer<vtkUnstructuredGrid>::New();
+    gathered.surface = vtkSmartPointer<vtkUnstructuredGrid>::New();
   if (sets.empty())
-    return merged;
+    return gathered;
+  vtkDataSet* merged = gathered.surface;
   const int count = int(sets.size());
+  gathered.numbering = count == 1  ? Numbering::Piece
+                       : globalIds ? Numbering::GlobalIds
+                                   : Numbering::Coordinates;
   vtkDataSetAttributes::FieldList pointFields(count), cellFields(count);
   vtkIdType totalPoints = 0, totalCells = 0;
   for (int i = 0; i < count; ++i) {
@@ -134,19 +160,58 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
                                     (bounds[3] - bounds[2]) * (bounds[3] - bounds[2]) +
                                     (bounds[5] - bounds[4]) * (bounds[5] - bounds[4]));
   auto locator = vtkSmartPointer<vtkPointLocator>::New();
-  locator->SetTolerance(kMergeTolerance * diagonal);
-  locator->InitPointInsertion(points, bounds, totalPoints);
+  if (gathered.numbering == Numbering::Coordinates) {
+    locator->SetTolerance(kMergeTolerance * diagonal);
+    locator->InitPointInsertion(points, bounds, totalPoints);
+  } else if (gathered.numbering == Numbering::GlobalIds) {
+    for (vtkDataSet* set : sets) {
+      vtkDataArray* ids = set->GetPointData()->GetGlobalIds();
+      for (vtkIdType p = 0; p < set->GetNumberOfPoints(); ++p)
+        gathered.globalIds.push_back(vtkIdType(ids->GetComponent(p, 0)));
+    }
+    std::sort(gathered.globalIds.begin(), gathered.globalIds.end());
+    gathered.globalIds.erase(
+        std::unique(gathered.globalIds.begin(), gathered.globalIds.end()),
+        gathered.globalIds.end());
+    points->SetNumberOfPoints(vtkIdType(gathered.globalIds.size()));
+  }
+  std::vector<std::uint8_t> placed(gathered.globalIds.size(), 0);
   std::vector<vtkIdType> local;
   auto ids = vtkSmartPointer<vtkIdList>::New();
   vtkIdType cellOffset = 0;
   for (int i = 0; i < count; ++i) {
     vtkDataSet* set = sets[i];
     local.assign(std::size_t(set->GetNumberOfPoints()), -1);
+    vtkDataArray* globals = set->GetPointData()->GetGlobalIds();
     for (vtkIdType p = 0; p < set->GetNumberOfPoints(); ++p) {
       double x[3];
       set->GetPoint(p, x);
       vtkIdType id = -1;
-      if (locator->InsertUniquePoint(x, id) == 1)
+      bool fresh = true;
+      if (gathered.numbering == Numbering::Piece) {
+        id = points->InsertNextPoint(x);
+      } else if (gathered.numbering == Numbering::Coordinates) {
+        fresh = locator->InsertUniquePoint(x, id) == 1;
+      } else {
+        const auto g = vtkIdType(globals->GetComponent(p, 0));
+        id = vtkIdType(
+            std::lower_bound(gathered.globalIds.begin(), gathered.globalIds.end(), g) -
+            gathered.globalIds.begin());
+        fresh = placed[std::size_t(id)] == 0;
+        if (fresh) {
+          placed[std::size_t(id)] = 1;
+          points->SetPoint(id, x);
+        } else {
+          double y[3];
+          points->GetPoint(id, y);
+          if (std::sqrt(vtkMath::Distance2BetweenPoints(x, y)) >
+              kMergeTolerance * diagonal)
+            throw Error("global point id " + std::to_string(g) +
+                        " names two different points (in two pieces); the input's "
+                        "GlobalPointIds must be one id per point");
+        }
+      }
+      if (fresh)
         pd->CopyData(pointFields, set->GetPointData(), i, p, id);
       local[std::size_t(p)] = id;
     }
@@ -181,7 +246,37 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
     grid->SetPoints(points);
     grid->SetCells(VTK_TRIANGLE, triangles);
   }
-  return merged;
+  return gathered;
+}
+
+// Distributed runs: Seed Ids as vertex ids of the gathered surface, with the serial
+// meaning: one piece's own ids, or global point ids; refused when the pieces carry no
+// global ids (their points were merged by position, in rank order).
+std::vector<vtkIdType> seedsOnGathered(const std::vector<vtkIdType>& seedIds,
+                                       const GatheredSurface& gathered) {
+  if (gathered.numbering == Numbering::Piece)
+    return seedIds;
+  if (gathered.numbering == Numbering::Coordinates)
+    throw Error(
+        "Seed Mode is Point Ids, but the input is split over " +
+        std::to_string(gathered.pieces) +
+        " ranks without global point ids (a GlobalPointIds array), so its point "
+        "ids are not those of a serial run. Generate Global Ids on the whole input "
+        "before it is split (e.g. right after its reader, before Redistribute "
+        "DataSet), or use Seed Mode Mask Array or Seed Points");
+  const std::vector<vtkIdType>& globals = gathered.globalIds;
+  std::vector<vtkIdType> seeds;
+  for (vtkIdType id : seedIds) {
+    const auto at = std::lower_bound(globals.begin(), globals.end(), id);
+    if (at == globals.end() || *at != id)
+      throw Error("seed id " + std::to_string(id) +
+                  " is not a global point id of the input (its " +
+                  std::to_string(globals.size()) + " GlobalPointIds run from " +
+                  std::to_string(globals.front()) + " to " +
+                  std::to_string(globals.back()) + ")");
+    seeds.push_back(vtkIdType(at - globals.begin()));
+  }
+  return seeds;
 }
 
 // The seed points of every piece, as one point set.
@@ -336,19 +431,24 @@ int vtkTopoGPUGeodesicDistance::RequestDistributedData(
     controller->Gather(sendable(vtkDataObject::GetData(inputVector[1], 0)), seedPieces,
                        kResultRank);
   if (rank == kResultRank) {
-    vtkSmartPointer<vtkDataSet> merged;
+    GatheredSurface gathered;
     try {
       const topogpu::Timer timer;
-      merged = mergePieces(pieces);
-      vtkDebugMacro(<< "gathered " << merged->GetNumberOfPoints() << " points in "
-                    << timer.seconds() << " s");
+      gathered = mergePieces(pieces);
+      vtkDebugMacro(<< "gathered " << gathered.surface->GetNumberOfPoints()
+                    << " points in " << timer.seconds() << " s");
+      if (this->SeedMode == SEED_POINT_IDS && !this->SeedIds.empty()) {
+        this->DistributedSeedIds = seedsOnGathered(this->SeedIds, gathered);
+        this->UseDistributedSeedIds = true;
+      }
     } catch (const std::exception& e) {
       vtkErrorMacro(<< this->Label << ": " << e.what());
+      gathered.surface = nullptr;
     }
-    if (merged) {
+    if (gathered.surface) {
       // The base class runs on the gathered surface as on a serial input.
       auto surfaceInfo = vtkSmartPointer<vtkInformation>::New();
-      surfaceInfo->Set(vtkDataObject::DATA_OBJECT(), merged);
+      surfaceInfo->Set(vtkDataObject::DATA_OBJECT(), gathered.surface);
       auto surfaceVector = vtkSmartPointer<vtkInformationVector>::New();
       surfaceVector->Append(surfaceInfo);
       auto seedVector = vtkSmartPointer<vtkInformationVector>::New();
@@ -357,9 +457,24 @@ int vtkTopoGPUGeodesicDistance::RequestDistributedData(
         seedInfo->Set(vtkDataObject::DATA_OBJECT(), mergeSeedPoints(seedPieces));
         seedVector->Append(seedInfo);
       }
-      vtkInformationVector* gathered[2] = {surfaceVector, seedVector};
-      this->Superclass::ProcessRequest(request, gathered, outputVector);
+      vtkInformationVector* inputs[2] = {surfaceVector, seedVector};
+      this->Superclass::ProcessRequest(request, inputs, outputVector);
+      // SeedIdentifier names seeds by global id, as Seed Ids do.
+      auto* out = vtkDataSet::GetData(outputVector, 0);
+      auto* labels = out == nullptr
+                         ? nullptr
+                         : vtkIdTypeArray::SafeDownCast(
+                               out->GetPointData()->GetArray("SeedIdentifier"));
+      if (labels != nullptr && gathered.numbering == Numbering::GlobalIds) {
+        for (vtkIdType v = 0; v < labels->GetNumberOfTuples(); ++v) {
+          const vtkIdType label = labels->GetValue(v);
+          if (label >= 0)
+            labels->SetValue(v, gathered.globalIds[std::size_t(label)]);
+        }
+      }
     }
+    this->UseDistributedSeedIds = false;
+    this->DistributedSeedIds.clear();
   }
   output = vtkDataObject::GetData(outputVector, 0);
   if (output != nullptr)
@@ -386,7 +501,9 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
     if (this->SeedIds.empty())
       throw Error("Seed Mode is Point Ids but Seed Ids is empty: give at least one "
                   "vertex id");
-    parameters.seeds.assign(this->SeedIds.begin(), this->SeedIds.end());
+    const std::vector<vtkIdType>& ids =
+        this->UseDistributedSeedIds ? this->DistributedSeedIds : this->SeedIds;
+    parameters.seeds.assign(ids.begin(), ids.end());
   } else if (this->SeedMode == SEED_MASK_ARRAY) {
     int association = -1;
     vtkDataArray* mask = this->GetInputArrayToProcess(1, run.inputVector, association);

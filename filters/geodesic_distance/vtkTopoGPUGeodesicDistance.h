@@ -25,11 +25,13 @@
  * the RunReport of vtkTopoGPUAlgorithm. Unreached vertices give a warning counting them.
  *
  * Distributed runs (several MPI ranks, more than one piece): the pieces of both inputs
- * are gathered to rank 0 (their points merged where the coordinates are equal, ghost
- * cells dropped), the distance is computed there on the whole surface and rank 0
- * outputs it; the other ranks output an empty data set. Every rank's output has the
- * field data TopoGPUResultRank (0). Point ids then refer to the gathered surface, so use
- * a mask array or seed points there.
+ * are gathered to rank 0 (ghost cells dropped), the distance is computed there on the
+ * whole surface and rank 0 outputs it; the other ranks output an empty data set. Every
+ * rank's output has the field data TopoGPUResultRank (0). Seed ids keep their serial
+ * meaning: with one non-empty piece, its point ids (nothing is merged); with global
+ * point ids (GlobalPointIds) on every piece, the gathered points are those ids in
+ * increasing order, seed ids and SeedIdentifier are global ids; otherwise (points merged
+ * by position) Seed Mode Point Ids is refused with an error.
  */
 #ifndef vtkTopoGPUGeodesicDistance_h
 #define vtkTopoGPUGeodesicDistance_h
@@ -116,6 +118,10 @@ private:
 
   int SeedMode = SEED_POINT_IDS;
   std::vector<vtkIdType> SeedIds;
+  // Distributed runs: SeedIds as vertex ids of the gathered surface, used by Compute on
+  // rank 0 while UseDistributedSeedIds is set.
+  std::vector<vtkIdType> DistributedSeedIds;
+  bool UseDistributedSeedIds = false;
   int SpeedMode = SPEED_CONSTANT;
   double Speed = 1.0;
   bool UseStopDistance = false;
