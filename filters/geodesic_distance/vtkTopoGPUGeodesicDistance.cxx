@@ -70,6 +70,11 @@ const char* solverName(int value) {
               ")");
 }
 
+// The clamp ranges of the header's setters are the core's (and the CLI's).
+static_assert(ek::kMinPatchSize == 4 && ek::kMaxPatchSize == 512 &&
+                  ek::kMaxInternalIterations == 1000,
+              "update vtkTopoGPUGeodesicDistance.h's clamps and plugin.xml's domains");
+
 constexpr int kResultRank = 0;
 // Distributed runs: relative distance under which the pieces' points are one point.
 constexpr double kMergeTolerance = 1e-9;
@@ -334,6 +339,10 @@ void vtkTopoGPUGeodesicDistance::PrintSelf(ostream& os, vtkIndent indent) {
   os << indent << "StopDistance: " << this->StopDistance << "\n";
   os << indent << "Solver: " << this->Solver << "\n";
   os << indent << "DoublePrecision: " << this->DoublePrecision << "\n";
+  os << indent << "PatchSize: " << this->PatchSize << "\n";
+  os << indent << "InternalIterations: " << this->InternalIterations << "\n";
+  os << indent << "BandWidth: " << this->BandWidth << "\n";
+  os << indent << "Partition: " << this->Partition << "\n";
 }
 
 void vtkTopoGPUGeodesicDistance::AddSeedId(vtkIdType id) {
@@ -493,6 +502,10 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
 
   ek::Parameters parameters;
   parameters.solver = ek::parseSolver(solverName(this->Solver));
+  parameters.patchSize = this->PatchSize;
+  parameters.internalIterations = this->InternalIterations;
+  parameters.bandWidth = this->BandWidth;
+  parameters.useMetis = this->Partition == PARTITION_METIS;
   if (this->UseStopDistance)
     parameters.stopDistance = this->StopDistance;
 

@@ -69,13 +69,15 @@ public:
   ///@}
 
   ///@{
-  /** The constant speed (finite, > 0). Default: 1 (distances). */
+  /** The constant speed (finite, > 0; anything else is an error when the filter runs).
+   * Default: 1 (distances). */
   vtkSetMacro(Speed, double);
   vtkGetMacro(Speed, double);
   ///@}
 
   ///@{
-  /** When on, vertices farther than StopDistance stay unreached (+inf). Default off. */
+  /** When on, vertices farther than StopDistance (>= 0 or +inf; anything else is an
+   * error when the filter runs) stay unreached (+inf). Default off. */
   vtkSetMacro(UseStopDistance, bool);
   vtkGetMacro(UseStopDistance, bool);
   vtkSetMacro(StopDistance, double);
@@ -83,10 +85,29 @@ public:
   ///@}
 
   ///@{
-  /** The solver, an index into the filter's solver table (0 fmm, 1 fim, 2 fim-mt).
-   * Default: 2 (fim-mt). */
+  /** The solver, an index into the filter's solver table (0 fmm, 1 fim, 2 fim-mt, 3 gpu,
+   * 4 auto; another value is an error when the filter runs). Default: 4 (auto). */
   vtkSetMacro(Solver, int);
   vtkGetMacro(Solver, int);
+  ///@}
+
+  ///@{
+  /**
+   * patchFIM's tuning (Solver gpu, or auto when it picks the GPU), with the ranges of
+   * `topogpu geodesic`: vertices per patch (4..512, default 64; clamped), the most Jacobi
+   * sweeps per active patch and round (1..1000, default 7; clamped), the band in mean
+   * edge travel times (> 0 or +inf, default 1; anything else is an error when the filter
+   * runs) and the partition (PARTITION_BFS, default, or PARTITION_METIS).
+   */
+  enum Partitions { PARTITION_BFS = 0, PARTITION_METIS = 1 };
+  vtkSetClampMacro(PatchSize, int, 4, 512);
+  vtkGetMacro(PatchSize, int);
+  vtkSetClampMacro(InternalIterations, int, 1, 1000);
+  vtkGetMacro(InternalIterations, int);
+  vtkSetMacro(BandWidth, double);
+  vtkGetMacro(BandWidth, double);
+  vtkSetClampMacro(Partition, int, PARTITION_BFS, PARTITION_METIS);
+  vtkGetMacro(Partition, int);
   ///@}
 
   ///@{
@@ -128,6 +149,10 @@ private:
   double StopDistance = 1.0;
   int Solver = 4; // auto
   bool DoublePrecision = false;
+  int PatchSize = 64;
+  int InternalIterations = 7;
+  double BandWidth = 1.0;
+  int Partition = PARTITION_BFS;
 };
 
 #endif
