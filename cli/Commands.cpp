@@ -123,8 +123,9 @@ const std::vector<Command>& commandTable() {
         {"--seeds", "ID[,ID...]", "seed vertex ids (distance 0), 0-based, in file order"},
         {"--solver", "auto|fmm|fim|fim-mt|gpu",
          "fast marching, meshFIM on one thread, meshFIM on all threads, patchFIM on the "
-         "GPU (falls back to fim-mt with a warning); auto (default): gpu when a GPU is "
-         "present and the mesh fits its memory, else fim-mt"},
+         "GPU (falls back to fim-mt with a warning); auto (default): gpu where it is "
+         "expected to win end to end (a device that fits the mesh, its partition, start "
+         "and transfers below fim-mt's solve), else fim-mt"},
         {"--patch-size", "N", "patchFIM: vertices per patch (4 to 512, default 64)"},
         {"--internal-iterations", "N",
          "patchFIM: most sweeps per active patch and round (1 to 1000, default 7)"},
@@ -149,7 +150,8 @@ const std::vector<Command>& commandTable() {
        "that ran), requested_solver, seeds, speed, iterations (sweeps of meshFIM, "
        "accepted vertices of FMM, rounds of patchFIM), local_solves_per_vertex, "
        "unreached, max_distance, converged, obtuse_angles, unfolded_angles, "
-       "degenerate_triangles, output; patchFIM adds patches, partition, patch_rounds, "
+       "degenerate_triangles, output, wall_seconds (the whole command); timings: every "
+       "stage, read and write included; patchFIM adds patches, partition, patch_rounds, "
        "patch_size, internal_iterations, band_width.",
        runGeodesic},
       {"rips",

@@ -3,8 +3,10 @@
 #include "TopoGPUDataSetAdaptor.h"
 #include "TopoGPUFilterRun.h"
 
+#include "core/common/DeviceWarmUp.h"
 #include "core/common/Timer.h"
 #include "core/eikonal/Eikonal.h"
+#include "core/eikonal/Preparation.h"
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
@@ -24,6 +26,7 @@
 #include <vtkObjectFactory.h>
 #include <vtkPointData.h>
 #include <vtkPointLocator.h>
+#include <vtkPointSet.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkSmartPointer.h>
@@ -57,11 +60,18 @@ constexpr SolverRow kSolverTable[] = {
     {0, "fmm"}, {1, "fim"}, {2, "fim-mt"}, {3, "gpu"}, {4, "auto"},
 };
 
-const char* solverName(int value) {
+// The name of a Solver value, or null outside the table.
+const char* solverNameOrNull(int value) {
   for (const SolverRow& row : kSolverTable) {
     if (row.value == value)
       return row.name;
   }
+  return nullptr;
+}
+
+const char* solverName(int value) {
+  if (const char* name = solverNameOrNull(value))
+    return name;
   std::string known;
   for (const SolverRow& row : kSolverTable)
     known +=
@@ -313,6 +323,10 @@ std::string arrayName(vtkAbstractArray* array) {
 
 } // namespace
 
+struct vtkTopoGPUGeodesicDistance::PreparedSurface {
+  ek::Preparation preparation;
+};
+
 vtkTopoGPUGeodesicDistance::vtkTopoGPUGeodesicDistance() {
   this->Label = "TopoGPU Geodesic Distance";
   this->NeedsInputScalars = false;
@@ -379,6 +393,22 @@ int vtkTopoGPUGeodesicDistance::FillOutputPortInformation(int port,
   // "vtkDataSet": the base class creates an output of the input's type.
   info->Set(vtkDataObject::DATA_TYPE_NAME(), "vtkDataSet");
   return 1;
+}
+
+int vtkTopoGPUGeodesicDistance::RequestInformation(vtkInformation* request,
+                                                   vtkInformationVector** inputVector,
+                                                   vtkInformationVector* outputVector) {
+  // The device's start overlaps the upstream work and the triangulation of the first
+  // update, on the rank that computes; its context then serves the whole session.
+  const char* name = solverNameOrNull(this->Solver);
+  const std::string solver = name ? name : "";
+  vtkMultiProcessController* controller =
+      vtkMultiProcessController::GetGlobalController();
+  const bool computes =
+      controller == nullptr || controller->GetLocalProcessId() == kResultRank;
+  if ((solver == "gpu" || solver == "auto") && computes)
+    topogpu::warmUpDevice();
+  return this->Superclass::RequestInformation(request, inputVector, outputVector);
 }
 
 int vtkTopoGPUGeodesicDistance::RequestUpdateExtent(vtkInformation* request,
@@ -577,12 +607,35 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
     parameters.speedValues = speed.data();
   }
 
-  std::vector<double> coordinates(std::size_t(n) * 3);
-  for (vtkIdType v = 0; v < n; ++v)
-    input->GetPoint(v, coordinates.data() + 3 * v);
+  // The coordinates as x y z doubles: read in place from a vtkDoubleArray, else
+  // converted from the raw array (no virtual call per point).
+  const topogpu::Timer pointsTimer;
+  std::vector<double> converted;
+  const double* coordinates = nullptr;
+  auto* pointSet = vtkPointSet::SafeDownCast(input);
+  vtkDataArray* pointData =
+      pointSet && pointSet->GetPoints() ? pointSet->GetPoints()->GetData() : nullptr;
+  if (auto* doubles = vtkDoubleArray::SafeDownCast(pointData);
+      doubles != nullptr && doubles->GetNumberOfComponents() == 3) {
+    coordinates = doubles->GetPointer(0);
+  } else {
+    converted.resize(std::size_t(n) * 3);
+    if (auto* floats = vtkFloatArray::SafeDownCast(pointData);
+        floats != nullptr && floats->GetNumberOfComponents() == 3)
+      std::copy(floats->GetPointer(0), floats->GetPointer(0) + 3 * n, converted.begin());
+    else
+      for (vtkIdType v = 0; v < n; ++v)
+        input->GetPoint(v, converted.data() + 3 * v);
+    coordinates = converted.data();
+  }
+  const double pointsSeconds = pointsTimer.seconds();
 
+  if (!this->Prepared)
+    this->Prepared = std::make_unique<PreparedSurface>();
   ek::Result result;
-  ek::execute(**shared, coordinates.data(), parameters, run.monitor, result, run.report);
+  ek::execute(**shared, coordinates, parameters, run.monitor, result, run.report,
+              &this->Prepared->preparation);
+  run.report.timings.insert(run.report.timings.begin(), {"points", pointsSeconds});
 
   const topogpu::Timer outputTimer;
   vtkSmartPointer<vtkDataArray> distance;
@@ -592,10 +645,11 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
     std::copy(result.distance.begin(), result.distance.end(), values->GetPointer(0));
     distance = values;
   } else {
+    // ek::toFloat32's rounding, straight into the output array (+inf stays +inf).
     auto values = vtkSmartPointer<vtkFloatArray>::New();
-    const std::vector<float> single = ek::toFloat32(result.distance);
     values->SetNumberOfTuples(n);
-    std::copy(single.begin(), single.end(), values->GetPointer(0));
+    std::transform(result.distance.begin(), result.distance.end(), values->GetPointer(0),
+                   [](double d) { return float(d); });
     distance = values;
   }
   distance->SetName("GeodesicDistance");

@@ -18,6 +18,12 @@
  * speed). Solver: "auto" (default), "fmm", "fim", "fim-mt" or "gpu" (see kSolverTable in
  * the .cxx).
  *
+ * The mesh setup and patchFIM's patches are kept between updates (about 250 bytes per
+ * vertex) and reused while the surface, its points and the speed are unchanged, so a
+ * change of seeds reruns the solver alone. With Solver gpu or auto the device's
+ * context is started when the pipeline first asks for information, on a thread of its
+ * own, and stays for the session.
+ *
  * Output: the input (shallow copy) with the point arrays GeodesicDistance (float32,
  * float64 with DoublePrecision; +inf where unreached) and SeedIdentifier (the nearest
  * seed's vertex id, -1 where unreached), and field data GeodesicSolver,
@@ -39,6 +45,7 @@
 #include "TopoGPUFiltersModule.h"
 #include "vtkTopoGPUAlgorithm.h"
 
+#include <memory>
 #include <vector>
 
 class TOPOGPUFILTERS_EXPORT vtkTopoGPUGeodesicDistance : public vtkTopoGPUAlgorithm {
@@ -124,6 +131,8 @@ protected:
                              vtkInformationVector* outputVector) override;
   int FillInputPortInformation(int port, vtkInformation* info) override;
   int FillOutputPortInformation(int port, vtkInformation* info) override;
+  int RequestInformation(vtkInformation* request, vtkInformationVector** inputVector,
+                         vtkInformationVector* outputVector) override;
   int RequestUpdateExtent(vtkInformation* request, vtkInformationVector** inputVector,
                           vtkInformationVector* outputVector) override;
 #ifndef __VTK_WRAP__
@@ -139,6 +148,11 @@ private:
 
   int SeedMode = SEED_POINT_IDS;
   std::vector<vtkIdType> SeedIds;
+  // The mesh setup and patchFIM's patches of the last run's surface (core/eikonal's
+  // Preparation), reused by the next run while the surface, its points and the speed are
+  // unchanged: a change of seeds, solver or stop distance skips them.
+  struct PreparedSurface;
+  std::unique_ptr<PreparedSurface> Prepared;
   // Distributed runs: SeedIds as vertex ids of the gathered surface, used by Compute on
   // rank 0 while UseDistributedSeedIds is set.
   std::vector<vtkIdType> DistributedSeedIds;

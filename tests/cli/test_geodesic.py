@@ -133,6 +133,11 @@ with tempfile.TemporaryDirectory() as tmp:
             if jitter > 0:
                 check(data["obtuse_angles"] > 0 and data["unfolded_angles"] > 0,
                       f"{name}: obtuse angles {data['obtuse_angles']}")
+            # Every stage the user waits for is timed, reading and writing included, and
+            # the command's wall time holds them all.
+            check({"read", "precondition", "mesh setup", "write"} <= set(data["timings"])
+                  and data["wall_seconds"] >= data["total_seconds"] > 0,
+                  f"{name}: stages {data['timings']}, wall {data.get('wall_seconds')}")
         if len(results) == 3:
             for solver in ("fim", "fim-mt"):
                 diff = np.abs(results[solver] - results["fmm"]).max()

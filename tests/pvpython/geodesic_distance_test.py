@@ -448,6 +448,53 @@ def case_doc_example():
     print("doc example: farthest %.4f, %d unreached" % (farthest, unreached))
 
 
+def stages(out):
+    names = out.VTKObject.GetFieldData().GetAbstractArray("TopoGPUTimingStages")
+    return [names.GetValue(i) for i in range(names.GetNumberOfValues())]
+
+
+def case_reuse():
+    """The filter keeps its mesh setup between updates: a change of seeds, solver or stop
+    distance reuses it ("mesh setup (cached)"), a change of points or speed rebuilds it;
+    either way the output is a fresh filter's, bit for bit (FMM is deterministic)."""
+    sphere = Sphere(ThetaResolution=40, PhiResolution=30)  # noqa: F405
+    moved = Transform(Input=sphere)  # noqa: F405
+    moved.Transform = "Transform"
+    f = TopoGPUGeodesicDistance(Input=moved, SeedIds=[0], Solver="fmm",  # noqa: F405
+                                DoublePrecision=1)
+    steps = [("first run", {}, False),
+             ("other seeds", {"SeedIds": [5, 400]}, True),
+             ("a stop distance", {"UseStopDistance": 1, "StopDistance": 0.8}, True),
+             ("another solver", {"Solver": "fim"}, True),
+             ("a speed", {"Speed": 2.0}, False),
+             ("seeds again", {"SeedIds": [1]}, True)]
+    for what, settings, cached in steps + [("moved points", None, False)]:
+        if settings is None:
+            moved.Transform.Scale = [1.0, 2.0, 1.0]
+            settings = {}
+        for key, value in settings.items():
+            setattr(f, key, value)
+        out = fetch(f)
+        names = stages(out)
+        assert ("mesh setup (cached)" in names) == cached and \
+            ("mesh setup" in names) != cached, (what, names)
+        fresh = TopoGPUGeodesicDistance(Input=moved)  # noqa: F405
+        for key in ("SeedIds", "Solver", "Speed", "UseStopDistance", "StopDistance",
+                    "DoublePrecision"):
+            setattr(fresh, key, f.GetPropertyValue(key))
+        expected = fetch(fresh)
+        d, e = np.asarray(out.PointData["GeodesicDistance"]), np.asarray(
+            expected.PointData["GeodesicDistance"])
+        if f.GetPropertyValue("Solver") == "fmm":
+            assert np.array_equal(d, e), what
+        else:  # meshFIM: within its epsilon-convergence
+            assert np.allclose(d, e, rtol=0, atol=1e-6), what
+        assert np.array_equal(out.PointData["SeedIdentifier"],
+                              expected.PointData["SeedIdentifier"]), what
+        Delete(fresh)  # noqa: F405
+        print("reuse: %s -> %s" % (what, "cached" if cached else "rebuilt"))
+
+
 def case_property_ranges():
     """The filter's properties take the ranges `topogpu geodesic` takes (docs/cli.md
     states them; cli.geodesic checks those against --help): the XML domains hold them,
