@@ -350,7 +350,7 @@ def main():
                     updates.append({"mesh": mesh["name"], "vertices": mesh.get("vertices"),
                                     **run_updates(args, mesh)})
                     print(f"  updates: {json.dumps(updates[-1])[:400]}", flush=True)
-                except (RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
+                except (OSError, RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
                     notes.append(f"{mesh['name']}: updates failed: {str(e)[-300:]}")
             for speed in speeds:
                 if speed == "random" and mesh["kind"] == "surface":
