@@ -114,9 +114,9 @@ const std::vector<Command>& commandTable() {
        "geodesic distance on a triangle surface from seed vertices (FMM, meshFIM, "
        "patchFIM on the GPU)",
        {"--mesh FILE --seeds ID[,ID...] [--solver auto|fmm|fim|fim-mt|gpu] "
-        "[--speed-array NAME] [--stop D] [--out FILE] [--json]"},
+        "[--partition bfs|metis] [--speed-array NAME] [--stop D] [--out FILE] [--json]"},
        {{"--mesh", "FILE",
-         "triangle surface: .off .ply"
+         "triangle surface (any other cell is refused): .off .ply"
 #if TOPOGPU_WITH_VTK
          " .vtu .vtp .vtk"
 #else
@@ -126,8 +126,9 @@ const std::vector<Command>& commandTable() {
         {"--seeds", "ID[,ID...]", "seed vertex ids (distance 0), 0-based, in file order"},
         {"--solver", "auto|fmm|fim|fim-mt|gpu",
          "fast marching, meshFIM on one thread, meshFIM on all threads, patchFIM on the "
-         "GPU (falls back to fim-mt with a warning); auto (default): gpu when a GPU is "
-         "present and the mesh fits its memory, else fim-mt"},
+         "GPU (falls back to fim-mt with a warning); auto (default): gpu where it is "
+         "expected to win end to end (a device that fits the mesh, its partition, start "
+         "and transfers below fim-mt's solve), else fim-mt"},
         {"--patch-size", "N", "patchFIM: vertices per patch (4 to 512, default 64)"},
         {"--internal-iterations", "N",
          "patchFIM: most sweeps per active patch and round (1 to 1000, default 7)"},
@@ -135,8 +136,8 @@ const std::vector<Command>& commandTable() {
          "patchFIM: values propagated per round, in mean edge travel times beyond the "
          "smallest waiting one (> 0 or inf, default 1)"},
         {"--partition", "bfs|metis",
-         "patchFIM: patches grown breadth-first (default) or from METIS (BFS-grown with "
-         "a warning in builds without METIS)"},
+         "patchFIM: patches grown breadth-first (bfs) or from METIS (metis; BFS-grown "
+         "with a warning in builds without METIS); default bfs"},
         {"--speed-array", "NAME",
          "point array giving the speed (> 0) at each vertex; a triangle's speed is the "
          "mean of its vertices' (default: speed 1, the geodesic distance)"},
@@ -152,8 +153,9 @@ const std::vector<Command>& commandTable() {
        "that ran), requested_solver, seeds, speed, iterations (sweeps of meshFIM, "
        "accepted vertices of FMM, rounds of patchFIM), local_solves_per_vertex, "
        "unreached, max_distance, converged, obtuse_angles, unfolded_angles, "
-       "degenerate_triangles, output; patchFIM adds patches, partition, patch_size, "
-       "internal_iterations.",
+       "degenerate_triangles, output, wall_seconds (the whole command); timings: every "
+       "stage, read and write included; patchFIM adds patches, partition, patch_rounds, "
+       "patch_size, internal_iterations, band_width.",
        runGeodesic},
       {"rips",
        "Vietoris-Rips persistence barcodes of a point cloud or a distance matrix "

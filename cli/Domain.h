@@ -64,9 +64,10 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale 
 
 #if TOPOGPU_WITH_VTK
 // .vtu .vtp .vti .vtk through VTK's readers and the filters' adaptor (VtkInput.cxx).
-// keepPoints also copies the point coordinates into Domain::points.
+// keepPoints also copies the point coordinates into Domain::points. trianglesOnly: a
+// cell that is not a triangle is an Error naming it (instead of being skipped).
 Domain loadWithVtk(const std::string& path, const std::string& arrayName,
-                   bool keepPoints = false);
+                   bool keepPoints = false, bool trianglesOnly = false);
 #endif
 
 // 0, 1, 2 for "x", "y", "z" (a coordinate as the scalar field), else -1.
