@@ -28,7 +28,7 @@ void registerCategoricalColours(const std::string& arrayName, const std::string&
   }
   std::ostringstream json;
   json << "{\"array_lookup_tables\": {\"" << arrayName << "\": {\"Title\": \"" << title
-       << "\", \"PVLookupTable\": {\"InterpretValuesAsCategories\": 1, "
+       << "\", \"PVLookupTable\": {\"IndexedLookup\": 1, "
        << "\"AnnotationsInitialized\": 1, \"Annotations\": [" << annotations.str()
        << "], \"IndexedColors\": [" << indexed.str()
        << "], \"AutomaticRescaleRangeMode\": -1, \"Discretize\": 1, "

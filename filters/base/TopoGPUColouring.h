@@ -14,10 +14,10 @@ struct Category {
 
 // Registers, once per process and at the lowest priority (a user's own settings win),
 // ParaView's per-array-name colour map defaults (settings key array_lookup_tables) for
-// arrayName: one colour band and one legend label per category, and the legend title.
-// ParaView 5.11 does not take InterpretValuesAsCategories from settings, so the map is
-// a discretized continuous one with one band centred on each value, which reads the
-// same; the categorical flag is set too for versions that take it.
+// arrayName: categorical (IndexedLookup, the XML name of "Interpret Values As
+// Categories": settings take XML names), one colour and one legend label per category,
+// and the legend title; also a discretized continuous map with one band centred on each
+// value, which reads the same, for a user who turns the categories off.
 void registerCategoricalColours(const std::string& arrayName, const std::string& title,
                                 const std::vector<Category>& categories);
 

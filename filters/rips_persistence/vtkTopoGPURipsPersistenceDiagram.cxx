@@ -1,6 +1,7 @@
 #include "vtkTopoGPURipsPersistenceDiagram.h"
 
 #include "TopoGPUArrays.h"
+#include "TopoGPUColouring.h"
 #include "TopoGPUFilterRun.h"
 
 #include "core/common/HostMemory.h"
@@ -202,10 +203,13 @@ Cloud readCloud(vtkDataObject* object, int mode) {
   return cloud;
 }
 
-// The value an essential bar's death is drawn at: a tenth above everything finite (the
-// threshold when finite, else the largest finite value), so the bar stands out.
+// The value an essential bar's death is drawn at: a tenth above every finite value of
+// the diagram (births, finite deaths), so that the essential bars stand out and the
+// finite ones fill the plot. Not the threshold (TTK's Rips diagram) nor the enclosing
+// radius: those may lie far above every finite death, leaving the finite pairs in a
+// corner.
 double infiniteDeathValue(const rp::Result& result) {
-  double top = std::isfinite(result.threshold) ? result.threshold : 0.0;
+  double top = 0;
   for (const auto& bars : result.intervals) {
     for (const auto& bar : bars) {
       top = std::max(top, bar.birth);
@@ -213,7 +217,13 @@ double infiniteDeathValue(const rp::Result& result) {
         top = std::max(top, bar.death);
     }
   }
-  return top > 0 ? 1.1 * top : 1.0;
+  if (top > 0)
+    return 1.1 * top;
+  // Every bar born at 0 and essential (points at distance 0, or a threshold below
+  // every distance): a unit above, or the threshold when it is lower.
+  return std::isfinite(result.threshold) && result.threshold > 0
+             ? std::min(1.0, result.threshold)
+             : 1.0;
 }
 
 template <typename T> void addValue(vtkFieldData* fd, const char* name, T value) {
@@ -290,6 +300,16 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
 
 vtkTopoGPURipsPersistenceDiagram::vtkTopoGPURipsPersistenceDiagram() {
   this->Label = "TopoGPU Rips Persistence Diagram";
+  // The diagram's legend: one colour per homology dimension (TTK's PairType), the
+  // diagonal grey.
+  topogpu::vtk::registerCategoricalColours("PairType", "Pair type (dimension)",
+                                           {{-1, "diagonal", {0.45, 0.45, 0.45}},
+                                            {0, "H0", {0.84, 0.15, 0.16}},
+                                            {1, "H1", {0.12, 0.47, 0.71}},
+                                            {2, "H2", {0.17, 0.63, 0.17}},
+                                            {3, "H3", {0.58, 0.40, 0.74}},
+                                            {4, "H4", {1.00, 0.50, 0.05}},
+                                            {5, "H5", {0.55, 0.34, 0.29}}});
   this->NeedsInputScalars = false;
   this->NeedsTriangulation = false;
   this->SetNumberOfOutputPorts(kPorts);
@@ -505,10 +525,13 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
   // The diagonal, as TTK's last cell (PairIdentifier and PairType -1, Birth 0,
   // Persistence twice the largest), but on two points of its own spanning every drawn
   // pair: TTK's runs to the highest birth only, a point in a Rips diagram (every
-  // dimension-0 bar is born at 0).
+  // dimension-0 bar is born at 0). It starts a twentieth of the range below the lowest
+  // birth, so that the data's bounds (and the axes grid on them) leave a margin: the
+  // dimension-0 bars, all born at 0, are not drawn under the grid's edge.
   if (!std::isfinite(lowest))
     lowest = 0;
-  setPoint(2 * pairs, lowest, lowest, -1);
+  const double margin = (infiniteDeath - lowest) / 20;
+  setPoint(2 * pairs, lowest - margin, lowest - margin, -1);
   setPoint(2 * pairs + 1, infiniteDeath, infiniteDeath, -1);
   const vtkIdType diagonal[2] = {2 * pairs, 2 * pairs + 1};
   cells->InsertNextCell(2, diagonal);
