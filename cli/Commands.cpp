@@ -170,9 +170,10 @@ const std::vector<Command>& commandTable() {
          "use the sparse-graph path (automatic when the threshold keeps under a quarter "
          "of the pairs, and for sparse input)"},
         {"--backend", "auto|cpu|gpu",
-         "auto (the CPU: faster than the GPU backend on every benchmark set), cpu or "
-         "gpu (the columns and apparent pairs on the device, the reduction on the CPU; "
-         "without a device: the CPU with a warning)"},
+         "auto (default) and cpu: the CPU backend (no device start-up or memory; within "
+         "1.8x of the GPU backend on every benchmark set); gpu: the columns and apparent "
+         "pairs on the device, the reduction on the CPU (without a usable device: the "
+         "CPU with a warning)"},
         {"--threads", "N", "CPU threads (default 0: all cores)"},
         {"--memory-budget", "SIZE",
          "host memory the run may use, in bytes or with K, M or G (default: the "

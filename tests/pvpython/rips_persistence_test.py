@@ -398,6 +398,24 @@ def case_doc_example():
 
 
 def case_documentation():
+    # What the Backend help says is what the filter does: Auto runs the CPU backend (no
+    # warning); GPU without a device runs the CPU with a warning saying why.
+    f = TopoGPURipsPersistenceDiagram(Input=cloud_table(noisy_circle(30)))  # noqa: F405
+    doc = f.GetProperty("Backend").SMProperty.GetDocumentation()
+    texts = [" ".join(t.split()) for t in (doc.GetDescription(), doc.GetShortHelp(),
+                                           doc.GetLongHelp())]
+    for text in texts:
+        assert "the GPU when" not in text and "faster than the GPU backend on every" not in text, text
+        assert re.search(r"Auto \(default\) and CPU(:| run) the CPU backend", text), text
+    for backend, warned in (("Auto", False), ("GPU", True)):
+        f.Backend = backend
+        messages = Messages(f)
+        f.UpdatePipeline()
+        fd = servermanager.Fetch(f).GetFieldData()
+        ran = fd.GetAbstractArray("TopoGPUBackend").GetValue(0)
+        gpu_warning = any("GPU requested" in w for w in messages.warnings)
+        assert ran == "cpu" or (backend == "GPU" and ran == "gpu"), (backend, ran)
+        assert gpu_warning == (warned and ran == "cpu"), (backend, messages.warnings)
     names = documented_properties(TopoGPURipsPersistenceDiagram(  # noqa: F405
         Input=cloud_table(np.zeros((3, 2)))))
     assert {"Input", "InputMode", "MaxDimension", "Threshold", "SparseMode", "Threads",
