@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -406,23 +407,45 @@ int vtkTopoGPURipsPersistenceDiagram::RequestDistributedData(
 }
 
 void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
+  // The properties against the CLI's ranges, before any work.
+  const auto outside = [](const char* property, const std::string& range, double value) {
+    std::ostringstream text;
+    text << property << " must be " << range << ", got " << value;
+    return Error(text.str());
+  };
+  if (this->InputMode != INPUT_POINT_CLOUD && this->InputMode != INPUT_DISTANCE_MATRIX)
+    throw outside("Input Mode", "0 (Point Cloud) or 1 (Distance Matrix)",
+                  this->InputMode);
+  if (this->MaxDimension < 0 || this->MaxDimension > rp::kMaxDimensionLimit)
+    throw outside("Max Dimension",
+                  "between 0 and " + std::to_string(rp::kMaxDimensionLimit),
+                  this->MaxDimension);
+  if (std::isnan(this->Threshold) || this->Threshold == 0)
+    throw outside("Threshold", "> 0, or negative for the automatic threshold",
+                  this->Threshold);
+  if (this->SparseMode < SPARSE_AUTO || this->SparseMode > SPARSE_SPARSE)
+    throw outside("Sparse Mode", "0 (Auto), 1 (Dense) or 2 (Sparse)", this->SparseMode);
+  if (this->Threads < 0 || this->Threads > rp::kMaxThreads)
+    throw outside("Threads",
+                  "between 0 (all cores) and " + std::to_string(rp::kMaxThreads),
+                  this->Threads);
+  if (!(this->MemoryBudget >= 0))
+    throw outside("Memory Budget", ">= 0 MiB (0: the available memory)",
+                  this->MemoryBudget);
   topogpu::Timer inputTimer;
   const Cloud cloud = readCloud(run.inputObject, this->InputMode);
   run.report.timings.emplace_back("input", inputTimer.seconds());
 
   rp::Parameters parameters;
   parameters.maxDimension = this->MaxDimension;
-  if (this->Threshold >= 0)
-    parameters.threshold = this->Threshold; // 0 is the core's error
+  if (this->Threshold > 0)
+    parameters.threshold = this->Threshold;
   parameters.sparse = this->SparseMode == SPARSE_DENSE    ? rp::SparseMode::Dense
                       : this->SparseMode == SPARSE_SPARSE ? rp::SparseMode::Sparse
                                                           : rp::SparseMode::Auto;
   parameters.threads = this->Threads;
   parameters.backend = run.backend;
   parameters.cocycles = this->ComputeCocycles;
-  if (!(this->MemoryBudget >= 0))
-    throw Error("Memory Budget must be >= 0 MiB (0: the available memory), got " +
-                std::to_string(this->MemoryBudget));
   parameters.memoryBudget = this->MemoryBudget > 0 ? this->MemoryBudget * 1024.0 * 1024.0
                                                    : topogpu::availableHostMemory();
   // The run's size before it starts: a default threshold whose run would not stay
