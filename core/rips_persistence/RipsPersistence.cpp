@@ -39,8 +39,6 @@ namespace topogpu::rips_persistence {
 namespace {
 
 using detail::denseEnclosingRadius;
-using detail::pointDistance;
-using detail::pointDistances;
 using detail::sparseEnclosingRadius;
 using detail::streamedEnclosingRadius;
 using detail::validate;
@@ -744,6 +742,7 @@ public:
       std::vector<std::vector<Entry>> cochains;
       if (workers > 1) {
         std::vector<std::size_t> wanted;
+        wanted.reserve(bars.size());
         for (const auto& bar : bars)
           wanted.push_back(bar.first);
         cochains = serialCochains(remaining, count, table, state, wanted);
