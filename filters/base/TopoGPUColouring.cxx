@@ -44,4 +44,11 @@ std::vector<Category> criticalIndexCategories() {
           {3, "maximum", {0.70, 0.02, 0.15}}};
 }
 
+std::vector<Category> criticalTypeCategories() {
+  auto categories = criticalIndexCategories();
+  // yellow: apart from the four, and visible on the grey slices of the states
+  categories.push_back({4, "degenerate", {0.95, 0.90, 0.25}});
+  return categories;
+}
+
 } // namespace topogpu::vtk
