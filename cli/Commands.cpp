@@ -169,7 +169,7 @@ const std::vector<Command>& commandTable() {
         {"--format", "F",
          "distance (full matrix), lower-distance (default, as Ripser), upper-distance, "
          "point-cloud (one point per line) or sparse ('i j d' lines)"},
-        {"--dim", "K", "compute persistence up to dimension K (default 1)"},
+        {"--dim", "K", "compute persistence up to dimension K (0 to 64; default 1)"},
         {"--threshold", "T",
          "keep simplices of diameter <= T (> 0; default and upper bound: the enclosing "
          "radius)"},
@@ -177,10 +177,11 @@ const std::vector<Command>& commandTable() {
          "use the sparse-graph path (automatic when the threshold keeps under a quarter "
          "of the pairs, and for sparse input)"},
         {"--backend", "auto|cpu|gpu",
-         "auto (the CPU: faster than the GPU backend on every benchmark set), cpu or "
-         "gpu (the columns and apparent pairs on the device, the reduction on the CPU; "
-         "without a device: the CPU with a warning)"},
-        {"--threads", "N", "CPU threads (default 0: all cores)"},
+         "auto (default) and cpu: the CPU backend (no device start-up or memory; within "
+         "1.8x of the GPU backend on every benchmark set); gpu: the columns and apparent "
+         "pairs on the device, the reduction on the CPU (without a usable device: the "
+         "CPU with a warning)"},
+        {"--threads", "N", "CPU threads (0 to 4096; default 0: all cores)"},
         {"--memory-budget", "SIZE",
          "host memory the run may use, in bytes or with K, M or G (default: the "
          "available memory); a run whose estimate is larger is refused with the "

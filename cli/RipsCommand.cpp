@@ -81,12 +81,12 @@ int runRips(const Arguments& args, CommandContext& context) {
   rp::Parameters parameters;
   const rp::InputFormat format =
       rp::parseInputFormat(args.get("--format", "lower-distance"));
-  parameters.maxDimension = int(args.integer("--dim", 1, 0, 1000));
+  parameters.maxDimension = int(args.integer("--dim", 1, 0, rp::kMaxDimensionLimit));
   if (args.has("--threshold"))
     parameters.threshold = parseThreshold(args.get("--threshold"));
   if (args.has("--sparse"))
     parameters.sparse = rp::SparseMode::Sparse;
-  parameters.threads = int(args.integer("--threads", 0, 0, 4096));
+  parameters.threads = int(args.integer("--threads", 0, 0, rp::kMaxThreads));
   parameters.backend = parseBackend(args.get("--backend", "auto"));
   parameters.cocycles = args.has("--cocycles");
   parameters.memoryBudget = args.has("--memory-budget")

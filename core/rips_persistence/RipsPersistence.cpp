@@ -39,8 +39,6 @@ namespace topogpu::rips_persistence {
 namespace {
 
 using detail::denseEnclosingRadius;
-using detail::pointDistance;
-using detail::pointDistances;
 using detail::sparseEnclosingRadius;
 using detail::streamedEnclosingRadius;
 using detail::validate;
@@ -744,6 +742,7 @@ public:
       std::vector<std::vector<Entry>> cochains;
       if (workers > 1) {
         std::vector<std::size_t> wanted;
+        wanted.reserve(bars.size());
         for (const auto& bar : bars)
           wanted.push_back(bar.first);
         cochains = serialCochains(remaining, count, table, state, wanted);
@@ -1572,13 +1571,15 @@ double enclosingRadius(const RipsInput& input) {
 namespace detail {
 
 void validate(const RipsInput& input, const Parameters& parameters) {
-  if (parameters.maxDimension < 0)
-    throw Error("the maximum dimension must be >= 0, got " +
+  if (parameters.maxDimension < 0 || parameters.maxDimension > kMaxDimensionLimit)
+    throw Error("the maximum dimension must be >= 0 and at most " +
+                std::to_string(kMaxDimensionLimit) + ", got " +
                 std::to_string(parameters.maxDimension));
   if (std::isnan(parameters.threshold) || parameters.threshold <= 0)
     throw Error("the threshold must be > 0, got " + std::to_string(parameters.threshold));
-  if (parameters.threads < 0)
-    throw Error("the number of threads must be >= 0 (0: all cores), got " +
+  if (parameters.threads < 0 || parameters.threads > kMaxThreads)
+    throw Error("the number of threads must be >= 0 (0: all cores) and at most " +
+                std::to_string(kMaxThreads) + ", got " +
                 std::to_string(parameters.threads));
   const SimplexId n = input.numberOfPoints;
   if (n < 2)

@@ -25,6 +25,13 @@ enum class SparseMode {
   Sparse // adjacency lists of the edges under the threshold
 };
 
+// The parameters' ranges (the CLI's options and the filter's properties take these):
+// dimensions up to 64 (simplices of up to 66 vertices; the engine's vertex arrays hold
+// 72, and the 63-bit index space runs out first on any input large enough for them),
+// threads up to 4096.
+constexpr int kMaxDimensionLimit = 64;
+constexpr int kMaxThreads = 4096;
+
 struct Parameters {
   int maxDimension = 1; // Ripser's --dim
   // Simplices of diameter <= threshold enter the filtration. Infinity (the default)

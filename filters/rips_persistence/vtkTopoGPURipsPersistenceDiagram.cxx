@@ -1,6 +1,7 @@
 #include "vtkTopoGPURipsPersistenceDiagram.h"
 
 #include "TopoGPUArrays.h"
+#include "TopoGPUColouring.h"
 #include "TopoGPUFilterRun.h"
 
 #include "core/common/HostMemory.h"
@@ -34,6 +35,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -202,10 +204,13 @@ Cloud readCloud(vtkDataObject* object, int mode) {
   return cloud;
 }
 
-// The value an essential bar's death is drawn at: a tenth above everything finite (the
-// threshold when finite, else the largest finite value), so the bar stands out.
+// The value an essential bar's death is drawn at: a tenth above every finite value of
+// the diagram (births, finite deaths), so that the essential bars stand out and the
+// finite ones fill the plot. Not the threshold (TTK's Rips diagram) nor the enclosing
+// radius: those may lie far above every finite death, leaving the finite pairs in a
+// corner.
 double infiniteDeathValue(const rp::Result& result) {
-  double top = std::isfinite(result.threshold) ? result.threshold : 0.0;
+  double top = 0;
   for (const auto& bars : result.intervals) {
     for (const auto& bar : bars) {
       top = std::max(top, bar.birth);
@@ -213,7 +218,13 @@ double infiniteDeathValue(const rp::Result& result) {
         top = std::max(top, bar.death);
     }
   }
-  return top > 0 ? 1.1 * top : 1.0;
+  if (top > 0)
+    return 1.1 * top;
+  // Every bar born at 0 and essential (points at distance 0, or a threshold below
+  // every distance): a unit above, or the threshold when it is lower.
+  return std::isfinite(result.threshold) && result.threshold > 0
+             ? std::min(1.0, result.threshold)
+             : 1.0;
 }
 
 template <typename T> void addValue(vtkFieldData* fd, const char* name, T value) {
@@ -290,6 +301,16 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
 
 vtkTopoGPURipsPersistenceDiagram::vtkTopoGPURipsPersistenceDiagram() {
   this->Label = "TopoGPU Rips Persistence Diagram";
+  // The diagram's legend: one colour per homology dimension (TTK's PairType), the
+  // diagonal grey.
+  topogpu::vtk::registerCategoricalColours("PairType", "Pair type (dimension)",
+                                           {{-1, "diagonal", {0.45, 0.45, 0.45}},
+                                            {0, "H0", {0.84, 0.15, 0.16}},
+                                            {1, "H1", {0.12, 0.47, 0.71}},
+                                            {2, "H2", {0.17, 0.63, 0.17}},
+                                            {3, "H3", {0.58, 0.40, 0.74}},
+                                            {4, "H4", {1.00, 0.50, 0.05}},
+                                            {5, "H5", {0.55, 0.34, 0.29}}});
   this->NeedsInputScalars = false;
   this->NeedsTriangulation = false;
   this->SetNumberOfOutputPorts(kPorts);
@@ -386,23 +407,45 @@ int vtkTopoGPURipsPersistenceDiagram::RequestDistributedData(
 }
 
 void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
+  // The properties against the CLI's ranges, before any work.
+  const auto outside = [](const char* property, const std::string& range, double value) {
+    std::ostringstream text;
+    text << property << " must be " << range << ", got " << value;
+    return Error(text.str());
+  };
+  if (this->InputMode != INPUT_POINT_CLOUD && this->InputMode != INPUT_DISTANCE_MATRIX)
+    throw outside("Input Mode", "0 (Point Cloud) or 1 (Distance Matrix)",
+                  this->InputMode);
+  if (this->MaxDimension < 0 || this->MaxDimension > rp::kMaxDimensionLimit)
+    throw outside("Max Dimension",
+                  "between 0 and " + std::to_string(rp::kMaxDimensionLimit),
+                  this->MaxDimension);
+  if (std::isnan(this->Threshold) || this->Threshold == 0)
+    throw outside("Threshold", "> 0, or negative for the automatic threshold",
+                  this->Threshold);
+  if (this->SparseMode < SPARSE_AUTO || this->SparseMode > SPARSE_SPARSE)
+    throw outside("Sparse Mode", "0 (Auto), 1 (Dense) or 2 (Sparse)", this->SparseMode);
+  if (this->Threads < 0 || this->Threads > rp::kMaxThreads)
+    throw outside("Threads",
+                  "between 0 (all cores) and " + std::to_string(rp::kMaxThreads),
+                  this->Threads);
+  if (!(this->MemoryBudget >= 0))
+    throw outside("Memory Budget", ">= 0 MiB (0: the available memory)",
+                  this->MemoryBudget);
   topogpu::Timer inputTimer;
   const Cloud cloud = readCloud(run.inputObject, this->InputMode);
   run.report.timings.emplace_back("input", inputTimer.seconds());
 
   rp::Parameters parameters;
   parameters.maxDimension = this->MaxDimension;
-  if (this->Threshold >= 0)
-    parameters.threshold = this->Threshold; // 0 is the core's error
+  if (this->Threshold > 0)
+    parameters.threshold = this->Threshold;
   parameters.sparse = this->SparseMode == SPARSE_DENSE    ? rp::SparseMode::Dense
                       : this->SparseMode == SPARSE_SPARSE ? rp::SparseMode::Sparse
                                                           : rp::SparseMode::Auto;
   parameters.threads = this->Threads;
   parameters.backend = run.backend;
   parameters.cocycles = this->ComputeCocycles;
-  if (!(this->MemoryBudget >= 0))
-    throw Error("Memory Budget must be >= 0 MiB (0: the available memory), got " +
-                std::to_string(this->MemoryBudget));
   parameters.memoryBudget = this->MemoryBudget > 0 ? this->MemoryBudget * 1024.0 * 1024.0
                                                    : topogpu::availableHostMemory();
   // The run's size before it starts: a default threshold whose run would not stay
@@ -505,10 +548,13 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
   // The diagonal, as TTK's last cell (PairIdentifier and PairType -1, Birth 0,
   // Persistence twice the largest), but on two points of its own spanning every drawn
   // pair: TTK's runs to the highest birth only, a point in a Rips diagram (every
-  // dimension-0 bar is born at 0).
+  // dimension-0 bar is born at 0). It starts a twentieth of the range below the lowest
+  // birth, so that the data's bounds (and the axes grid on them) leave a margin: the
+  // dimension-0 bars, all born at 0, are not drawn under the grid's edge.
   if (!std::isfinite(lowest))
     lowest = 0;
-  setPoint(2 * pairs, lowest, lowest, -1);
+  const double margin = (infiniteDeath - lowest) / 20;
+  setPoint(2 * pairs, lowest - margin, lowest - margin, -1);
   setPoint(2 * pairs + 1, infiniteDeath, infiniteDeath, -1);
   const vtkIdType diagonal[2] = {2 * pairs, 2 * pairs + 1};
   cells->InsertNextCell(2, diagonal);

@@ -284,6 +284,23 @@ with tempfile.TemporaryDirectory() as tmp:
     check(gpu_run.returncode == 0 and (gpu_out.get("backend") == "gpu" or any(
         "GPU requested" in w for w in gpu_out.get("warnings", []))),
           f"--backend gpu without a device: {gpu_run.stdout[-300:]}")
+    # What the help texts say about --backend is what the command does: auto (default) and
+    # cpu run the CPU backend; gpu is accepted (the CPU with a warning without a device).
+    auto_run = cli_helpers.topogpu("rips", "--format", "point-cloud", "--json", small)
+    try:
+        auto_backend = json.loads(auto_run.stdout).get("backend")
+    except ValueError:
+        auto_backend = None
+    check(auto_backend == "cpu", f"--backend auto runs the CPU backend: {auto_backend}")
+    usage = cli_helpers.topogpu("rips", "--help").stdout
+    check("auto (default) and cpu: the CPU backend" in " ".join(usage.split()),
+          f"rips --help on --backend: {usage[-600:]!r}")
+    cli_doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                                "cli.md")).read()
+    rips_doc = " ".join(cli_doc[cli_doc.index("`rips` (Vietoris-Rips"):cli_doc.index("## Errors")].split())
+    check("refused until" not in rips_doc and "`auto`, the default, and `cpu` run the CPU backend"
+          in rips_doc and "without a usable device runs on the CPU with a warning" in rips_doc,
+          "docs/cli.md says what --backend does for rips")
     expect_error("unknown format", ["rips", "--format", "dipha", small], "unknown input format")
     expect_error("missing file", ["rips", os.path.join(tmp, "nope.txt")], "nope.txt")
     expect_error("no file", ["rips", "--dim", 1], "no input FILE")

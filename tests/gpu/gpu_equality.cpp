@@ -1306,8 +1306,8 @@ std::string ripsDifference(const rp::Result& a, const rp::Result& b) {
       return "dim " + std::to_string(k) + ": " + std::to_string(x.size()) + " vs " +
              std::to_string(y.size()) + " bars";
     for (std::size_t i = 0; i < x.size(); ++i) {
-      if (std::memcmp(&x[i].birth, &y[i].birth, sizeof(float)) != 0 ||
-          std::memcmp(&x[i].death, &y[i].death, sizeof(float)) != 0)
+      if (std::memcmp(&x[i].birth, &y[i].birth, sizeof(x[i].birth)) != 0 ||
+          std::memcmp(&x[i].death, &y[i].death, sizeof(x[i].death)) != 0)
         return "dim " + std::to_string(k) + " bar " + std::to_string(i) + ": [" +
                std::to_string(x[i].birth) + ", " + std::to_string(x[i].death) + ") vs [" +
                std::to_string(y[i].birth) + ", " + std::to_string(y[i].death) + ")";
@@ -1506,6 +1506,15 @@ void ripsGenerated() {
                 ripsParameters(3));
   }
   compareRips("format point-cloud", rp::fromPoints(points, 3), ripsParameters(3));
+  // Clouds beyond and below single precision: stored times a power of two (the device
+  // computes the distances of the stored points), the bars given back in double.
+  for (const double factor : {1e39, 1e-50}) {
+    std::vector<double> scaled = randomCloud(rng, 60, 3, false);
+    for (double& x : scaled)
+      x *= factor;
+    compareRips("cloud scaled by " + std::to_string(factor), rp::fromPoints(scaled, 3),
+                ripsParameters(2));
+  }
 }
 
 void ripsSharedSets(const std::string& folder) {

@@ -254,7 +254,21 @@ def case_bad_inputs():
         (table_of({"x": np.zeros(0)}), {}, "the input table is empty"),
         (cloud_table(good[:1]), {}, "single point"),
         (cloud_table(good[:3]), {"MaxDimension": 2}, "needs at least 4 points"),
-        (cloud_table(good), {"Threshold": 0.0}, "threshold must be > 0"),
+        (cloud_table(good), {"Threshold": 0.0}, "Threshold must be > 0"),
+        # the properties hold the CLI's ranges: outside them, an error naming them
+        (cloud_table(good), {"Threshold": float("nan")},
+         "Threshold must be > 0, or negative for the automatic threshold, got nan"),
+        (cloud_table(good), {"MaxDimension": 100}, "Max Dimension must be between 0 and 64, got 100"),
+        (cloud_table(good), {"MaxDimension": -1}, "Max Dimension must be between 0 and 64, got -1"),
+        (cloud_table(good), {"Threads": -3},
+         "Threads must be between 0 (all cores) and 4096, got -3"),
+        (cloud_table(good), {"Threads": 5000},
+         "Threads must be between 0 (all cores) and 4096, got 5000"),
+        (cloud_table(good), {"MemoryBudget": -5.0}, "Memory Budget must be >= 0 MiB"),
+        (cloud_table(good), {"SparseMode": 5},
+         "Sparse Mode must be 0 (Auto), 1 (Dense) or 2 (Sparse), got 5"),
+        (cloud_table(good), {"InputMode": 7},
+         "Input Mode must be 0 (Point Cloud) or 1 (Distance Matrix), got 7"),
         (cloud_table(good), {"InputMode": "Distance Matrix"}, "not square"),
         (table_of({"d%d" % i: asym[:, i] for i in range(10)}), {"InputMode": "Distance Matrix"},
          "not symmetric"),
@@ -398,6 +412,42 @@ def case_doc_example():
 
 
 def case_documentation():
+    # What the Backend help says is what the filter does: Auto runs the CPU backend (no
+    # warning); GPU without a device runs the CPU with a warning saying why.
+    f = TopoGPURipsPersistenceDiagram(Input=cloud_table(noisy_circle(30)))  # noqa: F405
+    doc = f.GetProperty("Backend").SMProperty.GetDocumentation()
+    texts = [" ".join(t.split()) for t in (doc.GetDescription(), doc.GetShortHelp(),
+                                           doc.GetLongHelp())]
+    for text in texts:
+        assert "the GPU when" not in text and "faster than the GPU backend on every" not in text, text
+        assert re.search(r"Auto \(default\) and CPU(:| run) the CPU backend", text), text
+    for backend, warned in (("Auto", False), ("GPU", True)):
+        f.Backend = backend
+        messages = Messages(f)
+        f.UpdatePipeline()
+        fd = servermanager.Fetch(f).GetFieldData()
+        ran = fd.GetAbstractArray("TopoGPUBackend").GetValue(0)
+        gpu_warning = any("GPU requested" in w for w in messages.warnings)
+        assert ran == "cpu" or (backend == "GPU" and ran == "gpu"), (backend, ran)
+        assert gpu_warning == (warned and ran == "cpu"), (backend, messages.warnings)
+    # The domains are the CLI's ranges: --dim and --threads accept their ends, not past.
+    ranges = {}
+    for name in ("MaxDimension", "Threads"):
+        domain = f.GetProperty(name).SMProperty.GetDomain("range")
+        ranges[name] = (domain.GetMinimum(0), domain.GetMaximum(0))
+    assert ranges == {"MaxDimension": (0, 64), "Threads": (0, 4096)}, ranges
+    if CLI and os.path.exists(CLI):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "two.txt")
+            np.savetxt(path, np.eye(2))
+            for option, (low, high) in (("--dim", ranges["MaxDimension"]),
+                                        ("--threads", ranges["Threads"])):
+                for value, accepted in ((low, True), (high, True), (low - 1, False),
+                                        (high + 1, False)):
+                    run = subprocess.run([CLI, "rips", "--format", "point-cloud", option,
+                                          str(value), path], capture_output=True, text=True)
+                    refused = ("option %s: %d is out of range" % (option, value)) in run.stderr
+                    assert refused != accepted, (option, value, run.stderr)
     names = documented_properties(TopoGPURipsPersistenceDiagram(  # noqa: F405
         Input=cloud_table(np.zeros((3, 2)))))
     assert {"Input", "InputMode", "MaxDimension", "Threshold", "SparseMode", "Threads",
