@@ -13,8 +13,13 @@
 namespace topogpu::cli {
 
 namespace {
+// "-" alone is an operand (standard input, by convention), not an option.
+bool looksLikeOption(const std::string& arg) {
+  return arg.size() > 1 && arg[0] == '-';
+}
+
 [[noreturn]] void unknownArgument(const std::string& command, const std::string& arg) {
-  throw Error((arg.rfind('-', 0) == 0 ? "unknown option '" : "unexpected argument '") +
+  throw Error((looksLikeOption(arg) ? "unknown option '" : "unexpected argument '") +
               arg + "' (see 'topogpu " + command + " --help')");
 }
 } // namespace
@@ -35,7 +40,7 @@ Arguments::Arguments(const std::string& command, const std::vector<std::string>&
           std::find_if(options.begin(), options.end(), [](const OptionSpec& o) {
             return !o.name.empty() && o.name[0] == '<';
           });
-      if (operand != options.end() && a.rfind('-', 0) != 0 &&
+      if (operand != options.end() && !looksLikeOption(a) &&
           !values_.count(operand->name)) {
         values_[operand->name] = a;
         continue;

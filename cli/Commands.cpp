@@ -2,6 +2,8 @@
 
 #include "Domain.h"
 
+#include "core/scalar_field_smoother/ScalarFieldSmoother.h"
+
 namespace topogpu::cli {
 
 std::vector<OptionSpec> concat(std::vector<std::vector<OptionSpec>> groups) {
@@ -98,8 +100,9 @@ const std::vector<Command>& commandTable() {
         "--mesh FILE --array NAME [--iterations N] [options]"},
        concat({domainOptions(),
                {{"--iterations", "N",
-                 "smoothing passes, 0 to 1000000 (default 1); each averages every "
-                 "vertex with its neighbours"},
+                 "smoothing passes, 0 to " +
+                     std::to_string(scalar_field_smoother::kMaxIterations) +
+                     " (default 1); each averages every vertex with its neighbours"},
                 {"--output", "FILE",
                  "write the smoothed field as a raw volume of the input's dims and type "
                  "(--raw inputs only)"}},
@@ -111,9 +114,9 @@ const std::vector<Command>& commandTable() {
        "geodesic distance on a triangle surface from seed vertices (FMM, meshFIM, "
        "patchFIM on the GPU)",
        {"--mesh FILE --seeds ID[,ID...] [--solver auto|fmm|fim|fim-mt|gpu] "
-        "[--speed-array NAME] [--stop D] [--out FILE] [--json]"},
+        "[--partition bfs|metis] [--speed-array NAME] [--stop D] [--out FILE] [--json]"},
        {{"--mesh", "FILE",
-         "triangle surface: .off .ply"
+         "triangle surface (any other cell is refused): .off .ply"
 #if TOPOGPU_WITH_VTK
          " .vtu .vtp .vtk"
 #else
@@ -123,8 +126,9 @@ const std::vector<Command>& commandTable() {
         {"--seeds", "ID[,ID...]", "seed vertex ids (distance 0), 0-based, in file order"},
         {"--solver", "auto|fmm|fim|fim-mt|gpu",
          "fast marching, meshFIM on one thread, meshFIM on all threads, patchFIM on the "
-         "GPU (falls back to fim-mt with a warning); auto (default): gpu when a GPU is "
-         "present and the mesh fits its memory, else fim-mt"},
+         "GPU (falls back to fim-mt with a warning); auto (default): gpu where it is "
+         "expected to win end to end (a device that fits the mesh, its partition, start "
+         "and transfers below fim-mt's solve), else fim-mt"},
         {"--patch-size", "N", "patchFIM: vertices per patch (4 to 512, default 64)"},
         {"--internal-iterations", "N",
          "patchFIM: most sweeps per active patch and round (1 to 1000, default 7)"},
@@ -132,8 +136,8 @@ const std::vector<Command>& commandTable() {
          "patchFIM: values propagated per round, in mean edge travel times beyond the "
          "smallest waiting one (> 0 or inf, default 1)"},
         {"--partition", "bfs|metis",
-         "patchFIM: patches grown breadth-first (default) or from METIS (BFS-grown with "
-         "a warning in builds without METIS)"},
+         "patchFIM: patches grown breadth-first (bfs) or from METIS (metis; BFS-grown "
+         "with a warning in builds without METIS); default bfs"},
         {"--speed-array", "NAME",
          "point array giving the speed (> 0) at each vertex; a triangle's speed is the "
          "mean of its vertices' (default: speed 1, the geodesic distance)"},
@@ -149,20 +153,23 @@ const std::vector<Command>& commandTable() {
        "that ran), requested_solver, seeds, speed, iterations (sweeps of meshFIM, "
        "accepted vertices of FMM, rounds of patchFIM), local_solves_per_vertex, "
        "unreached, max_distance, converged, obtuse_angles, unfolded_angles, "
-       "degenerate_triangles, output; patchFIM adds patches, partition, patch_size, "
-       "internal_iterations.",
+       "degenerate_triangles, output, wall_seconds (the whole command); timings: every "
+       "stage, read and write included; patchFIM adds patches, partition, patch_rounds, "
+       "patch_size, internal_iterations, band_width.",
        runGeodesic},
       {"rips",
        "Vietoris-Rips persistence barcodes of a point cloud or a distance matrix "
        "(Ripser's "
        "method, Z/2)",
        {"[--format F] [--dim K] [--threshold T] [--sparse] [--backend B] [--threads N] "
-        "[--cocycles] [--json] FILE"},
-       {{"<FILE>", "", "the input file (text; the format is given by --format)"},
+        "[--memory-budget SIZE] [--cocycles] [--json] FILE"},
+       {{"<FILE>", "",
+         "the input file (text; the format is given by --format); - reads standard "
+         "input"},
         {"--format", "F",
          "distance (full matrix), lower-distance (default, as Ripser), upper-distance, "
          "point-cloud (one point per line) or sparse ('i j d' lines)"},
-        {"--dim", "K", "compute persistence up to dimension K (default 1)"},
+        {"--dim", "K", "compute persistence up to dimension K (0 to 64; default 1)"},
         {"--threshold", "T",
          "keep simplices of diameter <= T (> 0; default and upper bound: the enclosing "
          "radius)"},
@@ -170,10 +177,15 @@ const std::vector<Command>& commandTable() {
          "use the sparse-graph path (automatic when the threshold keeps under a quarter "
          "of the pairs, and for sparse input)"},
         {"--backend", "auto|cpu|gpu",
-         "auto (the CPU: faster than the GPU backend on every benchmark set), cpu or "
-         "gpu (the columns and apparent pairs on the device, the reduction on the CPU; "
-         "without a device: the CPU with a warning)"},
-        {"--threads", "N", "CPU threads (default 0: all cores)"},
+         "auto (default) and cpu: the CPU backend (no device start-up or memory; within "
+         "1.8x of the GPU backend on every benchmark set); gpu: the columns and apparent "
+         "pairs on the device, the reduction on the CPU (without a usable device: the "
+         "CPU with a warning)"},
+        {"--threads", "N", "CPU threads (0 to 4096; default 0: all cores)"},
+        {"--memory-budget", "SIZE",
+         "host memory the run may use, in bytes or with K, M or G (default: the "
+         "available memory); a run whose estimate is larger is refused with the "
+         "largest --dim and --threshold that fit"},
         {"--cocycles", "",
          "also print a representative cocycle of each finite bar of dimension >= 1, "
          "after the intervals: \"representative cocycles in dim k:\" then one line per "

@@ -35,20 +35,29 @@ void addCounts(const std::array<SimplexId, 4>& n, int dimension, CommandResult& 
 
 } // namespace
 
-// "cubical" or "simplicial" from --complex; without it, cubical on an implicit grid
-// and simplicial on a mesh file. A raw volume stored explicitly keeps the cubical
-// default, whose error then says what to ask for.
+// "cubical" or "simplicial" from --complex; without it, cubical on the implicit grid and
+// simplicial on any stored triangulation: a mesh file, or a grid stored as its tets by
+// --triangulation explicit or gale-* (GALE and the explicit backend hold simplices, so
+// that is what a user asking for them expects to run).
 std::string chooseComplex(const Arguments& args, const Domain& domain) {
-  std::string complex = args.get(
-      "--complex",
-      args.has("--mesh") && !domain.implicitTriangulation ? "simplicial" : "cubical");
+  std::string complex =
+      args.get("--complex", domain.implicitTriangulation ? "cubical" : "simplicial");
   if (complex != "cubical" && complex != "simplicial")
     throw Error("--complex must be cubical or simplicial, got '" + complex + "'");
-  if (complex == "cubical" && !domain.implicitTriangulation)
-    throw Error("the cubical complex needs a regular grid (--raw or .vti with the "
-                "implicit triangulation); '" +
-                domain.input + "' is a " + domain.triangulation +
-                " triangulation: use --complex simplicial");
+  if (complex == "cubical" && !domain.implicitTriangulation) {
+    const std::string& input = domain.input;
+    const bool grid =
+        args.has("--raw") ||
+        (input.size() >= 4 && input.compare(input.size() - 4, 4, ".vti") == 0);
+    if (grid)
+      throw Error("the cubical complex runs on the implicit grid only: --triangulation " +
+                  domain.triangulation +
+                  " stores the grid as its simplices (a mesh, whose "
+                  "complex is simplicial); drop --triangulation or use --complex "
+                  "simplicial");
+    throw Error("the cubical complex needs a regular grid (--raw, or a .vti); '" + input +
+                "' is a mesh: use --complex simplicial (the default on meshes)");
+  }
   return complex;
 }
 

@@ -4,6 +4,9 @@
 #include "cuda/gale/GaleGpu.h"
 #include "triangulation/io/MeshFiles.h"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <cctype>
 #include <cstdint>
 #include <future>
@@ -197,83 +200,55 @@ std::vector<double> gridPoints(const std::array<SimplexId, 3>& dims) {
 
 // --drop-zero: a raw grid's Freudenthal tets without its zero-valued vertices (and the
 // tets holding one), vertices renumbered compactly with their values and positions, as
-// the GALE paper prepares its volume meshes (background voxels dropped). The cells are
-// counted first and stored once, in 32-bit ids when they fit; with forGale they are
-// handed over for GALE to take (no explicit mesh beside it), else they become the
-// explicit mesh.
-void dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& dims,
-                    std::vector<std::int32_t>* forGale) {
+// the GALE paper prepares its volume meshes (background voxels dropped). Returns the
+// cells for the caller to build a triangulation of; the grid is released.
+MaskedGridCells dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& dims) {
   const ImplicitTriangulation& grid = *domain.implicitTriangulation;
   const SimplexId n = grid.getNumberOfVertices();
-  std::vector<SimplexId> newId(n, -1);
-  SimplexId kept = 0;
-  const std::size_t width = scalarTypeSize(domain.values.type);
-  auto bytes = std::make_shared<std::vector<unsigned char>>();
+  std::vector<std::uint8_t> keep(std::size_t(n), 0);
   TOPOGPU_DISPATCH_SCALAR(domain.values.type, {
     const auto* v = static_cast<const ValueT*>(domain.values.data);
-    for (SimplexId i = 0; i < n; ++i)
-      if (v[i] != ValueT(0))
-        newId[i] = kept++;
+    tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n),
+                      [&](const tbb::blocked_range<SimplexId>& r) {
+                        for (SimplexId i = r.begin(); i < r.end(); ++i)
+                          keep[i] = v[i] != ValueT(0);
+                      });
   });
+  MaskedGridCells masked = maskedCellsOf(grid, keep);
+  std::vector<std::uint8_t>().swap(keep);
+  const auto kept = SimplexId(masked.keptVertices.size());
   if (kept == 0)
     throw Error("--drop-zero: every value of '" + domain.input + "' is zero");
-  bytes->resize(std::size_t(kept) * width);
-  std::vector<double> points;
-  points.reserve(std::size_t(kept) * 3);
-  const auto* from = static_cast<const unsigned char*>(domain.values.data);
-  for (SimplexId i = 0; i < n; ++i) {
-    if (newId[i] < 0)
-      continue;
-    std::copy(from + i * width, from + (i + 1) * width, bytes->data() + newId[i] * width);
-    const SimplexId x = i % dims[0], y = (i / dims[0]) % dims[1],
-                    z = i / (dims[0] * dims[1]); // grid coordinates (integers)
-    points.insert(points.end(), {double(x), double(y), double(z)});
-  }
-  const int arity = grid.getCellVertexNumber();
-  auto isKept = [&](SimplexId c) {
-    for (int k = 0; k < arity; ++k)
-      if (newId[grid.getCellVertex(c, k)] < 0)
-        return false;
-    return true;
-  };
-  SimplexId cellCount = 0;
-  for (SimplexId c = 0; c < grid.getNumberOfCells(); ++c)
-    cellCount += isKept(c);
-  if (cellCount == 0)
+  if (masked.numberOfCells == 0)
     throw Error("--drop-zero: no cell of '" + domain.input + "' is free of zero values");
-  auto fill = [&](auto& cells) {
-    cells.resize(std::size_t(cellCount) * arity);
-    std::size_t at = 0;
-    for (SimplexId c = 0; c < grid.getNumberOfCells(); ++c)
-      if (isKept(c))
-        for (int k = 0; k < arity; ++k)
-          cells[at++] = typename std::decay_t<decltype(cells)>::value_type(
-              newId[grid.getCellVertex(c, k)]);
-  };
+  const std::size_t width = scalarTypeSize(domain.values.type);
+  auto bytes = std::make_shared<std::vector<unsigned char>>(std::size_t(kept) * width);
+  std::vector<double> points(std::size_t(kept) * 3);
+  const auto* from = static_cast<const unsigned char*>(domain.values.data);
+  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, kept),
+                    [&](const tbb::blocked_range<SimplexId>& r) {
+                      for (SimplexId i = r.begin(); i < r.end(); ++i) {
+                        const SimplexId g = masked.keptVertices[i];
+                        std::copy(from + g * width, from + (g + 1) * width,
+                                  bytes->data() + i * width);
+                        // grid coordinates (integers)
+                        const SimplexId x = g % dims[0], y = (g / dims[0]) % dims[1],
+                                        z = g / (dims[0] * dims[1]);
+                        points[3 * i] = double(x);
+                        points[3 * i + 1] = double(y);
+                        points[3 * i + 2] = double(z);
+                      }
+                    });
   domain.notes.push_back("--drop-zero: " + std::to_string(n - kept) +
                          " zero-valued vertices and the cells holding them dropped (" +
                          std::to_string(kept) + " vertices, " +
-                         std::to_string(cellCount) + " cells left)");
-  const int dimension = grid.getDimension();
-  if (kept <= std::numeric_limits<std::int32_t>::max()) {
-    std::vector<std::int32_t> cells;
-    fill(cells);
-    if (forGale != nullptr)
-      *forGale = std::move(cells);
-    else
-      domain.explicitTriangulation = std::make_shared<ExplicitTriangulation>(
-          ExplicitTriangulation::fromCells32(kept, dimension, std::move(cells)));
-  } else {
-    std::vector<SimplexId> cells;
-    fill(cells);
-    domain.explicitTriangulation =
-        std::make_shared<ExplicitTriangulation>(kept, dimension, std::move(cells));
-  }
+                         std::to_string(masked.numberOfCells) + " cells left)");
   domain.implicitTriangulation.reset();
   domain.values = ScalarArrayView{bytes->data(), domain.values.type, kept};
   domain.storage = bytes;
   domain.points = std::move(points);
   domain.triangulation = "explicit";
+  return masked;
 }
 
 void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
@@ -310,6 +285,7 @@ void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
   std::vector<double>().swap(domain.points);
   domain.triangulation = kind;
   domain.triangulationSeconds += timer.seconds();
+  domain.inputTimings.emplace_back("GALE initialization", timer.seconds());
   for (const std::string& warning : domain.galeTriangulation->warnings())
     domain.notes.push_back(warning);
 }
@@ -334,8 +310,10 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
   std::future<void> gpuContext;
   if (kind == "gale-gpu")
     gpuContext = std::async(std::launch::async, [] { gpu::startGaleGpuContext(); });
+  const Timer readTimer;
   Domain domain =
       args.has("--raw") ? loadRaw(args, context) : loadMesh(args, context, gale);
+  domain.inputTimings.emplace_back("read", readTimer.seconds());
   for (const char* flag : {"--raw", "--mesh"}) {
     if (args.has(flag))
       domain.input = args.get(flag);
@@ -349,9 +327,25 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
     context.activity = "dropping the zero values of '" + domain.input + "'";
     Timer timer;
     dimension = domain.implicitTriangulation->getDimension();
-    dropZeroValued(domain, io::parseDims(args.require("--dims")),
-                   gale ? &galeCells : nullptr);
+    MaskedGridCells masked =
+        dropZeroValued(domain, io::parseDims(args.require("--dims")));
     domain.triangulationSeconds = timer.seconds();
+    domain.inputTimings.emplace_back("drop zero", timer.seconds());
+    if (gale && !masked.cells32.empty()) {
+      galeCells = std::move(masked.cells32); // GALE takes them: no explicit mesh beside
+    } else {
+      context.activity = "building the explicit triangulation of '" + domain.input +
+                         "' (" + std::to_string(domain.values.size) + " vertices)";
+      const Timer meshTimer;
+      const SimplexId vertices = domain.values.size;
+      domain.explicitTriangulation = std::make_shared<ExplicitTriangulation>(
+          masked.cells32.empty()
+              ? ExplicitTriangulation(vertices, dimension, std::move(masked.cells))
+              : ExplicitTriangulation::fromCells32(vertices, dimension,
+                                                   std::move(masked.cells32)));
+      domain.triangulationSeconds += meshTimer.seconds();
+      domain.inputTimings.emplace_back("explicit triangulation", meshTimer.seconds());
+    }
   }
   if (kind == "explicit" && domain.implicitTriangulation) {
     context.activity = "building the explicit triangulation of '" + domain.input + "' (" +
@@ -362,6 +356,7 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
     domain.implicitTriangulation.reset();
     domain.triangulation = "explicit";
     domain.triangulationSeconds = timer.seconds();
+    domain.inputTimings.emplace_back("explicit triangulation", timer.seconds());
   } else if (gale) {
     makeGale(domain, args, kind, context, galeCells, dimension);
   } else if (kind == "implicit" && !domain.implicitTriangulation) {

@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace topogpu::cli {
@@ -24,6 +25,9 @@ struct Domain {
   std::string input;               // the file, as given
   std::string triangulation;       // "implicit", "explicit", "gale-cpu" or "gale-gpu"
   double triangulationSeconds = 0; // building the explicit one, outside the algorithm
+  // Every stage of reading and building the domain, in order ("read", "drop zero",
+  // "explicit triangulation", "GALE initialization"): outside the algorithm's total.
+  std::vector<std::pair<std::string, double>> inputTimings;
   std::shared_ptr<ImplicitTriangulation> implicitTriangulation;
   std::shared_ptr<ExplicitTriangulation> explicitTriangulation;
   std::shared_ptr<GaleTriangulation> galeTriangulation; // --triangulation gale-*
@@ -60,9 +64,10 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale 
 
 #if TOPOGPU_WITH_VTK
 // .vtu .vtp .vti .vtk through VTK's readers and the filters' adaptor (VtkInput.cxx).
-// keepPoints also copies the point coordinates into Domain::points.
+// keepPoints also copies the point coordinates into Domain::points. trianglesOnly: a
+// cell that is not a triangle is an Error naming it (instead of being skipped).
 Domain loadWithVtk(const std::string& path, const std::string& arrayName,
-                   bool keepPoints = false);
+                   bool keepPoints = false, bool trianglesOnly = false);
 #endif
 
 // 0, 1, 2 for "x", "y", "z" (a coordinate as the scalar field), else -1.

@@ -1,5 +1,6 @@
 #include "Json.h"
 
+#include "core/common/PrintableText.h"
 #include "cuda/common/GpuDevice.h"
 
 #include <sys/resource.h>
@@ -11,31 +12,10 @@
 
 namespace topogpu::cli {
 
-namespace {
-// Length of the valid UTF-8 sequence starting at s[i], or 0 (JSON must be UTF-8, and
-// messages may quote bytes of a corrupt file).
-std::size_t utf8Length(const std::string& s, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = byte(i);
-  const std::size_t n = c < 0x80           ? 1
-                        : (c >> 5) == 0x6  ? 2
-                        : (c >> 4) == 0xe  ? 3
-                        : (c >> 3) == 0x1e ? 4
-                                           : 0;
-  if (n == 0 || i + n > s.size())
-    return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) >> 6) != 0x2)
-      return 0;
-  }
-  return n;
-}
-} // namespace
-
 std::string jsonString(const std::string& text) {
   std::string s;
   for (std::size_t i = 0; i < text.size();) {
-    const std::size_t n = utf8Length(text, i);
+    const std::size_t n = utf8SequenceLength(text, i);
     s += n ? text.substr(i, n) : "?";
     i += n ? n : 1;
   }

@@ -2,8 +2,12 @@
 
 #include "core/common/BackendSelection.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 namespace topogpu::cli {
 
@@ -14,8 +18,28 @@ RunOptions parseRunOptions(const Arguments& args) {
   return options;
 }
 
+double processSeconds() {
+  std::ifstream stat("/proc/self/stat");
+  std::ifstream uptime("/proc/uptime");
+  std::string line;
+  double now = 0;
+  if (!std::getline(stat, line) || !(uptime >> now))
+    return -1;
+  // Field 22 (start time in clock ticks since boot) counts from the one after the
+  // command name, which may hold spaces and parentheses: start after its last ')'.
+  std::istringstream fields(line.substr(line.rfind(')') + 1));
+  std::string field;
+  for (int i = 3; i <= 22 && fields >> field; ++i) {
+  }
+  const long ticks = sysconf(_SC_CLK_TCK);
+  if (!fields || ticks <= 0)
+    return -1;
+  return now - std::stod(field) / double(ticks);
+}
+
 void printResult(const CommandContext& context, const Domain& domain,
                  const CommandResult& result) {
+  const double wall = processSeconds();
   if (context.json) {
     JsonObject out;
     out.add("command", context.command);
@@ -24,6 +48,12 @@ void printResult(const CommandContext& context, const Domain& domain,
     out.add("dimension", domain.dimension());
     out.add("triangulation", domain.triangulation);
     out.add("triangulation_seconds", domain.triangulationSeconds);
+    JsonObject inputTimings;
+    for (const auto& [stage, seconds] : domain.inputTimings)
+      inputTimings.add(stage, seconds);
+    out.add("input_timings", inputTimings);
+    if (wall >= 0)
+      out.add("process_seconds", wall);
     out.merge(result.fields);
     RunReport report = result.report;
     report.warnings.insert(report.warnings.begin(), domain.notes.begin(),
@@ -42,12 +72,14 @@ void printResult(const CommandContext& context, const Domain& domain,
             << result.report.backend << "\n";
   for (const auto& line : result.lines)
     std::cout << "  " << line << "\n";
-  if (domain.triangulationSeconds > 0)
-    std::cout << "  time triangulation (outside the total): "
-              << domain.triangulationSeconds << " s\n";
+  for (const auto& [stage, seconds] : domain.inputTimings)
+    std::cout << "  time " << stage << " (input, outside the total): " << seconds
+              << " s\n";
   for (const auto& [stage, seconds] : result.report.timings)
     std::cout << "  time " << stage << ": " << seconds << " s\n";
   std::cout << "  total: " << result.report.totalSeconds() << " s\n";
+  if (wall >= 0)
+    std::cout << "  process wall time so far: " << wall << " s\n";
 }
 
 void printError(const std::string& command, bool json, const std::string& message) {

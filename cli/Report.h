@@ -30,8 +30,13 @@ struct CommandResult {
   std::vector<double> totals;     // total seconds of each run (--repeat)
 };
 
+// The result, with the domain's input stages and the process's wall time so far.
 void printResult(const CommandContext& context, const Domain& domain,
                  const CommandResult& result);
+
+// Seconds since this process started, by the kernel's clock (the shared libraries'
+// loading before main included; 10 ms resolution); negative where /proc cannot tell.
+double processSeconds();
 
 // Text on stderr; with --json also {"command", "error"} on stdout.
 void printError(const std::string& command, bool json, const std::string& message);

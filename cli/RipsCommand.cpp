@@ -6,6 +6,7 @@
 #include "Report.h"
 
 #include "core/common/BackendSelection.h"
+#include "core/common/HostMemory.h"
 #include "core/common/Timer.h"
 #include "core/rips_persistence/RipsPersistence.h"
 #include "triangulation/io/MeshFiles.h"
@@ -31,6 +32,22 @@ double parseThreshold(const std::string& text) {
     throw Error("--threshold must be > 0 (a threshold of " + text +
                 " leaves no edge), got '" + text + "'");
   return value;
+}
+
+// "4G", "512M", "100K" (powers of 1024) or a plain byte count.
+double parseByteSize(const std::string& text) {
+  const std::string digits = text.empty() ? text : text.substr(0, text.size() - 1);
+  const char unit = text.empty() ? '\0' : char(std::toupper(text.back()));
+  const double scale = unit == 'K'   ? 1024.0
+                       : unit == 'M' ? 1024.0 * 1024
+                       : unit == 'G' ? 1024.0 * 1024 * 1024
+                                     : 0;
+  double value = 0;
+  if (!parseReal(scale > 0 ? digits : text, value) || !(value > 0) || std::isinf(value))
+    throw Error("--memory-budget must be a size > 0 in bytes, or with K, M or G "
+                "(e.g. 4G), got '" +
+                text + "'");
+  return scale > 0 ? value * scale : value;
 }
 
 std::string intervalText(const rips_persistence::Interval& interval) {
@@ -64,25 +81,35 @@ int runRips(const Arguments& args, CommandContext& context) {
   rp::Parameters parameters;
   const rp::InputFormat format =
       rp::parseInputFormat(args.get("--format", "lower-distance"));
-  parameters.maxDimension = int(args.integer("--dim", 1, 0, 1000));
+  parameters.maxDimension = int(args.integer("--dim", 1, 0, rp::kMaxDimensionLimit));
   if (args.has("--threshold"))
     parameters.threshold = parseThreshold(args.get("--threshold"));
   if (args.has("--sparse"))
     parameters.sparse = rp::SparseMode::Sparse;
-  parameters.threads = int(args.integer("--threads", 0, 0, 4096));
+  parameters.threads = int(args.integer("--threads", 0, 0, rp::kMaxThreads));
   parameters.backend = parseBackend(args.get("--backend", "auto"));
   parameters.cocycles = args.has("--cocycles");
+  parameters.memoryBudget = args.has("--memory-budget")
+                                ? parseByteSize(args.get("--memory-budget"))
+                                : availableHostMemory();
   if (!args.has("<FILE>"))
     throw Error("no input FILE given (see 'topogpu rips --help')");
   const std::string path = args.get("<FILE>");
 
   context.activity = "reading '" + path + "'";
-  io::readableFileSize(path, "input");
-  std::ifstream file(path);
-  if (!file)
-    throw Error("cannot open '" + path + "'");
+  // "-": standard input, as ripser reads it (the text readers stream their input).
+  const bool standardInput = path == "-";
+  std::ifstream file;
+  if (!standardInput) {
+    io::readableFileSize(path, "input");
+    file.open(path);
+    if (!file)
+      throw Error("cannot open '" + path + "'");
+  }
   Timer readTimer;
-  const rp::RipsInput input = rp::readRipsInput(file, format, "'" + path + "'");
+  const rp::RipsInput input =
+      rp::readRipsInput(standardInput ? std::cin : file, format,
+                        standardInput ? "standard input" : "'" + path + "'");
   const double readSeconds = readTimer.seconds();
 
   context.activity = "computing Rips persistence of '" + path + "' (" +

@@ -11,6 +11,7 @@
 #include <vtkCellData.h>
 #include <vtkDataSet.h>
 #include <vtkDataSetReader.h>
+#include <vtkImageData.h>
 #include <vtkLogger.h>
 #include <vtkObjectFactory.h>
 #include <vtkOutputWindow.h>
@@ -174,12 +175,17 @@ void probeInChild(const std::string& path) {
 
 } // namespace
 
-Domain loadWithVtk(const std::string& path, const std::string& arrayName,
-                   bool keepPoints) {
+Domain loadWithVtk(const std::string& path, const std::string& arrayName, bool keepPoints,
+                   bool trianglesOnly) {
   // Errors reach the user once, through our message, not also as VTK's log lines.
   vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF);
   probeInChild(path);
   const vtkSmartPointer<vtkDataSet> data = readDataSet(path);
+  if (trianglesOnly && vtkImageData::SafeDownCast(data) == nullptr) {
+    const std::string problem = vtk::triangleSurfaceProblem(data);
+    if (!problem.empty())
+      throw Error("'" + path + "': " + problem);
+  }
   Domain domain;
   domain.input = path;
   // The domain's views (values, and cells the adaptor may view) point into `data`.

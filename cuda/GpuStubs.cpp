@@ -42,6 +42,8 @@ std::size_t deviceMemoryInUse() {
   return 0;
 }
 
+void startDeviceContext() {}
+
 void computeVertexOrder(const ScalarArrayView&, SimplexId*, const Monitor&) {
   noCuda("vertex order");
 }

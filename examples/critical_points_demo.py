@@ -60,9 +60,7 @@ glyph_display = Show(glyphs, view)
 ColorBy(glyph_display, ("POINTS", "CriticalType"))
 lut = GetColorTransferFunction("CriticalType")
 assert list(lut.Annotations)[1::2] == list(names.values()), lut.Annotations
-# ColorBy rescales the map to the data; categorical mode keeps one colour per value
-# whatever the range (ParaView 5.11 does not take this flag from the plugin's defaults).
-lut.InterpretValuesAsCategories = 1
+assert lut.InterpretValuesAsCategories == 1  # a categorical legend, no numeric ticks
 glyph_display.SetScalarBarVisibility(view, True)
 view.CameraPosition = [2.2 * n, -2.6 * n, 2.4 * n]
 view.CameraViewUp = [0, 0, 1]

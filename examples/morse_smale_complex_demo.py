@@ -91,9 +91,7 @@ ColorBy(glyph_display, ("POINTS", "CellDimension"))
 dim_lut = GetColorTransferFunction("CellDimension")
 assert list(dim_lut.Annotations)[1::2] == ["minimum", "1-saddle", "2-saddle", "maximum"], \
     dim_lut.Annotations
-# ColorBy rescales the map to the data; categorical mode keeps one colour per value
-# (ParaView 5.11 does not take this flag from the plugin's defaults).
-dim_lut.InterpretValuesAsCategories = 1
+assert dim_lut.InterpretValuesAsCategories == 1  # a categorical legend, no numeric ticks
 glyph_display.SetScalarBarVisibility(view, True)
 GetScalarBar(GetColorTransferFunction("CellDimension"), view).Title = "CellDimension"
 GetScalarBar(GetColorTransferFunction("CellDimension"), view).ComponentTitle = ""

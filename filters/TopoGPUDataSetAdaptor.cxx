@@ -2,6 +2,7 @@
 
 #include <vtkCellArray.h>
 #include <vtkCellType.h>
+#include <vtkCellTypes.h>
 #include <vtkDataArray.h>
 #include <vtkDataSetAttributes.h>
 #include <vtkIdList.h>
@@ -209,6 +210,54 @@ TriangulationResult makeTriangulation(vtkDataSet* input, TriangulationChoice cho
        std::get<std::shared_ptr<GaleTriangulation>>(result.triangulation)->warnings())
     result.note += (result.note.empty() ? "" : "; ") + warning;
   return result;
+}
+
+std::string vtkCellTypeName(int type) {
+  const char* name = vtkCellTypes::GetClassNameFromTypeId(type);
+  return name ? name : "cell type " + std::to_string(type);
+}
+
+std::string triangleSurfaceProblem(vtkDataSet* input) {
+  if (input == nullptr || input->GetNumberOfPoints() == 0 ||
+      input->GetNumberOfCells() == 0)
+    return {};
+  const vtkIdType cells = input->GetNumberOfCells();
+  vtkIdType others = 0, first = -1;
+  if (auto* poly = vtkPolyData::SafeDownCast(input)) {
+    // Cell ids run over verts, lines, polys, then strips; a poly is a triangle when it
+    // has 3 ids.
+    const vtkIdType before = poly->GetNumberOfVerts() + poly->GetNumberOfLines();
+    others = before + poly->GetNumberOfStrips();
+    if (before > 0)
+      first = 0;
+    if (vtkCellArray* polys = poly->GetPolys()) {
+      for (vtkIdType c = 0; c < polys->GetNumberOfCells(); ++c) {
+        if (polys->GetCellSize(c) != 3 && others++ == 0)
+          first = before + c;
+      }
+      if (first < 0 && others > 0)
+        first = before + polys->GetNumberOfCells(); // the first strip
+    }
+  } else if (auto* grid = vtkUnstructuredGrid::SafeDownCast(input);
+             grid != nullptr && grid->GetCellTypesArray() != nullptr) {
+    const unsigned char* types = grid->GetCellTypesArray()->GetPointer(0);
+    for (vtkIdType c = 0; c < cells; ++c) {
+      if (types[c] != VTK_TRIANGLE && others++ == 0)
+        first = c;
+    }
+  } else {
+    for (vtkIdType c = 0; c < cells; ++c) {
+      if (input->GetCellType(c) != VTK_TRIANGLE && others++ == 0)
+        first = c;
+    }
+  }
+  if (others == 0)
+    return {};
+  return std::to_string(others) + " of the " + std::to_string(cells) +
+         " cells are not triangles (cell " + std::to_string(first) + " is a " +
+         vtkCellTypeName(input->GetCellType(first)) +
+         "); a triangle surface is needed: triangulate it first (ParaView: "
+         "Extract Surface, then Triangulate)";
 }
 
 ScalarArrayView viewScalarArray(vtkDataArray* array, const std::string& name) {

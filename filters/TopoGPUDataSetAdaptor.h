@@ -39,6 +39,14 @@ TriangulationResult makeTriangulation(vtkDataSet* input);
 TriangulationResult makeTriangulation(vtkDataSet* input, TriangulationChoice choice,
                                       const gale::Parameters& parameters = {});
 
+// Why input is not a triangle surface (some cell is not a VTK_TRIANGLE): how many cells
+// are not, the first one's id and type, and the fix; empty when every cell is a triangle
+// (or there is no cell: makeTriangulation reports that). Reads the cell types without
+// building VTK's cell map, so it costs little on every run.
+std::string triangleSurfaceProblem(vtkDataSet* input);
+// VTK's class name of a cell type ("vtkQuad"), or "cell type N" for an unknown one.
+std::string vtkCellTypeName(int type);
+
 // Typed zero-copy view of a one-component numeric array; throws Error for missing,
 // multi-component or non-numeric arrays.
 ScalarArrayView viewScalarArray(vtkDataArray* array, const std::string& nameForMessages);

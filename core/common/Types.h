@@ -1,6 +1,8 @@
 // Numeric model and small shared types of TopoGPU (VTK-free, CUDA-free).
 #pragma once
 
+#include "core/common/PrintableText.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -38,10 +40,14 @@ inline const char* backendName(Backend b) {
   return "?";
 }
 
-// Bad input or an impossible request: the message names the problem for the user.
+// Bad input or an impossible request: the message names the problem for the user. Bytes
+// quoted from the input that would not print (a NUL, control bytes, broken UTF-8) are
+// shown as \xNN, so that what() holds the whole message.
 class Error : public std::runtime_error {
 public:
-  using std::runtime_error::runtime_error;
+  explicit Error(const std::string& message)
+      : std::runtime_error(printableText(message)) {}
+  explicit Error(const char* message) : Error(std::string(message)) {}
 };
 
 // Thrown when the user aborted the computation (ParaView's abort button).

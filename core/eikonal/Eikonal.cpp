@@ -2,8 +2,11 @@
 
 #include "EikonalMesh.h"
 #include "Patches.h"
+#include "Preparation.h"
 #include "Problem.h"
+#include "SolverChoice.h"
 #include "core/common/BackendSelection.h"
+#include "core/common/DeviceWarmUp.h"
 #include "core/common/Fallback.h"
 #include "core/common/Timer.h"
 #include "cuda/eikonal/EikonalGpu.h"
@@ -57,11 +60,10 @@ std::size_t patchFimDeviceBytes(SimplexId vertices, SimplexId triangles) {
   return std::size_t(bytes) + (std::size_t(64) << 20); // + the kernels' lists, slack
 }
 
-std::vector<float> toFloat32(const std::vector<double>& distance) {
-  std::vector<float> out(distance.size());
-  for (std::size_t i = 0; i < distance.size(); ++i) {
-    out[i] = float(distance[i]); // +inf converts to +inf
+void toFloat32(const double* distance, std::size_t count, float* out) {
+  for (std::size_t i = 0; i < count; ++i) {
     const double d = distance[i];
+    out[i] = float(d); // +inf converts to +inf
     if (d < HUGE_VAL && (out[i] == HUGE_VALF || (d > 0 && out[i] < FLT_MIN))) {
       std::ostringstream s;
       s.precision(6);
@@ -71,6 +73,11 @@ std::vector<float> toFloat32(const std::vector<double>& distance) {
       throw Error(s.str());
     }
   }
+}
+
+std::vector<float> toFloat32(const std::vector<double>& distance) {
+  std::vector<float> out(distance.size());
+  toFloat32(distance.data(), distance.size(), out.data());
   return out;
 }
 
@@ -440,7 +447,7 @@ void runFimMt(const Mesh& mesh, const Parameters& parameters, double epsilon,
 
 void execute(ExplicitTriangulation& triangulation, const double* points,
              const Parameters& parameters, const Monitor& monitor, Result& result,
-             RunReport& report) {
+             RunReport& report, Preparation* reuse) {
   report = RunReport();
   result = Result();
   result.solver = parameters.solver;
@@ -448,14 +455,42 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
   if (points == nullptr)
     throw Error("the mesh has no point coordinates");
   report.backend = "cpu";
+  // The device's start overlaps the precondition, the mesh setup and the patches: for
+  // Gpu always, for Auto where the GPU could win once started (a start never needed
+  // would only hold up the process's exit).
+  if (parameters.solver == Solver::Gpu)
+    warmUpDevice();
+  if (parameters.solver == Solver::Auto) {
+    AutoInputs started;
+    started.vertices = triangulation.getNumberOfVertices();
+    started.cpuThreads = std::max(1, tbb::this_task_arena::max_concurrency());
+    started.patchesReady = reuse && reuse->hasPatches;
+    started.reruns = reuse && reuse->hasMesh ? kExpectedReruns : 0;
+    if (autoPrefersGpu(started))
+      warmUpDevice();
+  }
   Timer timer;
   triangulation.precondition(kRequiredRelations);
   report.timings.emplace_back("precondition", timer.seconds());
   monitor.checkAbort();
   timer.reset();
-  Mesh mesh;
-  detail::buildMesh(triangulation, points, parameters, mesh);
-  report.timings.emplace_back("mesh setup", timer.seconds());
+  Mesh fresh;
+  const std::uint64_t meshKey =
+      reuse ? meshFingerprint(triangulation, points, parameters) : 0;
+  const bool meshCached = reuse && reuse->hasMesh && reuse->meshKey == meshKey;
+  if (!meshCached) {
+    if (reuse)
+      reuse->clear(); // its patches belong to the old mesh too
+    detail::buildMesh(triangulation, points, parameters, reuse ? reuse->mesh : fresh);
+    if (reuse) {
+      reuse->hasMesh = true;
+      reuse->meshKey = meshKey;
+    }
+  }
+  Mesh& mesh = reuse ? reuse->mesh : fresh;
+  mesh.tri = &triangulation; // the same cells, maybe another (rebuilt) triangulation
+  report.timings.emplace_back(meshCached ? "mesh setup (cached)" : "mesh setup",
+                              timer.seconds());
   monitor.checkAbort();
   monitor.report(0.01);
 
@@ -482,17 +517,41 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
     break;
   case Solver::Gpu:
   case Solver::Auto: {
+    const std::uint64_t patchKey = patchFingerprint(meshKey, parameters);
+    const bool patchesCached = reuse && reuse->hasPatches && reuse->patchKey == patchKey;
+    // Auto asks for the device only where patchFIM is expected to win end to end (the
+    // start still under way counts), so a CPU choice never waits for it.
+    AutoInputs costInputs;
+    costInputs.vertices = mesh.vertices;
+    costInputs.cpuThreads = std::max(1, tbb::this_task_arena::max_concurrency());
+    costInputs.patchesReady = patchesCached;
+    costInputs.reruns = meshCached ? kExpectedReruns : 0;
+    costInputs.deviceReadyIn = deviceReadyIn();
+    const bool tryGpu = parameters.solver == Solver::Gpu || autoPrefersGpu(costInputs);
+    const double waited = tryGpu ? waitForDevice() : 0.0;
+    if (waited > 1e-3)
+      report.timings.emplace_back("device start (wait)", waited);
     const Backend resolved =
-        resolveBackend(parameters.solver == Solver::Gpu ? Backend::Gpu : Backend::Auto,
-                       patchFimDeviceBytes(mesh.vertices, mesh.triangles), report);
+        tryGpu ? resolveBackend(
+                     parameters.solver == Solver::Gpu ? Backend::Gpu : Backend::Auto,
+                     patchFimDeviceBytes(mesh.vertices, mesh.triangles), report)
+               : Backend::Cpu;
     runWithFallback(
         resolved, "patchFIM", report,
         [&] {
           Timer patchTimer;
-          PatchArrays arrays;
-          buildPatchArrays(mesh, parameters.patchSize, parameters.useMetis, arrays,
-                           report.warnings, detail::seedFlags(mesh, parameters).data());
-          report.timings.emplace_back("patches (cpu)", patchTimer.seconds());
+          PatchArrays built;
+          if (!patchesCached)
+            buildPatchArrays(mesh, parameters.patchSize, parameters.useMetis,
+                             reuse ? reuse->patches : built, report.warnings,
+                             detail::seedFlags(mesh, parameters).data());
+          const PatchArrays& arrays = reuse ? reuse->patches : built;
+          if (reuse) {
+            reuse->hasPatches = true;
+            reuse->patchKey = patchKey;
+          }
+          report.timings.emplace_back(
+              patchesCached ? "patches (cached)" : "patches (cpu)", patchTimer.seconds());
           monitor.checkAbort();
           timer.reset();
           const PatchFimSettings settings = detail::patchFimSettings(mesh, parameters);

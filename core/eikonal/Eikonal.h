@@ -9,7 +9,9 @@
 //  - patchFIM on the GPU (Algorithms 2.2-2.5): patches of about 64 vertices (grown
 //    breadth-first, or METIS), internal iterations per active patch in shared memory, a
 //    band of values per round and a device-side worklist (cuda/eikonal, Patches.h);
-//  - Auto: the GPU when present and the mesh fits its memory, else meshFIM-MT.
+//  - Auto: patchFIM where it wins end to end (SolverChoice.h: a device that fits the
+//    mesh, and its partition, device start and transfers below meshFIM-MT's solve),
+//    else meshFIM-MT.
 // All use the local solver of section 2.2 (LocalSolver.h) on the one-ring triangles, with
 // obtuse angles split by virtual edges unfolded from neighbouring triangles (figures
 // 2.2/2.4; EikonalMesh.h). The mesh is the explicit triangulation of a triangle surface
@@ -50,8 +52,9 @@ constexpr int kMinPatchSize = 4, kMaxPatchSize = 512;
 constexpr int kMaxInternalIterations = 1000;
 
 struct Parameters {
-  // Auto: patchFIM on the GPU when one is present and the mesh fits its memory, else
-  // meshFIM-MT (a GPU failure mid-run falls back to meshFIM-MT with a warning).
+  // Auto: patchFIM on the GPU where it is expected to win end to end (a device present
+  // that fits the mesh, SolverChoice.h's estimate below meshFIM-MT's), else meshFIM-MT
+  // (a GPU failure mid-run falls back to meshFIM-MT with a warning).
   Solver solver = Solver::Auto;
   std::vector<SimplexId> seeds; // vertex ids (repeats are ignored); at least one
   SpeedKind speedKind = SpeedKind::Constant;
@@ -126,6 +129,8 @@ struct Result {
   std::string partition;     // patchFIM: "metis" | "bfs"
 };
 
+struct Preparation; // Preparation.h: the mesh setup and patches kept between runs
+
 // The device bytes patchFIM needs for a mesh of this size (Auto's fit test): the
 // cell-assembly arrays, two copies of the values and labels, the patch lists.
 std::size_t patchFimDeviceBytes(SimplexId vertices, SimplexId triangles);
@@ -134,17 +139,26 @@ std::size_t patchFimDeviceBytes(SimplexId vertices, SimplexId triangles);
 // is at points[3v .. 3v+2]. Throws Error for bad input (not a triangle mesh, no vertex,
 // no or out-of-range seeds, non-finite coordinates, a speed that is not finite and > 0,
 // parameters out of range), Aborted on abort. Progress runs 0..1; report gets the timings
-// ("precondition", "mesh setup", then "<solver> (cpu)", or for patchFIM "patches (cpu)",
-// "upload (gpu)", "patchfim (gpu)", "download (gpu)") and warnings (unreached vertices,
-// degenerate triangles, non-manifold edges, more than 1% of the obtuse angles left
-// unsplit, the iteration cap).
+// ("precondition", "mesh setup", "exact start", then "<solver> (cpu)", or for patchFIM
+// "patches (cpu)",
+// "device start (wait)" when it waited for the device, "upload (gpu)", "patchfim (gpu)",
+// "download (gpu)") and warnings (unreached vertices, degenerate triangles, non-manifold
+// edges, more than 1% of the obtuse angles left unsplit, the iteration cap). With
+// reuse, the mesh setup and the patches kept there from an earlier run on the same mesh
+// (same cells, points, speed and their parameters: fingerprinted) are used again, and
+// what is built is kept there ("mesh setup (cached)", "patches (cached)"); the seeds,
+// the solver, the stop distance and the exact start radius may change between such
+// runs (the exact start is computed every run: it depends on the seeds). Gpu and Auto
+// start the device's context on a thread of its own first (DeviceWarmUp.h).
 void execute(ExplicitTriangulation& triangulation, const double* points,
              const Parameters& parameters, const Monitor& monitor, Result& result,
-             RunReport& report);
+             RunReport& report, Preparation* reuse = nullptr);
 
 // The distances in float32 (the filter's default output type); +inf stays +inf. Throws
 // Error naming the first reached distance outside float32's normal range (it would
 // become +inf or lose its digits, down to 0).
 std::vector<float> toFloat32(const std::vector<double>& distance);
+// The same into out[0 .. count) (the filter's output array).
+void toFloat32(const double* distance, std::size_t count, float* out);
 
 } // namespace topogpu::eikonal

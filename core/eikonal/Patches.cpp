@@ -280,6 +280,61 @@ std::size_t PatchArrays::deviceBytes() const {
          (readerOffsets.size() + readers.size()) * sizeof(std::int32_t);
 }
 
+namespace {
+
+// f(u1, u2, l13, l23, l12, slowness, edgesOnly) for each solve of vertex v in
+// updateVertex's order (its star triangles; a split obtuse angle's fan of virtual
+// triangles from x1 to x2): detail::forEachSolve, shared with the CPU solvers, so that
+// GEO and the halo hold exactly what their updates read.
+template <typename F>
+void forEachVertexSolve(const detail::Mesh& mesh, SimplexId v, const F& f) {
+  const ExplicitTriangulation& tri = *mesh.tri;
+  const int star = tri.getVertexStarNumber(v);
+  for (int s = 0; s < star; ++s) {
+    const SimplexId t = tri.getVertexStar(v, s);
+    int k = 0;
+    while (tri.getCellVertex(t, k) != v)
+      ++k;
+    const double slowness = mesh.slowness[t];
+    detail::forEachSolve(
+        mesh, t, k, tri.getCellVertex(t, (k + 1) % 3), tri.getCellVertex(t, (k + 2) % 3),
+        [&](SimplexId u1, SimplexId u2, double l13, double l23, double l12,
+            bool edgesOnly) { f(u1, u2, l13, l23, l12, slowness, edgesOnly); });
+  }
+}
+
+// GEO's entries of vertex v, written from out on; localIndex maps a read vertex to its
+// slot. Lengths times the triangle's slowness (PatchSolve.h).
+template <typename LocalIndex>
+PatchSolve* writeSolves(const detail::Mesh& mesh, SimplexId v,
+                        const LocalIndex& localIndex, PatchSolve* out) {
+  forEachVertexSolve(mesh, v,
+                     [&](SimplexId u1, SimplexId u2, double l13, double l23, double l12,
+                         double slowness, bool edgesOnly) {
+                       *out++ =
+                           makePatchSolve(l13 * slowness, l23 * slowness, l12 * slowness,
+                                          localIndex(u1), localIndex(u2), edgesOnly);
+                     });
+  return out;
+}
+
+// out = the sorted distinct values of a small list (halos, readers: tens of entries).
+void sortUnique(std::vector<std::int32_t>& values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+}
+
+// Exclusive prefix sum of counts into offsets (offsets[0] = 0, size counts + 1).
+template <typename Offsets, typename Count>
+void prefixSum(std::size_t size, const Count& count, Offsets& offsets) {
+  offsets.resize(size + 1);
+  offsets[0] = 0;
+  for (std::size_t i = 0; i < size; ++i)
+    offsets[i + 1] = offsets[i] + count(i);
+}
+
+} // namespace
+
 void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
                       PatchArrays& arrays, std::vector<std::string>& warnings,
                       const std::uint8_t* seed) {
@@ -298,11 +353,12 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
   const std::int32_t np = arrays.patches;
   if (seed != nullptr)
     numberPatchesFromSeeds(tri, seed, np, arrays.patchOf);
+  const auto& patchOf = arrays.patchOf;
 
   // Own vertices grouped by patch (counting sort, increasing vertex id in each patch).
   std::vector<std::int64_t> ownOffsets(std::size_t(np) + 1, 0);
   for (SimplexId v = 0; v < n; ++v)
-    ++ownOffsets[arrays.patchOf[v] + 1];
+    ++ownOffsets[patchOf[v] + 1];
   for (std::int32_t p = 0; p < np; ++p)
     ownOffsets[p + 1] += ownOffsets[p];
   std::vector<SimplexId> own(static_cast<std::size_t>(n));
@@ -310,176 +366,161 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
   {
     std::vector<std::int64_t> fill(ownOffsets.begin(), ownOffsets.end() - 1);
     for (SimplexId v = 0; v < n; ++v) {
-      const std::int32_t p = arrays.patchOf[v];
+      const std::int32_t p = patchOf[v];
       ownIndex[v] = std::int32_t(fill[p] - ownOffsets[p]);
       own[fill[p]++] = v;
     }
   }
 
-  // Per patch (in parallel): its halo, its solves and the patches its halo lies in.
-  struct Local {
-    std::vector<SimplexId> halo;
-    std::vector<std::int64_t> solveCounts; // per own vertex
-    std::vector<PatchSolve> solves;
-    std::vector<std::int32_t> reads; // patches of the halo
-  };
-  std::vector<Local> locals(static_cast<std::size_t>(np));
-  tbb::parallel_for(
-      tbb::blocked_range<std::int32_t>(0, np, 64),
-      [&](const tbb::blocked_range<std::int32_t>& r) {
-        for (std::int32_t p = r.begin(); p < r.end(); ++p) {
-          Local& L = locals[p];
-          const std::int64_t b = ownOffsets[p], e = ownOffsets[p + 1];
-          // Pass 1: the halo (every vertex a solve reads that is not the patch's own).
-          const auto reads = [&](SimplexId u) {
-            if (arrays.patchOf[u] != p)
-              L.halo.push_back(u);
-          };
-          for (std::int64_t i = b; i < e; ++i) {
-            const SimplexId v = own[i];
-            const int star = tri.getVertexStarNumber(v);
-            for (int s = 0; s < star; ++s) {
-              const SimplexId t = tri.getVertexStar(v, s);
-              int k = 0;
-              while (tri.getCellVertex(t, k) != v)
-                ++k;
-              detail::forEachSolve(
-                  mesh, t, k, tri.getCellVertex(t, (k + 1) % 3),
-                  tri.getCellVertex(t, (k + 2) % 3),
-                  [&](SimplexId u1, SimplexId u2, double, double, double, bool) {
-                    reads(u1);
-                    reads(u2);
-                  });
-            }
-          }
-          std::sort(L.halo.begin(), L.halo.end());
-          L.halo.erase(std::unique(L.halo.begin(), L.halo.end()), L.halo.end());
-          const std::int32_t ownN = std::int32_t(e - b);
-          if (std::int64_t(ownN) + std::int64_t(L.halo.size()) > kMaxLocalVertices)
-            continue; // too large: reported after the loop
-          const auto localIndex = [&](SimplexId u) -> std::uint16_t {
-            if (arrays.patchOf[u] == p)
-              return std::uint16_t(ownIndex[u]);
-            return std::uint16_t(
-                ownN + std::int32_t(std::lower_bound(L.halo.begin(), L.halo.end(), u) -
-                                    L.halo.begin()));
-          };
-          // GEO's entries (PatchSolve.h), lengths times the triangle's slowness.
-          const auto geo = [](double la, double lb, double lab, double slowness,
-                              std::uint16_t a, std::uint16_t b, bool edgesOnly) {
-            return makePatchSolve(la * slowness, lb * slowness, lab * slowness, a, b,
-                                  edgesOnly);
-          };
-          // Pass 2: the solves, in updateVertex's order (star order; a fan's virtual
-          // triangles from x1 to x2).
-          L.solveCounts.assign(std::size_t(ownN), 0);
-          for (std::int64_t i = b; i < e; ++i) {
-            const SimplexId v = own[i];
-            const std::size_t before = L.solves.size();
-            const int star = tri.getVertexStarNumber(v);
-            for (int s = 0; s < star; ++s) {
-              const SimplexId t = tri.getVertexStar(v, s);
-              int k = 0;
-              while (tri.getCellVertex(t, k) != v)
-                ++k;
-              const double sl = mesh.slowness[t];
-              detail::forEachSolve(mesh, t, k, tri.getCellVertex(t, (k + 1) % 3),
-                                   tri.getCellVertex(t, (k + 2) % 3),
-                                   [&](SimplexId u1, SimplexId u2, double la, double lb,
-                                       double lab, bool edgesOnly) {
-                                     L.solves.push_back(geo(la, lb, lab, sl,
-                                                            localIndex(u1),
-                                                            localIndex(u2), edgesOnly));
-                                   });
-            }
-            L.solveCounts[i - b] = std::int64_t(L.solves.size() - before);
-          }
-          for (SimplexId u : L.halo)
-            L.reads.push_back(arrays.patchOf[u]);
-          std::sort(L.reads.begin(), L.reads.end());
-          L.reads.erase(std::unique(L.reads.begin(), L.reads.end()), L.reads.end());
-        }
-      });
-
-  // Concatenation.
-  arrays.localOffsets.assign(std::size_t(np) + 1, 0);
+  // Pass 1, per patch in parallel: its halo (every vertex its solves read that is not
+  // its own, sorted) and how many GEO entries its own vertices have.
+  std::vector<std::vector<std::int32_t>> halo(static_cast<std::size_t>(np));
+  std::vector<std::int64_t> patchSolves(static_cast<std::size_t>(np), 0);
+  tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, np, 64),
+                    [&](const tbb::blocked_range<std::int32_t>& r) {
+                      for (std::int32_t p = r.begin(); p < r.end(); ++p) {
+                        std::vector<std::int32_t>& h = halo[p];
+                        for (std::int64_t i = ownOffsets[p]; i < ownOffsets[p + 1]; ++i) {
+                          forEachVertexSolve(mesh, own[i],
+                                             [&](SimplexId u1, SimplexId u2, double,
+                                                 double, double, double, bool) {
+                                               if (patchOf[u1] != p)
+                                                 h.push_back(std::int32_t(u1));
+                                               if (patchOf[u2] != p)
+                                                 h.push_back(std::int32_t(u2));
+                                               ++patchSolves[p];
+                                             });
+                        }
+                        sortUnique(h);
+                      }
+                    });
+  // The local tables' layout.
+  prefixSum(
+      std::size_t(np),
+      [&](std::size_t p) {
+        return ownOffsets[p + 1] - ownOffsets[p] + std::int64_t(halo[p].size());
+      },
+      arrays.localOffsets);
   arrays.ownCount.resize(std::size_t(np));
-  std::int64_t solveTotal = 0;
   for (std::int32_t p = 0; p < np; ++p) {
     arrays.ownCount[p] = std::int32_t(ownOffsets[p + 1] - ownOffsets[p]);
-    const std::int64_t local = arrays.ownCount[p] + std::int64_t(locals[p].halo.size());
-    arrays.localOffsets[p + 1] = arrays.localOffsets[p] + local;
-    arrays.maxOwn = std::max(arrays.maxOwn, arrays.ownCount[p]);
+    const std::int64_t local = arrays.localOffsets[p + 1] - arrays.localOffsets[p];
     if (local > kMaxLocalVertices)
       throw GpuError("patchFIM: a patch reads " + std::to_string(local) +
                          " vertices, more than its 16-bit local indices address (" +
                          std::to_string(kMaxLocalVertices) +
                          "; very high vertex degrees)",
                      false);
+    arrays.maxOwn = std::max(arrays.maxOwn, arrays.ownCount[p]);
     arrays.maxLocal = std::max(arrays.maxLocal, std::int32_t(local));
-    solveTotal += std::int64_t(locals[p].solves.size());
   }
+  std::vector<std::int64_t> solveStart;
+  prefixSum(
+      std::size_t(np), [&](std::size_t p) { return patchSolves[p]; }, solveStart);
   const std::int64_t slots = arrays.localOffsets[np];
   arrays.localVertices.resize(std::size_t(slots));
   arrays.slotPatch.resize(std::size_t(slots));
-  arrays.solveOffsets.assign(std::size_t(slots) + 1, 0);
-  arrays.solves.resize(std::size_t(solveTotal));
-  std::vector<std::int64_t> solveStart(std::size_t(np) + 1, 0);
-  for (std::int32_t p = 0; p < np; ++p)
-    solveStart[p + 1] = solveStart[p] + std::int64_t(locals[p].solves.size());
-  tbb::parallel_for(std::int32_t(0), np, [&](std::int32_t p) {
-    const Local& L = locals[p];
-    const std::int64_t base = arrays.localOffsets[p];
-    const std::int32_t ownN = arrays.ownCount[p];
-    std::copy(own.begin() + ownOffsets[p], own.begin() + ownOffsets[p + 1],
-              arrays.localVertices.begin() + base);
-    std::copy(L.halo.begin(), L.halo.end(), arrays.localVertices.begin() + base + ownN);
-    std::copy(L.solves.begin(), L.solves.end(), arrays.solves.begin() + solveStart[p]);
-    for (std::int64_t k = base; k < arrays.localOffsets[p + 1]; ++k)
-      arrays.slotPatch[k] = arrays.patchOf[arrays.localVertices[k]];
-  });
-  // solveOffsets[s + 1] - solveOffsets[s]: the solves of slot s (0 for halo slots).
-  {
-    std::int64_t at = 0;
-    for (std::int32_t p = 0; p < np; ++p) {
-      const std::int64_t base = arrays.localOffsets[p];
-      const std::int64_t end = arrays.localOffsets[p + 1];
-      for (std::int64_t s = base; s < end; ++s) {
-        const std::int64_t j = s - base;
-        if (j < arrays.ownCount[p])
-          at += locals[p].solveCounts[j];
-        arrays.solveOffsets[s + 1] = at;
-      }
-    }
-  }
+  arrays.solveOffsets.resize(std::size_t(slots) + 1);
+  arrays.solves.resize(std::size_t(solveStart[np]));
+  arrays.solveOffsets[0] = 0;
 
-  // Readers: per vertex, the patches holding it in their halo (in increasing order).
-  arrays.border.assign(std::size_t(n), 0);
-  arrays.readerOffsets.assign(std::size_t(n) + 1, 0);
-  for (std::int32_t p = 0; p < np; ++p)
-    for (SimplexId u : locals[p].halo) {
-      arrays.border[u] = 1;
-      ++arrays.readerOffsets[u + 1];
+  // Pass 2, per patch in parallel: the local table, its slots' owners, and GEO written
+  // in place (solveOffsets[s + 1] - solveOffsets[s]: the solves of slot s, none for the
+  // halo's).
+  tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, np, 64),
+                    [&](const tbb::blocked_range<std::int32_t>& r) {
+                      for (std::int32_t p = r.begin(); p < r.end(); ++p) {
+                        const std::int64_t base = arrays.localOffsets[p];
+                        const std::int32_t ownN = arrays.ownCount[p];
+                        const std::vector<std::int32_t>& h = halo[p];
+                        const auto localIndex = [&](SimplexId u) -> std::uint16_t {
+                          if (patchOf[u] == p)
+                            return std::uint16_t(ownIndex[u]);
+                          return std::uint16_t(
+                              ownN + std::int32_t(std::lower_bound(h.begin(), h.end(),
+                                                                   std::int32_t(u)) -
+                                                  h.begin()));
+                        };
+                        PatchSolve* const first = arrays.solves.data();
+                        PatchSolve* out = first + solveStart[p];
+                        for (std::int32_t i = 0; i < ownN; ++i) {
+                          const SimplexId v = own[ownOffsets[p] + i];
+                          arrays.localVertices[base + i] = std::int32_t(v);
+                          arrays.slotPatch[base + i] = p;
+                          out = writeSolves(mesh, v, localIndex, out);
+                          arrays.solveOffsets[base + i + 1] = out - first;
+                        }
+                        for (std::size_t i = 0; i < h.size(); ++i) {
+                          const std::int64_t slot = base + ownN + std::int64_t(i);
+                          arrays.localVertices[slot] = h[i];
+                          arrays.slotPatch[slot] = patchOf[h[i]];
+                          arrays.solveOffsets[slot + 1] = out - first;
+                        }
+                      }
+                    });
+
+  // Readers: per vertex, the patches holding it in their halo, in increasing order: the
+  // patches of the vertices that read it (reads are symmetric on the one-ring; the
+  // dependents read it through their fans), its own patch left out. Two passes
+  // (count, fill) in parallel over the vertices.
+  std::vector<std::int32_t> readerCount(static_cast<std::size_t>(n));
+  const auto readersOf = [&](SimplexId v, std::vector<std::int32_t>& out) {
+    out.clear();
+    const ExplicitTriangulation& t = *mesh.tri;
+    const int m = t.getVertexNeighborNumber(v);
+    for (int i = 0; i < m; ++i) {
+      const std::int32_t q = patchOf[t.getVertexNeighbor(v, i)];
+      if (q != patchOf[v])
+        out.push_back(q);
     }
+    for (SimplexId i = mesh.dependentOffsets[v]; i < mesh.dependentOffsets[v + 1]; ++i) {
+      const std::int32_t q = patchOf[mesh.dependents[i]];
+      if (q != patchOf[v])
+        out.push_back(q);
+    }
+    sortUnique(out);
+  };
+  tbb::enumerable_thread_specific<std::vector<std::int32_t>> scratch;
+  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n, 4096),
+                    [&](const tbb::blocked_range<SimplexId>& r) {
+                      std::vector<std::int32_t>& list = scratch.local();
+                      for (SimplexId v = r.begin(); v < r.end(); ++v) {
+                        readersOf(v, list);
+                        readerCount[v] = std::int32_t(list.size());
+                      }
+                    });
+  std::int64_t readerTotal = 0;
+  arrays.readerOffsets.resize(std::size_t(n) + 1);
+  arrays.readerOffsets[0] = 0;
   for (SimplexId v = 0; v < n; ++v) {
-    if (std::int64_t(arrays.readerOffsets[v]) + arrays.readerOffsets[v + 1] >
-        std::numeric_limits<std::int32_t>::max())
+    readerTotal += readerCount[v];
+    if (readerTotal > std::numeric_limits<std::int32_t>::max())
       throw GpuError("patchFIM: too many halo entries for 32-bit offsets", false);
-    arrays.readerOffsets[v + 1] += arrays.readerOffsets[v];
+    arrays.readerOffsets[v + 1] = std::int32_t(readerTotal);
   }
-  arrays.readers.resize(std::size_t(arrays.readerOffsets[n]));
-  {
-    std::vector<std::int32_t> fill(arrays.readerOffsets.begin(),
-                                   arrays.readerOffsets.end() - 1);
-    for (std::int32_t p = 0; p < np; ++p)
-      for (SimplexId u : locals[p].halo)
-        arrays.readers[fill[u]++] = p;
-  }
+  arrays.readers.resize(std::size_t(readerTotal));
+  arrays.border.resize(std::size_t(n));
+  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n, 4096),
+                    [&](const tbb::blocked_range<SimplexId>& r) {
+                      std::vector<std::int32_t>& list = scratch.local();
+                      for (SimplexId v = r.begin(); v < r.end(); ++v) {
+                        readersOf(v, list);
+                        std::copy(list.begin(), list.end(),
+                                  arrays.readers.begin() + arrays.readerOffsets[v]);
+                        arrays.border[v] = list.empty() ? 0 : 1;
+                      }
+                    });
 
   // NBH: "p reads q" made symmetric (a change of either may change the other).
+  std::vector<std::vector<std::int32_t>> reads(static_cast<std::size_t>(np));
+  tbb::parallel_for(std::int32_t(0), np, [&](std::int32_t p) {
+    for (std::int32_t u : halo[p])
+      reads[p].push_back(patchOf[u]);
+    sortUnique(reads[p]);
+  });
   std::vector<std::int64_t> degree(std::size_t(np) + 1, 0);
   for (std::int32_t p = 0; p < np; ++p) {
-    for (std::int32_t q : locals[p].reads) {
+    for (std::int32_t q : reads[p]) {
       ++degree[p + 1];
       ++degree[q + 1];
     }
@@ -490,7 +531,7 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
   {
     std::vector<std::int64_t> fill(degree.begin(), degree.end() - 1);
     for (std::int32_t p = 0; p < np; ++p) {
-      for (std::int32_t q : locals[p].reads) {
+      for (std::int32_t q : reads[p]) {
         pairs[fill[p]++] = q;
         pairs[fill[q]++] = p;
       }

@@ -17,7 +17,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace topogpu::gpu {
@@ -42,6 +44,18 @@ template <typename T, bool kAlwaysPin = false> struct UploadAllocator {
     return static_cast<T*>(gpu::allocateUploadMemory(n * sizeof(T), kAlwaysPin));
   }
   void deallocate(T* p, std::size_t) noexcept { gpu::releaseUploadMemory(p); }
+  // resize() of an upload array leaves the elements uninitialised (no serial zero fill
+  // of ~200 MB): they are all written in parallel before use, so the pages are first
+  // touched by the threads that fill them. Pinned vectors are value-initialised.
+  template <typename U> void construct(U* p) noexcept {
+    if constexpr (kAlwaysPin)
+      ::new (static_cast<void*>(p)) U();
+    else
+      ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args> void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
   template <typename U>
   bool operator==(const UploadAllocator<U, kAlwaysPin>&) const noexcept {
     return true;
@@ -101,7 +115,8 @@ struct PatchArrays {
 // With seed flags (one per vertex), the patches are numbered in the order a
 // breadth-first search from the seeds reaches them (the partition is unchanged): the
 // device uploads them in that order and starts on the first ones while the others are
-// still on their way.
+// still on their way. Nothing computed depends on the numbering, so arrays built for
+// other seeds serve as well (a kept Preparation's).
 void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
                       PatchArrays& arrays, std::vector<std::string>& warnings,
                       const std::uint8_t* seed = nullptr);

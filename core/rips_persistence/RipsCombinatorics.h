@@ -23,19 +23,7 @@ class BinomialTable {
 public:
   BinomialTable() = default;
   BinomialTable(SimplexId n, int maxK) : n_(n), maxK_(maxK) {
-    if (n < 0 || maxK < 0)
-      throw Error("binomial table: negative size");
-    // C(n, k) peaks at k = n/2: check the largest entry before allocating anything.
-    const SimplexId peakK = std::min<SimplexId>(maxK, n / 2);
-    __int128 c = 1;
-    for (SimplexId j = 0; j < peakK; ++j) {
-      c = c * (n - j) / (j + 1);
-      if (c > __int128(std::numeric_limits<SimplexId>::max()))
-        throw Error("the simplices with " + std::to_string(maxK) + " vertices on " +
-                    std::to_string(n) +
-                    " points need indices beyond 2^63 - 1 (the 64-bit combinatorial "
-                    "index space); lower the dimension or the number of points");
-    }
+    checkIndexRange(n, maxK);
     table_.assign(std::size_t(maxK + 1) * std::size_t(n + 1), 0);
     for (SimplexId i = 0; i <= n; ++i) {
       at(i, 0) = 1;
@@ -52,6 +40,22 @@ public:
                       "index space); lower the dimension or the number of points");
         at(i, k) = sum;
       }
+    }
+  }
+  // Error when the table would hold an entry beyond 2^63 - 1 (checked before anything
+  // is allocated): C(n, k) peaks at k = n/2.
+  static void checkIndexRange(SimplexId n, int maxK) {
+    if (n < 0 || maxK < 0)
+      throw Error("binomial table: negative size");
+    const SimplexId peakK = std::min<SimplexId>(maxK, n / 2);
+    __int128 c = 1;
+    for (SimplexId j = 0; j < peakK; ++j) {
+      c = c * (n - j) / (j + 1);
+      if (c > __int128(std::numeric_limits<SimplexId>::max()))
+        throw Error("the simplices with " + std::to_string(maxK) + " vertices on " +
+                    std::to_string(n) +
+                    " points need indices beyond 2^63 - 1 (the 64-bit combinatorial "
+                    "index space); lower the dimension or the number of points");
     }
   }
   // C(i, k); 0 when k > i.

@@ -1,8 +1,12 @@
 #include "RipsInput.h"
 
+#include "RipsDistances.h"
+#include "RipsSinglePrecision.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -11,6 +15,9 @@
 namespace topogpu::rips_persistence {
 
 namespace {
+
+// Point indices of the sparse format are read as doubles and kept well inside 32 bits.
+constexpr double kMaxSparsePointIndex = 2e9;
 
 std::string lineError(const std::string& what, std::size_t lineNumber,
                       const std::string& problem) {
@@ -45,10 +52,20 @@ std::vector<double> lineNumbers(const std::string& line, std::size_t lineNumber,
     const double value = std::strtod(token.c_str(), &stop);
     if (stop != token.c_str() + token.size())
       throw Error(lineError(what, lineNumber, "'" + token + "' is not a number"));
-    if (!std::isfinite(value) || errno == ERANGE)
+    // strtod sets ERANGE for a subnormal result too (1e-320): that is a valid number.
+    if (std::isnan(value) || (std::isinf(value) && errno != ERANGE))
       throw Error(lineError(what, lineNumber,
                             "the value '" + token +
                                 "' is not a finite number (NaN or infinite)"));
+    if (std::isinf(value))
+      throw Error(lineError(what, lineNumber,
+                            "the value '" + token +
+                                "' is beyond double precision's range (about 1.8e308)"));
+    if (value == 0 && errno == ERANGE)
+      throw Error(lineError(what, lineNumber,
+                            "the value '" + token +
+                                "' is below double precision's range (about 4.9e-324): "
+                                "it would be read as 0"));
     values.push_back(value);
     i = j;
   }
@@ -57,10 +74,35 @@ std::vector<double> lineNumbers(const std::string& line, std::size_t lineNumber,
 
 void checkDistance(double d, const std::string& where) {
   if (d < 0)
-    throw Error("negative distance " + std::to_string(d) + " " + where);
-  if (d > double(std::numeric_limits<float>::max()))
-    throw Error("distance " + std::to_string(d) + " " + where +
-                " is beyond the single-precision range");
+    throw Error("negative distance " + detail::valueText(d) + " " + where);
+}
+
+// "row 3, column 1" for the lower-triangular entry e (i > j at i(i-1)/2 + j).
+std::string entryName(std::size_t e) {
+  auto i = std::size_t((1 + std::sqrt(1.0 + 8.0 * double(e))) / 2);
+  while (i * (i - 1) / 2 > e)
+    --i;
+  while ((i + 1) * i / 2 <= e)
+    ++i;
+  return "row " + std::to_string(i) + ", column " + std::to_string(e - i * (i - 1) / 2);
+}
+
+// The lower triangle stored in single precision at the scale its values need.
+void storeLowerDistances(const std::vector<double>& lower, RipsInput& input) {
+  std::size_t smallest = lower.size(), largest = lower.size();
+  for (std::size_t e = 0; e < lower.size(); ++e) {
+    if (lower[e] > 0 && (smallest == lower.size() || lower[e] < lower[smallest]))
+      smallest = e;
+    if (lower[e] > 0 && (largest == lower.size() || lower[e] > lower[largest]))
+      largest = e;
+  }
+  input.scaleExponent = largest == lower.size()
+                            ? 0
+                            : detail::distanceScale(lower[smallest], entryName(smallest),
+                                                    lower[largest], entryName(largest));
+  input.lowerDistances.resize(lower.size());
+  for (std::size_t e = 0; e < lower.size(); ++e)
+    input.lowerDistances[e] = float(std::ldexp(lower[e], -input.scaleExponent));
 }
 
 // n with n(n-1)/2 == count, or -1.
@@ -129,9 +171,34 @@ RipsInput fromPoints(std::vector<double> points, int pointDimension) {
   input.format = InputFormat::PointCloud;
   input.numberOfPoints = SimplexId(points.size() / std::size_t(pointDimension));
   input.pointDimension = pointDimension;
-  input.points = std::move(points);
   requireTwoPoints(input.numberOfPoints, "the point cloud");
+  double largest = 0;
+  for (const double x : points)
+    largest = std::max(largest, std::fabs(x));
+  input.scaleExponent = detail::coordinateScale(largest);
+  if (input.scaleExponent != 0) {
+    for (double& x : points)
+      x = std::ldexp(x, -input.scaleExponent);
+  }
+  detail::checkPointSeparation(points, pointDimension, input.scaleExponent);
+  input.points = std::move(points);
   return input;
+}
+
+RipsInput fromDoubleLowerDistances(const std::vector<double>& lower) {
+  for (std::size_t e = 0; e < lower.size(); ++e) {
+    if (!std::isfinite(lower[e]) || lower[e] < 0)
+      throw Error("distance entry " + std::to_string(e) + " (" + entryName(e) + ") is " +
+                  (std::isnan(lower[e]) ? "NaN" : detail::valueText(lower[e])) +
+                  ": distances must be finite and >= 0");
+  }
+  RipsInput input = fromLowerDistances(std::vector<float>(lower.size(), 0.0f));
+  storeLowerDistances(lower, input);
+  return input;
+}
+
+double inputDistance(const RipsInput& input, SimplexId i, SimplexId j) {
+  return std::ldexp(double(detail::storedDistance(input, i, j)), input.scaleExponent);
 }
 
 RipsInput fromLowerDistances(std::vector<float> lower) {
@@ -206,7 +273,7 @@ RipsInput readRipsInput(std::istream& in, InputFormat format, const std::string&
     }
     requireTwoPoints(SimplexId(n), what);
     input.numberOfPoints = SimplexId(n);
-    input.lowerDistances.resize(n * (n - 1) / 2);
+    std::vector<double> lower(n * (n - 1) / 2);
     for (std::size_t i = 0; i < n; ++i) {
       checkDistance(rows[i][i], "on the diagonal at row " + std::to_string(i));
       for (std::size_t j = 0; j < i; ++j) {
@@ -221,9 +288,10 @@ RipsInput readRipsInput(std::istream& in, InputFormat format, const std::string&
                       std::to_string(i) + "," + std::to_string(j) + ") is " +
                       std::to_string(a) + " but (" + std::to_string(j) + "," +
                       std::to_string(i) + ") is " + std::to_string(b));
-        input.lowerDistances[i * (i - 1) / 2 + j] = float(a);
+        lower[i * (i - 1) / 2 + j] = a;
       }
     }
+    storeLowerDistances(lower, input);
     return input;
   }
   case InputFormat::LowerDistance:
@@ -235,14 +303,14 @@ RipsInput readRipsInput(std::istream& in, InputFormat format, const std::string&
                   " matrix has n(n-1)/2 of them (ragged or truncated file?)");
     requireTwoPoints(n, what);
     input.numberOfPoints = n;
-    input.lowerDistances.resize(flat.size());
+    std::vector<double> lower(flat.size());
     std::size_t e = 0;
     if (format == InputFormat::LowerDistance) {
       for (SimplexId i = 1; i < n; ++i) {
         for (SimplexId j = 0; j < i; ++j, ++e) {
           checkDistance(flat[e],
                         "at row " + std::to_string(i) + ", column " + std::to_string(j));
-          input.lowerDistances[e] = float(flat[e]);
+          lower[e] = flat[e];
         }
       }
     } else {
@@ -250,16 +318,19 @@ RipsInput readRipsInput(std::istream& in, InputFormat format, const std::string&
         for (SimplexId j = i + 1; j < n; ++j, ++e) {
           checkDistance(flat[e],
                         "at row " + std::to_string(i) + ", column " + std::to_string(j));
-          input.lowerDistances[std::size_t(j * (j - 1) / 2 + i)] = float(flat[e]);
+          lower[std::size_t(j * (j - 1) / 2 + i)] = flat[e];
         }
       }
     }
+    storeLowerDistances(lower, input);
     return input;
   }
   case InputFormat::Sparse: {
-    std::map<std::pair<SimplexId, SimplexId>, float> seen;
+    std::map<std::pair<SimplexId, SimplexId>, double> seen;
+    std::vector<SimplexId> named; // every index a line gives
     SimplexId n = 0;
     std::size_t diagonal = 0;
+    std::size_t largestLine = 0;
     for (std::size_t r = 0; r < rows.size(); ++r) {
       const auto& v = rows[r];
       const std::string where = what + " line " + std::to_string(rowLines[r]);
@@ -267,33 +338,75 @@ RipsInput readRipsInput(std::istream& in, InputFormat format, const std::string&
         throw Error(where + " has " + std::to_string(v.size()) +
                     " values; the sparse format has 'i j distance' per line");
       for (int c = 0; c < 2; ++c) {
-        if (v[c] < 0 || v[c] != std::floor(v[c]) || v[c] > 2e9)
-          throw Error(where + ": '" + std::to_string(v[c]) +
+        std::ostringstream
+            shown; // the value as written: 3000000000, not 3000000000.000000
+        shown.precision(17);
+        shown << v[c];
+        if (v[c] < 0 || v[c] != std::floor(v[c]))
+          throw Error(where + ": '" + shown.str() +
                       "' is not a point index (an integer >= 0)");
+        if (v[c] > kMaxSparsePointIndex)
+          throw Error(where + ": point index " + shown.str() +
+                      " is beyond the largest the sparse format takes, " +
+                      std::to_string(std::int64_t(kMaxSparsePointIndex)));
       }
       checkDistance(v[2], "on " + where);
       const auto i = SimplexId(v[0]), j = SimplexId(v[1]);
+      if (std::max(i, j) + 1 > n)
+        largestLine = rowLines[r];
       n = std::max(n, std::max(i, j) + 1);
+      named.push_back(i);
+      named.push_back(j);
       if (i == j) {
         ++diagonal;
         continue;
       }
       const auto key = std::make_pair(std::max(i, j), std::min(i, j));
-      const auto [it, inserted] = seen.emplace(key, float(v[2]));
-      if (!inserted && it->second != float(v[2]))
+      const auto [it, inserted] = seen.emplace(key, v[2]);
+      if (!inserted && it->second != v[2])
         throw Error(where + ": the distance between " + std::to_string(i) + " and " +
                     std::to_string(j) + " was given before as " +
                     std::to_string(it->second) + " (not symmetric)");
     }
     requireTwoPoints(n, what);
+    // The points are 0..n-1; those no line names are isolated. The file's content bounds
+    // their number (at most as many as it names), so that one large index cannot
+    // make a tiny file a huge run.
+    std::sort(named.begin(), named.end());
+    const auto distinct =
+        SimplexId(std::unique(named.begin(), named.end()) - named.begin());
+    if (n - distinct > distinct)
+      throw Error(what + " line " + std::to_string(largestLine) + ": the point index " +
+                  std::to_string(n - 1) + " makes " + std::to_string(n) +
+                  " points, but the file names only " + std::to_string(distinct) +
+                  " of them: the other " + std::to_string(n - distinct) +
+                  " would be isolated points; number the points from 0 without such a "
+                  "gap, or declare isolated points with 'i i 0' lines");
     if (diagonal > 0)
       input.notes.push_back(
           std::to_string(diagonal) +
           " diagonal entries 'i i d' ignored (every point is born at 0)");
     input.numberOfPoints = n;
+    const auto edgeName = [](const std::pair<SimplexId, SimplexId>& key) {
+      return "the edge " + std::to_string(key.second) + " " + std::to_string(key.first);
+    };
+    const std::pair<const std::pair<SimplexId, SimplexId>, double>*smallest = nullptr,
+                                                           *largest = nullptr;
+    for (const auto& entry : seen) {
+      if (entry.second > 0 && (smallest == nullptr || entry.second < smallest->second))
+        smallest = &entry;
+      if (entry.second > 0 && (largest == nullptr || entry.second > largest->second))
+        largest = &entry;
+    }
+    input.scaleExponent =
+        largest == nullptr
+            ? 0
+            : detail::distanceScale(smallest->second, edgeName(smallest->first),
+                                    largest->second, edgeName(largest->first));
     input.edges.reserve(seen.size());
     for (const auto& [key, d] : seen)
-      input.edges.push_back({key.first, key.second, d});
+      input.edges.push_back(
+          {key.first, key.second, float(std::ldexp(d, -input.scaleExponent))});
     return input;
   }
   }

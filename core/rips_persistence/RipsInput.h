@@ -27,21 +27,37 @@ struct SparseEdge {
 // What a reader produced. Exactly one of `lowerDistances` (dense: entry of i > j at
 // i(i-1)/2 + j, which is also the edge's combinatorial index), `points` (row-major,
 // numberOfPoints x pointDimension) or `edges` (sparse) holds the data.
+//
+// Rips persistence commutes with scaling, and the filtration is single precision (as
+// Ripser's): distances beyond its range (above 3.4e38, or nonzero below 1.2e-38, which
+// would round to infinity or to 0) are stored times 2^-scaleExponent, a power of two
+// that puts them inside it (multiplying by it is exact), and the results are given
+// back times 2^scaleExponent, in the input's units. An input whose distances span more
+// than single precision holds at once (a ratio beyond about 2^250) is refused, naming
+// the values. scaleExponent is 0 for every input inside the range: its floats are the
+// input's, rounded once, as Ripser's.
 struct RipsInput {
   InputFormat format = InputFormat::LowerDistance;
   SimplexId numberOfPoints = 0;
-  std::vector<float> lowerDistances;
-  std::vector<double> points;
+  std::vector<float> lowerDistances; // times 2^-scaleExponent
+  std::vector<double> points;        // times 2^-scaleExponent
   int pointDimension = 0;
-  std::vector<SparseEdge> edges;
+  std::vector<SparseEdge> edges; // distances times 2^-scaleExponent
+  int scaleExponent = 0;
   std::vector<std::string> notes; // things ignored on the way (diagonal entries)
 };
 
 // Parses `in` in `format`; `what` names the source in messages ("'file.txt'").
 RipsInput readRipsInput(std::istream& in, InputFormat format, const std::string& what);
 
-// In-memory constructors (tests, the later VTK filter); they validate like the readers.
+// In-memory constructors (tests, the VTK filter); they validate like the readers.
 RipsInput fromPoints(std::vector<double> points, int pointDimension);
 RipsInput fromLowerDistances(std::vector<float> lower); // size n(n-1)/2
+// Distances in double precision, scaled as above when they leave single precision.
+RipsInput fromDoubleLowerDistances(const std::vector<double>& lower);
+
+// The distance of points i and j as the filtration has it (the stored single-precision
+// value), in the input's units.
+double inputDistance(const RipsInput& input, SimplexId i, SimplexId j);
 
 } // namespace topogpu::rips_persistence

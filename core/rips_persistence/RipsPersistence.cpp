@@ -1,6 +1,8 @@
 #include "RipsPersistence.h"
 
 #include "RipsCombinatorics.h"
+#include "RipsDistances.h"
+#include "RipsEstimate.h"
 
 #include "core/common/BackendSelection.h"
 #include "core/common/Fallback.h"
@@ -35,6 +37,11 @@
 namespace topogpu::rips_persistence {
 
 namespace {
+
+using detail::denseEnclosingRadius;
+using detail::sparseEnclosingRadius;
+using detail::streamedEnclosingRadius;
+using detail::validate;
 
 constexpr float kInfinity = std::numeric_limits<float>::infinity();
 constexpr int kMaxVertices = 72; // the overflow check keeps simplices far below this
@@ -448,7 +455,27 @@ public:
   Engine(const Graph& graph, const BinomialTable& binomial, float threshold,
          float largestEdge, const Monitor& monitor)
       : graph_(graph), binomial_(binomial), threshold_(threshold), largest_(largestEdge),
-        monitor_(monitor) {}
+        progress_(monitor) {}
+
+  // Progress and abort within one dimension: its share of the caller's bar. The
+  // columns (assembly, apparent pairs) take the first kAssembleShare of it, the
+  // reduction the rest.
+  void setProgress(Monitor progress) { progress_ = std::move(progress); }
+  static constexpr double kAssembleShare = 0.3;
+
+  // f(first, last) over [0, size) by at most 64 blocks; between them the calling
+  // thread checks for an abort and reports from + (to - from) * done.
+  template <class F>
+  void inBlocks(std::size_t size, double from, double to, F&& f) const {
+    const std::size_t block = std::max<std::size_t>(1024, size / 64 + 1);
+    for (std::size_t first = 0; first < size; first += block) {
+      progress_.checkAbort();
+      const std::size_t last = std::min(size, first + block);
+      f(first, last);
+      progress_.report(from + (to - from) * double(last) / double(size));
+    }
+    progress_.checkAbort();
+  }
 
   // The cofacets of diameter in (lower, bound] (the simplex's diameter is <= bound), in
   // no particular order; f(Entry). Only the candidates within the bound of one vertex
@@ -555,17 +582,20 @@ public:
               RunReport& report) {
     const int count = dim + 1;
     Timer timer;
-    // Apparent pairs: one independent test per column.
+    // Apparent pairs: one independent test per column, by blocks between which the
+    // calling thread reports progress and checks for an abort.
     std::vector<SimplexId> apparent(columns.size(), -1);
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, columns.size(), 256),
-        [&](const tbb::blocked_range<std::size_t>& r) {
-          Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
-          for (std::size_t c = r.begin(); c != r.end(); ++c) {
-            simplexVertices(binomial_, columns[c].index, count, v.data());
-            apparent[c] = apparentPivot(columns[c], v.data(), count);
-          }
-        });
+    inBlocks(columns.size(), 0, kAssembleShare, [&](std::size_t first, std::size_t last) {
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(first, last, 256),
+          [&](const tbb::blocked_range<std::size_t>& r) {
+            Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
+            for (std::size_t c = r.begin(); c != r.end(); ++c) {
+              simplexVertices(binomial_, columns[c].index, count, v.data());
+              apparent[c] = apparentPivot(columns[c], v.data(), count);
+            }
+          });
+    });
     reducedPivots_ = {};
     reducedPivotSet_ = {};
     apparentCount_ = std::size_t(std::count_if(apparent.begin(), apparent.end(),
@@ -638,11 +668,14 @@ public:
     // rare) with no barrier where all would wait for one long column. The abort check
     // stays on the calling thread (a worker like the others).
     constexpr std::size_t kBatch = 8;
-    constexpr std::size_t kAbortEvery = std::size_t(1) << 12;
+    // The caller reports progress and checks for an abort about 256 times over the
+    // columns it takes (its share of the bar's steps), at least every 4096 of them.
+    const std::size_t checkEvery =
+        std::clamp<std::size_t>(m / 256, kBatch, std::size_t(1) << 12);
     std::atomic<std::size_t> next{0};
     std::atomic<bool> stop{false};
     const auto caller = std::this_thread::get_id();
-    monitor_.checkAbort();
+    progress_.checkAbort();
     const int workers = std::max(1, tbb::this_task_arena::max_concurrency());
     tbb::parallel_for(0, workers, [&](int) {
       auto& arena = arenas.local();
@@ -661,10 +694,12 @@ public:
             work.column.release();
         }
         sinceCheck += last - first;
-        if (onCaller && sinceCheck >= kAbortEvery) {
+        if (onCaller && sinceCheck >= checkEvery) {
           sinceCheck = 0;
           try {
-            monitor_.checkAbort();
+            progress_.checkAbort();
+            progress_.report(kAssembleShare + (1 - kAssembleShare) *
+                                                  double(std::min(first, m)) / double(m));
           } catch (...) {
             stop.store(true, std::memory_order_relaxed);
             throw;
@@ -672,8 +707,10 @@ public:
         }
       }
     });
-    monitor_.checkAbort();
+    progress_.checkAbort();
     SimplexId emergent = 0, reduced = 0, essential = 0;
+    // The finite bars' columns and their places among the intervals (representatives).
+    std::vector<std::pair<std::size_t, std::size_t>> bars;
     for (std::size_t i = 0; i < m; ++i) {
       const Snapshot* snap = state[i].load(std::memory_order_acquire);
       const Entry& column = remaining[i];
@@ -688,8 +725,7 @@ public:
       ++(snap->emergent ? emergent : reduced);
       reducedPivots_.push_back(snap->pivot.index);
       if (snap->pivot.diameter > column.diameter) {
-        if (representatives_ != nullptr)
-          representatives_->push_back(representative(dim, intervals.size(), *snap));
+        bars.emplace_back(i, intervals.size());
         intervals.push_back({column.diameter, snap->pivot.diameter});
       }
     }
@@ -700,6 +736,26 @@ public:
     stats.pairs = stats.apparentPairs + emergent + reduced;
     report.timings.emplace_back("reduction dim " + std::to_string(dim) + " (cpu)",
                                 timer.seconds());
+    if (representatives_ != nullptr) {
+      timer.reset();
+      // One thread reduced the columns in order: its cochains are the serial ones.
+      std::vector<std::vector<Entry>> cochains;
+      if (workers > 1) {
+        std::vector<std::size_t> wanted;
+        wanted.reserve(bars.size());
+        for (const auto& bar : bars)
+          wanted.push_back(bar.first);
+        cochains = serialCochains(remaining, count, table, state, wanted);
+      }
+      for (const auto& [i, interval] : bars) {
+        representatives_->push_back(representative(
+            dim, interval,
+            workers > 1 ? cochains[i]
+                        : state[i].load(std::memory_order_acquire)->cochain));
+      }
+      report.timings.emplace_back("cocycles dim " + std::to_string(dim) + " (cpu)",
+                                  timer.seconds());
+    }
   }
 
   // Keeps the representative cocycle of every finite bar from now on.
@@ -871,16 +927,116 @@ public:
   }
 
   // A column's final cochain (its published snapshot, already cancelled) as vertices.
+  // A column's final cochain (Z/2-cancelled: sorted by index) as vertices.
   Representative representative(int dim, std::size_t interval,
-                                const Snapshot& snap) const {
+                                const std::vector<Entry>& cochain) const {
     Representative r;
     r.dimension = dim;
     r.interval = interval;
-    r.simplices.resize(snap.cochain.size() * std::size_t(dim + 1));
-    for (std::size_t s = 0; s < snap.cochain.size(); ++s)
-      simplexVertices(binomial_, snap.cochain[s].index, dim + 1,
+    r.simplices.resize(cochain.size() * std::size_t(dim + 1));
+    for (std::size_t s = 0; s < cochain.size(); ++s)
+      simplexVertices(binomial_, cochain[s].index, dim + 1,
                       r.simplices.data() + s * std::size_t(dim + 1));
     return r;
+  }
+
+  // A column's whole coboundary as its working column (no emergent shortcut).
+  void startColumnSerial(const Entry& column, int count, Work& work) const {
+    Vertices v{}; // once per column reduced again
+    simplexVertices(binomial_, column.index, count, v.data());
+    work.column.clear();
+    work.compactAt = kCompactMinimum;
+    work.bound = largest_;
+    work.additions = 0;
+    work.truncated = false;
+    work.cochain.assign(1, column);
+    cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
+      work.column.push(e);
+      return true;
+    });
+    nextPivot(work, count);
+  }
+
+  // The cochains of the serial left-to-right reduction of the columns `wanted`
+  // (positions in `columns`), indexed by position (the others empty). The lock-free
+  // reduction's cochains are valid but depend on the timing (a column adds whatever
+  // state the owner of its pivot has then); its pivots are the serial ones. So each
+  // wanted column is reduced again, serially: for each pivot it meets it adds the
+  // serial cochain of the column owning it in the final table: an apparent pair's
+  // column, a column whose final cochain is itself (no addition: the serial one too), or
+  // one reduced again here first (an explicit stack: the owners are to the left).
+  std::vector<std::vector<Entry>>
+  serialCochains(const std::vector<Entry>& columns, int count, const PivotTable& table,
+                 const std::vector<std::atomic<const Snapshot*>>& state,
+                 const std::vector<std::size_t>& wanted) const {
+    const std::size_t m = columns.size();
+    std::vector<std::vector<Entry>> cochains(m);
+    std::vector<char> done(m, 0);
+    const auto ownCochain = [&](std::size_t j) {
+      const Snapshot* snap = state[j].load(std::memory_order_acquire);
+      return snap->cochain.size() == 1 && snap->cochain[0].index == columns[j].index;
+    };
+    struct Frame {
+      std::size_t column;
+      std::unique_ptr<Work> work;
+    };
+    std::vector<Frame> stack;
+    const auto open = [&](std::size_t i) {
+      stack.push_back({i, std::make_unique<Work>()});
+      startColumnSerial(columns[i], count, *stack.back().work);
+    };
+    std::size_t steps = 0;
+    for (const std::size_t target : wanted) {
+      if (done[target])
+        continue;
+      open(target);
+      while (!stack.empty()) {
+        const std::size_t i = stack.back().column;
+        Work& work = *stack.back().work;
+        std::size_t first = m; // an owner whose serial cochain is needed first
+        while (true) {
+          if (++steps % 1024 == 0)
+            progress_.checkAbort();
+          if (work.state == Work::Zero)
+            throw std::logic_error("rips: a reduced column lost its pivot when reduced "
+                                   "again");
+          const SimplexId owner = table.owner(work.pivot.index);
+          if (owner == SimplexId(i)) {
+            WorkingColumn::cancelEqual(work.cochain);
+            cochains[i] = std::move(work.cochain);
+            done[i] = 1;
+            break;
+          }
+          if (owner < 0) {
+            // Apparent pivots are never claimed: the pair's column adds.
+            PivotRecord record;
+            if (!findApparent(work.pivot, count, record))
+              throw std::logic_error("rips: a pivot of the reduction has no owner");
+            addCochain(&record.column, 1, work.pivot, false, count, work);
+          } else {
+            const auto j = std::size_t(owner);
+            if (j >= i)
+              throw std::logic_error("rips: a column met a pivot owned to its right");
+            if (ownCochain(j)) {
+              addCochain(&columns[j], 1, work.pivot, false, count, work);
+            } else if (done[j]) {
+              addCochain(cochains[j].data(), cochains[j].size(), work.pivot, false, count,
+                         work);
+            } else {
+              first = j;
+              break;
+            }
+          }
+          maybeTruncate(work);
+          nextPivot(work, count);
+        }
+        if (first < m)
+          open(first);
+        else
+          stack.pop_back();
+      }
+    }
+    return cochains;
   }
 
   // Adds the coboundary of a cochain whose coboundary's oldest entry (after Z/2
@@ -1052,42 +1208,58 @@ public:
   // Simplices of one dimension more, each made once from its facet without its largest
   // vertex: the columns among them that are neither cleared nor apparent (sorted,
   // reverse filtration order) and the number of apparent pairs.
+  // More than columnLimit columns is an Error (the memory budget's share for them).
   SimplexId assemble(int dim, const std::vector<Entry>& simplices,
                      std::vector<Entry>* next, std::vector<Entry>& columns,
-                     std::size_t& apparentCount) const {
+                     std::size_t& apparentCount, std::size_t columnLimit) const {
     const int count = dim + 1;
+    // Each thread adds its columns to the total by chunks (small ones for a small
+    // limit, so that it is never passed by much).
+    const std::size_t chunk = std::clamp<std::size_t>(columnLimit / 64, 1, 4096);
+    std::atomic<std::size_t> columnTotal{0};
     struct Local {
       std::vector<Entry> next, columns;
       SimplexId generated = 0;
       std::size_t apparentCount = 0;
     };
     tbb::enumerable_thread_specific<Local> locals;
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, simplices.size(), 1024),
-        [&](const tbb::blocked_range<std::size_t>& r) {
-          Local& local = locals.local();
-          Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
-          for (std::size_t s = r.begin(); s != r.end(); ++s) {
-            // v[1..count]: the facet; v[0]: the new (largest) vertex.
-            simplexVertices(binomial_, simplices[s].index, count, v.data() + 1);
-            cofacets(v.data() + 1, count, simplices[s].diameter, v[1],
-                     [&](const Entry& e, SimplexId w) {
-                       ++local.generated;
-                       if (next != nullptr)
-                         local.next.push_back(e);
-                       v[0] = w;
-                       // A simplex is in one persistence pair at most: an apparent
-                       // column is no pivot of the last dimension, so the (cheaper,
-                       // far more frequent) apparent test comes first.
-                       if (apparentPivot(e, v.data(), count + 1) >= 0) {
-                         ++local.apparentCount;
-                       } else if (!isPivot(e, v.data(), count)) {
-                         local.columns.push_back(e);
-                       }
-                       return true;
-                     });
-          }
-        });
+    inBlocks(simplices.size(), 0, kAssembleShare, [&](std::size_t from, std::size_t to) {
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(from, to, 1024),
+          [&](const tbb::blocked_range<std::size_t>& r) {
+            Local& local = locals.local();
+            Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
+            for (std::size_t s = r.begin(); s != r.end(); ++s) {
+              // v[1..count]: the facet; v[0]: the new (largest) vertex.
+              simplexVertices(binomial_, simplices[s].index, count, v.data() + 1);
+              cofacets(v.data() + 1, count, simplices[s].diameter, v[1],
+                       [&](const Entry& e, SimplexId w) {
+                         ++local.generated;
+                         if (next != nullptr)
+                           local.next.push_back(e);
+                         v[0] = w;
+                         // A simplex is in one persistence pair at most: an apparent
+                         // column is no pivot of the last dimension, so the (cheaper,
+                         // far more frequent) apparent test comes first.
+                         if (apparentPivot(e, v.data(), count + 1) >= 0) {
+                           ++local.apparentCount;
+                         } else if (!isPivot(e, v.data(), count)) {
+                           local.columns.push_back(e);
+                           if (local.columns.size() % chunk == 0 &&
+                               columnTotal.fetch_add(chunk) + chunk > columnLimit)
+                             throw Error(
+                                 "the columns of dimension " + std::to_string(dim + 1) +
+                                 " outgrow the memory budget: more than " +
+                                 std::to_string(columnLimit) + " columns (" +
+                                 byteSize(double(columnLimit) * 2 * sizeof(Entry)) +
+                                 ") beside the estimated simplices; lower the dimension "
+                                 "or the threshold, or raise the memory budget");
+                         }
+                         return true;
+                       });
+            }
+          });
+    });
     columns.clear();
     SimplexId generated = 0;
     std::size_t columnCount = 0, nextCount = 0;
@@ -1131,120 +1303,31 @@ private:
   float largest_; // the largest edge diameter: no cofacet is above it
   const bool boundEveryColumn_ =
       std::getenv("TOPOGPU_RIPS_BOUND_EVERY_COLUMN") != nullptr;
-  const Monitor& monitor_;
+  Monitor progress_; // this dimension's share of the bar (setProgress)
   std::vector<SimplexId> reducedPivots_; // the pivots of the reduction's pairs, sorted
   IndexSet reducedPivotSet_;             // the same, for the clearing's lookups
   std::size_t apparentCount_ = 0;
   std::vector<Representative>* representatives_ = nullptr;
 };
 
-void validate(const RipsInput& input, const Parameters& parameters) {
-  if (parameters.maxDimension < 0)
-    throw Error("the maximum dimension must be >= 0, got " +
-                std::to_string(parameters.maxDimension));
-  if (std::isnan(parameters.threshold) || parameters.threshold <= 0)
-    throw Error("the threshold must be > 0, got " + std::to_string(parameters.threshold));
-  if (parameters.threads < 0)
-    throw Error("the number of threads must be >= 0 (0: all cores), got " +
-                std::to_string(parameters.threads));
-  const SimplexId n = input.numberOfPoints;
-  if (n < 2)
-    throw Error(n == 0
-                    ? "the input is empty: no points or distances"
-                    : "the input has a single point: Rips persistence needs at least 2");
-  if (SimplexId(parameters.maxDimension) + 2 > n)
-    throw Error("dimension " + std::to_string(parameters.maxDimension) +
-                " needs at least " + std::to_string(parameters.maxDimension + 2) +
-                " points (simplices of " + std::to_string(parameters.maxDimension + 2) +
-                " vertices), the input has " + std::to_string(n));
-  const bool dense = input.format != InputFormat::Sparse;
-  if (dense && input.format != InputFormat::PointCloud &&
-      input.lowerDistances.size() != std::size_t(n) * std::size_t(n - 1) / 2)
-    throw Error("the distance matrix has " + std::to_string(input.lowerDistances.size()) +
-                " entries, not n(n-1)/2 for n = " + std::to_string(n));
-  if (input.format == InputFormat::PointCloud &&
-      input.points.size() != std::size_t(n) * std::size_t(input.pointDimension))
-    throw Error("the point cloud's coordinates do not match its size");
-}
-
-// Euclidean distance in double, rounded once to single precision (the one rule, used
-// both when the matrix is stored and when it is streamed).
-inline float pointDistance(const RipsInput& input, SimplexId i, SimplexId j) {
-  const int dim = input.pointDimension;
-  const double* a = &input.points[std::size_t(i) * std::size_t(dim)];
-  const double* b = &input.points[std::size_t(j) * std::size_t(dim)];
-  double sum = 0;
-  for (int k = 0; k < dim; ++k)
-    sum += (a[k] - b[k]) * (a[k] - b[k]);
-  return float(std::sqrt(sum));
-}
-
-std::vector<float> pointDistances(const RipsInput& input) {
-  const SimplexId n = input.numberOfPoints;
-  std::vector<float> lower(std::size_t(n) * std::size_t(n - 1) / 2);
-  tbb::parallel_for(SimplexId(1), n, [&](SimplexId i) {
-    for (SimplexId j = 0; j < i; ++j)
-      lower[std::size_t(i * (i - 1) / 2 + j)] = pointDistance(input, i, j);
-  });
-  return lower;
-}
-
-// The enclosing radius of a point cloud without storing its matrix.
-float streamedEnclosingRadius(const RipsInput& input) {
-  const SimplexId n = input.numberOfPoints;
-  std::vector<float> rowMax(std::size_t(n), 0.0f);
-  tbb::parallel_for(SimplexId(0), n, [&](SimplexId i) {
-    float m = 0;
-    for (SimplexId j = 0; j < n; ++j) {
-      if (j != i)
-        m = std::max(m, pointDistance(input, i, j));
-    }
-    rowMax[std::size_t(i)] = m;
-  });
-  return *std::min_element(rowMax.begin(), rowMax.end());
-}
-
-float denseEnclosingRadius(SimplexId n, const std::vector<float>& lower) {
-  std::vector<float> rowMax(std::size_t(n), 0.0f);
-  tbb::parallel_for(SimplexId(0), n, [&](SimplexId i) {
-    float m = 0;
-    for (SimplexId j = 0; j < i; ++j)
-      m = std::max(m, lower[std::size_t(i * (i - 1) / 2 + j)]);
-    for (SimplexId j = i + 1; j < n; ++j)
-      m = std::max(m, lower[std::size_t(j * (j - 1) / 2 + i)]);
-    rowMax[std::size_t(i)] = m;
-  });
-  return *std::min_element(rowMax.begin(), rowMax.end());
-}
-
-float sparseEnclosingRadius(SimplexId n, const std::vector<SparseEdge>& edges) {
-  std::vector<SimplexId> degree(std::size_t(n), 0);
-  std::vector<float> rowMax(std::size_t(n), 0.0f);
-  for (const auto& e : edges) {
-    for (const SimplexId v : {e.i, e.j}) {
-      ++degree[std::size_t(v)];
-      rowMax[std::size_t(v)] = std::max(rowMax[std::size_t(v)], e.distance);
-    }
-  }
-  float radius = kInfinity;
-  for (SimplexId v = 0; v < n; ++v) {
-    if (degree[std::size_t(v)] == n - 1)
-      radius = std::min(radius, rowMax[std::size_t(v)]);
-  }
-  return radius;
-}
-
 // Dimension 0: Kruskal over the edges in filtration order. The edges that join two
 // components are the deaths (and are cleared from dimension 1); the others, youngest
 // first, are the columns of dimension 1.
 void dimensionZero(SimplexId n, const BinomialTable& binomial, std::vector<Entry>& edges,
                    std::vector<Interval>& intervals, DimensionStats& stats,
-                   std::vector<Entry>& columns) {
+                   std::vector<Entry>& columns, const Monitor& monitor) {
   tbb::parallel_sort(edges.begin(), edges.end(), before);
+  monitor.checkAbort();
+  monitor.report(0.5);
   UnionFind components(n);
   columns.clear();
   SimplexId merges = 0;
+  std::size_t seen = 0;
   for (const Entry& e : edges) {
+    if (++seen % (std::size_t(1) << 20) == 0) {
+      monitor.checkAbort();
+      monitor.report(0.5 + 0.5 * double(seen) / double(edges.size()));
+    }
     SimplexId v[2];
     simplexVertices(binomial, e.index, 2, v);
     if (components.unite(v[0], v[1])) {
@@ -1315,7 +1398,7 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
                       int maxDimension, std::vector<Entry>& edges,
                       std::vector<Entry>& columns, ColumnBuilder* builder,
                       const Monitor& monitor, Result& result, RunReport& report,
-                      bool cocycles) {
+                      bool cocycles, std::size_t columnLimit) {
   float largestEdge = 0;
   for (const Entry& e : edges)
     largestEdge = std::max(largestEdge, e.diameter);
@@ -1325,7 +1408,10 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
   std::vector<Entry> simplices = std::move(edges); // all edges: the dimension-1 simplices
   for (int dim = 1; dim <= maxDimension; ++dim) {
     monitor.checkAbort();
-    monitor.report(0.1 + 0.9 * double(dim - 1) / double(maxDimension));
+    const double share = 0.9 / double(maxDimension);
+    const double begin = 0.1 + share * double(dim - 1);
+    monitor.report(begin);
+    engine.setProgress(monitor.stage(begin, begin + share));
     DimensionStats& stats = result.stats[std::size_t(dim)];
     if (builder != nullptr && preparedDimension(*builder, engine, dim, maxDimension,
                                                 simplices, columns, result, report))
@@ -1337,7 +1423,7 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
       columns = {};
       stats.simplices =
           engine.assemble(dim - 1, simplices, dim < maxDimension ? &next : nullptr,
-                          columns, apparentCount);
+                          columns, apparentCount, columnLimit);
       simplices.swap(next);
       next = {};
       report.timings.emplace_back("columns dim " + std::to_string(dim) + " (cpu)",
@@ -1472,15 +1558,53 @@ std::shared_future<detail::DeviceStart> startDevice() {
 
 } // namespace
 
-float enclosingRadius(const RipsInput& input) {
-  if (input.format == InputFormat::Sparse)
-    return sparseEnclosingRadius(input.numberOfPoints, input.edges);
-  if (input.format == InputFormat::PointCloud)
-    return streamedEnclosingRadius(input);
-  return denseEnclosingRadius(input.numberOfPoints, input.lowerDistances);
+double enclosingRadius(const RipsInput& input) {
+  const float stored =
+      input.format == InputFormat::Sparse
+          ? sparseEnclosingRadius(input.numberOfPoints, input.edges)
+      : input.format == InputFormat::PointCloud
+          ? streamedEnclosingRadius(input, Monitor{})
+          : denseEnclosingRadius(input.numberOfPoints, input.lowerDistances, Monitor{});
+  return std::ldexp(double(stored), input.scaleExponent);
 }
 
 namespace detail {
+
+void validate(const RipsInput& input, const Parameters& parameters) {
+  if (parameters.maxDimension < 0 || parameters.maxDimension > kMaxDimensionLimit)
+    throw Error("the maximum dimension must be >= 0 and at most " +
+                std::to_string(kMaxDimensionLimit) + ", got " +
+                std::to_string(parameters.maxDimension));
+  if (std::isnan(parameters.threshold) || parameters.threshold <= 0)
+    throw Error("the threshold must be > 0, got " + std::to_string(parameters.threshold));
+  if (parameters.threads < 0 || parameters.threads > kMaxThreads)
+    throw Error("the number of threads must be >= 0 (0: all cores) and at most " +
+                std::to_string(kMaxThreads) + ", got " +
+                std::to_string(parameters.threads));
+  const SimplexId n = input.numberOfPoints;
+  if (n < 2)
+    throw Error(n == 0
+                    ? "the input is empty: no points or distances"
+                    : "the input has a single point: Rips persistence needs at least 2");
+  if (SimplexId(parameters.maxDimension) + 2 > n)
+    throw Error("dimension " + std::to_string(parameters.maxDimension) +
+                " needs at least " + std::to_string(parameters.maxDimension + 2) +
+                " points (simplices of " + std::to_string(parameters.maxDimension + 2) +
+                " vertices), the input has " + std::to_string(n));
+  const bool dense = input.format != InputFormat::Sparse;
+  if (dense && input.format != InputFormat::PointCloud &&
+      input.lowerDistances.size() != std::size_t(n) * std::size_t(n - 1) / 2)
+    throw Error("the distance matrix has " + std::to_string(input.lowerDistances.size()) +
+                " entries, not n(n-1)/2 for n = " + std::to_string(n));
+  if (input.format == InputFormat::PointCloud &&
+      input.points.size() != std::size_t(n) * std::size_t(input.pointDimension))
+    throw Error("the point cloud's coordinates do not match its size");
+  if (!(parameters.memoryBudget > 0))
+    throw Error("the memory budget must be > 0 bytes, got " +
+                std::to_string(parameters.memoryBudget));
+  // Simplex indices must fit in 63 bits: checked before anything is allocated.
+  BinomialTable::checkIndexRange(n, parameters.maxDimension + 2);
+}
 
 void executeWith(const RipsInput& input, const Parameters& parameters,
                  const Monitor& monitor, const ColumnBuilderFactory& factory,
@@ -1494,8 +1618,6 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
         tbb::global_control::max_allowed_parallelism, std::size_t(parameters.threads));
   const SimplexId n = input.numberOfPoints;
   const int maxDimension = parameters.maxDimension;
-  // Every index of a simplex with up to maxDimension + 2 vertices must fit in 63 bits.
-  const BinomialTable binomial(n, maxDimension + 2);
   result.numberOfPoints = n;
   result.intervals.assign(std::size_t(maxDimension) + 1, {});
   result.stats.assign(std::size_t(maxDimension) + 1, {});
@@ -1505,24 +1627,47 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
   bool cloud = input.format == InputFormat::PointCloud;
   std::vector<float> computed;
   const std::vector<float>* lower = &input.lowerDistances;
-  if (cloud && deviceDistances) {
+  // The device's matrix is stored on the host too: not when it alone passes the budget.
+  const double matrixBytes = double(n) * double(n - 1) / 2 * sizeof(float);
+  if (cloud && deviceDistances && matrixBytes <= parameters.memoryBudget) {
     // The device's matrix (the same floats: double sums, one rounding) replaces the
     // streamed distances from here on.
     deviceDistances(input, computed, report);
     lower = &computed;
     cloud = false;
   }
+  // The progress bar: distances, estimate, edges and dimension 0 take the first tenth,
+  // the dimensions above share the rest (higherDimensions).
   const bool sparseInput = input.format == InputFormat::Sparse;
-  result.enclosingRadius = sparseInput ? sparseEnclosingRadius(n, input.edges)
-                           : cloud     ? streamedEnclosingRadius(input)
-                                       : denseEnclosingRadius(n, *lower);
-  // Above the enclosing radius the complex is a cone: nothing nonzero is born or dies.
-  const float threshold = std::min(
-      float(std::min(parameters.threshold, double(kInfinity))), result.enclosingRadius);
-  result.threshold = threshold;
+  const Monitor radiusStage = monitor.stage(0, 0.02);
+  // Distances as stored (times 2^-scaleExponent); the results in the input's units.
+  const int scale = input.scaleExponent;
+  const float radius = sparseInput ? sparseEnclosingRadius(n, input.edges)
+                       : cloud     ? streamedEnclosingRadius(input, radiusStage)
+                                   : denseEnclosingRadius(n, *lower, radiusStage);
+  const float threshold = detail::runThreshold(input, parameters.threshold, radius);
+  result.enclosingRadius = std::ldexp(double(radius), scale);
+  result.threshold = std::ldexp(double(threshold), scale);
   report.timings.emplace_back("distances (cpu)", timer.seconds());
   monitor.checkAbort();
   timer.reset();
+
+  // The run's size before anything large is allocated: refused when it does not fit.
+  const std::vector<float>* stored = sparseInput || cloud ? nullptr : lower;
+  const Monitor estimateStage = monitor.stage(0.02, 0.04);
+  const Estimate size = detail::estimateAt(input, stored, parameters, threshold, radius,
+                                           estimateStage, false);
+  detail::refuseUnlessItFits(input, stored, parameters, size, estimateStage);
+  // What is left for the columns of dimensions >= 2 (stored twice while gathered).
+  const double columnBytes =
+      parameters.memoryBudget - size.bytes[std::size_t(maxDimension)];
+  const std::size_t columnLimit =
+      columnBytes / (2 * sizeof(Entry)) >= double(std::numeric_limits<std::size_t>::max())
+          ? std::numeric_limits<std::size_t>::max()
+          : std::size_t(columnBytes / (2 * sizeof(Entry)));
+  report.timings.emplace_back("estimate (cpu)", timer.seconds());
+  timer.reset();
+  const BinomialTable binomial(n, maxDimension + 2);
 
   // The edges under the threshold, named by their combinatorial index.
   std::vector<Entry> edges;
@@ -1533,19 +1678,15 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
     }
   } else {
     tbb::enumerable_thread_specific<std::vector<Entry>> locals;
-    tbb::parallel_for(tbb::blocked_range<SimplexId>(1, n, 64),
-                      [&](const tbb::blocked_range<SimplexId>& r) {
-                        auto& local = locals.local();
-                        for (SimplexId i = r.begin(); i != r.end(); ++i) {
-                          for (SimplexId j = 0; j < i; ++j) {
-                            const SimplexId e = i * (i - 1) / 2 + j;
-                            const float d = cloud ? pointDistance(input, i, j)
-                                                  : (*lower)[std::size_t(e)];
-                            if (d <= threshold)
-                              local.push_back({d, e});
-                          }
-                        }
-                      });
+    detail::forRowsInBlocks(n, monitor.stage(0.04, 0.07), [&](SimplexId i) {
+      auto& local = locals.local();
+      for (SimplexId j = 0; j < i; ++j) {
+        const SimplexId e = i * (i - 1) / 2 + j;
+        const float d = cloud ? pointDistance(input, i, j) : (*lower)[std::size_t(e)];
+        if (d <= threshold)
+          local.push_back({d, e});
+      }
+    });
     for (auto& local : locals)
       edges.insert(edges.end(), local.begin(), local.end());
   }
@@ -1556,7 +1697,8 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
       (parameters.sparse == SparseMode::Auto && double(edges.size()) * 4 < allPairs);
 
   std::vector<Entry> columns;
-  dimensionZero(n, binomial, edges, result.intervals[0], result.stats[0], columns);
+  dimensionZero(n, binomial, edges, result.intervals[0], result.stats[0], columns,
+                monitor.stage(0.07, 0.1));
   report.timings.emplace_back("dim 0 (cpu)", timer.seconds());
   monitor.report(0.1);
   if (maxDimension >= 1) {
@@ -1595,11 +1737,12 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
       const SparseGraph graph(std::move(adjacency));
       report.timings.emplace_back("sparse graph (cpu)", timer.seconds());
       higherDimensions(graph, binomial, threshold, maxDimension, edges, columns,
-                       builder.get(), monitor, result, report, parameters.cocycles);
+                       builder.get(), monitor, result, report, parameters.cocycles,
+                       columnLimit);
     } else {
       if (cloud) {
         timer.reset();
-        computed = pointDistances(input);
+        computed = pointDistances(input, monitor.stage(0.1, 0.1));
         lower = &computed;
         report.timings.emplace_back("distance matrix (cpu)", timer.seconds());
       }
@@ -1612,7 +1755,16 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
         builder = factory(view, report);
       }
       higherDimensions(graph, binomial, threshold, maxDimension, edges, columns,
-                       builder.get(), monitor, result, report, parameters.cocycles);
+                       builder.get(), monitor, result, report, parameters.cocycles,
+                       columnLimit);
+    }
+  }
+  if (scale != 0) {
+    for (auto& bars : result.intervals) {
+      for (Interval& bar : bars) {
+        bar.birth = std::ldexp(bar.birth, scale);
+        bar.death = std::ldexp(bar.death, scale);
+      }
     }
   }
   monitor.report(1.0);

@@ -25,6 +25,13 @@ enum class SparseMode {
   Sparse // adjacency lists of the edges under the threshold
 };
 
+// The parameters' ranges (the CLI's options and the filter's properties take these):
+// dimensions up to 64 (simplices of up to 66 vertices; the engine's vertex arrays hold
+// 72, and the 63-bit index space runs out first on any input large enough for them),
+// threads up to 4096.
+constexpr int kMaxDimensionLimit = 64;
+constexpr int kMaxThreads = 4096;
+
 struct Parameters {
   int maxDimension = 1; // Ripser's --dim
   // Simplices of diameter <= threshold enter the filtration. Infinity (the default)
@@ -37,12 +44,19 @@ struct Parameters {
   // Representative cocycles of the finite bars of dimension >= 1 (ripser.py's
   // do_cocycles): Result::representatives.
   bool cocycles = false;
+  // Host bytes the run may store (> 0): a run whose estimate (RipsEstimate.h) is larger
+  // is refused before it allocates anything large, and one whose columns outgrow what
+  // is left stops with an Error. The front ends pass the machine's available memory;
+  // infinity: no limit.
+  double memoryBudget = std::numeric_limits<double>::infinity();
 };
 
-// [birth, death); death = +inf for an essential class.
+// [birth, death); death = +inf for an essential class. In the input's units: the
+// filtration's single-precision values times 2^RipsInput::scaleExponent (exactly the
+// floats when the input needs no scaling).
 struct Interval {
-  float birth = 0;
-  float death = std::numeric_limits<float>::infinity();
+  double birth = 0;
+  double death = std::numeric_limits<double>::infinity();
 };
 
 struct DimensionStats {
@@ -79,10 +93,10 @@ struct Result {
   std::vector<std::vector<Interval>> intervals; // per dimension 0..maxDimension
   std::vector<DimensionStats> stats;            // per dimension (dimension 0: union-find)
   SimplexId numberOfPoints = 0;
-  SimplexId edges = 0; // edges under the threshold
-  float enclosingRadius = 0;
-  float threshold = 0; // the threshold used
-  bool sparse = false; // the sparse path ran
+  SimplexId edges = 0;        // edges under the threshold
+  double enclosingRadius = 0; // in the input's units, as the intervals
+  double threshold = 0;       // the threshold used
+  bool sparse = false;        // the sparse path ran
   // With Parameters::cocycles: one per finite bar of dimension >= 1, by dimension, in
   // the order of the intervals.
   std::vector<Representative> representatives;
@@ -155,9 +169,12 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
 
 // min over points of the largest distance to any other point (infinite when no point
 // reaches every other one, as in a sparse input).
-float enclosingRadius(const RipsInput& input);
+double enclosingRadius(const RipsInput& input);
 
 namespace detail {
+// Error on bad parameters or an input that breaks its own invariants.
+void validate(const RipsInput& input, const Parameters& parameters);
+
 // execute with the columns built by `factory` (null: the CPU) and, when
 // deviceDistances is set, the distances of a point cloud computed by it; no backend
 // selection, no fallback (execute does those). Tests run the GPU's host twin with it.

@@ -25,30 +25,14 @@ void validate(SimplexId numberOfVertices, const ScalarArrayView& values,
   }
 }
 
-std::vector<double> toDoubles(const ScalarArrayView& values) {
-  std::vector<double> out(values.size);
-  TOPOGPU_DISPATCH_SCALAR(values.type, {
-    const auto* in = static_cast<const ValueT*>(values.data);
-    tbb::parallel_for(SimplexId(0), values.size,
-                      [&](SimplexId v) { out[v] = double(in[v]); });
-  });
-  return out;
-}
-
-void fromDoubles(const std::vector<double>& smoothedValues, ScalarType type, void* out) {
-  const SimplexId n = SimplexId(smoothedValues.size());
-  TOPOGPU_DISPATCH_SCALAR(type, {
-    auto* typed = static_cast<ValueT*>(out);
-    tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) {
-      typed[v] = toValue<ValueT>(smoothedValues[v]);
-    });
-  });
-}
-
 std::size_t gridDeviceBytes(const ScalarArrayView& values, bool masked) {
-  // input and output in their type, two double buffers, the mask
+  // input and output in their type, two buffers of the working type (double for
+  // floating-point fields, the input's type for integers), the mask
+  const std::size_t size = scalarTypeSize(values.type);
+  const bool floating =
+      values.type == ScalarType::Float32 || values.type == ScalarType::Float64;
   return values.size *
-         (2 * scalarTypeSize(values.type) + 2 * sizeof(double) + (masked ? 1 : 0));
+         (2 * size + 2 * (floating ? sizeof(double) : size) + (masked ? 1 : 0));
 }
 
 void smoothGridOnGpu(const grid::Dims& dims, const ScalarArrayView& values,

@@ -1,7 +1,8 @@
 // Laplacian smoothing of a point scalar field (TTK's ScalarFieldSmoother), a common
 // preprocessing step before critical points or a Morse-Smale complex: each of
 // numberOfIterations passes replaces every vertex's value by the average of itself and
-// its vertex neighbours (the triangulation's VV relation), computed in double.
+// its vertex neighbours (the triangulation's VV relation): in double for floating-point
+// fields, exactly (rounded to the nearest integer) for integer fields.
 //
 // This is TopoGPU's module template (docs/developing.md): parameters, the execute
 // template over every triangulation, the CPU path, the GPU path for grids through
@@ -57,10 +58,6 @@ namespace detail {
 void validate(SimplexId numberOfVertices, const ScalarArrayView& values,
               const Parameters& parameters);
 
-// The input as doubles, and doubles back to the input's type (toValue).
-std::vector<double> toDoubles(const ScalarArrayView& values);
-void fromDoubles(const std::vector<double>& smoothedValues, ScalarType type, void* out);
-
 // Device memory the GPU grid path needs, for resolveBackend.
 std::size_t gridDeviceBytes(const ScalarArrayView& values, bool masked);
 
@@ -68,18 +65,19 @@ void smoothGridOnGpu(const grid::Dims& dims, const ScalarArrayView& values,
                      const Parameters& parameters, const Monitor& monitor, void* smoothed,
                      RunReport& report);
 
-// The CPU passes, ping-ponging two double buffers. Grids use the stencil function the
-// CUDA kernel uses; meshes read the VV relation in its stored order.
-template <typename Triangulation>
+// The CPU passes, ping-ponging two buffers of the working type (double, or the input's
+// integer type). Grids use the stencil function the CUDA kernel uses; meshes read the VV
+// relation in its stored order.
+template <typename Triangulation, typename W>
 void smoothCpu(const Triangulation& tri, const Parameters& parameters,
-               const Monitor& monitor, std::vector<double>& current) {
+               const Monitor& monitor, std::vector<W>& current) {
   const SimplexId n = SimplexId(current.size());
   const std::uint8_t* mask = parameters.mask;
-  std::vector<double> next(current.size());
+  std::vector<W> next(current.size());
   for (int it = 0; it < parameters.numberOfIterations; ++it) {
     monitor.checkAbort();
-    const double* in = current.data();
-    double* out = next.data();
+    const W* in = current.data();
+    W* out = next.data();
     tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n),
                       [&](const tbb::blocked_range<SimplexId>& r) {
                         for (SimplexId v = r.begin(); v < r.end(); ++v) {
@@ -91,16 +89,27 @@ void smoothCpu(const Triangulation& tri, const Parameters& parameters,
                               continue;
                             }
                             const int degree = tri.getVertexNeighborNumber(v);
-                            double sum = in[v];
+                            NeighbourSum<W> sum(in[v]);
                             for (int k = 0; k < degree; ++k)
-                              sum += in[tri.getVertexNeighbor(v, k)];
-                            out[v] = sum / double(degree + 1);
+                              sum.add(in[tri.getVertexNeighbor(v, k)]);
+                            out[v] = sum.average(degree + 1);
                           }
                         }
                       });
     current.swap(next);
     monitor.report(double(it + 1) / parameters.numberOfIterations);
   }
+}
+
+// The input in the working type, the passes, and the result back in the input's type.
+template <typename T, typename Triangulation>
+void smoothValuesCpu(const Triangulation& tri, const T* input, SimplexId n,
+                     const Parameters& parameters, const Monitor& monitor, T* output) {
+  std::vector<Working<T>> current(n);
+  tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) { current[v] = input[v]; });
+  smoothCpu(tri, parameters, monitor, current);
+  tbb::parallel_for(SimplexId(0), n,
+                    [&](SimplexId v) { output[v] = toValue<T>(current[v]); });
 }
 
 template <typename Triangulation>
@@ -112,9 +121,10 @@ void runCpu(Triangulation& tri, Relations relations, const ScalarArrayView& valu
   report.timings.emplace_back("precondition", timer.seconds());
   monitor.checkAbort();
   timer.reset();
-  std::vector<double> current = toDoubles(values);
-  smoothCpu(tri, parameters, monitor, current);
-  fromDoubles(current, values.type, smoothed);
+  TOPOGPU_DISPATCH_SCALAR(values.type, {
+    smoothValuesCpu(tri, static_cast<const ValueT*>(values.data), values.size, parameters,
+                    monitor, static_cast<ValueT*>(smoothed));
+  });
   report.timings.emplace_back("smooth (cpu)", timer.seconds());
 }
 

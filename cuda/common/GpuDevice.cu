@@ -32,6 +32,12 @@ std::size_t deviceMemoryInUse() {
   return totalBytes - freeBytes;
 }
 
+void startDeviceContext() {
+  if (deviceAvailable(nullptr))
+    cudaFree(nullptr); // creates the primary context
+  cudaGetLastError();
+}
+
 std::string deviceDescription() {
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess)

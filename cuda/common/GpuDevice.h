@@ -15,5 +15,9 @@ std::string deviceDescription();
 // cudaMemGetInfo: every process's allocations, the CUDA context included). An
 // instantaneous sample, not a peak.
 std::size_t deviceMemoryInUse();
+// Creates the CUDA context of device 0 (the primary context every host thread shares)
+// when a device is present; blocks until it is ready (about 0.3 s the first time, nothing
+// after). Never throws: a failure shows again at the first real CUDA call.
+void startDeviceContext();
 
 } // namespace topogpu::gpu

@@ -69,13 +69,22 @@ inline bool prepareBatched(BatchOps& ops, const Monitor& monitor, int dim,
                            const std::vector<Simplex>* given, bool keepSimplices,
                            const std::vector<SimplexId>& clearedReduced,
                            PreparedDimension& out, RunReport& report) {
-  const auto decline = [&] {
+  // Declined: the CPU builds the dimension, and the report says why.
+  const auto decline = [&](const std::string& why) {
     if (ops.holdsKept())
       ops.fetchKept(facets);
+    report.warnings.push_back("dimension " + std::to_string(dim) + " " + why +
+                              ": its columns were built on the CPU");
     return false;
   };
+  const auto tooLarge = [&] {
+    return decline("does not fit the device memory (" +
+                   std::to_string(ops.available() >> 10) +
+                   " KiB free for it) even one facet at a time");
+  };
   if (dim + 2 > kMaxVertices)
-    return decline();
+    return decline("has cofacets of more than " + std::to_string(kMaxVertices) +
+                   " vertices, more than the device handles");
   const std::size_t clearing = clearedReduced.size() * sizeof(SimplexId);
   const auto budget = [&] {
     const std::size_t available = ops.available();
@@ -84,13 +93,13 @@ inline bool prepareBatched(BatchOps& ops, const Monitor& monitor, int dim,
   if (budget() == 0 && ops.holdsKept())
     ops.fetchKept(facets); // the kept facets leave no room: they go to the host
   if (budget() == 0)
-    return false;
+    return tooLarge();
   out = PreparedDimension{};
   std::vector<std::pair<std::size_t, std::size_t>> batches;
   if (given != nullptr) {
     batches = cutColumnBatches(given->size(), budget());
     if (batches.empty() && !given->empty())
-      return decline();
+      return tooLarge();
     ops.setClearing({});
     for (const auto& [first, last] : batches) {
       monitor.checkAbort();
@@ -131,7 +140,7 @@ inline bool prepareBatched(BatchOps& ops, const Monitor& monitor, int dim,
                             clearedReduced, out, report);
     }
     if (batches.empty() && !made.empty())
-      return decline();
+      return tooLarge();
     ops.setClearing(clearedReduced);
     std::size_t offset = 0;
     for (const auto& [first, last] : batches) {

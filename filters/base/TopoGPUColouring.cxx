@@ -28,7 +28,7 @@ void registerCategoricalColours(const std::string& arrayName, const std::string&
   }
   std::ostringstream json;
   json << "{\"array_lookup_tables\": {\"" << arrayName << "\": {\"Title\": \"" << title
-       << "\", \"PVLookupTable\": {\"InterpretValuesAsCategories\": 1, "
+       << "\", \"PVLookupTable\": {\"IndexedLookup\": 1, "
        << "\"AnnotationsInitialized\": 1, \"Annotations\": [" << annotations.str()
        << "], \"IndexedColors\": [" << indexed.str()
        << "], \"AutomaticRescaleRangeMode\": -1, \"Discretize\": 1, "
@@ -42,6 +42,13 @@ std::vector<Category> criticalIndexCategories() {
           {1, "1-saddle", {0.40, 0.76, 0.65}},
           {2, "2-saddle", {0.99, 0.68, 0.38}},
           {3, "maximum", {0.70, 0.02, 0.15}}};
+}
+
+std::vector<Category> criticalTypeCategories() {
+  auto categories = criticalIndexCategories();
+  // yellow: apart from the four, and visible on the grey slices of the states
+  categories.push_back({4, "degenerate", {0.95, 0.90, 0.25}});
+  return categories;
 }
 
 } // namespace topogpu::vtk

@@ -14,14 +14,16 @@ struct Category {
 
 // Registers, once per process and at the lowest priority (a user's own settings win),
 // ParaView's per-array-name colour map defaults (settings key array_lookup_tables) for
-// arrayName: one colour band and one legend label per category, and the legend title.
-// ParaView 5.11 does not take InterpretValuesAsCategories from settings, so the map is
-// a discretized continuous one with one band centred on each value, which reads the
-// same; the categorical flag is set too for versions that take it.
+// arrayName: a categorical map (a swatch and a label per category in the legend, no
+// numeric ticks) and the legend title. Settings name properties by their XML names:
+// pvpython's InterpretValuesAsCategories is the property IndexedLookup. The map's
+// continuous points put one band on each value too, for views that draw it as a range.
 void registerCategoricalColours(const std::string& arrayName, const std::string& title,
                                 const std::vector<Category>& categories);
 
-// TTK's critical point legend (blue minima to red maxima), by index 0..3.
+// TTK's critical point legend (blue minima to red maxima), by index 0..3: CellDimension.
 std::vector<Category> criticalIndexCategories();
+// The same and degenerate (4): CriticalType. The states take these colours too.
+std::vector<Category> criticalTypeCategories();
 
 } // namespace topogpu::vtk

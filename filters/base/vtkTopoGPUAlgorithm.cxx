@@ -2,10 +2,12 @@
 
 #include "TopoGPUFilterRun.h"
 
+#include "core/common/HostMemory.h"
 #include "core/common/Timer.h"
 
 #include <vtkBitArray.h>
 #include <vtkCellArray.h>
+#include <vtkCellData.h>
 #include <vtkDataArray.h>
 #include <vtkDataObjectTypes.h>
 #include <vtkDataSet.h>
@@ -16,26 +18,27 @@
 #include <vtkFieldData.h>
 #include <vtkImageData.h>
 #include <vtkInformation.h>
+#include <vtkInformationIntegerKey.h>
 #include <vtkInformationVector.h>
 #include <vtkIntArray.h>
 #include <vtkMatrix3x3.h>
 #include <vtkMultiProcessController.h>
 #include <vtkPointData.h>
+#include <vtkPointSet.h>
+#include <vtkPoints.h>
 #include <vtkPolyData.h>
+#include <vtkRectilinearGrid.h>
 #include <vtkSmartPointer.h>
 #include <vtkStreamingDemandDrivenPipeline.h>
 #include <vtkStringArray.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <string>
@@ -233,18 +236,25 @@ int vtkTopoGPUAlgorithm::RequestDataObject(vtkInformation*,
       return 0;
     vtkInformation* outInfo = outputVector->GetInformationObject(port);
     vtkDataObject* existing = outInfo->Get(vtkDataObject::DATA_OBJECT());
-    // An abstract port type (vtkDataSet) means "the input's type".
-    const bool sameAsInput = input != nullptr && std::string(type) == "vtkDataSet";
-    const char* wanted = sameAsInput ? input->GetClassName() : type;
+    // An abstract port type (vtkDataSet) means "the input's type"; an input that is no
+    // data set (refused by the pipeline) gets an empty poly data there.
+    const bool abstract = std::string(type) == "vtkDataSet";
+    const bool sameAsInput = abstract && input != nullptr && input->IsA("vtkDataSet");
+    const char* wanted = sameAsInput ? input->GetClassName()
+                         : abstract  ? "vtkPolyData"
+                                     : type;
     if (existing != nullptr && existing->IsA(wanted))
       continue;
     vtkSmartPointer<vtkDataObject> created;
     if (sameAsInput)
       created.TakeReference(input->NewInstance());
     else
-      created.TakeReference(vtkDataObjectTypes::NewDataObject(type));
+      created.TakeReference(vtkDataObjectTypes::NewDataObject(wanted));
     if (!created)
       return 0;
+    // Valid while empty, also when the pipeline refuses the input and RequestData
+    // never runs.
+    MakeValidEmpty(created);
     outInfo->Set(vtkDataObject::DATA_OBJECT(), created);
   }
   return 1;
@@ -300,65 +310,134 @@ int vtkTopoGPUAlgorithm::RequestUpdateExtent(vtkInformation* request,
   return 1;
 }
 
+vtkInformationKeyMacro(vtkTopoGPUAlgorithm, LABEL_ARRAY, Integer);
+
 namespace {
 
-// The point scalar the filter runs on: the named array, or without a name the active
-// point scalars, else the first usable point array.
+bool isLabelArray(vtkAbstractArray* array) {
+  return array->HasInformation() &&
+         array->GetInformation()->Has(vtkTopoGPUAlgorithm::LABEL_ARRAY());
+}
+
+// Where the input holds an array of that name ("cell data", "field data"), for messages.
+std::string whereElse(vtkDataSet* input, const std::string& name) {
+  std::string where;
+  if (input->GetCellData()->GetAbstractArray(name.c_str()) != nullptr)
+    where = "cell data";
+  if (input->GetFieldData()->GetAbstractArray(name.c_str()) != nullptr)
+    where += (where.empty() ? "" : " and ") + std::string("field data");
+  return where;
+}
+
+const char* associationName(int association) {
+  switch (association) {
+  case vtkDataObject::FIELD_ASSOCIATION_POINTS:
+    return "point data";
+  case vtkDataObject::FIELD_ASSOCIATION_CELLS:
+    return "cell data";
+  case vtkDataObject::FIELD_ASSOCIATION_NONE:
+    return "field data";
+  default:
+    return "another association";
+  }
+}
+
 } // namespace
 
+// The point scalar the filter runs on: the named array, or without a name the active
+// point scalars, else the first usable point array; TopoGPU's own label arrays are no
+// default.
 vtkDataArray* vtkTopoGPUAlgorithm::ResolveInputScalars(vtkInformationVector** inputVector,
                                                        vtkDataSet* input,
                                                        std::string& name) {
-
   std::string requested;
+  int asked = vtkDataObject::FIELD_ASSOCIATION_POINTS;
   if (vtkInformation* info = this->GetInputArrayInformation(0)) {
     if (info->Has(vtkDataObject::FIELD_NAME()) && info->Get(vtkDataObject::FIELD_NAME()))
       requested = info->Get(vtkDataObject::FIELD_NAME());
+    if (info->Has(vtkDataObject::FIELD_ASSOCIATION()))
+      asked = info->Get(vtkDataObject::FIELD_ASSOCIATION());
   }
+  vtkPointData* pd = input->GetPointData();
   if (!requested.empty()) {
     name = requested;
     int association = -1;
     vtkAbstractArray* array =
         this->GetInputAbstractArrayToProcess(0, inputVector, association);
+    if (array == nullptr && pd->GetAbstractArray(name.c_str()) != nullptr)
+      throw topogpu::Error("array '" + name + "' was selected as " +
+                           associationName(asked) +
+                           ", but the input has it as point data: select it as a point "
+                           "array, e.g. SelectInputScalars = ['POINTS', '" +
+                           name + "']");
+    const std::string elsewhere = whereElse(input, name);
     if (array == nullptr)
-      throw topogpu::Error("no point scalar array '" + name + "' on the input (" +
-                           pointArrayList(input) + ")");
+      throw topogpu::Error("no point scalar array '" + name + "' on the input" +
+                           (elsewhere.empty() ? ""
+                                              : " ('" + name + "' is " + elsewhere +
+                                                    "; a point array is needed)") +
+                           " (" + pointArrayList(input) + ")");
     if (association != vtkDataObject::FIELD_ASSOCIATION_POINTS)
-      throw topogpu::Error("array '" + name +
-                           "' is not point data; select a point scalar");
+      throw topogpu::Error("array '" + name + "' is " + associationName(association) +
+                           ", not point data; select a point scalar (" +
+                           pointArrayList(input) + ")");
     const std::string reason = unusableReason(array);
     if (!reason.empty())
       throw topogpu::Error("array '" + name + "' " + reason);
     return vtkDataArray::SafeDownCast(array);
   }
-  vtkPointData* pd = input->GetPointData();
   std::vector<vtkAbstractArray*> candidates;
   if (pd->GetScalars() != nullptr)
     candidates.push_back(pd->GetScalars());
   for (int i = 0; i < pd->GetNumberOfArrays(); ++i)
     candidates.push_back(pd->GetAbstractArray(i));
+  std::string labels;
   for (vtkAbstractArray* array : candidates) {
-    if (array != nullptr && array != pd->GetGhostArray() &&
-        unusableReason(array).empty()) {
-      name = array->GetName() ? array->GetName() : "(unnamed)";
-      return vtkDataArray::SafeDownCast(array);
+    if (array == nullptr || array == pd->GetGhostArray() ||
+        !unusableReason(array).empty())
+      continue;
+    const std::string arrayName = array->GetName() ? array->GetName() : "(unnamed)";
+    if (isLabelArray(array)) {
+      if (labels.find("'" + arrayName + "'") == std::string::npos)
+        labels += (labels.empty() ? "'" : ", '") + arrayName + "'";
+      continue;
     }
+    name = arrayName;
+    return vtkDataArray::SafeDownCast(array);
   }
+  if (!labels.empty())
+    throw topogpu::Error("no array selected, and the input's numeric point arrays (" +
+                         labels +
+                         ") are labels that a TopoGPU filter outputs (types, ids, "
+                         "manifold indices), not a scalar field; select one with "
+                         "SelectInputScalars to use it anyway");
   throw topogpu::Error("no array selected and the input has no numeric one-component "
                        "point array (" +
                        pointArrayList(input) + ")");
 }
 
-namespace {
-
-void clearOutputs(vtkInformationVector* outputVector) {
+void vtkTopoGPUAlgorithm::ClearOutputs(vtkInformationVector* outputVector) {
   for (int i = 0; i < outputVector->GetNumberOfInformationObjects(); ++i) {
-    if (vtkDataObject* output = vtkDataObject::GetData(outputVector, i))
+    if (vtkDataObject* output = vtkDataObject::GetData(outputVector, i)) {
       output->Initialize();
+      MakeValidEmpty(output);
+    }
   }
 }
 
-} // namespace
+// Initialize() and a fresh instance leave a rectilinear grid without coordinate arrays
+// (and a point set without points), which ParaView's serialisation (servermanager.Fetch,
+// client-server transfer) dereferences.
+void vtkTopoGPUAlgorithm::MakeValidEmpty(vtkDataObject* data) {
+  if (auto* grid = vtkRectilinearGrid::SafeDownCast(data)) {
+    grid->SetXCoordinates(vtkSmartPointer<vtkDoubleArray>::New());
+    grid->SetYCoordinates(vtkSmartPointer<vtkDoubleArray>::New());
+    grid->SetZCoordinates(vtkSmartPointer<vtkDoubleArray>::New());
+  } else if (auto* points = vtkPointSet::SafeDownCast(data)) {
+    if (points->GetPoints() == nullptr)
+      points->SetPoints(vtkSmartPointer<vtkPoints>::New());
+  }
+}
 
 namespace {
 
@@ -394,22 +473,12 @@ constexpr int kHeaderLongs = 9;
 // Geometry of one piece: origin (3), spacing (3), direction (9).
 constexpr int kHeaderDoubles = 15;
 
-// Memory rank 0 may use: /proc/meminfo's MemAvailable. TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES
+// Memory rank 0 may use: the host's available memory. TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES
 // overrides it (tests force a small budget with it).
 double availableMemoryBytes() {
   if (const char* forced = std::getenv("TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES"))
     return std::strtod(forced, nullptr);
-  std::ifstream meminfo("/proc/meminfo");
-  std::string line;
-  while (std::getline(meminfo, line)) {
-    long long kib = 0;
-    if (std::sscanf(line.c_str(), "MemAvailable: %lld kB", &kib) == 1)
-      return double(kib) * 1024.0;
-  }
-  const long pages = sysconf(_SC_AVPHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-  if (pages > 0 && pageSize > 0)
-    return double(pages) * double(pageSize);
-  return std::numeric_limits<double>::infinity();
+  return topogpu::availableHostMemory();
 }
 
 std::string mebibytes(double bytes) {
@@ -775,7 +844,7 @@ void handOutImagePieces(vtkMultiProcessController* controller,
 int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
                                      vtkInformationVector** inputVector,
                                      vtkInformationVector* outputVector) {
-  clearOutputs(outputVector);
+  ClearOutputs(outputVector);
   vtkDataSet* input = vtkDataSet::GetData(inputVector[0], 0);
   const topogpu::Timer total;
   topogpu::vtk::FilterRun run;
@@ -899,11 +968,11 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
     }
   } catch (const topogpu::Aborted&) {
     // The user asked for it: an empty output, no error dialog.
-    clearOutputs(outputVector);
+    ClearOutputs(outputVector);
     outcome = Outcome::Failed;
   } catch (const std::exception& e) {
     vtkErrorMacro(<< this->Label << ": " << e.what());
-    clearOutputs(outputVector);
+    ClearOutputs(outputVector);
     // A failed triangulation must not be reused after the input is fixed in place.
     this->Cache.reset();
     outcome = Outcome::Failed;

@@ -7,8 +7,9 @@
  *
  * - the input point scalar: the array set with SetInputArrayToProcess(0, ...); when no
  *   name is given (pvpython without SelectInputScalars), the input's active point
- *   scalars, else its first numeric one-component point array. vtkBitArray and
- *   non-point arrays are rejected with a message naming the array;
+ *   scalars, else its first numeric one-component point array, TopoGPU's own label
+ *   arrays (LABEL_ARRAY) skipped. vtkBitArray and non-point arrays are rejected with a
+ *   message naming the array and where the input has it;
  * - the triangulation, cached while the input's connectivity is unchanged (explicit
  *   meshes build their relations once, which dominates a rerun);
  * - the Backend property (0 auto, 1 CPU, 2 GPU) as topogpu::Backend;
@@ -45,7 +46,9 @@
 #include <vtkAlgorithm.h>
 
 class vtkDataArray;
+class vtkDataObject;
 class vtkDataSet;
+class vtkInformationIntegerKey;
 
 #include <memory>
 #include <string>
@@ -74,6 +77,14 @@ public:
   vtkGetMacro(Backend, int);
   ///@}
 
+  /**
+   * Information key on the output arrays that label rather than measure (CriticalType,
+   * CellDimension, CellId, AscendingManifold, ...): never a scalar field to analyse, so
+   * the next TopoGPU filter's default input array skips them, and so does the GUI's
+   * list of input arrays (plugin.xml's ArrayListDomain rejects the key).
+   */
+  static vtkInformationIntegerKey* LABEL_ARRAY();
+
   vtkTypeBool ProcessRequest(vtkInformation* request, vtkInformationVector** inputVector,
                              vtkInformationVector* outputVector) override;
 
@@ -97,6 +108,13 @@ protected:
                                   vtkInformationVector* outputVector);
   int RequestData(vtkInformation* request, vtkInformationVector** inputVector,
                   vtkInformationVector* outputVector);
+  // Empties every output port, each left a valid empty data set of its type (a
+  // rectilinear grid with empty coordinate arrays, a point set with no points): what a
+  // filter outputs after an error or an abort.
+  static void ClearOutputs(vtkInformationVector* outputVector);
+  // An empty data object made valid: a rectilinear grid gets empty coordinate arrays, a
+  // point set empty points.
+  static void MakeValidEmpty(vtkDataObject* data);
   // True when a request runs on several MPI ranks with the data split in pieces: the
   // filters that gather the whole input to one rank branch on it in ProcessRequest.
   static bool IsDistributedRequest(vtkInformationVector* outputVector);

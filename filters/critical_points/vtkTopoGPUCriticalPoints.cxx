@@ -24,14 +24,13 @@
 
 vtkStandardNewMacro(vtkTopoGPUCriticalPoints);
 
+using topogpu::vtk::labelArray;
 using topogpu::vtk::namedArray;
 
 vtkTopoGPUCriticalPoints::vtkTopoGPUCriticalPoints() {
   this->Label = "TopoGPU Critical Points";
-  // Colours of TTK's critical point legend order (blue minima to red maxima).
-  auto categories = topogpu::vtk::criticalIndexCategories();
-  categories.push_back({4, "degenerate", {0.50, 0.50, 0.50}});
-  topogpu::vtk::registerCategoricalColours("CriticalType", "Critical type", categories);
+  topogpu::vtk::registerCategoricalColours("CriticalType", "Critical type",
+                                           topogpu::vtk::criticalTypeCategories());
 }
 
 vtkTopoGPUCriticalPoints::~vtkTopoGPUCriticalPoints() = default;
@@ -87,9 +86,9 @@ void vtkTopoGPUCriticalPoints::Compute(topogpu::vtk::FilterRun& run) {
   points->SetNumberOfPoints(n);
   auto ids = vtkSmartPointer<vtkIdList>::New();
   ids->SetNumberOfIds(n);
-  auto types = namedArray<vtkSignedCharArray>("CriticalType", n);
-  auto boundary = namedArray<vtkSignedCharArray>("IsOnBoundary", n);
-  auto vertexIds = namedArray<vtkIdTypeArray>("ttkVertexScalarField", n);
+  auto types = labelArray<vtkSignedCharArray>("CriticalType", n);
+  auto boundary = labelArray<vtkSignedCharArray>("IsOnBoundary", n);
+  auto vertexIds = labelArray<vtkIdTypeArray>("ttkVertexScalarField", n);
   double x[3];
   for (vtkIdType i = 0; i < n; ++i) {
     const vtkIdType v = vtkIdType(result.criticalVertices[i]);

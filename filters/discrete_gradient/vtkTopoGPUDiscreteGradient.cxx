@@ -29,6 +29,7 @@
 
 vtkStandardNewMacro(vtkTopoGPUDiscreteGradient);
 
+using topogpu::vtk::labelArray;
 using topogpu::vtk::namedArray;
 
 namespace {
@@ -106,9 +107,9 @@ void vtkTopoGPUDiscreteGradient::Compute(topogpu::vtk::FilterRun& run) {
   auto points = vtkSmartPointer<vtkPoints>::New();
   points->SetDataTypeToDouble();
   points->SetNumberOfPoints(n);
-  auto dimension = namedArray<vtkSignedCharArray>("CellDimension", n);
-  auto cellIds = namedArray<vtkIdTypeArray>("CellId", n);
-  auto refinedIds = namedArray<vtkIdTypeArray>("RefinedCellId", n);
+  auto dimension = labelArray<vtkSignedCharArray>("CellDimension", n);
+  auto cellIds = labelArray<vtkIdTypeArray>("CellId", n);
+  auto refinedIds = labelArray<vtkIdTypeArray>("RefinedCellId", n);
   const cubical::Grid& g = result.grid;
   vtkDataSet* input = run.input;
   vtkIdType i = 0;
@@ -160,9 +161,9 @@ void vtkTopoGPUDiscreteGradient::ComputeSimplicial(topogpu::vtk::FilterRun& run)
     for (int k = 0; k < 4; ++k)
       n += vtkIdType(result.criticalCells[k].size());
     points->SetNumberOfPoints(n);
-    dimension = namedArray<vtkSignedCharArray>("CellDimension", n);
-    cellIds = namedArray<vtkIdTypeArray>("CellId", n);
-    highest = namedArray<vtkIdTypeArray>("HighestVertexId", n);
+    dimension = labelArray<vtkSignedCharArray>("CellDimension", n);
+    cellIds = labelArray<vtkIdTypeArray>("CellId", n);
+    highest = labelArray<vtkIdTypeArray>("HighestVertexId", n);
     vtkIdType i = 0;
     for (int k = 0; k < 4; ++k) {
       for (std::size_t j = 0; j < result.criticalCells[k].size(); ++j, ++i) {

@@ -1,13 +1,15 @@
 #include "vtkTopoGPUGeodesicDistance.h"
 
+#include "TopoGPUDataSetAdaptor.h"
 #include "TopoGPUFilterRun.h"
 
+#include "core/common/DeviceWarmUp.h"
 #include "core/common/Timer.h"
 #include "core/eikonal/Eikonal.h"
+#include "core/eikonal/Preparation.h"
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
-#include <vtkCellTypes.h>
 #include <vtkDataArray.h>
 #include <vtkDataSet.h>
 #include <vtkDoubleArray.h>
@@ -19,10 +21,12 @@
 #include <vtkInformationVector.h>
 #include <vtkIntArray.h>
 #include <vtkLongLongArray.h>
+#include <vtkMath.h>
 #include <vtkMultiProcessController.h>
 #include <vtkObjectFactory.h>
 #include <vtkPointData.h>
 #include <vtkPointLocator.h>
+#include <vtkPointSet.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkSmartPointer.h>
@@ -34,6 +38,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <variant>
 #include <vector>
@@ -55,11 +60,18 @@ constexpr SolverRow kSolverTable[] = {
     {0, "fmm"}, {1, "fim"}, {2, "fim-mt"}, {3, "gpu"}, {4, "auto"},
 };
 
-const char* solverName(int value) {
+// The name of a Solver value, or null outside the table.
+const char* solverNameOrNull(int value) {
   for (const SolverRow& row : kSolverTable) {
     if (row.value == value)
       return row.name;
   }
+  return nullptr;
+}
+
+const char* solverName(int value) {
+  if (const char* name = solverNameOrNull(value))
+    return name;
   std::string known;
   for (const SolverRow& row : kSolverTable)
     known +=
@@ -68,51 +80,40 @@ const char* solverName(int value) {
               ")");
 }
 
+// The clamp ranges of the header's setters are the core's (and the CLI's).
+static_assert(ek::kMinPatchSize == 4 && ek::kMaxPatchSize == 512 &&
+                  ek::kMaxInternalIterations == 1000,
+              "update vtkTopoGPUGeodesicDistance.h's clamps and plugin.xml's domains");
+
 constexpr int kResultRank = 0;
 // Distributed runs: relative distance under which the pieces' points are one point.
 constexpr double kMergeTolerance = 1e-9;
 
-std::string cellTypeName(int type) {
-  const char* name = vtkCellTypes::GetClassNameFromTypeId(type);
-  return name ? name : "cell type " + std::to_string(type);
-}
+// Distributed runs: how the gathered surface numbers its points, so that Seed Ids keep
+// their serial meaning.
+enum class Numbering {
+  Piece,       // one rank holds every point: its piece's ids, nothing merged
+  GlobalIds,   // the pieces' global point ids, in increasing order
+  Coordinates, // points at one place merged, in rank order: not the serial ids
+};
 
-// Why input is not a triangle surface; empty when it is (or is empty: the base class
-// reports that). Checked before the base class builds a triangulation, which would skip
-// the other cells with a warning only.
-std::string triangleProblem(vtkDataSet* input) {
-  if (input == nullptr || input->GetNumberOfPoints() == 0 ||
-      input->GetNumberOfCells() == 0)
-    return {};
-  const vtkIdType cells = input->GetNumberOfCells();
-  vtkIdType others = 0, first = -1;
-  int firstType = VTK_EMPTY_CELL;
-  for (vtkIdType c = 0; c < cells; ++c) {
-    const int type = input->GetCellType(c);
-    if (type != VTK_TRIANGLE) {
-      if (others++ == 0) {
-        first = c;
-        firstType = type;
-      }
-    }
-  }
-  if (others == 0)
-    return {};
-  return std::to_string(others) + " of the " + std::to_string(cells) +
-         " cells are not triangles (cell " + std::to_string(first) + " is a " +
-         cellTypeName(firstType) +
-         "); geodesic distance needs a triangle surface: apply Extract Surface and "
-         "Triangulate first";
-}
+struct GatheredSurface {
+  vtkSmartPointer<vtkDataSet> surface;
+  Numbering numbering = Numbering::Piece;
+  std::vector<vtkIdType> globalIds; // GlobalIds: vertex v's global id (increasing)
+  int pieces = 0;                   // the non-empty pieces
+};
 
-// Distributed runs: the pieces' triangles on one surface. Points at the same place
-// (within kMergeTolerance) are one point (piece borders), ghost cells are left out, point
-// and cell arrays common to every piece are kept. Throws Error for a cell that is not a
-// triangle. The result has the type of the pieces (poly data or unstructured grid).
-vtkSmartPointer<vtkDataSet>
-mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
+// Distributed runs: the pieces' triangles on one surface, ghost cells left out, point
+// and cell arrays common to every piece kept. Points: one non-empty piece keeps its own;
+// pieces that all have global point ids (GlobalPointIds) get one point per global id,
+// in increasing id order (the serial run's numbering when the ids are its point ids);
+// otherwise points at the same place (within kMergeTolerance) are one point, in rank
+// order. Throws Error for a cell that is not a triangle or a global id naming two
+// places. The result has the type of the pieces (poly data or unstructured grid).
+GatheredSurface mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
   std::vector<vtkDataSet*> sets;
-  bool poly = true;
+  bool poly = true, globalIds = true;
   for (const auto& piece : pieces) {
     auto* set = vtkDataSet::SafeDownCast(piece);
     if (set != nullptr && set->GetNumberOfPoints() > 0) {
@@ -120,16 +121,23 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
       poly = poly && vtkPolyData::SafeDownCast(set) != nullptr;
       if (!poly && vtkUnstructuredGrid::SafeDownCast(set) == nullptr)
         throw Error(std::string("unsupported input piece type ") + set->GetClassName());
+      vtkDataArray* ids = set->GetPointData()->GetGlobalIds();
+      globalIds = globalIds && ids != nullptr && ids->GetNumberOfComponents() == 1;
     }
   }
-  vtkSmartPointer<vtkDataSet> merged;
+  GatheredSurface gathered;
+  gathered.pieces = int(sets.size());
   if (poly)
-    merged = vtkSmartPointer<vtkPolyData>::New();
+    gathered.surface = vtkSmartPointer<vtkPolyData>::New();
   else
-    merged = vtkSmartPointer<vtkUnstructuredGrid>::New();
+    gathered.surface = vtkSmartPointer<vtkUnstructuredGrid>::New();
   if (sets.empty())
-    return merged;
+    return gathered;
+  vtkDataSet* merged = gathered.surface;
   const int count = int(sets.size());
+  gathered.numbering = count == 1  ? Numbering::Piece
+                       : globalIds ? Numbering::GlobalIds
+                                   : Numbering::Coordinates;
   vtkDataSetAttributes::FieldList pointFields(count), cellFields(count);
   vtkIdType totalPoints = 0, totalCells = 0;
   for (int i = 0; i < count; ++i) {
@@ -167,19 +175,58 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
                                     (bounds[3] - bounds[2]) * (bounds[3] - bounds[2]) +
                                     (bounds[5] - bounds[4]) * (bounds[5] - bounds[4]));
   auto locator = vtkSmartPointer<vtkPointLocator>::New();
-  locator->SetTolerance(kMergeTolerance * diagonal);
-  locator->InitPointInsertion(points, bounds, totalPoints);
+  if (gathered.numbering == Numbering::Coordinates) {
+    locator->SetTolerance(kMergeTolerance * diagonal);
+    locator->InitPointInsertion(points, bounds, totalPoints);
+  } else if (gathered.numbering == Numbering::GlobalIds) {
+    for (vtkDataSet* set : sets) {
+      vtkDataArray* ids = set->GetPointData()->GetGlobalIds();
+      for (vtkIdType p = 0; p < set->GetNumberOfPoints(); ++p)
+        gathered.globalIds.push_back(vtkIdType(ids->GetComponent(p, 0)));
+    }
+    std::sort(gathered.globalIds.begin(), gathered.globalIds.end());
+    gathered.globalIds.erase(
+        std::unique(gathered.globalIds.begin(), gathered.globalIds.end()),
+        gathered.globalIds.end());
+    points->SetNumberOfPoints(vtkIdType(gathered.globalIds.size()));
+  }
+  std::vector<std::uint8_t> placed(gathered.globalIds.size(), 0);
   std::vector<vtkIdType> local;
   auto ids = vtkSmartPointer<vtkIdList>::New();
   vtkIdType cellOffset = 0;
   for (int i = 0; i < count; ++i) {
     vtkDataSet* set = sets[i];
     local.assign(std::size_t(set->GetNumberOfPoints()), -1);
+    vtkDataArray* globals = set->GetPointData()->GetGlobalIds();
     for (vtkIdType p = 0; p < set->GetNumberOfPoints(); ++p) {
       double x[3];
       set->GetPoint(p, x);
       vtkIdType id = -1;
-      if (locator->InsertUniquePoint(x, id) == 1)
+      bool fresh = true;
+      if (gathered.numbering == Numbering::Piece) {
+        id = points->InsertNextPoint(x);
+      } else if (gathered.numbering == Numbering::Coordinates) {
+        fresh = locator->InsertUniquePoint(x, id) == 1;
+      } else {
+        const auto g = vtkIdType(globals->GetComponent(p, 0));
+        id = vtkIdType(
+            std::lower_bound(gathered.globalIds.begin(), gathered.globalIds.end(), g) -
+            gathered.globalIds.begin());
+        fresh = placed[std::size_t(id)] == 0;
+        if (fresh) {
+          placed[std::size_t(id)] = 1;
+          points->SetPoint(id, x);
+        } else {
+          double y[3];
+          points->GetPoint(id, y);
+          if (std::sqrt(vtkMath::Distance2BetweenPoints(x, y)) >
+              kMergeTolerance * diagonal)
+            throw Error("global point id " + std::to_string(g) +
+                        " names two different points (in two pieces); the input's "
+                        "GlobalPointIds must be one id per point");
+        }
+      }
+      if (fresh)
         pd->CopyData(pointFields, set->GetPointData(), i, p, id);
       local[std::size_t(p)] = id;
     }
@@ -191,9 +238,10 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
       const int type = set->GetCellType(c);
       if (type != VTK_TRIANGLE)
         throw Error("cell " + std::to_string(cellOffset + c) +
-                    " of the gathered pieces is a " + cellTypeName(type) +
-                    "; geodesic distance needs a triangle surface: apply Extract Surface "
-                    "and Triangulate first");
+                    " of the gathered pieces is a " +
+                    topogpu::vtk::vtkCellTypeName(type) +
+                    "; a triangle surface is needed: triangulate it first (ParaView: "
+                    "Extract Surface, then Triangulate)");
       set->GetCellPoints(c, ids);
       const vtkIdType triangle[3] = {local[std::size_t(ids->GetId(0))],
                                      local[std::size_t(ids->GetId(1))],
@@ -213,7 +261,37 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
     grid->SetPoints(points);
     grid->SetCells(VTK_TRIANGLE, triangles);
   }
-  return merged;
+  return gathered;
+}
+
+// Distributed runs: Seed Ids as vertex ids of the gathered surface, with the serial
+// meaning: one piece's own ids, or global point ids; refused when the pieces carry no
+// global ids (their points were merged by position, in rank order).
+std::vector<vtkIdType> seedsOnGathered(const std::vector<vtkIdType>& seedIds,
+                                       const GatheredSurface& gathered) {
+  if (gathered.numbering == Numbering::Piece)
+    return seedIds;
+  if (gathered.numbering == Numbering::Coordinates)
+    throw Error(
+        "Seed Mode is Point Ids, but the input is split over " +
+        std::to_string(gathered.pieces) +
+        " ranks without global point ids (a GlobalPointIds array), so its point "
+        "ids are not those of a serial run. Generate Global Ids on the whole input "
+        "before it is split (e.g. right after its reader, before Redistribute "
+        "DataSet), or use Seed Mode Mask Array or Seed Points");
+  const std::vector<vtkIdType>& globals = gathered.globalIds;
+  std::vector<vtkIdType> seeds;
+  for (vtkIdType id : seedIds) {
+    const auto at = std::lower_bound(globals.begin(), globals.end(), id);
+    if (at == globals.end() || *at != id)
+      throw Error("seed id " + std::to_string(id) +
+                  " is not a global point id of the input (its " +
+                  std::to_string(globals.size()) + " GlobalPointIds run from " +
+                  std::to_string(globals.front()) + " to " +
+                  std::to_string(globals.back()) + ")");
+    seeds.push_back(vtkIdType(at - globals.begin()));
+  }
+  return seeds;
 }
 
 // The seed points of every piece, as one point set.
@@ -245,6 +323,10 @@ std::string arrayName(vtkAbstractArray* array) {
 
 } // namespace
 
+struct vtkTopoGPUGeodesicDistance::PreparedSurface {
+  ek::Preparation preparation;
+};
+
 vtkTopoGPUGeodesicDistance::vtkTopoGPUGeodesicDistance() {
   this->Label = "TopoGPU Geodesic Distance";
   this->NeedsInputScalars = false;
@@ -271,6 +353,10 @@ void vtkTopoGPUGeodesicDistance::PrintSelf(ostream& os, vtkIndent indent) {
   os << indent << "StopDistance: " << this->StopDistance << "\n";
   os << indent << "Solver: " << this->Solver << "\n";
   os << indent << "DoublePrecision: " << this->DoublePrecision << "\n";
+  os << indent << "PatchSize: " << this->PatchSize << "\n";
+  os << indent << "InternalIterations: " << this->InternalIterations << "\n";
+  os << indent << "BandWidth: " << this->BandWidth << "\n";
+  os << indent << "Partition: " << this->Partition << "\n";
 }
 
 void vtkTopoGPUGeodesicDistance::AddSeedId(vtkIdType id) {
@@ -309,6 +395,22 @@ int vtkTopoGPUGeodesicDistance::FillOutputPortInformation(int port,
   return 1;
 }
 
+int vtkTopoGPUGeodesicDistance::RequestInformation(vtkInformation* request,
+                                                   vtkInformationVector** inputVector,
+                                                   vtkInformationVector* outputVector) {
+  // The device's start overlaps the upstream work and the triangulation of the first
+  // update, on the rank that computes; its context then serves the whole session.
+  const char* name = solverNameOrNull(this->Solver);
+  const std::string solver = name ? name : "";
+  vtkMultiProcessController* controller =
+      vtkMultiProcessController::GetGlobalController();
+  const bool computes =
+      controller == nullptr || controller->GetLocalProcessId() == kResultRank;
+  if ((solver == "gpu" || solver == "auto") && computes)
+    topogpu::warmUpDevice();
+  return this->Superclass::RequestInformation(request, inputVector, outputVector);
+}
+
 int vtkTopoGPUGeodesicDistance::RequestUpdateExtent(vtkInformation* request,
                                                     vtkInformationVector** inputVector,
                                                     vtkInformationVector* outputVector) {
@@ -329,11 +431,13 @@ vtkTopoGPUGeodesicDistance::ProcessRequest(vtkInformation* request,
   if (request->Has(vtkDemandDrivenPipeline::REQUEST_DATA())) {
     if (IsDistributedRequest(outputVector))
       return this->RequestDistributedData(request, inputVector, outputVector);
-    const std::string problem = triangleProblem(vtkDataSet::GetData(inputVector[0], 0));
+    // Checked before the base class builds a triangulation, which would skip the other
+    // cells with a warning only.
+    const std::string problem =
+        topogpu::vtk::triangleSurfaceProblem(vtkDataSet::GetData(inputVector[0], 0));
     if (!problem.empty()) {
       vtkErrorMacro(<< this->Label << ": " << problem);
-      if (vtkDataObject* output = vtkDataObject::GetData(outputVector, 0))
-        output->Initialize();
+      ClearOutputs(outputVector);
       return 1;
     }
   }
@@ -365,19 +469,24 @@ int vtkTopoGPUGeodesicDistance::RequestDistributedData(
     controller->Gather(sendable(vtkDataObject::GetData(inputVector[1], 0)), seedPieces,
                        kResultRank);
   if (rank == kResultRank) {
-    vtkSmartPointer<vtkDataSet> merged;
+    GatheredSurface gathered;
     try {
       const topogpu::Timer timer;
-      merged = mergePieces(pieces);
-      vtkDebugMacro(<< "gathered " << merged->GetNumberOfPoints() << " points in "
-                    << timer.seconds() << " s");
+      gathered = mergePieces(pieces);
+      vtkDebugMacro(<< "gathered " << gathered.surface->GetNumberOfPoints()
+                    << " points in " << timer.seconds() << " s");
+      if (this->SeedMode == SEED_POINT_IDS && !this->SeedIds.empty()) {
+        this->DistributedSeedIds = seedsOnGathered(this->SeedIds, gathered);
+        this->UseDistributedSeedIds = true;
+      }
     } catch (const std::exception& e) {
       vtkErrorMacro(<< this->Label << ": " << e.what());
+      gathered.surface = nullptr;
     }
-    if (merged) {
+    if (gathered.surface) {
       // The base class runs on the gathered surface as on a serial input.
       auto surfaceInfo = vtkSmartPointer<vtkInformation>::New();
-      surfaceInfo->Set(vtkDataObject::DATA_OBJECT(), merged);
+      surfaceInfo->Set(vtkDataObject::DATA_OBJECT(), gathered.surface);
       auto surfaceVector = vtkSmartPointer<vtkInformationVector>::New();
       surfaceVector->Append(surfaceInfo);
       auto seedVector = vtkSmartPointer<vtkInformationVector>::New();
@@ -386,9 +495,24 @@ int vtkTopoGPUGeodesicDistance::RequestDistributedData(
         seedInfo->Set(vtkDataObject::DATA_OBJECT(), mergeSeedPoints(seedPieces));
         seedVector->Append(seedInfo);
       }
-      vtkInformationVector* gathered[2] = {surfaceVector, seedVector};
-      this->Superclass::ProcessRequest(request, gathered, outputVector);
+      vtkInformationVector* inputs[2] = {surfaceVector, seedVector};
+      this->Superclass::ProcessRequest(request, inputs, outputVector);
+      // SeedIdentifier names seeds by global id, as Seed Ids do.
+      auto* out = vtkDataSet::GetData(outputVector, 0);
+      auto* labels = out == nullptr
+                         ? nullptr
+                         : vtkIdTypeArray::SafeDownCast(
+                               out->GetPointData()->GetArray("SeedIdentifier"));
+      if (labels != nullptr && gathered.numbering == Numbering::GlobalIds) {
+        for (vtkIdType v = 0; v < labels->GetNumberOfTuples(); ++v) {
+          const vtkIdType label = labels->GetValue(v);
+          if (label >= 0)
+            labels->SetValue(v, gathered.globalIds[std::size_t(label)]);
+        }
+      }
     }
+    this->UseDistributedSeedIds = false;
+    this->DistributedSeedIds.clear();
   }
   output = vtkDataObject::GetData(outputVector, 0);
   if (output != nullptr)
@@ -407,6 +531,10 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
 
   ek::Parameters parameters;
   parameters.solver = ek::parseSolver(solverName(this->Solver));
+  parameters.patchSize = this->PatchSize;
+  parameters.internalIterations = this->InternalIterations;
+  parameters.bandWidth = this->BandWidth;
+  parameters.useMetis = this->Partition == PARTITION_METIS;
   if (this->UseStopDistance)
     parameters.stopDistance = this->StopDistance;
 
@@ -415,7 +543,9 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
     if (this->SeedIds.empty())
       throw Error("Seed Mode is Point Ids but Seed Ids is empty: give at least one "
                   "vertex id");
-    parameters.seeds.assign(this->SeedIds.begin(), this->SeedIds.end());
+    const std::vector<vtkIdType>& ids =
+        this->UseDistributedSeedIds ? this->DistributedSeedIds : this->SeedIds;
+    parameters.seeds.assign(ids.begin(), ids.end());
   } else if (this->SeedMode == SEED_MASK_ARRAY) {
     int association = -1;
     vtkDataArray* mask = this->GetInputArrayToProcess(1, run.inputVector, association);
@@ -476,12 +606,35 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
     parameters.speedValues = speed.data();
   }
 
-  std::vector<double> coordinates(std::size_t(n) * 3);
-  for (vtkIdType v = 0; v < n; ++v)
-    input->GetPoint(v, coordinates.data() + 3 * v);
+  // The coordinates as x y z doubles: read in place from a vtkDoubleArray, else
+  // converted from the raw array (no virtual call per point).
+  const topogpu::Timer pointsTimer;
+  std::vector<double> converted;
+  const double* coordinates = nullptr;
+  auto* pointSet = vtkPointSet::SafeDownCast(input);
+  vtkDataArray* pointData =
+      pointSet && pointSet->GetPoints() ? pointSet->GetPoints()->GetData() : nullptr;
+  if (auto* doubles = vtkDoubleArray::SafeDownCast(pointData);
+      doubles != nullptr && doubles->GetNumberOfComponents() == 3) {
+    coordinates = doubles->GetPointer(0);
+  } else {
+    converted.resize(std::size_t(n) * 3);
+    if (auto* floats = vtkFloatArray::SafeDownCast(pointData);
+        floats != nullptr && floats->GetNumberOfComponents() == 3)
+      std::copy(floats->GetPointer(0), floats->GetPointer(0) + 3 * n, converted.begin());
+    else
+      for (vtkIdType v = 0; v < n; ++v)
+        input->GetPoint(v, converted.data() + 3 * v);
+    coordinates = converted.data();
+  }
+  const double pointsSeconds = pointsTimer.seconds();
 
+  if (!this->Prepared)
+    this->Prepared = std::make_unique<PreparedSurface>();
   ek::Result result;
-  ek::execute(**shared, coordinates.data(), parameters, run.monitor, result, run.report);
+  ek::execute(**shared, coordinates, parameters, run.monitor, result, run.report,
+              &this->Prepared->preparation);
+  run.report.timings.insert(run.report.timings.begin(), {"points", pointsSeconds});
 
   const topogpu::Timer outputTimer;
   vtkSmartPointer<vtkDataArray> distance;
@@ -491,10 +644,10 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
     std::copy(result.distance.begin(), result.distance.end(), values->GetPointer(0));
     distance = values;
   } else {
+    // Straight into the output array; a distance float32 cannot hold is an error.
     auto values = vtkSmartPointer<vtkFloatArray>::New();
-    const std::vector<float> single = ek::toFloat32(result.distance);
     values->SetNumberOfTuples(n);
-    std::copy(single.begin(), single.end(), values->GetPointer(0));
+    ek::toFloat32(result.distance.data(), result.distance.size(), values->GetPointer(0));
     distance = values;
   }
   distance->SetName("GeodesicDistance");
@@ -514,7 +667,7 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
   vtkFieldData* fd = output->GetFieldData();
   auto solver = vtkSmartPointer<vtkStringArray>::New();
   solver->SetName("GeodesicSolver");
-  solver->InsertNextValue(ek::solverName(parameters.solver));
+  solver->InsertNextValue(ek::solverName(result.solver)); // the one that ran
   fd->AddArray(solver);
   auto iterations = vtkSmartPointer<vtkLongLongArray>::New();
   iterations->SetName("GeodesicIterations");

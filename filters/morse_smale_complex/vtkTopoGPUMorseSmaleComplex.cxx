@@ -45,6 +45,7 @@ vtkStandardNewMacro(vtkTopoGPUMorseSmaleComplex);
 namespace {
 
 using topogpu::SimplexId;
+using topogpu::vtk::labelArray;
 using topogpu::vtk::namedArray;
 namespace cubical = topogpu::cubical;
 
@@ -232,21 +233,21 @@ public:
     const vtkIdType np = points_->GetNumberOfPoints();
     output->SetPoints(points_);
     output->SetCells(VTK_POLY_LINE, lines_);
-    auto dimension = namedArray<vtkSignedCharArray>("CellDimension", np);
-    auto cellId = namedArray<vtkIdTypeArray>("CellId", np);
+    auto dimension = labelArray<vtkSignedCharArray>("CellDimension", np);
+    auto cellId = labelArray<vtkIdTypeArray>("CellId", np);
     for (vtkIdType i = 0; i < np; ++i) {
       dimension->SetValue(i, dimension_[i]);
       cellId->SetValue(i, cellId_[i]);
     }
     output->GetPointData()->AddArray(dimension);
     output->GetPointData()->AddArray(cellId);
-    auto source = namedArray<vtkIdTypeArray>("SourceId", n);
-    auto destination = namedArray<vtkIdTypeArray>("DestinationId", n);
-    auto separatrixId = namedArray<vtkIdTypeArray>("SeparatrixId", n);
-    auto type = namedArray<vtkSignedCharArray>("SeparatrixType", n);
-    auto multiplicity = namedArray<vtkIdTypeArray>("Multiplicity", n);
+    auto source = labelArray<vtkIdTypeArray>("SourceId", n);
+    auto destination = labelArray<vtkIdTypeArray>("DestinationId", n);
+    auto separatrixId = labelArray<vtkIdTypeArray>("SeparatrixId", n);
+    auto type = labelArray<vtkSignedCharArray>("SeparatrixType", n);
+    auto multiplicity = labelArray<vtkIdTypeArray>("Multiplicity", n);
     auto onBoundary =
-        namedArray<vtkSignedCharArray>("NumberOfCriticalPointsOnBoundary", n);
+        labelArray<vtkSignedCharArray>("NumberOfCriticalPointsOnBoundary", n);
     auto maximum = valueArray(like_, "SeparatrixFunctionMaximum", n);
     auto minimum = valueArray(like_, "SeparatrixFunctionMinimum", n);
     auto difference = valueArray(like_, "SeparatrixFunctionDifference", n);
@@ -370,14 +371,14 @@ public:
     polygons->SetData(offsets, connectivity);
     output->SetPoints(points);
     output->SetPolys(polygons);
-    auto source = namedArray<vtkIdTypeArray>("SourceId", n);
-    auto separatrixId = namedArray<vtkIdTypeArray>("SeparatrixId", n);
-    auto type = namedArray<vtkSignedCharArray>("SeparatrixType", n);
+    auto source = labelArray<vtkIdTypeArray>("SourceId", n);
+    auto separatrixId = labelArray<vtkIdTypeArray>("SeparatrixId", n);
+    auto type = labelArray<vtkSignedCharArray>("SeparatrixType", n);
     auto maximum = namedArray<vtkDoubleArray>("SeparatrixFunctionMaximum", n);
     auto minimum = namedArray<vtkDoubleArray>("SeparatrixFunctionMinimum", n);
     auto difference = namedArray<vtkDoubleArray>("SeparatrixFunctionDifference", n);
     auto onBoundary =
-        namedArray<vtkSignedCharArray>("NumberOfCriticalPointsOnBoundary", n);
+        labelArray<vtkSignedCharArray>("NumberOfCriticalPointsOnBoundary", n);
     for (vtkIdType c = 0; c < n; ++c) {
       const std::size_t w = std::size_t(wall_[std::size_t(c)]);
       source->SetValue(c, source_[w]);
@@ -426,14 +427,14 @@ void writeCriticalPoints(topogpu::vtk::FilterRun& run,
   auto points = vtkSmartPointer<vtkPoints>::New();
   points->SetDataTypeToDouble();
   points->SetNumberOfPoints(n);
-  auto dimension = namedArray<vtkSignedCharArray>("CellDimension", n);
-  auto cellId = namedArray<vtkIdTypeArray>("CellId", n);
+  auto dimension = labelArray<vtkSignedCharArray>("CellDimension", n);
+  auto cellId = labelArray<vtkIdTypeArray>("CellId", n);
   const char* scalarName =
       run.scalars->GetName() != nullptr ? run.scalars->GetName() : "Scalars";
   auto value = valueArray(run.scalars, scalarName, n);
-  auto onBoundary = namedArray<vtkSignedCharArray>("IsOnBoundary", n);
-  auto manifoldSize = namedArray<vtkIdTypeArray>("ManifoldSize", n);
-  auto boundaryMaximum = namedArray<vtkSignedCharArray>("IsBoundaryMaximum", n);
+  auto onBoundary = labelArray<vtkSignedCharArray>("IsOnBoundary", n);
+  auto manifoldSize = labelArray<vtkIdTypeArray>("ManifoldSize", n);
+  auto boundaryMaximum = labelArray<vtkSignedCharArray>("IsBoundaryMaximum", n);
   auto verts = vtkSmartPointer<vtkCellArray>::New();
   verts->AllocateExact(n, n);
   for (vtkIdType i = 0; i < n; ++i) {
@@ -486,7 +487,7 @@ void writeSegmentation(
   vtkDataSet* segmentation = vtkDataSet::GetData(run.outputVector, 3);
   segmentation->ShallowCopy(run.input);
   auto labels = [](const char* name, const auto& values) {
-    auto array = namedArray<vtkIdTypeArray>(name, vtkIdType(values.size()));
+    auto array = labelArray<vtkIdTypeArray>(name, vtkIdType(values.size()));
     std::copy(values.begin(), values.end(), array->GetPointer(0));
     return array;
   };

@@ -1,9 +1,12 @@
 #include "vtkTopoGPURipsPersistenceDiagram.h"
 
 #include "TopoGPUArrays.h"
+#include "TopoGPUColouring.h"
 #include "TopoGPUFilterRun.h"
 
+#include "core/common/HostMemory.h"
 #include "core/common/Timer.h"
+#include "core/rips_persistence/RipsEstimate.h"
 #include "core/rips_persistence/RipsPersistence.h"
 
 #include <vtkCellArray.h>
@@ -32,6 +35,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -45,6 +49,15 @@ using topogpu::vtk::namedArray;
 
 constexpr int kResultRank = 0;
 constexpr int kPorts = 3;
+
+// The largest run the default threshold allows: at most this many simplices of
+// dimension MaxDimension + 1 under the threshold (the coboundary the top dimension's
+// columns enumerate). The CPU backend goes through about 3e8 of them per second on two
+// cores (a uniform cloud in dimension 1: 5000 points, 1e10 triangles, 28 s), so such a
+// run takes seconds, where the enclosing radius of a few thousand points takes minutes.
+constexpr double kInteractiveWork = 5e8;
+// The share of the progress bar the estimate takes.
+constexpr double kEstimateShare = 0.05;
 
 std::string columnName(vtkAbstractArray* array, vtkIdType c) {
   return array->GetName() ? "'" + std::string(array->GetName()) + "'"
@@ -87,11 +100,11 @@ std::vector<double> tableValues(vtkTable* table, int& width) {
 
 // A square table as the strict lower triangle; Error when it is not a finite,
 // non-negative, symmetric matrix (the same rule as `topogpu rips --format distance`).
-std::vector<float> lowerTriangle(const std::vector<double>& m, vtkIdType n, int width) {
+std::vector<double> lowerTriangle(const std::vector<double>& m, vtkIdType n, int width) {
   if (vtkIdType(width) != n)
     throw Error("the distance matrix is not square: " + std::to_string(n) + " rows and " +
                 std::to_string(width) + " columns");
-  std::vector<float> lower(std::size_t(n) * std::size_t(n - 1) / 2);
+  std::vector<double> lower(std::size_t(n) * std::size_t(n - 1) / 2);
   const auto at = [&](vtkIdType i, vtkIdType j) {
     return m[std::size_t(i) * std::size_t(n) + std::size_t(j)];
   };
@@ -112,7 +125,7 @@ std::vector<float> lowerTriangle(const std::vector<double>& m, vtkIdType n, int 
                     "," + std::to_string(j) + ") is " + std::to_string(a) + " but (" +
                     std::to_string(j) + "," + std::to_string(i) + ") is " +
                     std::to_string(b));
-      lower[std::size_t(i * (i - 1) / 2 + j)] = float(a);
+      lower[std::size_t(i * (i - 1) / 2 + j)] = a;
     }
   }
   return lower;
@@ -169,11 +182,11 @@ Cloud readCloud(vtkDataObject* object, int mode) {
   for (vtkIdType r = 0; r < n; ++r)
     cloud.ids.push_back(r);
   if (mode == vtkTopoGPURipsPersistenceDiagram::INPUT_DISTANCE_MATRIX) {
-    std::vector<float> lower = lowerTriangle(values, n, width);
+    const std::vector<double> lower = lowerTriangle(values, n, width);
     if (n < 2)
       throw Error("the distance matrix has a single point: Rips persistence needs at "
                   "least 2");
-    cloud.input = rp::fromLowerDistances(std::move(lower));
+    cloud.input = rp::fromDoubleLowerDistances(lower);
     // No coordinates: the points of output 2 go round the unit circle in row order.
     for (vtkIdType r = 0; r < n; ++r) {
       const double angle = 2.0 * M_PI * double(r) / double(n);
@@ -191,10 +204,13 @@ Cloud readCloud(vtkDataObject* object, int mode) {
   return cloud;
 }
 
-// The value an essential bar's death is drawn at: a tenth above everything finite (the
-// threshold when finite, else the largest finite value), so the bar stands out.
-float infiniteDeathValue(const rp::Result& result) {
-  float top = std::isfinite(result.threshold) ? result.threshold : 0.0f;
+// The value an essential bar's death is drawn at: a tenth above every finite value of
+// the diagram (births, finite deaths), so that the essential bars stand out and the
+// finite ones fill the plot. Not the threshold (TTK's Rips diagram) nor the enclosing
+// radius: those may lie far above every finite death, leaving the finite pairs in a
+// corner.
+double infiniteDeathValue(const rp::Result& result) {
+  double top = 0;
   for (const auto& bars : result.intervals) {
     for (const auto& bar : bars) {
       top = std::max(top, bar.birth);
@@ -202,23 +218,13 @@ float infiniteDeathValue(const rp::Result& result) {
         top = std::max(top, bar.death);
     }
   }
-  return top > 0 ? 1.1f * top : 1.0f;
-}
-
-// The length of edge {a, b} as the core measures it (float of the double distance).
-float edgeLength(const rp::RipsInput& input, vtkIdType a, vtkIdType b) {
-  if (a < b)
-    std::swap(a, b);
-  if (input.format != rp::InputFormat::PointCloud)
-    return input.lowerDistances[std::size_t(a * (a - 1) / 2 + b)];
-  const std::size_t d = std::size_t(input.pointDimension);
-  double sum = 0;
-  for (std::size_t k = 0; k < d; ++k) {
-    const double x =
-        input.points[std::size_t(a) * d + k] - input.points[std::size_t(b) * d + k];
-    sum += x * x;
-  }
-  return float(std::sqrt(sum));
+  if (top > 0)
+    return 1.1 * top;
+  // Every bar born at 0 and essential (points at distance 0, or a threshold below
+  // every distance): a unit above, or the threshold when it is lower.
+  return std::isfinite(result.threshold) && result.threshold > 0
+             ? std::min(1.0, result.threshold)
+             : 1.0;
 }
 
 template <typename T> void addValue(vtkFieldData* fd, const char* name, T value) {
@@ -295,6 +301,16 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
 
 vtkTopoGPURipsPersistenceDiagram::vtkTopoGPURipsPersistenceDiagram() {
   this->Label = "TopoGPU Rips Persistence Diagram";
+  // The diagram's legend: one colour per homology dimension (TTK's PairType), the
+  // diagonal grey.
+  topogpu::vtk::registerCategoricalColours("PairType", "Pair type (dimension)",
+                                           {{-1, "diagonal", {0.45, 0.45, 0.45}},
+                                            {0, "H0", {0.84, 0.15, 0.16}},
+                                            {1, "H1", {0.12, 0.47, 0.71}},
+                                            {2, "H2", {0.17, 0.63, 0.17}},
+                                            {3, "H3", {0.58, 0.40, 0.74}},
+                                            {4, "H4", {1.00, 0.50, 0.05}},
+                                            {5, "H5", {0.55, 0.34, 0.29}}});
   this->NeedsInputScalars = false;
   this->NeedsTriangulation = false;
   this->SetNumberOfOutputPorts(kPorts);
@@ -309,6 +325,7 @@ void vtkTopoGPURipsPersistenceDiagram::PrintSelf(ostream& os, vtkIndent indent) 
   os << indent << "Threshold: " << this->Threshold << "\n";
   os << indent << "SparseMode: " << this->SparseMode << "\n";
   os << indent << "Threads: " << this->Threads << "\n";
+  os << indent << "MemoryBudget: " << this->MemoryBudget << "\n";
   os << indent << "ComputeCocycles: " << this->ComputeCocycles << "\n";
 }
 
@@ -390,25 +407,83 @@ int vtkTopoGPURipsPersistenceDiagram::RequestDistributedData(
 }
 
 void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
+  // The properties against the CLI's ranges, before any work.
+  const auto outside = [](const char* property, const std::string& range, double value) {
+    std::ostringstream text;
+    text << property << " must be " << range << ", got " << value;
+    return Error(text.str());
+  };
+  if (this->InputMode != INPUT_POINT_CLOUD && this->InputMode != INPUT_DISTANCE_MATRIX)
+    throw outside("Input Mode", "0 (Point Cloud) or 1 (Distance Matrix)",
+                  this->InputMode);
+  if (this->MaxDimension < 0 || this->MaxDimension > rp::kMaxDimensionLimit)
+    throw outside("Max Dimension",
+                  "between 0 and " + std::to_string(rp::kMaxDimensionLimit),
+                  this->MaxDimension);
+  if (std::isnan(this->Threshold) || this->Threshold == 0)
+    throw outside("Threshold", "> 0, or negative for the automatic threshold",
+                  this->Threshold);
+  if (this->SparseMode < SPARSE_AUTO || this->SparseMode > SPARSE_SPARSE)
+    throw outside("Sparse Mode", "0 (Auto), 1 (Dense) or 2 (Sparse)", this->SparseMode);
+  if (this->Threads < 0 || this->Threads > rp::kMaxThreads)
+    throw outside("Threads",
+                  "between 0 (all cores) and " + std::to_string(rp::kMaxThreads),
+                  this->Threads);
+  if (!(this->MemoryBudget >= 0))
+    throw outside("Memory Budget", ">= 0 MiB (0: the available memory)",
+                  this->MemoryBudget);
   topogpu::Timer inputTimer;
   const Cloud cloud = readCloud(run.inputObject, this->InputMode);
   run.report.timings.emplace_back("input", inputTimer.seconds());
 
   rp::Parameters parameters;
   parameters.maxDimension = this->MaxDimension;
-  if (this->Threshold >= 0)
-    parameters.threshold = this->Threshold; // 0 is the core's error
+  if (this->Threshold > 0)
+    parameters.threshold = this->Threshold;
   parameters.sparse = this->SparseMode == SPARSE_DENSE    ? rp::SparseMode::Dense
                       : this->SparseMode == SPARSE_SPARSE ? rp::SparseMode::Sparse
                                                           : rp::SparseMode::Auto;
   parameters.threads = this->Threads;
   parameters.backend = run.backend;
   parameters.cocycles = this->ComputeCocycles;
+  parameters.memoryBudget = this->MemoryBudget > 0 ? this->MemoryBudget * 1024.0 * 1024.0
+                                                   : topogpu::availableHostMemory();
+  // The run's size before it starts: a default threshold whose run would not stay
+  // interactive is lowered; an explicit one is kept, with a warning.
+  // The bounds only (a pass over the distances): the triangles counted exactly would
+  // cost more than the decision is worth.
+  const rp::Estimate size =
+      rp::estimate(cloud.input, parameters, run.monitor.stage(0, kEstimateShare), false);
+  const int top = parameters.maxDimension + 1;
+  if (size.simplices[std::size_t(top)] > kInteractiveWork) {
+    const std::string cost = "this run would enumerate " + rp::simplexCount(size, top) +
+                             " (the coboundary " + "of its dimension-" +
+                             std::to_string(top - 1) + " columns) and may take minutes";
+    if (this->Threshold < 0) {
+      const double lowered = rp::largestThreshold(
+          cloud.input, parameters, size, parameters.memoryBudget, kInteractiveWork,
+          run.monitor.stage(0, kEstimateShare), false);
+      if (lowered > 0) {
+        parameters.threshold = lowered;
+        vtkWarningMacro(
+            << this->Label << ": at the enclosing radius " << size.enclosingRadius << " "
+            << cost << "; Threshold -1 (automatic) lowered it to " << lowered
+            << " to stay interactive (bars alive there are drawn as essential, "
+               "IsFinite 0). Set Threshold (e.g. to "
+            << size.enclosingRadius << ") for the whole filtration.");
+      }
+    } else {
+      vtkWarningMacro(<< this->Label << ": at Threshold " << size.threshold << " " << cost
+                      << "; a lower Threshold or Max Dimension shortens it (the progress "
+                         "bar's abort stops it).");
+    }
+  }
   rp::Result result;
-  rp::execute(cloud.input, parameters, run.monitor, result, run.report);
+  rp::execute(cloud.input, parameters, run.monitor.stage(kEstimateShare, 1), result,
+              run.report);
 
   const topogpu::Timer outputTimer;
-  const float infiniteDeath = infiniteDeathValue(result);
+  const double infiniteDeath = infiniteDeathValue(result);
   // Bars in dimension order; a bar's PairIdentifier is its rank here.
   std::vector<vtkIdType> firstId(result.intervals.size() + 1, 0);
   for (std::size_t dim = 0; dim < result.intervals.size(); ++dim)
@@ -417,6 +492,7 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
 
   // Output 0: the diagram, TTK's layout (2 points per pair, then the diagonal's 2).
   auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble(); // the input's units may pass single precision
   points->SetNumberOfPoints(2 * pairs + 2);
   auto vertexId = namedArray<vtkIntArray>("ttkVertexScalarField", 2 * pairs + 2);
   auto criticalType = namedArray<vtkIntArray>("CriticalType", 2 * pairs + 2);
@@ -425,20 +501,20 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
   coordinates->SetNumberOfTuples(2 * pairs + 2);
   auto pairId = namedArray<vtkIntArray>("PairIdentifier", pairs + 1);
   auto pairType = namedArray<vtkIntArray>("PairType", pairs + 1);
-  auto persistence = namedArray<vtkFloatArray>("Persistence", pairs + 1);
-  auto birth = namedArray<vtkFloatArray>("Birth", pairs + 1);
-  auto death = namedArray<vtkFloatArray>("Death", pairs + 1);
+  auto persistence = namedArray<vtkDoubleArray>("Persistence", pairs + 1);
+  auto birth = namedArray<vtkDoubleArray>("Birth", pairs + 1);
+  auto death = namedArray<vtkDoubleArray>("Death", pairs + 1);
   auto isFinite = namedArray<vtkUnsignedCharArray>("IsFinite", pairs + 1);
   auto cells = vtkSmartPointer<vtkCellArray>::New();
   cells->AllocateExact(pairs + 1, 2 * (pairs + 1));
   // Output 1: the bars as a table.
   auto tableId = namedArray<vtkIntArray>("PairIdentifier", pairs);
   auto tableDimension = namedArray<vtkIntArray>("Dimension", pairs);
-  auto tableBirth = namedArray<vtkFloatArray>("Birth", pairs);
-  auto tableDeath = namedArray<vtkFloatArray>("Death", pairs);
+  auto tableBirth = namedArray<vtkDoubleArray>("Birth", pairs);
+  auto tableDeath = namedArray<vtkDoubleArray>("Death", pairs);
 
-  float lowest = std::numeric_limits<float>::infinity(), longest = 0;
-  const auto setPoint = [&](vtkIdType p, float x, float y, int type) {
+  double lowest = std::numeric_limits<double>::infinity(), longest = 0;
+  const auto setPoint = [&](vtkIdType p, double x, double y, int type) {
     points->SetPoint(p, x, y, 0.0);
     coordinates->SetTuple3(p, x, y, 0.0);
     vertexId->SetValue(p, -1);
@@ -450,7 +526,7 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
       const rp::Interval& bar = result.intervals[dim][b];
       const vtkIdType id = firstId[dim] + vtkIdType(b);
       const bool finite = std::isfinite(bar.death);
-      const float drawn = finite ? bar.death : infiniteDeath;
+      const double drawn = finite ? bar.death : infiniteDeath;
       setPoint(2 * id, bar.birth, bar.birth, std::min(k, 3));
       setPoint(2 * id + 1, bar.birth, drawn, std::min(k + 1, 3));
       const vtkIdType line[2] = {2 * id, 2 * id + 1};
@@ -472,10 +548,13 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
   // The diagonal, as TTK's last cell (PairIdentifier and PairType -1, Birth 0,
   // Persistence twice the largest), but on two points of its own spanning every drawn
   // pair: TTK's runs to the highest birth only, a point in a Rips diagram (every
-  // dimension-0 bar is born at 0).
+  // dimension-0 bar is born at 0). It starts a twentieth of the range below the lowest
+  // birth, so that the data's bounds (and the axes grid on them) leave a margin: the
+  // dimension-0 bars, all born at 0, are not drawn under the grid's edge.
   if (!std::isfinite(lowest))
     lowest = 0;
-  setPoint(2 * pairs, lowest, lowest, -1);
+  const double margin = (infiniteDeath - lowest) / 20;
+  setPoint(2 * pairs, lowest - margin, lowest - margin, -1);
   setPoint(2 * pairs + 1, infiniteDeath, infiniteDeath, -1);
   const vtkIdType diagonal[2] = {2 * pairs, 2 * pairs + 1};
   cells->InsertNextCell(2, diagonal);
@@ -530,10 +609,10 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
     auto* edges = vtkPolyData::GetData(run.outputVector, 2);
     auto lines = vtkSmartPointer<vtkCellArray>::New();
     auto barId = namedArray<vtkIntArray>("BarId", 0);
-    auto edgeBirth = namedArray<vtkFloatArray>("Birth", 0);
-    auto edgeDeath = namedArray<vtkFloatArray>("Death", 0);
-    auto edgePersistence = namedArray<vtkFloatArray>("Persistence", 0);
-    auto diameter = namedArray<vtkFloatArray>("Diameter", 0);
+    auto edgeBirth = namedArray<vtkDoubleArray>("Birth", 0);
+    auto edgeDeath = namedArray<vtkDoubleArray>("Death", 0);
+    auto edgePersistence = namedArray<vtkDoubleArray>("Persistence", 0);
+    auto diameter = namedArray<vtkDoubleArray>("Diameter", 0);
     for (const rp::Representative& r : result.representatives) {
       if (r.dimension != 1)
         continue;
@@ -546,7 +625,7 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
         edgeBirth->InsertNextValue(bar.birth);
         edgeDeath->InsertNextValue(bar.death);
         edgePersistence->InsertNextValue(bar.death - bar.birth);
-        diameter->InsertNextValue(edgeLength(cloud.input, line[0], line[1]));
+        diameter->InsertNextValue(rp::inputDistance(cloud.input, line[0], line[1]));
       }
     }
     auto inputId =

@@ -37,37 +37,53 @@ public:
   vtkTypeMacro(vtkTopoGPURipsPersistenceDiagram, vtkTopoGPUAlgorithm);
   void PrintSelf(ostream& os, vtkIndent indent) override;
 
+  // The properties keep what they are given; a run checks them against the ranges of
+  // the CLI's options (rips_persistence::kMaxDimensionLimit, kMaxThreads) and fails with
+  // an error naming the property, its range and the value (no silent clamping).
   enum InputModes { INPUT_POINT_CLOUD = 0, INPUT_DISTANCE_MATRIX = 1 };
   enum SparseModes { SPARSE_AUTO = 0, SPARSE_DENSE = 1, SPARSE_SPARSE = 2 };
 
   ///@{
   /** How the input is read (InputModes). Default: INPUT_POINT_CLOUD. */
-  vtkSetClampMacro(InputMode, int, INPUT_POINT_CLOUD, INPUT_DISTANCE_MATRIX);
+  vtkSetMacro(InputMode, int);
   vtkGetMacro(InputMode, int);
   ///@}
 
   ///@{
-  /** Bars of dimensions 0..MaxDimension (Ripser's --dim). Default: 1. */
-  vtkSetClampMacro(MaxDimension, int, 0, 64);
+  /** Bars of dimensions 0..MaxDimension (Ripser's --dim), 0 to 64. Default: 1. */
+  vtkSetMacro(MaxDimension, int);
   vtkGetMacro(MaxDimension, int);
   ///@}
 
   ///@{
-  /** Simplices of diameter <= Threshold; negative (default -1): the enclosing radius. */
+  /**
+   * Simplices of diameter <= Threshold (> 0); negative (default -1): automatic, the
+   * enclosing radius unless that run would not stay interactive. 0 and NaN: errors.
+   */
   vtkSetMacro(Threshold, double);
   vtkGetMacro(Threshold, double);
   ///@}
 
   ///@{
   /** SparseModes. Default: SPARSE_AUTO. */
-  vtkSetClampMacro(SparseMode, int, SPARSE_AUTO, SPARSE_SPARSE);
+  vtkSetMacro(SparseMode, int);
   vtkGetMacro(SparseMode, int);
   ///@}
 
   ///@{
-  /** CPU threads, 0 (default): all cores. */
-  vtkSetClampMacro(Threads, int, 0, 4096);
+  /** CPU threads, 0 (default: all cores) to 4096. */
+  vtkSetMacro(Threads, int);
   vtkGetMacro(Threads, int);
+  ///@}
+
+  ///@{
+  /**
+   * Host memory the run may use, in MiB; 0 (default): the memory available when it
+   * starts. A run whose estimate is larger is refused with the largest MaxDimension
+   * and Threshold that fit.
+   */
+  vtkSetMacro(MemoryBudget, double);
+  vtkGetMacro(MemoryBudget, double);
   ///@}
 
   ///@{
@@ -102,6 +118,7 @@ private:
   double Threshold = -1.0;
   int SparseMode = SPARSE_AUTO;
   int Threads = 0;
+  double MemoryBudget = 0;
   bool ComputeCocycles = false;
 };
 

@@ -48,9 +48,12 @@ int vtkTopoGPUScalarFieldSmoother::RequestUpdateExtent(
   this->Superclass::RequestUpdateExtent(request, inputVector, outputVector);
   // Each pass reads one more ring of neighbours: as many ghost layers as passes keep
   // the owned points of a piece exact.
-  if (vtkInformation* inInfo = inputVector[0]->GetInformationObject(0)) {
+  // A count out of range asks for nothing: the run refuses it.
+  const int passes = this->NumberOfIterations;
+  vtkInformation* inInfo = inputVector[0]->GetInformationObject(0);
+  if (inInfo != nullptr && passes <= topogpu::scalar_field_smoother::kMaxIterations) {
     const auto key = vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS();
-    inInfo->Set(key, std::max(inInfo->Get(key), this->NumberOfIterations));
+    inInfo->Set(key, std::max(inInfo->Get(key), passes));
   }
   return 1;
 }

@@ -32,9 +32,12 @@ public:
 
   ///@{
   /**
-   * Number of smoothing passes, 0 (copy) to 1000000. Default: 1.
+   * Number of smoothing passes, 0 (copy) to 1000000 (the core's kMaxIterations, as the
+   * CLI's --iterations). Default: 1. A value outside that range is refused with an error
+   * when the filter runs, not clamped: a mistyped count clamped to the maximum would
+   * still start a run of hours.
    */
-  vtkSetClampMacro(NumberOfIterations, int, 0, 1000000);
+  vtkSetMacro(NumberOfIterations, int);
   vtkGetMacro(NumberOfIterations, int);
   ///@}
 

@@ -214,12 +214,15 @@ def table_lines(result):
              "(CPU producers: instead of waiting); peak = the process's maxrss. Result: the "
              "counts (msc: critical cells; sep. = TTK's 1-separatrices ascending / "
              "descending / saddle connectors; seg. = ascending / descending / Morse-Smale "
-             "cells of the segmentation).", "",
+             "cells of the segmentation). Wall = the whole process as measured from "
+             "outside; untimed = wall less every stage the run reports (reading, dropping "
+             "the zeros, the mesh, GALE's initialization, the algorithm): process start "
+             "and exit.", "",
              "| case | algorithm | backend | tets | time s | algorithm s "
              "| GALE init s (segments / lists / producer) | mesh s "
              "| peak MiB | wait s | queue / producer / kernel / integrate / consumers s "
-             "| segments (by consumers, ahead) | result |",
-             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
+             "| segments (by consumers, ahead) | wall s | untimed s | result |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---|"]
     for r in result["rows"]:
         g = r.get("gale") or {}
         br = " / ".join(f"{x:.3f}" for x in wait_parts(r)) if g else ""
@@ -233,8 +236,18 @@ def table_lines(result):
             f"{measured_seconds(r):.3f} | {r['algorithm_seconds']:.3f} | "
             f"{init_seconds(r):.3f}{init_split(g)} | {r['mesh_seconds']:.3f} | "
             f"{r['peak_host_memory_mib']:.0f} | {(g.get('consumer_wait_seconds') or 0):.3f} | "
-            f"{br} | {seg} | {result_summary(r['algorithm'], r['result'])} |")
+            f"{br} | {seg} | {r['wall_seconds']:.3f} | {untimed(r)} | "
+            f"{result_summary(r['algorithm'], r['result'])} |")
     return lines
+
+
+def untimed(row):
+    """The row's wall time outside every reported stage ('-' for rows measured before the
+    CLI reported its input stages)."""
+    stages = row.get("input_timings")
+    if stages is None:
+        return "-"
+    return f"{row['wall_seconds'] - sum(stages.values()) - row['algorithm_seconds']:.3f}"
 
 
 def init_split(g):
@@ -446,6 +459,8 @@ def measure(args, result, case, volume, algorithm, backend, device):
                "gale": {k: gale.get(k) for k in GALE_KEYS} if gale else None,
                "peak_host_memory_mib": round(peak, 1),
                "wall_seconds": round(wall, 3), "timings": report.get("timings"),
+               "input_timings": report.get("input_timings"),
+               "process_seconds": report.get("process_seconds"),
                "result": result_of(algorithm, report),
                "warnings": report.get("warnings", [])}
         print(json.dumps({k: row[k] for k in (

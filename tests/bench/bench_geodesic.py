@@ -12,12 +12,31 @@ Per run: time (end to end, and the solver stage alone: "<solver> (cpu|gpu)"), it
 (patchFIM: rounds, and the active patches summed over the rounds), local solves per vertex, peak host / device memory, and the mean error against the exact
 reference (Euclidean distance on the squares, great-circle distance on the spheres) for the
 constant speed; with the random speed (no closed form) the mean difference from FMM.
-FMM, meshFIM-MT and patchFIM run --runs times (default 3) on meshes up to 2M vertices and
-the run with the shortest solve is kept, all its figures with it (every run's solve time is
-in solve_seconds_runs). Writes bench_geodesic.json and bench_geodesic.md to --out.
+FMM, meshFIM-MT, patchFIM and auto run --runs times (default 3) on meshes up to 2M vertices
+and the run with the shortest solve is kept, all its figures with it (every run's solve
+time is in solve_seconds_runs). Writes bench_geodesic.json and bench_geodesic.md to --out.
+
+End to end, on the meshes of --e2e-vertices or more (the 1M ones), constant speed:
+  - the whole CLI run (fim-mt, gpu, auto): the process's wall time as the user waits for
+    it (start, reading, setup, partition, device start, solve, writing --out) beside the
+    command's stages (its JSON timings: read, precondition, mesh setup, patches (cpu),
+    device start (wait), upload, patchfim, download, write);
+  - the filter's update (--update bench_geodesic_update: the filter's work without VTK,
+    so it runs on the GPU host): the first update and an update after a change of seeds
+    (the kept mesh setup and patches), for fim-mt, gpu and auto;
+  - the filter's whole update in ParaView (--pvpython PVPYTHON --plugin TopoGPU.so:
+    bench_geodesic_filter.py; hosts with ParaView only, so the CPU solvers there): the
+    same two updates timed around UpdatePipeline, whose excess over the filter's stages
+    is the VTK pipeline's share.
+The issue's targets are evaluated from these (process wall for the CLI; the updates for
+the filter).
 
     python3 tests/bench/bench_geodesic.py --topogpu build-gpu/bin/topogpu --out OUT \\
-        [--surfaces .devdata/surfaces] [--max-seconds 420] [--timeout 150]
+        [--update build-gpu/bin/bench_geodesic_update] [--surfaces .devdata/surfaces] \\
+        [--max-seconds 420] [--timeout 150]
+    python3 tests/bench/bench_geodesic.py --topogpu build/bin/topogpu --out OUT \\
+        --pvpython pvpython --plugin build/lib/paraview-plugins/TopoGPU/TopoGPU.so \\
+        --icospheres 316 --square 1024 --irregular 0 --solvers fim-mt,auto --runs 1
 
 --max-seconds bounds the whole script (runs that would start later are listed as skipped),
 --timeout each run (a run past it is killed and listed as timed out).
@@ -35,8 +54,9 @@ import numpy as np
 
 from bench_helpers import run_json
 
-# gpu: patchFIM with its default breadth-first patches; gpu-metis: with METIS's.
-SOLVERS = ["gpu", "gpu-metis", "fim-mt", "fmm", "fim"]
+# gpu: patchFIM with its default breadth-first patches; gpu-metis: with METIS's; auto:
+# the end-to-end cost model's choice.
+SOLVERS = ["gpu", "gpu-metis", "auto", "fim-mt", "fmm", "fim"]
 
 
 # ---- meshes ------------------------------------------------------------------------------
@@ -174,6 +194,7 @@ def read_distances(path):
 # ---- runs --------------------------------------------------------------------------------
 
 def run_one(args, mesh, solver, speed, out_file):
+    """The CLI's JSON, with process_seconds: the wall time of the whole process."""
     cmd = [args.topogpu, "geodesic", "--mesh", mesh["path"], "--seeds", str(mesh["seed"]),
            "--solver", "gpu" if solver.startswith("gpu") else solver, "--out", out_file,
            "--json"]
@@ -183,7 +204,40 @@ def run_one(args, mesh, solver, speed, out_file):
         cmd += ["--band-width", args.band_width]
     if speed == "random":
         cmd += ["--speed-array", "speed"]
-    return run_json(cmd, timeout=args.timeout)
+    start = time.perf_counter()
+    data = run_json(cmd, timeout=args.timeout)
+    data["process_seconds"] = time.perf_counter() - start
+    return data
+
+
+E2E_SOLVERS = ("fim-mt", "gpu", "auto")
+
+
+def run_updates(args, mesh):
+    """bench_geodesic_update and bench_geodesic_filter.py on one mesh (constant speed):
+    {solver: {"first": ..., "seed_change": ...}} per tool."""
+    seeds, other = str(mesh["seed"]), str(mesh["other_seed"])
+    found = {}
+    if args.update:
+        found["update"] = {}
+        for solver in E2E_SOLVERS:
+            out = subprocess.run([args.update, mesh["path"], solver, "--seeds", seeds,
+                                  "--next-seeds", other, "--repeat", str(max(args.runs, 2))],
+                                 capture_output=True, text=True, timeout=args.timeout)
+            if out.returncode != 0:
+                raise RuntimeError(f"bench_geodesic_update {solver}: {out.stderr[-300:]}")
+            found["update"][solver] = json.loads(out.stdout)
+    if args.pvpython and args.plugin:
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                              "bench_geodesic_filter.py")
+        out = subprocess.run([args.pvpython, script, args.plugin, mesh["path"], "--solvers",
+                              "fim-mt,auto", "--seeds", seeds, "--next-seeds", other,
+                              "--repeat", str(max(args.runs, 2))],
+                             capture_output=True, text=True, timeout=4 * args.timeout)
+        if out.returncode != 0:
+            raise RuntimeError(f"bench_geodesic_filter.py: {out.stderr[-300:]}")
+        found["filter"] = json.loads(out.stdout.strip().splitlines()[-1])["solvers"]
+    return found
 
 
 def solve_seconds(data):
@@ -222,13 +276,19 @@ def main():
                         "the one with the shortest solve is kept (run-to-run noise of a "
                         "shared host: FMM's own solve varies by up to 30%%)")
     p.add_argument("--runs-max-vertices", type=int, default=2_000_000)
+    p.add_argument("--e2e-vertices", type=int, default=900_000,
+                   help="meshes from this size get the end-to-end section")
+    p.add_argument("--update", default="",
+                   help="bench_geodesic_update binary: the filter's update without VTK")
+    p.add_argument("--pvpython", default="", help="pvpython, for the filter's whole update")
+    p.add_argument("--plugin", default="", help="the TopoGPU plugin, with --pvpython")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     start = time.time()
     tmp = tempfile.mkdtemp(prefix="bench_geodesic_")
     solvers = [s for s in args.solvers.split(",") if s]
     speeds = [s for s in args.speeds.split(",") if s]
-    rows, notes = [], []
+    rows, notes, updates = [], [], []
 
     def generated():
         """(name, generator, kind) in increasing size, so that the time limit cuts the
@@ -273,6 +333,8 @@ def main():
                 else:
                     mesh["seed"] = 0
                     exact = np.arccos(np.clip(points @ points[0], -1.0, 1.0))
+                # The seed after a change of seeds (updates): another vertex.
+                mesh["other_seed"] = (mesh["seed"] + len(points) // 3) % len(points)
                 mesh["path"] = os.path.join(tmp, "mesh.ply")
                 write_ply(mesh["path"], points, tris, random_speed(points))
                 print(f"{mesh['name']}: {len(points)} vertices, {len(tris)} triangles, "
@@ -280,6 +342,16 @@ def main():
                 del points, tris
             else:
                 mesh["seed"] = 0
+                mesh["other_seed"] = 1
+            big = mesh.get("vertices", vertex_count(mesh["path"])) >= args.e2e_vertices
+            if big and (args.update or args.pvpython) and \
+                    time.time() - start < args.max_seconds:
+                try:
+                    updates.append({"mesh": mesh["name"], "vertices": mesh.get("vertices"),
+                                    **run_updates(args, mesh)})
+                    print(f"  updates: {json.dumps(updates[-1])[:400]}", flush=True)
+                except (OSError, RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
+                    notes.append(f"{mesh['name']}: updates failed: {str(e)[-300:]}")
             for speed in speeds:
                 if speed == "random" and mesh["kind"] == "surface":
                     continue  # shared surfaces carry no speed property
@@ -305,10 +377,13 @@ def main():
                     try:
                         data = run_one(args, mesh, solver, speed, out_file)
                         runs = [solve_seconds(data)]
-                        while (len(runs) < args.runs and solver in ("fmm", "fim-mt", "gpu")
+                        walls = [data["process_seconds"]]
+                        while (len(runs) < args.runs
+                               and solver in ("fmm", "fim-mt", "gpu", "auto")
                                and data["vertices"] <= args.runs_max_vertices):
                             again = run_one(args, mesh, solver, speed, out_file)
                             runs.append(solve_seconds(again))
+                            walls.append(again["process_seconds"])
                             if runs[-1] < solve_seconds(data):
                                 data = again
                     except subprocess.TimeoutExpired:
@@ -327,6 +402,8 @@ def main():
                         "status": "ok", "ran": data["solver"], "backend": data["backend"],
                         "vertices": data["vertices"], "total_seconds": data["total_seconds"],
                         "solve_seconds": solve_seconds(data), "solve_seconds_runs": runs,
+                        "process_seconds": min(walls), "process_seconds_runs": walls,
+                        "wall_seconds": data.get("wall_seconds"),
                         "timings": data["timings"],
                         "iterations": data["iterations"],
                         "local_solves_per_vertex": data["local_solves_per_vertex"],
@@ -376,12 +453,14 @@ def main():
     except ValueError:
         info = {}
     result = {"rows": rows, "notes": notes, "cpu_count": os.cpu_count(), "info": info,
-              "seconds": time.time() - start}
+              "seconds": time.time() - start, "updates": updates,
+              "e2e_vertices": args.e2e_vertices}
+    result["targets"] = end_to_end_targets(result)
     with open(os.path.join(args.out, "bench_geodesic.json"), "w") as f:
         json.dump(result, f, indent=1)
     with open(os.path.join(args.out, "bench_geodesic.md"), "w") as f:
-        f.write(markdown(result))
-    print(markdown(result))
+        f.write(markdown(result) + end_to_end_markdown(result))
+    print(markdown(result) + end_to_end_markdown(result))
     failed = any(r.get("status", "").startswith("failed") for r in rows)
     return 1 if failed else 0
 
@@ -411,6 +490,103 @@ def markdown(result):
     if result.get("notes"):
         text += "\n" + "\n".join(f"- {n}" for n in result["notes"]) + "\n"
     return text
+
+
+# ---- end to end ---------------------------------------------------------------------------
+
+CLI_STAGES = ("read", "precondition", "mesh setup", "patches (cpu)", "device start (wait)",
+              "upload (gpu)", "patchfim (gpu)", "download (gpu)", "fim-mt (cpu)", "write")
+UPDATE_STAGES = ("triangulation", "triangulation (cached)", "points", "precondition",
+                 "mesh setup",
+                 "mesh setup (cached)", "patches (cpu)", "patches (cached)",
+                 "device start (wait)", "upload (gpu)", "patchfim (gpu)", "download (gpu)",
+                 "fim-mt (cpu)", "output")
+
+
+def end_to_end_rows(result):
+    """The CLI rows of the end-to-end meshes (constant speed)."""
+    return [r for r in result["rows"] if r.get("status") == "ok" and r["speed"] == "constant"
+            and r["solver"] in E2E_SOLVERS and r["vertices"] >= result.get("e2e_vertices", 0)]
+
+
+def ratio(slow, fast):
+    return slow / fast if slow and fast else None
+
+
+def end_to_end_targets(result):
+    """The issue's targets: the CLI (gpu against fim-mt, process wall) >= 2x, the filter's
+    update (after a change of seeds; first update shown) >= 5x, on the 1M meshes."""
+    targets = []
+    by = {(r["mesh"], r["solver"]): r for r in end_to_end_rows(result)}
+    for mesh in sorted({m for m, _ in by}):
+        cpu, gpu = by.get((mesh, "fim-mt")), by.get((mesh, "gpu"))
+        auto = by.get((mesh, "auto"))
+        if cpu and gpu:
+            x = ratio(cpu["process_seconds"], gpu["process_seconds"])
+            targets.append({"target": f"CLI gpu >= 2x fim-mt end to end, {mesh}",
+                            "measured": f"{x:.2f}x ({gpu['process_seconds']:.3f} s against "
+                                        f"{cpu['process_seconds']:.3f} s; auto ran "
+                                        f"{auto['ran'] if auto else '-'})",
+                            "met": x >= 2 if gpu["ran"] == "gpu" else None})
+    for u in result.get("updates", []):
+        runs = u.get("update", {})
+        cpu, gpu, auto = runs.get("fim-mt"), runs.get("gpu"), runs.get("auto")
+        if cpu and gpu:
+            for which in ("seed_change", "first"):
+                x = ratio(cpu[which]["seconds"], gpu[which]["seconds"])
+                ok = gpu[which]["solver"] == "gpu"
+                targets.append({
+                    "target": f"filter update ({which.replace('_', ' ')}) gpu >= 5x fim-mt, "
+                              f"{u['mesh']} (bench_geodesic_update)",
+                    "measured": f"{x:.2f}x ({gpu[which]['seconds']:.4f} s against "
+                                f"{cpu[which]['seconds']:.4f} s; auto ran "
+                                f"{auto[which]['solver'] if auto else '-'}, "
+                                f"{auto[which]['seconds']:.4f} s)" if auto else f"{x:.2f}x",
+                    "met": (x >= 5) if ok and which == "seed_change" else None})
+    return targets
+
+
+def end_to_end_markdown(result):
+    lines = ["", "### End to end (constant speed, the meshes of "
+             f"{result.get('e2e_vertices', 0):,} vertices or more)", "",
+             "The whole CLI run: process wall time (the fastest of the runs) and the "
+             "command's stages, seconds.", "",
+             "| mesh | solver (ran) | process s | command s | " +
+             " | ".join(CLI_STAGES) + " |",
+             "|---|---|---:|---:|" + "---:|" * len(CLI_STAGES)]
+    for r in end_to_end_rows(result):
+        t = r.get("timings", {})
+        lines.append(f"| {r['mesh']} | {r['solver']} ({r['ran']}) | "
+                     f"{r['process_seconds']:.3f} | {r.get('wall_seconds') or 0:.3f} | " +
+                     " | ".join(f"{t[k]:.4f}" if k in t else "-" for k in CLI_STAGES) + " |")
+    for tool, label in (("update", "bench_geodesic_update (the filter's work without VTK)"),
+                        ("filter", "the filter in pvpython (UpdatePipeline; pipeline s: the "
+                                   "time outside the filter's stages)")):
+        found = [u for u in result.get("updates", []) if tool in u]
+        if not found:
+            continue
+        lines += ["", f"The filter's update, {label}, seconds.", "",
+                  "| mesh | solver (ran) | update | seconds | pipeline s | " +
+                  " | ".join(UPDATE_STAGES) + " |",
+                  "|---|---|---|---:|---:|" + "---:|" * len(UPDATE_STAGES)]
+        for u in found:
+            for solver, both in u[tool].items():
+                for which in ("first", "seed_change"):
+                    x = both[which]
+                    t = x["timings"]
+                    pipeline = x.get("pipeline_seconds")
+                    lines.append(
+                        f"| {u['mesh']} | {solver} ({x['solver']}) | "
+                        f"{which.replace('_', ' ')} | {x['seconds']:.4f} | "
+                        f"{'-' if pipeline is None else f'{pipeline:.4f}'} | " +
+                        " | ".join(f"{t[k]:.4f}" if k in t else "-" for k in UPDATE_STAGES)
+                        + " |")
+    if result.get("targets"):
+        lines += ["", "| target | measured | verdict |", "|---|---|---|"]
+        verdicts = {True: "met", False: "NOT met", None: "not measured (no GPU run)"}
+        lines += [f"| {t['target']} | {t['measured']} | {verdicts[t['met']]} |"
+                  for t in result["targets"]]
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import os
 import random
 import re
 import struct
+import subprocess
 import sys
 import tempfile
 
@@ -315,6 +316,66 @@ with tempfile.TemporaryDirectory() as tmp:
         expect_error(label, args, needle)
         if args[:1] == ["critical-points"] and len(args) > 1:
             expect_error(label + " (json)", args + ["--json"])
+
+    # --- messages that tell the truth ----------------------------------------------
+    # A NUL or control byte quoted from a file is shown escaped, never cutting the
+    # message (what() is a C string) nor garbling the terminal.
+    nul_cloud = write(tmp, "nul.txt", b"0 0\n1 0\n2 \x00x\n")
+    result = expect_error("NUL byte in a number", ["rips", "--format", "point-cloud",
+                                                  nul_cloud], "is not a number")
+    check("\\x00x" in result.stderr and "\x00" not in result.stderr,
+          f"NUL byte shown escaped: {result.stderr!r}")
+    result = expect_error("NUL byte in a number (json)", ["rips", "--format", "point-cloud",
+                                                         nul_cloud, "--json"], "is not a number")
+    check("\\x00x" in json.loads(result.stdout or "{}").get("error", ""),
+          f"NUL byte escaped in the JSON error: {result.stdout!r}")
+    bell = write(tmp, "bell.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 \x07\n3 0 1 2\n")
+    result = expect_error("control byte in an OFF coordinate",
+                          cp + ["--mesh", bell, "--array", "z"], "not a finite number")
+    check("\\x07" in result.stderr, f"control byte shown escaped: {result.stderr!r}")
+
+    # '-': standard input where the reader streams its input (rips, as ripser), a clear
+    # refusal where it needs a whole file (--raw, --mesh), never "unknown option".
+    cloud_text = "0 0\n1 0\n0 1\n1 1\n"
+    from_file = topogpu("rips", "--format", "point-cloud", write(tmp, "cloud.txt", cloud_text))
+    try:
+        from_stdin = subprocess.run([cli_helpers.TOPOGPU, "rips", "--format", "point-cloud", "-"],
+                                    input=cloud_text, capture_output=True, text=True, timeout=60)
+        check(from_stdin.returncode == 0 and from_stdin.stdout == from_file.stdout
+              and from_file.returncode == 0,
+              f"rips - reads standard input: rc {from_stdin.returncode} {from_stdin.stderr!r}")
+    except subprocess.TimeoutExpired:
+        check(False, "rips - hangs")
+    for args in (cp + ["--raw", "-", "--dims", "2,2,2", "--type", "uint8"],
+                 cp + ["--mesh", "-", "--array", "z"]):
+        expect_error(" ".join(args), args, "standard input ('-')")
+    expect_error("'-' twice", ["rips", "-", "-"], "unexpected argument '-'")
+
+    # A point index beyond what the sparse format takes: the limit is stated.
+    far = write(tmp, "far.txt", "0 1 1.0\n0 3000000000 2.0\n")
+    result = expect_error("point index 3000000000", ["rips", "--format", "sparse", far],
+                          "3000000000 is beyond the largest")
+    check("2000000000" in result.stderr and "3000000000.0" not in result.stderr,
+          f"the limit stated: {result.stderr!r}")
+
+    # GALE (and the explicit backend) store a grid as its simplices: the gradient and the
+    # Morse-Smale complex then run on the simplicial complex, by default; the cubical
+    # complex asked for explicitly is refused with the reason.
+    grid_values = raw_case(tmp, "gale_grid", rng.random(5 * 4 * 3), np.float32)
+    grid = ["--raw", grid_values, "--dims", "5,4,3", "--type", "float32"]
+    for command in ("discrete-gradient", "msc"):
+        for kind in ("gale-cpu", "explicit"):
+            result = topogpu(command, *grid, "--triangulation", kind, "--json")
+            check(result.returncode == 0
+                  and json.loads(result.stdout).get("complex") == "simplicial",
+                  f"{command} --triangulation {kind} on a raw grid: rc {result.returncode} "
+                  f"{result.stderr[-300:]!r}")
+            expect_error(f"{command} --complex cubical --triangulation {kind}",
+                         [command, *grid, "--triangulation", kind, "--complex", "cubical"],
+                         "stores the grid as its simplices")
+    expect_error("cubical complex on a mesh", ["discrete-gradient", "--mesh", terrain,
+                                               "--array", "z", "--complex", "cubical"],
+                 "is a mesh")
 
     # --- seeded random truncations and byte corruptions of valid files -------------
     randomness = random.Random(5)

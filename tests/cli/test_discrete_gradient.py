@@ -81,8 +81,15 @@ with tempfile.TemporaryDirectory() as tmp:
                   f"(wanted {needle!r})")
 
     ramp_path = write(tmp, "r.raw", np.arange(27, dtype=np.float32))
-    expect_error("explicit triangulation", ["--raw", ramp_path, "--dims", "3,3,3",
-                 "--type", "float32", "--triangulation", "explicit"], "regular grid")
+    expect_error("cubical complex on the explicit triangulation",
+                 ["--raw", ramp_path, "--dims", "3,3,3", "--type", "float32",
+                  "--triangulation", "explicit", "--complex", "cubical"],
+                 "runs on the implicit grid only")
+    # A grid stored as its tets runs the simplicial complex (what it holds).
+    stored = topogpu("discrete-gradient", "--raw", ramp_path, "--dims", "3,3,3", "--type",
+                     "float32", "--triangulation", "explicit", "--json")
+    check(stored.returncode == 0 and json.loads(stored.stdout)["complex"] == "simplicial",
+          f"explicit triangulation of a grid: simplicial by default: {stored.stderr}")
     nan = np.arange(27, dtype=np.float32)
     nan[5] = np.nan
     expect_error("NaN", ["--raw", write(tmp, "nan.raw", nan), "--dims", "3,3,3", "--type",

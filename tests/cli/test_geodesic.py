@@ -8,6 +8,7 @@ edge-graph Dijkstra distance (above, written here), the JSON contract and bad in
 import heapq
 import json
 import os
+import re
 import sys
 import tempfile
 
@@ -132,6 +133,12 @@ with tempfile.TemporaryDirectory() as tmp:
             if jitter > 0:
                 check(data["obtuse_angles"] > 0 and data["unfolded_angles"] > 0,
                       f"{name}: obtuse angles {data['obtuse_angles']}")
+            # Every stage the user waits for is timed, reading and writing included, and
+            # the command's wall time holds them all.
+            check({"read", "precondition", "mesh setup", "exact start", "write"}
+                  <= set(data["timings"])
+                  and data["wall_seconds"] >= data["total_seconds"] > 0,
+                  f"{name}: stages {data['timings']}, wall {data.get('wall_seconds')}")
         if len(results) == 3:
             for solver in ("fim", "fim-mt"):
                 diff = np.abs(results[solver] - results["fmm"]).max()
@@ -237,8 +244,65 @@ with tempfile.TemporaryDirectory() as tmp:
 </VTKFile>
 """)
         expect_error("a grid", ["geodesic", "--mesh", image, "--seeds", "0"], "is a grid")
+        # Cells other than triangles are refused as the filter refuses them (naming the
+        # first one), not skipped: two triangles and a quad (cell 2), and a poly data
+        # whose line (cell 0) comes before its triangles.
+        mixed = write(tmp, "mixed.vtu", """<?xml version="1.0"?>
+<VTKFile type="UnstructuredGrid" version="0.1" byte_order="LittleEndian">
+  <UnstructuredGrid>
+    <Piece NumberOfPoints="6" NumberOfCells="3">
+      <Points><DataArray type="Float64" NumberOfComponents="3" format="ascii">
+        0 0 0 1 0 0 1 1 0 0 1 0 2 0 0 2 1 0</DataArray></Points>
+      <Cells>
+        <DataArray type="Int64" Name="connectivity" format="ascii">0 1 2 0 2 3 1 4 5 2</DataArray>
+        <DataArray type="Int64" Name="offsets" format="ascii">3 6 10</DataArray>
+        <DataArray type="UInt8" Name="types" format="ascii">5 5 9</DataArray>
+      </Cells>
+    </Piece>
+  </UnstructuredGrid>
+</VTKFile>
+""")
+        expect_error("a quad in a .vtu", ["geodesic", "--mesh", mixed, "--seeds", "0"],
+                     "1 of the 3 cells are not triangles (cell 2 is a vtkQuad)")
+        lined = write(tmp, "lined.vtp", """<?xml version="1.0"?>
+<VTKFile type="PolyData" version="0.1" byte_order="LittleEndian">
+  <PolyData>
+    <Piece NumberOfPoints="4" NumberOfLines="1" NumberOfPolys="2">
+      <Points><DataArray type="Float64" NumberOfComponents="3" format="ascii">
+        0 0 0 1 0 0 1 1 0 0 1 0</DataArray></Points>
+      <Lines>
+        <DataArray type="Int64" Name="connectivity" format="ascii">0 2</DataArray>
+        <DataArray type="Int64" Name="offsets" format="ascii">2</DataArray>
+      </Lines>
+      <Polys>
+        <DataArray type="Int64" Name="connectivity" format="ascii">0 1 2 0 2 3</DataArray>
+        <DataArray type="Int64" Name="offsets" format="ascii">3 6</DataArray>
+      </Polys>
+    </Piece>
+  </PolyData>
+</VTKFile>
+""")
+        expect_error("a line in a .vtp", ["geodesic", "--mesh", lined, "--seeds", "0"],
+                     "1 of the 3 cells are not triangles (cell 0 is a vtkLine)")
         expect_error("vtu speed array", ["geodesic", "--mesh", fertility, "--seeds", "0",
                                          "--speed-array", "nope"], "nope")
+
+    # --- the help and the docs agree --------------------------------------------------------
+    # Every default `geodesic --help` states is the one docs/cli.md states, and the page
+    # is no longer a draft.
+    helped = topogpu("geodesic", "--help").stdout
+    docs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs")
+    cli_doc = open(os.path.join(docs, "cli.md")).read()
+    cli_doc = cli_doc[cli_doc.index("`geodesic` (geodesic distance"):]
+    for option in ("--patch-size", "--internal-iterations", "--band-width", "--partition"):
+        said = re.search(r"^  %s .*default ([^\s,)]+)" % option, helped, re.M)
+        documented = re.search(r"`%s [^`]*` \([^)]*default ([^\s,)]+)\)" % option, cli_doc)
+        check(said is not None and documented is not None and
+              said.group(1) == documented.group(1),
+              f"{option}: --help says default {said and said.group(1)}, docs/cli.md "
+              f"{documented and documented.group(1)}")
+    page = open(os.path.join(docs, "filters", "geodesic-distance.md")).readline()
+    check("draft" not in page.lower(), f"geodesic-distance.md is titled {page.strip()!r}")
 
     # --- bad input -------------------------------------------------------------------------
     coords, faces = square(5, 1.0)

@@ -11,6 +11,7 @@ Exits 77 (skipped) without /usr/bin/ripser.
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -123,6 +124,40 @@ with tempfile.TemporaryDirectory() as tmp:
     lines = [f"{i} {j} {float(d[i][j])!r}" for i in range(35) for j in range(i) if d[i][j] <= 2.3]
     path = write(tmp, "sparse_partial.txt", "\n".join(lines) + "\n")
     compare("sparse incomplete graph", ["--format", "sparse", "--dim", 2, path])
+
+    # --- far beyond or below single precision: the bars scale with the input -------------
+    # Ripser overflows (1e39: infinite distances, or an abort) or underflows (1e-50: every
+    # distance 0) there; the right bars are its bars on the unscaled input, times the
+    # factor (Rips persistence commutes with scaling).
+    unit_cloud = rng.uniform(0, 1, (40, 3))
+    plain = write(tmp, "plain.txt", "\n".join(" ".join(repr(x) for x in p) for p in unit_cloud) + "\n")
+    _, unscaled = ripser(["--format", "point-cloud", "--dim", 2, plain])
+    for factor in (1e39, 1e300, 1e-50, 1e-300):
+        cloud = write(tmp, "scaled.txt", "\n".join(
+            " ".join(repr(x * factor) for x in p) for p in unit_cloud) + "\n")
+        matrix = write_matrix(tmp, "scaled_lower.txt", distances(unit_cloud) * factor,
+                              "lower-distance")
+        want = {k: [(b * factor, d * factor) for b, d in bars] for k, bars in unscaled.items()}
+        for fmt, path in (("point-cloud", cloud), ("lower-distance", matrix)):
+            rc, bars, raw = ours(["--format", fmt, "--dim", 2, path])
+            why = same_barcodes(bars, want, 2e-5) if rc == 0 else raw.stderr[-200:]
+            check(rc == 0 and why == "", f"{fmt} scaled by {factor:g}: {why}")
+            if rc == 0:
+                check(sum(1 for _, d in bars[0] if math.isinf(d)) == 1,
+                      f"{fmt} scaled by {factor:g}: one essential class in dimension 0")
+    # Values double precision reads are numbers; what single precision cannot hold at
+    # once is refused by name.
+    for name, content, fmt, needle in [
+            ("subnormal.txt", "0 0\n1e-320 0\n0 5\n", "point-cloud", "points 0 and 1 are 9.99989e-321 apart"),
+            ("below.txt", "0 0\n1e-400 1\n", "point-cloud", "'1e-400' is below double precision"),
+            ("above.txt", "0 0\n1e400 1\n", "point-cloud", "'1e400' is beyond double precision"),
+            ("span.txt", "1e-300\n1e300 1\n", "lower-distance", "the distances span 1e-300")]:
+        expect_error(f"precision: {name}", ["rips", "--format", fmt, write(tmp, name, content)],
+                     needle)
+    tiny = write(tmp, "tiny.txt", "0 0\n1e-320 0\n0 2e-320\n")
+    result = cli_helpers.topogpu("rips", "--format", "point-cloud", tiny)
+    check(result.returncode == 0 and "[0,9.99989e-321)" in result.stdout,
+          f"1e-320 is a number: {result.stdout[-200:]!r} {result.stderr[-200:]!r}")
 
     # --- the shared sets ----------------------------------------------------------------
     rips = os.path.join(DATA, "rips")
@@ -249,6 +284,23 @@ with tempfile.TemporaryDirectory() as tmp:
     check(gpu_run.returncode == 0 and (gpu_out.get("backend") == "gpu" or any(
         "GPU requested" in w for w in gpu_out.get("warnings", []))),
           f"--backend gpu without a device: {gpu_run.stdout[-300:]}")
+    # What the help texts say about --backend is what the command does: auto (default) and
+    # cpu run the CPU backend; gpu is accepted (the CPU with a warning without a device).
+    auto_run = cli_helpers.topogpu("rips", "--format", "point-cloud", "--json", small)
+    try:
+        auto_backend = json.loads(auto_run.stdout).get("backend")
+    except ValueError:
+        auto_backend = None
+    check(auto_backend == "cpu", f"--backend auto runs the CPU backend: {auto_backend}")
+    usage = cli_helpers.topogpu("rips", "--help").stdout
+    check("auto (default) and cpu: the CPU backend" in " ".join(usage.split()),
+          f"rips --help on --backend: {usage[-600:]!r}")
+    cli_doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                                "cli.md")).read()
+    rips_doc = " ".join(cli_doc[cli_doc.index("`rips` (Vietoris-Rips"):cli_doc.index("## Errors")].split())
+    check("refused until" not in rips_doc and "`auto`, the default, and `cpu` run the CPU backend"
+          in rips_doc and "without a usable device runs on the CPU with a warning" in rips_doc,
+          "docs/cli.md says what --backend does for rips")
     expect_error("unknown format", ["rips", "--format", "dipha", small], "unknown input format")
     expect_error("missing file", ["rips", os.path.join(tmp, "nope.txt")], "nope.txt")
     expect_error("no file", ["rips", "--dim", 1], "no input FILE")
@@ -256,5 +308,52 @@ with tempfile.TemporaryDirectory() as tmp:
     # C(2000, 42) is far beyond 2^63: a clear error before any allocation
     many = write(tmp, "many.txt", "\n".join(f"{i} {i % 7}" for i in range(2000)) + "\n")
     expect_error("index overflow", ["rips", "--format", "point-cloud", "--dim", 40, many], "2^63")
+
+    # --- memory: a run that does not fit is refused before it starts ----------------------
+    # 2000 points up to dimension 3 or 4 (C(2000, 3) = 1.33e9 triangles to keep): the
+    # estimate, the budget and what fits, under a 3 GiB cap (the test harness's) and fast.
+    cloud = rng.uniform(0, 1, (2000, 3))
+    cloud2000 = write(tmp, "cloud2000.txt",
+                      "\n".join(" ".join(repr(x) for x in p) for p in cloud) + "\n")
+    for dim in (3, 4):
+        for budget in (["--memory-budget", "4G"], []):  # [] : the machine's available memory
+            label = f"--dim {dim} on 2000 points {budget}"
+            result = expect_error(label, ["rips", "--format", "point-cloud", "--dim", dim,
+                                          *budget, cloud2000],
+                                  f"up to dimension {dim} would need about")
+            err = result.stderr
+            check(re.search(r"2000 points; under the threshold [0-9.]+: \d+ edges, "
+                            r"(at most )?[0-9.e+]+ triangles", err)
+                  and "fits with a threshold of at most" in err
+                  and (not budget or "more than the memory budget of 4.0 GiB" in err),
+                  f"{label}: the estimate and what fits: {err[-400:]!r}")
+    # A smaller run refused by a small budget: the threshold it names runs within that
+    # budget and equals ripser there; the dimension it names too.
+    small_cloud = write(tmp, "cloud150.txt", "\n".join(
+        " ".join(repr(x) for x in p) for p in rng.uniform(0, 1, (150, 3))) + "\n")
+    result = expect_error("150 points --dim 3 in 5M", ["rips", "--format", "point-cloud", "--dim", 3,
+                                                      "--memory-budget", "5M", small_cloud],
+                          "more than the memory budget of 5.0 MiB")
+    found = re.search(r"dimension (\d) fits \(.*fits with a threshold of at most ([0-9.e+-]+)",
+                      result.stderr)
+    check(found is not None, f"the suggestions: {result.stderr[-300:]!r}")
+    if found:
+        fits, t = int(found.group(1)), float(found.group(2))
+        compare(f"150 points --dim 3 at the suggested threshold {t}",
+                ["--format", "point-cloud", "--dim", 3, "--threshold", repr(t),
+                 "--memory-budget", "5M", small_cloud],
+                ripser_args=["--format", "point-cloud", "--dim", 3, "--threshold", repr(t),
+                             small_cloud])
+        compare(f"150 points at the suggested dimension {fits}",
+                ["--format", "point-cloud", "--dim", fits, "--memory-budget", "5M", small_cloud],
+                ripser_args=["--format", "point-cloud", "--dim", fits, small_cloud])
+    # A 30-byte sparse file naming point 100000000: its points are bounded by its content.
+    huge = write(tmp, "huge_index.txt", "0 100000000 1\n1 2 0.5\n")
+    for dim in (0, 1):
+        expect_error(f"sparse file naming point 100000000, --dim {dim}",
+                     ["rips", "--format", "sparse", "--dim", dim, huge],
+                     "the point index 100000000 makes 100000001 points, but the file names only 4")
+    expect_error("memory budget text", ["rips", "--memory-budget", "lots", small], "--memory-budget")
+    expect_error("memory budget zero", ["rips", "--memory-budget", "0", small], "--memory-budget")
 
 finish()

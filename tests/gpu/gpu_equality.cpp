@@ -37,7 +37,8 @@
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/EikonalMesh.h"
 #include "core/eikonal/Patches.h"
-#include "core/eikonal/Problem.h"
+#include "core/eikonal/Preparation.h"
+#include "core/eikonal/SolverChoice.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/SaddleConnections.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
@@ -56,6 +57,8 @@
 #include "triangulation/implicit/ImplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -64,6 +67,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <random>
 #include <regex>
@@ -457,7 +461,8 @@ void syntheticFields() {
 }
 
 // The scalar field smoother: the GPU's output must equal the CPU's bit for bit (both
-// run SmootherStencil.h's function, same neighbour order, explicit round-to-nearest).
+// run SmootherStencil.h's function, same neighbour order, explicit round-to-nearest in
+// double, exact 128-bit sums for integers).
 template <typename T>
 void compareSmoother(const std::string& name, const std::array<SimplexId, 3>& dims,
                      const std::vector<T>& values, int iterations, bool masked) {
@@ -502,7 +507,8 @@ void smootherFields() {
     std::vector<double> sines(n);
     std::vector<float> noise(n);
     std::vector<std::uint8_t> bytes(n);
-    std::vector<std::int64_t> wide(n);
+    std::vector<std::int64_t> wide(n), nearLimits(n);
+    std::vector<std::uint64_t> nearMax(n);
     std::normal_distribution<float> normal(0.f, 1.f);
     for (SimplexId v = 0; v < n; ++v) {
       const SimplexId row = v / dims[0], layer = row / dims[1];
@@ -512,11 +518,18 @@ void smootherFields() {
       noise[v] = normal(rng);
       bytes[v] = std::uint8_t(rng());
       wide[v] = std::int64_t(rng()) * 4096 - (std::int64_t(1) << 40);
+      // integer smoothing is exact: near 2^63 and 2^64, where double cannot hold them
+      const auto offset = std::int64_t(rng() % 3000);
+      nearLimits[v] = rng() % 2 ? std::numeric_limits<std::int64_t>::max() - offset
+                                : std::numeric_limits<std::int64_t>::min() + offset;
+      nearMax[v] = std::numeric_limits<std::uint64_t>::max() - std::uint64_t(offset);
     }
     compareSmoother("smooth sines float64 " + tag, dims, sines, 5, false);
     compareSmoother("smooth noise float32 " + tag, dims, noise, 3, true);
     compareSmoother("smooth uint8 " + tag, dims, bytes, 1, false);
     compareSmoother("smooth int64 " + tag, dims, wide, 2, false);
+    compareSmoother("smooth int64 limits " + tag, dims, nearLimits, 3, true);
+    compareSmoother("smooth uint64 near max " + tag, dims, nearMax, 4, false);
   }
 }
 
@@ -1166,8 +1179,11 @@ void geodesicFallbacks() {
                report.peakDeviceBytes == 0 &&
                maxDifference(out.distance, reference.distance) < tol,
            tag + ": did not fall back to fim-mt");
-    expect(contains(joined(report.warnings), "of GPU memory"),
-           tag + ": no warning naming the memory: " + joined(report.warnings));
+    // Auto asks for the device only where patchFIM is expected to win (SolverChoice.h),
+    // so only Gpu must name the memory.
+    if (solver == eikonal::Solver::Gpu)
+      expect(contains(joined(report.warnings), "of GPU memory"),
+             tag + ": no warning naming the memory: " + joined(report.warnings));
   }
   {
     setenv("TOPOGPU_PATCHFIM_LAUNCH", "sideways", 1);
@@ -1182,11 +1198,45 @@ void geodesicFallbacks() {
            "patchFIM: a malformed TOPOGPU_PATCHFIM_LAUNCH gave no clear error: " +
                message);
   }
+  // Auto follows the end-to-end cost model (the device is warm here, the patches not
+  // built): on this 40k-vertex square meshFIM-MT's solve is cheaper than patchFIM's
+  // partition and transfers.
+  eikonal::AutoInputs cold;
+  cold.vertices = s.vertices();
+  cold.cpuThreads = std::max(1, tbb::this_task_arena::max_concurrency());
   const eikonal::Result autoRun = geodesic(s, p, eikonal::Solver::Auto, report);
-  expect(autoRun.solver == eikonal::Solver::Gpu && report.warnings.empty(),
-         "patchFIM: auto did not pick the GPU: " + joined(report.warnings));
-  // Repeated runs release their device memory.
+  expect(autoRun.solver == (eikonal::autoPrefersGpu(cold) ? eikonal::Solver::Gpu
+                                                          : eikonal::Solver::FimMt) &&
+             report.warnings.empty(),
+         "patchFIM: auto did not follow the cost model: " +
+             std::string(eikonal::solverName(autoRun.solver)) + " " +
+             joined(report.warnings));
+  // With the patches kept from a GPU run on the same mesh (a filter's rerun after a
+  // change of seeds), auto picks the GPU on a large mesh and reuses them.
   const eikonal::Surface large = eikonal::square(700, 1.0, 0.2, 9);
+  {
+    ExplicitTriangulation tri(large.vertices(), 2, large.cells);
+    eikonal::Preparation kept;
+    eikonal::Parameters q = seededAt({5});
+    eikonal::Result first, second, reference;
+    q.solver = eikonal::Solver::Gpu;
+    eikonal::execute(tri, large.points.data(), q, Monitor{}, first, report, &kept);
+    q.seeds = {170000, 3};
+    q.solver = eikonal::Solver::Auto;
+    eikonal::execute(tri, large.points.data(), q, Monitor{}, second, report, &kept);
+    bool reused = false;
+    for (const auto& [stage, seconds] : report.timings)
+      reused = reused || stage == "patches (cached)";
+    q.solver = eikonal::Solver::Fmm;
+    eikonal::execute(tri, large.points.data(), q, Monitor{}, reference, report);
+    expect(second.solver == eikonal::Solver::Gpu && reused &&
+               maxDifference(second.distance, reference.distance) <
+                   1e-4 * meanEdge(large),
+           "patchFIM: auto on kept patches did not run them on the GPU (or differs from "
+           "FMM): " +
+               std::string(eikonal::solverName(second.solver)));
+  }
+  // Repeated runs release their device memory.
   geodesic(large, seededAt({5}), eikonal::Solver::Gpu, report);
   const std::size_t before = gpu::deviceMemoryInUse();
   for (int i = 0; i < 5; ++i)
@@ -1237,8 +1287,8 @@ std::string ripsDifference(const rp::Result& a, const rp::Result& b) {
       return "dim " + std::to_string(k) + ": " + std::to_string(x.size()) + " vs " +
              std::to_string(y.size()) + " bars";
     for (std::size_t i = 0; i < x.size(); ++i) {
-      if (std::memcmp(&x[i].birth, &y[i].birth, sizeof(float)) != 0 ||
-          std::memcmp(&x[i].death, &y[i].death, sizeof(float)) != 0)
+      if (std::memcmp(&x[i].birth, &y[i].birth, sizeof(x[i].birth)) != 0 ||
+          std::memcmp(&x[i].death, &y[i].death, sizeof(x[i].death)) != 0)
         return "dim " + std::to_string(k) + " bar " + std::to_string(i) + ": [" +
                std::to_string(x[i].birth) + ", " + std::to_string(x[i].death) + ") vs [" +
                std::to_string(y[i].birth) + ", " + std::to_string(y[i].death) + ")";
@@ -1437,6 +1487,15 @@ void ripsGenerated() {
                 ripsParameters(3));
   }
   compareRips("format point-cloud", rp::fromPoints(points, 3), ripsParameters(3));
+  // Clouds beyond and below single precision: stored times a power of two (the device
+  // computes the distances of the stored points), the bars given back in double.
+  for (const double factor : {1e39, 1e-50}) {
+    std::vector<double> scaled = randomCloud(rng, 60, 3, false);
+    for (double& x : scaled)
+      x *= factor;
+    compareRips("cloud scaled by " + std::to_string(factor), rp::fromPoints(scaled, 3),
+                ripsParameters(2));
+  }
 }
 
 void ripsSharedSets(const std::string& folder) {

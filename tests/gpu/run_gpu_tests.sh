@@ -142,6 +142,7 @@ run() {
   if [ "${BENCH_GEODESIC:-1}" = 1 ]; then
     echo "== benchmark: geodesic distance (fmm, fim, fim-mt, gpu patchFIM)"
     python3 tests/bench/bench_geodesic.py --topogpu "$BUILD_DIR/bin/topogpu" --out "$OUT_DIR" \
+      --update "$BUILD_DIR/bin/bench_geodesic_update" \
       --surfaces "$SURFACES" --timeout "${GEODESIC_TIMEOUT:-150}" \
       --max-seconds "${GEODESIC_MAX_SECONDS:-420}" >"$OUT_DIR/bench_geodesic.log" 2>&1 ||
       { status=$?; echo "geodesic benchmark failed: see bench_geodesic.log"; tail -20 "$OUT_DIR/bench_geodesic.log"; }

@@ -456,6 +456,66 @@ def case_array_choices():
     assert "bits" in text, text
 
 
+def case_second_filter():
+    """A TopoGPU filter after another one: the label arrays the first outputs
+    (CriticalType, IsOnBoundary, ttkVertexScalarField; CellDimension, CellId, ...) are
+    neither the default input array nor offered in the GUI's list; the field is. When only
+    labels are left, the error says so; a named array that exists elsewhere than the
+    point data is reported where it is."""
+    wavelet = Wavelet()
+    wavelet.WholeExtent = [-6, 6, -6, 6, -6, 6]
+    for first in (TopoGPUCriticalPoints(Input=wavelet),
+                  OutputPort(TopoGPUMorseSmaleComplex(Input=wavelet), 0)):
+        mesh = Delaunay3D(Input=first)  # a tet mesh over the first filter's points
+        mesh.UpdatePipeline()
+        before = fetch(mesh)
+        labels = [name for name in before.PointData.keys() if name != "RTData"]
+        assert labels and "RTData" in before.PointData.keys(), before.PointData.keys()
+        smoother = TopoGPUScalarFieldSmoother(Input=mesh)
+        domain = smoother.GetProperty("SelectInputScalars").SMProperty.GetDomain("array_list")
+        offered = [domain.GetString(i) for i in range(domain.GetNumberOfStrings())]
+        assert offered == ["RTData"], "arrays offered after %s: %r" % (labels, offered)
+        errors = Messages(smoother).errors
+        out = fetch(smoother)
+        assert not errors, errors
+        for name in labels:  # the labels pass through, the field is smoothed
+            assert np.array_equal(np.asarray(out.PointData[name]),
+                                  np.asarray(before.PointData[name])), name
+        assert not np.array_equal(np.asarray(out.PointData["RTData"]),
+                                  np.asarray(before.PointData["RTData"])), "RTData not smoothed"
+        print("second_filter: the smoother offers and takes RTData, not %s" % labels)
+    # only labels left (the discrete gradient outputs no scalar): an error naming them,
+    # not a run on CellDimension
+    for first, label in ((TopoGPUDiscreteGradient(Input=wavelet, Complex="Simplicial"),
+                          "CellDimension"),
+                         (PassArrays(Input=TopoGPUCriticalPoints(Input=wavelet),
+                                     PointDataArrays=["CriticalType", "IsOnBoundary"]),
+                          "CriticalType")):
+        cp = TopoGPUCriticalPoints(Input=Delaunay3D(Input=first))
+        messages = Messages(cp)
+        out = fetch(cp)
+        text = " ".join(messages.errors)
+        assert out.VTKObject.GetNumberOfPoints() == 0 and "labels" in text and \
+            label in text, text
+        print("second_filter: only labels: %s" % text.strip().splitlines()[-1])
+    # the named array where it is: point data asked as field data, field and cell data
+    # asked as point data
+    cp = TopoGPUCriticalPoints(Input=wavelet)
+    messages = Messages(cp)
+    cp.SelectInputScalars = ["FIELD", "RTData"]
+    fetch(cp)
+    text = " ".join(messages.errors)
+    assert "as point data" in text and "'POINTS', 'RTData'" in text, text
+    # (a cell array asked as point data is interpolated to the points by ParaView's
+    # automatic conversion before the filter sees it)
+    img = image((4, 4, 4), np.arange(64, dtype=np.float32), "f")
+    array = numpy_support.numpy_to_vtk(np.arange(1, dtype=np.float64), deep=1)
+    array.SetName("T")
+    img.GetFieldData().AddArray(array)
+    text = expect_error(producer(img), "T", "'T' is field data")
+    assert "point arrays: f" in text, text
+
+
 def case_default_array():
     """Without SelectInputScalars (pvpython), the filter runs on the active point
     scalars, else on the first numeric one-component point array, as the GUI would."""

@@ -1,11 +1,18 @@
 """Distributed run (pvbatch --mpi) of the geodesic distance: the filter gathers the
-surface's pieces to rank 0 (points with equal coordinates merged), so rank 0's output is
-the serial run's surface and distances (matched by point coordinates, as the gathered
-surface numbers its points in rank order; pieces may round a shared point differently,
-which the filter merges within 1e-9 of the diagonal) and the other ranks' outputs are empty. Each
-rank's input is a real piece (fewer points than the whole), so per-piece distances
-would differ from the serial ones (a seed on one piece only).
+surface's pieces to rank 0, so rank 0's output is the serial run's surface and distances
+and the other ranks' outputs are empty. Each rank's input is a real piece (fewer points
+than the whole), so per-piece distances would differ from the serial ones (a seed on one
+piece only).
 
+Pieces without global ids (a sphere source in pieces) are merged by position, in rank
+order: rank 0's points are matched to the serial run's by coordinates (pieces may round
+a shared point differently, which the filter merges within 1e-9 of the diagonal), and
+Seed Ids are refused there (they would not mean the serial ids). Seed Ids must mean what
+they mean in the serial run: on a file read whole by rank 0 (its own ids), and on pieces
+with global point ids (Generate Global Ids on the whole file, then Redistribute DataSet),
+rank 0's output equals the serial run's point for point, SeedIdentifier included.
+
+    pvpython distributed_geodesic_test.py PLUGIN OUT_DIR prepare   (writes the file)
     mpiexec -n N pvbatch --mpi distributed_geodesic_test.py PLUGIN OUT_DIR write
     pvpython distributed_geodesic_test.py PLUGIN OUT_DIR compare
 """
@@ -21,11 +28,21 @@ from vtkmodules.numpy_interface import dataset_adapter as dsa
 
 PLUGIN, OUT, MODE = sys.argv[1], sys.argv[2], sys.argv[3]
 LoadPlugin(PLUGIN, remote=False, ns=globals())
-CASES = ("poly_mask", "grid_points")
+CASES = ("poly_mask", "grid_points", "reader_ids", "global_ids")
+# Cases whose ids mean the serial run's: compared point for point.
+SAME_IDS = ("reader_ids", "global_ids")
+SEED_IDS = [5, 700]
+SPHERE_FILE = os.path.join(OUT, "sphere.vtp")
 
 
-def gdt_surface(case):
+def gdt_surface(case, serial=False):
     sphere = Sphere(ThetaResolution=48, PhiResolution=40)  # noqa: F405
+    if case in SAME_IDS:
+        whole = XMLPolyDataReader(FileName=[SPHERE_FILE])  # noqa: F405 (rank 0 reads it)
+        if case == "reader_ids" or serial:
+            return whole
+        # The serial point ids as global ids, then the surface split over the ranks.
+        return RedistributeDataSet(Input=GenerateGlobalIds(Input=whole))  # noqa: F405
     if case == "poly_mask":
         # seeds: the north pole (every piece holds it) through a mask array
         return Calculator(Input=sphere, ResultArrayName="pole",  # noqa: F405
@@ -34,6 +51,9 @@ def gdt_surface(case):
 
 
 def gdt_geodesic(case, source):
+    if case in SAME_IDS:
+        return TopoGPUGeodesicDistance(  # noqa: F405
+            Input=source, SeedIds=SEED_IDS, Solver="fmm", DoublePrecision=1)
     if case == "poly_mask":
         return TopoGPUGeodesicDistance(  # noqa: F405
             Input=source, SeedMode="Mask Array", SeedMaskArray=["POINTS", "pole"],
@@ -87,7 +107,11 @@ def gdt_match(mine, theirs):
     return match
 
 
-if MODE == "write":
+if MODE == "prepare":
+    os.makedirs(OUT, exist_ok=True)
+    SaveData(SPHERE_FILE, proxy=Sphere(ThetaResolution=48, PhiResolution=40))  # noqa: F405
+    print("wrote", SPHERE_FILE)
+elif MODE == "write":
     from vtkmodules.vtkParallelCore import vtkMultiProcessController
 
     ranks = vtkMultiProcessController.GetGlobalController().GetNumberOfProcesses()
@@ -108,10 +132,25 @@ if MODE == "write":
     text = " ".join(messages.errors)
     assert "not triangles" in text or "is a vtkQuad" in text, text
     print("quads: %s" % text.strip().splitlines()[-1])
+    # Seed Ids on pieces merged by position (no global ids): refused on rank 0, every
+    # rank returns with an empty output.
+    refused = TopoGPUGeodesicDistance(Input=gdt_surface("poly_mask"), SeedIds=SEED_IDS)  # noqa
+    messages = pv_helpers.Messages(refused)
+    gdt_record(refused, "refused", "output")
+    if vtkMultiProcessController.GetGlobalController().GetLocalProcessId() == 0:
+        text = " ".join(messages.errors)
+        assert "without global point ids" in text and "Seed Mode is Point Ids" in text, text
+        print("refused: %s" % text.strip().splitlines()[-1])
     print("wrote the outputs of %d ranks" % ranks)
 else:
+    # The premise of global_ids: Generate Global Ids numbers the whole file's points as
+    # its point ids.
+    with_ids = servermanager.Fetch(GenerateGlobalIds(  # noqa: F405
+        Input=XMLPolyDataReader(FileName=[SPHERE_FILE])))  # noqa: F405
+    globals_ = np.asarray(dsa.WrapDataObject(with_ids).PointData["GlobalPointIds"])
+    assert np.array_equal(globals_, np.arange(with_ids.GetNumberOfPoints())), "premise"
     for case in CASES:
-        source = gdt_surface(case)
+        source = gdt_surface(case, serial=True)
         whole = dsa.WrapDataObject(servermanager.Fetch(source))
         serial = dsa.WrapDataObject(servermanager.Fetch(gdt_geodesic(case, source)))
         n = whole.VTKObject.GetNumberOfPoints()
@@ -120,18 +159,39 @@ else:
         assert len(inputs) >= 2 and len(outputs) == len(inputs), (inputs, outputs)
         for path in inputs:
             got = int(np.load(path)["npoints"])
-            assert 0 < got < n, "%s: a rank's input has %d of %d points" % (path, got, n)
+            if case == "reader_ids":  # the file is read whole by rank 0
+                want = n if path.endswith("rank0.npz") else 0
+                assert got == want, "%s: %d points, not %d" % (path, got, want)
+            else:
+                assert 0 < got < n, "%s: a rank's input has %d of %d points" % (
+                    path, got, n)
         for path in outputs:
             got = np.load(path)
             assert int(got["where"]) == 0, "%s: TopoGPUResultRank missing" % path
             if not path.endswith("rank0.npz"):
                 assert int(got["npoints"]) == 0, "%s: not empty" % path
                 continue
-            assert str(got["kind"]) == whole.VTKObject.GetClassName(), str(got["kind"])
+            # (Redistribute DataSet outputs unstructured grids)
+            kind = "vtkUnstructuredGrid" if case == "global_ids" else \
+                whole.VTKObject.GetClassName()
+            assert str(got["kind"]) == kind, str(got["kind"])
             assert int(got["npoints"]) == n, "rank 0 has %d of %d points" % (
                 int(got["npoints"]), n)
             assert int(got["ncells"]) == whole.VTKObject.GetNumberOfCells()
             mine, theirs = got["points"], np.asarray(serial.Points)
+            if case in SAME_IDS:
+                # Point for point: the gathered surface numbers its points as the serial
+                # run does, and the seeds and their labels are the same ids.
+                assert np.array_equal(mine, theirs), "%s: points renumbered" % case
+                d_mpi, d_serial = got["GeodesicDistance"], serial.PointData["GeodesicDistance"]
+                gap = np.abs(d_mpi - d_serial).max()
+                assert np.all(d_mpi[SEED_IDS] == 0) and gap < 1e-9, "%s: gap %g" % (case, gap)
+                assert np.array_equal(got["SeedIdentifier"],
+                                      serial.PointData["SeedIdentifier"]), case
+                assert set(np.unique(got["SeedIdentifier"])) == set(SEED_IDS), case
+                print("%s: %d ranks, rank 0 = the serial run point for point, seeds %s "
+                      "(max gap %.3g)" % (case, len(outputs), SEED_IDS, gap))
+                continue
             b = gdt_match(mine, theirs)
             d_mpi = got["GeodesicDistance"]
             d_serial = np.asarray(serial.PointData["GeodesicDistance"])[b]
@@ -146,6 +206,7 @@ else:
             assert np.array_equal(s_mpi, s_serial), "%s: nearest seeds differ" % case
             print("%s: %d ranks, rank 0 = the serial run (max gap %.3g)" % (
                 case, len(outputs), gap))
-    quads = sorted(glob.glob(os.path.join(OUT, "quads_output_rank*.npz")))
-    assert len(quads) >= 2 and all(int(np.load(q)["npoints"]) == 0 for q in quads), quads
+    for name in ("quads", "refused"):
+        empty = sorted(glob.glob(os.path.join(OUT, "%s_output_rank*.npz" % name)))
+        assert len(empty) >= 2 and all(int(np.load(q)["npoints"]) == 0 for q in empty), empty
     print("distributed geodesic distance identical to the serial run")

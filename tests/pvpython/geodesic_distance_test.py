@@ -201,6 +201,15 @@ def case_solvers_agree():
         assert float(field(out, "GeodesicLocalSolvesPerVertex")) > 0
         assert int(field(out, "GeodesicIterations")) > 0
         results[solver] = d
+    # GeodesicSolver names the solver that ran: gpu and auto run patchFIM on a device,
+    # else fim-mt (TopoGPUBackend says which processor ran).
+    for requested in ("gpu", "auto"):
+        out, d, _, _ = geodesic(source_of(to_vtk(pts, tris)), expect_errors=False,
+                                SeedIds=[3, 900], Solver=requested, DoublePrecision=1)
+        ran, backend = field(out, "GeodesicSolver"), field(out, "TopoGPUBackend")
+        assert ran == ("gpu" if backend == "gpu" else "fim-mt"), (requested, ran, backend)
+        gap = np.abs(d - results["fmm"]).max()
+        assert gap < 1e-4 * h, "%s (ran %s) differs from fmm by %g" % (requested, ran, gap)
     # FIM stops at epsilon = 1e-6 of the mean edge time: agreement well inside that * 100.
     for solver in ("fim", "fim-mt"):
         gap = np.abs(results[solver] - results["fmm"]).max()
@@ -439,11 +448,138 @@ def case_doc_example():
     print("doc example: farthest %.4f, %d unreached" % (farthest, unreached))
 
 
+def stages(out):
+    names = out.VTKObject.GetFieldData().GetAbstractArray("TopoGPUTimingStages")
+    return [names.GetValue(i) for i in range(names.GetNumberOfValues())]
+
+
+def case_reuse():
+    """The filter keeps its mesh setup between updates: a change of seeds, solver or stop
+    distance reuses it ("mesh setup (cached)"), a change of points or speed rebuilds it;
+    either way the output is a fresh filter's, bit for bit (FMM is deterministic)."""
+    sphere = Sphere(ThetaResolution=40, PhiResolution=30)  # noqa: F405
+    moved = Transform(Input=sphere)  # noqa: F405
+    moved.Transform = "Transform"
+    f = TopoGPUGeodesicDistance(Input=moved, SeedIds=[0], Solver="fmm",  # noqa: F405
+                                DoublePrecision=1)
+    steps = [("first run", {}, False),
+             ("other seeds", {"SeedIds": [5, 400]}, True),
+             ("a stop distance", {"UseStopDistance": 1, "StopDistance": 0.8}, True),
+             ("another solver", {"Solver": "fim"}, True),
+             ("a speed", {"Speed": 2.0}, False),
+             ("seeds again", {"SeedIds": [1]}, True)]
+    for what, settings, cached in steps + [("moved points", None, False)]:
+        if settings is None:
+            moved.Transform.Scale = [1.0, 2.0, 1.0]
+            settings = {}
+        for key, value in settings.items():
+            setattr(f, key, value)
+        out = fetch(f)
+        names = stages(out)
+        assert ("mesh setup (cached)" in names) == cached and \
+            ("mesh setup" in names) != cached, (what, names)
+        fresh = TopoGPUGeodesicDistance(Input=moved)  # noqa: F405
+        for key in ("SeedIds", "Solver", "Speed", "UseStopDistance", "StopDistance",
+                    "DoublePrecision"):
+            setattr(fresh, key, f.GetPropertyValue(key))
+        expected = fetch(fresh)
+        d, e = np.asarray(out.PointData["GeodesicDistance"]), np.asarray(
+            expected.PointData["GeodesicDistance"])
+        if f.GetPropertyValue("Solver") == "fmm":
+            assert np.array_equal(d, e), what
+        else:  # meshFIM: within its epsilon-convergence
+            assert np.allclose(d, e, rtol=0, atol=1e-6), what
+        assert np.array_equal(out.PointData["SeedIdentifier"],
+                              expected.PointData["SeedIdentifier"]), what
+        Delete(fresh)  # noqa: F405
+        print("reuse: %s -> %s" % (what, "cached" if cached else "rebuilt"))
+
+
+def case_property_ranges():
+    """The filter's properties take the ranges `topogpu geodesic` takes (docs/cli.md
+    states them; cli.geodesic checks those against --help): the XML domains hold them,
+    integer setters clamp to them, and a bad real is an error when the filter runs."""
+    import re
+    doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                            "docs", "cli.md")).read()
+    doc = doc[doc.index("`geodesic` (geodesic distance"):]
+    pts, tris, _ = square_mesh(9)
+    surface = source_of(to_vtk(pts, tris))
+    f = TopoGPUGeodesicDistance(Input=surface)  # noqa: F405
+    algorithm = f.GetClientSideObject()
+    for name, option in (("PatchSize", "--patch-size"),
+                         ("InternalIterations", "--internal-iterations")):
+        low, high, default = map(int, re.search(
+            r"`%s N` \((\d+)-(\d+), default (\d+)\)" % option, doc).groups())
+        domain = f.GetProperty(name).SMProperty.GetDomain("range")
+        assert (domain.GetMinimum(0), domain.GetMaximum(0)) == (low, high), name
+        assert int(f.GetPropertyValue(name)) == default, name
+        for value, clamped in ((low - 1, low), (high + 1, high), (-50, low)):
+            setattr(f, name, value)
+            f.UpdateVTKObjects()
+            # (the plugin's classes have no Python wrapping: read the value PrintSelf
+            # writes)
+            got = int(re.search(r"\n\s*%s: (-?\d+)" % name, str(algorithm)).group(1))
+            assert got == clamped, "%s = %d gave %d, not %d" % (name, value, got, clamped)
+        setattr(f, name, default)
+    # Reals: > 0 (band width, speed) and >= 0 (stop distance), as the CLI.
+    for name in ("BandWidth", "Speed", "StopDistance"):
+        domain = f.GetProperty(name).SMProperty.GetDomain("range")
+        assert domain is not None and domain.GetMinimumExists(0) and \
+            domain.GetMinimum(0) == 0 and not domain.GetMaximumExists(0), name
+    assert "`--band-width B` (> 0 or `inf`, default 1)" in doc
+    assert float(f.GetPropertyValue("BandWidth")) == 1.0
+    assert "`--partition bfs|metis` (default bfs)" in doc
+    assert f.GetPropertyValue("Partition") == "bfs"
+    assert list(f.GetProperty("Partition").Available) == ["bfs", "metis"]
+    for bad in (0.0, -1.0, float("nan")):
+        out, _, _, messages = geodesic(surface, expect_errors=True, SeedIds=[0],
+                                       BandWidth=bad)
+        text = " ".join(messages.errors)
+        assert "band width must be > 0" in text and out.VTKObject.GetNumberOfPoints() == 0, (
+            bad, text)
+    # +inf (no band), the extreme patch sizes and METIS run (patchFIM's parameters are
+    # checked whatever solver runs).
+    _, d, _, _ = geodesic(surface, SeedIds=[0], Solver="fmm", DoublePrecision=1)
+    for settings in ({"BandWidth": float("inf")}, {"PatchSize": 4, "InternalIterations": 1},
+                     {"PatchSize": 512, "InternalIterations": 1000, "Partition": "metis"}):
+        _, d2, _, _ = geodesic(surface, SeedIds=[0], Solver="fmm", DoublePrecision=1,
+                               **settings)
+        assert np.array_equal(d, d2), settings
+    # A solver value outside the table (C++ callers): an error naming the choices.
+    f = TopoGPUGeodesicDistance(Input=surface)  # noqa: F405
+    messages = Messages(f)
+    f.GetProperty("Solver").SMProperty.SetElement(0, 9)  # past pvpython's enum check
+    f.UpdateVTKObjects()
+    out = fetch(f)
+    assert "unknown Solver value 9" in " ".join(messages.errors), messages.errors
+    assert out.VTKObject.GetNumberOfPoints() == 0
+    print("property ranges: the CLI's, clamped or refused")
+
+
+def case_float32_range():
+    """A float32 output that float cannot hold (a jittered square scaled by 1e200) is an
+    error naming the vertex, with an empty output; Double Precision gives the distances
+    times 1e200 (the unscaled run, scaled in numpy)."""
+    pts, tris, _ = square_mesh(21, 0.3, seed=4)
+    seed = 10 * 21 + 7
+    big = source_of(to_vtk(pts * 1e200, tris))
+    out, _, _, messages = geodesic(big, expect_errors=True, SeedIds=[seed], Solver="fmm")
+    text = " ".join(messages.errors)
+    assert "outside float32's range" in text and out.VTKObject.GetNumberOfPoints() == 0, text
+    _, d, _, _ = geodesic(big, SeedIds=[seed], Solver="fmm", DoublePrecision=1)
+    _, unscaled, _, _ = geodesic(source_of(to_vtk(pts, tris)), SeedIds=[seed], Solver="fmm",
+                                 DoublePrecision=1)
+    assert np.allclose(d, unscaled * 1e200, rtol=1e-9, atol=0), "1e200: not scaled"
+    print("float32 beyond its range: %s" % text.strip().splitlines()[-1])
+
+
 def case_documentation():
     names = documented_properties(TopoGPUGeodesicDistance(Input=Sphere()))  # noqa: F405
     assert {"Input", "Seeds", "SeedMode", "SeedIds", "SeedMaskArray", "SpeedMode", "Speed",
             "SpeedArray", "UseStopDistance", "StopDistance", "Solver",
-            "DoublePrecision"} <= set(names), names
+            "DoublePrecision", "PatchSize", "InternalIterations", "BandWidth",
+            "Partition"} <= set(names), names
     print("documentation: filter and %d properties documented" % len(names))
 
 

@@ -364,7 +364,19 @@ def case_bad_inputs():
 
 
 def case_documentation():
-    names = pv_helpers.documented_properties(TopoGPUMorseSmaleComplex(Input=Wavelet()))
+    msc = TopoGPUMorseSmaleComplex(Input=Wavelet())
+    names = pv_helpers.documented_properties(msc)
+    # The panel's text (long help at the top, description) is true for every input: port
+    # 2 is computed (the separatrices2 case checks its walls), and meshes run on their
+    # simplices, not on "the image's cubical complex".
+    doc = msc.SMProxy.GetDocumentation()
+    for text in (doc.GetLongHelp(), doc.GetDescription(), doc.GetShortHelp()):
+        for false in ("empty for now", "not computed yet", "on the image's cubical complex"):
+            assert false not in " ".join(text.split()), "help says %r: %s" % (false, text)
+    assert "mesh" in doc.GetLongHelp() and "simplices" in doc.GetLongHelp(), doc.GetLongHelp()
+    gradient = TopoGPUDiscreteGradient(Input=Wavelet()).SMProxy.GetDocumentation()
+    assert "on the image's cubical complex" not in gradient.GetLongHelp() and \
+        "mesh" in gradient.GetLongHelp(), gradient.GetLongHelp()
     expected = {"Input", "SelectInputScalars", "Backend", "ComputeCriticalPoints",
                 "ComputeAscendingSeparatrices1", "ComputeDescendingSeparatrices1",
                 "ComputeSaddleConnectors", "ComputeAscendingSeparatrices2",

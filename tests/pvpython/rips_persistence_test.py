@@ -124,7 +124,7 @@ def diagram_bars(f):
     assert np.allclose(pers[:-1], death[:-1] - birth[:-1], atol=1e-6)
     essential = np.isinf(t["Death"])
     assert np.array_equal(finite[:-1] == 0, essential), "IsFinite is the table's finite deaths"
-    assert np.all(death[:-1][essential] == np.float32(infinite)), "essential drawn at the stated value"
+    assert np.all(death[:-1][essential] == infinite), "essential drawn at the stated value"
     assert infinite > np.max(t["Death"][~essential], initial=0), "drawn above every finite death"
     assert np.array_equal(ptype[:-1], t["Dimension"]) and np.allclose(birth[:-1], t["Birth"])
     ct = np.asarray(d.PointData["CriticalType"])
@@ -254,7 +254,21 @@ def case_bad_inputs():
         (table_of({"x": np.zeros(0)}), {}, "the input table is empty"),
         (cloud_table(good[:1]), {}, "single point"),
         (cloud_table(good[:3]), {"MaxDimension": 2}, "needs at least 4 points"),
-        (cloud_table(good), {"Threshold": 0.0}, "threshold must be > 0"),
+        (cloud_table(good), {"Threshold": 0.0}, "Threshold must be > 0"),
+        # the properties hold the CLI's ranges: outside them, an error naming them
+        (cloud_table(good), {"Threshold": float("nan")},
+         "Threshold must be > 0, or negative for the automatic threshold, got nan"),
+        (cloud_table(good), {"MaxDimension": 100}, "Max Dimension must be between 0 and 64, got 100"),
+        (cloud_table(good), {"MaxDimension": -1}, "Max Dimension must be between 0 and 64, got -1"),
+        (cloud_table(good), {"Threads": -3},
+         "Threads must be between 0 (all cores) and 4096, got -3"),
+        (cloud_table(good), {"Threads": 5000},
+         "Threads must be between 0 (all cores) and 4096, got 5000"),
+        (cloud_table(good), {"MemoryBudget": -5.0}, "Memory Budget must be >= 0 MiB"),
+        (cloud_table(good), {"SparseMode": 5},
+         "Sparse Mode must be 0 (Auto), 1 (Dense) or 2 (Sparse), got 5"),
+        (cloud_table(good), {"InputMode": 7},
+         "Input Mode must be 0 (Point Cloud) or 1 (Distance Matrix), got 7"),
         (cloud_table(good), {"InputMode": "Distance Matrix"}, "not square"),
         (table_of({"d%d" % i: asym[:, i] for i in range(10)}), {"InputMode": "Distance Matrix"},
          "not symmetric"),
@@ -273,6 +287,90 @@ def case_bad_inputs():
         assert servermanager.Fetch(f, idx=1).GetNumberOfRows() == 0, needle
         assert servermanager.Fetch(f, idx=2).GetNumberOfPoints() == 0, needle
     print("bad inputs: %d cases" % len(cases))
+
+
+def case_memory_budget():
+    """A run too large for the memory is refused before it starts: 2000 rows up to
+    dimension 3 at the enclosing radius (an explicit threshold: the automatic one would
+    be lowered to fit) with budgets of 4 and 1 GiB (the machine's own available memory,
+    the default, is tested by cli.rips under a 3 GiB limit), the error naming the
+    estimate and what fits."""
+    points = np.random.default_rng(12).random((2000, 3))
+    for budget in (4096, 1024):
+        f = TopoGPURipsPersistenceDiagram(Input=cloud_table(points), MaxDimension=3,  # noqa: F405
+                                          Threshold=10.0, MemoryBudget=budget)
+        messages = Messages(f)
+        f.UpdatePipeline()
+        errors = " ".join(messages.errors)
+        assert "up to dimension 3 would need about" in errors, errors
+        assert re.search(r"2000 points; under the threshold [0-9.]+: \d+ edges, "
+                         r"(at most )?[0-9.e+]+ triangles", errors), errors
+        assert "fits with a threshold of at most" in errors, errors
+        assert "more than the memory budget of %.1f GiB" % (budget / 1024) in errors, errors
+        assert servermanager.Fetch(f, idx=0).GetNumberOfPoints() == 0
+    t = float(re.search(r"fits with a threshold of at most ([0-9.e+-]+)", errors).group(1))
+    assert 0 < t < 1.0, t
+    print("memory budget: refused; dimension 3 fits below %g" % t)
+
+
+def case_interactive_default():
+    """The defaults stay interactive: on 5000 points (whose enclosing radius means about
+    1e10 triangles, half a minute and more) Threshold -1 lowers the threshold to what a
+    short run allows, with a warning giving the cost, and the bars equal ripser's at the
+    threshold it names. An explicit threshold is kept, with the warning before the run,
+    which the progress bar's abort stops."""
+    import time
+    points = np.random.default_rng(21).random((5000, 3))
+    f = TopoGPURipsPersistenceDiagram(Input=cloud_table(points))  # noqa: F405
+    messages = Messages(f)
+    start = time.time()
+    f.UpdatePipeline()
+    seconds = time.time() - start
+    warning = " ".join(messages.warnings)
+    found = re.search(r"lowered it to ([0-9.e+-]+) to stay interactive", warning)
+    assert found and "triangles" in warning and "may take minutes" in warning, warning
+    fd = servermanager.Fetch(f).GetFieldData()
+    used, radius = fd.GetArray("RipsThreshold").GetValue(0), fd.GetArray("RipsEnclosingRadius").GetValue(0)
+    assert abs(used - float(found.group(1))) <= 1e-5 * used and used < radius, (used, radius)
+    assert seconds < 40, "the default run took %.1f s" % seconds
+    same(diagram_bars(f), reference(points=points, dim=1, threshold=used)["ripser"],
+         "5000 points at the lowered threshold vs ripser")
+    # An explicit threshold is the user's: kept, the cost said before the run, and the
+    # run stops at an abort.
+    g = TopoGPURipsPersistenceDiagram(Input=cloud_table(points), Threshold=10.0)  # noqa: F405
+    messages = Messages(g)
+    algorithm, seen, abort_at = pv_helpers.watch_progress(g)
+    abort_at[0] = 0.3
+    start = time.time()
+    g.UpdatePipeline()
+    assert any("may take minutes" in w and "Threshold 0.8" in w for w in messages.warnings), \
+        messages.warnings
+    assert servermanager.Fetch(g).GetNumberOfPoints() == 0 and not messages.errors
+    print("interactive default: %.1f s, threshold %g of %g; explicit run aborted after %.1f s"
+          % (seconds, used, radius, time.time() - start))
+
+
+def case_extreme_scales():
+    """Coordinates of 1e39 and distances of 1e-50 (beyond and below single precision,
+    where ripser overflows or reads 0): the bars are ripser's on the unscaled input times
+    the factor, one essential class for a connected set, the diagram's points finite."""
+    points = noisy_circle(50, seed=7)
+    unscaled = reference(points=points, dim=1)["ripser"]
+    m = np.sqrt(((points[:, None] - points[None]) ** 2).sum(axis=2))
+    for factor, source in ((1e39, cloud_table(points * 1e39)),
+                           (1e-50, table_of({"d%d" % i: m[:, i] * 1e-50 for i in range(len(m))}))):
+        f = TopoGPURipsPersistenceDiagram(Input=source)  # noqa: F405
+        if factor < 1:
+            f.InputMode = "Distance Matrix"
+        messages = Messages(f)
+        f.UpdatePipeline()
+        assert not messages.errors, messages.errors
+        bars = diagram_bars(f)
+        want = {k: [(b * factor, d * factor) for b, d in v] for k, v in unscaled.items()}
+        same(bars, want, "scaled by %g vs ripser unscaled" % factor)
+        assert sum(1 for _, d in bars[0] if np.isinf(d)) == 1, "one component"
+        assert np.all(np.isfinite(np.asarray(dsa.WrapDataObject(servermanager.Fetch(f)).Points)))
+    print("extreme scales: OK")
 
 
 def case_progress_abort():
@@ -314,10 +412,46 @@ def case_doc_example():
 
 
 def case_documentation():
+    # What the Backend help says is what the filter does: Auto runs the CPU backend (no
+    # warning); GPU without a device runs the CPU with a warning saying why.
+    f = TopoGPURipsPersistenceDiagram(Input=cloud_table(noisy_circle(30)))  # noqa: F405
+    doc = f.GetProperty("Backend").SMProperty.GetDocumentation()
+    texts = [" ".join(t.split()) for t in (doc.GetDescription(), doc.GetShortHelp(),
+                                           doc.GetLongHelp())]
+    for text in texts:
+        assert "the GPU when" not in text and "faster than the GPU backend on every" not in text, text
+        assert re.search(r"Auto \(default\) and CPU(:| run) the CPU backend", text), text
+    for backend, warned in (("Auto", False), ("GPU", True)):
+        f.Backend = backend
+        messages = Messages(f)
+        f.UpdatePipeline()
+        fd = servermanager.Fetch(f).GetFieldData()
+        ran = fd.GetAbstractArray("TopoGPUBackend").GetValue(0)
+        gpu_warning = any("GPU requested" in w for w in messages.warnings)
+        assert ran == "cpu" or (backend == "GPU" and ran == "gpu"), (backend, ran)
+        assert gpu_warning == (warned and ran == "cpu"), (backend, messages.warnings)
+    # The domains are the CLI's ranges: --dim and --threads accept their ends, not past.
+    ranges = {}
+    for name in ("MaxDimension", "Threads"):
+        domain = f.GetProperty(name).SMProperty.GetDomain("range")
+        ranges[name] = (domain.GetMinimum(0), domain.GetMaximum(0))
+    assert ranges == {"MaxDimension": (0, 64), "Threads": (0, 4096)}, ranges
+    if CLI and os.path.exists(CLI):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "two.txt")
+            np.savetxt(path, np.eye(2))
+            for option, (low, high) in (("--dim", ranges["MaxDimension"]),
+                                        ("--threads", ranges["Threads"])):
+                for value, accepted in ((low, True), (high, True), (low - 1, False),
+                                        (high + 1, False)):
+                    run = subprocess.run([CLI, "rips", "--format", "point-cloud", option,
+                                          str(value), path], capture_output=True, text=True)
+                    refused = ("option %s: %d is out of range" % (option, value)) in run.stderr
+                    assert refused != accepted, (option, value, run.stderr)
     names = documented_properties(TopoGPURipsPersistenceDiagram(  # noqa: F405
         Input=cloud_table(np.zeros((3, 2)))))
     assert {"Input", "InputMode", "MaxDimension", "Threshold", "SparseMode", "Threads",
-            "ComputeCocycles", "Backend"} <= set(names), names
+            "MemoryBudget", "ComputeCocycles", "Backend"} <= set(names), names
 
 
 pv_helpers.run_case(globals(), CASE)

@@ -60,7 +60,8 @@ def check_smoother(source, array, iterations, mask=None):
     assert bad.size == 0, "%d of %d values differ from the oracle, e.g. vertex %d: %r vs %r" % (
         bad.size, got.size, bad[0], got[bad[0]], expected[bad[0]])
     if iterations > 0 and mask is None:  # masked extremes may stay
-        assert np.ptp(got.astype(float)) < np.ptp(values.astype(float)), "range did not shrink"
+        spread = lambda a: a.max() - a.min() if a.dtype.kind == "f" else int(a.max()) - int(a.min())  # noqa: E731,E501
+        assert spread(got) < spread(values), "range did not shrink"
     for name in before.PointData.keys():
         if name != array:
             assert np.array_equal(np.asarray(out.PointData[name]),
@@ -99,6 +100,24 @@ def case_image2d_types():
                   else rng.normal(size=23 * 17)).astype(dtype)
         check_smoother(image((23, 17, 1), {"s": values, "other": np.arange(23 * 17.0)}),
                        "s", 2)
+
+
+def case_wide_integers():
+    """64-bit integers near their limits (where a double holds them only to 2^10 or
+    2^11): exactly the oracle's Python-integer passes, and the range never grows."""
+    rng = np.random.default_rng(8)
+    n = 7 * 6 * 5
+    for dtype in (np.int64, np.uint64):
+        info = np.iinfo(dtype)
+        offsets = rng.integers(0, 3000, n).astype(dtype)
+        high = (np.array(info.max, dtype) - offsets).astype(dtype)
+        low = (np.array(info.min, dtype) + offsets).astype(dtype)
+        values = np.where(rng.random(n) < 0.5, low, high) if info.min < 0 else high
+        source = image((7, 6, 5), {"s": values.astype(dtype)})
+        check_smoother(source, "s", 3)
+        out = np.asarray(fetch(TopoGPUScalarFieldSmoother(Input=source,
+                                                          NumberOfIterations=3)).PointData["s"])
+        assert out.min() >= values.min() and out.max() <= values.max(), "the range grew"
 
 
 def case_mask():
@@ -150,6 +169,63 @@ def case_bad_inputs():
         text = " ".join(errors)
         assert fragment.lower() in text.lower(), "error %r lacks %r" % (text, fragment)
         print("bad input: error as expected: %s" % text.strip().splitlines()[-1])
+
+
+def case_ranges():
+    """NumberOfIterations takes the CLI's range, 0 to 1000000, and the XML domain says the
+    same; a count outside it is refused with an error naming it and the range, and the
+    filter does not run (2000000 passes over a Wavelet would take many minutes). The CLI
+    states and enforces the same range. Enumerations out of range are clamped by their
+    setters (Backend 7 becomes GPU, -1 Auto)."""
+    import subprocess
+    import time
+    smoother = TopoGPUScalarFieldSmoother(Input=Wavelet())
+    domain = smoother.GetProperty("NumberOfIterations").SMProperty.FindDomain(
+        "vtkSMIntRangeDomain")
+    limits = (domain.GetMinimum(0), domain.GetMaximum(0))
+    assert limits == (0, 1000000), "XML domain %r" % (limits,)
+    errors = Messages(smoother).errors
+    for count in (2000000, -3, limits[1] + 1):
+        del errors[:]
+        smoother.NumberOfIterations = count
+        start = time.time()
+        out = fetch(smoother)
+        elapsed = time.time() - start
+        text = " ".join(errors)
+        assert "between 0 and 1000000, got %d" % count in text, text
+        assert out.VTKObject.GetNumberOfPoints() == 0, "output not empty"
+        assert elapsed < 20, "%d iterations ran for %.1f s before being refused" % (
+            count, elapsed)
+        print("ranges: %d refused in %.2f s: %s" % (count, elapsed, text.strip()))
+    smoother.NumberOfIterations = 3
+    errors_before = len(errors)
+    assert fetch(smoother).VTKObject.GetNumberOfPoints() > 0 and len(errors) == errors_before
+    cli = os.environ.get("TOPOGPU_CLI")
+    if cli:
+        usage = subprocess.run([cli, "smooth", "--help"], capture_output=True, text=True)
+        assert "0 to %d" % limits[1] in usage.stdout, usage.stdout
+        raw = os.path.join(os.environ.get("TMPDIR", "/tmp"), "topogpu_ranges_%d.raw" % os.getpid())
+        np.arange(8, dtype=np.float32).tofile(raw)
+        try:
+            for count, code in ((limits[1] + 1, 1), (-1, 1)):
+                run = subprocess.run([cli, "smooth", "--raw", raw, "--dims", "2,2,2", "--type",
+                                      "float32", "--iterations", str(count)],
+                                     capture_output=True, text=True)
+                assert run.returncode == code and "--iterations" in run.stderr, run.stderr
+        finally:
+            os.unlink(raw)
+    # Backend 7 is clamped to GPU: without a device (or on the CPU fallback) it says so;
+    # -1 is clamped to Auto, which never warns
+    messages = Messages(smoother)
+    for value, gpu in ((7, True), (-1, False)):
+        del messages.warnings[:]
+        smoother.Backend = value
+        smoother.NumberOfIterations = 1 + value % 5  # a change, so that it runs again
+        out = fetch(smoother)
+        ran = out.FieldData["TopoGPUBackend"].GetValue(0)
+        warned = any("GPU" in w for w in messages.warnings)
+        assert (ran == "gpu" or warned) if gpu else not warned, (value, ran, messages.warnings)
+    print("ranges: the XML domain, the filter and the CLI agree on 0..%d" % limits[1])
 
 
 def case_documentation():

@@ -1,8 +1,12 @@
 """Script for the ParaView GUI: paraview --dr --script=gui_test.py
 
-Proves the plugin loads in the GUI through PV_PLUGIN_PATH: loads the state named by
-TOPOGPU_GUI_STATE (which needs the plugin's filter), runs it, writes a screenshot to
-TOPOGPU_GUI_SCREENSHOT and a marker to TOPOGPU_GUI_MARKER, then ends the process itself
+Proves the plugin loads in the GUI through PV_PLUGIN_PATH and that a new filter looks
+right without a state: Critical Points and Discrete Gradient keep their input shown
+(their Visibility hint; ParaView's Apply hides the input of a filter without it), draw
+sprites coloured by CriticalType / CellDimension with a categorical legend (the type
+names, no numeric ticks) in the colours the state files use. Then loads the state named
+by TOPOGPU_GUI_STATE (which needs the plugin's filter), runs it, writes screenshots next
+to TOPOGPU_GUI_SCREENSHOT and a marker to TOPOGPU_GUI_MARKER, and ends the process itself
 (the GUI has no quit call for scripts; --exit works only for XML test recordings).
 """
 import os
@@ -12,23 +16,49 @@ status = 1
 try:
     from paraview.simple import *  # noqa: F401,F403
 
-    # Without a state: a new filter shows as sprites coloured by CriticalType with the
-    # type names in the legend (the plugin's representation hint and colour defaults).
-    fresh = TopoGPUCriticalPoints(Input=Wavelet())  # noqa: F405 (from the plugin)
-    fresh_view = GetActiveView()  # the GUI's own view (a new one is not laid out)
-    display = Show(fresh, fresh_view)
-    assert display.Representation == "Point Gaussian", display.Representation
-    assert display.ColorArrayName[1] == "CriticalType", display.ColorArrayName
-    lut = GetColorTransferFunction("CriticalType")
-    labels = list(lut.Annotations)[1::2]
-    assert labels == ["minimum", "1-saddle", "2-saddle", "maximum", "degenerate"], labels
-    display.SetScalarBarVisibility(fresh_view, True)
-    ResetCamera(fresh_view)
-    Render(fresh_view)
-    SaveScreenshot(os.environ["TOPOGPU_GUI_SCREENSHOT"].replace(".png", "_default.png"),
-                   fresh_view, ImageResolution=[800, 600])
-    representation = display.Representation
-    Delete(fresh)
+    screenshot = os.environ["TOPOGPU_GUI_SCREENSHOT"]
+    view = GetActiveView()  # the GUI's own view (a new one is not laid out)
+
+    def apply(proxy, source):
+        """What the GUI's Apply does to a new filter: show it and, unless its
+        Visibility hint says replace_input="0", hide its input (pqApplyBehavior)."""
+        display = Show(proxy, view)
+        hints = proxy.SMProxy.GetHints()
+        visibility = hints.FindNestedElementByName("Visibility") if hints else None
+        replace = visibility.GetAttribute("replace_input") if visibility else None
+        if replace != "0":
+            Hide(source, view)
+        return display
+
+    field = Wavelet()
+    field_display = Show(field, view)
+    checked = []
+    for label, make, array, names in (
+            ("Critical Points", TopoGPUCriticalPoints, "CriticalType",  # noqa: F405
+             ["minimum", "1-saddle", "2-saddle", "maximum", "degenerate"]),
+            ("Discrete Gradient", TopoGPUDiscreteGradient, "CellDimension",  # noqa: F405
+             ["minimum", "1-saddle", "2-saddle", "maximum"])):
+        fresh = make(Input=field)
+        display = apply(fresh, field)
+        assert field_display.Visibility == 1, "%s hid its input" % label
+        assert display.Representation == "Point Gaussian", display.Representation
+        assert display.ColorArrayName[1] == array, display.ColorArrayName
+        lut = GetColorTransferFunction(array)
+        assert lut.InterpretValuesAsCategories == 1, "%s legend is not categorical" % array
+        labels = list(lut.Annotations)[1::2]
+        assert labels == names, labels
+        display.SetScalarBarVisibility(view, True)
+        ResetCamera(view)
+        Render(view)
+        name = screenshot.replace(".png", "_%s.png" % array)
+        SaveScreenshot(name, view, ImageResolution=[800, 600])
+        checked.append("%s (%s: %s, input shown)" % (label, array, ", ".join(labels)))
+        if array == "CriticalType":
+            default_colours = list(lut.IndexedColors)
+        Hide(fresh, view)
+        HideScalarBarIfNotNeeded(lut, view)
+        Delete(fresh)
+    Delete(field)
 
     LoadState(os.environ["TOPOGPU_GUI_STATE"])
     critical = FindSource("CriticalPoints")
@@ -36,13 +66,21 @@ try:
     critical.UpdatePipeline()
     points = critical.GetDataInformation().GetNumberOfPoints()
     assert points > 0, "no critical points"
+    # one legend: the state's colours are the defaults a new filter gets
     view = GetActiveView() or GetRenderViews()[0]
-    SaveScreenshot(os.environ["TOPOGPU_GUI_SCREENSHOT"], view, ImageResolution=[800, 600])
+    state_lut = GetDisplayProperties(FindSource("Glyphs"), view).LookupTable
+    assert state_lut.InterpretValuesAsCategories == 1
+    assert list(state_lut.IndexedColors) == default_colours, (
+        list(state_lut.IndexedColors), default_colours)
+    SaveScreenshot(screenshot, view, ImageResolution=[800, 600])
     with open(os.environ["TOPOGPU_GUI_MARKER"], "w") as marker:
-        marker.write("GUI: plugin loaded, %d critical points; new filter (no state): %s coloured by %s\n"
-                     % (points, representation, ", ".join(labels)))
+        marker.write("GUI: plugin loaded, %d critical points, state colours = defaults; "
+                     "new filters (no state): %s\n" % (points, "; ".join(checked)))
     status = 0
 except BaseException:
     traceback.print_exc()
+    # the GUI may keep stderr to itself: the marker's folder gets the traceback too
+    with open(os.environ["TOPOGPU_GUI_MARKER"] + ".error", "w") as error:
+        error.write(traceback.format_exc())
 finally:
     os._exit(status)

@@ -44,14 +44,7 @@ glyphs.GlyphMode = "All Points"
 view = state_helpers.slice_and_view(field, opacity=0.85)
 
 glyph_display = Show(glyphs, view)
-ColorBy(glyph_display, ("POINTS", "CriticalType"))
-type_lut = GetColorTransferFunction("CriticalType")
-type_lut.InterpretValuesAsCategories = 1
-type_lut.Annotations = ["0", "minimum", "1", "1-saddle", "2", "2-saddle", "3", "maximum",
-                        "4", "degenerate"]
-type_lut.IndexedColors = [0.23, 0.30, 0.75, 0.40, 0.76, 0.65, 0.99, 0.55, 0.38,
-                          0.71, 0.02, 0.15, 0.95, 0.90, 0.25]
-glyph_display.SetScalarBarVisibility(view, True)
+type_lut = state_helpers.colour_critical_points(glyph_display, view, "CriticalType")
 bar = GetScalarBar(type_lut, view)
 bar.Title = "CriticalType"
 bar.ComponentTitle = ""

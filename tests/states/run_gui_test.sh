@@ -6,7 +6,7 @@ set -u
 paraview="$1" plugin_dir="$2" state="$3" out="$4"
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
-rm -f "$out/gui.png" "$out/gui.marker"
+rm -f "$out/gui.png" "$out/gui.marker" "$out/gui.marker.error"
 export PV_PLUGIN_PATH="$plugin_dir"
 export TOPOGPU_GUI_SCREENSHOT="$out/gui.png" TOPOGPU_GUI_MARKER="$out/gui.marker"
 export TOPOGPU_GUI_STATE="$state"
@@ -17,6 +17,7 @@ timeout -k 5 75 sh "$here/xvfb_retry.sh" "$paraview" --dr \
   --script="$here/gui_test.py"
 status=$?
 if [ ! -s "$out/gui.marker" ] || [ ! -s "$out/gui.png" ]; then
+  [ -s "$out/gui.marker.error" ] && cat "$out/gui.marker.error"
   echo "FAIL: the GUI wrote no screenshot/marker (exit status $status)"
   exit 1
 fi

@@ -90,16 +90,14 @@ def check_complex(msc):
 
 
 def colour_critical_points(display, view, array="CellDimension"):
-    """Critical points coloured by `array` as categories: CellDimension (minimum ..
-    maximum) or CriticalType (the same and degenerate); returns the LUT."""
+    """Critical points coloured by `array` as categories, CellDimension (minimum ..
+    maximum) or CriticalType (the same and degenerate), in the plugin's own legend: the
+    filters register its colours and labels as ParaView's defaults for these arrays, so
+    a state shows what a new filter shows (tests/states/gui_test.py checks both). Returns
+    the LUT."""
     simple.ColorBy(display, ("POINTS", array))
     lut = simple.GetColorTransferFunction(array)
-    lut.InterpretValuesAsCategories = 1
-    lut.Annotations = ["0", "minimum", "1", "1-saddle", "2", "2-saddle", "3", "maximum"]
-    lut.IndexedColors = [0.23, 0.30, 0.75, 0.40, 0.76, 0.65, 0.99, 0.68, 0.38,
-                         0.70, 0.02, 0.15]
-    if array == "CriticalType":
-        lut.Annotations = list(lut.Annotations) + ["4", "degenerate"]
-        lut.IndexedColors = list(lut.IndexedColors) + [0.95, 0.90, 0.25]
+    assert lut.InterpretValuesAsCategories == 1 and len(lut.Annotations) >= 8, \
+        "the plugin's legend defaults for %s are missing" % array
     display.SetScalarBarVisibility(view, True)
     return lut

@@ -42,6 +42,21 @@ std::string errorOf(Tri& tri, const ScalarArrayView& values, const Parameters& p
   return "";
 }
 
+// A message quoting bytes of a file keeps all of them, the unprintable ones escaped:
+// what() is a C string, so a raw NUL would end the message there.
+TEST(BadInput, ErrorMessagesShowOddBytesEscaped) {
+  const std::string quoted = std::string("token 'a") + '\0' +
+                             "b\x07"
+                             "c\xff' is bad";
+  const Error error(quoted);
+  EXPECT_EQ(std::string(error.what()), "token 'a\\x00b\\x07c\\xff' is bad");
+  // line breaks, tabs and valid UTF-8 (an accented file name) stay as they are
+  const std::string kept = "line 1\n\tcaf\xc3\xa9.off";
+  EXPECT_EQ(std::string(Error(kept).what()), kept);
+  // a truncated UTF-8 sequence is escaped byte by byte
+  EXPECT_EQ(std::string(Error(std::string("x\xc3")).what()), "x\\xc3");
+}
+
 TEST(BadInput, NonFiniteValuesAreRejected) {
   ImplicitTriangulation grid(4, 3, 2);
   ExplicitTriangulation mesh(4, 3, {0, 1, 2, 3});

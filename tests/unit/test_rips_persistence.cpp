@@ -464,6 +464,119 @@ TEST(RipsPersistence, ApparentPairsAreMostPairsOnACloud) {
   }
 }
 
+// Rips persistence commutes with scaling: a cloud (and its matrix, and its sparse file)
+// scaled to far beyond single precision (1e39, 1e300) or far below it (1e-50, 1e-300)
+// has the bars of the brute force computed in double on the scaled distances, within
+// single precision's rounding; a connected set keeps one essential class in dimension 0.
+TEST(RipsPersistence, BarsAreRightAtEveryScale) {
+  std::mt19937 rng(61);
+  for (int trial = 0; trial < 8; ++trial) {
+    const int n = 7 + trial % 4, dim = 2 + trial % 2;
+    std::vector<double> unit(std::size_t(n * dim));
+    for (double& x : unit)
+      x = std::uniform_real_distribution<double>(0, 1)(rng);
+    for (const double factor : {1e39, 1e300, 1e-50, 1e-300, 0x1p-140}) {
+      std::vector<double> points = unit;
+      for (double& x : points)
+        x *= factor;
+      // The oracle in double: the distances of the scaled points, unrounded.
+      std::vector<std::vector<double>> d(
+          static_cast<std::size_t>(n), std::vector<double>(static_cast<std::size_t>(n)));
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          double s = 0;
+          for (int k = 0; k < dim; ++k) {
+            const double x =
+                unit[std::size_t(i * dim + k)] - unit[std::size_t(j * dim + k)];
+            s += x * x;
+          }
+          d[std::size_t(i)][std::size_t(j)] = std::sqrt(s) * factor;
+        }
+      const std::vector<Bar> expected = bruteForceBarcode(d, 2, INFINITY);
+      std::ostringstream lower, sparse;
+      lower.precision(17);
+      sparse.precision(17);
+      for (int i = 1; i < n; ++i)
+        for (int j = 0; j < i; ++j) {
+          lower << d[std::size_t(i)][std::size_t(j)] << (j + 1 < i ? "," : "\n");
+          sparse << i << " " << j << " " << d[std::size_t(i)][std::size_t(j)] << "\n";
+        }
+      std::istringstream lowerText(lower.str()), sparseText(sparse.str());
+      const RipsInput inputs[] = {
+          fromPoints(points, dim),
+          readRipsInput(lowerText, InputFormat::LowerDistance, "x"),
+          readRipsInput(sparseText, InputFormat::Sparse, "x")};
+      for (const RipsInput& input : inputs) {
+        const std::string tag = "trial " + std::to_string(trial) + " factor " +
+                                std::to_string(factor) + " " +
+                                inputFormatName(input.format);
+        const Result r = run(input, 2);
+        std::vector<std::tuple<int, double, double>> got, want;
+        for (std::size_t k = 0; k < r.intervals.size(); ++k)
+          for (const Interval& bar : r.intervals[k])
+            got.emplace_back(int(k), bar.birth, bar.death);
+        for (const Bar& bar : expected)
+          want.emplace_back(bar.dim, bar.birth, bar.death);
+        std::sort(got.begin(), got.end());
+        std::sort(want.begin(), want.end());
+        ASSERT_EQ(got.size(), want.size()) << tag;
+        for (std::size_t b = 0; b < got.size(); ++b) {
+          EXPECT_EQ(std::get<0>(got[b]), std::get<0>(want[b])) << tag;
+          for (const auto& [x, y] :
+               {std::pair<double, double>{std::get<1>(got[b]), std::get<1>(want[b])},
+                std::pair<double, double>{std::get<2>(got[b]), std::get<2>(want[b])}}) {
+            if (std::isinf(y))
+              EXPECT_TRUE(std::isinf(x)) << tag;
+            else
+              EXPECT_LE(std::fabs(x - y), 1e-6 * std::fabs(y))
+                  << tag << " " << x << " " << y;
+          }
+        }
+        EXPECT_EQ(std::count_if(r.intervals[0].begin(), r.intervals[0].end(),
+                                [](const Interval& i) { return std::isinf(i.death); }),
+                  1)
+            << tag; // one component
+        EXPECT_TRUE(std::isfinite(r.enclosingRadius) && r.enclosingRadius > 0) << tag;
+      }
+    }
+  }
+}
+
+// Numbers beyond what single precision can hold together are refused by name; numbers
+// double precision reads (1e-320, a subnormal) are numbers.
+TEST(RipsPersistence, ValuesOutsideThePrecisionAreNamed) {
+  const auto parse = [](const std::string& text, InputFormat format) {
+    std::istringstream in(text);
+    return readRipsInput(in, format, "'x'");
+  };
+  // 1e-320 is a number; tiny coordinates are scaled like any others.
+  const RipsInput tiny = parse("0 0\n1e-320 0\n0 2e-320\n", InputFormat::PointCloud);
+  const Result r = run(tiny, 1);
+  ASSERT_EQ(r.intervals[0].size(), 3u);
+  EXPECT_NEAR(r.intervals[0][0].death / 1e-320, 1.0, 1e-4); // a subnormal: ~5 digits
+  test::expectError([&] { parse("1e-400 0\n1 1\n", InputFormat::PointCloud); },
+                    "'1e-400' is below double precision's range");
+  test::expectError([&] { parse("1e400 0\n1 1\n", InputFormat::PointCloud); },
+                    "'1e400' is beyond double precision's range");
+  test::expectError([&] { parse("inf 0\n1 1\n", InputFormat::PointCloud); },
+                    "NaN or infinite");
+  test::expectError(
+      [&] { parse("1e-300\n1e300 1\n", InputFormat::LowerDistance); },
+      "the distances span 1e-300 (row 1, column 0) to 1e+300 (row 2, column 0)");
+  test::expectError([&] { parse("0 1 1e-300\n1 2 1e300\n", InputFormat::Sparse); },
+                    "the distances span 1e-300 (the edge 0 1) to 1e+300 (the edge 1 2)");
+  test::expectError([&] { parse("0 0\n1e-320 0\n0 5\n", InputFormat::PointCloud); },
+                    "points 0 and 1 are 9.99989e-321 apart");
+  test::expectError(
+      [] {
+        fromDoubleLowerDistances({1.0, -2.0, 3.0});
+      },
+      "finite and >= 0");
+  // Points far apart in one coordinate and close in another are no problem.
+  const RipsInput apart = parse("0 0\n1e-320 5\n3 1\n", InputFormat::PointCloud);
+  EXPECT_EQ(run(apart, 1).intervals[0].size(), 3u);
+}
+
 TEST(RipsPersistence, BadInput) {
   const auto parse = [](const std::string& text, InputFormat format) {
     std::istringstream in(text);
@@ -490,6 +603,11 @@ TEST(RipsPersistence, BadInput) {
   test::expectError([&] { run(three, 1, 0.0); }, "threshold must be > 0");
   test::expectError([&] { run(three, 1, std::nan("")); }, "threshold must be > 0");
   test::expectError([&] { run(three, -1); }, "dimension must be >= 0");
+  test::expectError([&] { run(three, 65); }, "dimension must be >= 0 and at most 64, got 65");
+  test::expectError([&] { run(three, 1, INFINITY, SparseMode::Auto, -1); },
+                    "threads must be >= 0 (0: all cores) and at most 4096, got -1");
+  test::expectError([&] { run(three, 1, INFINITY, SparseMode::Auto, 4097); },
+                    "at most 4096, got 4097");
 }
 
 TEST(RipsPersistence, ProgressAndAbort) {
@@ -504,6 +622,46 @@ TEST(RipsPersistence, ProgressAndAbort) {
     RunReport report;
     execute(cloud, p, monitor, result, report);
   });
+}
+
+// Long stages report progress and check for an abort as they go (ParaView's progress
+// bar and its abort button): an abort requested at any point of the bar stops the run
+// within a fifth of it, whatever the stage (distances, estimate, edges, dimension 0,
+// the apparent pairs, the reduction, the assembly of a dimension above). One thread:
+// the reduction's checks are the calling thread's, which with several threads may
+// trail the others (a long column, or a busy machine's scheduling).
+TEST(RipsPersistence, AbortIsHeardInEveryStage) {
+  std::mt19937 rng(31);
+  std::vector<double> points(std::size_t{900} * 3);
+  for (double& x : points)
+    x = std::uniform_real_distribution<double>(0, 1)(rng);
+  const RipsInput cloud = fromPoints(points, 3);
+  for (const int maxDim : {1, 2}) {
+    Parameters p;
+    p.maxDimension = maxDim;
+    p.threshold = maxDim == 2 ? 0.3 : INFINITY;
+    p.threads = 1;
+    std::vector<double> seen;
+    Monitor monitor;
+    monitor.progress = [&](double f) { seen.push_back(f); };
+    Result r;
+    RunReport report;
+    execute(cloud, p, monitor, r, report);
+    const auto inside = [&](double a, double b) {
+      return std::count_if(seen.begin(), seen.end(),
+                           [&](double f) { return f > a && f < b; });
+    };
+    EXPECT_GE(inside(0.0, 0.1), 20) << maxDim; // distances, estimate, edges, dim 0
+    EXPECT_GE(inside(0.1, 1.0), 20) << maxDim; // the dimensions above
+    for (const double at : {0.01, 0.03, 0.05, 0.08, 0.12, 0.2, 0.35, 0.5, 0.7, 0.9}) {
+      double last = 0;
+      Monitor abort;
+      abort.progress = [&](double f) { last = f; };
+      abort.abortRequested = [&] { return last >= at; };
+      EXPECT_THROW(execute(cloud, p, abort, r, report), Aborted) << maxDim << " " << at;
+      EXPECT_LT(last, at + 0.2) << maxDim << " " << at;
+    }
+  }
 }
 
 // ---- The GPU backend's logic, through its host twin (cuda/rips_persistence) ----
@@ -582,6 +740,13 @@ TEST(RipsGpuHostTwin, EqualsTheBruteForceAndTheCpu) {
           EXPECT_EQ(a.essential, b.essential) << tag << " dim " << k;
           if (a.columnsBackend == "cpu") {
             ++declined;
+            // A dimension the device could not hold says so.
+            const std::string why =
+                "dimension " + std::to_string(k) + " does not fit the device memory";
+            EXPECT_TRUE(std::any_of(
+                report.warnings.begin(), report.warnings.end(),
+                [&](const std::string& w) { return w.find(why) != std::string::npos; }))
+                << tag << " dim " << k;
           } else {
             EXPECT_EQ(a.columnsBackend, "gpu");
           }

@@ -12,7 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include <cfloat>
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -36,25 +37,47 @@ std::vector<std::set<SimplexId>> neighboursFromCells(SimplexId nv,
   return nbrs;
 }
 
-// The oracle: plain passes in double, neighbours in ascending id order.
-std::vector<double> bruteSmooth(const std::vector<std::set<SimplexId>>& nbrs,
-                                std::vector<double> x, int iterations,
-                                const std::vector<std::uint8_t>& mask) {
+// The oracle: plain passes, neighbours in ascending id order; in double for
+// floating-point fields, and for integer fields the exact average (a 128-bit sum) rounded
+// to the nearest integer, halves away from zero, as floor((2|s| + c) / 2c) with the sign
+// of s.
+__extension__ typedef __int128 Wide;
+template <typename T>
+std::vector<T> bruteSmooth(const std::vector<std::set<SimplexId>>& nbrs, std::vector<T> x,
+                           int iterations, const std::vector<std::uint8_t>& mask) {
+  using Sum = std::conditional_t<std::is_floating_point_v<T>, double, Wide>;
   for (int it = 0; it < iterations; ++it) {
-    std::vector<double> y(x.size());
+    std::vector<T> y(x.size());
     for (std::size_t v = 0; v < x.size(); ++v) {
       if (!mask.empty() && mask[v] == 0) {
         y[v] = x[v];
         continue;
       }
-      double sum = x[v];
+      Sum sum = x[v];
       for (SimplexId u : nbrs[v])
         sum += x[u];
-      y[v] = sum / double(nbrs[v].size() + 1);
+      const auto c = Sum(nbrs[v].size() + 1);
+      if constexpr (std::is_floating_point_v<T>) {
+        y[v] = sum / c;
+      } else {
+        const Wide magnitude = (2 * (sum < 0 ? -sum : sum) + c) / (2 * c);
+        y[v] = T(sum < 0 ? -magnitude : magnitude);
+      }
     }
     x = y;
   }
   return x;
+}
+
+// The oracle of either kind: doubles for floating-point fields, the type for integers.
+template <typename T>
+auto oracle(const std::vector<std::set<SimplexId>>& nbrs, const std::vector<T>& values,
+            int iterations, const std::vector<std::uint8_t>& mask) {
+  if constexpr (std::is_floating_point_v<T>)
+    return bruteSmooth(nbrs, std::vector<double>(values.begin(), values.end()),
+                       iterations, mask);
+  else
+    return bruteSmooth(nbrs, values, iterations, mask);
 }
 
 template <typename T> std::vector<T> randomValues(std::mt19937& rng, SimplexId n) {
@@ -64,44 +87,49 @@ template <typename T> std::vector<T> randomValues(std::mt19937& rng, SimplexId n
     for (T& x : values)
       x = T(d(rng));
   } else {
-    // The type's whole range up to 32 bits; 64-bit types around 2^40, where a sum of 15
-    // values is still exact in double.
-    using Wide = std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>;
-    const Wide lo = sizeof(T) < 8 ? Wide(std::numeric_limits<T>::lowest())
-                                  : (std::is_signed_v<T> ? -(Wide(1) << 40) : Wide(0));
-    const Wide hi = sizeof(T) < 8 ? Wide(std::numeric_limits<T>::max()) : Wide(1) << 41;
-    std::uniform_int_distribution<Wide> d(lo, hi);
+    // the type's whole range
+    using Draw = std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>;
+    std::uniform_int_distribution<Draw> d(std::numeric_limits<T>::lowest(),
+                                          std::numeric_limits<T>::max());
     for (T& x : values)
       x = T(d(rng));
   }
   return values;
 }
 
-// The smoother's output against the oracle's double: floats within rounding, integers
-// exactly round-half-away-from-zero of it (either neighbour when the oracle sits within
-// rounding noise of a half, as its sums run in another order).
+// Values of T within `spread` of its limits (both ends for signed types; the top for
+// unsigned ones), where a double holds them only to 2^10 or 2^11 for 64 bits.
 template <typename T>
-void expectMatches(const std::vector<T>& got, const std::vector<double>& expected,
+std::vector<T> valuesNearLimits(std::mt19937& rng, SimplexId n, T spread) {
+  std::vector<T> values(n);
+  std::uniform_int_distribution<unsigned long long> offset(0, spread);
+  for (T& x : values) {
+    const bool low = std::is_signed_v<T> && rng() % 2 == 0;
+    x = low ? T(std::numeric_limits<T>::lowest() + offset(rng))
+            : T(std::numeric_limits<T>::max() - offset(rng));
+  }
+  return values;
+}
+
+// The smoother's output against the oracle: floats within rounding, integers exactly.
+template <typename T, typename E>
+void expectMatches(const std::vector<T>& got, const std::vector<E>& expected,
                    const std::string& what) {
   int reported = 0;
   for (std::size_t v = 0; v < got.size() && reported < 5; ++v) {
-    const double e = expected[v];
     bool ok;
     if constexpr (std::is_floating_point_v<T>) {
+      const double e = expected[v];
       const double tolerance =
           (std::is_same_v<T, float> ? 1e-6 : 1e-12) * (1 + std::fabs(e));
       ok = std::fabs(double(got[v]) - e) <= tolerance;
     } else {
-      const double fraction = e - std::floor(e);
-      if (std::fabs(fraction - 0.5) < 16 * DBL_EPSILON * (1 + std::fabs(e)))
-        ok = double(got[v]) == std::floor(e) || double(got[v]) == std::ceil(e);
-      else
-        ok = double(got[v]) == (fraction < 0.5 ? std::floor(e) : std::ceil(e));
+      ok = got[v] == expected[v];
     }
     if (!ok) {
       ++reported;
-      ADD_FAILURE() << what << ": vertex " << v << " got " << double(got[v])
-                    << ", the brute force gives " << e;
+      ADD_FAILURE() << what << ": vertex " << v << " got " << +got[v]
+                    << ", the brute force gives " << +expected[v];
     }
   }
 }
@@ -133,8 +161,7 @@ void checkGrid(std::mt19937& rng, SimplexId nx, SimplexId ny, SimplexId nz,
       m = std::uint8_t(rng() % 3 ? 1 : 0);
   }
   const auto nbrs = neighboursFromCells(n, ttkGridCells(nx, ny, nz));
-  const auto expected = bruteSmooth(
-      nbrs, std::vector<double>(values.begin(), values.end()), iterations, mask);
+  const auto expected = oracle(nbrs, values, iterations, mask);
   const std::string what = std::string(scalarTypeName(scalarTypeOf<T>())) + " " +
                            gridName(nx, ny, nz) + " iterations " +
                            std::to_string(iterations) + (masked ? " masked" : "");
@@ -193,10 +220,11 @@ TEST(ScalarFieldSmoother, RandomMeshes) {
                   bruteSmooth(nbrs, values, iterations, {}),
                   "random mesh seed " + std::to_string(seed));
     const auto shorts = randomValues<std::int16_t>(rng, nv);
-    expectMatches(
-        smooth(mesh, shorts, 1),
-        bruteSmooth(nbrs, std::vector<double>(shorts.begin(), shorts.end()), 1, {}),
-        "random int16 mesh seed " + std::to_string(seed));
+    expectMatches(smooth(mesh, shorts, 1), oracle(nbrs, shorts, 1, {}),
+                  "random int16 mesh seed " + std::to_string(seed));
+    const auto wide = valuesNearLimits<std::int64_t>(rng, nv, 3000);
+    expectMatches(smooth(mesh, wide, iterations), oracle(nbrs, wide, iterations, {}),
+                  "random int64 mesh near the limits, seed " + std::to_string(seed));
   }
 }
 
@@ -250,6 +278,45 @@ TEST(ScalarFieldSmoother, RangeNeverGrows) {
   // and it does smooth: a random field's range shrinks strictly
   EXPECT_LT(hi - lo, 0.5 * (*std::max_element(doubles.begin(), doubles.end()) -
                             *std::min_element(doubles.begin(), doubles.end())));
+}
+
+// 64-bit integers near their limits, where a double holds them only to 2^10 (the average
+// once moved values by up to 1380 and below the input's minimum): exact against the
+// oracle on grids and meshes, several passes, and never outside the input's range.
+template <typename T> void checkNearLimits(unsigned seed, T spread) {
+  std::mt19937 rng(seed);
+  for (const auto& dims : {std::array<SimplexId, 3>{9, 7, 5}, {13, 11, 1}, {2, 2, 2}}) {
+    const SimplexId n = dims[0] * dims[1] * dims[2];
+    const auto values = valuesNearLimits<T>(rng, n, spread);
+    const auto nbrs = neighboursFromCells(n, ttkGridCells(dims[0], dims[1], dims[2]));
+    ImplicitTriangulation grid(dims[0], dims[1], dims[2]);
+    std::vector<Tuple> cells = ttkGridCells(dims[0], dims[1], dims[2]);
+    ExplicitTriangulation mesh(n, int(cells.front().size()) - 1, flatten(cells));
+    for (const int iterations : {1, 2, 7}) {
+      const std::string what = std::string(scalarTypeName(scalarTypeOf<T>())) + " " +
+                               gridName(dims[0], dims[1], dims[2]) + " iterations " +
+                               std::to_string(iterations);
+      const auto expected = oracle(nbrs, values, iterations, {});
+      const auto onGrid = smooth(grid, values, iterations);
+      expectMatches(onGrid, expected, what + " implicit");
+      expectMatches(smooth(mesh, values, iterations), expected, what + " explicit");
+      EXPECT_GE(*std::min_element(onGrid.begin(), onGrid.end()),
+                *std::min_element(values.begin(), values.end()))
+          << what;
+      EXPECT_LE(*std::max_element(onGrid.begin(), onGrid.end()),
+                *std::max_element(values.begin(), values.end()))
+          << what;
+    }
+  }
+}
+
+TEST(ScalarFieldSmoother, IntegersNearTheirLimitsExact) {
+  checkNearLimits<std::int64_t>(21, 3000);
+  checkNearLimits<std::uint64_t>(22, 3000);
+  checkNearLimits<std::int32_t>(23, 50);
+  checkNearLimits<std::uint8_t>(24, 3);
+  // the extremes side by side: sums of 15 values of magnitude 2^63
+  checkNearLimits<std::int64_t>(25, 0);
 }
 
 TEST(ScalarFieldSmoother, BadInput) {

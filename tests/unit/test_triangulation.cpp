@@ -80,6 +80,72 @@ TEST_P(GridTriangulation, BothBackendsMatchBruteForce) {
   }
 }
 
+// A grid's cells under a vertex mask (the CLI's --drop-zero): the cells of TTK's split
+// whose vertices are all kept, renumbered compactly in ascending id order, compared as
+// sorted tuples with the brute-force split; getCellVertices over any range equals
+// getCellVertex.
+TEST_P(GridTriangulation, MaskedCellsMatchBruteForce) {
+  const GridCase g = GetParam();
+  const std::vector<Tuple> cells = ttkGridCells(g.nx, g.ny, g.nz);
+  const SimplexId nv = g.nx * g.ny * g.nz;
+  const ImplicitTriangulation grid(g.nx, g.ny, g.nz);
+  const int arity = grid.getCellVertexNumber();
+  std::mt19937 rng(7);
+  for (const double density : {0.0, 0.3, 0.8, 1.0}) {
+    std::vector<std::uint8_t> keep(std::size_t(nv), 0);
+    for (auto& k : keep)
+      k = std::uniform_real_distribution<double>(0, 1)(rng) < density;
+    std::vector<SimplexId> newId(std::size_t(nv), -1), kept;
+    for (SimplexId v = 0; v < nv; ++v)
+      if (keep[v] != 0) {
+        newId[v] = SimplexId(kept.size());
+        kept.push_back(v);
+      }
+    std::vector<Tuple> expected;
+    for (const Tuple& c : cells) {
+      Tuple renumbered;
+      for (const SimplexId v : c)
+        if (keep[v] != 0)
+          renumbered.push_back(newId[v]);
+      if (renumbered.size() == c.size()) {
+        std::sort(renumbered.begin(), renumbered.end());
+        expected.push_back(renumbered);
+      }
+    }
+    const MaskedGridCells masked = maskedCellsOf(grid, keep);
+    EXPECT_EQ(masked.keptVertices, kept);
+    ASSERT_EQ(masked.numberOfCells, SimplexId(expected.size()));
+    ASSERT_EQ(masked.cells32.size(), expected.size() * std::size_t(arity));
+    EXPECT_TRUE(masked.cells.empty());
+    std::vector<Tuple> got;
+    for (std::size_t c = 0; c < expected.size(); ++c) {
+      Tuple t(masked.cells32.begin() + c * arity,
+              masked.cells32.begin() + (c + 1) * arity);
+      std::sort(t.begin(), t.end());
+      got.push_back(t);
+    }
+    std::sort(got.begin(), got.end());
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(got, expected) << "density " << density;
+  }
+  const SimplexId total = grid.getNumberOfCells();
+  for (int trial = 0; trial < 20; ++trial) {
+    SimplexId first = std::uniform_int_distribution<SimplexId>(0, total)(rng);
+    SimplexId last = std::uniform_int_distribution<SimplexId>(0, total)(rng);
+    if (first > last)
+      std::swap(first, last);
+    std::vector<SimplexId> vertices(std::size_t(last - first) * arity);
+    grid.getCellVertices(first, last, vertices.data());
+    for (SimplexId c = first; c < last; ++c)
+      for (int k = 0; k < arity; ++k)
+        ASSERT_EQ(vertices[std::size_t(c - first) * arity + k], grid.getCellVertex(c, k))
+            << "cell " << c << " vertex " << k;
+  }
+  EXPECT_THROW(grid.getCellVertices(0, total + 1, nullptr), Error);
+  EXPECT_THROW(maskedCellsOf(grid, std::vector<std::uint8_t>(std::size_t(nv) + 1, 1)),
+               Error);
+}
+
 INSTANTIATE_TEST_SUITE_P(Grids, GridTriangulation,
                          ::testing::Values(GridCase{2, 2, 2}, GridCase{3, 4, 5},
                                            GridCase{4, 3, 2}, GridCase{2, 2, 1},

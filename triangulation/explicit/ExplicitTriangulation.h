@@ -374,4 +374,18 @@ private:
 ExplicitTriangulation explicitCopyOf(const ImplicitTriangulation& grid,
                                      IdWidth width = IdWidth::Auto);
 
+// The cells of a grid's Freudenthal triangulation whose vertices are all kept, with the
+// kept vertices renumbered compactly in ascending id order: a volume mesh without its
+// background voxels (GALE's paper drops the zero-valued ones). Cells keep the grid's
+// cell order; ids are 32-bit when the kept vertices fit (cells32), else 64-bit (cells).
+struct MaskedGridCells {
+  std::vector<SimplexId> keptVertices; // grid id of each new vertex id
+  std::vector<std::int32_t> cells32;
+  std::vector<SimplexId> cells;
+  SimplexId numberOfCells = 0;
+};
+// keep[v] != 0 keeps grid vertex v; keep.size() must be the grid's vertex count.
+MaskedGridCells maskedCellsOf(const ImplicitTriangulation& grid,
+                              const std::vector<std::uint8_t>& keep);
+
 } // namespace topogpu

@@ -3,6 +3,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <string>
 
 namespace topogpu {
@@ -202,6 +203,47 @@ SimplexId ImplicitTriangulation::getTetVertex(SimplexId t, int i) const {
   SimplexId c[3];
   addMask(a.base, grid::tetChainMask(a.type, i), 1, c);
   return grid::vertexAt(dims_, c);
+}
+
+void ImplicitTriangulation::getCellVertices(SimplexId first, SimplexId last,
+                                            SimplexId* out) const {
+  const bool tets = dims_.dimension == 3;
+  if (first < 0 || last > getNumberOfCells() || first > last)
+    throw Error("cell range [" + std::to_string(first) + ", " + std::to_string(last) +
+                ") outside the grid's " + std::to_string(getNumberOfCells()) + " cells");
+  const SimplexId* offsets = tets ? tetOffset_.data() : triangleOffset_.data();
+  const int arity = getCellVertexNumber();
+  for (SimplexId c = first; c < last;) {
+    const Anchor a = tets ? decode(c, offsets, tetTypes_, tetMask)
+                          : decode(c, offsets, triangleTypes_, triangleSpanMask);
+    const int span =
+        tets ? tetMask(3, a.type) : triangleSpanMask(dims_.dimension, a.type);
+    const grid::TriangleType type =
+        grid::triangleType(dims_.dimension, tets ? 0 : a.type);
+    SimplexId step[4];
+    for (int i = 0; i < arity; ++i)
+      step[i] = grid::maskOffset(dims_, tets     ? grid::tetChainMask(a.type, i)
+                                        : i == 0 ? 0
+                                        : i == 1 ? type.s1
+                                                 : type.s2);
+    SimplexId extent[3], base[3];
+    for (int axis = 0; axis < 3; ++axis) {
+      extent[axis] = dims_.n[axis] - ((span >> axis) & 1);
+      base[axis] = a.base[axis];
+    }
+    for (const SimplexId runEnd = std::min(last, offsets[a.type + 1]); c < runEnd; ++c) {
+      const SimplexId v = grid::vertexAt(dims_, base);
+      for (int i = 0; i < arity; ++i)
+        *out++ = v + step[i];
+      if (++base[0] == extent[0]) {
+        base[0] = 0;
+        if (++base[1] == extent[1]) {
+          base[1] = 0;
+          ++base[2];
+        }
+      }
+    }
+  }
 }
 
 SimplexId ImplicitTriangulation::getTriangleEdge(SimplexId f, int i) const {

@@ -54,6 +54,10 @@ public:
   SimplexId getCellVertex(SimplexId c, int i) const {
     return dims_.dimension == 3 ? getTetVertex(c, i) : getTriangleVertex(c, i);
   }
+  // The vertices of the cells [first, last), getCellVertexNumber() per cell in
+  // getCellVertex's order, into out: one decode per run of cells of a type, then a walk
+  // through the grid (converting a grid to a mesh visits every cell).
+  void getCellVertices(SimplexId first, SimplexId last, SimplexId* out) const;
 
   // Coboundary and adjacency relations: count, then indexed access.
   // The vertex-star accessors are inline with an interior fast path (index offsets):

@@ -103,12 +103,8 @@ private:
 };
 
 std::string shown(std::string_view token) {
-  std::string s(token.substr(0, 40));
-  for (char& c : s) {
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
-      c = '?';
-  }
-  return "'" + s + (token.size() > 40 ? "...'" : "'");
+  return "'" + printableText(std::string(token.substr(0, 40))) +
+         (token.size() > 40 ? "...'" : "'");
 }
 
 } // namespace
@@ -116,6 +112,9 @@ std::string shown(std::string_view token) {
 std::uint64_t readableFileSize(const std::string& path, const std::string& what) {
   if (path.empty())
     fail("empty file name given for the ", what);
+  // The binary and mesh readers size and map the whole file, which a pipe cannot give.
+  if (path == "-")
+    fail("the ", what, " cannot come from standard input ('-'): give a file name");
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0)
     fail("cannot open ", what, " ", quoted(path), ": ", std::strerror(errno));

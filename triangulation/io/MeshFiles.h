@@ -15,8 +15,9 @@
 
 namespace topogpu::io {
 
-// Size of a regular file we can read; a missing file, a directory or an unreadable file
-// -> Error naming it (`what` says which input: "raw volume", "mesh").
+// Size of a regular file we can read; a missing file, a directory, an unreadable file or
+// "-" (standard input, which these readers do not take) -> Error naming it (`what` says
+// which input: "raw volume", "mesh").
 std::uint64_t readableFileSize(const std::string& path, const std::string& what);
 
 struct RawVolume {

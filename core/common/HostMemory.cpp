@@ -1,0 +1,65 @@
+#include "HostMemory.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <string>
+
+namespace topogpu {
+
+namespace {
+
+// The value of "Key: N kB" in a /proc file, in bytes; -1 when absent.
+double procKilobytes(const char* path, const char* key) {
+  std::ifstream file(path);
+  std::string line;
+  const std::string format = std::string(key) + ": %lld kB";
+  while (std::getline(file, line)) {
+    long long kib = 0;
+    if (std::sscanf(line.c_str(), format.c_str(), &kib) == 1)
+      return double(kib) * 1024.0;
+  }
+  return -1;
+}
+
+// A single number in a file (cgroup files); -1 when absent or "max".
+double fileNumber(const char* path) {
+  std::ifstream file(path);
+  long long value = 0;
+  return file >> value ? double(value) : -1;
+}
+
+// What a resource limit leaves beyond `used` bytes; infinity without a limit.
+double leftUnder(int resource, double used) {
+  rlimit limit{};
+  if (getrlimit(resource, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+    return std::numeric_limits<double>::infinity();
+  return std::max(0.0, double(limit.rlim_cur) - std::max(used, 0.0));
+}
+
+} // namespace
+
+double availableHostMemory() {
+  double available = procKilobytes("/proc/meminfo", "MemAvailable");
+  if (available < 0) {
+    const long pages = sysconf(_SC_AVPHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+    available = pages > 0 && pageSize > 0 ? double(pages) * double(pageSize)
+                                          : std::numeric_limits<double>::infinity();
+  }
+  available = std::min(
+      available, leftUnder(RLIMIT_AS, procKilobytes("/proc/self/status", "VmSize")));
+  available = std::min(
+      available, leftUnder(RLIMIT_DATA, procKilobytes("/proc/self/status", "VmData")));
+  const double cgroupMax = fileNumber("/sys/fs/cgroup/memory.max");
+  if (cgroupMax > 0)
+    available =
+        std::min(available,
+                 std::max(0.0, cgroupMax - fileNumber("/sys/fs/cgroup/memory.current")));
+  return available;
+}
+
+} // namespace topogpu
