@@ -114,7 +114,8 @@ const std::vector<Command>& commandTable() {
        "geodesic distance on a triangle surface from seed vertices (FMM, meshFIM, "
        "patchFIM on the GPU)",
        {"--mesh FILE --seeds ID[,ID...] [--solver auto|fmm|fim|fim-mt|gpu] "
-        "[--partition bfs|metis] [--speed-array NAME] [--stop D] [--out FILE] [--json]"},
+        "[--partition bfs|metis] [--speed-array NAME] [--stop D] "
+        "[--exact-start-radius R|auto] [--out FILE] [--json]"},
        {{"--mesh", "FILE",
          "triangle surface (any other cell is refused): .off .ply"
 #if TOPOGPU_WITH_VTK
@@ -141,6 +142,10 @@ const std::vector<Command>& commandTable() {
         {"--speed-array", "NAME",
          "point array giving the speed (> 0) at each vertex; a triangle's speed is the "
          "mean of its vertices' (default: speed 1, the geodesic distance)"},
+        {"--exact-start-radius", "R|auto",
+         "the vertices within geodesic distance R of the seeds start from their exact "
+         "polyhedral distance (0: the seeds alone; > 0 or inf; uniform speed only); "
+         "default auto (sqrt(mean edge x sqrt(area)))"},
         {"--stop", "D", "vertices farther than D stay unreached (inf); default inf"},
         {"--out", "FILE",
          "write one distance per vertex per line, in input order (inf "
@@ -148,12 +153,15 @@ const std::vector<Command>& commandTable() {
         {"--json", "", "print one JSON object (errors too) instead of text"},
         {"--repeat", "N", "run N times (benchmarks; 1 to 1000000, default 1)"}},
        "Solves |grad d| = 1 / speed from the seeds with the local solver of Fu et al. "
-       "(2011), obtuse angles split by unfolded virtual edges. JSON keys: solver (the "
+       "(2011), obtuse angles split by fans of unfolded virtual edges, the vertices "
+       "near the seeds started from their exact distance. JSON keys: solver (the "
        "one "
        "that ran), requested_solver, seeds, speed, iterations (sweeps of meshFIM, "
        "accepted vertices of FMM, rounds of patchFIM), local_solves_per_vertex, "
        "unreached, max_distance, converged, obtuse_angles, unfolded_angles, "
-       "degenerate_triangles, output, wall_seconds (the whole command); timings: every "
+       "degenerate_triangles, exact_vertices and exact_radius (the exact start: seeds "
+       "included, and the radius they lie within), output, wall_seconds (the whole "
+       "command); timings: every "
        "stage, read and write included; patchFIM adds patches, partition, patch_rounds, "
        "patch_size, internal_iterations, band_width.",
        runGeodesic},

@@ -184,6 +184,14 @@ int runGeodesic(const Arguments& args, CommandContext& context) {
         !(parameters.bandWidth > 0))
       throw Error("--band-width must be > 0 (or inf), got '" + text + "'");
   }
+  if (args.has("--exact-start-radius")) {
+    const std::string text = args.get("--exact-start-radius");
+    if (text != "auto" && (!parseReal(text, parameters.exactStartRadius) ||
+                           (std::isinf(parameters.exactStartRadius) && text != "inf") ||
+                           !(parameters.exactStartRadius >= 0)))
+      throw Error("--exact-start-radius must be auto or a distance >= 0 (or inf), got '" +
+                  text + "'");
+  }
   parameters.seeds = parseSeeds(args.require("--seeds"));
   if (args.has("--stop"))
     parameters.stopDistance = parseStop(args.get("--stop"));
@@ -228,6 +236,8 @@ int runGeodesic(const Arguments& args, CommandContext& context) {
   result.fields.add("unfolded_angles", static_cast<long long>(distances.unfoldedAngles));
   result.fields.add("degenerate_triangles",
                     static_cast<long long>(distances.degenerateTriangles));
+  result.fields.add("exact_vertices", static_cast<long long>(distances.exactVertices));
+  result.fields.add("exact_radius", distances.exactRadius);
   if (distances.solver == eikonal::Solver::Gpu) {
     result.fields.add("patches", static_cast<long long>(distances.patches));
     result.fields.add("partition", distances.partition);

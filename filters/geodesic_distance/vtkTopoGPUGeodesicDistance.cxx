@@ -1,5 +1,6 @@
 #include "vtkTopoGPUGeodesicDistance.h"
 
+#include "TopoGPUArrays.h"
 #include "TopoGPUDataSetAdaptor.h"
 #include "TopoGPUFilterRun.h"
 
@@ -321,6 +322,14 @@ std::string arrayName(vtkAbstractArray* array) {
   return array->GetName() ? array->GetName() : "(unnamed)";
 }
 
+// A field data array of one value.
+template <typename ArrayT, typename Value>
+void addValue(vtkFieldData* fd, const char* name, Value value) {
+  auto array = topogpu::vtk::namedArray<ArrayT>(name, 1);
+  array->SetValue(0, value);
+  fd->AddArray(array);
+}
+
 } // namespace
 
 struct vtkTopoGPUGeodesicDistance::PreparedSurface {
@@ -357,6 +366,7 @@ void vtkTopoGPUGeodesicDistance::PrintSelf(ostream& os, vtkIndent indent) {
   os << indent << "InternalIterations: " << this->InternalIterations << "\n";
   os << indent << "BandWidth: " << this->BandWidth << "\n";
   os << indent << "Partition: " << this->Partition << "\n";
+  os << indent << "ExactStartRadius: " << this->ExactStartRadius << "\n";
 }
 
 void vtkTopoGPUGeodesicDistance::AddSeedId(vtkIdType id) {
@@ -535,6 +545,7 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
   parameters.internalIterations = this->InternalIterations;
   parameters.bandWidth = this->BandWidth;
   parameters.useMetis = this->Partition == PARTITION_METIS;
+  parameters.exactStartRadius = this->ExactStartRadius;
   if (this->UseStopDistance)
     parameters.stopDistance = this->StopDistance;
 
@@ -669,21 +680,12 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
   solver->SetName("GeodesicSolver");
   solver->InsertNextValue(ek::solverName(result.solver)); // the one that ran
   fd->AddArray(solver);
-  auto iterations = vtkSmartPointer<vtkLongLongArray>::New();
-  iterations->SetName("GeodesicIterations");
-  iterations->InsertNextValue(result.iterations);
-  fd->AddArray(iterations);
-  auto solves = vtkSmartPointer<vtkDoubleArray>::New();
-  solves->SetName("GeodesicLocalSolvesPerVertex");
-  solves->InsertNextValue(result.localSolvesPerVertex);
-  fd->AddArray(solves);
-  auto unreached = vtkSmartPointer<vtkIdTypeArray>::New();
-  unreached->SetName("GeodesicUnreachedVertices");
-  unreached->InsertNextValue(result.unreached);
-  fd->AddArray(unreached);
-  auto converged = vtkSmartPointer<vtkIntArray>::New();
-  converged->SetName("GeodesicConverged");
-  converged->InsertNextValue(result.converged ? 1 : 0);
-  fd->AddArray(converged);
+  addValue<vtkLongLongArray>(fd, "GeodesicIterations", result.iterations);
+  addValue<vtkDoubleArray>(fd, "GeodesicLocalSolvesPerVertex",
+                           result.localSolvesPerVertex);
+  addValue<vtkIdTypeArray>(fd, "GeodesicUnreachedVertices", result.unreached);
+  addValue<vtkIntArray>(fd, "GeodesicConverged", result.converged ? 1 : 0);
+  addValue<vtkIdTypeArray>(fd, "GeodesicExactVertices", result.exactVertices);
+  addValue<vtkDoubleArray>(fd, "GeodesicExactRadius", result.exactRadius);
   run.report.timings.emplace_back("output", outputTimer.seconds());
 }

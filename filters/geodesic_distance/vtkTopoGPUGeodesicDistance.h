@@ -27,8 +27,10 @@
  * Output: the input (shallow copy) with the point arrays GeodesicDistance (float32,
  * float64 with DoublePrecision; +inf where unreached) and SeedIdentifier (the nearest
  * seed's vertex id, -1 where unreached), and field data GeodesicSolver,
- * GeodesicIterations, GeodesicLocalSolvesPerVertex, GeodesicUnreachedVertices besides
- * the RunReport of vtkTopoGPUAlgorithm. Unreached vertices give a warning counting them.
+ * GeodesicIterations, GeodesicLocalSolvesPerVertex, GeodesicUnreachedVertices,
+ * GeodesicConverged, GeodesicExactVertices and GeodesicExactRadius (the exact start)
+ * besides the RunReport of vtkTopoGPUAlgorithm. Unreached vertices give a warning
+ * counting them.
  *
  * Distributed runs (several MPI ranks, more than one piece): the pieces of both inputs
  * are gathered to rank 0 (ghost cells dropped), the distance is computed there on the
@@ -118,6 +120,17 @@ public:
   ///@}
 
   ///@{
+  /**
+   * The vertices within this geodesic distance (a length) of the seeds start from their
+   * exact polyhedral distance (eikonal::Parameters::exactStartRadius): negative,
+   * automatic (the default, -1); 0, the seeds alone. NaN is an error when the filter
+   * runs.
+   */
+  vtkSetMacro(ExactStartRadius, double);
+  vtkGetMacro(ExactStartRadius, double);
+  ///@}
+
+  ///@{
   /** GeodesicDistance in float64 instead of float32 (a distance float32 cannot hold is
    * an error). Default: off. */
   vtkSetMacro(DoublePrecision, bool);
@@ -168,6 +181,7 @@ private:
   int InternalIterations = 7;
   double BandWidth = 1.0;
   int Partition = PARTITION_BFS;
+  double ExactStartRadius = -1.0; // automatic
 };
 
 #endif

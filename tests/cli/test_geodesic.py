@@ -15,6 +15,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_helpers import check, expect_error, finish, np, read_off, write  # noqa: E402
 import cli_helpers  # noqa: E402
+from geodesic_oracle import automatic_exact_radius  # noqa: E402
 
 _, DATA = cli_helpers.arguments()
 SOLVERS = ["fmm", "fim", "fim-mt"]
@@ -184,6 +185,32 @@ with tempfile.TemporaryDirectory() as tmp:
               "stop: the reached vertices keep their distances")
         check(any("unreached" in w for w in data["warnings"]), f"stop warning {data['warnings']}")
 
+    # --- the exact start near the seeds ----------------------------------------------
+    # A flat jittered square, whose geodesic distance is the Euclidean one (numpy): the
+    # automatic radius is sqrt(mean edge x sqrt(area)) (geodesic_oracle.py), the
+    # vertices within the radius are those JSON counts and carry the Euclidean distance
+    # to rounding; --exact-start-radius sets the radius, 0 leaves the seed alone.
+    coords, faces = square(41, 1.0, 0.3, seed=4)
+    mesh = write(tmp, "exact.off", off_text(coords, faces))
+    seed = 20 * 41 + 13
+    exact = np.linalg.norm(coords - coords[seed], axis=1)
+    automatic = automatic_exact_radius(coords, faces)
+    for extra, radius in (([], automatic), (["--exact-start-radius", "0.31"], 0.31),
+                          (["--exact-start-radius", "auto"], automatic),
+                          (["--exact-start-radius", "0"], 0.0)):
+        data, d = run(mesh, [seed], tmp, "--solver", "fmm", *extra)
+        if d is None:
+            continue
+        inside = exact <= radius
+        # (JSON numbers carry 8 significant digits)
+        check(abs(data.get("exact_radius", np.inf) - radius) <= 1e-7 * radius
+              and data.get("exact_vertices") == inside.sum()
+              and np.abs(d[inside] - exact[inside]).max() <= 1e-12
+              and "exact start" in data["timings"],
+              f"exact start {extra}: radius {data.get('exact_radius')} (expected {radius}), "
+              f"{data.get('exact_vertices')} vertices (expected {inside.sum()}), stages "
+              f"{list(data['timings'])}")
+
     # --- shared curved surfaces between the straight line and the edge graph ----------
     for name in ("cgal_knot1.off", "gudhi_human.off", "cgal_camel.off"):
         path = os.path.join(DATA, "surfaces", name)
@@ -294,7 +321,8 @@ with tempfile.TemporaryDirectory() as tmp:
     docs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs")
     cli_doc = open(os.path.join(docs, "cli.md")).read()
     cli_doc = cli_doc[cli_doc.index("`geodesic` (geodesic distance"):]
-    for option in ("--patch-size", "--internal-iterations", "--band-width", "--partition"):
+    for option in ("--patch-size", "--internal-iterations", "--band-width", "--partition",
+                   "--exact-start-radius"):
         said = re.search(r"^  %s .*default ([^\s,)]+)" % option, helped, re.M)
         documented = re.search(r"`%s [^`]*` \([^)]*default ([^\s,)]+)\)" % option, cli_doc)
         check(said is not None and documented is not None and
@@ -327,6 +355,12 @@ with tempfile.TemporaryDirectory() as tmp:
         (["--mesh", good, "--seeds", "0", "--band-width", "nan"], "--band-width"),
         (["--mesh", good, "--seeds", "0", "--solver", "dijkstra"], "unknown solver"),
         (["--mesh", good, "--seeds", "0", "--stop", "-1"], "--stop"),
+        (["--mesh", good, "--seeds", "0", "--exact-start-radius", "nan"],
+         "--exact-start-radius"),
+        (["--mesh", good, "--seeds", "0", "--exact-start-radius", "-1"],
+         "--exact-start-radius"),
+        (["--mesh", good, "--seeds", "0", "--exact-start-radius", "1e999"],
+         "--exact-start-radius"),
         (["--mesh", good, "--seeds", "0", "--stop", "nan"], "--stop"),
         (["--mesh", good, "--seeds", "0", "--stop", "1x"], "--stop"),
         (["--mesh", good, "--seeds", "0", "--speed-array", "speed"], "OFF files carry no"),

@@ -15,6 +15,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pv_helpers import Messages, documented_properties, fetch  # noqa: E402
 import pv_helpers  # noqa: E402
+from geodesic_oracle import automatic_exact_radius  # noqa: E402
 
 from paraview.simple import *  # noqa: E402,F401,F403
 from vtkmodules.util import numpy_support  # noqa: E402
@@ -380,6 +381,7 @@ def case_bad_inputs():
         (good, {"SeedMode": "Seed Points"}, "nothing is connected to the Seeds input"),
         (good, {"SeedMode": "Seed Points", "Seeds": source_of(lonely)}, "no points"),
         (good, {"UseStopDistance": 1, "StopDistance": -1.0}, "stop distance must be >= 0"),
+        (good, {"ExactStartRadius": float("nan")}, "exact start radius must be a number"),
         (lonely, {}, "the input is empty"),
     ]
     for data, settings, fragment in cases:
@@ -574,12 +576,39 @@ def case_float32_range():
     print("float32 beyond its range: %s" % text.strip().splitlines()[-1])
 
 
+def case_exact_start():
+    """The exact start near the seeds (Exact Start Radius, field data
+    GeodesicExactVertices / GeodesicExactRadius) on a flat jittered square, whose geodesic
+    distance is the Euclidean one (numpy): the automatic radius is sqrt(mean edge x
+    sqrt(area)) (geodesic_oracle.py), the vertices within the radius are exactly those the
+    field data counts and carry the Euclidean distance to rounding; 0 leaves the seed
+    alone."""
+    pts, tris, _ = square_mesh(41, 0.3, seed=4)
+    seed = 20 * 41 + 13
+    exact = np.linalg.norm(pts - pts[seed], axis=1)
+    surface = source_of(to_vtk(pts, tris))
+    for settings, radius in (({}, automatic_exact_radius(pts, tris)),
+                             ({"ExactStartRadius": 0.31}, 0.31),
+                             ({"ExactStartRadius": 0.0}, 0.0)):
+        out, d, _, _ = geodesic(surface, SeedIds=[seed], Solver="fim-mt", DoublePrecision=1,
+                                **settings)
+        fd = out.VTKObject.GetFieldData()
+        count = fd.GetArray("GeodesicExactVertices").GetValue(0)
+        reported = fd.GetArray("GeodesicExactRadius").GetValue(0)
+        inside = exact <= radius
+        assert abs(reported - radius) <= 1e-12, (settings, reported, radius)
+        assert count == inside.sum(), (settings, count, inside.sum())
+        assert np.abs(d[inside] - exact[inside]).max() <= 1e-12, settings
+        assert "exact start" in stages(out), stages(out)
+        print("exact start %s: %d vertices within %.4f exact" % (settings, count, radius))
+
+
 def case_documentation():
     names = documented_properties(TopoGPUGeodesicDistance(Input=Sphere()))  # noqa: F405
     assert {"Input", "Seeds", "SeedMode", "SeedIds", "SeedMaskArray", "SpeedMode", "Speed",
             "SpeedArray", "UseStopDistance", "StopDistance", "Solver",
             "DoublePrecision", "PatchSize", "InternalIterations", "BandWidth",
-            "Partition"} <= set(names), names
+            "Partition", "ExactStartRadius"} <= set(names), names
     print("documentation: filter and %d properties documented" % len(names))
 
 

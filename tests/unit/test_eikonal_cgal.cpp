@@ -230,6 +230,17 @@ double fittedOrder(const std::vector<double>& h, const std::vector<double>& erro
   return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
+// The torus sizes m of the refinement tests (h halves each time). Debug / sanitizer
+// passes take smaller ones: CGAL's sequence tree is many times slower there (measured in
+// Release at these sizes: orders 0.56 from the point, 1.10 from the disks).
+std::vector<int> torusRefinements() {
+#ifdef NDEBUG
+  return {8, 16, 32, 64};
+#else
+  return {6, 12, 24, 48};
+#endif
+}
+
 // The paper's figure 3.3 on a curved surface: the mean error of FMM against the exact
 // polyhedral distance of the same mesh over 4 refinements of a torus (h halves each
 // time). From one vertex the error is h log(1/h) (the front's curvature 1/d, summed
@@ -241,13 +252,7 @@ double fittedOrder(const std::vector<double>& h, const std::vector<double>& erro
 // curvature is bounded and the error is first order (0.36, 0.27, 0.36, 0.31 h: fitted
 // order 1.03): asserted > 0.8. Undershoot: at most 0.20 h, asserted below 0.25 h.
 TEST(EikonalCgal, FirstOrderConvergenceOnATorus) {
-#ifdef NDEBUG
-  const std::vector<int> sizes = {8, 16, 32, 64};
-#else
-  // Debug / sanitizer pass: CGAL's sequence tree is many times slower there (measured in
-  // Release at these sizes: orders 0.56 from the point, 1.10 from the disks).
-  const std::vector<int> sizes = {6, 12, 24, 48};
-#endif
+  const std::vector<int> sizes = torusRefinements();
   std::vector<double> hs, pointErrors, diskErrors;
   for (int m : sizes) {
     const Surface s = torus(m);
@@ -482,11 +487,7 @@ TEST(EikonalCgal, AnisotropicMeshesAgainstExactGeodesics) {
 // (measured, fmm = fim = fim-mt = twin: 3.7%, 2.1%, 1.2%, 0.67% at m = 8 .. 64; 0.36%
 // at 128): asserted, with the vertices within 3 edges of the seed exact to 1e-12.
 TEST(EikonalCgal, ErrorNextToTheSeedShrinksWithRefinement) {
-#ifdef NDEBUG
-  const std::vector<int> sizes = {8, 16, 32, 64};
-#else
-  const std::vector<int> sizes = {6, 12, 24, 48};
-#endif
+  const std::vector<int> sizes = torusRefinements();
   std::vector<double> errors;
   for (int m : sizes) {
     const Surface s = torus(m);
