@@ -15,6 +15,8 @@
  * - a topogpu::Monitor wired to UpdateProgress and CheckAbort; the triangulation takes
  *   the first tenth of the progress bar, the core call the next 85%;
  * - one ghost layer requested upstream and the piece ownership of a distributed run;
+ *   for modules with a local result (LocalResult) on meshes, the piece rebuilt with its
+ *   own ghost layers (TopoGPUDistributedPiece.h), whatever the split;
  * - the RunReport written to field data: TopoGPUBackend (string), TopoGPUTime (double,
  *   seconds), TopoGPUTimingStages (strings) with the parallel TopoGPUTimings (seconds);
  *   its warnings go to vtkWarningMacro;
@@ -105,6 +107,11 @@ protected:
   // The module's part: its core call through run.visit and its outputs. Throws
   // topogpu::Error for bad input and lets topogpu::Aborted through.
   virtual void Compute(topogpu::vtk::FilterRun& run) = 0;
+  // LocalResult modules in a distributed run, on a rank whose piece is empty: takes part
+  // in the collective steps Compute() takes on the other ranks (none by default).
+  virtual void ComputeEmptyPiece(topogpu::vtk::FilterRun& run) {
+    (void)run;
+  }
 
   // The point scalar to run on (see the class comment); throws topogpu::Error naming
   // the problem. name receives the array's name for messages.
@@ -140,6 +147,16 @@ protected:
     return false;
   }
 
+  // Whether the module's result at a vertex depends on the vertex's star only
+  // (critical points, smoother). In a distributed run with meshes the base then rebuilds
+  // the piece around its vertices (TopoGPUDistributedPiece.h: welded points, ghost
+  // layers, a shared vertex order); Compute() runs on it (run.input, run.piece), and on
+  // a rank whose piece is empty ComputeEmptyPiece() runs instead.
+  bool LocalResult = false;
+  // The ghost layers around a rebuilt piece that a LocalResult module needs (the
+  // critical points read whether the link's vertices lie on the boundary, so their
+  // stars must be whole too: 2).
+  int LocalGhostLayers = 1;
   // Whether the module needs an input scalar (all of today's do).
   bool NeedsInputScalars = true;
   // Whether the module runs on a triangulation of a vtkDataSet input. When false (Rips
