@@ -407,7 +407,8 @@ def run_documented_examples():
             "%s failed (exit %d):\n%s" % (" ".join(command), done.returncode,
                                           done.stdout[-3000:])
         return [line for line in done.stdout.splitlines()
-                if line.startswith(("minima,", "1-separatrices:", "critical cells"))]
+                if line.startswith(("minima,", "1-separatrices:", "critical cells",
+                                    "segmentation:"))]
 
     for page in ("morse-smale-complex.md", "discrete-gradient.md"):
         with open(os.path.join(root, "docs", "filters", page)) as f:
