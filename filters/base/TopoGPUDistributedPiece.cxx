@@ -2,6 +2,8 @@
 
 #include "core/common/Types.h"
 
+#include <vtkAppendFilter.h>
+#include <vtkAppendPolyData.h>
 #include <vtkCellData.h>
 #include <vtkCommunicator.h>
 #include <vtkDataArray.h>
@@ -205,10 +207,12 @@ std::vector<vtkIdType> weldMap(vtkDataSet* input, vtkDataArray* ids, double tole
 }
 
 // The piece without its ghost cells, its points welded (the points no kept cell uses
-// are dropped), each carrying this rank as its owner, its index and its coordinates.
-// welds receives, for each input point, its point of the result or -1.
+// are dropped), with their global ids in kOwnerId and, when tagged, each carrying this
+// rank as its owner, its index and its coordinates. welds receives, for each input
+// point, its point of the result or -1.
 vtkSmartPointer<vtkDataSet> welded(vtkDataSet* input, vtkDataArray* ids, double tolerance,
-                                   int rank, std::vector<vtkIdType>& welds) {
+                                   int rank, std::vector<vtkIdType>& welds,
+                                   bool tagged = true) {
   vtkUnsignedCharArray* cellGhosts = input->GetCellData()->GetGhostArray();
   std::vector<vtkIdType> cells;
   std::vector<char> used(std::size_t(input->GetNumberOfPoints()), 0);
@@ -248,6 +252,17 @@ vtkSmartPointer<vtkDataSet> welded(vtkDataSet* input, vtkDataArray* ids, double 
       pd->RemoveArray(name.c_str());
   }
   const vtkIdType n = out->GetNumberOfPoints();
+  if (ids != nullptr) {
+    auto globalIds = vtkSmartPointer<vtkTypeInt64Array>::New();
+    globalIds->SetName(kOwnerId);
+    globalIds->SetNumberOfTuples(n);
+    for (vtkIdType v = 0; v < n; ++v)
+      globalIds->SetValue(v, static_cast<std::int64_t>(
+                                 ids->GetComponent(representatives[std::size_t(v)], 0)));
+    pd->AddArray(globalIds);
+  }
+  if (!tagged)
+    return out;
   auto owner = vtkSmartPointer<vtkIntArray>::New();
   owner->SetName(kOwnerRank);
   owner->SetNumberOfTuples(n);
@@ -268,15 +283,6 @@ vtkSmartPointer<vtkDataSet> welded(vtkDataSet* input, vtkDataArray* ids, double 
   pd->AddArray(owner);
   pd->AddArray(index);
   pd->AddArray(place);
-  if (ids != nullptr) {
-    auto globalIds = vtkSmartPointer<vtkTypeInt64Array>::New();
-    globalIds->SetName(kOwnerId);
-    globalIds->SetNumberOfTuples(n);
-    for (vtkIdType v = 0; v < n; ++v)
-      globalIds->SetValue(v, static_cast<std::int64_t>(
-                                 ids->GetComponent(representatives[std::size_t(v)], 0)));
-    pd->AddArray(globalIds);
-  }
   auto cellIndex = vtkSmartPointer<vtkIdTypeArray>::New();
   cellIndex->SetName(kCellIndex);
   cellIndex->SetNumberOfTuples(out->GetNumberOfCells());
@@ -365,15 +371,22 @@ void DistributedPiece::agree(vtkMultiProcessController* controller,
   throw Aborted();
 }
 
-std::unique_ptr<DistributedPiece>
-DistributedPiece::build(vtkMultiProcessController* controller, vtkDataSet* input,
-                        int ghostLayers) {
+namespace {
+
+// What the ranks hold, agreed by all (throws as agree() when they cannot go on).
+struct Survey {
+  bool mesh = false;   // this rank's piece is a non-empty mesh
+  bool meshes = false; // some rank's is
+  bool byIds = false;  // every mesh piece has usable global ids
+};
+
+Survey survey(vtkMultiProcessController* controller, vtkDataSet* input) {
   const int rank = controller->GetLocalProcessId();
   const bool empty = input == nullptr || input->GetNumberOfPoints() == 0;
   const bool image = !empty && vtkImageData::SafeDownCast(input) != nullptr;
   const bool mesh = !empty && (vtkPolyData::SafeDownCast(input) != nullptr ||
                                vtkUnstructuredGrid::SafeDownCast(input) != nullptr);
-  // What the ranks hold: meshes, images, something else, global ids, none.
+  // meshes, images, something else, pieces with global ids, pieces without
   enum { kMesh, kImage, kOther, kIds, kNoIds, kKinds };
   int local[kKinds] = {mesh, image, !empty && !mesh && !image, 0, 0};
   if (mesh)
@@ -389,17 +402,46 @@ DistributedPiece::build(vtkMultiProcessController* controller, vtkDataSet* input
     error = "the pieces mix images and meshes; convert them to one type first";
   else if (rank == 0 && !all[kMesh] && !all[kImage] && !all[kOther])
     error = "the input is empty (no points on any rank)";
-  agree(controller, error, false);
-  if (!all[kMesh])
+  DistributedPiece::agree(controller, error, false);
+  Survey result;
+  result.mesh = mesh;
+  result.meshes = all[kMesh] != 0;
+  // Global ids only when every piece has them (else points would match on some ranks
+  // by id and on others by place).
+  result.byIds = result.meshes && !all[kNoIds];
+  return result;
+}
+
+// The non-empty pieces as one data set (Append's output type).
+template <typename Append, typename Piece>
+vtkSmartPointer<vtkDataSet>
+appendAll(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
+  vtkNew<Append> append;
+  for (const auto& one : pieces)
+    if (auto* piece = Piece::SafeDownCast(one))
+      if (piece->GetNumberOfPoints() > 0)
+        append->AddInputData(piece);
+  append->Update();
+  return append->GetOutput();
+}
+
+} // namespace
+
+std::unique_ptr<DistributedPiece>
+DistributedPiece::build(vtkMultiProcessController* controller, vtkDataSet* input,
+                        int ghostLayers) {
+  const int rank = controller->GetLocalProcessId();
+  const Survey pieces = survey(controller, input);
+  if (!pieces.meshes)
     return nullptr; // images: the pipeline's ghost layers (PieceOwnership)
+  const bool mesh = pieces.mesh;
+  std::string error;
 
   std::unique_ptr<DistributedPiece> piece(new DistributedPiece());
   piece->controller_ = controller;
   if (input != nullptr)
     piece->input_ = input;
-  // Global ids only when every piece has them (else points would match on some ranks
-  // by id and on others by place).
-  piece->byIds_ = !all[kNoIds];
+  piece->byIds_ = pieces.byIds;
   const double tolerance = weldTolerance(controller, input, mesh);
   vtkSmartPointer<vtkDataSet> own;
   std::vector<vtkIdType> welds;
@@ -558,6 +600,71 @@ DistributedPiece::build(vtkMultiProcessController* controller, vtkDataSet* input
   piece->planExchange();
   agree(controller, piece->planError_, false);
   return piece;
+}
+
+DistributedPiece::Gathered
+DistributedPiece::gatherMesh(vtkMultiProcessController* controller, vtkDataSet* input) {
+  const int rank = controller->GetLocalProcessId();
+  const Survey pieces = survey(controller, input);
+  Gathered result;
+  if (!pieces.meshes)
+    return result;
+  result.meshes = true;
+  const double tolerance = weldTolerance(controller, input, pieces.mesh);
+  // Each piece without its ghost cells and its own copies of a point.
+  std::string error;
+  vtkSmartPointer<vtkDataSet> own;
+  try {
+    std::vector<vtkIdType> welds;
+    if (pieces.mesh)
+      own = welded(input, pieces.byIds ? usableGlobalIds(input) : nullptr, tolerance,
+                   rank, welds, false);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  agree(controller, error, false);
+  if (!own)
+    own.TakeReference(input != nullptr ? input->NewInstance()
+                                       : vtkUnstructuredGrid::New());
+  std::vector<vtkSmartPointer<vtkDataObject>> gathered;
+  controller->Gather(own, gathered, 0);
+  try {
+    if (rank == 0) {
+      // One data set of the input's type, then the copies of each border point welded.
+      vtkSmartPointer<vtkDataSet> appended =
+          vtkPolyData::SafeDownCast(input) != nullptr
+              ? appendAll<vtkAppendPolyData, vtkPolyData>(gathered)
+              : appendAll<vtkAppendFilter, vtkDataSet>(gathered);
+      vtkDataArray* ids =
+          pieces.byIds ? appended->GetPointData()->GetArray(kOwnerId) : nullptr;
+      if (pieces.byIds && ids == nullptr)
+        throw Error("the gathered pieces lost their global ids");
+      std::vector<vtkIdType> welds;
+      result.whole = welded(appended, ids, tolerance, 0, welds, false);
+      if (pieces.byIds) {
+        // The points in global-id order: the serial order when the ids number them so.
+        vtkDataArray* wholeIds = result.whole->GetPointData()->GetArray(kOwnerId);
+        const std::vector<PointKey> keys = keysOf(result.whole, wholeIds, nullptr);
+        std::vector<vtkIdType> order(keys.size()), newId(keys.size());
+        std::iota(order.begin(), order.end(), vtkIdType(0));
+        const KeyLess less{true};
+        std::sort(order.begin(), order.end(), [&](vtkIdType a, vtkIdType b) {
+          return less(keys[std::size_t(a)], keys[std::size_t(b)]);
+        });
+        for (std::size_t v = 0; v < order.size(); ++v)
+          newId[std::size_t(order[v])] = vtkIdType(v);
+        std::vector<vtkIdType> cells(
+            static_cast<std::size_t>(result.whole->GetNumberOfCells()));
+        std::iota(cells.begin(), cells.end(), vtkIdType(0));
+        result.whole = remeshed(result.whole, order, cells, newId);
+      }
+      result.whole->GetPointData()->RemoveArray(kOwnerId);
+    }
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  agree(controller, error, false);
+  return result;
 }
 
 namespace {

@@ -39,6 +39,17 @@ public:
 
   ~DistributedPiece();
 
+  // Collective, for a module that needs the whole domain (a discrete gradient): every
+  // rank's piece of a mesh without its ghost cells, gathered to rank 0 and its points
+  // welded as build() does, in global-id order when every piece has ids. meshes is false
+  // on every rank when no rank holds a mesh (images are gathered otherwise); whole is
+  // the mesh on rank 0, null elsewhere. Throws as agree().
+  struct Gathered {
+    bool meshes = false;
+    vtkSmartPointer<vtkDataSet> whole;
+  };
+  static Gathered gatherMesh(vtkMultiProcessController* controller, vtkDataSet* input);
+
   // The welded piece with its ghost layers, vertices in the shared order; the input's
   // point arrays carried over (the ghost points' values from their owners).
   vtkDataSet* mesh() const { return mesh_; }

@@ -861,7 +861,7 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
   const bool byPieces = this->LocalResult && !wholeDomain && controller != nullptr &&
                         controller->GetNumberOfProcesses() > 1 && pieces > 1;
   std::unique_ptr<topogpu::vtk::DistributedPiece> piece;
-  vtkSmartPointer<vtkImageData> gathered;
+  vtkSmartPointer<vtkDataSet> gathered;
   // Past a gather that went ahead, every rank takes part in handing out the image
   // pieces, whatever happens to the computation on rank 0.
   bool handOut = false;
@@ -910,7 +910,30 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
           outcome = Outcome::EmptyPiece; // another rank holds the data
       }
     }
-    if (wholeDomain) {
+    // Meshes: gathered to rank 0 and welded there (collective; nothing when the pieces
+    // are images).
+    const topogpu::Timer meshTimer;
+    const auto mesh = wholeDomain
+                          ? topogpu::vtk::DistributedPiece::gatherMesh(controller, input)
+                          : topogpu::vtk::DistributedPiece::Gathered();
+    if (mesh.whole) {
+      gathered = mesh.whole;
+      input = gathered;
+      // The input array chosen on the gathered mesh, as on a serial input.
+      auto wholeInfo = vtkSmartPointer<vtkInformation>::New();
+      wholeInfo->Set(vtkDataObject::DATA_OBJECT(), gathered);
+      auto wholeVector = vtkSmartPointer<vtkInformationVector>::New();
+      wholeVector->Append(wholeInfo);
+      vtkInformationVector* wholeInputs[1] = {wholeVector};
+      if (this->NeedsInputScalars) {
+        std::string name;
+        run.scalars = this->ResolveInputScalars(wholeInputs, input, name);
+        run.values = topogpu::vtk::viewScalarArray(run.scalars, name);
+      }
+      stages.emplace_back("gather to rank 0", meshTimer.seconds());
+    } else if (mesh.meshes) {
+      outcome = Outcome::OnRank0;
+    } else if (wholeDomain) {
       const topogpu::Timer gatherTimer;
       GatheredDomain domain = gatherWholeDomain(
           controller, input, this->NeedsInputScalars,

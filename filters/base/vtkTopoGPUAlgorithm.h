@@ -31,7 +31,8 @@
  *   data object of the port's type, except image outputs, which are then handed out in
  *   VTK's pieces (each rank gets the piece it asked for) and record the total extent
  *   they split (ALL_PIECES_EXTENT), so that a sub-extent request never re-executes the
- *   filter, and so the collective gather, on some ranks only. Every rank's output
+ *   filter, and so the collective gather, on some ranks only. Meshes are gathered and
+ *   welded on rank 0 (DistributedPiece::gatherMesh). Every rank's output
  *   carries the field data "TopoGPUResultRank" (int, the rank holding the result). The
  *   gather fails with a clear error when the whole field would not fit in rank 0's
  *   memory.

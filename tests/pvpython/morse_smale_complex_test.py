@@ -417,8 +417,8 @@ def run_documented_examples():
         for script in scripts:
             serial = run([pvpython], script)
             print("docs/filters/%s example ran: %s" % (page, serial))
-            # meshes are not gathered across ranks (an error says so): their examples
-            # say "# serial only"
+            # (an example that cannot run distributed says "# serial only"; the mesh
+            # example runs distributed too: its pieces are gathered and welded)
             if (page == "morse-smale-complex.md" and pvbatch and mpiexec
                     and "# serial only" not in script):
                 distributed = run([mpiexec, "-n", "2", "--allow-run-as-root",
