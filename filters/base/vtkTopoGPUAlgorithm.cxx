@@ -1102,6 +1102,16 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
   return 1;
 }
 
+bool vtkTopoGPUAlgorithm::RequestedPieceExtent(vtkInformation* outInfo, int extent[6]) {
+  if (outInfo == nullptr ||
+      (!outInfo->Has(vtkDataObject::ALL_PIECES_EXTENT()) &&
+       !outInfo->Has(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT())))
+    return false;
+  const PieceRequest wanted = pieceRequest(outInfo, outInfo);
+  std::copy(wanted.extent, wanted.extent + 6, extent);
+  return true;
+}
+
 bool vtkTopoGPUAlgorithm::IsDistributedRequest(vtkInformationVector* outputVector) {
   vtkMultiProcessController* controller =
       vtkMultiProcessController::GetGlobalController();

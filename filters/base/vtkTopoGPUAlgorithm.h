@@ -103,6 +103,10 @@ protected:
   // True when a request runs on several MPI ranks with the data split in pieces: the
   // filters that gather the whole input to one rank branch on it in ProcessRequest.
   static bool IsDistributedRequest(vtkInformationVector* outputVector);
+  // The extent an image output's piece is asked for (VTK's piece protocol: this rank's
+  // piece of the whole extent with the ghost levels asked for); false when the port
+  // says no whole extent.
+  static bool RequestedPieceExtent(vtkInformation* outInfo, int extent[6]);
 
 #ifndef __VTK_WRAP__
   // The module's part: its core call through run.visit and its outputs. Throws

@@ -49,13 +49,16 @@ int vtkTopoGPUScalarFieldSmoother::RequestUpdateExtent(
     vtkInformation* request, vtkInformationVector** inputVector,
     vtkInformationVector* outputVector) {
   this->Superclass::RequestUpdateExtent(request, inputVector, outputVector);
-  // Each pass reads one more ring of neighbours: as many ghost layers as passes keep
-  // the owned points of an image piece exact. Meshes rebuild one layer themselves and
-  // refresh it after each pass (TopoGPUDistributedPiece.h).
+  // Each pass reads one more ring of neighbours: the ghost layers a consumer asks for
+  // plus one per pass keep an image piece's points and those layers exact (the output
+  // is cropped to them in Compute). Meshes rebuild one layer themselves and refresh it
+  // after each pass (TopoGPUDistributedPiece.h).
   vtkInformation* inInfo = inputVector[0]->GetInformationObject(0);
+  vtkInformation* outInfo = outputVector->GetInformationObject(0);
   if (inInfo != nullptr && vtkImageData::GetData(inInfo) != nullptr) {
     const auto key = vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS();
-    inInfo->Set(key, std::max(inInfo->Get(key), this->NumberOfIterations));
+    const int asked = outInfo != nullptr && outInfo->Has(key) ? outInfo->Get(key) : 0;
+    inInfo->Set(key, std::max(inInfo->Get(key), asked + this->NumberOfIterations));
   }
   return 1;
 }
@@ -216,5 +219,12 @@ void vtkTopoGPUScalarFieldSmoother::Compute(topogpu::vtk::FilterRun& run) {
     output->GetPointData()->AddArray(smoothed);
   else // an unnamed input can only have been the active scalars
     output->GetPointData()->SetScalars(smoothed);
+  // An image piece's outer ghost layers, read by the passes but short of neighbours
+  // themselves, are left out: the output holds the extent asked for, all of it exact.
+  auto* image = vtkImageData::SafeDownCast(output);
+  int extent[6];
+  if (image != nullptr &&
+      RequestedPieceExtent(run.outputVector->GetInformationObject(0), extent))
+    image->Crop(extent);
   run.report.timings.emplace_back("output", outputTimer.seconds());
 }

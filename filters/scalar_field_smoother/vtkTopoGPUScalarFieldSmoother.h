@@ -15,8 +15,9 @@
  * input array (same name and type; integers rounded to nearest), plus the RunReport
  * field data of vtkTopoGPUAlgorithm.
  *
- * Distributed runs: every point gets its serial value. Images: NumberOfIterations ghost
- * layers are requested. Meshes: the piece is rebuilt with one ghost layer
+ * Distributed runs: every point gets its serial value. Images: the consumer's ghost
+ * layers plus NumberOfIterations are requested and the output is cropped to the
+ * consumer's (all exact). Meshes: the piece is rebuilt with one ghost layer
  * (TopoGPUDistributedPiece.h) and the passes run one at a time, the ghost values
  * refreshed from their owners after each.
  */
