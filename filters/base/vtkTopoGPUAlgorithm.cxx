@@ -784,31 +784,31 @@ std::string missingImageGhosts(vtkImageData* image, vtkInformation* inInfo, int 
   image->GetExtent(extent);
   image->GetDimensions(dims);
   vtkUnsignedCharArray* ghosts = image->GetPointData()->GetGhostArray();
-  const auto ghost = [&](int a, int k) {
+  const auto ghost = [&](std::size_t axis, int k) {
     int ijk[3] = {dims[0] / 2, dims[1] / 2, dims[2] / 2};
-    ijk[a] = k;
+    ijk[axis] = k;
     return ghosts != nullptr &&
            (ghosts->GetValue(ijk[0] + vtkIdType(dims[0]) *
                                           (ijk[1] + vtkIdType(dims[1]) * ijk[2])) &
             vtkDataSetAttributes::DUPLICATEPOINT) != 0;
   };
-  for (int a = 0; a < 3; ++a) {
+  for (std::size_t a = 0; a < 3; ++a) {
+    const std::size_t low = 2 * a, high = low + 1;
     int below = 0, above = 0;
     while (below < dims[a] && ghost(a, below))
       ++below;
     while (above < dims[a] && ghost(a, dims[a] - 1 - above))
       ++above;
-    const char axis = char('x' + a);
-    if (extent[2 * a] > whole[2 * a] && below < needed)
-      return "the image piece " + std::to_string(extent[2 * a]) + ".." +
-             std::to_string(extent[2 * a + 1]) + " along " + axis + " has " +
-             std::to_string(below) + " ghost layers below it, " + std::to_string(needed) +
-             " are needed";
-    if (extent[2 * a + 1] < whole[2 * a + 1] && above < needed - 1)
-      return "the image piece " + std::to_string(extent[2 * a]) + ".." +
-             std::to_string(extent[2 * a + 1]) + " along " + axis + " has " +
-             std::to_string(above) + " ghost layers above it, " +
-             std::to_string(needed - 1) + " are needed";
+    const auto shortOf = [&](int layers, const char* side, int wanted) {
+      return "the image piece " + std::to_string(extent[low]) + ".." +
+             std::to_string(extent[high]) + " along " + char('x' + a) + " has " +
+             std::to_string(layers) + " ghost layers " + side + " it, " +
+             std::to_string(wanted) + " are needed";
+    };
+    if (extent[low] > whole[low] && below < needed)
+      return shortOf(below, "below", needed);
+    if (extent[high] < whole[high] && above < needed - 1)
+      return shortOf(above, "above", needed - 1);
   }
   return {};
 }
