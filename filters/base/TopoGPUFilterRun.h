@@ -38,6 +38,8 @@ private:
   int lastOwned_[3] = {0, 0, 0};
 };
 
+class DistributedPiece;
+
 struct FilterRun {
   vtkDataSet* input = nullptr;
   vtkDataObject* inputObject = nullptr; // the input, also when not a vtkDataSet
@@ -50,6 +52,9 @@ struct FilterRun {
   // Maps the core's own 0..1 onto the part of the progress bar left for it.
   Monitor monitor;
   const PieceOwnership* ownership = nullptr;
+  // LocalResult modules in a distributed run on meshes: the rebuilt piece (run.input is
+  // its mesh), else null.
+  const DistributedPiece* piece = nullptr;
   // Filled by the module from its core output; written to field data by the base.
   RunReport report;
 

@@ -1,5 +1,6 @@
 #include "vtkTopoGPUAlgorithm.h"
 
+#include "TopoGPUDistributedPiece.h"
 #include "TopoGPUFilterRun.h"
 
 #include "core/common/HostMemory.h"
@@ -839,6 +840,62 @@ void handOutImagePieces(vtkMultiProcessController* controller,
   }
 }
 
+// A piece of a distributed image is classified with the pipeline's ghost layers: it
+// must come with the `needed` layers asked for below each face where it is cut from a
+// neighbour (the face above is shared with the next piece, which owns it, so one layer
+// less there). A source that ignores ghost-level requests gives none. Returns what is
+// missing, or nothing.
+std::string missingImageGhosts(vtkImageData* image, vtkInformation* inInfo, int needed) {
+  if (inInfo == nullptr || !inInfo->Has(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT()))
+    return {};
+  int whole[6], extent[6], dims[3];
+  inInfo->Get(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT(), whole);
+  image->GetExtent(extent);
+  image->GetDimensions(dims);
+  vtkUnsignedCharArray* ghosts = image->GetPointData()->GetGhostArray();
+  const auto ghost = [&](std::size_t axis, int k) {
+    int ijk[3] = {dims[0] / 2, dims[1] / 2, dims[2] / 2};
+    ijk[axis] = k;
+    return ghosts != nullptr &&
+           (ghosts->GetValue(ijk[0] + vtkIdType(dims[0]) *
+                                          (ijk[1] + vtkIdType(dims[1]) * ijk[2])) &
+            vtkDataSetAttributes::DUPLICATEPOINT) != 0;
+  };
+  for (std::size_t a = 0; a < 3; ++a) {
+    const std::size_t low = 2 * a, high = low + 1;
+    int below = 0, above = 0;
+    while (below < dims[a] && ghost(a, below))
+      ++below;
+    while (above < dims[a] && ghost(a, dims[a] - 1 - above))
+      ++above;
+    const auto shortOf = [&](int layers, const char* side, int wanted) {
+      return "the image piece " + std::to_string(extent[low]) + ".." +
+             std::to_string(extent[high]) + " along " + char('x' + a) + " has " +
+             std::to_string(layers) + " ghost layers " + side + " it, " +
+             std::to_string(wanted) + " are needed";
+    };
+    if (extent[low] > whole[low] && below < needed)
+      return shortOf(below, "below", needed);
+    if (extent[high] < whole[high] && above < needed - 1)
+      return shortOf(above, "above", needed - 1);
+  }
+  return {};
+}
+
+// A rank of a rebuilt piece failing before the others' agreement to compute takes part
+// in it, so they fail with it instead of waiting. Returns what this rank reports: the
+// first failing rank's error on rank 0, nothing elsewhere (DistributedPiece::agree).
+std::string agreedFailure(vtkMultiProcessController* controller,
+                          const std::string& error) {
+  try {
+    topogpu::vtk::DistributedPiece::agree(controller, error, error.empty());
+  } catch (const topogpu::Error& e) {
+    return e.what();
+  } catch (const std::exception&) {
+  }
+  return {};
+}
+
 } // namespace
 
 int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
@@ -870,13 +927,82 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
       fromInfo, vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_PIECES(), 1);
   const bool wholeDomain = this->NeedsWholeDomain() && controller != nullptr &&
                            controller->GetNumberOfProcesses() > 1 && pieces > 1;
-  vtkSmartPointer<vtkImageData> gathered;
+  const bool byPieces = this->LocalResult && !wholeDomain && controller != nullptr &&
+                        controller->GetNumberOfProcesses() > 1 && pieces > 1;
+  std::unique_ptr<topogpu::vtk::DistributedPiece> piece;
+  vtkSmartPointer<vtkDataSet> gathered;
   // Past a gather that went ahead, every rank takes part in handing out the image
   // pieces, whatever happens to the computation on rank 0.
   bool handOut = false;
-  enum class Outcome { Computed, OnRank0, Failed } outcome = Outcome::Computed;
+  enum class Outcome {
+    Computed,
+    OnRank0,
+    EmptyPiece,
+    Failed
+  } outcome = Outcome::Computed;
+  bool pieceAgreed = false; // a rebuilt piece's ranks agreed to compute (see below)
   try {
-    if (wholeDomain) {
+    if (byPieces) {
+      // Collective: meshes are rebuilt with their ghost layers (as many as the module
+      // or a consumer needs); images keep the pipeline's.
+      const topogpu::Timer pieceTimer;
+      piece = topogpu::vtk::DistributedPiece::build(
+          controller, input,
+          std::max(this->LocalGhostLayers,
+                   updateValue(
+                       fromInfo,
+                       vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS(),
+                       0)));
+      if (piece) {
+        input = piece->mesh();
+        stages.emplace_back("ghost layers (distributed)", pieceTimer.seconds());
+      } else {
+        // Images: every rank checks its piece's ghost layers, and all go on or none.
+        vtkInformation* inInfo = inputVector[0]->GetInformationObject(0);
+        auto* image = vtkImageData::SafeDownCast(input);
+        std::string missing =
+            image == nullptr || image->GetNumberOfPoints() == 0
+                ? std::string()
+                : missingImageGhosts(image, inInfo,
+                                     updateValue(inInfo,
+                                                 vtkStreamingDemandDrivenPipeline::
+                                                     UPDATE_NUMBER_OF_GHOST_LEVELS(),
+                                                 0));
+        if (!missing.empty())
+          missing +=
+              ": its source ignores ghost-level requests, so the points at the cut "
+              "would miss neighbours. Split the image with RedistributeDataSet or "
+              "D3 first (the filter then builds the ghost layers itself) or run on "
+              "one process";
+        topogpu::vtk::DistributedPiece::agree(controller, missing, false);
+        if (input == nullptr || input->GetNumberOfPoints() == 0)
+          outcome = Outcome::EmptyPiece; // another rank holds the data
+      }
+    }
+    // Meshes: gathered to rank 0 and welded there (collective; nothing when the pieces
+    // are images).
+    const topogpu::Timer meshTimer;
+    const auto mesh = wholeDomain
+                          ? topogpu::vtk::DistributedPiece::gatherMesh(controller, input)
+                          : topogpu::vtk::DistributedPiece::Gathered();
+    if (mesh.whole) {
+      gathered = mesh.whole;
+      input = gathered;
+      // The input array chosen on the gathered mesh, as on a serial input.
+      auto wholeInfo = vtkSmartPointer<vtkInformation>::New();
+      wholeInfo->Set(vtkDataObject::DATA_OBJECT(), gathered);
+      auto wholeVector = vtkSmartPointer<vtkInformationVector>::New();
+      wholeVector->Append(wholeInfo);
+      vtkInformationVector* wholeInputs[1] = {wholeVector};
+      if (this->NeedsInputScalars) {
+        std::string name;
+        run.scalars = this->ResolveInputScalars(wholeInputs, input, name);
+        run.values = topogpu::vtk::viewScalarArray(run.scalars, name);
+      }
+      stages.emplace_back("gather to rank 0", meshTimer.seconds());
+    } else if (mesh.meshes) {
+      outcome = Outcome::OnRank0;
+    } else if (wholeDomain) {
       const topogpu::Timer gatherTimer;
       GatheredDomain domain = gatherWholeDomain(
           controller, input, this->NeedsInputScalars,
@@ -909,14 +1035,27 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
       };
       run.monitor.abortRequested = [this]() { return this->CheckAbort(); };
       this->Compute(run);
+    } else if (outcome == Outcome::Computed && piece && input->GetNumberOfPoints() == 0) {
+      // Nothing here, but the other ranks' collective steps need this one.
+      pieceAgreed = true;
+      topogpu::vtk::DistributedPiece::agree(controller, "", this->CheckAbort());
+      run.input = input;
+      run.inputObject = input;
+      run.piece = piece.get();
+      this->ComputeEmptyPiece(run);
+      outcome = Outcome::EmptyPiece;
     } else if (outcome == Outcome::Computed) {
       if (input == nullptr || input->GetNumberOfPoints() == 0)
         throw topogpu::Error("the input is empty (no points)");
       run.input = input;
       run.inputObject = input;
+      run.piece = piece.get();
       if (this->NeedsInputScalars && !wholeDomain) {
         std::string name;
-        run.scalars = this->ResolveInputScalars(inputVector, input, name);
+        run.scalars =
+            this->ResolveInputScalars(inputVector, piece ? piece->input() : input, name);
+        if (piece)
+          run.scalars = piece->carried(run.scalars);
         run.values = topogpu::vtk::viewScalarArray(run.scalars, name);
       }
 
@@ -941,6 +1080,12 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
       }
       stages.emplace_back(reused ? "triangulation (cached)" : "triangulation",
                           timer.seconds());
+      if (piece) {
+        // Every rank of a rebuilt piece gets here or fails in the catch below: Compute
+        // starts on all of them or on none.
+        pieceAgreed = true;
+        topogpu::vtk::DistributedPiece::agree(controller, "", this->CheckAbort());
+      }
       if (!this->Cache->result.note.empty())
         vtkWarningMacro(<< (this->Cache->result.note.rfind("GALE", 0) == 0
                                 ? ""
@@ -958,20 +1103,27 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
         progress(kCoreStart + (kCoreEnd - kCoreStart) * std::clamp(fraction, 0.0, 1.0));
       };
       run.monitor.abortRequested = [this]() { return this->CheckAbort(); };
-      // A gathered image is one piece: no ghosts, every point owned.
+      // A gathered image is one piece: no ghosts, every point owned; a rebuilt piece
+      // marks the points other ranks own as ghosts.
       const topogpu::vtk::PieceOwnership ownership(
-          input, wholeDomain ? nullptr : inputVector[0]->GetInformationObject(0));
+          input,
+          wholeDomain || piece ? nullptr : inputVector[0]->GetInformationObject(0));
       run.ownership = &ownership;
       this->Compute(run);
-      if (!cacheable)
+      if (!cacheable || piece) // the triangulation views the rebuilt piece's cells
         this->Cache.reset();
     }
   } catch (const topogpu::Aborted&) {
     // The user asked for it: an empty output, no error dialog.
+    if (piece != nullptr && !pieceAgreed)
+      agreedFailure(controller, "");
     ClearOutputs(outputVector);
     outcome = Outcome::Failed;
   } catch (const std::exception& e) {
-    vtkErrorMacro(<< this->Label << ": " << e.what());
+    const std::string message =
+        piece != nullptr && !pieceAgreed ? agreedFailure(controller, e.what()) : e.what();
+    if (!message.empty())
+      vtkErrorMacro(<< this->Label << ": " << message);
     ClearOutputs(outputVector);
     // A failed triangulation must not be reused after the input is fixed in place.
     this->Cache.reset();
@@ -979,7 +1131,7 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
   }
   if (handOut)
     handOutImagePieces(controller, outputVector, fromInfo);
-  if (outcome == Outcome::Failed)
+  if (outcome == Outcome::Failed || outcome == Outcome::EmptyPiece)
     return 1;
   if (outcome == Outcome::OnRank0) {
     // The result is on rank 0 (and the images' pieces here): the outputs say where.
@@ -1017,6 +1169,16 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
     addResultRank(outputVector);
   progress(1.0);
   return 1;
+}
+
+bool vtkTopoGPUAlgorithm::RequestedPieceExtent(vtkInformation* outInfo, int extent[6]) {
+  if (outInfo == nullptr ||
+      (!outInfo->Has(vtkDataObject::ALL_PIECES_EXTENT()) &&
+       !outInfo->Has(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT())))
+    return false;
+  const PieceRequest wanted = pieceRequest(outInfo, outInfo);
+  std::copy(wanted.extent, wanted.extent + 6, extent);
+  return true;
 }
 
 bool vtkTopoGPUAlgorithm::IsDistributedRequest(vtkInformationVector* outputVector) {

@@ -16,6 +16,8 @@
  * - a topogpu::Monitor wired to UpdateProgress and CheckAbort; the triangulation takes
  *   the first tenth of the progress bar, the core call the next 85%;
  * - one ghost layer requested upstream and the piece ownership of a distributed run;
+ *   for modules with a local result (LocalResult) on meshes, the piece rebuilt with its
+ *   own ghost layers (TopoGPUDistributedPiece.h), whatever the split;
  * - the RunReport written to field data: TopoGPUBackend (string), TopoGPUTime (double,
  *   seconds), TopoGPUTimingStages (strings) with the parallel TopoGPUTimings (seconds);
  *   its warnings go to vtkWarningMacro;
@@ -30,7 +32,8 @@
  *   data object of the port's type, except image outputs, which are then handed out in
  *   VTK's pieces (each rank gets the piece it asked for) and record the total extent
  *   they split (ALL_PIECES_EXTENT), so that a sub-extent request never re-executes the
- *   filter, and so the collective gather, on some ranks only. Every rank's output
+ *   filter, and so the collective gather, on some ranks only. Meshes are gathered and
+ *   welded on rank 0 (DistributedPiece::gatherMesh). Every rank's output
  *   carries the field data "TopoGPUResultRank" (int, the rank holding the result). The
  *   gather fails with a clear error when the whole field would not fit in rank 0's
  *   memory.
@@ -118,11 +121,20 @@ protected:
   // True when a request runs on several MPI ranks with the data split in pieces: the
   // filters that gather the whole input to one rank branch on it in ProcessRequest.
   static bool IsDistributedRequest(vtkInformationVector* outputVector);
+  // The extent an image output's piece is asked for (VTK's piece protocol: this rank's
+  // piece of the whole extent with the ghost levels asked for); false when the port
+  // says no whole extent.
+  static bool RequestedPieceExtent(vtkInformation* outInfo, int extent[6]);
 
 #ifndef __VTK_WRAP__
   // The module's part: its core call through run.visit and its outputs. Throws
   // topogpu::Error for bad input and lets topogpu::Aborted through.
   virtual void Compute(topogpu::vtk::FilterRun& run) = 0;
+  // LocalResult modules in a distributed run, on a rank whose piece is empty: takes part
+  // in the collective steps Compute() takes on the other ranks (none by default).
+  virtual void ComputeEmptyPiece(topogpu::vtk::FilterRun& run) {
+    (void)run;
+  }
 
   // The point scalar to run on (see the class comment); throws topogpu::Error naming
   // the problem. name receives the array's name for messages.
@@ -158,6 +170,16 @@ protected:
     return false;
   }
 
+  // Whether the module's result at a vertex depends on the vertex's star only
+  // (critical points, smoother). In a distributed run with meshes the base then rebuilds
+  // the piece around its vertices (TopoGPUDistributedPiece.h: welded points, ghost
+  // layers, a shared vertex order); Compute() runs on it (run.input, run.piece), and on
+  // a rank whose piece is empty ComputeEmptyPiece() runs instead.
+  bool LocalResult = false;
+  // The ghost layers around a rebuilt piece that a LocalResult module needs (the
+  // critical points read whether the link's vertices lie on the boundary, so their
+  // stars must be whole too: 2).
+  int LocalGhostLayers = 1;
   // Whether the module needs an input scalar (all of today's do).
   bool NeedsInputScalars = true;
   // Whether the module runs on a triangulation of a vtkDataSet input. When false (Rips

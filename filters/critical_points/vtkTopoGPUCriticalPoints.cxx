@@ -2,6 +2,7 @@
 
 #include "TopoGPUArrays.h"
 #include "TopoGPUColouring.h"
+#include "TopoGPUDistributedPiece.h"
 #include "TopoGPUFilterRun.h"
 
 #include "core/common/Timer.h"
@@ -29,6 +30,10 @@ using topogpu::vtk::namedArray;
 
 vtkTopoGPUCriticalPoints::vtkTopoGPUCriticalPoints() {
   this->Label = "TopoGPU Critical Points";
+  // A vertex's type depends on its star and on whether its link's vertices lie on the
+  // boundary, which their own stars tell: two ghost layers in a distributed mesh.
+  this->LocalResult = true;
+  this->LocalGhostLayers = 2;
   topogpu::vtk::registerCategoricalColours("CriticalType", "Critical type",
                                            topogpu::vtk::criticalTypeCategories());
 }
@@ -62,6 +67,37 @@ void vtkTopoGPUCriticalPoints::Compute(topogpu::vtk::FilterRun& run) {
     for (const std::string& warning : (*gale)->warnings())
       if (warning.rfind("GALE: no GPU producer", 0) != 0) // said once, when it was built
         run.report.warnings.push_back(warning);
+
+  if (run.piece != nullptr && !run.piece->orderedByGlobalIds()) {
+    // A distributed mesh without global point ids breaks ties in the coordinates' order
+    // (the same on every rank), a serial run in the points' order: say where they may
+    // differ.
+    vtkIdType tied = 0;
+    run.visitWithGale([&](auto& triangulation) {
+      for (vtkIdType v = 0; v < run.input->GetNumberOfPoints(); ++v) {
+        if (!run.piece->owns(v))
+          continue;
+        const double value = run.scalars->GetComponent(v, 0);
+        const int degree = triangulation.getVertexNeighborNumber(v);
+        for (int k = 0; k < degree; ++k) {
+          if (run.scalars->GetComponent(triangulation.getVertexNeighbor(v, k), 0) ==
+              value) {
+            ++tied;
+            break;
+          }
+        }
+      }
+    });
+    if (tied > 0)
+      run.report.warnings.push_back(
+          std::to_string(tied) +
+          " vertices of this piece have a neighbour of equal "
+          "value; without point global ids a distributed run breaks such ties by point "
+          "coordinates (the same on every rank), a serial run by point index, so the "
+          "critical points there may differ from a serial run's. With point global ids "
+          "(vtkGlobalIds) ties are broken by id; ids equal to the serial point indices "
+          "give the serial result");
+  }
 
   const topogpu::Timer outputTimer;
   // In a distributed run each point is output by exactly one piece.
@@ -97,7 +133,8 @@ void vtkTopoGPUCriticalPoints::Compute(topogpu::vtk::FilterRun& run) {
     ids->SetId(i, v);
     types->SetValue(i, static_cast<signed char>(result.vertexTypes[v]));
     boundary->SetValue(i, static_cast<signed char>(result.criticalOnBoundary[i] ? 1 : 0));
-    vertexIds->SetValue(i, v);
+    // The point's id in this rank's input piece (a rebuilt piece numbers its own).
+    vertexIds->SetValue(i, run.piece ? run.piece->inputPoint(v) : v);
   }
   auto verts = vtkSmartPointer<vtkCellArray>::New();
   verts->AllocateExact(n, n);

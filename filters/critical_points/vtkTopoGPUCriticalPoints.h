@@ -19,9 +19,13 @@
  * "ttkVertexScalarField" (vtkIdType input vertex id). Field data: see
  * vtkTopoGPUAlgorithm.
  *
- * Distributed runs: ghost points are not output, and ties are broken by the local index,
- * which orders a piece of an image like the whole (both are (z, y, x) lexicographic), so
- * image pieces reproduce the serial result.
+ * Distributed runs: every vertex is output by one rank only. Images: ghost points are
+ * not output, and ties are broken by the local index, which orders a piece of an image
+ * like the whole (both are (z, y, x) lexicographic), so image pieces reproduce the serial
+ * result. Meshes: the piece is rebuilt with its own ghost layer, whatever the split
+ * (TopoGPUDistributedPiece.h); ties are broken by point global ids, else by coordinates
+ * (a warning counts the vertices where that may differ from a serial run), and
+ * "ttkVertexScalarField" is the index in the rank's input piece.
  */
 #ifndef vtkTopoGPUCriticalPoints_h
 #define vtkTopoGPUCriticalPoints_h

@@ -23,9 +23,10 @@
  * vtkTopoGPUAlgorithm, plus "CriticalCellCounts" (n0 n1 n2 n3).
  *
  * Distributed runs (pvbatch --mpi): the gradient pairs cells across piece borders, so
- * the filter runs in whole-domain mode: the field is gathered to rank 0, which outputs
- * the critical cells of the whole domain; the other ranks output an empty vtkPolyData
- * (field data "TopoGPUResultRank" = 0 everywhere).
+ * the filter runs in whole-domain mode: the field (an image's, or a mesh's pieces,
+ * welded) is gathered to rank 0, which outputs the critical cells of the whole domain;
+ * the other ranks output an empty vtkPolyData (field data "TopoGPUResultRank" = 0
+ * everywhere).
  */
 #ifndef vtkTopoGPUDiscreteGradient_h
 #define vtkTopoGPUDiscreteGradient_h

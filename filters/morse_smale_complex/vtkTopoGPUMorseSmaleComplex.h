@@ -38,7 +38,8 @@
  * Port 2 stays empty on this path (2-separatrices of meshes: not computed).
  *
  * Distributed runs (pvbatch --mpi): whole-domain mode, as the discrete gradient: the
- * field is gathered to rank 0, which outputs the complex of the whole domain.
+ * field (an image's, or a mesh's pieces, welded) is gathered to rank 0, which outputs
+ * the complex of the whole domain.
  */
 #ifndef vtkTopoGPUMorseSmaleComplex_h
 #define vtkTopoGPUMorseSmaleComplex_h

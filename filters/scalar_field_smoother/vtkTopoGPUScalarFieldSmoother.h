@@ -15,14 +15,24 @@
  * input array (same name and type; integers rounded to nearest), plus the RunReport
  * field data of vtkTopoGPUAlgorithm.
  *
- * Distributed runs: NumberOfIterations ghost layers are requested, so that every owned
- * point is smoothed as in the serial run.
+ * Distributed runs: every point gets its serial value. Images: the consumer's ghost
+ * layers plus NumberOfIterations are requested and the output is cropped to the
+ * consumer's (all exact). Meshes: the piece is rebuilt with one ghost layer
+ * (TopoGPUDistributedPiece.h) and the passes run one at a time, the ghost values
+ * refreshed from their owners after each.
  */
 #ifndef vtkTopoGPUScalarFieldSmoother_h
 #define vtkTopoGPUScalarFieldSmoother_h
 
 #include "TopoGPUFiltersModule.h"
 #include "vtkTopoGPUAlgorithm.h"
+
+#include <vtkSmartPointer.h> // for SmoothPiece
+
+#include <cstdint> // for SmoothPiece
+#include <vector>  // for SmoothPiece
+
+class vtkDataArray;
 
 class TOPOGPUFILTERS_EXPORT vtkTopoGPUScalarFieldSmoother : public vtkTopoGPUAlgorithm {
 public:
@@ -58,6 +68,9 @@ protected:
                           vtkInformationVector* outputVector) override;
 #ifndef __VTK_WRAP__
   void Compute(topogpu::vtk::FilterRun& run) override;
+  void ComputeEmptyPiece(topogpu::vtk::FilterRun& run) override;
+  vtkSmartPointer<vtkDataArray> SmoothPiece(topogpu::vtk::FilterRun& run,
+                                            const std::vector<std::uint8_t>& mask);
 #endif
 
 private:

@@ -5,6 +5,9 @@ empty; port 3 (the segmentation image) is handed out in pieces, one per rank, wh
 together are the serial run's image. Per-piece complexes would differ at the piece
 borders.
 
+Fetch(msc, idx=3) brings only rank 0's piece; RedistributeDataSet with one partition
+brings the whole segmentation to rank 0 (the docs' way), checked against the serial image.
+
 Consumers that ask port 3 for per-rank pieces or sub-extents (msc.UpdatePipeline(), a
 Contour, ExtractSubset, PassArrays) once made the ranks other than 0 run the filter
 again alone and wait in the gather forever: the write step now runs them, so a
@@ -155,6 +158,29 @@ def msct_compare_image(label, whole, found, ranks):
         label, int((~covered).sum()))
 
 
+def msct_compare_fetched(case, serial):
+    """Fetch(msc, idx=3) under MPI brought a piece only; RedistributeDataSet with one
+    partition then Fetch brought every point, with the serial image's values once back
+    in the image's point order (found from the coordinates, as the docs do)."""
+    fetched = np.load(os.path.join(OUT, "%s_fetched.npz" % case))
+    n = serial.GetNumberOfPoints()
+    assert 0 < len(fetched["points"]) < n, \
+        "%s: Fetch(msc, idx=3) gave %d of %d points" % (case, len(fetched["points"]), n)
+    whole = np.load(os.path.join(OUT, "%s_whole.npz" % case))
+    p = whole["points"]
+    assert len(p) == n, "%s: the redistributed segmentation has %d of %d points" % (
+        case, len(p), n)
+    axes = [np.unique(p[:, a]) for a in range(3)]
+    ijk = [np.searchsorted(axes[a], p[:, a]) for a in range(3)]
+    flat = ijk[0] + len(axes[0]) * (ijk[1] + len(axes[1]) * ijk[2])
+    assert len(np.unique(flat)) == n, "%s: points repeat" % case
+    expected = msct_arrays(serial)
+    for key in ("p_AscendingManifold", "p_DescendingManifold", "p_MorseSmaleManifold"):
+        ordered = np.empty_like(whole[key])
+        ordered[flat] = whole[key]
+        assert np.array_equal(ordered, expected[key]), "%s: %s differs" % (case, key)
+
+
 if MODE == "prepare":
     os.makedirs(OUT, exist_ok=True)
     pv_helpers.write_random_ties(RANDOM, (17, 14, 9), seed=13, levels=6)
@@ -186,6 +212,14 @@ elif MODE == "write":
         # the pieces: each rank's input extent is smaller than the whole
         ProgrammableFilter(  # noqa: F405
             Input=msct_source(case), Script=RECORD % (OUT, case, 9)).UpdatePipeline()
+        # What Fetch brings of port 3 (the docs: the first rank's piece only), and the
+        # documented way to have the whole segmentation on rank 0.
+        np.savez(os.path.join(OUT, "%s_fetched.npz" % case),
+                 **msct_arrays(servermanager.Fetch(msc, idx=IMAGE_PORT)))
+        whole = RedistributeDataSet(Input=OutputPort(msc, IMAGE_PORT),  # noqa: F405
+                                    NumberOfPartitions=1)
+        np.savez(os.path.join(OUT, "%s_whole.npz" % case),
+                 **msct_arrays(servermanager.Fetch(whole)))
     with open(os.path.join(OUT, "consumer_totals.json"), "w") as f:
         json.dump(totals, f)
     print("wrote the outputs of %d ranks" % ranks)
@@ -222,6 +256,7 @@ else:
                                OUT, "%s_port%d_rank*.npz" % (case, IMAGE_PORT)))), len(pieces))
         for path in glob.glob(os.path.join(OUT, "%s_port%d_rank*.npz" % (case, IMAGE_PORT))):
             assert int(np.load(path)["where"]) == 0, path
+        msct_compare_fetched(case, servermanager.Fetch(msc, idx=IMAGE_PORT))
         # the fresh filter's first consumer asked for a sub-extent: its pieces make up
         # the serial extract of the serial image
         serial_subset = ExtractSubset(Input=OutputPort(msc, IMAGE_PORT), VOI=VOI)  # noqa: F405
