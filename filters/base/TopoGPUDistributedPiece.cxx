@@ -794,37 +794,40 @@ void DistributedPiece::planExchange() {
   }
 }
 
-void DistributedPiece::exchange(double* values, const std::string& localError,
-                                bool aborted) const {
+void DistributedPiece::exchange(void* values, std::size_t valueBytes,
+                                const std::string& localError, bool aborted) const {
   agree(controller_, localError, aborted);
   vtkMPIController* mpi = mpiOf(controller_);
+  auto* bytes = static_cast<char*>(values);
   const std::size_t ranks = receives_.size();
-  std::vector<std::vector<double>> in(ranks), out(ranks);
+  std::vector<std::vector<char>> in(ranks), out(ranks);
   std::vector<vtkMPICommunicator::Request> requests;
   requests.reserve(2 * ranks);
   for (std::size_t q = 0; q < ranks; ++q) {
     if (receives_[q].empty())
       continue;
-    in[q].resize(receives_[q].size());
+    in[q].resize(receives_[q].size() * valueBytes);
     requests.emplace_back();
-    mpi->NoBlockReceive(in[q].data(), checkedCount(in[q].size(), "values"), int(q),
+    mpi->NoBlockReceive(in[q].data(), checkedCount(in[q].size(), "bytes"), int(q),
                         kValueTag, requests.back());
   }
   for (std::size_t q = 0; q < ranks; ++q) {
     if (sends_[q].empty())
       continue;
-    out[q].reserve(sends_[q].size());
-    for (const vtkIdType v : sends_[q])
-      out[q].push_back(values[v]);
+    out[q].resize(sends_[q].size() * valueBytes);
+    for (std::size_t k = 0; k < sends_[q].size(); ++k)
+      std::memcpy(out[q].data() + k * valueBytes,
+                  bytes + std::size_t(sends_[q][k]) * valueBytes, valueBytes);
     requests.emplace_back();
-    mpi->NoBlockSend(out[q].data(), checkedCount(out[q].size(), "values"), int(q),
+    mpi->NoBlockSend(out[q].data(), checkedCount(out[q].size(), "bytes"), int(q),
                      kValueTag, requests.back());
   }
   if (!requests.empty())
     mpi->WaitAll(int(requests.size()), requests.data());
   for (std::size_t q = 0; q < ranks; ++q)
     for (std::size_t k = 0; k < receives_[q].size(); ++k)
-      values[receives_[q][k]] = in[q][k];
+      std::memcpy(bytes + std::size_t(receives_[q][k]) * valueBytes,
+                  in[q].data() + k * valueBytes, valueBytes);
 }
 
 } // namespace topogpu::vtk

@@ -68,10 +68,12 @@ public:
   // Whether the shared order comes from global point ids (else from coordinates).
   bool orderedByGlobalIds() const { return byIds_; }
 
-  // Collective: copies every ghost vertex's value from its owner (values: one per
-  // vertex of mesh(); may be null on a rank with an empty mesh). localError non-empty
-  // (this rank failed) or aborted on any rank stops every rank here, as agree() does.
-  void exchange(double* values, const std::string& localError, bool aborted) const;
+  // Collective: copies every ghost vertex's value from its owner (values: one of
+  // valueBytes bytes per vertex of mesh(), any type, moved as bytes so that no value is
+  // rounded; may be null on a rank with an empty mesh). localError non-empty (this rank
+  // failed) or aborted on any rank stops every rank here, as agree() does.
+  void exchange(void* values, std::size_t valueBytes, const std::string& localError,
+                bool aborted) const;
 
   // Collective: every rank learns whether one failed or aborted. Rank 0 then throws
   // Error with the first failing rank's message (prefixed "rank r: "), the others

@@ -87,22 +87,35 @@ std::vector<std::uint8_t> maskOf(vtkDataArray* array, vtkIdType n) {
 
 // A distributed mesh (run.piece): one pass at a time on the rebuilt piece, the ghost
 // vertices' values refreshed from their owners after each, so one ghost layer serves
-// any number of passes. The passes run in double as in one call, and the result goes
-// to the input's type once at the end. Every rank takes every exchange, also after a
-// failure (the exchange then stops all of them).
+// any number of passes. The passes work in the serial run's working type (double for
+// floating-point fields, rounded to the input's type once at the end; the input's own
+// type for integers, each pass exact), so the pieces equal one serial call. Every rank
+// takes every exchange, also after a failure (the exchange then stops all of them).
 vtkSmartPointer<vtkDataArray>
 vtkTopoGPUScalarFieldSmoother::SmoothPiece(topogpu::vtk::FilterRun& run,
                                            const std::vector<std::uint8_t>& mask) {
   namespace sfs = topogpu::scalar_field_smoother;
+  using topogpu::ScalarType;
   const topogpu::vtk::DistributedPiece& piece = *run.piece;
   const int passes = this->NumberOfIterations;
   const topogpu::Timer timer;
+  const topogpu::SimplexId n = run.values.size;
+  const bool floating =
+      run.values.type == ScalarType::Float32 || run.values.type == ScalarType::Float64;
+  const ScalarType working = floating ? ScalarType::Float64 : run.values.type;
+  const std::size_t width = topogpu::scalarTypeSize(working);
   std::string error;
   bool aborted = false;
-  std::vector<double> current, next;
+  std::vector<unsigned char> current, next;
   try {
-    current = sfs::detail::toDoubles(run.values);
+    current.resize(std::size_t(n) * width);
     next.resize(current.size());
+    TOPOGPU_DISPATCH_SCALAR(run.values.type, {
+      const auto* in = static_cast<const ValueT*>(run.values.data);
+      auto* out = reinterpret_cast<sfs::Working<ValueT>*>(current.data());
+      for (topogpu::SimplexId v = 0; v < n; ++v)
+        out[v] = in[v];
+    });
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -113,8 +126,7 @@ vtkTopoGPUScalarFieldSmoother::SmoothPiece(topogpu::vtk::FilterRun& run,
   for (int pass = 0; pass < passes; ++pass) {
     if (error.empty() && !aborted) {
       try {
-        const topogpu::ScalarArrayView view{current.data(), topogpu::ScalarType::Float64,
-                                            topogpu::SimplexId(current.size())};
+        const topogpu::ScalarArrayView view{current.data(), working, n};
         const topogpu::Monitor monitor =
             run.monitor.stage(double(pass) / passes, double(pass + 1) / passes);
         run.visit([&](auto& triangulation) {
@@ -127,7 +139,7 @@ vtkTopoGPUScalarFieldSmoother::SmoothPiece(topogpu::vtk::FilterRun& run,
         error = e.what();
       }
     }
-    piece.exchange(current.data(), error, aborted);
+    piece.exchange(current.data(), width, error, aborted);
   }
   if (!error.empty())
     throw topogpu::Error(error); // no passes: nothing was exchanged
@@ -142,8 +154,13 @@ vtkTopoGPUScalarFieldSmoother::SmoothPiece(topogpu::vtk::FilterRun& run,
 
   vtkSmartPointer<vtkDataArray> local;
   local.TakeReference(vtkDataArray::CreateDataArray(run.scalars->GetDataType()));
-  local->SetNumberOfTuples(run.values.size);
-  sfs::detail::fromDoubles(current, run.values.type, local->GetVoidPointer(0));
+  local->SetNumberOfTuples(n);
+  TOPOGPU_DISPATCH_SCALAR(run.values.type, {
+    const auto* in = reinterpret_cast<const sfs::Working<ValueT>*>(current.data());
+    auto* out = static_cast<ValueT*>(local->GetVoidPointer(0));
+    for (topogpu::SimplexId v = 0; v < n; ++v)
+      out[v] = sfs::toValue<ValueT>(in[v]);
+  });
   // The input piece's points take their vertex's value; an input ghost point beyond
   // the rebuilt layers keeps its own (it is another rank's to smooth).
   std::string name;
@@ -167,7 +184,7 @@ vtkTopoGPUScalarFieldSmoother::SmoothPiece(topogpu::vtk::FilterRun& run,
 void vtkTopoGPUScalarFieldSmoother::ComputeEmptyPiece(topogpu::vtk::FilterRun& run) {
   // The other ranks' passes exchange with every rank.
   for (int pass = 0; pass < this->NumberOfIterations; ++pass)
-    run.piece->exchange(nullptr, "", false);
+    run.piece->exchange(nullptr, 0, "", false);
 }
 
 void vtkTopoGPUScalarFieldSmoother::Compute(topogpu::vtk::FilterRun& run) {
@@ -192,7 +209,7 @@ void vtkTopoGPUScalarFieldSmoother::Compute(topogpu::vtk::FilterRun& run) {
     if (!error.empty()) {
       // Every rank stops at the first exchange, as in SmoothPiece (none without passes).
       if (this->NumberOfIterations > 0)
-        run.piece->exchange(nullptr, error, false);
+        run.piece->exchange(nullptr, 0, error, false);
       throw topogpu::Error(error);
     }
     smoothed = this->SmoothPiece(run, mask);

@@ -44,11 +44,14 @@ ITERATIONS = 3
 # point order) and a field with ties, which they break as in the serial run;
 # "places" is the same without the ids: ties broken by the points' coordinates, as the
 # oracle on the points renumbered in that order (and a warning says so).
-MESHES = (("surface", "f"), ("surface_ids", "t"), ("surface_places", "t"), ("tets", "f"))
+# "surface_int" holds 64-bit integers near 2^62, whose passes are exact (no double
+# could hold them): the pieces must move them between ranks unrounded.
+MESHES = (("surface", "f"), ("surface_ids", "t"), ("surface_places", "t"), ("tets", "f"),
+          ("surface_int", "i"))
 # The splits each mesh runs on ("source": the Sphere source in pieces, its own field).
 SPLITS = {"surface": ("redistribute", "d3", "pvtu", "source"),
           "surface_ids": ("redistribute",), "surface_places": ("redistribute",),
-          "tets": ("redistribute", "d3")}
+          "tets": ("redistribute", "d3"), "surface_int": ("redistribute", "d3")}
 
 
 def mdt_path(name):
@@ -138,6 +141,8 @@ def mdt_prepare():
         n = data.GetNumberOfPoints()
         if scalar == "f":
             values = rng.random(n)  # no ties
+        elif scalar == "i":
+            values = (2 ** 62 + rng.integers(-2 ** 40, 2 ** 40, size=n)).astype(np.int64)
         else:
             values = rng.integers(0, 6, size=n).astype(np.float64)  # ties everywhere
             ids = mdt_add(data, "ids", np.arange(n, dtype=np.int64))
@@ -145,8 +150,8 @@ def mdt_prepare():
         mdt_add(data, scalar, values)
         cells = mdt_cells(data)
         types = cp_oracle.classify(values, cells, n).types
-        smoothed = smoother_oracle.smooth(values, smoother_oracle.edges_of_cells(cells),
-                                          ITERATIONS)
+        smooth = smoother_oracle.smooth_integers if scalar == "i" else smoother_oracle.smooth
+        smoothed = smooth(values, smoother_oracle.edges_of_cells(cells), ITERATIONS)
         points = dsa.WrapDataObject(data).Points
         np.savez(os.path.join(OUT, name + "_oracle.npz"), points=np.asarray(points),
                  types=types, smoothed=smoothed)
@@ -168,7 +173,7 @@ def mdt_prepare():
         serial = mdt_keyed_cp([pv_helpers.fetch(mdt_cp(reader, scalar))])
         assert serial == mdt_oracle_cp(name), "serial critical points differ from the oracle"
         got = pv_helpers.fetch(mdt_smoother(reader, scalar)).PointData[scalar]
-        bad = smoother_oracle.mismatches(got, smoothed, np.float64)
+        bad = smoother_oracle.mismatches(got, smoothed, values.dtype)
         assert bad.size == 0, "serial smoother differs from the oracle at %d points" % bad.size
         print("%s: %d points, %d critical points" % (name, n, len(serial)))
     # Small tets with a point doubled and a collapsed tet on both copies.
@@ -375,7 +380,10 @@ def mdt_compare_one(name, scalar, split, oracle):
         ghost = out["vtkGhostType"] if "vtkGhostType" in out.files else \
             np.zeros(len(v), dtype=np.uint8)
         seen[v[(ghost.astype(np.int64) & 1) == 0]] = True
-        error = np.abs(out[scalar].astype(np.float64) - smoothed[v]) / (1 + np.abs(smoothed[v]))
+        if smoothed.dtype.kind in "iu":  # exact: any difference counts
+            error = (out[scalar].astype(np.int64) != smoothed[v].astype(np.int64)) * 1.0
+        else:
+            error = np.abs(out[scalar].astype(np.float64) - smoothed[v]) / (1 + np.abs(smoothed[v]))
         worst = max(worst, float(error.max()))
     assert seen.all(), "%s: %d vertices in no piece" % (tag, np.count_nonzero(~seen))
     limit = 1e-12 if split != "source" else 1e-5
