@@ -450,6 +450,17 @@ struct PivotRecord {
   Entry column;
 };
 
+// The assembly's refusal, out of line: kept out of the hot loop it is thrown from, so
+// that the apparent-pair tests there stay inlined.
+[[noreturn, gnu::cold, gnu::noinline]] void columnsOutgrowBudget(int dim,
+                                                                 std::size_t limit) {
+  throw Error("the columns of dimension " + std::to_string(dim) +
+              " outgrow the memory budget: more than " + std::to_string(limit) +
+              " columns (" + byteSize(double(limit) * 2 * sizeof(Entry)) +
+              ") beside the estimated simplices; lower the dimension or the threshold, "
+              "or raise the memory budget");
+}
+
 template <class Graph> class Engine {
 public:
   Engine(const Graph& graph, const BinomialTable& binomial, float threshold,
@@ -463,11 +474,13 @@ public:
   void setProgress(Monitor progress) { progress_ = std::move(progress); }
   static constexpr double kAssembleShare = 0.3;
 
-  // f(first, last) over [0, size) by at most 64 blocks; between them the calling
-  // thread checks for an abort and reports from + (to - from) * done.
+  // f(first, last) over [0, size) by at most 16 blocks of at least 65536 items;
+  // between them the calling thread checks for an abort and reports from + (to - from)
+  // * done. Each block is a parallel loop of its own: smaller ones would leave the
+  // cores idle at every barrier (a small dimension runs as one block).
   template <class F>
   void inBlocks(std::size_t size, double from, double to, F&& f) const {
-    const std::size_t block = std::max<std::size_t>(1024, size / 64 + 1);
+    const std::size_t block = std::max<std::size_t>(std::size_t(1) << 16, size / 16 + 1);
     for (std::size_t first = 0; first < size; first += block) {
       progress_.checkAbort();
       const std::size_t last = std::min(size, first + block);
@@ -1247,13 +1260,7 @@ public:
                            local.columns.push_back(e);
                            if (local.columns.size() % chunk == 0 &&
                                columnTotal.fetch_add(chunk) + chunk > columnLimit)
-                             throw Error(
-                                 "the columns of dimension " + std::to_string(dim + 1) +
-                                 " outgrow the memory budget: more than " +
-                                 std::to_string(columnLimit) + " columns (" +
-                                 byteSize(double(columnLimit) * 2 * sizeof(Entry)) +
-                                 ") beside the estimated simplices; lower the dimension "
-                                 "or the threshold, or raise the memory budget");
+                             columnsOutgrowBudget(dim + 1, columnLimit);
                          }
                          return true;
                        });
