@@ -79,8 +79,12 @@ void computeSaddleConnections(const cubical::Grid&, const std::vector<std::uint8
 
 // ---- geodesic distance (patchFIM) ----
 void solvePatchFim(const eikonal::PatchArrays&, const eikonal::PatchFimSettings&,
-                   const Monitor&, eikonal::PatchFimState&, RunReport&) {
+                   const eikonal::FixedVertices&, const Monitor&, eikonal::PatchFimState&,
+                   RunReport&, std::unique_ptr<PatchFimResident>&) {
   noCuda("patchFIM");
+}
+int livePatchFimResidents() {
+  return 0;
 }
 void* allocateUploadMemory(std::size_t bytes, bool) {
   if (void* p = std::malloc(bytes == 0 ? 1 : bytes))

@@ -14,13 +14,16 @@
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <queue>
 #include <sstream>
 #include <utility>
@@ -61,17 +64,31 @@ std::size_t patchFimDeviceBytes(SimplexId vertices, SimplexId triangles) {
 }
 
 void toFloat32(const double* distance, std::size_t count, float* out) {
-  for (std::size_t i = 0; i < count; ++i) {
-    const double d = distance[i];
-    out[i] = float(d); // +inf converts to +inf
-    if (d < HUGE_VAL && (out[i] == HUGE_VALF || (d > 0 && out[i] < FLT_MIN))) {
-      std::ostringstream s;
-      s.precision(6);
-      s << "the distance of vertex " << i << " is " << d
-        << ", outside float32's range (1.17549e-38 to 3.40282e+38): use double "
-           "precision";
-      throw Error(s.str());
-    }
+  // In parallel; the error names the first vertex outside float32's range.
+  constexpr std::size_t kBlock = std::size_t(1) << 16;
+  const std::size_t blocks = (count + kBlock - 1) / kBlock;
+  const std::size_t firstBad = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, blocks), SIZE_MAX,
+      [&](const tbb::blocked_range<std::size_t>& r, std::size_t bad) {
+        for (std::size_t b = r.begin(); b < r.end(); ++b) {
+          const std::size_t end = std::min(count, (b + 1) * kBlock);
+          for (std::size_t i = b * kBlock; i < end; ++i) {
+            const double d = distance[i];
+            out[i] = float(d); // +inf converts to +inf
+            if (d < HUGE_VAL && (out[i] == HUGE_VALF || (d > 0 && out[i] < FLT_MIN)))
+              bad = std::min(bad, i);
+          }
+        }
+        return bad;
+      },
+      [](std::size_t a, std::size_t b) { return std::min(a, b); });
+  if (firstBad != SIZE_MAX) {
+    std::ostringstream s;
+    s.precision(6);
+    s << "the distance of vertex " << firstBad << " is " << distance[firstBad]
+      << ", outside float32's range (1.17549e-38 to 3.40282e+38): use double "
+         "precision";
+    throw Error(s.str());
   }
 }
 
@@ -148,14 +165,13 @@ struct State {
   double exactRadius = 0; // mesh length units
 };
 
-void initialise(const Mesh& mesh, const Parameters& parameters, State& state) {
+// The CPU solvers' per-vertex start from the start list.
+void initialise(const Mesh& mesh, const detail::FixedStart& fixed, State& state) {
   detail::Start start;
-  detail::initialState(mesh, parameters, start);
+  detail::expandStart(fixed, mesh.vertices, start);
   state.value = std::move(start.value);
   state.label = std::move(start.label);
   state.seed = std::move(start.fixed);
-  state.exactVertices = start.exactVertices;
-  state.exactRadius = start.exactRadius;
 }
 
 // Checks for an abort and reports progress (the share of vertices reached, in steps of
@@ -495,11 +511,15 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
   monitor.report(0.01);
 
   timer.reset();
-  State state;
-  initialise(mesh, parameters, state);
+  // The start as a list: the device uploads only it, the CPU solvers expand it.
+  detail::FixedStart fixed;
+  detail::fixedStart(mesh, parameters, reuse ? &reuse->exact : nullptr, fixed);
   report.timings.emplace_back("exact start", timer.seconds());
   monitor.checkAbort();
   timer.reset();
+  State state;
+  state.exactVertices = SimplexId(fixed.fixed.vertex.size());
+  state.exactRadius = fixed.exactRadius;
   // The solvers work in the mesh's units (EikonalMesh.h): the stop distance too.
   Parameters inUnits = parameters;
   inUnits.stopDistance = detail::inMeshUnits(mesh, parameters.stopDistance);
@@ -507,12 +527,15 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
   Solver ran = parameters.solver;
   switch (parameters.solver) {
   case Solver::Fmm:
+    initialise(mesh, fixed, state);
     runFmm(mesh, inUnits, monitor, state);
     break;
   case Solver::Fim:
+    initialise(mesh, fixed, state);
     runFim(mesh, inUnits, epsilon, monitor, state, report);
     break;
   case Solver::FimMt:
+    initialise(mesh, fixed, state);
     runFimMt(mesh, inUnits, epsilon, monitor, state, report);
     break;
   case Solver::Gpu:
@@ -531,20 +554,29 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
     const double waited = tryGpu ? waitForDevice() : 0.0;
     if (waited > 1e-3)
       report.timings.emplace_back("device start (wait)", waited);
+    // The device memory a kept device state of these patches already holds is needed
+    // again, not in addition.
+    const bool resident = patchesCached && reuse->device != nullptr;
     const Backend resolved =
         tryGpu ? resolveBackend(
                      parameters.solver == Solver::Gpu ? Backend::Gpu : Backend::Auto,
-                     patchFimDeviceBytes(mesh.vertices, mesh.triangles), report)
+                     resident ? 0 : patchFimDeviceBytes(mesh.vertices, mesh.triangles),
+                     report)
                : Backend::Cpu;
     runWithFallback(
         resolved, "patchFIM", report,
         [&] {
           Timer patchTimer;
           PatchArrays built;
-          if (!patchesCached)
+          if (!patchesCached) {
+            if (reuse) {
+              reuse->device.reset(); // the device's copy of the old patches
+              reuse->hasPatches = false;
+            }
             buildPatchArrays(mesh, parameters.patchSize, parameters.useMetis,
                              reuse ? reuse->patches : built, report.warnings,
                              detail::seedFlags(mesh, parameters).data());
+          }
           const PatchArrays& arrays = reuse ? reuse->patches : built;
           if (reuse) {
             reuse->hasPatches = true;
@@ -553,16 +585,23 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
           report.timings.emplace_back(
               patchesCached ? "patches (cached)" : "patches (cpu)", patchTimer.seconds());
           monitor.checkAbort();
-          timer.reset();
           const PatchFimSettings settings = detail::patchFimSettings(mesh, parameters);
           PatchFimState patchState;
-          patchState.value = state.value;
-          patchState.label = state.label;
-          patchState.seed = state.seed;
-          patchState.transfer.resize(kPatchFimTransferCounts);
-          patchState.staging.resize(std::size_t(mesh.vertices) *
-                                    (sizeof(double) + sizeof(SimplexId)));
-          gpu::solvePatchFim(arrays, settings, monitor, patchState, report);
+          std::unique_ptr<gpu::PatchFimResident> once;
+          std::unique_ptr<gpu::PatchFimResident>& device = reuse ? reuse->device : once;
+          try {
+            gpu::solvePatchFim(arrays, settings, fixed.fixed, monitor, patchState, report,
+                               device);
+          } catch (...) {
+            device.reset(); // a failed or aborted run keeps nothing on the device
+            throw;
+          }
+          if (once) {
+            // A run that keeps nothing: its device memory goes back now.
+            timer.reset();
+            once.reset();
+            report.timings.emplace_back("release (gpu)", timer.seconds());
+          }
           if (!patchState.converged)
             report.warnings.push_back(
                 "patchFIM stopped at the iteration cap (" +
@@ -582,7 +621,7 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
         [&] {
           // Nothing of the GPU attempt is kept.
           timer.reset();
-          initialise(mesh, parameters, state);
+          initialise(mesh, fixed, state);
           state.solves = 0;
           state.iterations = 0;
           state.converged = true;
@@ -595,12 +634,14 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
     break;
   }
   }
-  // Beyond the stop distance nothing is reached, whatever the solver left there.
-  result.unreached = detail::toInputUnits(mesh, parameters, state.value, state.label);
   // The GPU's stages ("upload (gpu)", "patchfim (gpu)", "download (gpu)") are timed
   // by solvePatchFim itself.
   if (ran != Solver::Gpu)
     report.timings.emplace_back(std::string(solverName(ran)) + " (cpu)", timer.seconds());
+  // Beyond the stop distance nothing is reached, whatever the solver left there.
+  timer.reset();
+  result.unreached = detail::toInputUnits(mesh, parameters, state.value, state.label);
+  report.timings.emplace_back("input units", timer.seconds());
   result.solver = ran;
   result.distance = std::move(state.value);
   result.seedIdentifier = std::move(state.label);

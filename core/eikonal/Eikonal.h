@@ -158,7 +158,7 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
 // Error naming the first reached distance outside float32's normal range (it would
 // become +inf or lose its digits, down to 0).
 std::vector<float> toFloat32(const std::vector<double>& distance);
-// The same into out[0 .. count) (the filter's output array).
+// The same into out[0 .. count) (the filter's output array), by all cores.
 void toFloat32(const double* distance, std::size_t count, float* out);
 
 } // namespace topogpu::eikonal

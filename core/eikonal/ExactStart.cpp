@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include <queue>
 #include <unordered_map>
 #include <utility>
 
@@ -44,21 +43,91 @@ double along(double px, double py, double qx, double qy, double sx, double sy, d
   return -((px - sx) * ry - (py - sy) * rx) / denominator;
 }
 
+struct Event {
+  double key;
+  std::int64_t id; // >= 0: a window; < 0: the pseudo-source vertex -(id + 1)
+  // The heap's order: smallest key first, then smallest id (every (key, id) is
+  // distinct, so the order of the pops is the same whatever the heap).
+  bool operator>(const Event& o) const {
+    return key > o.key || (key == o.key && id > o.id);
+  }
+};
+
+// Per vertex: whether shortest paths may bend there (Propagation::bends), once known.
+constexpr std::uint8_t kUnknown = 0, kStraight = 1, kBends = 2;
+
+} // namespace
+
+struct ExactWorkspace::Data {
+  std::vector<double> distance;    // +inf between runs
+  std::vector<SimplexId> label;    // -1 between runs
+  std::vector<std::uint8_t> bends; // kUnknown, kStraight or kBends (the mesh's)
+  bool clean = true;               // distance and label are at +inf / -1 everywhere
+  std::vector<Window> windows;
+  std::vector<Event> heap;
+  std::vector<SimplexId> touched; // vertices given a distance
+  // The distance each pseudo-source last spread from.
+  std::unordered_map<SimplexId, double> sourcedAt;
+  // Propagation::bends's scratch.
+  std::vector<std::pair<SimplexId, SimplexId>> fan;
+  std::vector<SimplexId> ends;
+  std::vector<std::uint8_t> used;
+};
+
+ExactWorkspace::ExactWorkspace() = default;
+ExactWorkspace::~ExactWorkspace() = default;
+ExactWorkspace::ExactWorkspace(ExactWorkspace&&) noexcept = default;
+ExactWorkspace& ExactWorkspace::operator=(ExactWorkspace&&) noexcept = default;
+
+std::size_t ExactWorkspace::bytes() const {
+  if (!data_)
+    return 0;
+  const Data& d = *data_;
+  return d.distance.capacity() * sizeof(double) + d.label.capacity() * sizeof(SimplexId) +
+         d.bends.capacity() + d.windows.capacity() * sizeof(Window) +
+         d.heap.capacity() * sizeof(Event) + d.touched.capacity() * sizeof(SimplexId);
+}
+
+ExactWorkspace::Data& ExactWorkspace::data(SimplexId vertices) {
+  if (!data_)
+    data_ = std::make_unique<Data>();
+  Data& d = *data_;
+  const std::size_t n = std::size_t(vertices);
+  if (d.distance.size() != n || !d.clean) {
+    d.distance.assign(n, HUGE_VAL);
+    d.label.assign(n, -1);
+    if (d.bends.size() != n)
+      d.bends.assign(n, 0);
+    d.clean = true;
+  }
+  return d;
+}
+
+namespace {
+
 class Propagation {
 public:
-  Propagation(const Mesh& mesh, double radius, std::size_t maxWindows, double* distance,
-              SimplexId* label)
+  Propagation(const Mesh& mesh, double radius, std::size_t maxWindows,
+              ExactWorkspace::Data& work)
       : mesh_(mesh), tri_(*mesh.tri), radius_(radius), maxWindows_(maxWindows),
-        distance_(distance), label_(label),
-        bends_(static_cast<std::size_t>(mesh.vertices), kUnknown) {}
+        work_(work), distance_(work.distance.data()), label_(work.label.data()),
+        bends_(work.bends.data()), windows_(work.windows), heap_(work.heap),
+        touched_(work.touched), sourcedAt_(work.sourcedAt) {
+    windows_.clear();
+    heap_.clear();
+    touched_.clear();
+    sourcedAt_.clear();
+  }
 
   void run(const std::vector<SimplexId>& seeds, ExactBall& ball) {
+    // Interrupted (an exception), the workspace is reset by its next use.
+    work_.clean = false;
     for (SimplexId s : seeds)
       relax(s, 0, s, true);
     double reachedAll = radius_; // every distance up to this is final
     std::size_t processed = 0;
     while (!heap_.empty()) {
-      const Event e = heap_.top();
+      const Event e = heap_.front();
       if (e.key > radius_)
         break;
       if (processed == maxWindows_) {
@@ -66,7 +135,8 @@ public:
         reachedAll = std::nextafter(e.key, 0.0);
         break;
       }
-      heap_.pop();
+      std::pop_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+      heap_.pop_back();
       ++processed;
       if (e.id < 0)
         spread(-(e.id + 1));
@@ -76,24 +146,28 @@ public:
     ball = ExactBall();
     ball.radius = reachedAll;
     ball.windows = processed;
-    for (SimplexId v : touched_) {
-      if (distance_[v] <= reachedAll) {
+    for (SimplexId v : touched_)
+      if (distance_[v] <= reachedAll)
         ball.vertices.push_back(v);
-      } else {
-        distance_[v] = HUGE_VAL;
-        label_[v] = -1;
-      }
+    std::sort(ball.vertices.begin(), ball.vertices.end());
+    ball.distance.resize(ball.vertices.size());
+    ball.label.resize(ball.vertices.size());
+    for (std::size_t i = 0; i < ball.vertices.size(); ++i) {
+      ball.distance[i] = distance_[ball.vertices[i]];
+      ball.label[i] = label_[ball.vertices[i]];
     }
+    for (SimplexId v : touched_) {
+      distance_[v] = HUGE_VAL;
+      label_[v] = -1;
+    }
+    work_.clean = true;
   }
 
 private:
-  struct Event {
-    double key;
-    std::int64_t id; // >= 0: a window; < 0: the pseudo-source vertex -(id + 1)
-    bool operator>(const Event& o) const {
-      return key > o.key || (key == o.key && id > o.id);
-    }
-  };
+  void pushEvent(double key, std::int64_t id) {
+    heap_.push_back({key, id});
+    std::push_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+  }
 
   double distance(SimplexId v) const { return distance_[v]; }
 
@@ -106,7 +180,7 @@ private:
     distance_[v] = d;
     label_[v] = label;
     if (d <= radius_ && (seed || bends(v)))
-      heap_.push({d, -(v + 1)});
+      pushEvent(d, -(v + 1));
   }
 
   // Whether shortest paths may pass through v and turn: unless v is an interior
@@ -116,7 +190,8 @@ private:
     if (bends_[v] != kUnknown)
       return bends_[v] == kBends;
     const int star = tri_.getVertexStarNumber(v);
-    std::vector<std::pair<SimplexId, SimplexId>> fan(static_cast<std::size_t>(star));
+    std::vector<std::pair<SimplexId, SimplexId>>& fan = work_.fan;
+    fan.resize(static_cast<std::size_t>(star));
     double angle = 0;
     bool result = false;
     for (int i = 0; i < star && !result; ++i) {
@@ -133,7 +208,8 @@ private:
           std::clamp((x * x + y * y - opposite * opposite) / (2 * x * y), -1.0, 1.0));
     }
     if (!result)
-      result = star == 0 || angle > 2 * M_PI * (1 + 1e-9) || !oneCycle(fan);
+      result = star == 0 || angle > 2 * M_PI * (1 + 1e-9) ||
+               !oneCycle(fan, work_.ends, work_.used);
     bends_[v] = result ? kBends : kStraight;
     return result;
   }
@@ -147,13 +223,13 @@ private:
   }
 
   // The triangles around a vertex, as their opposite edges (p, q): one closed cycle, each
-  // endpoint shared by exactly two of them.
-  static bool oneCycle(const std::vector<std::pair<SimplexId, SimplexId>>& fan) {
+  // endpoint shared by exactly two of them (ends and used: scratch).
+  static bool oneCycle(const std::vector<std::pair<SimplexId, SimplexId>>& fan,
+                       std::vector<SimplexId>& ends, std::vector<std::uint8_t>& used) {
     const std::size_t n = fan.size();
     if (n < 3)
       return false;
-    std::vector<SimplexId> ends;
-    ends.reserve(2 * n);
+    ends.clear();
     for (const auto& [p, q] : fan) {
       ends.push_back(p);
       ends.push_back(q);
@@ -162,7 +238,7 @@ private:
     for (std::size_t i = 0; i < ends.size(); i += 2)
       if (ends[i] != ends[i + 1] || (i + 2 < ends.size() && ends[i + 2] == ends[i]))
         return false;
-    std::vector<std::uint8_t> used(n, 0);
+    used.assign(n, 0);
     std::size_t walked = 0;
     SimplexId next = fan[0].second;
     used[0] = 1;
@@ -218,7 +294,7 @@ private:
                                                 : -w.sy);
     if (key > radius_ || dominated(w))
       return;
-    heap_.push({key, std::int64_t(windows_.size())});
+    pushEvent(key, std::int64_t(windows_.size()));
     windows_.push_back(w);
   }
 
@@ -306,24 +382,23 @@ private:
   const ExplicitTriangulation& tri_;
   double radius_;
   std::size_t maxWindows_;
-  std::vector<Window> windows_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> heap_;
+  ExactWorkspace::Data& work_;
   double* distance_;
   SimplexId* label_;
-  std::vector<SimplexId> touched_; // vertices given a distance
   // Per vertex: whether paths may bend there (bends), computed when first reached.
-  static constexpr std::uint8_t kUnknown = 0, kStraight = 1, kBends = 2;
-  std::vector<std::uint8_t> bends_;
-  // The distance each pseudo-source last spread from.
-  std::unordered_map<SimplexId, double> sourcedAt_;
+  std::uint8_t* bends_;
+  std::vector<Window>& windows_;
+  std::vector<Event>& heap_;
+  std::vector<SimplexId>& touched_;
+  std::unordered_map<SimplexId, double>& sourcedAt_;
 };
 
 } // namespace
 
 void exactDistancesNearSeeds(const Mesh& mesh, const std::vector<SimplexId>& seeds,
-                             double radius, std::size_t maxWindows, double* distance,
-                             SimplexId* label, ExactBall& ball) {
-  Propagation propagation(mesh, radius, maxWindows, distance, label);
+                             double radius, std::size_t maxWindows,
+                             ExactWorkspace& workspace, ExactBall& ball) {
+  Propagation propagation(mesh, radius, maxWindows, workspace.data(mesh.vertices));
   propagation.run(seeds, ball);
 }
 

@@ -21,23 +21,48 @@
 #include "core/eikonal/EikonalMesh.h"
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 namespace topogpu::eikonal::detail {
 
+// The propagation's memory, kept between runs on one mesh (a Preparation's) so that a
+// run costs about its ball rather than the mesh: per vertex the distance and label (+inf
+// and -1 between runs: a run resets what it touched) and whether shortest paths may bend
+// there (it depends on the mesh only, so it is computed once, when first needed), and
+// the windows, the heap and the lists, whose capacity is reused.
+class ExactWorkspace {
+public:
+  ExactWorkspace();
+  ~ExactWorkspace();
+  ExactWorkspace(ExactWorkspace&&) noexcept;
+  ExactWorkspace& operator=(ExactWorkspace&&) noexcept;
+  std::size_t bytes() const; // host memory held
+
+  struct Data;                    // ExactStart.cpp
+  Data& data(SimplexId vertices); // sized for a mesh of this many vertices
+
+private:
+  std::unique_ptr<Data> data_;
+};
+
 struct ExactBall {
-  std::vector<SimplexId> vertices; // within the radius, in no particular order
-  double radius = 0;               // every vertex at most this far from a seed is listed
-  std::size_t windows = 0;         // windows propagated
+  // Within the radius, in increasing order, with their distance (lengths in the mesh's
+  // units) and nearest seed.
+  std::vector<SimplexId> vertices;
+  std::vector<double> distance;
+  std::vector<SimplexId> label;
+  double radius = 0;       // every vertex at most this far from a seed is listed
+  std::size_t windows = 0; // windows propagated
 };
 
 // The exact distances (lengths in the mesh's units: Mesh::length) from `seeds` to every
-// vertex within `radius` of them, into distance[v] and their nearest seed into label[v]
-// (per vertex, +inf and -1 on entry, left so outside the ball). At most `maxWindows`
-// windows are propagated: when that stops it earlier, `radius` shrinks to the distance
-// reached (still exact within).
+// vertex within `radius` of them, and their nearest seed. At most `maxWindows` windows
+// are propagated: when that stops it earlier, `radius` shrinks to the distance reached
+// (still exact within). The workspace belongs to this mesh (a new one, or one used on
+// this mesh only).
 void exactDistancesNearSeeds(const Mesh& mesh, const std::vector<SimplexId>& seeds,
-                             double radius, std::size_t maxWindows, double* distance,
-                             SimplexId* label, ExactBall& ball);
+                             double radius, std::size_t maxWindows,
+                             ExactWorkspace& workspace, ExactBall& ball);
 
 } // namespace topogpu::eikonal::detail

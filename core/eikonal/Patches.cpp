@@ -550,11 +550,9 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
 }
 
 std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
-                                               const PatchFimState& state) {
+                                               const std::vector<SimplexId>& fixed) {
   std::vector<std::uint8_t> flag(std::size_t(arrays.patches), 0);
-  for (std::size_t v = 0; v < state.seed.size(); ++v) {
-    if (!state.seed[v])
-      continue;
+  for (SimplexId v : fixed) {
     flag[arrays.patchOf[v]] = 1;
     for (std::int32_t i = arrays.readerOffsets[v]; i < arrays.readerOffsets[v + 1]; ++i)
       flag[arrays.readers[i]] = 1;
@@ -565,6 +563,15 @@ std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
       active.push_back(p);
   }
   return active;
+}
+
+std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
+                                               const PatchFimState& state) {
+  std::vector<SimplexId> fixed;
+  for (std::size_t v = 0; v < state.seed.size(); ++v)
+    if (state.seed[v])
+      fixed.push_back(SimplexId(v));
+  return initialActivePatches(arrays, fixed);
 }
 
 void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings,

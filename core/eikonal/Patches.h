@@ -30,6 +30,18 @@ namespace topogpu::gpu {
 // Defined in cuda/eikonal.
 void* allocateUploadMemory(std::size_t bytes, bool alwaysPin = false);
 void releaseUploadMemory(void* memory) noexcept;
+
+// What the device solver keeps between runs on one set of patch arrays (a Preparation
+// holds it, so that a change of seeds uploads only the new start): the patch tables in
+// device memory, the per-vertex state, the streams and the page-locked staging.
+// Destroying it releases them (cuda/eikonal defines the one kind there is).
+class PatchFimResident {
+public:
+  PatchFimResident() = default;
+  PatchFimResident(const PatchFimResident&) = delete;
+  PatchFimResident& operator=(const PatchFimResident&) = delete;
+  virtual ~PatchFimResident() = default;
+};
 } // namespace topogpu::gpu
 
 namespace topogpu::eikonal {
@@ -143,23 +155,23 @@ struct PatchFimState {
   long long solves = 0;           // triangle solves
   bool converged = true;          // false when maxRounds stopped it
   std::size_t activeAtCap = 0;    // active patches left at the cap
-  // The device solver's small transfers (the worklist's length, the staged upload's
-  // ready counts) go through this page-locked memory, allocated with the state like the
-  // uploaded arrays rather than in the solve (a cudaMallocHost costs 0.5-1 ms, as much
-  // as the rest of a million-vertex upload). The solver sizes it when it is smaller.
-  PinnedVector<unsigned> transfer;
-  // The device solver's download goes through this page-locked block when it holds
-  // value and label (16 bytes per vertex): at full bus speed, then copied by all cores
-  // (H200, 1M vertices: about 1.0 ms against 1.2-1.4 ms straight into the pageable
-  // vectors). Allocated with the state for the same reason; the pageable path
-  // otherwise.
-  PinnedVector<unsigned char> staging;
 };
-// The size of PatchFimState::transfer the device solver uses.
-constexpr std::size_t kPatchFimTransferCounts = 40;
 
-// The first active list, in increasing order: the patches holding a seed and those that
-// read one (a patch of seeds only never changes, so its readers must start).
+// A run's fixed vertices as a list (detail::fixedStart builds it): the seeds at 0 with
+// their own ids and the exact start near them; every other vertex starts at +inf with
+// label -1. The device solver uploads this list only, not per-vertex arrays.
+struct FixedVertices {
+  std::vector<SimplexId> vertex; // increasing, distinct
+  std::vector<double> value;     // in the mesh's units
+  std::vector<SimplexId> label;
+};
+
+// The first active list, in increasing order: the patches holding a fixed vertex and
+// those that read one (a patch of fixed vertices only never changes, so its readers
+// must start).
+std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
+                                               const std::vector<SimplexId>& fixed);
+// The same from the state's fixed flags.
 std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
                                                const PatchFimState& state);
 

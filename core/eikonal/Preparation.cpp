@@ -50,7 +50,7 @@ std::size_t Preparation::bytes() const {
       mesh.fanStart.size() * sizeof(std::int64_t) + mesh.fanSize.size() +
       mesh.fanPoints.size() * sizeof(detail::FanPoint) +
       (mesh.dependentOffsets.size() + mesh.dependents.size()) * sizeof(SimplexId);
-  return (hasMesh ? meshBytes : 0) + (hasPatches ? patches.bytes() : 0);
+  return (hasMesh ? meshBytes : 0) + exact.bytes() + (hasPatches ? patches.bytes() : 0);
 }
 
 std::uint64_t meshFingerprint(const ExplicitTriangulation& triangulation,

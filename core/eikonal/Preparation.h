@@ -1,16 +1,19 @@
 // What execute builds from a mesh alone, kept for the next run on the same mesh (the
 // filter's reruns when only the seeds changed): the mesh setup (edge lengths, virtual
-// edges) and patchFIM's patches with their cell-assembly arrays. Each is keyed on a
-// fingerprint of everything it is built from, so a changed mesh, point, speed or
-// parameter rebuilds it and a stale one is never used.
+// edges), the exact start's memory, and patchFIM's patches with their cell-assembly
+// arrays and their copy on the device. Each is keyed on a fingerprint of everything it
+// is built from, so a changed mesh, point, speed or parameter rebuilds it and a stale
+// one is never used.
 #pragma once
 
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/EikonalMesh.h"
+#include "core/eikonal/ExactStart.h"
 #include "core/eikonal/Patches.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 namespace topogpu::eikonal {
 
@@ -19,10 +22,15 @@ struct Preparation {
   bool hasMesh = false;
   std::uint64_t meshKey = 0;
   detail::Mesh mesh;
+  // The exact start's per-vertex memory on that mesh (ExactStart.h).
+  detail::ExactWorkspace exact;
   // The patches built on that mesh with the settings fingerprinted by patchKey.
   bool hasPatches = false;
   std::uint64_t patchKey = 0;
   PatchArrays patches;
+  // What the device solver keeps of those patches (their tables uploaded, its state),
+  // released with them; empty until a run on the device.
+  std::unique_ptr<gpu::PatchFimResident> device;
 
   void clear() { *this = Preparation(); }
   std::size_t bytes() const; // host memory held

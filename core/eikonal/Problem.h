@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/eikonal/EikonalMesh.h"
+#include "core/eikonal/ExactStart.h"
 #include "core/eikonal/Patches.h"
 
 #include <cstdint>
@@ -20,9 +21,25 @@ struct Start {
   double exactRadius = 0; // they are those this close to a seed (mesh length units)
 };
 
+// The start as a list (what the device uploads) and the radius its exact part lies
+// within.
+struct FixedStart {
+  FixedVertices fixed;
+  double exactRadius = 0; // mesh length units
+};
+
 // The seeds at 0 with their own ids, and the vertices within Parameters::
 // exactStartRadius of them at their exact distance (ExactStart.h) with their nearest
-// seed's; every other vertex at +inf.
+// seed's. workspace: the exact start's memory kept for this mesh (a Preparation's), or
+// null (a fresh one).
+void fixedStart(const Mesh& mesh, const Parameters& parameters, ExactWorkspace* workspace,
+                FixedStart& start);
+
+// The per-vertex arrays of a start list: its values, labels and fixed flags; +inf, -1
+// and 0 at every other vertex.
+void expandStart(const FixedStart& fixed, SimplexId vertices, Start& start);
+
+// fixedStart (a fresh workspace), then expandStart.
 void initialState(const Mesh& mesh, const Parameters& parameters, Start& start);
 
 // 1 at the seeds, 0 elsewhere: patchFIM numbers its patches from them
@@ -37,7 +54,8 @@ PatchFimSettings patchFimSettings(const Mesh& mesh, const Parameters& parameters
 
 // The values back in the input's units: beyond the stop distance or +inf, +inf with
 // label -1 (the count is returned). Throws Error when a reached vertex's travel time is
-// not a normal double (it overflows, or underflows below 2.2e-308), naming it.
+// not a normal double (it overflows, or underflows below 2.2e-308), naming the first
+// such vertex. Parallel.
 SimplexId toInputUnits(const Mesh& mesh, const Parameters& parameters,
                        std::vector<double>& value, std::vector<SimplexId>& label);
 

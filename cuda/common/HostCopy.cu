@@ -1,22 +1,15 @@
 #include "HostCopy.h"
 
+#include "core/common/ParallelCopy.h"
 #include "cuda/common/CudaCheck.h"
 
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
-#include <cstring>
 
 namespace topogpu::gpu {
 
 void copyInParallel(void* to, const void* from, std::size_t bytes) {
-  constexpr std::size_t kBlock = std::size_t(1) << 20;
-  tbb::parallel_for(std::size_t(0), (bytes + kBlock - 1) / kBlock, [&](std::size_t b) {
-    const std::size_t at = b * kBlock;
-    std::memcpy(static_cast<unsigned char*>(to) + at,
-                static_cast<const unsigned char*>(from) + at,
-                std::min(kBlock, bytes - at));
-  });
+  parallelCopy<std::size_t(1) << 20>(static_cast<const unsigned char*>(from), bytes,
+                                     static_cast<unsigned char*>(to));
 }
 
 namespace {

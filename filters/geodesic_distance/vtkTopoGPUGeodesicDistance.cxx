@@ -5,6 +5,7 @@
 #include "TopoGPUFilterRun.h"
 
 #include "core/common/DeviceWarmUp.h"
+#include "core/common/ParallelCopy.h"
 #include "core/common/Timer.h"
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/Preparation.h"
@@ -652,7 +653,8 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
   if (this->DoublePrecision) {
     auto values = vtkSmartPointer<vtkDoubleArray>::New();
     values->SetNumberOfTuples(n);
-    std::copy(result.distance.begin(), result.distance.end(), values->GetPointer(0));
+    topogpu::parallelCopy(result.distance.data(), result.distance.size(),
+                          values->GetPointer(0));
     distance = values;
   } else {
     // Straight into the output array; a distance float32 cannot hold is an error.
@@ -665,8 +667,8 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
   auto seedIdentifier = vtkSmartPointer<vtkIdTypeArray>::New();
   seedIdentifier->SetName("SeedIdentifier");
   seedIdentifier->SetNumberOfTuples(n);
-  std::copy(result.seedIdentifier.begin(), result.seedIdentifier.end(),
-            seedIdentifier->GetPointer(0));
+  topogpu::parallelCopy(result.seedIdentifier.data(), result.seedIdentifier.size(),
+                        seedIdentifier->GetPointer(0));
 
   vtkDataSet* output = vtkDataSet::GetData(run.outputVector, 0);
   output->ShallowCopy(input);

@@ -162,9 +162,10 @@ private:
 
   int SeedMode = SEED_POINT_IDS;
   std::vector<vtkIdType> SeedIds;
-  // The mesh setup and patchFIM's patches of the last run's surface (core/eikonal's
-  // Preparation), reused by the next run while the surface, its points and the speed are
-  // unchanged: a change of seeds, solver or stop distance skips them.
+  // The mesh setup and patchFIM's patches (with their copy in device memory) of the last
+  // run's surface (core/eikonal's Preparation), reused by the next run while the surface,
+  // its points and the speed are unchanged: a change of seeds, solver or stop distance
+  // skips them. Released with the filter.
   struct PreparedSurface;
   std::unique_ptr<PreparedSurface> Prepared;
   // Distributed runs: SeedIds as vertex ids of the gathered surface, used by Compute on

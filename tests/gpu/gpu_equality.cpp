@@ -46,6 +46,7 @@
 #include "core/rips_persistence/RipsPersistence.h"
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "cuda/common/GpuDevice.h"
+#include "cuda/eikonal/EikonalGpu.h"
 #include "cuda/rips_persistence/RipsHostTwin.h"
 #include "cuda/rips_persistence/RipsPersistenceGpu.h"
 #include "tests/unit/BruteForce.h"
@@ -1248,6 +1249,122 @@ void geodesicFallbacks() {
           " -> " + std::to_string(after >> 20) + " MiB");
 }
 
+// A filter's reruns: one Preparation kept across changes of seeds keeps the patch tables
+// on the device (gpu::PatchFimResident) and uploads only the new start. Each run must
+// equal the host twin for its seeds and points bit for bit (the kept patches are
+// numbered from the first run's seeds; nothing computed depends on the numbering), in
+// both launch schemes. One device state stays alive: kept across seed changes and CPU
+// runs, made again for new patch settings, moved points (same mesh, same sizes: a stale
+// state would pass every size check) or a new mesh, dropped by an aborted run, and
+// released with the Preparation.
+void geodesicKeptDeviceState() {
+  const eikonal::Surface large = eikonal::square(500, 1.0, 0.2, 11);
+  eikonal::Surface moved = large;
+  for (SimplexId v = 0; v < moved.vertices(); ++v)
+    moved.points[3 * v + 2] = 0.05 * std::sin(9.0 * moved.points[3 * v]) *
+                              std::cos(7.0 * moved.points[3 * v + 1]);
+  const eikonal::Surface other = eikonal::square(300, 1.0, 0.2, 12);
+  const int before = gpu::livePatchFimResidents();
+  const auto alive = [&] { return gpu::livePatchFimResidents() - before; };
+  for (const LaunchVariant& variant : {kLaunchVariants[0], kLaunchVariants[1]}) {
+    withLaunchVariant(variant, [&] {
+      const std::string name = "kept device state [" + variantName(variant) + "]";
+      eikonal::Preparation kept;
+      ExplicitTriangulation tri(large.vertices(), 2, large.cells);
+      // One run on `kept`, checked against the host twin; `cached`: the patches were.
+      const auto check = [&](const std::string& tag, const eikonal::Surface& s,
+                             ExplicitTriangulation& t, eikonal::Parameters q, bool cached,
+                             eikonal::Solver solver = eikonal::Solver::Gpu) {
+        q.solver = solver;
+        eikonal::Result r;
+        RunReport report;
+        eikonal::execute(t, s.points.data(), q, Monitor{}, r, report, &kept);
+        const eikonal::PatchFimState host = hostPatchFim(s, q);
+        bool wasCached = false;
+        for (const auto& [stage, seconds] : report.timings)
+          wasCached = wasCached || stage == "patches (cached)";
+        if (solver == eikonal::Solver::Gpu) {
+          expect(r.solver == eikonal::Solver::Gpu && report.backend == "gpu",
+                 tag + ": did not run on the GPU: " + joined(report.warnings));
+          expect(wasCached == cached,
+                 tag + ": patches (cached) " + (cached ? "expected" : "unexpected"));
+          expect(host.value == r.distance && host.label == r.seedIdentifier &&
+                     host.rounds == r.iterations && host.solves == r.localSolves,
+                 tag + ": differs from the host twin (max " +
+                     std::to_string(maxDifference(host.value, r.distance)) + ")");
+        } else {
+          expect(r.solver == solver && report.backend == "cpu" &&
+                     r.distance.size() == host.value.size(),
+                 tag + ": did not run on the CPU");
+        }
+        expect(alive() == 1,
+               tag + ": " + std::to_string(alive()) + " device states alive, expected 1");
+      };
+      const std::vector<std::vector<SimplexId>> seedSets = {
+          {5}, {125000, 3}, {5}, {249999}, {1000, 1001, 240000}};
+      for (std::size_t i = 0; i < seedSets.size(); ++i) {
+        eikonal::Parameters q = seededAt(seedSets[i]);
+        if (i >= 3)
+          q.patchSize = 48; // new patches (run 4): a new device state
+        check(name + ", run " + std::to_string(i + 1), large, tri, q, i != 0 && i != 3);
+      }
+      eikonal::Parameters q48 = seededAt({77});
+      q48.patchSize = 48;
+      // A CPU run in between keeps the device state for the next GPU run.
+      check(name + ", fim-mt in between", large, tri, q48, true, eikonal::Solver::FimMt);
+      check(name + ", after fim-mt", large, tri, q48, true);
+      // The same triangulation with moved points: the mesh setup, the patches and the
+      // device state are made again (the sizes are all the same).
+      check(name + ", moved points", moved, tri, q48, false);
+      q48.seeds = {123456};
+      check(name + ", moved points, new seeds", moved, tri, q48, true);
+      // An abort inside the device's rounds: the state goes; the next run makes a new
+      // one. The abort comes at the last check of an unaborted run (the rounds' loop
+      // checks after each batch; chunks of 3 rounds make several batches).
+      setenv("TOPOGPU_PATCHFIM_CHUNK", "3", 1);
+      int checks = 0;
+      Monitor counting;
+      counting.abortRequested = [&] { return ++checks < 0; };
+      {
+        eikonal::Parameters q = q48;
+        q.solver = eikonal::Solver::Gpu;
+        eikonal::Result r;
+        RunReport report;
+        eikonal::execute(tri, moved.points.data(), q, counting, r, report, &kept);
+      }
+      const int total = checks;
+      expect(total >= 7, name + ": only " + std::to_string(total) + " abort checks");
+      bool aborted = false;
+      checks = 0;
+      Monitor aborting;
+      aborting.abortRequested = [&] { return ++checks >= total; };
+      try {
+        eikonal::Parameters q = q48;
+        q.solver = eikonal::Solver::Gpu;
+        eikonal::Result r;
+        RunReport report;
+        eikonal::execute(tri, moved.points.data(), q, aborting, r, report, &kept);
+      } catch (const Aborted&) {
+        aborted = true;
+      }
+      unsetenv("TOPOGPU_PATCHFIM_CHUNK");
+      expect(aborted && alive() == 0, name + ": an aborted run kept its device state (" +
+                                          std::to_string(alive()) + " alive)");
+      q48.seeds = {5, 200000};
+      check(name + ", after an abort", moved, tri, q48, true);
+      // A new mesh: the old state goes, a new one comes.
+      ExplicitTriangulation otherTri(other.vertices(), 2, other.cells);
+      check(name + ", new mesh", other, otherTri, seededAt({7}), false);
+      kept.clear();
+      expect(alive() == 0, name + ": Preparation::clear kept the device state");
+      check(name + ", after clear", other, otherTri, seededAt({8}), false);
+    });
+    expect(gpu::livePatchFimResidents() == before,
+           "kept device state [" + variantName(variant) +
+               "]: not released with its Preparation");
+  }
+}
+
 // ---- Rips persistence (cuda/rips_persistence) ----------------------------------------
 //
 // The GPU builds the columns (with clearing) and finds the apparent pairs; the CPU
@@ -2155,6 +2272,7 @@ int main(int argc, char** argv) try {
     geodesicMeshes(surfaceFolder);
     geodesicChunks();
     geodesicFallbacks();
+    geodesicKeptDeviceState();
     if (!geodesicOnly)
       ripsCases();
   }

@@ -5,12 +5,17 @@
 #include "core/common/DeviceWarmUp.h"
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/Preparation.h"
+#include "core/eikonal/Problem.h"
 #include "core/eikonal/SolverChoice.h"
 #include "tests/unit/EikonalMeshes.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -162,6 +167,200 @@ TEST(EikonalReuse, BadInputLeavesNothingKept) {
   EXPECT_FALSE(kept.hasMesh);
   run(s, {0}, &kept, report);
   EXPECT_TRUE(kept.hasMesh && hasStage(report, "mesh setup"));
+}
+
+// The exact start's memory kept between runs (ExactWorkspace: per-vertex arrays reset
+// only where a run touched them, the bends found so far) gives what a fresh one gives,
+// run after run: balls of other seeds and radii, one cut short by the window bound, on
+// a bumpy jittered square whose saddles and boundary make pseudo-sources.
+TEST(EikonalReuse, KeptExactStartMemoryEqualsAFreshOne) {
+  Surface s = square(40, 1.0, 0.3, 7);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> height(-0.02, 0.02);
+  for (SimplexId v = 0; v < s.vertices(); ++v)
+    s.points[3 * v + 2] = height(rng);
+  ExplicitTriangulation tri(s.vertices(), 2, s.cells);
+  tri.precondition(kRequiredRelations);
+  detail::Mesh mesh;
+  detail::buildMesh(tri, s.points.data(), Parameters{}, mesh);
+  struct Case {
+    std::vector<SimplexId> seeds;
+    double radius; // input units
+    std::size_t maxWindows;
+  };
+  const std::vector<Case> cases = {
+      {{5}, 0.2, 1 << 20}, {{800, 3}, 0.5, 1 << 20},    {{5}, 0.2, 1 << 20},
+      {{820}, 0.9, 300},   {{1599}, HUGE_VAL, 1 << 20}, {{700, 701, 702}, 0.05, 1 << 20}};
+  // Saddles: interior vertices whose angles sum to more than 2 pi (paths bend there).
+  std::vector<double> angleSum(std::size_t(s.vertices()), 0.0);
+  for (SimplexId t = 0; t < s.triangles(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      const double* o = &s.points[3 * s.cells[3 * t + k]];
+      const double* a = &s.points[3 * s.cells[3 * t + (k + 1) % 3]];
+      const double* b = &s.points[3 * s.cells[3 * t + (k + 2) % 3]];
+      double u[3], w[3];
+      for (int c = 0; c < 3; ++c) {
+        u[c] = a[c] - o[c];
+        w[c] = b[c] - o[c];
+      }
+      angleSum[std::size_t(s.cells[3 * t + k])] +=
+          std::acos((u[0] * w[0] + u[1] * w[1] + u[2] * w[2]) /
+                    (std::hypot(u[0], u[1], u[2]) * std::hypot(w[0], w[1], w[2])));
+    }
+  SimplexId saddles = 0;
+  for (SimplexId v = 0; v < s.vertices(); ++v)
+    saddles += !tri.isVertexOnBoundary(v) && angleSum[std::size_t(v)] > 2 * M_PI + 1e-6;
+  EXPECT_GT(saddles, 100);
+  detail::ExactWorkspace kept;
+  for (const Case& c : cases) {
+    const double radius = std::ldexp(c.radius, -mesh.lengthExponent);
+    detail::ExactBall reused, fresh;
+    detail::exactDistancesNearSeeds(mesh, c.seeds, radius, c.maxWindows, kept, reused);
+    detail::ExactWorkspace own;
+    detail::exactDistancesNearSeeds(mesh, c.seeds, radius, c.maxWindows, own, fresh);
+    EXPECT_FALSE(fresh.vertices.empty());
+    EXPECT_TRUE(std::is_sorted(fresh.vertices.begin(), fresh.vertices.end()));
+    EXPECT_EQ(reused.vertices, fresh.vertices) << "seed " << c.seeds[0];
+    EXPECT_EQ(reused.distance, fresh.distance) << "seed " << c.seeds[0];
+    EXPECT_EQ(reused.label, fresh.label) << "seed " << c.seeds[0];
+    EXPECT_EQ(reused.radius, fresh.radius) << "seed " << c.seeds[0];
+    EXPECT_EQ(reused.windows, fresh.windows) << "seed " << c.seeds[0];
+    if (c.maxWindows == 300) {
+      EXPECT_LT(fresh.radius, radius) << "the window bound cut it short";
+    }
+  }
+  EXPECT_GT(kept.bytes(), std::size_t(0));
+}
+
+// The start as a list (what the device uploads), against the flat square's oracle: on a
+// convex flat domain the geodesic distance is the Euclidean one, so the list holds
+// exactly the vertices within the radius of a seed, each at its Euclidean distance to
+// the nearest seed (in the mesh's units) with that seed's id, the seeds at 0 with their
+// own ids, each vertex once, in increasing order; expandStart spreads it per vertex.
+TEST(EikonalReuse, StartListHoldsTheSeedsAndTheExactBall) {
+  const Surface s = square(30, 1.0, 0.2, 4);
+  ExplicitTriangulation tri(s.vertices(), 2, s.cells);
+  tri.precondition(kRequiredRelations);
+  Parameters p;
+  p.seeds = {450, 3, 450, 899};
+  p.exactStartRadius = 0.1;
+  detail::Mesh mesh;
+  detail::buildMesh(tri, s.points.data(), p, mesh);
+  detail::ExactWorkspace kept;
+  for (int pass = 0; pass < 2; ++pass) {
+    detail::FixedStart start;
+    detail::fixedStart(mesh, p, &kept, start);
+    const FixedVertices& f = start.fixed;
+    ASSERT_EQ(f.value.size(), f.vertex.size());
+    ASSERT_EQ(f.label.size(), f.vertex.size());
+    EXPECT_TRUE(std::adjacent_find(f.vertex.begin(), f.vertex.end(),
+                                   std::greater_equal<SimplexId>()) == f.vertex.end())
+        << "increasing and distinct";
+    EXPECT_EQ(std::ldexp(start.exactRadius, mesh.lengthExponent), 0.1);
+    std::vector<SimplexId> expected;
+    for (SimplexId v = 0; v < s.vertices(); ++v) {
+      double nearest = HUGE_VAL;
+      SimplexId seed = -1;
+      for (SimplexId q : {SimplexId(3), SimplexId(450), SimplexId(899)}) {
+        const double d = std::hypot(s.points[3 * v] - s.points[3 * q],
+                                    s.points[3 * v + 1] - s.points[3 * q + 1]);
+        if (d < nearest) {
+          nearest = d;
+          seed = q;
+        }
+      }
+      if (nearest > 0.1)
+        continue;
+      expected.push_back(v);
+      const auto at = std::lower_bound(f.vertex.begin(), f.vertex.end(), v);
+      ASSERT_TRUE(at != f.vertex.end() && *at == v) << "vertex " << v << " missing";
+      const std::size_t i = std::size_t(at - f.vertex.begin());
+      EXPECT_NEAR(f.value[i], detail::inMeshUnits(mesh, nearest),
+                  1e-12 * detail::inMeshUnits(mesh, 1.0))
+          << "vertex " << v;
+      EXPECT_EQ(f.label[i], seed) << "vertex " << v;
+      if (v == seed) {
+        EXPECT_EQ(f.value[i], 0.0);
+      }
+    }
+    EXPECT_EQ(f.vertex, expected);
+    detail::Start full;
+    detail::expandStart(start, mesh.vertices, full);
+    EXPECT_EQ(full.exactVertices, SimplexId(expected.size()));
+    for (SimplexId v = 0; v < s.vertices(); ++v) {
+      const bool listed = std::binary_search(f.vertex.begin(), f.vertex.end(), v);
+      EXPECT_EQ(full.fixed[v], listed ? 1 : 0);
+      if (!listed) {
+        EXPECT_TRUE(full.value[v] == HUGE_VAL && full.label[v] == -1);
+      }
+    }
+  }
+  // No exact start: the seeds alone, once each, in order.
+  p.exactStartRadius = 0;
+  detail::FixedStart seedsOnly;
+  detail::fixedStart(mesh, p, &kept, seedsOnly);
+  EXPECT_EQ(seedsOnly.fixed.vertex, (std::vector<SimplexId>{3, 450, 899}));
+  EXPECT_EQ(seedsOnly.fixed.value, (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(seedsOnly.fixed.label, (std::vector<SimplexId>{3, 450, 899}));
+  EXPECT_EQ(seedsOnly.exactRadius, 0.0);
+}
+
+// What the device solver keeps (Preparation::device; here a counting stand-in, as no
+// device runs in this test) lives as long as the mesh it belongs to: kept across changes
+// of seeds, released when the mesh changes or the Preparation goes.
+struct CountingResident : gpu::PatchFimResident {
+  static int alive;
+  CountingResident() { ++alive; }
+  ~CountingResident() override { --alive; }
+};
+int CountingResident::alive = 0;
+
+TEST(EikonalReuse, KeptDeviceStateLivesWithItsMesh) {
+  const Surface s = square(30, 1.0, 0.3, 5);
+  {
+    Preparation kept;
+    RunReport report;
+    run(s, {5}, &kept, report);
+    kept.device = std::make_unique<CountingResident>();
+    run(s, {200, 7}, &kept, report);
+    EXPECT_TRUE(hasStage(report, "mesh setup (cached)"));
+    EXPECT_EQ(CountingResident::alive, 1) << "a change of seeds keeps it";
+    Surface moved = s;
+    moved.points[std::size_t(3 * 100)] += 0.01;
+    run(moved, {5}, &kept, report);
+    EXPECT_TRUE(hasStage(report, "mesh setup"));
+    EXPECT_EQ(CountingResident::alive, 0) << "a new mesh releases it";
+    kept.device = std::make_unique<CountingResident>();
+    EXPECT_EQ(CountingResident::alive, 1);
+  }
+  EXPECT_EQ(CountingResident::alive, 0) << "the Preparation's end releases it";
+}
+
+// Runs on a kept Preparation (its exact start memory reused) equal fresh runs bit for
+// bit (FMM and meshFIM are deterministic), seed change after seed change, with every
+// stage of the run timed (the report's stages are the run's whole time but a little).
+TEST(EikonalReuse, SeedChangesOnAKeptPreparationEqualFreshRuns) {
+  Surface s = square(50, 1.0, 0.3, 9);
+  for (SimplexId v = 0; v < s.vertices(); ++v)
+    s.points[3 * v + 2] = 0.05 * std::sin(7.0 * s.points[3 * v]) * s.points[3 * v + 1];
+  for (Solver solver : {Solver::Fmm, Solver::Fim}) {
+    Preparation kept;
+    ExplicitTriangulation tri(s.vertices(), 2, s.cells);
+    for (const std::vector<SimplexId>& seeds :
+         {std::vector<SimplexId>{1275}, {3, 2400}, {1275}, {49}, {600, 601, 1800}}) {
+      Parameters p;
+      p.solver = solver;
+      RunReport report, freshReport;
+      const Result reused = run(s, seeds, &kept, report, p, &tri);
+      const Result fresh = run(s, seeds, nullptr, freshReport, p);
+      EXPECT_EQ(reused.distance, fresh.distance) << solverName(solver);
+      EXPECT_EQ(reused.seedIdentifier, fresh.seedIdentifier) << solverName(solver);
+      EXPECT_EQ(reused.exactVertices, fresh.exactVertices);
+      EXPECT_EQ(reused.exactRadius, fresh.exactRadius);
+      EXPECT_GT(reused.exactVertices, SimplexId(seeds.size()));
+      EXPECT_TRUE(hasStage(report, "exact start") && hasStage(report, "input units"));
+    }
+  }
 }
 
 // auto's model: patchFIM where its partition (unless kept), device start (unless warm)
