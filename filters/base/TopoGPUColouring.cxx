@@ -51,4 +51,10 @@ std::vector<Category> criticalTypeCategories() {
   return categories;
 }
 
+std::vector<Category> separatrixTypeCategories() {
+  return {{0, "saddle to minimum", {0.30, 0.45, 0.95}},
+          {1, "saddle-saddle (3D), saddle to maximum (2D)", {0.95, 0.95, 0.95}},
+          {2, "2-saddle to maximum", {0.95, 0.35, 0.30}}};
+}
+
 } // namespace topogpu::vtk

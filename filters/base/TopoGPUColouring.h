@@ -25,5 +25,8 @@ void registerCategoricalColours(const std::string& arrayName, const std::string&
 std::vector<Category> criticalIndexCategories();
 // The same and degenerate (4): CriticalType. The states take these colours too.
 std::vector<Category> criticalTypeCategories();
+// TTK's SeparatrixType: 0 to a minimum, 1 saddle-saddle in 3D (to a maximum in 2D),
+// 2 to a maximum (3D); the colours of the states.
+std::vector<Category> separatrixTypeCategories();
 
 } // namespace topogpu::vtk

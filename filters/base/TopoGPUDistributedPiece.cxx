@@ -292,24 +292,41 @@ vtkSmartPointer<vtkDataSet> welded(vtkDataSet* input, vtkDataArray* ids, double 
   return out;
 }
 
-// The weld tolerance: kWeldUlps units in the last place of the largest coordinate of
-// any piece, in the coarsest point type of any piece.
+// The machine epsilon of set's point type (float's for single precision).
+double pointEpsilon(vtkDataSet* set) {
+  auto* pointSet = vtkPointSet::SafeDownCast(set);
+  vtkPoints* points = pointSet != nullptr ? pointSet->GetPoints() : nullptr;
+  return points != nullptr && points->GetDataType() == VTK_FLOAT
+             ? double(std::numeric_limits<float>::epsilon())
+             : std::numeric_limits<double>::epsilon();
+}
+
+double largestCoordinate(vtkDataSet* set) {
+  double bounds[6];
+  set->GetBounds(bounds);
+  double largest = 0.0;
+  for (const double b : bounds)
+    largest = std::max(largest, std::fabs(b));
+  return largest;
+}
+
+// kWeldUlps units in the last place of the largest coordinate, at the given epsilon.
+double weldTolerance(double largest, double epsilon) {
+  return kWeldUlps * epsilon * std::max(largest, std::numeric_limits<double>::min());
+}
+
+// The weld tolerance of every piece: that of the largest coordinate of any piece, in
+// the coarsest point type of any piece.
 double weldTolerance(vtkMultiProcessController* controller, vtkDataSet* input,
                      bool mesh) {
   double local[2] = {0.0, 0.0}; // largest |coordinate|, machine epsilon of the points
   if (mesh) {
-    double bounds[6];
-    input->GetBounds(bounds);
-    for (const double b : bounds)
-      local[0] = std::max(local[0], std::fabs(b));
-    auto* points = vtkPointSet::SafeDownCast(input)->GetPoints();
-    local[1] = points != nullptr && points->GetDataType() == VTK_FLOAT
-                   ? double(std::numeric_limits<float>::epsilon())
-                   : std::numeric_limits<double>::epsilon();
+    local[0] = largestCoordinate(input);
+    local[1] = pointEpsilon(input);
   }
   double all[2];
   controller->AllReduce(local, all, 2, vtkCommunicator::MAX_OP);
-  return kWeldUlps * all[1] * std::max(all[0], std::numeric_limits<double>::min());
+  return weldTolerance(all[0], all[1]);
 }
 
 vtkMPIController* mpiOf(vtkMultiProcessController* controller) {
@@ -665,6 +682,57 @@ DistributedPiece::gatherMesh(vtkMultiProcessController* controller, vtkDataSet* 
   }
   agree(controller, error, false);
   return result;
+}
+
+vtkSmartPointer<vtkPolyData>
+DistributedPiece::weldPoints(const std::vector<vtkPointSet*>& sets) {
+  // Global ids only when every set has them (else some points would match by id and
+  // others by place).
+  bool byIds = true;
+  vtkIdType total = 0;
+  double epsilon = std::numeric_limits<double>::epsilon();
+  for (vtkPointSet* set : sets) {
+    byIds = byIds && usableGlobalIds(set) != nullptr;
+    total += set->GetNumberOfPoints();
+    epsilon = std::max(epsilon, pointEpsilon(set));
+  }
+  auto all = vtkSmartPointer<vtkPolyData>::New();
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble();
+  points->Allocate(total);
+  auto ids = vtkSmartPointer<vtkTypeInt64Array>::New();
+  ids->SetName("GlobalPointIds");
+  for (vtkPointSet* set : sets) {
+    vtkUnsignedCharArray* ghosts = set->GetPointData()->GetGhostArray();
+    vtkDataArray* setIds = byIds ? usableGlobalIds(set) : nullptr;
+    for (vtkIdType p = 0; p < set->GetNumberOfPoints(); ++p) {
+      if (ghosts != nullptr &&
+          (ghosts->GetValue(p) & vtkDataSetAttributes::DUPLICATEPOINT))
+        continue;
+      points->InsertNextPoint(set->GetPoint(p));
+      if (setIds != nullptr)
+        ids->InsertNextValue(static_cast<std::int64_t>(setIds->GetComponent(p, 0)));
+    }
+  }
+  all->SetPoints(points);
+  if (byIds)
+    all->GetPointData()->SetGlobalIds(ids);
+  if (points->GetNumberOfPoints() == 0)
+    return all;
+  const std::vector<vtkIdType> map = weldMap(
+      all, byIds ? ids.Get() : nullptr, weldTolerance(largestCoordinate(all), epsilon));
+  // One point per group, in global-id order, else in the order of the sets.
+  std::vector<vtkIdType> order, newId(map.size(), -1);
+  for (std::size_t i = 0; i < map.size(); ++i)
+    if (map[i] == vtkIdType(i))
+      order.push_back(vtkIdType(i));
+  if (byIds)
+    std::sort(order.begin(), order.end(), [&](vtkIdType a, vtkIdType b) {
+      return ids->GetValue(a) < ids->GetValue(b);
+    });
+  for (std::size_t k = 0; k < order.size(); ++k)
+    newId[std::size_t(order[k])] = vtkIdType(k);
+  return vtkPolyData::SafeDownCast(remeshed(all, order, {}, newId));
 }
 
 namespace {

@@ -24,6 +24,8 @@
 class vtkDataArray;
 class vtkDataSet;
 class vtkMultiProcessController;
+class vtkPointSet;
+class vtkPolyData;
 
 namespace topogpu::vtk {
 
@@ -49,6 +51,13 @@ public:
     vtkSmartPointer<vtkDataSet> whole;
   };
   static Gathered gatherMesh(vtkMultiProcessController* controller, vtkDataSet* input);
+
+  // Not collective, for a module that needs the whole point cloud (Rips persistence):
+  // the gathered point sets' non-ghost points as one cloud without cells, the copies a
+  // split makes of a point welded into one as gatherMesh() does (by global id when every
+  // set has them, else by place within the same tolerance), in global-id order, else in
+  // the order of the sets (each point where it first comes). The global ids are kept.
+  static vtkSmartPointer<vtkPolyData> weldPoints(const std::vector<vtkPointSet*>& sets);
 
   // The welded piece with its ghost layers, vertices in the shared order; the input's
   // point arrays carried over (the ghost points' values from their owners).

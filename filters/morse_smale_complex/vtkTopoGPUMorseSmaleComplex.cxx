@@ -554,6 +554,8 @@ vtkTopoGPUMorseSmaleComplex::vtkTopoGPUMorseSmaleComplex() {
   this->SetNumberOfOutputPorts(4);
   topogpu::vtk::registerCategoricalColours("CellDimension", "Critical cell dimension",
                                            topogpu::vtk::criticalIndexCategories());
+  topogpu::vtk::registerCategoricalColours("SeparatrixType", "Separatrix type",
+                                           topogpu::vtk::separatrixTypeCategories());
 }
 
 vtkTopoGPUMorseSmaleComplex::~vtkTopoGPUMorseSmaleComplex() = default;

@@ -2,6 +2,7 @@
 
 #include "TopoGPUArrays.h"
 #include "TopoGPUColouring.h"
+#include "TopoGPUDistributedPiece.h"
 #include "TopoGPUFilterRun.h"
 
 #include "core/common/HostMemory.h"
@@ -246,7 +247,7 @@ void addResultRank(vtkInformationVector* outputVector) {
 }
 
 // Distributed runs: the pieces as one input, tables by rows (the same columns on every
-// piece), point sets by their non-ghost points.
+// piece), point sets by their non-ghost points welded (DistributedPiece::weldPoints).
 vtkSmartPointer<vtkDataObject>
 mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
   std::vector<vtkTable*> tables;
@@ -283,18 +284,8 @@ mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
     }
     return merged;
   }
-  auto merged = vtkSmartPointer<vtkPolyData>::New();
-  auto points = vtkSmartPointer<vtkPoints>::New();
-  points->SetDataTypeToDouble();
-  for (vtkPointSet* set : sets) {
-    vtkUnsignedCharArray* ghosts = set->GetPointData()->GetGhostArray();
-    for (vtkIdType p = 0; p < set->GetNumberOfPoints(); ++p) {
-      if (!isGhostPoint(ghosts, p))
-        points->InsertNextPoint(set->GetPoint(p));
-    }
-  }
-  merged->SetPoints(points);
-  return merged;
+  // A split copies its border points to several pieces: one point each.
+  return topogpu::vtk::DistributedPiece::weldPoints(sets);
 }
 
 } // namespace

@@ -58,6 +58,20 @@ try:
         Hide(fresh, view)
         HideScalarBarIfNotNeeded(lut, view)
         Delete(fresh)
+    # the separatrices' legend too (the GUI colours a new port by its first array: the
+    # user picks SeparatrixType)
+    msc = TopoGPUMorseSmaleComplex(Input=field)  # noqa: F405
+    lines = Show(OutputPort(msc, 1), view)
+    ColorBy(lines, ("CELLS", "SeparatrixType"))
+    lut = GetColorTransferFunction("SeparatrixType")
+    assert lut.InterpretValuesAsCategories == 1, "SeparatrixType legend is not categorical"
+    labels = list(lut.Annotations)[1::2]
+    assert labels == ["saddle to minimum", "saddle-saddle (3D), saddle to maximum (2D)",
+                      "2-saddle to maximum"], labels
+    checked.append("Morse-Smale Complex (SeparatrixType: %s)" % ", ".join(labels))
+    Hide(OutputPort(msc, 1), view)
+    HideScalarBarIfNotNeeded(lut, view)
+    Delete(msc)
     Delete(field)
 
     LoadState(os.environ["TOPOGPU_GUI_STATE"])

@@ -231,13 +231,14 @@ double fittedOrder(const std::vector<double>& h, const std::vector<double>& erro
 }
 
 // The torus sizes m of the refinement tests (h halves each time). Debug / sanitizer
-// passes take smaller ones: CGAL's sequence tree is many times slower there (measured in
-// Release at these sizes: orders 0.56 from the point, 1.10 from the disks).
+// passes stop a level earlier: CGAL's sequence tree is many times slower there. They
+// start at m = 8 too: at m = 6 the largest error is no larger than at m = 12 (2.6%,
+// 2.7%), the mesh being too coarse for the asymptotic regime.
 std::vector<int> torusRefinements() {
 #ifdef NDEBUG
   return {8, 16, 32, 64};
 #else
-  return {6, 12, 24, 48};
+  return {8, 16, 32};
 #endif
 }
 
@@ -509,7 +510,8 @@ TEST(EikonalCgal, ErrorNextToTheSeedShrinksWithRefinement) {
   }
   for (std::size_t i = 1; i < errors.size(); ++i)
     EXPECT_LT(errors[i], 0.7 * errors[i - 1]) << "level " << i;
-  EXPECT_LT(errors.back(), 0.01);
+  // Like h: 1% at m = 64, 2% at m = 32.
+  EXPECT_LT(errors.back(), 0.64 / sizes.back());
 }
 
 // The exact start against CGAL: with a radius covering the whole mesh (as far as the
