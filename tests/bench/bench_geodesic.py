@@ -602,8 +602,11 @@ def end_to_end_markdown(result):
     if result.get("targets"):
         lines += ["", "| target | measured | verdict |", "|---|---|---|"]
         verdicts = {True: "met", False: "NOT met", None: "not measured (no GPU run)"}
-        lines += [f"| {t['target']} | {t['measured']} | {verdicts[t['met']]} |"
-                  for t in result["targets"]]
+        for t in result["targets"]:
+            verdict = verdicts[t["met"]]
+            if t["met"] is None and "(first)" in t["target"]:
+                verdict = "shown beside the seed change (the target)"
+            lines.append(f"| {t['target']} | {t['measured']} | {verdict} |")
     return "\n".join(lines) + "\n"
 
 

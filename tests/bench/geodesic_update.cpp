@@ -6,7 +6,7 @@
 // of the update is measured by bench_geodesic_filter.py in pvpython.
 //
 //   bench_geodesic_update MESH.ply SOLVER [--seeds A,B] [--next-seeds C,D] [--repeat N]
-//       [--speed-array]
+//       [--speed-array] [--exact-start-radius R]
 //
 // Prints one JSON object: per update its seconds, the solver that ran, its stages and the
 // seconds outside them ("unaccounted").
@@ -88,7 +88,7 @@ int run(int argc, char** argv) {
   if (argc < 3) {
     std::cerr << "usage: " << argv[0]
               << " MESH.ply SOLVER [--seeds A,B] [--next-seeds C,D]"
-              << " [--repeat N] [--speed-array]\n";
+              << " [--repeat N] [--speed-array] [--exact-start-radius R]\n";
     return 2;
   }
   eikonal::Parameters p;
@@ -107,6 +107,8 @@ int run(int argc, char** argv) {
       repeat = std::max(1, std::stoi(value()));
     else if (a == "--speed-array")
       speedArray = true;
+    else if (a == "--exact-start-radius") // 0: the seeds alone; default auto
+      p.exactStartRadius = std::stod(value());
   }
   // The input as the filter gets it: points and 32-bit cells in memory (not timed).
   io::SurfaceMesh mesh = io::readPly(argv[1]);

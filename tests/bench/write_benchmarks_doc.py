@@ -341,6 +341,38 @@ summed over the rounds in parentheses).
 | target (issue 8) | measured | verdict |
 |---|---|---|
 """ + "\n".join(target_rows) + "\n"
+    # The whole CLI run and the filter's update (bench_geodesic.py --update), a later run
+    # than the table above: after the patch tables stay on the device between updates.
+    update_source = os.path.join(root, "docs/bench-results/geodesic_update_h200.json")
+    if os.path.exists(update_source):
+        from bench_geodesic import end_to_end_markdown
+        update = json.load(open(update_source))
+        radius_rows = []
+        for mesh, by_radius in update.get("seed_change_by_exact_start_radius", {}).items():
+            for radius, label in (("-1", "auto (default)"), ("0", "0 (the seeds alone)")):
+                runs = by_radius.get(radius, {})
+                if "fim-mt" not in runs or "gpu" not in runs:
+                    continue
+                cpu, gpu = runs["fim-mt"]["seed_change"], runs["gpu"]["seed_change"]
+                radius_rows.append(
+                    f"| {mesh} | {label} | {cpu['seconds']:.4f} | {gpu['seconds']:.4f} | "
+                    f"{cpu['seconds'] / gpu['seconds']:.2f}x | "
+                    f"{gpu['timings'].get('exact start', 0):.4f} | "
+                    f"{gpu['timings'].get('patchfim (gpu)', 0):.4f} |")
+        geodesic_section += f"""
+`python3 tests/bench/bench_geodesic.py ... --update build-gpu/bin/bench_geodesic_update
+--square 1024 --icospheres 316 --solvers fim-mt,gpu --speeds constant` on the GPU host
+({update['cpu_count']} cores), a later run than the table above (the exact start near the
+seeds, the obtuse angles' fans, and the patch tables kept on the device between updates).
+""" + end_to_end_markdown(update) + """
+The filter's seed-change update by exact-start radius (`ExactStartRadius`,
+`--exact-start-radius`; a second run of bench_geodesic_update on the same host), seconds.
+The exact start (CPU window propagation) is the same work for both solvers; radius 0
+starts from the seeds alone, less accurate next to them (see the geodesic distance page):
+
+| mesh | exact-start radius | fim-mt | gpu | gpu vs fim-mt | gpu: exact start | gpu: patchfim |
+|---|---|---:|---:|---:|---:|---:|
+""" + "\n".join(radius_rows) + "\n"
 # Rips persistence (bench_rips.py on the GPU host): its tables and the issue's targets.
 rips_source = os.path.join(root, "docs/bench-results/rips_h200.json")
 rips_section = ""
