@@ -953,16 +953,21 @@ public:
     return r;
   }
 
-  // A column's whole coboundary as its working column (no emergent shortcut).
-  void startColumnSerial(const Entry& column, int count, Work& work) const {
-    Vertices v{}; // once per column reduced again
-    simplexVertices(binomial_, column.index, count, v.data());
+  // Work on a fresh column: its cochain the column alone, no entries, no bound yet.
+  void startWork(const Entry& column, Work& work) const {
     work.column.clear();
     work.compactAt = kCompactMinimum;
     work.bound = largest_;
     work.additions = 0;
     work.truncated = false;
     work.cochain.assign(1, column);
+  }
+
+  // A column's whole coboundary as its working column (no emergent shortcut).
+  void startColumnSerial(const Entry& column, int count, Work& work) const {
+    Vertices v{}; // once per column reduced again
+    simplexVertices(binomial_, column.index, count, v.data());
+    startWork(column, work);
     cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
       work.column.push(e);
       return true;
@@ -1160,12 +1165,7 @@ public:
                            Work& work) const {
     Vertices v; // NOLINT: filled before use (no 576-byte clearing per call)
     simplexVertices(binomial_, column.index, count, v.data());
-    work.column.clear();
-    work.compactAt = kCompactMinimum;
-    work.bound = largest_;
-    work.additions = 0;
-    work.truncated = false;
-    work.cochain.assign(1, column);
+    startWork(column, work);
     bool sawOldest = false, emergent = false;
     PivotRecord record;
     cofacets(v.data(), count, column.diameter, -1, [&](const Entry& e, SimplexId) {
