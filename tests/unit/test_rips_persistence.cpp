@@ -603,7 +603,8 @@ TEST(RipsPersistence, BadInput) {
   test::expectError([&] { run(three, 1, 0.0); }, "threshold must be > 0");
   test::expectError([&] { run(three, 1, std::nan("")); }, "threshold must be > 0");
   test::expectError([&] { run(three, -1); }, "dimension must be >= 0");
-  test::expectError([&] { run(three, 65); }, "dimension must be >= 0 and at most 64, got 65");
+  test::expectError([&] { run(three, 65); },
+                    "dimension must be >= 0 and at most 64, got 65");
   test::expectError([&] { run(three, 1, INFINITY, SparseMode::Auto, -1); },
                     "threads must be >= 0 (0: all cores) and at most 4096, got -1");
   test::expectError([&] { run(three, 1, INFINITY, SparseMode::Auto, 4097); },
