@@ -3,7 +3,7 @@
 // "Theory and algorithms for constructing discrete Morse complexes from grayscale
 // digital images" (2011), with values made distinct by the shared vertex order. Its
 // critical cells are exactly the homology changes of the lower-star filtration. The
-// first stage of the grid Morse-Smale complex (issue 6).
+// first stage of the grid Morse-Smale complex.
 //
 // The cubical complex exists on regular grids only, so execute accepts any
 // triangulation type (the filter and the CLI visit whichever they hold) but rejects a

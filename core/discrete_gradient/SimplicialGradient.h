@@ -1,7 +1,7 @@
 // The discrete gradient of a piecewise-linear scalar field on a simplicial complex
 // (triangle and tetrahedral meshes, and the implicit grid's Freudenthal triangulation):
 // ProcessLowerStars of Robins, Wood and Sheppard (2011), with the rules TTK's
-// DiscreteGradient applies, so that the critical cells are TTK's (issue 9):
+// DiscreteGradient applies, so that the critical cells are TTK's:
 //
 //  - the lower star of v holds the simplices whose highest vertex in the shared vertex
 //    order is v; each is keyed by the ranks of its other vertices in decreasing order,

@@ -1,4 +1,4 @@
-// First pieces of the Morse-Smale complex on the simplicial gradient (issue 9), by V-path
+// First pieces of the Morse-Smale complex on the simplicial gradient, by V-path
 // traversal (SimplicialGradient.h's helpers):
 //  - 1-separatrices as TTK's MorseSmaleComplex counts them: a descending one from each
 //    vertex of each 1-saddle (edge) down to a minimum; an ascending one from each cell

@@ -1,4 +1,4 @@
-// The gradient forests of the grid's cubical complex (stage 2 of issue 6), host +
+// The gradient forests of the grid's cubical complex (stage 2), host +
 // device: descending V-paths of vertices (vertex -> paired edge -> its other vertex)
 // end at minima, ascending paths of top cells (voxel -> paired facet -> the facet's
 // other coface) end at maxima or leave the box through a boundary facet. Paths of

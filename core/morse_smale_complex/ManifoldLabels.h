@@ -1,5 +1,5 @@
 // Per-element rules of the Morse-Smale complex's labels and saddle-extremum arcs (stage
-// 2 of issue 6), host + device: the CPU assembly (MorseSmaleComplex.cpp) and the GPU
+// 2), host + device: the CPU assembly (MorseSmaleComplex.cpp) and the GPU
 // kernels (cuda/morse_smale_complex) call these same functions, so both paths give
 // identical labels and arcs.
 #pragma once

@@ -1,5 +1,5 @@
 // The Morse-Smale complex of a grid scalar field on the cubical complex of its discrete
-// gradient (issue 6): stage 1 the discrete gradient, stage 2 saddle-extremum arcs and
+// gradient: stage 1 the discrete gradient, stage 2 saddle-extremum arcs and
 // the manifolds of extrema by root finding in the gradient forests (GradientForest.h,
 // ManifoldLabels.h), stage 3 the saddle connections (SaddleConnections.h). The CPU path
 // runs the stages one after the other with TBB; the GPU path runs them all on the

@@ -1,4 +1,4 @@
-// Stage 3 of the grid Morse-Smale complex (issue 6): the 1-saddle to 2-saddle arcs and
+// Stage 3 of the grid Morse-Smale complex: the 1-saddle to 2-saddle arcs and
 // their multiplicities (the number of distinct V-paths), by section 3 of Subhash,
 // Pandey and Natarajan, "GPU parallel computation of Morse-Smale complexes" (2020):
 // reachability by a frontier BFS from all 1-saddles over the DAG of (edge, quad)

@@ -1,4 +1,4 @@
-// The Morse-Smale complex on the simplicial discrete gradient (issue 9): triangle and
+// The Morse-Smale complex on the simplicial discrete gradient: triangle and
 // tetrahedral meshes and the implicit grid's Freudenthal triangulation, through any
 // triangulation backend (implicit, explicit, GALE: only the concept's accessors).
 // The outputs are the grid complex's (MorseSmaleComplex.h), with simplex ids in place of
