@@ -14,10 +14,11 @@ namespace {
 // An interval [b0, b1] of the edge (a, b), in the edge's frame: a at the origin, b at
 // (length, 0), the triangle `from` it came through below the axis and the triangles it
 // lights above. The source, unfolded into that frame, is at (sx, sy), sy < 0, and is
-// sigma away from a seed.
+// sigma away from a seed; the paths through it reach the interval's ends at the
+// distances end0 and end1 (set when queued: its key and its filter read them).
 struct Window {
   SimplexId a, b, from, label;
-  double length, b0, b1, sx, sy, sigma;
+  double length, b0, b1, sx, sy, sigma, end0, end1;
 };
 
 // |(x, y)|: the mesh's units keep lengths near 1 (no overflow to guard against).
@@ -53,6 +54,88 @@ struct Event {
   }
 };
 
+// The events in increasing order: a binary heap of the events in the buckets up to the
+// current one, and unordered buckets of key width `width` beyond it, taken into the heap
+// one at a time (the heap holds a thin slice of the front of windows rather than all of
+// it). The bucket of a key is monotone in it, so every bucketed event is larger than
+// every event in the heap whatever the order of the pushes (a child window can be a
+// rounding error nearer than its parent): the pops are exactly those of one heap.
+class EventQueue {
+public:
+  std::size_t bytes() const {
+    std::size_t b =
+        heap_.capacity() * sizeof(Event) + buckets_.capacity() * sizeof(Bucket);
+    for (const Bucket& bucket : buckets_)
+      b += bucket.capacity() * sizeof(Event);
+    return b;
+  }
+
+  void reset(double width) {
+    heap_.clear();
+    for (std::size_t i = current_; i <= last_ && i < buckets_.size(); ++i)
+      buckets_[i].clear();
+    inverseWidth_ = width > 0 ? 1 / width : 0;
+    if (!std::isfinite(inverseWidth_))
+      inverseWidth_ = 0;
+    current_ = 0;
+    last_ = 0;
+    bucketed_ = 0;
+  }
+
+  void push(const Event& e) {
+    const std::size_t b = bucket(e.key);
+    if (b <= current_) {
+      heap_.push_back(e);
+      std::push_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+      return;
+    }
+    if (b >= buckets_.size())
+      buckets_.resize(b + 1);
+    buckets_[b].push_back(e);
+    last_ = std::max(last_, b);
+    ++bucketed_;
+  }
+
+  // The smallest event (the queue not empty).
+  const Event& top() {
+    if (heap_.empty())
+      refill();
+    return heap_.front();
+  }
+
+  bool empty() const { return heap_.empty() && bucketed_ == 0; }
+
+  void pop() {
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+    heap_.pop_back();
+  }
+
+  static constexpr std::size_t kBuckets = 1 << 14; // the last takes every larger key
+
+private:
+  using Bucket = std::vector<Event>;
+
+  std::size_t bucket(double key) const {
+    const double b = key * inverseWidth_;
+    return b < double(kBuckets - 1) ? std::size_t(b) : kBuckets - 1;
+  }
+
+  // The heap empty: the next bucket with events becomes the heap.
+  void refill() {
+    do
+      ++current_;
+    while (buckets_[current_].empty());
+    heap_.swap(buckets_[current_]);
+    bucketed_ -= heap_.size();
+    std::make_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+  }
+
+  std::vector<Event> heap_;
+  std::vector<Bucket> buckets_;
+  double inverseWidth_ = 0;
+  std::size_t current_ = 0, last_ = 0, bucketed_ = 0;
+};
+
 // Per vertex: whether shortest paths may bend there (Propagation::bends), once known.
 constexpr std::uint8_t kUnknown = 0, kStraight = 1, kBends = 2;
 
@@ -64,7 +147,7 @@ struct ExactWorkspace::Data {
   std::vector<std::uint8_t> bends; // kUnknown, kStraight or kBends (the mesh's)
   bool clean = true;               // distance and label are at +inf / -1 everywhere
   std::vector<Window> windows;
-  std::vector<Event> heap;
+  EventQueue queue;
   std::vector<SimplexId> touched; // vertices given a distance
   // The distance each pseudo-source last spread from.
   std::unordered_map<SimplexId, double> sourcedAt;
@@ -84,8 +167,8 @@ std::size_t ExactWorkspace::bytes() const {
     return 0;
   const Data& d = *data_;
   return d.distance.capacity() * sizeof(double) + d.label.capacity() * sizeof(SimplexId) +
-         d.bends.capacity() + d.windows.capacity() * sizeof(Window) +
-         d.heap.capacity() * sizeof(Event) + d.touched.capacity() * sizeof(SimplexId);
+         d.bends.capacity() + d.windows.capacity() * sizeof(Window) + d.queue.bytes() +
+         d.touched.capacity() * sizeof(SimplexId);
 }
 
 ExactWorkspace::Data& ExactWorkspace::data(SimplexId vertices) {
@@ -111,10 +194,15 @@ public:
               ExactWorkspace::Data& work)
       : mesh_(mesh), tri_(*mesh.tri), radius_(radius), maxWindows_(maxWindows),
         work_(work), distance_(work.distance.data()), label_(work.label.data()),
-        bends_(work.bends.data()), windows_(work.windows), heap_(work.heap),
+        bends_(work.bends.data()), windows_(work.windows), queue_(work.queue),
         touched_(work.touched), sourcedAt_(work.sourcedAt) {
     windows_.clear();
-    heap_.clear();
+    // Buckets narrow enough to hold a few windows each (a front of windows is about an
+    // edge wide), and at most the queue's count of them up to the radius.
+    const double narrow = mesh.meanEdgeLength / 512;
+    queue_.reset(std::isfinite(radius)
+                     ? std::max(narrow, radius / double(EventQueue::kBuckets))
+                     : narrow);
     touched_.clear();
     sourcedAt_.clear();
   }
@@ -126,8 +214,8 @@ public:
       relax(s, 0, s, true);
     double reachedAll = radius_; // every distance up to this is final
     std::size_t processed = 0;
-    while (!heap_.empty()) {
-      const Event e = heap_.front();
+    while (!queue_.empty()) {
+      const Event e = queue_.top();
       if (e.key > radius_)
         break;
       if (processed == maxWindows_) {
@@ -135,8 +223,7 @@ public:
         reachedAll = std::nextafter(e.key, 0.0);
         break;
       }
-      std::pop_heap(heap_.begin(), heap_.end(), std::greater<Event>());
-      heap_.pop_back();
+      queue_.pop();
       ++processed;
       if (e.id < 0)
         spread(-(e.id + 1));
@@ -164,10 +251,7 @@ public:
   }
 
 private:
-  void pushEvent(double key, std::int64_t id) {
-    heap_.push_back({key, id});
-    std::push_heap(heap_.begin(), heap_.end(), std::greater<Event>());
-  }
+  void pushEvent(double key, std::int64_t id) { queue_.push({key, id}); }
 
   double distance(SimplexId v) const { return distance_[v]; }
 
@@ -280,7 +364,7 @@ private:
       const double y2 = toA * toA - x * x;
       if (!(y2 > 1e-24 * length * length))
         continue; // v on the line ab: nothing lit beyond
-      push({a, b, t, label, length, 0, length, x, -std::sqrt(y2), sigma});
+      push({a, b, t, label, length, 0, length, x, -std::sqrt(y2), sigma, 0, 0});
     }
   }
 
@@ -288,10 +372,10 @@ private:
   // through an end of its edge (Xin and Wang's filter: the travel time through a point x
   // of the interval minus that through the end, along the edge, is monotone in x, so
   // testing the far end of the interval suffices).
-  void push(const Window& w) {
-    const double key = w.sigma + (w.sx < w.b0   ? hypotenuse(w.b0 - w.sx, w.sy)
-                                  : w.sx > w.b1 ? hypotenuse(w.b1 - w.sx, w.sy)
-                                                : -w.sy);
+  void push(Window w) {
+    w.end0 = w.sigma + hypotenuse(w.b0 - w.sx, w.sy);
+    w.end1 = w.sigma + hypotenuse(w.b1 - w.sx, w.sy);
+    const double key = w.sx < w.b0 ? w.end0 : w.sx > w.b1 ? w.end1 : w.sigma + -w.sy;
     if (key > radius_ || dominated(w))
       return;
     pushEvent(key, std::int64_t(windows_.size()));
@@ -301,10 +385,10 @@ private:
   bool dominated(const Window& w) const {
     const double slack = 1e-12 * (w.sigma + w.length);
     const double viaA = distance(w.a) + w.b1;
-    if (w.sigma + hypotenuse(w.b1 - w.sx, w.sy) > viaA + slack)
+    if (w.end1 > viaA + slack)
       return true;
     const double viaB = distance(w.b) + (w.length - w.b0);
-    return w.sigma + hypotenuse(w.b0 - w.sx, w.sy) > viaB + slack;
+    return w.end0 > viaB + slack;
   }
 
   // w across each triangle beyond its edge: the third vertex c when the line from the
@@ -375,7 +459,7 @@ private:
     if (!(sy < -1e-12 * length))
       return; // the source on the edge's line: the light grazes it
     push({p, q, t, w.label, length, t0 * length, t1 * length, ex * rx + ey * ry, sy,
-          w.sigma});
+          w.sigma, 0, 0});
   }
 
   const Mesh& mesh_;
@@ -388,7 +472,7 @@ private:
   // Per vertex: whether paths may bend there (bends), computed when first reached.
   std::uint8_t* bends_;
   std::vector<Window>& windows_;
-  std::vector<Event>& heap_;
+  EventQueue& queue_;
   std::vector<SimplexId>& touched_;
   std::unordered_map<SimplexId, double>& sourcedAt_;
 };
