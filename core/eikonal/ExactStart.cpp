@@ -55,46 +55,39 @@ struct Event {
 };
 
 // The events in increasing order: a binary heap of the events in the buckets up to the
-// current one, and unordered buckets of key width `width` beyond it, taken into the heap
-// one at a time (the heap holds a thin slice of the front of windows rather than all of
-// it). The bucket of a key is monotone in it, so every bucketed event is larger than
-// every event in the heap whatever the order of the pushes (a child window can be a
-// rounding error nearer than its parent): the pops are exactly those of one heap.
+// current one, unordered buckets of key width `width` for the next kRing ones (a ring:
+// their memory is reused, so it stays in cache) taken into the heap one at a time, and
+// a heap of the farther ones (few: a window's children are about an edge farther). The
+// heap holds a thin slice of the front of windows rather than all of it. The bucket of
+// a key is monotone in it, so every event outside the heap is larger than every event
+// in it whatever the order of the pushes (a child window can be a rounding error nearer
+// than its parent): the pops are exactly those of one heap.
 class EventQueue {
 public:
+  static constexpr std::size_t kRing = 1024;
+
   std::size_t bytes() const {
-    std::size_t b =
-        heap_.capacity() * sizeof(Event) + buckets_.capacity() * sizeof(Bucket);
-    for (const Bucket& bucket : buckets_)
+    std::size_t b = (heap_.capacity() + far_.capacity()) * sizeof(Event) +
+                    ring_.capacity() * sizeof(Bucket);
+    for (const Bucket& bucket : ring_)
       b += bucket.capacity() * sizeof(Event);
     return b;
   }
 
   void reset(double width) {
     heap_.clear();
-    for (std::size_t i = current_; i <= last_ && i < buckets_.size(); ++i)
-      buckets_[i].clear();
+    far_.clear();
+    ring_.resize(kRing);
+    for (Bucket& bucket : ring_)
+      bucket.clear();
     inverseWidth_ = width > 0 ? 1 / width : 0;
     if (!std::isfinite(inverseWidth_))
       inverseWidth_ = 0;
     current_ = 0;
-    last_ = 0;
-    bucketed_ = 0;
+    ringed_ = 0;
   }
 
-  void push(const Event& e) {
-    const std::size_t b = bucket(e.key);
-    if (b <= current_) {
-      heap_.push_back(e);
-      std::push_heap(heap_.begin(), heap_.end(), std::greater<Event>());
-      return;
-    }
-    if (b >= buckets_.size())
-      buckets_.resize(b + 1);
-    buckets_[b].push_back(e);
-    last_ = std::max(last_, b);
-    ++bucketed_;
-  }
+  void push(const Event& e) { place(e, bucket(e.key)); }
 
   // The smallest event (the queue not empty).
   const Event& top() {
@@ -103,37 +96,65 @@ public:
     return heap_.front();
   }
 
-  bool empty() const { return heap_.empty() && bucketed_ == 0; }
+  bool empty() const { return heap_.empty() && ringed_ == 0 && far_.empty(); }
 
   void pop() {
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<Event>());
     heap_.pop_back();
   }
 
-  static constexpr std::size_t kBuckets = 1 << 14; // the last takes every larger key
-
 private:
   using Bucket = std::vector<Event>;
 
   std::size_t bucket(double key) const {
     const double b = key * inverseWidth_;
-    return b < double(kBuckets - 1) ? std::size_t(b) : kBuckets - 1;
+    constexpr double kLast = double(std::size_t(1) << 62);
+    return b > 0 ? (b < kLast ? std::size_t(b) : std::size_t(kLast)) : 0;
+  }
+
+  void place(const Event& e, std::size_t b) {
+    if (b <= current_) {
+      heap_.push_back(e);
+      std::push_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+    } else if (b - current_ < kRing) {
+      ring_[b % kRing].push_back(e);
+      ++ringed_;
+    } else {
+      far_.push_back(e);
+      std::push_heap(far_.begin(), far_.end(), std::greater<Event>());
+    }
   }
 
   // The heap empty: the next bucket with events becomes the heap.
   void refill() {
-    do
+    for (;;) {
+      if (ringed_ == 0) // skip to the first far event's bucket
+        current_ = std::max(current_, bucket(far_.front().key) - 1);
       ++current_;
-    while (buckets_[current_].empty());
-    heap_.swap(buckets_[current_]);
-    bucketed_ -= heap_.size();
-    std::make_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+      // The far events now within the ring's reach.
+      while (!far_.empty() && bucket(far_.front().key) - current_ < kRing) {
+        const Event e = far_.front();
+        std::pop_heap(far_.begin(), far_.end(), std::greater<Event>());
+        far_.pop_back();
+        place(e, bucket(e.key));
+      }
+      Bucket& next = ring_[current_ % kRing];
+      if (!next.empty()) {
+        ringed_ -= next.size();
+        heap_.insert(heap_.end(), next.begin(), next.end());
+        next.clear();
+      }
+      if (!heap_.empty()) {
+        std::make_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+        return;
+      }
+    }
   }
 
-  std::vector<Event> heap_;
-  std::vector<Bucket> buckets_;
+  std::vector<Event> heap_, far_; // far_: a heap too
+  std::vector<Bucket> ring_;      // bucket b at b % kRing
   double inverseWidth_ = 0;
-  std::size_t current_ = 0, last_ = 0, bucketed_ = 0;
+  std::size_t current_ = 0, ringed_ = 0;
 };
 
 // Per vertex: whether shortest paths may bend there (Propagation::bends), once known.
@@ -198,11 +219,8 @@ public:
         touched_(work.touched), sourcedAt_(work.sourcedAt) {
     windows_.clear();
     // Buckets narrow enough to hold a few windows each (a front of windows is about an
-    // edge wide), and at most the queue's count of them up to the radius.
-    const double narrow = mesh.meanEdgeLength / 512;
-    queue_.reset(std::isfinite(radius)
-                     ? std::max(narrow, radius / double(EventQueue::kBuckets))
-                     : narrow);
+    // edge wide).
+    queue_.reset(mesh.meanEdgeLength / 512);
     touched_.clear();
     sourcedAt_.clear();
   }
