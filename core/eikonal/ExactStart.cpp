@@ -85,6 +85,7 @@ public:
       inverseWidth_ = 0;
     current_ = 0;
     ringed_ = 0;
+    sorted_ = true;
   }
 
   void push(const Event& e) { place(e, bucket(e.key)); }
@@ -93,13 +94,14 @@ public:
   const Event& top() {
     if (heap_.empty())
       refill();
-    return heap_.front();
+    return sorted_ ? heap_.back() : heap_.front();
   }
 
   bool empty() const { return heap_.empty() && ringed_ == 0 && far_.empty(); }
 
   void pop() {
-    std::pop_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+    if (!sorted_)
+      std::pop_heap(heap_.begin(), heap_.end(), std::greater<Event>());
     heap_.pop_back();
   }
 
@@ -113,7 +115,13 @@ private:
   }
 
   void place(const Event& e, std::size_t b) {
-    if (b <= current_) {
+    if (b <= current_ && sorted_ && heap_.size() < kSorted) {
+      heap_.insert(std::upper_bound(heap_.begin(), heap_.end(), e, std::greater<Event>()),
+                   e);
+    } else if (b <= current_) {
+      if (sorted_)
+        std::make_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+      sorted_ = false;
       heap_.push_back(e);
       std::push_heap(heap_.begin(), heap_.end(), std::greater<Event>());
     } else if (b - current_ < kRing) {
@@ -145,14 +153,22 @@ private:
         next.clear();
       }
       if (!heap_.empty()) {
-        std::make_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+        sorted_ = heap_.size() <= kSorted;
+        if (sorted_)
+          std::sort(heap_.begin(), heap_.end(), std::greater<Event>());
+        else
+          std::make_heap(heap_.begin(), heap_.end(), std::greater<Event>());
         return;
       }
     }
   }
 
-  std::vector<Event> heap_, far_; // far_: a heap too
-  std::vector<Bucket> ring_;      // bucket b at b % kRing
+  // The current bucket's events: few, sorted in decreasing order (a pop is the last
+  // one's), else (a wide bucket) a heap; far_: a heap.
+  static constexpr std::size_t kSorted = 32;
+  std::vector<Event> heap_, far_;
+  bool sorted_ = true;
+  std::vector<Bucket> ring_; // bucket b at b % kRing
   double inverseWidth_ = 0;
   std::size_t current_ = 0, ringed_ = 0;
 };
