@@ -54,20 +54,20 @@ struct Event {
   }
 };
 
-// The events in increasing order: a binary heap of the events in the buckets up to the
-// current one, unordered buckets of key width `width` for the next kRing ones (a ring:
-// their memory is reused, so it stays in cache) taken into the heap one at a time, and
-// a heap of the farther ones (few: a window's children are about an edge farther). The
-// heap holds a thin slice of the front of windows rather than all of it. The bucket of
-// a key is monotone in it, so every event outside the heap is larger than every event
-// in it whatever the order of the pushes (a child window can be a rounding error nearer
-// than its parent): the pops are exactly those of one heap.
+// The events in increasing order: those of the buckets up to the current one (a few,
+// sorted; a heap when many), unordered buckets of key width `width` for the next kRing
+// ones (a ring: their memory is reused, so it stays in cache) taken in one at a time,
+// and a heap of the farther ones (few: a window's children are about an edge farther).
+// Only a thin slice of the front of windows is ordered, not all of it. The bucket of a
+// key is monotone in it, so every event in a later bucket is larger than every event of
+// the current ones whatever the order of the pushes (a child window can be a rounding
+// error nearer than its parent): the pops are exactly those of one heap.
 class EventQueue {
 public:
   static constexpr std::size_t kRing = 1024;
 
   std::size_t bytes() const {
-    std::size_t b = (heap_.capacity() + far_.capacity()) * sizeof(Event) +
+    std::size_t b = (now_.capacity() + far_.capacity()) * sizeof(Event) +
                     ring_.capacity() * sizeof(Bucket);
     for (const Bucket& bucket : ring_)
       b += bucket.capacity() * sizeof(Event);
@@ -75,7 +75,7 @@ public:
   }
 
   void reset(double width) {
-    heap_.clear();
+    now_.clear();
     far_.clear();
     ring_.resize(kRing);
     for (Bucket& bucket : ring_)
@@ -92,17 +92,17 @@ public:
 
   // The smallest event (the queue not empty).
   const Event& top() {
-    if (heap_.empty())
+    if (now_.empty())
       refill();
-    return sorted_ ? heap_.back() : heap_.front();
+    return sorted_ ? now_.back() : now_.front();
   }
 
-  bool empty() const { return heap_.empty() && ringed_ == 0 && far_.empty(); }
+  bool empty() const { return now_.empty() && ringed_ == 0 && far_.empty(); }
 
   void pop() {
     if (!sorted_)
-      std::pop_heap(heap_.begin(), heap_.end(), std::greater<Event>());
-    heap_.pop_back();
+      std::pop_heap(now_.begin(), now_.end(), std::greater<Event>());
+    now_.pop_back();
   }
 
 private:
@@ -115,15 +115,15 @@ private:
   }
 
   void place(const Event& e, std::size_t b) {
-    if (b <= current_ && sorted_ && heap_.size() < kSorted) {
-      heap_.insert(std::upper_bound(heap_.begin(), heap_.end(), e, std::greater<Event>()),
-                   e);
+    if (b <= current_ && sorted_ && now_.size() < kSorted) {
+      now_.insert(std::upper_bound(now_.begin(), now_.end(), e, std::greater<Event>()),
+                  e);
     } else if (b <= current_) {
       if (sorted_)
-        std::make_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+        std::make_heap(now_.begin(), now_.end(), std::greater<Event>());
       sorted_ = false;
-      heap_.push_back(e);
-      std::push_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+      now_.push_back(e);
+      std::push_heap(now_.begin(), now_.end(), std::greater<Event>());
     } else if (b - current_ < kRing) {
       ring_[b % kRing].push_back(e);
       ++ringed_;
@@ -133,7 +133,7 @@ private:
     }
   }
 
-  // The heap empty: the next bucket with events becomes the heap.
+  // The current buckets empty: the next bucket with events becomes the current one.
   void refill() {
     for (;;) {
       if (ringed_ == 0) // skip to the first far event's bucket
@@ -149,24 +149,24 @@ private:
       Bucket& next = ring_[current_ % kRing];
       if (!next.empty()) {
         ringed_ -= next.size();
-        heap_.insert(heap_.end(), next.begin(), next.end());
+        now_.insert(now_.end(), next.begin(), next.end());
         next.clear();
       }
-      if (!heap_.empty()) {
-        sorted_ = heap_.size() <= kSorted;
+      if (!now_.empty()) {
+        sorted_ = now_.size() <= kSorted;
         if (sorted_)
-          std::sort(heap_.begin(), heap_.end(), std::greater<Event>());
+          std::sort(now_.begin(), now_.end(), std::greater<Event>());
         else
-          std::make_heap(heap_.begin(), heap_.end(), std::greater<Event>());
+          std::make_heap(now_.begin(), now_.end(), std::greater<Event>());
         return;
       }
     }
   }
 
-  // The current bucket's events: few, sorted in decreasing order (a pop is the last
-  // one's), else (a wide bucket) a heap; far_: a heap.
+  // now_: the current buckets' events, few and sorted in decreasing order (a pop takes
+  // the last), else (a wide bucket) a heap; far_: a heap.
   static constexpr std::size_t kSorted = 32;
-  std::vector<Event> heap_, far_;
+  std::vector<Event> now_, far_;
   bool sorted_ = true;
   std::vector<Bucket> ring_; // bucket b at b % kRing
   double inverseWidth_ = 0;
