@@ -14,10 +14,11 @@ namespace {
 // An interval [b0, b1] of the edge (a, b), in the edge's frame: a at the origin, b at
 // (length, 0), the triangle `from` it came through below the axis and the triangles it
 // lights above. The source, unfolded into that frame, is at (sx, sy), sy < 0, and is
-// sigma away from a seed.
+// sigma away from a seed; the paths through it reach the interval's ends at the
+// distances end0 and end1 (set when queued: its key and its filter read them).
 struct Window {
   SimplexId a, b, from, label;
-  double length, b0, b1, sx, sy, sigma;
+  double length, b0, b1, sx, sy, sigma, end0, end1;
 };
 
 // |(x, y)|: the mesh's units keep lengths near 1 (no overflow to guard against).
@@ -53,6 +54,125 @@ struct Event {
   }
 };
 
+// The events in increasing order: those of the buckets up to the current one (a few,
+// sorted; a heap when many), unordered buckets of key width `width` for the next kRing
+// ones (a ring: their memory is reused, so it stays in cache) taken in one at a time,
+// and a heap of the farther ones (few: a window's children are about an edge farther).
+// Only a thin slice of the front of windows is ordered, not all of it. The bucket of a
+// key is monotone in it, so every event in a later bucket is larger than every event of
+// the current ones whatever the order of the pushes (a child window can be a rounding
+// error nearer than its parent): the pops are exactly those of one heap.
+class EventQueue {
+public:
+  static constexpr std::size_t kRing = 1024;
+
+  std::size_t bytes() const {
+    std::size_t b = (now_.capacity() + far_.capacity()) * sizeof(Event) +
+                    ring_.capacity() * sizeof(Bucket);
+    for (const Bucket& bucket : ring_)
+      b += bucket.capacity() * sizeof(Event);
+    return b;
+  }
+
+  void reset(double width) {
+    now_.clear();
+    far_.clear();
+    ring_.resize(kRing);
+    for (Bucket& bucket : ring_)
+      bucket.clear();
+    inverseWidth_ = width > 0 ? 1 / width : 0;
+    if (!std::isfinite(inverseWidth_))
+      inverseWidth_ = 0;
+    current_ = 0;
+    ringed_ = 0;
+    sorted_ = true;
+  }
+
+  void push(const Event& e) { place(e, bucket(e.key)); }
+
+  // The smallest event (the queue not empty).
+  const Event& top() {
+    if (now_.empty())
+      refill();
+    return sorted_ ? now_.back() : now_.front();
+  }
+
+  bool empty() const { return now_.empty() && ringed_ == 0 && far_.empty(); }
+
+  void pop() {
+    if (!sorted_)
+      std::pop_heap(now_.begin(), now_.end(), std::greater<Event>());
+    now_.pop_back();
+  }
+
+private:
+  using Bucket = std::vector<Event>;
+
+  std::size_t bucket(double key) const {
+    const double b = key * inverseWidth_;
+    constexpr double kLast = double(std::size_t(1) << 62);
+    return b > 0 ? (b < kLast ? std::size_t(b) : std::size_t(kLast)) : 0;
+  }
+
+  void place(const Event& e, std::size_t b) {
+    if (b <= current_ && sorted_ && now_.size() < kSorted) {
+      now_.insert(std::upper_bound(now_.begin(), now_.end(), e, std::greater<Event>()),
+                  e);
+    } else if (b <= current_) {
+      if (sorted_)
+        std::make_heap(now_.begin(), now_.end(), std::greater<Event>());
+      sorted_ = false;
+      now_.push_back(e);
+      std::push_heap(now_.begin(), now_.end(), std::greater<Event>());
+    } else if (b - current_ < kRing) {
+      ring_[b % kRing].push_back(e);
+      ++ringed_;
+    } else {
+      far_.push_back(e);
+      std::push_heap(far_.begin(), far_.end(), std::greater<Event>());
+    }
+  }
+
+  // The current buckets empty: the next bucket with events becomes the current one.
+  void refill() {
+    for (;;) {
+      if (ringed_ == 0) // skip to the first far event's bucket
+        current_ = std::max(current_, bucket(far_.front().key) - 1);
+      ++current_;
+      // The far events now within the ring's reach.
+      while (!far_.empty() && bucket(far_.front().key) - current_ < kRing) {
+        const Event e = far_.front();
+        std::pop_heap(far_.begin(), far_.end(), std::greater<Event>());
+        far_.pop_back();
+        place(e, bucket(e.key));
+      }
+      Bucket& next = ring_[current_ % kRing];
+      if (!next.empty()) {
+        ringed_ -= next.size();
+        now_.insert(now_.end(), next.begin(), next.end());
+        next.clear();
+      }
+      if (!now_.empty()) {
+        sorted_ = now_.size() <= kSorted;
+        if (sorted_)
+          std::sort(now_.begin(), now_.end(), std::greater<Event>());
+        else
+          std::make_heap(now_.begin(), now_.end(), std::greater<Event>());
+        return;
+      }
+    }
+  }
+
+  // now_: the current buckets' events, few and sorted in decreasing order (a pop takes
+  // the last), else (a wide bucket) a heap; far_: a heap.
+  static constexpr std::size_t kSorted = 32;
+  std::vector<Event> now_, far_;
+  bool sorted_ = true;
+  std::vector<Bucket> ring_; // bucket b at b % kRing
+  double inverseWidth_ = 0;
+  std::size_t current_ = 0, ringed_ = 0;
+};
+
 // Per vertex: whether shortest paths may bend there (Propagation::bends), once known.
 constexpr std::uint8_t kUnknown = 0, kStraight = 1, kBends = 2;
 
@@ -64,7 +184,7 @@ struct ExactWorkspace::Data {
   std::vector<std::uint8_t> bends; // kUnknown, kStraight or kBends (the mesh's)
   bool clean = true;               // distance and label are at +inf / -1 everywhere
   std::vector<Window> windows;
-  std::vector<Event> heap;
+  EventQueue queue;
   std::vector<SimplexId> touched; // vertices given a distance
   // The distance each pseudo-source last spread from.
   std::unordered_map<SimplexId, double> sourcedAt;
@@ -84,8 +204,8 @@ std::size_t ExactWorkspace::bytes() const {
     return 0;
   const Data& d = *data_;
   return d.distance.capacity() * sizeof(double) + d.label.capacity() * sizeof(SimplexId) +
-         d.bends.capacity() + d.windows.capacity() * sizeof(Window) +
-         d.heap.capacity() * sizeof(Event) + d.touched.capacity() * sizeof(SimplexId);
+         d.bends.capacity() + d.windows.capacity() * sizeof(Window) + d.queue.bytes() +
+         d.touched.capacity() * sizeof(SimplexId);
 }
 
 ExactWorkspace::Data& ExactWorkspace::data(SimplexId vertices) {
@@ -111,10 +231,12 @@ public:
               ExactWorkspace::Data& work)
       : mesh_(mesh), tri_(*mesh.tri), radius_(radius), maxWindows_(maxWindows),
         work_(work), distance_(work.distance.data()), label_(work.label.data()),
-        bends_(work.bends.data()), windows_(work.windows), heap_(work.heap),
+        bends_(work.bends.data()), windows_(work.windows), queue_(work.queue),
         touched_(work.touched), sourcedAt_(work.sourcedAt) {
     windows_.clear();
-    heap_.clear();
+    // Buckets narrow enough to hold a few windows each (a front of windows is about an
+    // edge wide).
+    queue_.reset(mesh.meanEdgeLength / 512);
     touched_.clear();
     sourcedAt_.clear();
   }
@@ -126,8 +248,8 @@ public:
       relax(s, 0, s, true);
     double reachedAll = radius_; // every distance up to this is final
     std::size_t processed = 0;
-    while (!heap_.empty()) {
-      const Event e = heap_.front();
+    while (!queue_.empty()) {
+      const Event e = queue_.top();
       if (e.key > radius_)
         break;
       if (processed == maxWindows_) {
@@ -135,8 +257,7 @@ public:
         reachedAll = std::nextafter(e.key, 0.0);
         break;
       }
-      std::pop_heap(heap_.begin(), heap_.end(), std::greater<Event>());
-      heap_.pop_back();
+      queue_.pop();
       ++processed;
       if (e.id < 0)
         spread(-(e.id + 1));
@@ -164,10 +285,7 @@ public:
   }
 
 private:
-  void pushEvent(double key, std::int64_t id) {
-    heap_.push_back({key, id});
-    std::push_heap(heap_.begin(), heap_.end(), std::greater<Event>());
-  }
+  void pushEvent(double key, std::int64_t id) { queue_.push({key, id}); }
 
   double distance(SimplexId v) const { return distance_[v]; }
 
@@ -280,7 +398,7 @@ private:
       const double y2 = toA * toA - x * x;
       if (!(y2 > 1e-24 * length * length))
         continue; // v on the line ab: nothing lit beyond
-      push({a, b, t, label, length, 0, length, x, -std::sqrt(y2), sigma});
+      push({a, b, t, label, length, 0, length, x, -std::sqrt(y2), sigma, 0, 0});
     }
   }
 
@@ -288,10 +406,10 @@ private:
   // through an end of its edge (Xin and Wang's filter: the travel time through a point x
   // of the interval minus that through the end, along the edge, is monotone in x, so
   // testing the far end of the interval suffices).
-  void push(const Window& w) {
-    const double key = w.sigma + (w.sx < w.b0   ? hypotenuse(w.b0 - w.sx, w.sy)
-                                  : w.sx > w.b1 ? hypotenuse(w.b1 - w.sx, w.sy)
-                                                : -w.sy);
+  void push(Window w) {
+    w.end0 = w.sigma + hypotenuse(w.b0 - w.sx, w.sy);
+    w.end1 = w.sigma + hypotenuse(w.b1 - w.sx, w.sy);
+    const double key = w.sx < w.b0 ? w.end0 : w.sx > w.b1 ? w.end1 : w.sigma + -w.sy;
     if (key > radius_ || dominated(w))
       return;
     pushEvent(key, std::int64_t(windows_.size()));
@@ -301,10 +419,10 @@ private:
   bool dominated(const Window& w) const {
     const double slack = 1e-12 * (w.sigma + w.length);
     const double viaA = distance(w.a) + w.b1;
-    if (w.sigma + hypotenuse(w.b1 - w.sx, w.sy) > viaA + slack)
+    if (w.end1 > viaA + slack)
       return true;
     const double viaB = distance(w.b) + (w.length - w.b0);
-    return w.sigma + hypotenuse(w.b0 - w.sx, w.sy) > viaB + slack;
+    return w.end0 > viaB + slack;
   }
 
   // w across each triangle beyond its edge: the third vertex c when the line from the
@@ -375,7 +493,7 @@ private:
     if (!(sy < -1e-12 * length))
       return; // the source on the edge's line: the light grazes it
     push({p, q, t, w.label, length, t0 * length, t1 * length, ex * rx + ey * ry, sy,
-          w.sigma});
+          w.sigma, 0, 0});
   }
 
   const Mesh& mesh_;
@@ -388,7 +506,7 @@ private:
   // Per vertex: whether paths may bend there (bends), computed when first reached.
   std::uint8_t* bends_;
   std::vector<Window>& windows_;
-  std::vector<Event>& heap_;
+  EventQueue& queue_;
   std::vector<SimplexId>& touched_;
   std::unordered_map<SimplexId, double>& sourcedAt_;
 };
