@@ -239,10 +239,12 @@ MaskedGridCells dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& d
                         points[3 * i + 2] = double(z);
                       }
                     });
-  domain.notes.push_back("--drop-zero: " + std::to_string(n - kept) +
-                         " zero-valued vertices and the cells holding them dropped (" +
-                         std::to_string(kept) + " vertices, " +
-                         std::to_string(masked.numberOfCells) + " cells left)");
+  domain.notes.push_back(
+      {WarningCode::ZeroVerticesDropped,
+       "--drop-zero: " + std::to_string(n - kept) +
+           " zero-valued vertices and the cells holding them dropped (" +
+           std::to_string(kept) + " vertices, " + std::to_string(masked.numberOfCells) +
+           " cells left)"});
   domain.implicitTriangulation.reset();
   domain.values = ScalarArrayView{bytes->data(), domain.values.type, kept};
   domain.storage = bytes;
@@ -286,8 +288,9 @@ void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
   domain.triangulation = kind;
   domain.triangulationSeconds += timer.seconds();
   domain.inputTimings.emplace_back("GALE initialization", timer.seconds());
-  for (const std::string& warning : domain.galeTriangulation->warnings())
-    domain.notes.push_back(warning);
+  const std::vector<Warning> said = domain.galeTriangulation->warnings();
+  domain.notes.insert(domain.notes.end(), said.begin(), said.end());
+  domain.galeWarningsInNotes = said.size();
 }
 
 } // namespace

@@ -32,7 +32,9 @@ struct Domain {
   std::shared_ptr<ExplicitTriangulation> explicitTriangulation;
   std::shared_ptr<GaleTriangulation> galeTriangulation; // --triangulation gale-*
   ScalarArrayView values;
-  std::vector<std::string> notes; // said to the user as warnings
+  std::vector<Warning> notes; // said to the user as warnings
+  // How many of galeTriangulation's warnings were said when it was built (notes).
+  std::size_t galeWarningsInNotes = 0;
   // x y z per vertex: filled only by loadWithVtk(..., keepPoints = true) (geodesic).
   std::vector<double> points;
 

@@ -1,18 +1,16 @@
 #include "GaleReport.h"
 
-#include <algorithm>
-
 namespace topogpu::cli {
 
 void addGaleReport(const Domain& domain, CommandResult& result) {
   const GaleTriangulation* gale = domain.galeTriangulation.get();
   if (gale == nullptr)
     return;
-  // a GPU producer failure during the run (the selection's warnings are notes already)
-  for (const std::string& warning : gale->warnings())
-    if (std::find(domain.notes.begin(), domain.notes.end(), warning) ==
-        domain.notes.end())
-      result.report.warnings.push_back(warning);
+  // a GPU producer failure during the run: the warnings come in the order they were
+  // given, and those of the build are notes already
+  const std::vector<Warning> warnings = gale->warnings();
+  for (std::size_t i = domain.galeWarningsInNotes; i < warnings.size(); ++i)
+    result.report.warnings.push_back(warnings[i]);
   const gale::Statistics stats = gale->statistics();
   JsonObject g;
   g.add("producer", gale->producerName());

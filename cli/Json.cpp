@@ -96,10 +96,13 @@ double peakHostMemoryMiB() {
 void addRunReport(JsonObject& out, const RunReport& report,
                   const std::vector<double>& totals) {
   out.add("backend", report.backend);
-  std::vector<std::string> warnings, runs;
-  for (const auto& w : report.warnings)
-    warnings.push_back(jsonString(w));
+  std::vector<std::string> warnings, codes, runs;
+  for (const Warning& w : report.warnings) {
+    warnings.push_back(jsonString(w.text));
+    codes.push_back(jsonString(warningCodeName(w.code)));
+  }
   out.addRaw("warnings", jsonArray(warnings));
+  out.addRaw("warning_codes", jsonArray(codes));
   JsonObject timings;
   for (const auto& [stage, seconds] : report.timings)
     timings.add(stage, seconds);

@@ -63,9 +63,9 @@ void printResult(const CommandContext& context, const Domain& domain,
     return;
   }
   for (const auto& w : domain.notes)
-    std::cerr << "warning: " << w << "\n";
+    std::cerr << "warning: " << w.text << "\n";
   for (const auto& w : result.report.warnings)
-    std::cerr << "warning: " << w << "\n";
+    std::cerr << "warning: " << w.text << "\n";
   std::cout << context.command << " of " << domain.input << " ("
             << domain.numberOfVertices() << " vertices, " << domain.dimension() << "D, "
             << domain.triangulation << " triangulation), backend "

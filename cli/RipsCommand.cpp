@@ -123,7 +123,7 @@ int runRips(const Arguments& args, CommandContext& context) {
 
   if (!context.json) {
     for (const auto& w : report.warnings)
-      std::cerr << "warning: " << w << "\n";
+      std::cerr << "warning: " << w.text << "\n";
     std::ostringstream out;
     for (std::size_t dim = 0; dim < result.intervals.size(); ++dim) {
       out << "persistence intervals in dim " << dim << ":\n";

@@ -220,8 +220,7 @@ Domain loadWithVtk(const std::string& path, const std::string& arrayName, bool k
       data->GetPoint(v, &domain.points[3 * std::size_t(v)]);
   }
   vtk::TriangulationResult result = vtk::makeTriangulation(data);
-  if (!result.note.empty())
-    domain.notes.push_back(result.note);
+  domain.notes.insert(domain.notes.end(), result.notes.begin(), result.notes.end());
   if (auto* grid =
           std::get_if<std::shared_ptr<ImplicitTriangulation>>(&result.triangulation)) {
     domain.implicitTriangulation = *grid;

@@ -102,9 +102,11 @@ TriangulationResult fromCellArray(vtkDataSet* input, vtkCellArray* cellArray,
                   SimplexId(used), std::move(owner)));
           return result;
         }
-        result.note = std::to_string(totalCells - used) + " of " +
-                      std::to_string(totalCells) + " cells are not " +
-                      (tets > 0 ? "tetrahedra" : "triangles") + " and were ignored";
+        result.notes.push_back({WarningCode::MixedCellsIgnored,
+                                std::to_string(totalCells - used) + " of " +
+                                    std::to_string(totalCells) + " cells are not " +
+                                    (tets > 0 ? "tetrahedra" : "triangles") +
+                                    " and were ignored"});
         const auto* ids = connectivityArray->GetPointer(0);
         std::vector<SimplexId> connectivity;
         connectivity.reserve(std::size_t(used) * (dimension + 1));
@@ -206,10 +208,20 @@ TriangulationResult makeTriangulation(vtkDataSet* input, TriangulationChoice cho
   // it is dropped here.
   auto mesh = std::get<std::shared_ptr<ExplicitTriangulation>>(result.triangulation);
   result.triangulation = GaleTriangulation::fromExplicit(*mesh, points, chosen);
-  for (const std::string& warning :
+  for (Warning& warning :
        std::get<std::shared_ptr<GaleTriangulation>>(result.triangulation)->warnings())
-    result.note += (result.note.empty() ? "" : "; ") + warning;
+    result.notes.push_back(std::move(warning));
   return result;
+}
+
+std::string notesMessage(const TriangulationResult& result) {
+  if (result.notes.empty())
+    return {};
+  std::string message =
+      result.notes.front().code == WarningCode::MixedCellsIgnored ? "Mixed cells: " : "";
+  for (std::size_t i = 0; i < result.notes.size(); ++i)
+    message += (i > 0 ? "; " : "") + result.notes[i].text;
+  return message + ".";
 }
 
 std::string vtkCellTypeName(int type) {

@@ -27,10 +27,15 @@ enum class TriangulationChoice { Auto = 0, Explicit = 1, GaleGpu = 2, GaleCpu = 
 
 struct TriangulationResult {
   AnyTriangulation triangulation;
-  // Mixed meshes: cells other than triangles (2D) or tets (3D) are skipped; this says
-  // how many, so the filter can warn. Empty when nothing was skipped.
-  std::string note;
+  // Mixed meshes: cells other than triangles (2D) or tets (3D) are skipped; the first
+  // note says how many, so the filter can warn. Then GALE's producer selection (a GPU
+  // fallback). Empty when there is nothing to say.
+  std::vector<Warning> notes;
 };
+
+// The notes as the filter says them once: "Mixed cells: " before the skipped cells, the
+// notes joined by "; ", a final period. Empty without notes.
+std::string notesMessage(const TriangulationResult& result);
 
 // Throws topogpu::Error naming the problem: unsupported data set type, no cells, no
 // triangle or tet cells, grids thinner than 2D.

@@ -52,14 +52,18 @@ Backend chooseBackend(Backend requested, bool deviceUsable, const std::string& w
   if (requested != Backend::Cpu) {
     if (!deviceUsable) {
       if (requested == Backend::Gpu)
-        report.warnings.push_back("GPU requested but " + whyNot + "; running on the CPU");
+        report.warnings.push_back(
+            {WarningCode::GpuUnavailable,
+             "GPU requested but " + whyNot + "; running on the CPU"});
     } else if (deviceBytes > budgetBytes) {
       std::size_t forced = 0;
       report.warnings.push_back(
-          "input needs about " + mebibytes(deviceBytes) + " of GPU memory but only " +
-          mebibytes(budgetBytes) + " are free" +
-          (forcedBudget(forced) ? std::string(" (within ") + kBudgetVariable + ")" : "") +
-          "; running on the CPU");
+          {WarningCode::GpuMemoryInsufficient,
+           "input needs about " + mebibytes(deviceBytes) + " of GPU memory but only " +
+               mebibytes(budgetBytes) + " are free" +
+               (forcedBudget(forced) ? std::string(" (within ") + kBudgetVariable + ")"
+                                     : "") +
+               "; running on the CPU"});
     } else {
       resolved = Backend::Gpu;
     }

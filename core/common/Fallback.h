@@ -22,9 +22,11 @@ void runWithFallback(Backend resolved, const std::string& stage, RunReport& repo
       report.backend = "gpu";
       return;
     } catch (const GpuError& e) {
-      report.warnings.push_back("GPU " + stage + " failed" +
-                                (e.outOfMemory() ? " (out of device memory): " : ": ") +
-                                e.what() + "; ran on the CPU instead");
+      report.warnings.push_back(
+          {e.outOfMemory() ? WarningCode::GpuOutOfMemory : WarningCode::GpuFailed,
+           "GPU " + stage + " failed" +
+               (e.outOfMemory() ? " (out of device memory): " : ": ") + e.what() +
+               "; ran on the CPU instead"});
     }
   }
   report.backend = "cpu";

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/common/PrintableText.h"
+#include "core/common/Warning.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -96,12 +97,19 @@ struct Monitor {
 // What ran and how long each stage took, for field data, the CLI and benchmarks.
 struct RunReport {
   std::string backend; // "cpu" or "gpu": the one that actually ran
-  std::vector<std::string> warnings;
+  std::vector<Warning> warnings;
   std::vector<std::pair<std::string, double>> timings; // stage name, seconds
   // Largest device memory in use (cudaMemGetInfo: the whole device, other processes
   // included) sampled at the end of each GPU stage: not a true peak, as scratch space
   // freed inside a stage (the sort's) is never seen.
   std::size_t peakDeviceBytes = 0;
+
+  bool hasWarning(WarningCode code) const {
+    for (const Warning& w : warnings)
+      if (w.code == code)
+        return true;
+    return false;
+  }
 
   double totalSeconds() const {
     double sum = 0;

@@ -75,17 +75,18 @@ void warnAboutMesh(const Triangulation& tri, SimplexId isolated, RunReport& repo
   if constexpr (CountsNonManifoldFacets<Triangulation>::value) {
     if (tri.getNumberOfNonManifoldFacets() > 0)
       report.warnings.push_back(
-          "the mesh is non-manifold: " +
-          std::to_string(tri.getNumberOfNonManifoldFacets()) +
-          (tri.getDimension() == 3 ? " triangles are" : " edges are") +
-          " shared by more than two cells; vertices are still classified by the "
-          "components of their links");
+          {WarningCode::NonManifoldMesh,
+           "the mesh is non-manifold: " +
+               std::to_string(tri.getNumberOfNonManifoldFacets()) +
+               (tri.getDimension() == 3 ? " triangles are" : " edges are") +
+               " shared by more than two cells; vertices are still classified by the "
+               "components of their links"});
   }
   if (isolated > 0)
-    report.warnings.push_back(
-        std::to_string(isolated) +
-        " vertices belong to no cell; their links are empty and each "
-        "is reported as degenerate");
+    report.warnings.push_back({WarningCode::IsolatedVertices,
+                               std::to_string(isolated) +
+                                   " vertices belong to no cell; their links are empty "
+                                   "and each is reported as degenerate"});
 }
 
 // Compacted list (unless the GPU made it), counts and boundary flags.
@@ -161,8 +162,9 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   } else {
     if (parameters.backend == Backend::Gpu)
       output.report.warnings.push_back(
-          "the GPU path of critical points runs on regular grids only; this mesh runs on "
-          "the CPU");
+          {WarningCode::NoGpuPath,
+           "the GPU path of critical points runs on regular grids only; this mesh runs "
+           "on the CPU"});
     output.report.backend = "cpu";
     isolated = detail::runCpu(tri, kRequiredRelations, values, monitor, output);
   }

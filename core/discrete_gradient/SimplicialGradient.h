@@ -640,7 +640,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   validateVertexField(tri.getNumberOfVertices(), values);
   if (parameters.backend == Backend::Gpu)
     output.report.warnings.push_back(
-        "the simplicial discrete gradient runs on the CPU; the GPU was not used");
+        {WarningCode::NoGpuPath,
+         "the simplicial discrete gradient runs on the CPU; the GPU was not used"});
   output.report.backend = "cpu";
   Timer timer;
   tri.precondition(kRequiredRelations);
@@ -706,11 +707,12 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   if constexpr (CountsNonManifoldFacets<Triangulation>::value) {
     if (tri.getNumberOfNonManifoldFacets() > 0)
       output.report.warnings.push_back(
-          "the mesh is non-manifold: " +
-          std::to_string(tri.getNumberOfNonManifoldFacets()) +
-          (dim == 3 ? " triangles are" : " edges are") +
-          " shared by more than two cells; the gradient is still a valid discrete "
-          "gradient of the complex");
+          {WarningCode::NonManifoldMesh,
+           "the mesh is non-manifold: " +
+               std::to_string(tri.getNumberOfNonManifoldFacets()) +
+               (dim == 3 ? " triangles are" : " edges are") +
+               " shared by more than two cells; the gradient is still a valid discrete "
+               "gradient of the complex"});
   }
   if (keepOrder != nullptr)
     *keepOrder = std::move(order);

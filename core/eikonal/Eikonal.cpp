@@ -270,10 +270,11 @@ std::vector<SimplexId> initialActiveList(const Mesh& mesh, const State& state,
   return list;
 }
 
-std::string capWarning(long long iterations, std::size_t active) {
-  return "meshFIM stopped at the iteration cap (" + std::to_string(iterations) +
-         " sweeps) with " + std::to_string(active) +
-         " vertices still active: distances there and beyond may be too large";
+Warning capWarning(long long iterations, std::size_t active) {
+  return {WarningCode::IterationCap,
+          "meshFIM stopped at the iteration cap (" + std::to_string(iterations) +
+              " sweeps) with " + std::to_string(active) +
+              " vertices still active: distances there and beyond may be too large"};
 }
 
 // meshFIM, Algorithm 2.1: each sweep updates the active vertices in list order, every
@@ -604,10 +605,12 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
           }
           if (!patchState.converged)
             report.warnings.push_back(
-                "patchFIM stopped at the iteration cap (" +
-                std::to_string(patchState.rounds) + " rounds) with " +
-                std::to_string(patchState.activeAtCap) +
-                " patches still active: distances there and beyond may be too large");
+                {WarningCode::IterationCap,
+                 "patchFIM stopped at the iteration cap (" +
+                     std::to_string(patchState.rounds) + " rounds) with " +
+                     std::to_string(patchState.activeAtCap) +
+                     " patches still active: distances there and beyond may be too "
+                     "large"});
           state.value = std::move(patchState.value);
           state.label = std::move(patchState.label);
           state.iterations = patchState.rounds;
@@ -657,32 +660,37 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
 
   if (result.unreached > 0)
     report.warnings.push_back(
-        std::to_string(result.unreached) + " of " + std::to_string(mesh.vertices) +
-        " vertices are unreached (distance +inf): " +
-        (parameters.stopDistance < kInf ? "beyond the stop distance, " : "") +
-        "in no triangle, or on a component without a seed");
+        {WarningCode::UnreachedVertices,
+         std::to_string(result.unreached) + " of " + std::to_string(mesh.vertices) +
+             " vertices are unreached (distance +inf): " +
+             (parameters.stopDistance < kInf ? "beyond the stop distance, " : "") +
+             "in no triangle, or on a component without a seed"});
   if (mesh.degenerateTriangles > 0)
-    report.warnings.push_back(std::to_string(mesh.degenerateTriangles) +
-                              " degenerate (zero-area) triangles are used through their "
-                              "edges only");
+    report.warnings.push_back({WarningCode::DegenerateTriangles,
+                               std::to_string(mesh.degenerateTriangles) +
+                                   " degenerate (zero-area) triangles are used through "
+                                   "their edges only"});
   const SimplexId nonManifold = triangulation.getNumberOfNonManifoldFacets();
   if (nonManifold > 0)
-    report.warnings.push_back(std::to_string(nonManifold) +
-                              " non-manifold edges (in more than two triangles): every "
-                              "triangle still updates its vertices; obtuse-angle "
-                              "unfolding stops there");
+    report.warnings.push_back({WarningCode::NonManifoldMesh,
+                               std::to_string(nonManifold) +
+                                   " non-manifold edges (in more than two triangles): "
+                                   "every triangle still updates its vertices; "
+                                   "obtuse-angle unfolding stops there"});
   const SimplexId unsplit = mesh.obtuseAngles - mesh.unfoldedAngles;
   // Their fallback is causal, only less accurate there: worth a warning when common.
   if (parameters.unfoldObtuseAngles && unsplit * 100 > mesh.obtuseAngles)
     report.warnings.push_back(
-        std::to_string(unsplit) + " of " + std::to_string(mesh.obtuseAngles) +
-        " obtuse angles could not be split into angles of at most 90 degrees (" +
-        std::to_string(mesh.unfoldingStops[0]) + " at a boundary, " +
-        std::to_string(mesh.unfoldingStops[1]) + " at a non-manifold edge, " +
-        std::to_string(mesh.unfoldingStops[2]) + " around their vertex, " +
-        std::to_string(mesh.unfoldingStops[3]) +
-        " beyond the unfolding steps): their wider parts are solved through their edges "
-        "only");
+        {WarningCode::ObtuseAnglesNotUnfolded,
+         std::to_string(unsplit) + " of " + std::to_string(mesh.obtuseAngles) +
+             " obtuse angles could not be split into angles of at most 90 degrees (" +
+             std::to_string(mesh.unfoldingStops[0]) + " at a boundary, " +
+             std::to_string(mesh.unfoldingStops[1]) + " at a non-manifold edge, " +
+             std::to_string(mesh.unfoldingStops[2]) + " around their vertex, " +
+             std::to_string(mesh.unfoldingStops[3]) +
+             " beyond the unfolding steps): their wider parts are solved through their "
+             "edges "
+             "only"});
   monitor.report(1.0);
 }
 

@@ -224,7 +224,7 @@ bool metisPartition(const ExplicitTriangulation& tri, int patchSize,
 std::vector<std::int32_t> partitionVertices(const ExplicitTriangulation& tri,
                                             int patchSize, bool useMetis,
                                             std::int32_t& count, std::string& method,
-                                            std::vector<std::string>& warnings) {
+                                            std::vector<Warning>& warnings) {
   if (patchSize < 1)
     throw Error("the patch size must be at least 1, got " + std::to_string(patchSize));
   const SimplexId n = tri.getNumberOfVertices();
@@ -248,11 +248,13 @@ std::vector<std::int32_t> partitionVertices(const ExplicitTriangulation& tri,
       }
       return patchOf;
     }
-    warnings.push_back("METIS could not partition the mesh (" + why +
-                       "): patches grown breadth-first instead");
+    warnings.push_back(
+        {WarningCode::MetisFailed, "METIS could not partition the mesh (" + why +
+                                       "): patches grown breadth-first instead"});
 #else
-    warnings.push_back("this build has no METIS (Debian libmetis-dev): patchFIM's "
-                       "patches are grown breadth-first instead");
+    warnings.push_back({WarningCode::MetisMissing,
+                        "this build has no METIS (Debian libmetis-dev): patchFIM's "
+                        "patches are grown breadth-first instead"});
 #endif
   }
   method = "bfs";
@@ -336,7 +338,7 @@ void prefixSum(std::size_t size, const Count& count, Offsets& offsets) {
 } // namespace
 
 void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
-                      PatchArrays& arrays, std::vector<std::string>& warnings,
+                      PatchArrays& arrays, std::vector<Warning>& warnings,
                       const std::uint8_t* seed) {
   const ExplicitTriangulation& tri = *mesh.tri;
   const SimplexId n = mesh.vertices;

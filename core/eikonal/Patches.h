@@ -12,6 +12,7 @@
 // reference and the CPU-testable half of the GPU solver.
 #pragma once
 
+#include "core/common/Warning.h"
 #include "core/eikonal/EikonalMesh.h"
 #include "core/eikonal/PatchSolve.h"
 
@@ -90,7 +91,7 @@ bool hasMetis();
 std::vector<std::int32_t> partitionVertices(const ExplicitTriangulation& tri,
                                             int patchSize, bool useMetis,
                                             std::int32_t& count, std::string& method,
-                                            std::vector<std::string>& warnings);
+                                            std::vector<Warning>& warnings);
 
 struct PatchArrays {
   std::int32_t patches = 0;
@@ -130,7 +131,7 @@ struct PatchArrays {
 // still on their way. Nothing computed depends on the numbering, so arrays built for
 // other seeds serve as well (a kept Preparation's).
 void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
-                      PatchArrays& arrays, std::vector<std::string>& warnings,
+                      PatchArrays& arrays, std::vector<Warning>& warnings,
                       const std::uint8_t* seed = nullptr);
 
 // The run's settings and state, shared by the host-side and the device patchFIM.

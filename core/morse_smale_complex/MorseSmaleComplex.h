@@ -124,7 +124,7 @@ void runGpu(const cubical::Grid& grid, const ScalarArrayView& values,
 // stage ran there, so a stage that fell back shows as "cpu" with its warning.
 inline void mergeReport(const RunReport& stage, RunReport& report) {
   report.backend = report.backend == "gpu" && stage.backend == "gpu" ? "gpu" : "cpu";
-  for (const std::string& w : stage.warnings)
+  for (const Warning& w : stage.warnings)
     if (std::find(report.warnings.begin(), report.warnings.end(), w) ==
         report.warnings.end())
       report.warnings.push_back(w);

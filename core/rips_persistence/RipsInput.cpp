@@ -383,9 +383,10 @@ RipsInput readRipsInput(std::istream& in, InputFormat format, const std::string&
                   " would be isolated points; number the points from 0 without such a "
                   "gap, or declare isolated points with 'i i 0' lines");
     if (diagonal > 0)
-      input.notes.push_back(
-          std::to_string(diagonal) +
-          " diagonal entries 'i i d' ignored (every point is born at 0)");
+      input.notes.push_back({WarningCode::DiagonalEntriesIgnored,
+                             std::to_string(diagonal) +
+                                 " diagonal entries 'i i d' ignored (every point is born "
+                                 "at 0)"});
     input.numberOfPoints = n;
     const auto edgeName = [](const std::pair<SimplexId, SimplexId>& key) {
       return "the edge " + std::to_string(key.second) + " " + std::to_string(key.first);

@@ -44,7 +44,7 @@ struct RipsInput {
   int pointDimension = 0;
   std::vector<SparseEdge> edges; // distances times 2^-scaleExponent
   int scaleExponent = 0;
-  std::vector<std::string> notes; // things ignored on the way (diagonal entries)
+  std::vector<Warning> notes; // things ignored on the way (diagonal entries)
 };
 
 // Parses `in` in `format`; `what` names the source in messages ("'file.txt'").

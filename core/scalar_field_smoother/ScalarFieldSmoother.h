@@ -153,8 +153,9 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
         });
   } else {
     if (parameters.backend == Backend::Gpu)
-      report.warnings.push_back("the GPU path of the scalar field smoother runs on "
-                                "regular grids only; this mesh runs on the CPU");
+      report.warnings.push_back({WarningCode::NoGpuPath,
+                                 "the GPU path of the scalar field smoother runs on "
+                                 "regular grids only; this mesh runs on the CPU"});
     report.backend = "cpu";
     detail::runCpu(tri, kRequiredRelations, values, parameters, monitor, smoothed,
                    report);

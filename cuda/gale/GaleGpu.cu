@@ -593,9 +593,10 @@ public:
       return true;
     } catch (const GpuError& error) {
       std::lock_guard<std::mutex> lock(mutex_);
-      warnings_.push_back(std::string("GALE: the GPU producer's edge and triangle lists "
-                                      "failed (") +
-                          error.what() + "); the CPU builds them");
+      warnings_.push_back({WarningCode::GaleGpuPartFailed,
+                           std::string("GALE: the GPU producer's edge and triangle lists "
+                                       "failed (") +
+                               error.what() + "); the CPU builds them"});
       return false;
     }
   }
@@ -622,7 +623,7 @@ public:
 
   std::string name() const override { return disabled_ ? "gpu (failed: cpu)" : "gpu"; }
 
-  std::vector<std::string> warnings() const override {
+  std::vector<Warning> warnings() const override {
     std::lock_guard<std::mutex> lock(mutex_);
     return warnings_;
   }
@@ -748,8 +749,9 @@ private:
       std::vector<int>().swap(nonManifold_);
       std::lock_guard<std::mutex> lock(mutex_);
       warnings_.push_back(
-          std::string("GALE: the GPU producer's boundary flags failed (") + error.what() +
-          "); the CPU computes them per segment");
+          {WarningCode::GaleGpuPartFailed,
+           std::string("GALE: the GPU producer's boundary flags failed (") +
+               error.what() + "); the CPU computes them per segment"});
     }
   }
 
@@ -790,9 +792,10 @@ private:
         std::lock_guard<std::mutex> lock(mutex_);
         disabled_ = true;
         failed = true;
-        warnings_.push_back(std::string("GALE: the GPU producer failed (") +
-                            error.what() +
-                            "); CPU producers compute the relations from here on");
+        warnings_.push_back({WarningCode::GaleGpuProducerFailed,
+                             std::string("GALE: the GPU producer failed (") +
+                                 error.what() +
+                                 "); CPU producers compute the relations from here on"});
       }
       if (failed)
         releaseDevice();
@@ -1059,7 +1062,7 @@ private:
   // shared by the leaders' launches, exclusive for releasing the device's arrays
   std::shared_mutex deviceMutex_;
   mutable std::mutex mutex_;
-  std::vector<std::string> warnings_;
+  std::vector<Warning> warnings_;
   std::array<double, 3> seconds_{0, 0, 0}; // prepare, kernel + copies, integration
   std::atomic<bool> disabled_{false};
 };

@@ -73,8 +73,9 @@ inline bool prepareBatched(BatchOps& ops, const Monitor& monitor, int dim,
   const auto decline = [&](const std::string& why) {
     if (ops.holdsKept())
       ops.fetchKept(facets);
-    report.warnings.push_back("dimension " + std::to_string(dim) + " " + why +
-                              ": its columns were built on the CPU");
+    report.warnings.push_back(
+        {WarningCode::RipsDimensionOnCpu, "dimension " + std::to_string(dim) + " " + why +
+                                              ": its columns were built on the CPU"});
     return false;
   };
   const auto tooLarge = [&] {

@@ -1086,11 +1086,8 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
         pieceAgreed = true;
         topogpu::vtk::DistributedPiece::agree(controller, "", this->CheckAbort());
       }
-      if (!this->Cache->result.note.empty())
-        vtkWarningMacro(<< (this->Cache->result.note.rfind("GALE", 0) == 0
-                                ? ""
-                                : "Mixed cells: ")
-                        << this->Cache->result.note << ".");
+      if (!this->Cache->result.notes.empty())
+        vtkWarningMacro(<< topogpu::vtk::notesMessage(this->Cache->result));
       progress(kCoreStart);
       if (this->CheckAbort())
         throw topogpu::Aborted();
@@ -1139,8 +1136,8 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
     progress(1.0);
     return 1;
   }
-  for (const std::string& warning : run.report.warnings)
-    vtkWarningMacro(<< warning);
+  for (const topogpu::Warning& warning : run.report.warnings)
+    vtkWarningMacro(<< warning.text);
 
   for (const auto& stage : run.report.timings)
     stages.push_back(stage);

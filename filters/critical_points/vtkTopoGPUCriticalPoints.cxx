@@ -64,9 +64,9 @@ void vtkTopoGPUCriticalPoints::Compute(topogpu::vtk::FilterRun& run) {
   // A GALE producer that failed during the run (a GPU error, CPU producers took over).
   if (auto* gale =
           std::get_if<std::shared_ptr<topogpu::GaleTriangulation>>(run.triangulation))
-    for (const std::string& warning : (*gale)->warnings())
-      if (warning.rfind("GALE: no GPU producer", 0) != 0) // said once, when it was built
-        run.report.warnings.push_back(warning);
+    for (topogpu::Warning& warning : (*gale)->warnings())
+      if (warning.code != topogpu::WarningCode::GaleNoGpuProducer) // said when built
+        run.report.warnings.push_back(std::move(warning));
 
   if (run.piece != nullptr && !run.piece->orderedByGlobalIds()) {
     // A distributed mesh without global point ids breaks ties in the coordinates' order
@@ -90,13 +90,14 @@ void vtkTopoGPUCriticalPoints::Compute(topogpu::vtk::FilterRun& run) {
     });
     if (tied > 0)
       run.report.warnings.push_back(
-          std::to_string(tied) +
-          " vertices of this piece have a neighbour of equal "
-          "value; without point global ids a distributed run breaks such ties by point "
-          "coordinates (the same on every rank), a serial run by point index, so the "
-          "critical points there may differ from a serial run's. With point global ids "
-          "(vtkGlobalIds) ties are broken by id; ids equal to the serial point indices "
-          "give the serial result");
+          {topogpu::WarningCode::TiesBrokenByCoordinates,
+           std::to_string(tied) +
+               " vertices of this piece have a neighbour of equal "
+               "value; without point global ids a distributed run breaks such ties by "
+               "point coordinates (the same on every rank), a serial run by point index, "
+               "so the critical points there may differ from a serial run's. With point "
+               "global ids (vtkGlobalIds) ties are broken by id; ids equal to the serial "
+               "point indices give the serial result"});
   }
 
   const topogpu::Timer outputTimer;

@@ -754,7 +754,8 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
       s2::compute(dg, wallParameters, run.monitor.stage(0.85, 1), wallsOut, run.report);
     } catch (const topogpu::Error& e) {
       // Too large to draw: the rest of the complex is still worth having.
-      run.report.warnings.push_back(std::string(e.what()) + "; port 2 is left empty");
+      run.report.warnings.push_back({topogpu::WarningCode::Separatrices2TooLarge,
+                                     std::string(e.what()) + "; port 2 is left empty"});
       wallsOut.clear();
     }
     Separatrices2Port port(g, geometry);
@@ -800,8 +801,9 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
   parameters.keepConnectionPaths = this->ComputeSaddleConnectors;
   if (this->ComputeAscendingSeparatrices2 || this->ComputeDescendingSeparatrices2)
     run.report.warnings.push_back(
-        "2-separatrices are not computed on the simplicial complex; port 2 is empty");
-  std::vector<std::string> warnings = run.report.warnings;
+        {topogpu::WarningCode::Separatrices2Unsupported,
+         "2-separatrices are not computed on the simplicial complex; port 2 is empty"});
+  std::vector<topogpu::Warning> warnings = run.report.warnings;
   smsc::Output result;
   topogpu::Timer outputTimer;
   run.visitWithGale([&](auto& tri) {
@@ -896,14 +898,14 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
       separatrices.write(vtkUnstructuredGrid::GetData(run.outputVector, 1));
   });
   run.report = result.report;
-  for (const std::string& w : warnings)
+  for (const topogpu::Warning& w : warnings)
     run.report.warnings.push_back(w);
   // A GALE producer that failed during the run (CPU producers took over).
   if (auto* gale =
           std::get_if<std::shared_ptr<topogpu::GaleTriangulation>>(run.triangulation))
-    for (const std::string& warning : (*gale)->warnings())
-      if (warning.rfind("GALE: no GPU producer", 0) != 0) // said once, when it was built
-        run.report.warnings.push_back(warning);
+    for (topogpu::Warning& warning : (*gale)->warnings())
+      if (warning.code != topogpu::WarningCode::GaleNoGpuProducer) // said when built
+        run.report.warnings.push_back(std::move(warning));
 
   // ---- port 3: the segmentation, field data ----------------------------------------
   writeSegmentation(run,

@@ -130,7 +130,7 @@ int run(int argc, char** argv) {
       const double setup = timer.seconds();
       timer.reset();
       eikonal::PatchArrays arrays;
-      std::vector<std::string> warnings;
+      std::vector<Warning> warnings;
       eikonal::buildPatchArrays(mesh, p.patchSize, p.useMetis, arrays, warnings);
       const double partition = timer.seconds();
       timer.reset();

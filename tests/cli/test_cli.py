@@ -109,8 +109,10 @@ with tempfile.TemporaryDirectory() as tmp:
     result = topogpu("critical-points", "--raw", os.path.join(tmp, "ties3d.raw"), "--dims",
                      "9,7,5", "--type", "uint8", "--backend", "gpu", "--json")
     data = json.loads(result.stdout)
-    check(data["backend"] == "gpu" or any("GPU" in w for w in data["warnings"]),
-          "gpu request without GPU must warn")
+    check(data["backend"] == "gpu" or data["warning_codes"] == ["gpu_unavailable"],
+          f"gpu request without GPU must warn with its code: {data['warning_codes']}")
+    check(len(data["warning_codes"]) == len(data["warnings"]),
+          f"one code per warning: {data['warning_codes']} {data['warnings']}")
 
     # --- help and usage come from the command table -----------------------------------
     result = topogpu("help")

@@ -15,7 +15,7 @@ from cli_helpers import check, expect_error, np, topogpu
 
 TOPOGPU, DATA = cli_helpers.arguments()
 
-GPU_FALLBACK = "GALE: no GPU producer"
+GPU_FALLBACK = "gale_no_gpu_producer"  # its warning code
 
 
 def run(args):
@@ -41,7 +41,10 @@ def compare(label, args):
                 continue
             check(got["counts"] == reference["counts"],
                   f"{what}: counts {got['counts']} != explicit {reference['counts']}")
-            warnings = [w for w in got.get("warnings", []) if not w.startswith(GPU_FALLBACK)]
+            codes = got.get("warning_codes", [])
+            check(len(codes) == len(got.get("warnings", [])),
+                  f"{what}: warning_codes {codes} beside warnings {got.get('warnings')}")
+            warnings = [w for w, c in zip(got.get("warnings", []), codes) if c != GPU_FALLBACK]
             check(warnings == reference.get("warnings", []),
                   f"{what}: warnings {warnings} != {reference.get('warnings', [])}")
             gale = got.get("gale", {})
@@ -49,7 +52,7 @@ def compare(label, args):
                   and gale.get("initialization_seconds", -1) >= 0
                   and gale.get("consumer_wait_seconds", -1) >= 0
                   and gale.get("segments_computed", 0) >= 1, f"{what}: gale {gale}")
-            fallback = any(w.startswith(GPU_FALLBACK) for w in got.get("warnings", []))
+            fallback = GPU_FALLBACK in codes
             # gale-gpu: the GPU producer, or the CPU ones with the warning (no device)
             expected = (kind == "gale-gpu" and gale.get("producer") != "gpu")
             check(fallback == expected, f"{what}: GPU fallback warning {fallback}")
@@ -140,6 +143,8 @@ with tempfile.TemporaryDirectory() as tmp:
               f"drop zero {kind}: counts {got['counts']} != oracle {expected}")
         check(any(f"{cells} cells left" in w for w in got.get("warnings", [])),
               f"drop zero {kind}: {cells} cells expected in {got.get('warnings')}")
+        check("zero_vertices_dropped" in got.get("warning_codes", []),
+              f"drop zero {kind}: codes {got.get('warning_codes')}")
         got_stages = check_timings(f"drop zero {kind}", got, wall)
         check(list(got_stages) == stages, f"drop zero {kind}: stages {list(got_stages)}")
     expect_error("drop zero all zero",

@@ -159,7 +159,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 check(data["patches"] > 0 and data["patch_size"] == 64
                       and data["internal_iterations"] == 7, f"{name}: JSON {data}")
             elif extra:
-                check(any("GPU requested" in w for w in data["warnings"]),
+                check("gpu_unavailable" in data["warning_codes"],
                       f"{name}: no fallback warning {data['warnings']}")
             diff = np.abs(d - results["fmm"]).max()
             check(diff < 1e-4 * h, f"{name}: vs fmm {diff}")
@@ -184,6 +184,8 @@ with tempfile.TemporaryDirectory() as tmp:
         check(np.all(np.abs(stopped[~unreached] - base[~unreached]) < 1e-9),
               "stop: the reached vertices keep their distances")
         check(any("unreached" in w for w in data["warnings"]), f"stop warning {data['warnings']}")
+        check("unreached_vertices" in data["warning_codes"],
+              f"stop warning code {data['warning_codes']}")
 
     # --- the exact start near the seeds ----------------------------------------------
     # A flat jittered square, whose geodesic distance is the Euclidean one (numpy): the

@@ -281,8 +281,8 @@ with tempfile.TemporaryDirectory() as tmp:
         gpu_out = json.loads(gpu_run.stdout)
     except ValueError:
         gpu_out = {}
-    check(gpu_run.returncode == 0 and (gpu_out.get("backend") == "gpu" or any(
-        "GPU requested" in w for w in gpu_out.get("warnings", []))),
+    check(gpu_run.returncode == 0 and (gpu_out.get("backend") == "gpu" or
+                                       gpu_out.get("warning_codes") == ["gpu_unavailable"]),
           f"--backend gpu without a device: {gpu_run.stdout[-300:]}")
     # What the help texts say about --backend is what the command does: auto (default) and
     # cpu run the CPU backend; gpu is accepted (the CPU with a warning without a device).

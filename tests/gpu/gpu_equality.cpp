@@ -221,10 +221,11 @@ void compareCriticalPoints(const std::string& name, const std::array<SimplexId, 
     return;
   }
   critical_points::execute(tri, values, {Backend::Gpu}, Monitor{}, gpu);
-  expect(gpu.report.backend == "gpu",
-         name + ": GPU path did not run (" +
-             (gpu.report.warnings.empty() ? std::string("?") : gpu.report.warnings[0]) +
-             ")");
+  expect(
+      gpu.report.backend == "gpu",
+      name + ": GPU path did not run (" +
+          (gpu.report.warnings.empty() ? std::string("?") : gpu.report.warnings[0].text) +
+          ")");
   SimplexId differing = 0;
   for (SimplexId v = 0; v < SimplexId(cpu.vertexTypes.size()); ++v)
     differing += cpu.vertexTypes[v] != gpu.vertexTypes[v];
@@ -259,10 +260,11 @@ void compareDiscreteGradient(const std::string& name,
   if (hostOnly)
     return;
   discrete_gradient::execute(tri, values, {Backend::Gpu}, Monitor{}, gpu);
-  expect(gpu.report.backend == "gpu",
-         name + ": GPU discrete gradient did not run (" +
-             (gpu.report.warnings.empty() ? std::string("?") : gpu.report.warnings[0]) +
-             ")");
+  expect(
+      gpu.report.backend == "gpu",
+      name + ": GPU discrete gradient did not run (" +
+          (gpu.report.warnings.empty() ? std::string("?") : gpu.report.warnings[0].text) +
+          ")");
   SimplexId differing = 0;
   const bool sameSize = cpu.gradient.size() == gpu.gradient.size();
   for (std::size_t i = 0; sameSize && i < cpu.gradient.size(); ++i)
@@ -294,10 +296,11 @@ void compareMorseSmaleComplex(const std::string& name,
   if (hostOnly)
     return;
   morse_smale_complex::execute(tri, values, {Backend::Gpu}, Monitor{}, gpu);
-  expect(gpu.report.backend == "gpu",
-         name + ": GPU Morse-Smale complex did not run (" +
-             (gpu.report.warnings.empty() ? std::string("?") : gpu.report.warnings[0]) +
-             ")");
+  expect(
+      gpu.report.backend == "gpu",
+      name + ": GPU Morse-Smale complex did not run (" +
+          (gpu.report.warnings.empty() ? std::string("?") : gpu.report.warnings[0].text) +
+          ")");
   expect(cpu.ascendingManifold == gpu.ascendingManifold &&
              cpu.descendingManifold == gpu.descendingManifold &&
              cpu.cellDescendingManifold == gpu.cellDescendingManifold &&
@@ -345,10 +348,10 @@ void compareSaddleConnections(const std::string& name,
   saddle_connections::compute(gradient, Backend::Gpu, Monitor{}, gpu, gpuReport);
   const bool ran = gradient.grid.dimension < 3 || gradient.counts[1] == 0 ||
                    gradient.counts[2] == 0 || gpuReport.backend == "gpu";
-  expect(ran,
-         name + ": GPU saddle connections did not run (" +
-             (gpuReport.warnings.empty() ? std::string("?") : gpuReport.warnings[0]) +
-             ")");
+  expect(ran, name + ": GPU saddle connections did not run (" +
+                  (gpuReport.warnings.empty() ? std::string("?")
+                                              : gpuReport.warnings[0].text) +
+                  ")");
   expect(cpu.arcs == gpu.arcs && cpu.multiplicitySum == gpu.multiplicitySum &&
              cpu.junctionNodes == gpu.junctionNodes &&
              cpu.reachableNodes == gpu.reachableNodes &&
@@ -485,10 +488,11 @@ void compareSmoother(const std::string& name, const std::array<SimplexId, 3>& di
   p.backend = Backend::Gpu;
   scalar_field_smoother::execute(tri, viewOf(values), p, Monitor{}, gpu.data(),
                                  gpuReport);
-  expect(gpuReport.backend == "gpu",
-         name + ": GPU smoother did not run (" +
-             (gpuReport.warnings.empty() ? std::string("?") : gpuReport.warnings[0]) +
-             ")");
+  expect(
+      gpuReport.backend == "gpu",
+      name + ": GPU smoother did not run (" +
+          (gpuReport.warnings.empty() ? std::string("?") : gpuReport.warnings[0].text) +
+          ")");
   SimplexId differing = 0;
   for (std::size_t v = 0; v < values.size(); ++v)
     differing += std::memcmp(&cpu[v], &gpu[v], sizeof(T)) != 0;
@@ -586,11 +590,16 @@ void memoryBehaviour() {
              " -> " + std::to_string(after >> 20) + " MiB");
 }
 
-std::string joined(const std::vector<std::string>& lines) {
+std::string joined(const std::vector<Warning>& warnings) {
   std::string all;
-  for (const auto& l : lines)
-    all += l + "\n";
+  for (const Warning& w : warnings)
+    all += w.text + "\n";
   return all;
+}
+
+bool hasCode(const std::vector<Warning>& warnings, WarningCode code) {
+  return std::any_of(warnings.begin(), warnings.end(),
+                     [&](const Warning& w) { return w.code == code; });
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -635,7 +644,8 @@ void faultInjection() {
     });
     const std::string warnings = joined(out.report.warnings);
     expect(out.report.backend == "cpu", tag + ": backend " + out.report.backend);
-    expect(contains(warnings, "critical points") && contains(warnings, stage) &&
+    expect(hasCode(out.report.warnings, WarningCode::GpuOutOfMemory) &&
+               contains(warnings, "critical points") && contains(warnings, stage) &&
                contains(warnings, "out of device memory") &&
                contains(warnings, "TOPOGPU_TEST_GPU_FAULT"),
            std::string(tag)
@@ -717,7 +727,8 @@ void faultInjection() {
     expect(report.backend == "cpu" && order == referenceOrder,
            tag + ": fallback order differs from the CPU's (backend " + report.backend +
                ")");
-    expect(contains(warnings, "vertex order") && contains(warnings, stage) &&
+    expect(hasCode(report.warnings, WarningCode::GpuOutOfMemory) &&
+               contains(warnings, "vertex order") && contains(warnings, stage) &&
                contains(warnings, "out of device memory"),
            std::string(tag)
                .append(": warning does not name the failure: ")
@@ -756,7 +767,8 @@ void memoryBudgetFallback() {
     unsetenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
     const std::string warnings = joined(out.report.warnings);
     expect(out.report.backend == "cpu", tag + ": ran on " + out.report.backend);
-    expect(contains(warnings, "of GPU memory but only 0.1 MiB are free") &&
+    expect(hasCode(out.report.warnings, WarningCode::GpuMemoryInsufficient) &&
+               contains(warnings, "of GPU memory but only 0.1 MiB are free") &&
                contains(warnings, "TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES"),
            std::string(tag).append(": no warning naming the memory: ").append(warnings));
     expect(out.report.peakDeviceBytes == 0,
@@ -1747,6 +1759,7 @@ void ripsMemoryAndFaults() {
     const std::string tag = std::string("rips under a 4 KiB budget (") +
                             (requested == Backend::Auto ? "auto" : "gpu") + ")";
     expect(report.backend == "cpu" && report.peakDeviceBytes == 0 &&
+               report.hasWarning(WarningCode::GpuMemoryInsufficient) &&
                contains(joined(report.warnings), "TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES"),
            tag + ": did not fall back with a warning: " + joined(report.warnings));
     expect(ripsDifference(out, reference).empty(), tag + ": result differs");
@@ -2139,7 +2152,8 @@ void galeGpuProducer() {
     expect(out.vertexTypes == reference.vertexTypes && gale->producerName() == "gpu",
            "GALE boundary fault: the result differs or the producer is gone (" +
                gale->producerName() + ")");
-    expect(contains(joined(gale->warnings()), "boundary flags failed"),
+    expect(hasCode(gale->warnings(), WarningCode::GaleGpuPartFailed) &&
+               contains(joined(gale->warnings()), "boundary flags failed"),
            "GALE boundary fault: no warning: " + joined(gale->warnings()));
   });
   gale::Parameters parameters;
@@ -2151,7 +2165,8 @@ void galeGpuProducer() {
   });
   expect(out.vertexTypes == reference.vertexTypes,
          "GALE producer fault: the CPU producers' result differs");
-  expect(contains(joined(gale->warnings()), "GPU producer failed"),
+  expect(hasCode(gale->warnings(), WarningCode::GaleGpuProducerFailed) &&
+             contains(joined(gale->warnings()), "GPU producer failed"),
          "GALE producer fault: no warning: " + joined(gale->warnings()));
 }
 

@@ -22,7 +22,7 @@ namespace topogpu::eikonal {
 struct PatchTwin {
   PatchArrays arrays;
   PatchFimState state; // values in the input's units, +inf (label -1) unreached
-  std::vector<std::string> warnings;
+  std::vector<Warning> warnings;
   int unitExponent = 0; // GEO's lengths are the input's times 2^-unitExponent
 };
 

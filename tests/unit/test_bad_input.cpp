@@ -184,9 +184,12 @@ TEST(BadInput, NonManifoldAndIsolatedVerticesAreReported) {
                            Monitor{}, out);
   std::string all;
   for (const auto& w : out.report.warnings)
-    all += w + "\n";
+    all += w.text + "\n";
   EXPECT_NE(all.find("non-manifold: 1 edges"), std::string::npos) << all;
   EXPECT_NE(all.find("1 vertices belong to no cell"), std::string::npos) << all;
+  EXPECT_TRUE(out.report.hasWarning(WarningCode::NonManifoldMesh)) << all;
+  EXPECT_TRUE(out.report.hasWarning(WarningCode::IsolatedVertices)) << all;
+  EXPECT_EQ(out.report.warnings.size(), 2u) << all;
   // no lower and no upper link component: TTK's rule calls it degenerate
   EXPECT_EQ(out.vertexTypes[5], std::int8_t(CriticalType::Degenerate));
 }
@@ -204,7 +207,8 @@ TEST(BadInput, GpuRequestFallsBackToCpuWithoutGpu) {
   critical_points::execute(grid, {v.data(), ScalarType::Float32, 125}, gpu, Monitor{},
                            out);
   EXPECT_EQ(out.report.backend, "cpu");
-  ASSERT_FALSE(out.report.warnings.empty());
+  ASSERT_EQ(out.report.warnings.size(), 1u);
+  EXPECT_EQ(out.report.warnings[0].code, WarningCode::GpuUnavailable);
   critical_points::execute(grid, {v.data(), ScalarType::Float32, 125}, cpu(), Monitor{},
                            reference);
   EXPECT_EQ(out.vertexTypes, reference.vertexTypes);
@@ -215,7 +219,7 @@ TEST(BadInput, GpuRequestFallsBackToCpuWithoutGpu) {
   critical_points::execute(mesh, {v.data(), ScalarType::Float32, 5}, gpu, Monitor{},
                            meshOut);
   EXPECT_EQ(meshOut.report.backend, "cpu");
-  EXPECT_FALSE(meshOut.report.warnings.empty());
+  EXPECT_TRUE(meshOut.report.hasWarning(WarningCode::NoGpuPath));
 }
 
 // The Morse-Smale complex (discrete gradient, arcs, labels, saddle connections) of bad
@@ -450,14 +454,16 @@ TEST(BadInput, BackendDecisionFollowsTheDeviceMemoryBudget) {
               Backend::Cpu);
     EXPECT_EQ(tooBig.backend, "cpu");
     ASSERT_EQ(tooBig.warnings.size(), 1u);
-    EXPECT_NE(tooBig.warnings[0].find("needs about 10.0 MiB of GPU memory but only 10.0 "
-                                      "MiB are free; running on the CPU"),
+    EXPECT_EQ(tooBig.warnings[0].code, WarningCode::GpuMemoryInsufficient);
+    EXPECT_NE(tooBig.warnings[0].text.find("needs about 10.0 MiB of GPU memory but only "
+                                           "10.0 MiB are free; running on the CPU"),
               std::string::npos)
-        << tooBig.warnings[0];
+        << tooBig.warnings[0].text;
     EXPECT_EQ(chooseBackend(requested, false, "no device here", 1, 10 * mib, absent),
               Backend::Cpu);
     // Auto without a device is no surprise; an explicit GPU request says why not.
     EXPECT_EQ(absent.warnings.size(), requested == Backend::Gpu ? 1u : 0u);
+    EXPECT_EQ(absent.hasWarning(WarningCode::GpuUnavailable), requested == Backend::Gpu);
   }
   RunReport cpu;
   EXPECT_EQ(chooseBackend(Backend::Cpu, true, "", 1, 10 * mib, cpu), Backend::Cpu);
@@ -473,7 +479,8 @@ TEST(BadInput, BackendDecisionFollowsTheDeviceMemoryBudget) {
   RunReport forced;
   chooseBackend(Backend::Auto, true, "", 5000, deviceMemoryBudget(free), forced);
   ASSERT_EQ(forced.warnings.size(), 1u);
-  EXPECT_NE(forced.warnings[0].find("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES"),
+  EXPECT_EQ(forced.warnings[0].code, WarningCode::GpuMemoryInsufficient);
+  EXPECT_NE(forced.warnings[0].text.find("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES"),
             std::string::npos);
   for (const char* ignored : {"", "-5", "12abc", "lots", "99999999999999999999999"}) {
     setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", ignored, 1);
@@ -503,6 +510,7 @@ TEST(BadInput, MorseSmaleComplexStagesFallBackBelowTheirDeviceBytes) {
     EXPECT_EQ(chooseBackend(Backend::Auto, true, "", bytes, bytes - 1, report),
               Backend::Cpu);
     EXPECT_EQ(report.warnings.size(), 1u);
+    EXPECT_TRUE(report.hasWarning(WarningCode::GpuMemoryInsufficient));
     RunReport enough;
     EXPECT_EQ(chooseBackend(Backend::Auto, true, "", bytes, bytes, enough), Backend::Gpu);
   }

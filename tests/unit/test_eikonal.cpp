@@ -551,7 +551,9 @@ TEST(Eikonal, StopDistanceLeavesFartherVerticesUnreached) {
     }
     EXPECT_EQ(r.unreached, beyond);
     ASSERT_FALSE(report.warnings.empty());
-    EXPECT_NE(report.warnings[0].find(std::to_string(beyond) + " of"), std::string::npos);
+    EXPECT_EQ(report.warnings[0].code, WarningCode::UnreachedVertices);
+    EXPECT_NE(report.warnings[0].text.find(std::to_string(beyond) + " of"),
+              std::string::npos);
   }
 }
 
@@ -571,7 +573,7 @@ TEST(Eikonal, ComponentsWithoutSeedsAreUnreached) {
     EXPECT_EQ(r.unreached, unreachable(s, {0}));
     EXPECT_TRUE(std::isinf(r.distance.back()));
     EXPECT_EQ(r.seedIdentifier.back(), -1);
-    EXPECT_FALSE(report.warnings.empty());
+    EXPECT_TRUE(report.hasWarning(WarningCode::UnreachedVertices));
   }
   const std::vector<float> f = toFloat32({0.5, kInf});
   EXPECT_EQ(f[0], 0.5f);
@@ -674,9 +676,11 @@ TEST(Eikonal, DegenerateTrianglesAndNonManifoldEdges) {
     EXPECT_GE(r.distance[37], euclid(s, 0, 37) - 1e-9);
     std::string all;
     for (const auto& w : report.warnings)
-      all += w + "\n";
+      all += w.text + "\n";
     EXPECT_NE(all.find("2 degenerate"), std::string::npos) << all;
     EXPECT_NE(all.find("1 non-manifold edges"), std::string::npos) << all;
+    EXPECT_TRUE(report.hasWarning(WarningCode::DegenerateTriangles)) << all;
+    EXPECT_TRUE(report.hasWarning(WarningCode::NonManifoldMesh)) << all;
   }
 }
 
@@ -691,8 +695,9 @@ TEST(Eikonal, IterationCapStopsWithAWarning) {
     EXPECT_EQ(r.iterations, 3);
     std::string all;
     for (const auto& w : report.warnings)
-      all += w;
+      all += w.text;
     EXPECT_NE(all.find("iteration cap"), std::string::npos);
+    EXPECT_TRUE(report.hasWarning(WarningCode::IterationCap)) << all;
     EXPECT_GT(r.unreached, 0); // most of the square was never reached
   }
 }
@@ -747,7 +752,7 @@ TEST(EikonalPatches, PartitionCoversEveryVertexOnceWithSizesNearTheTarget) {
       for (int target : {16, 64, 200}) {
         std::int32_t count = 0;
         std::string method;
-        std::vector<std::string> warnings;
+        std::vector<Warning> warnings;
         const std::vector<std::int32_t> patchOf =
             partitionVertices(tri, target, metis, count, method, warnings);
         const std::string name = std::to_string(s.vertices()) + " vertices, " +
@@ -755,6 +760,10 @@ TEST(EikonalPatches, PartitionCoversEveryVertexOnceWithSizesNearTheTarget) {
         ASSERT_EQ(patchOf.size(), std::size_t(s.vertices())) << name;
         EXPECT_EQ(method, metis && hasMetis() ? "metis" : "bfs") << name;
         EXPECT_EQ(warnings.empty(), !metis || hasMetis()) << name;
+        for (const Warning& w : warnings)
+          EXPECT_EQ(w.code,
+                    hasMetis() ? WarningCode::MetisFailed : WarningCode::MetisMissing)
+              << name;
         std::vector<SimplexId> size(std::size_t(std::max(count, 0)), 0);
         for (std::int32_t p : patchOf) {
           ASSERT_GE(p, 0) << name;
@@ -1129,14 +1138,14 @@ TEST(EikonalPatches, GpuSolverWithoutADeviceFallsBackToFimMt) {
     const Result r = solve(s, seeded({0}, solver), &report);
     std::string all;
     for (const auto& w : report.warnings)
-      all += w;
+      all += w.text;
     if (r.solver == Solver::Gpu) { // a build and machine with a device
       EXPECT_EQ(report.backend, "gpu");
       EXPECT_GT(r.patches, 0);
     } else {
       EXPECT_EQ(r.solver, Solver::FimMt);
       EXPECT_EQ(report.backend, "cpu");
-      EXPECT_EQ(all.find("GPU requested") != std::string::npos, solver == Solver::Gpu)
+      EXPECT_EQ(report.hasWarning(WarningCode::GpuUnavailable), solver == Solver::Gpu)
           << all;
     }
     double edge = 1.0 / 29;
@@ -1207,8 +1216,8 @@ TEST(Eikonal, DistancesScaleWithTheMesh) {
       else
         EXPECT_LT(relativeToScaled(r.distance, plain.distance, factor), 1e-12) << name;
       EXPECT_EQ(r.seedIdentifier, plain.seedIdentifier) << name;
-      for (const std::string& w : report.warnings)
-        ADD_FAILURE() << name << ": warning " << w;
+      for (const Warning& w : report.warnings)
+        ADD_FAILURE() << name << ": warning " << w.text;
     }
     const PatchRun plain = runPatches(base, seeds, 32, 7, false);
     const PatchRun twin = runPatches(s, seeds, 32, 7, false);

@@ -36,7 +36,9 @@ TEST(Fallback, GpuFailureRunsCpuAndWarnsNamingStageAndError) {
     EXPECT_EQ(cpuRuns, 1);
     EXPECT_EQ(report.backend, "cpu");
     ASSERT_EQ(report.warnings.size(), 1u);
-    const std::string& w = report.warnings[0];
+    EXPECT_EQ(report.warnings[0].code,
+              oom ? WarningCode::GpuOutOfMemory : WarningCode::GpuFailed);
+    const std::string& w = report.warnings[0].text;
     EXPECT_NE(w.find("test stage"), std::string::npos) << w;
     EXPECT_NE(w.find("sort: cudaErrorMemoryAllocation"), std::string::npos) << w;
     EXPECT_EQ(w.find("out of device memory") != std::string::npos, oom) << w;
@@ -116,7 +118,9 @@ TEST(Fallback, GpuEntryPointsThrowGpuErrorWithoutDevice) {
   computeVertexOrder(viewOf(v), order.data(), Backend::Gpu, report);
   EXPECT_EQ(report.backend, "cpu");
   ASSERT_EQ(report.warnings.size(), 1u);
-  EXPECT_NE(report.warnings[0].find(why), std::string::npos) << report.warnings[0];
+  EXPECT_EQ(report.warnings[0].code, WarningCode::GpuUnavailable);
+  EXPECT_NE(report.warnings[0].text.find(why), std::string::npos)
+      << report.warnings[0].text;
   EXPECT_EQ(order, expected);
 }
 

@@ -598,7 +598,8 @@ TEST(Gale, GpuProducerFallsBackWithAWarning) {
   p.producer = gale::ProducerKind::Gpu;
   GaleTriangulation g(4, 3, {0, 1, 2, 3}, {}, p);
   ASSERT_EQ(g.warnings().size(), 1u);
-  EXPECT_NE(g.warnings()[0].find("CPU producers"), std::string::npos);
+  EXPECT_EQ(g.warnings()[0].code, WarningCode::GaleNoGpuProducer);
+  EXPECT_NE(g.warnings()[0].text.find("CPU producers"), std::string::npos);
   g.precondition(VV);
   EXPECT_EQ(g.getVertexNeighborNumber(0), 3);
 }

@@ -419,6 +419,20 @@ TEST(RipsPersistence, FormatsAgree) {
   EXPECT_EQ(sorted(run(readRipsInput(in, InputFormat::Sparse, "test"), 2)), expected);
 }
 
+// Diagonal lines 'i i d' of a sparse file are dropped (every point is born at 0) and
+// noted with their code; the points they name are still points.
+TEST(RipsPersistence, SparseDiagonalEntriesAreNotedWithTheirCode) {
+  std::istringstream plain("1 0 1\n2 0 2\n2 1 1.5\n");
+  std::istringstream diagonal("0 0 5\n1 0 1\n2 0 2\n2 1 1.5\n2 2 0.5\n");
+  const RipsInput without = readRipsInput(plain, InputFormat::Sparse, "plain");
+  const RipsInput with = readRipsInput(diagonal, InputFormat::Sparse, "diagonal");
+  EXPECT_TRUE(without.notes.empty());
+  ASSERT_EQ(with.notes.size(), 1u);
+  EXPECT_EQ(with.notes[0].code, WarningCode::DiagonalEntriesIgnored);
+  EXPECT_EQ(with.numberOfPoints, 3);
+  EXPECT_EQ(sorted(run(with, 1)), sorted(run(without, 1)));
+}
+
 TEST(RipsPersistence, ThreadsDoNotChangeTheBarcode) {
   std::mt19937 rng(9);
   std::vector<double> points(std::size_t{60} * 3);
@@ -744,9 +758,11 @@ TEST(RipsGpuHostTwin, EqualsTheBruteForceAndTheCpu) {
             // A dimension the device could not hold says so.
             const std::string why =
                 "dimension " + std::to_string(k) + " does not fit the device memory";
-            EXPECT_TRUE(std::any_of(
-                report.warnings.begin(), report.warnings.end(),
-                [&](const std::string& w) { return w.find(why) != std::string::npos; }))
+            EXPECT_TRUE(std::any_of(report.warnings.begin(), report.warnings.end(),
+                                    [&](const Warning& w) {
+                                      return w.code == WarningCode::RipsDimensionOnCpu &&
+                                             w.text.find(why) != std::string::npos;
+                                    }))
                 << tag << " dim " << k;
           } else {
             EXPECT_EQ(a.columnsBackend, "gpu");
@@ -1038,7 +1054,8 @@ TEST(RipsGpuHostTwin, GpuWithoutADeviceRunsTheCpu) {
   execute(three, gpu, Monitor{}, r, report);
   EXPECT_EQ(report.backend, "cpu");
   ASSERT_FALSE(report.warnings.empty());
-  EXPECT_NE(report.warnings[0].find("GPU requested"), std::string::npos);
+  EXPECT_EQ(report.warnings[0].code, WarningCode::GpuUnavailable);
+  EXPECT_NE(report.warnings[0].text.find("GPU requested"), std::string::npos);
   EXPECT_EQ(sorted(r), sorted(run(three, 1)));
 }
 
@@ -1117,8 +1134,7 @@ struct StartingRun {
 StartingRun runStarting(const RipsInput& input, int maxDim,
                         std::shared_future<detail::DeviceStart> device,
                         const Monitor& monitor, const detail::WaitRule& wait,
-                        const std::vector<std::string>& notes = {},
-                        bool throwing = false) {
+                        const std::vector<Warning>& notes = {}, bool throwing = false) {
   struct Failing : ColumnBuilder {
     bool prepare(int, std::vector<Simplex>&, const std::vector<Simplex>*, bool,
                  const std::vector<SimplexId>&, PreparedDimension&, RunReport&) override {
@@ -1322,22 +1338,26 @@ TEST(RipsDeviceStart, AnUnusableDeviceRunsTheCpuWithTheWarning) {
         };
       const StartingRun run =
           runStarting(fromPoints(points, 3), 2, device.get_future().share(), monitor, {},
-                      {"a note from the reader"});
+                      {{WarningCode::DiagonalEntriesIgnored, "a note from the reader"}});
       const std::string tag =
           std::string(absent ? "absent" : "16 bytes") + (atOnce ? ", at once" : ", late");
       EXPECT_EQ(run.report.backend, "cpu") << tag;
       EXPECT_EQ(backends(run.result), "cpu cpu") << tag;
       EXPECT_EQ(run.builders + run.distances, 0) << tag;
       ASSERT_EQ(run.report.warnings.size(), 2u) << tag;
-      EXPECT_EQ(run.report.warnings[0], "a note from the reader") << tag;
+      EXPECT_EQ(run.report.warnings[0].text, "a note from the reader") << tag;
+      EXPECT_EQ(run.report.warnings[1].code,
+                absent ? WarningCode::GpuUnavailable : WarningCode::GpuMemoryInsufficient)
+          << tag;
       if (absent)
-        EXPECT_EQ(run.report.warnings[1],
+        EXPECT_EQ(run.report.warnings[1].text,
                   "GPU requested but no CUDA device is present; running on the CPU")
             << tag;
       else
-        EXPECT_NE(run.report.warnings[1].find("of GPU memory but only 0.0 MiB are free"),
-                  std::string::npos)
-            << tag << ": " << run.report.warnings[1];
+        EXPECT_NE(
+            run.report.warnings[1].text.find("of GPU memory but only 0.0 MiB are free"),
+            std::string::npos)
+            << tag << ": " << run.report.warnings[1].text;
       expectTheCpuResult(run, points, 2, tag);
     }
   }
@@ -1354,7 +1374,8 @@ TEST(RipsDeviceStart, ADeviceFailureFallsBackToTheCpu) {
       fromPoints(points, 3), 2, device.get_future().share(), Monitor{}, {}, {}, true);
   EXPECT_EQ(run.report.backend, "cpu");
   ASSERT_EQ(run.report.warnings.size(), 1u);
-  EXPECT_EQ(run.report.warnings[0],
+  EXPECT_EQ(run.report.warnings[0].code, WarningCode::GpuFailed);
+  EXPECT_EQ(run.report.warnings[0].text,
             "GPU rips persistence failed: injected failure; ran on the CPU instead");
   EXPECT_EQ(backends(run.result), "cpu cpu");
   expectTheCpuResult(run, points, 2, "failure");

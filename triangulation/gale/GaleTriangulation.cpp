@@ -840,8 +840,9 @@ void GaleTriangulation::finishInitialization(
       producer_ = gpu::makeGaleGpuProducer(
           *this, gpuStart.valid() ? gpuStart.get() : std::move(started), why);
       if (!producer_)
-        warnings_.push_back("GALE: no GPU producer (" + why +
-                            "); the relations are computed by CPU producers");
+        warnings_.push_back({WarningCode::GaleNoGpuProducer,
+                             "GALE: no GPU producer (" + why +
+                                 "); the relations are computed by CPU producers"});
     }
     if (!producer_)
       producer_ = gale::makeCpuProducer();
@@ -1857,9 +1858,9 @@ std::string GaleTriangulation::producerName() const {
   return producer_->name();
 }
 
-std::vector<std::string> GaleTriangulation::warnings() const {
-  std::vector<std::string> all = warnings_;
-  for (std::string& w : producer_->warnings())
+std::vector<Warning> GaleTriangulation::warnings() const {
+  std::vector<Warning> all = warnings_;
+  for (Warning& w : producer_->warnings())
     all.push_back(std::move(w));
   return all;
 }

@@ -144,7 +144,7 @@ public:
     return false;
   }
   // What went wrong but was handled (a GPU failure and the switch to the CPU).
-  virtual std::vector<std::string> warnings() const { return {}; }
+  virtual std::vector<Warning> warnings() const { return {}; }
   // Whether a consumer thread may call compute() itself for one segment of this
   // relation it misses (work sharing): only where compute() is thread-safe and never
   // waits on anything (the CPU producer; the GPU one for the relations it hands to the
@@ -464,7 +464,7 @@ public:
   gale::Statistics statistics() const;
   // What the producer selection said (e.g. the GPU fallback) and what the producer
   // reported since (a GPU failure); empty when nothing.
-  std::vector<std::string> warnings() const;
+  std::vector<Warning> warnings() const;
   std::string producerName() const;
   // Bytes of the segmentation, cell lists, edge/triangle lists and the caches now.
   std::size_t memoryBytes() const;
@@ -575,7 +575,7 @@ private:
   // The 32-bit input cells on the device, uploaded while the host validated them
   std::shared_ptr<gpu::GaleGpuCells> gpuCells_;
   std::array<std::unique_ptr<gale::RelationServer>, gale::kServedRelationCount> servers_;
-  std::vector<std::string> warnings_;
+  std::vector<Warning> warnings_;
   gale::InitializationSeconds initialization_;
   double validationSeconds_ = 0;
   mutable std::atomic<SimplexId> nonManifoldFacets_{-1};
