@@ -7,6 +7,7 @@
 #include "core/common/DeviceWarmUp.h"
 #include "core/common/Timer.h"
 #include "core/eikonal/Eikonal.h"
+#include "frontend/EnvironmentKnobs.h"
 #include "triangulation/io/MeshFiles.h"
 
 #include <tbb/parallel_for.h>
@@ -192,6 +193,7 @@ int runGeodesic(const Arguments& args, CommandContext& context) {
       throw Error("--exact-start-radius must be auto or a distance >= 0 (or inf), got '" +
                   text + "'");
   }
+  parameters.patchFimLaunch = frontend::patchFimLaunchFromEnvironment();
   parameters.seeds = parseSeeds(args.require("--seeds"));
   if (args.has("--stop"))
     parameters.stopDistance = parseStop(args.get("--stop"));

@@ -9,6 +9,7 @@
 #include "core/common/HostMemory.h"
 #include "core/common/Timer.h"
 #include "core/rips_persistence/RipsPersistence.h"
+#include "frontend/EnvironmentKnobs.h"
 #include "triangulation/io/MeshFiles.h"
 
 #include <cctype>
@@ -89,6 +90,7 @@ int runRips(const Arguments& args, CommandContext& context) {
   parameters.threads = int(args.integer("--threads", 0, 0, rp::kMaxThreads));
   parameters.backend = parseBackend(args.get("--backend", "auto"));
   parameters.cocycles = args.has("--cocycles");
+  parameters.boundEveryColumn = frontend::ripsBoundEveryColumnFromEnvironment();
   parameters.memoryBudget = args.has("--memory-budget")
                                 ? parseByteSize(args.get("--memory-budget"))
                                 : availableHostMemory();

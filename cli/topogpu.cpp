@@ -5,6 +5,7 @@
 #include "Report.h"
 
 #include "core/common/Types.h"
+#include "frontend/EnvironmentKnobs.h"
 
 #include <exception>
 #include <iostream>
@@ -52,6 +53,8 @@ int main(int argc, char** argv) {
       std::cerr << helpText(*command);
       throw topogpu::Error("no options given");
     }
+    // The process-wide knobs of the environment, once, before any algorithm runs.
+    topogpu::frontend::applyProcessKnobs();
     const Arguments parsed(name, args, command->options);
     context.json = parsed.has("--json"); // "--json" may have been another option's value
     return command->run(parsed, context);

@@ -44,6 +44,9 @@ std::size_t deviceMemoryInUse() {
 
 void startDeviceContext() {}
 
+// No GPU stage runs here, so there is nothing to fail.
+void setInjectedFault(std::string, std::string) {}
+
 void computeVertexOrder(const ScalarArrayView&, SimplexId*, const Monitor&) {
   noCuda("vertex order");
 }

@@ -3,9 +3,8 @@
 #include "cuda/common/GpuDevice.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
+#include <utility>
 
 namespace topogpu {
 
@@ -16,20 +15,8 @@ bool gpuAvailable(std::string* why) {
 
 namespace {
 
-constexpr const char* kBudgetVariable = "TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES";
-
-bool forcedBudget(std::size_t& bytes) {
-  const char* text = std::getenv(kBudgetVariable);
-  if (text == nullptr || *text < '0' || *text > '9')
-    return false;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long value = std::strtoull(text, &end, 10);
-  if (errno != 0 || *end != '\0')
-    return false;
-  bytes = std::size_t(value);
-  return true;
-}
+// Set by the front ends before a run (setDeviceMemoryBudgetCap), read by every run.
+std::optional<DeviceMemoryBudgetCap> budgetCap;
 
 // One decimal, so that small test inputs do not read as "0 MiB".
 std::string mebibytes(std::size_t bytes) {
@@ -40,9 +27,12 @@ std::string mebibytes(std::size_t bytes) {
 
 } // namespace
 
+void setDeviceMemoryBudgetCap(std::optional<DeviceMemoryBudgetCap> cap) {
+  budgetCap = std::move(cap);
+}
+
 std::size_t deviceMemoryBudget(std::size_t freeBytes) {
-  std::size_t forced = 0;
-  return forcedBudget(forced) ? std::min(freeBytes, forced) : freeBytes;
+  return budgetCap ? std::min(freeBytes, budgetCap->bytes) : freeBytes;
 }
 
 Backend chooseBackend(Backend requested, bool deviceUsable, const std::string& whyNot,
@@ -56,13 +46,11 @@ Backend chooseBackend(Backend requested, bool deviceUsable, const std::string& w
             {WarningCode::GpuUnavailable,
              "GPU requested but " + whyNot + "; running on the CPU"});
     } else if (deviceBytes > budgetBytes) {
-      std::size_t forced = 0;
       report.warnings.push_back(
           {WarningCode::GpuMemoryInsufficient,
            "input needs about " + mebibytes(deviceBytes) + " of GPU memory but only " +
                mebibytes(budgetBytes) + " are free" +
-               (forcedBudget(forced) ? std::string(" (within ") + kBudgetVariable + ")"
-                                     : "") +
+               (budgetCap ? " (within " + budgetCap->source + ")" : std::string()) +
                "; running on the CPU"});
     } else {
       resolved = Backend::Gpu;

@@ -4,6 +4,7 @@
 #include "Types.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace topogpu {
@@ -15,10 +16,20 @@ bool gpuAvailable(std::string* why = nullptr);
 // Gpu that cannot run -> Cpu with a warning in report saying why. Sets report.backend.
 Backend resolveBackend(Backend requested, std::size_t deviceBytes, RunReport& report);
 
+// A cap on the device memory every run plans with, process-wide like the device itself:
+// tests force a small budget with it to exercise the CPU fallback, a user keeps headroom
+// for other processes. `source` says who set it; the fallback's warning names it. The
+// front ends set it from TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES (frontend/Knobs.h); none
+// (the default): no cap.
+struct DeviceMemoryBudgetCap {
+  std::size_t bytes = 0;
+  std::string source;
+};
+// Not thread-safe against running algorithms: set it between runs.
+void setDeviceMemoryBudgetCap(std::optional<DeviceMemoryBudgetCap> cap);
+
 // The device memory an algorithm may plan for, given the device's free bytes: those,
-// capped by the environment variable TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES when it holds a
-// byte count (tests force a small budget with it to exercise the CPU fallback; a user
-// can keep headroom for other processes). Anything else in the variable is ignored.
+// capped by the cap when one is set.
 std::size_t deviceMemoryBudget(std::size_t freeBytes);
 
 // resolveBackend's decision with the device's state given (tests call it with a fake

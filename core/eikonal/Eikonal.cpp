@@ -150,6 +150,20 @@ void validate(const ExplicitTriangulation& tri, const Parameters& parameters) {
     throw Error("the unfolding steps must be between 1 and " +
                 std::to_string(kMaxUnfoldingSteps) + ", got " +
                 std::to_string(parameters.maxUnfoldingSteps));
+  const PatchFimLaunch& launch = parameters.patchFimLaunch;
+  if (launch.blocksPerSm < 0 || launch.blocksPerSm > kMaxPatchFimBlocksPerSm)
+    throw Error("patchFIM's blocks per multiprocessor must be between 0 (no cap) and " +
+                std::to_string(kMaxPatchFimBlocksPerSm) + ", got " +
+                std::to_string(launch.blocksPerSm));
+  if (launch.lanes < 0 || launch.lanes > kMaxPatchFimLanes ||
+      (launch.lanes & (launch.lanes - 1)) != 0)
+    throw Error(
+        "patchFIM's lanes must be 1, 2, 4 or 8 (0: chosen by the patch size), got " +
+        std::to_string(launch.lanes));
+  if (launch.chunk < 1 || launch.chunk > kMaxPatchFimChunk)
+    throw Error("patchFIM's chunk must be between 1 and " +
+                std::to_string(kMaxPatchFimChunk) + " rounds, got " +
+                std::to_string(launch.chunk));
 }
 
 // Values, labels and what each solver counts, in the mesh's units; `seed` flags the

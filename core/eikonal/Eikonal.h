@@ -51,6 +51,30 @@ constexpr int kMaxUnfoldingSteps = 64;
 constexpr int kMinPatchSize = 4, kMaxPatchSize = 512;
 constexpr int kMaxInternalIterations = 1000;
 
+// How the device patchFIM launches its rounds (cuda/eikonal/EikonalGpu.h): tuning for
+// benchmarks and the launch variants of the GPU tests; the defaults decide by the device.
+// The front ends read them from the TOPOGPU_PATCHFIM_* variables
+// (frontend/EnvironmentKnobs.h). Neither changes a result: every scheme equals the host
+// twin bit for bit.
+enum class PatchFimLaunchMode { Auto, Rounds, Persistent };
+struct PatchFimLaunch {
+  // Auto: one cooperative (persistent) launch per chunk of rounds where the device can
+  // run it, else two launches per round (Rounds). A forced Persistent the device cannot
+  // run is a GPU failure (the fallback to meshFIM-MT, with a warning naming it).
+  PatchFimLaunchMode mode = PatchFimLaunchMode::Auto;
+  // The persistent kernel's blocks per multiprocessor at most (1 to 64; 0: as many as
+  // fit): fewer blocks make the grid barrier cheaper, more run more patches side by side.
+  int blocksPerSm = 0;
+  // Threads per own vertex of a patch (1, 2, 4 or 8; 0: 4, fewer where a block would
+  // pass 1024 threads).
+  int lanes = 0;
+  // Rounds per persistent launch (1 to kMaxPatchFimChunk): the host checks the abort
+  // and the end between launches.
+  int chunk = 128;
+};
+constexpr int kMaxPatchFimBlocksPerSm = 64, kMaxPatchFimLanes = 8,
+              kMaxPatchFimChunk = 1 << 20;
+
 struct Parameters {
   // Auto: patchFIM on the GPU where it is expected to win end to end (a device present
   // that fits the mesh, SolverChoice.h's estimate below meshFIM-MT's), else meshFIM-MT
@@ -102,6 +126,8 @@ struct Parameters {
   // propagation stops earlier after an eighth of a window per mesh vertex (at least
   // 32768; many seeds): Result::exactRadius says where.
   double exactStartRadius = -1;
+  // The device patchFIM's launch (tuning and tests; see PatchFimLaunch).
+  PatchFimLaunch patchFimLaunch;
 };
 
 // The relations the solvers read: the one-ring triangles (vertex star), the one-ring

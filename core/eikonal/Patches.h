@@ -143,6 +143,7 @@ struct PatchFimSettings {
   // The band: a round propagates values up to the smallest pending value of the
   // previous round plus this (absolute; +inf: no band).
   double band = HUGE_VAL;
+  PatchFimLaunch launch; // the device's launch (Parameters::patchFimLaunch)
 };
 
 struct PatchFimState {

@@ -114,6 +114,7 @@ PatchFimSettings patchFimSettings(const Mesh& mesh, const Parameters& parameters
   settings.band = std::isinf(parameters.bandWidth)
                       ? HUGE_VAL
                       : parameters.bandWidth * mesh.meanEdgeTime;
+  settings.launch = parameters.patchFimLaunch;
   return settings;
 }
 

@@ -464,9 +464,9 @@ struct PivotRecord {
 template <class Graph> class Engine {
 public:
   Engine(const Graph& graph, const BinomialTable& binomial, float threshold,
-         float largestEdge, const Monitor& monitor)
+         float largestEdge, bool boundEveryColumn, const Monitor& monitor)
       : graph_(graph), binomial_(binomial), threshold_(threshold), largest_(largestEdge),
-        progress_(monitor) {}
+        boundEveryColumn_(boundEveryColumn), progress_(monitor) {}
 
   // Progress and abort within one dimension: its share of the caller's bar. The
   // columns (assembly, apparent pairs) take the first kAssembleShare of it, the
@@ -796,7 +796,7 @@ public:
   static constexpr int kBoundedExtensions = 3;
   // A column with that many additions and entries keeps only its entries up to a bound
   // (a long column's entries of diameter far above its pivot are mostly never read).
-  // TOPOGPU_RIPS_BOUND_EVERY_COLUMN (a test knob) bounds every column of a dense input
+  // Parameters::boundEveryColumn (a test knob) bounds every column of a dense input
   // after its first addition, so that small inputs exercise that path.
   static constexpr std::size_t kTruncateAdditions = 32;
   static constexpr std::size_t kTruncateEntries = std::size_t(1) << 15;
@@ -1308,8 +1308,7 @@ private:
   const BinomialTable& binomial_;
   float threshold_;
   float largest_; // the largest edge diameter: no cofacet is above it
-  const bool boundEveryColumn_ =
-      std::getenv("TOPOGPU_RIPS_BOUND_EVERY_COLUMN") != nullptr;
+  const bool boundEveryColumn_;
   Monitor progress_; // this dimension's share of the bar (setProgress)
   std::vector<SimplexId> reducedPivots_; // the pivots of the reduction's pairs, sorted
   IndexSet reducedPivotSet_;             // the same, for the clearing's lookups
@@ -1405,12 +1404,13 @@ void higherDimensions(const Graph& graph, const BinomialTable& binomial, float t
                       int maxDimension, std::vector<Entry>& edges,
                       std::vector<Entry>& columns, ColumnBuilder* builder,
                       const Monitor& monitor, Result& result, RunReport& report,
-                      bool cocycles, std::size_t columnLimit) {
+                      const Parameters& parameters, std::size_t columnLimit) {
   float largestEdge = 0;
   for (const Entry& e : edges)
     largestEdge = std::max(largestEdge, e.diameter);
-  Engine<Graph> engine(graph, binomial, threshold, largestEdge, monitor);
-  if (cocycles)
+  Engine<Graph> engine(graph, binomial, threshold, largestEdge,
+                       parameters.boundEveryColumn, monitor);
+  if (parameters.cocycles)
     engine.keepRepresentatives(&result.representatives);
   std::vector<Entry> simplices = std::move(edges); // all edges: the dimension-1 simplices
   for (int dim = 1; dim <= maxDimension; ++dim) {
@@ -1744,8 +1744,7 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
       const SparseGraph graph(std::move(adjacency));
       report.timings.emplace_back("sparse graph (cpu)", timer.seconds());
       higherDimensions(graph, binomial, threshold, maxDimension, edges, columns,
-                       builder.get(), monitor, result, report, parameters.cocycles,
-                       columnLimit);
+                       builder.get(), monitor, result, report, parameters, columnLimit);
     } else {
       if (cloud) {
         timer.reset();
@@ -1762,8 +1761,7 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
         builder = factory(view, report);
       }
       higherDimensions(graph, binomial, threshold, maxDimension, edges, columns,
-                       builder.get(), monitor, result, report, parameters.cocycles,
-                       columnLimit);
+                       builder.get(), monitor, result, report, parameters, columnLimit);
     }
   }
   if (scale != 0) {
@@ -1838,7 +1836,8 @@ void execute(const RipsInput& input, const Parameters& parameters, const Monitor
     return;
   }
   // The device memory a GPU step may plan for: 7/8 of what is free now (the rest for
-  // Thrust's scratch and other processes), capped by TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES.
+  // Thrust's scratch and other processes), capped by the budget cap
+  // (setDeviceMemoryBudgetCap).
   const auto budget = [] {
     const std::size_t free = gpu::freeDeviceMemory();
     return deviceMemoryBudget(free - free / 8);

@@ -49,6 +49,11 @@ struct Parameters {
   // is left stops with an Error. The front ends pass the machine's available memory;
   // infinity: no limit.
   double memoryBudget = std::numeric_limits<double>::infinity();
+  // Test knob: every column of a dense input keeps only its entries up to a bound after
+  // its first addition (otherwise only long columns do), so that small inputs exercise
+  // the bounded columns and their extensions. Same barcodes either way. The front ends
+  // set it from TOPOGPU_RIPS_BOUND_EVERY_COLUMN (frontend/EnvironmentKnobs.h).
+  bool boundEveryColumn = false;
 };
 
 // [birth, death); death = +inf for an essential class. In the input's units: the

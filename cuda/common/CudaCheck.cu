@@ -1,7 +1,7 @@
 #include "CudaCheck.h"
+#include "GpuDevice.h"
 
-#include <cstdlib>
-#include <cstring>
+#include <utility>
 
 namespace topogpu::gpu {
 
@@ -13,21 +13,28 @@ void throwCudaError(cudaError_t status, const std::string& what) {
 }
 
 namespace {
-// Test hook, read here only: TOPOGPU_TEST_GPU_FAULT=<stage> makes that stage fail with
-// a real CUDA out-of-memory error (an allocation larger than any device), after the
-// stage's own device memory is allocated, so the tests see a failure mid-run.
+// The stage setInjectedFault names (empty: none) and who set it, for the message.
+std::string faultStage, faultSource;
+
+// Makes the stage setInjectedFault named fail with a real CUDA out-of-memory error (an
+// allocation larger than any device), after the stage's own device memory is allocated,
+// so the tests see a failure mid-run.
 void injectTestFault(const char* stage) {
-  const char* fault = std::getenv("TOPOGPU_TEST_GPU_FAULT");
-  if (fault == nullptr || std::strcmp(fault, stage) != 0)
+  if (faultStage.empty() || faultStage != stage)
     return;
   void* impossible = nullptr;
   const cudaError_t status = cudaMalloc(&impossible, std::size_t(1) << 62);
   if (status == cudaSuccess)
     cudaFree(impossible);
   throwCudaError(status == cudaSuccess ? cudaErrorMemoryAllocation : status,
-                 std::string(stage) + " (fault injected by TOPOGPU_TEST_GPU_FAULT)");
+                 std::string(stage) + " (fault injected by " + faultSource + ")");
 }
 } // namespace
+
+void setInjectedFault(std::string stage, std::string source) {
+  faultStage = std::move(stage);
+  faultSource = std::move(source);
+}
 
 void stageDone(const char* stage) {
   cudaCheck(cudaGetLastError(), stage);

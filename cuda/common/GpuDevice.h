@@ -20,4 +20,11 @@ std::size_t deviceMemoryInUse();
 // after). Never throws: a failure shows again at the first real CUDA call.
 void startDeviceContext();
 
+// Test hook, process-wide: the GPU stage named `stage` (stageDone's name, e.g. "upload")
+// fails with a real CUDA out-of-memory error after its device memory is allocated, so
+// that tests see a failure mid-run and its fallback; the message names `source` (who set
+// it). An empty stage: none (the default). The front ends set it from
+// TOPOGPU_TEST_GPU_FAULT (frontend/EnvironmentKnobs.h). Set it between runs.
+void setInjectedFault(std::string stage, std::string source);
+
 } // namespace topogpu::gpu

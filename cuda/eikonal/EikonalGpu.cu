@@ -565,38 +565,11 @@ private:
   std::size_t bytes_ = 0;
 };
 
-// TOPOGPU_PATCHFIM_LAUNCH=rounds|persistent forces a launch scheme (benchmarks, tests);
-// unset or "auto": persistent where the device can run it. A forced scheme the device
-// cannot run is a GpuError (the caller's fallback, with a warning naming it).
-enum class LaunchMode { Auto, Rounds, Persistent };
-
-LaunchMode launchModeFromEnvironment() {
-  const char* text = std::getenv("TOPOGPU_PATCHFIM_LAUNCH");
-  if (text == nullptr || *text == 0 || std::strcmp(text, "auto") == 0)
-    return LaunchMode::Auto;
-  if (std::strcmp(text, "rounds") == 0)
-    return LaunchMode::Rounds;
-  if (std::strcmp(text, "persistent") == 0)
-    return LaunchMode::Persistent;
-  throw Error(std::string("TOPOGPU_PATCHFIM_LAUNCH='") + text +
-              "': expected rounds, persistent or auto");
-}
-
-// A small positive integer from the environment (benchmark knobs), or `otherwise`.
-int intFromEnvironment(const char* name, int otherwise, int lo, int hi) {
-  const char* text = std::getenv(name);
-  if (text == nullptr || *text == 0)
-    return otherwise;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (*end != 0 || value < lo || value > hi)
-    throw Error(std::string(name) + "='" + text + "': expected an integer in [" +
-                std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  return int(value);
-}
+using LaunchMode = eikonal::PatchFimLaunchMode;
 
 // How the rounds are launched for a patch table on this device (solvePatchFim): the
-// environment's knobs, then what follows from them, the device and the table.
+// settings' launch knobs (eikonal::PatchFimLaunch), then what follows from them, the
+// device and the table.
 struct Launch {
   LaunchMode mode = LaunchMode::Auto;
   int capPerSm = 0, forcedLanes = 0;
@@ -612,9 +585,10 @@ struct Launch {
   }
 };
 
-Launch configureLaunch(const eikonal::PatchArrays& arrays) {
+Launch configureLaunch(const eikonal::PatchArrays& arrays,
+                       const eikonal::PatchFimLaunch& knobs) {
   Launch l;
-  l.mode = launchModeFromEnvironment();
+  l.mode = knobs.mode;
   const std::int32_t np = arrays.patches;
   l.sharedBytes = std::size_t(arrays.maxLocal) * (sizeof(double) + sizeof(SimplexId) + 1);
   int device = 0, sharedOptIn = 0, sms = 0, cooperative = 0;
@@ -636,10 +610,10 @@ Launch configureLaunch(const eikonal::PatchArrays& arrays) {
     cudaCheck(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    int(l.sharedBytes)),
               "patchFIM: shared memory size");
-  // TOPOGPU_PATCHFIM_BLOCKS_PER_SM caps the persistent kernel's blocks per
-  // multiprocessor (benchmarks: fewer blocks make grid.sync cheaper, more run more
-  // patches side by side).
-  l.capPerSm = intFromEnvironment("TOPOGPU_PATCHFIM_BLOCKS_PER_SM", 0, 1, 64);
+  // knobs.blocksPerSm caps the persistent kernel's blocks per multiprocessor
+  // (benchmarks: fewer blocks make grid.sync cheaper, more run more patches side by
+  // side).
+  l.capPerSm = knobs.blocksPerSm;
   // Blocks resident at once with `lanes` threads per own vertex, for the kernel that
   // will run (the rounds' grid-stride loop, or the cooperative grid, which must be
   // resident as a whole).
@@ -664,11 +638,9 @@ Launch configureLaunch(const eikonal::PatchArrays& arrays) {
   // 1024 threads. Only the active patches need blocks, and they are a band around the
   // front, far fewer than all patches: measured on the H200 (persistent kernel, 1M-
   // vertex square, irregular square and icosphere), 4 lanes take the rounds from 24-29
-  // ms to 12-14 ms, 2 lanes to 15-17 ms. TOPOGPU_PATCHFIM_LANES=1|2|4|8 forces it
-  // (benchmarks).
-  l.forcedLanes = intFromEnvironment("TOPOGPU_PATCHFIM_LANES", 0, 1, 8);
-  if (l.forcedLanes != 0 && (l.forcedLanes & (l.forcedLanes - 1)) != 0)
-    throw Error("TOPOGPU_PATCHFIM_LANES must be 1, 2, 4 or 8");
+  // ms to 12-14 ms, 2 lanes to 15-17 ms. knobs.lanes = 1|2|4|8 forces it (benchmarks;
+  // the core's validate checks the value).
+  l.forcedLanes = knobs.lanes;
   l.lanes = l.forcedLanes;
   if (l.lanes == 0) {
     l.lanes = 4;
@@ -687,7 +659,7 @@ Launch configureLaunch(const eikonal::PatchArrays& arrays) {
                        : 0u;
   const bool persistentPossible = l.persistentGrid > 0;
   if (l.mode == LaunchMode::Persistent && !persistentPossible)
-    throw GpuError(std::string("patchFIM: TOPOGPU_PATCHFIM_LAUNCH=persistent, but ") +
+    throw GpuError(std::string("patchFIM: the persistent launch is forced, but ") +
                        (cooperative == 0 ? "the device has no cooperative launch"
                                          : "a block of the persistent kernel does not "
                                            "fit on a multiprocessor"),
@@ -915,7 +887,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     // the copies themselves; the persistent kernel is queued behind the main stream's
     // copies, so its copies and the staged ones go on during the rounds (inside
     // "patchfim (gpu)").
-    const Launch launchSettings = configureLaunch(arrays);
+    const Launch launchSettings = configureLaunch(arrays, settings.launch);
     auto* kept = dynamic_cast<DeviceState*>(resident.get());
     if (kept == nullptr || !kept->serves(arrays, launchSettings)) {
       resident.reset(); // its device memory first
@@ -1058,7 +1030,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     // the Monitor's abort between batches.
     //  - rounds: 16 rounds of two launches each (patchRoundKernel, publishKernel); rounds
     //    after the list ran empty do nothing (zero count) and are not counted.
-    //  - persistent: one cooperative launch runs up to TOPOGPU_PATCHFIM_CHUNK (128)
+    //  - persistent: one cooperative launch runs up to settings.launch.chunk (128)
     //    rounds, one grid-wide barrier each, the end detected on the device. Chunks
     //    rather than a kernel polling a pinned abort flag: the Monitor may only be called
     //    from this thread, so the host would have to spin on it anyway, and the flag
@@ -1068,8 +1040,7 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     //    launch (a few microseconds, hidden as the next chunk is already queued) per 128
     //    rounds and delays an abort by at most a chunk (a few milliseconds). A chunk
     //    queued after the run ended returns at once.
-    const long long batch =
-        persistent ? intFromEnvironment("TOPOGPU_PATCHFIM_CHUNK", 128, 1, 1 << 20) : 16;
+    const long long batch = persistent ? settings.launch.chunk : 16;
     long long launched = 0, launchedAt[2] = {0, 0};
     // launch(slot) queues a batch, finish(slot) the read of its list length and its
     // event: the first persistent batch is launched before the staged upload is queued

@@ -17,9 +17,9 @@ namespace topogpu::gpu {
 // rounds run either in one cooperative (persistent) launch per chunk of rounds, one
 // grid-wide barrier per round and the end detected on the device, or as two launches
 // per round (the fallback where cooperative launch is unavailable;
-// TOPOGPU_PATCHFIM_LAUNCH=rounds|persistent forces one). Either way the host reads the
-// list's length and checks the Monitor only between batches (16 rounds, or a chunk of
-// 128; TOPOGPU_PATCHFIM_CHUNK).
+// settings.launch.mode forces one). Either way the host reads the list's length and
+// checks the Monitor only between batches (16 rounds, or a chunk of
+// settings.launch.chunk, 128 by default).
 //
 // The start is the list `fixed` (every other vertex at +inf, label -1): the run
 // uploads it and derives the per-vertex state on the device. `resident` keeps the
@@ -31,9 +31,9 @@ namespace topogpu::gpu {
 // (rounds, patchRounds, solves, converged, activeAtCap); out.seed is not used. Records
 // report.peakDeviceBytes and the stages "upload (gpu)", "patchfim (gpu)", "download
 // (gpu)". Throws GpuError on a CUDA failure or a forced launch scheme the device cannot
-// run (the caller falls back to meshFIM-MT), Aborted on abort, Error on a malformed
-// TOPOGPU_PATCHFIM_* variable; `resident` may then hold nothing usable (the caller
-// drops it).
+// run (the caller falls back to meshFIM-MT), Aborted on abort (the core's validate has
+// checked settings.launch); `resident` may then hold nothing usable (the caller drops
+// it).
 void solvePatchFim(const eikonal::PatchArrays& arrays,
                    const eikonal::PatchFimSettings& settings,
                    const eikonal::FixedVertices& fixed, const Monitor& monitor,

@@ -5,6 +5,7 @@
 
 #include "core/common/HostMemory.h"
 #include "core/common/Timer.h"
+#include "frontend/EnvironmentKnobs.h"
 
 #include <vtkBitArray.h>
 #include <vtkCellArray.h>
@@ -42,6 +43,7 @@
 #include <exception>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -193,6 +195,18 @@ vtkTopoGPUAlgorithm::vtkTopoGPUAlgorithm() {
   // No name: the active point scalars, else the first numeric point array (as the GUI).
   this->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
                                vtkDataSetAttributes::SCALARS);
+  // The environment's knobs, at the filter boundary: the process-wide ones once, when
+  // the first filter is made; the whole-domain memory (the filters' tests force a small
+  // one) for this filter.
+  static const bool processKnobsApplied = [] {
+    topogpu::frontend::applyProcessKnobs();
+    return true;
+  }();
+  (void)processKnobsApplied;
+  if (const char* forced = std::getenv("TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES")) {
+    this->WholeDomainMemoryForced = true;
+    this->WholeDomainMemoryBytes = std::strtod(forced, nullptr);
+  }
 }
 
 vtkTopoGPUAlgorithm::~vtkTopoGPUAlgorithm() = default;
@@ -474,12 +488,10 @@ constexpr int kHeaderLongs = 9;
 // Geometry of one piece: origin (3), spacing (3), direction (9).
 constexpr int kHeaderDoubles = 15;
 
-// Memory rank 0 may use: the host's available memory. TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES
-// overrides it (tests force a small budget with it).
-double availableMemoryBytes() {
-  if (const char* forced = std::getenv("TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES"))
-    return std::strtod(forced, nullptr);
-  return topogpu::availableHostMemory();
+// Memory rank 0 may use: the host's available memory, or `forced` when set (the
+// filter's TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES).
+double availableMemoryBytes(const std::optional<double>& forced) {
+  return forced ? *forced : topogpu::availableHostMemory();
 }
 
 std::string mebibytes(double bytes) {
@@ -539,11 +551,10 @@ struct GatheredDomain {
 // topogpu::Aborted (everywhere) when the gather does not go ahead. Once it returns on
 // one rank it returns on every rank (rank 0 may carry an error), so the collective
 // steps that follow are reached by all of them.
-GatheredDomain
-gatherWholeDomain(vtkMultiProcessController* controller, vtkDataSet* input,
-                  bool needsScalars,
-                  const std::function<vtkDataArray*(std::string&)>& resolveScalars,
-                  bool aborted, double bytesPerPoint) {
+GatheredDomain gatherWholeDomain(
+    vtkMultiProcessController* controller, vtkDataSet* input, bool needsScalars,
+    const std::function<vtkDataArray*(std::string&)>& resolveScalars, bool aborted,
+    double bytesPerPoint, const std::optional<double>& forcedAvailable) {
   const int rank = controller->GetLocalProcessId();
   const int ranks = controller->GetNumberOfProcesses();
   long header[kHeaderLongs] = {PIECE_EMPTY, 0, -1, 0, -1, 0, -1, VTK_VOID, 0};
@@ -649,7 +660,7 @@ gatherWholeDomain(vtkMultiProcessController* controller, vtkDataSet* input,
       const double field = double(wholePoints) * valueSize;
       const double needed = field + double(largestPiece) + double(wholePoints) +
                             double(wholePoints) * bytesPerPoint;
-      const double available = availableMemoryBytes();
+      const double available = availableMemoryBytes(forcedAvailable);
       if (needed > available) {
         reason = "the whole field (" + std::to_string(wholePoints) + " points, " +
                  mebibytes(field) + ") gathered to rank 0 with what the computation " +
@@ -1009,7 +1020,10 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
           [&](std::string& name) {
             return this->ResolveInputScalars(inputVector, input, name);
           },
-          this->CheckAbort(), this->WholeDomainBytesPerPoint());
+          this->CheckAbort(), this->WholeDomainBytesPerPoint(),
+          this->WholeDomainMemoryForced
+              ? std::optional<double>(this->WholeDomainMemoryBytes)
+              : std::nullopt);
       handOut = true;
       if (!domain.error.empty())
         throw topogpu::Error(domain.error);

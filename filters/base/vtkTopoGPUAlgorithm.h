@@ -194,6 +194,10 @@ private:
   void operator=(const vtkTopoGPUAlgorithm&) = delete;
 
   int Backend = BACKEND_AUTO;
+  // TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES when set at construction: the memory rank 0 may
+  // use to gather a distributed input, instead of the host's available memory.
+  bool WholeDomainMemoryForced = false;
+  double WholeDomainMemoryBytes = 0;
 
   struct TriangulationCache;
   std::unique_ptr<TriangulationCache> Cache;

@@ -9,6 +9,7 @@
 #include "core/common/Timer.h"
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/Preparation.h"
+#include "frontend/EnvironmentKnobs.h"
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
@@ -547,6 +548,8 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
   parameters.bandWidth = this->BandWidth;
   parameters.useMetis = this->Partition == PARTITION_METIS;
   parameters.exactStartRadius = this->ExactStartRadius;
+  // The launch knobs of the environment (benchmarks), at the filter boundary.
+  parameters.patchFimLaunch = topogpu::frontend::patchFimLaunchFromEnvironment();
   if (this->UseStopDistance)
     parameters.stopDistance = this->StopDistance;
 

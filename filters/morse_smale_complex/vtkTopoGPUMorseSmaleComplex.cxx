@@ -556,6 +556,13 @@ vtkTopoGPUMorseSmaleComplex::vtkTopoGPUMorseSmaleComplex() {
                                            topogpu::vtk::criticalIndexCategories());
   topogpu::vtk::registerCategoricalColours("SeparatrixType", "Separatrix type",
                                            topogpu::vtk::separatrixTypeCategories());
+  // Tests force a small wall limit; a bad value is ignored (the default stays).
+  if (const char* limit = std::getenv("TOPOGPU_SEPARATRICES2_MAX_CELLS")) {
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(limit, &end, 10);
+    if (end != limit && *end == '\0' && value > 0)
+      this->Separatrices2MaxCells = value;
+  }
 }
 
 vtkTopoGPUMorseSmaleComplex::~vtkTopoGPUMorseSmaleComplex() = default;
@@ -742,13 +749,8 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
     s2::Parameters wallParameters;
     wallParameters.ascending = this->ComputeAscendingSeparatrices2;
     wallParameters.descending = this->ComputeDescendingSeparatrices2;
-    // Tests force a small limit; a bad value is ignored (the default stays).
-    if (const char* limit = std::getenv("TOPOGPU_SEPARATRICES2_MAX_CELLS")) {
-      char* end = nullptr;
-      const unsigned long long value = std::strtoull(limit, &end, 10);
-      if (end != limit && *end == '\0' && value > 0)
-        wallParameters.maxCells = std::size_t(value);
-    }
+    if (this->Separatrices2MaxCells > 0)
+      wallParameters.maxCells = std::size_t(this->Separatrices2MaxCells);
     s2::Output wallsOut;
     try {
       s2::compute(dg, wallParameters, run.monitor.stage(0.85, 1), wallsOut, run.report);

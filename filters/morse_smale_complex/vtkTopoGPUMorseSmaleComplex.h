@@ -127,6 +127,9 @@ private:
   bool ComputeFinalSegmentation = true;
   int Complex = COMPLEX_CUBICAL;
   int Triangulation = 0;
+  // The 2-separatrices' cell limit; 0: the core's default. Tests lower it with
+  // TOPOGPU_SEPARATRICES2_MAX_CELLS, read when the filter is made.
+  unsigned long long Separatrices2MaxCells = 0;
 
 #ifndef __VTK_WRAP__
   void ComputeSimplicial(topogpu::vtk::FilterRun& run);

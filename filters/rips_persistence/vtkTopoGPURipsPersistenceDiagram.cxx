@@ -9,6 +9,7 @@
 #include "core/common/Timer.h"
 #include "core/rips_persistence/RipsEstimate.h"
 #include "core/rips_persistence/RipsPersistence.h"
+#include "frontend/EnvironmentKnobs.h"
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
@@ -437,6 +438,7 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
   parameters.threads = this->Threads;
   parameters.backend = run.backend;
   parameters.cocycles = this->ComputeCocycles;
+  parameters.boundEveryColumn = topogpu::frontend::ripsBoundEveryColumnFromEnvironment();
   parameters.memoryBudget = this->MemoryBudget > 0 ? this->MemoryBudget * 1024.0 * 1024.0
                                                    : topogpu::availableHostMemory();
   // The run's size before it starts: a default threshold whose run would not stay

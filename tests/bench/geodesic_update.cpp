@@ -15,6 +15,7 @@
 #include "core/common/Timer.h"
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/Preparation.h"
+#include "frontend/EnvironmentKnobs.h"
 #include "triangulation/io/MeshFiles.h"
 
 #include <algorithm>
@@ -91,8 +92,11 @@ int run(int argc, char** argv) {
               << " [--repeat N] [--speed-array] [--exact-start-radius R]\n";
     return 2;
   }
+  // The environment's knobs, read as the filter reads them.
+  frontend::applyProcessKnobs();
   eikonal::Parameters p;
   p.solver = eikonal::parseSolver(argv[2]);
+  p.patchFimLaunch = frontend::patchFimLaunchFromEnvironment();
   std::vector<SimplexId> seeds = {0}, next = {1};
   int repeat = 3;
   bool speedArray = false;

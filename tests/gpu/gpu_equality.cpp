@@ -49,6 +49,7 @@
 #include "cuda/eikonal/EikonalGpu.h"
 #include "cuda/rips_persistence/RipsHostTwin.h"
 #include "cuda/rips_persistence/RipsPersistenceGpu.h"
+#include "frontend/EnvironmentKnobs.h"
 #include "tests/unit/BruteForce.h"
 #include "tests/unit/EikonalMeshes.h"
 #include "tests/unit/EikonalTwin.h"
@@ -606,14 +607,26 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// The process-wide knobs (the device memory budget, the injected fault) set as a user
+// does, in the environment, and applied as the front ends apply them, so the warnings
+// name the variable.
+void setKnob(const char* name, const char* value) {
+  setenv(name, value, 1);
+  frontend::applyProcessKnobs();
+}
+void clearKnob(const char* name) {
+  unsetenv(name);
+  frontend::applyProcessKnobs();
+}
+
 // Runs `run` with TOPOGPU_TEST_GPU_FAULT=stage and checks that the device memory in use
 // came back to its level before the run (within 16 MiB of allocator slack).
 template <typename Run>
 void runWithInjectedFault(const std::string& tag, const char* stage, Run&& run) {
   const std::size_t before = gpu::deviceMemoryInUse();
-  setenv("TOPOGPU_TEST_GPU_FAULT", stage, 1);
+  setKnob("TOPOGPU_TEST_GPU_FAULT", stage);
   run();
-  unsetenv("TOPOGPU_TEST_GPU_FAULT");
+  clearKnob("TOPOGPU_TEST_GPU_FAULT");
   const std::size_t after = gpu::deviceMemoryInUse();
   expect(after <= before + (std::size_t(16) << 20),
          tag + ": device memory not released: " + std::to_string(before >> 20) + " -> " +
@@ -761,10 +774,10 @@ void memoryBudgetFallback() {
   for (Backend requested : {Backend::Auto, Backend::Gpu}) {
     const std::string tag = std::string("msc under a 64 KiB device budget (") +
                             (requested == Backend::Auto ? "auto" : "gpu") + ")";
-    setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "65536", 1);
+    setKnob("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "65536");
     parameters.backend = requested;
     morse_smale_complex::execute(tri, viewOf(field), parameters, Monitor{}, out);
-    unsetenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
+    clearKnob("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
     const std::string warnings = joined(out.report.warnings);
     expect(out.report.backend == "cpu", tag + ": ran on " + out.report.backend);
     expect(hasCode(out.report.warnings, WarningCode::GpuMemoryInsufficient) &&
@@ -849,12 +862,21 @@ double maxDifference(const std::vector<double>& a, const std::vector<double>& b,
   return m;
 }
 
+// The launch every GPU geodesic run of this driver uses (geodesic(), withLaunch's runs).
+eikonal::PatchFimLaunch testLaunch;
+
+// `p` with the launch under test.
+eikonal::Parameters launched(eikonal::Parameters p) {
+  p.patchFimLaunch = testLaunch;
+  return p;
+}
+
 eikonal::Result geodesic(const eikonal::Surface& s, eikonal::Parameters p,
                          eikonal::Solver solver, RunReport& report) {
   ExplicitTriangulation tri(s.vertices(), 2, s.cells);
   p.solver = solver;
   eikonal::Result r;
-  eikonal::execute(tri, s.points.data(), p, Monitor{}, r, report);
+  eikonal::execute(tri, s.points.data(), launched(p), Monitor{}, r, report);
   return r;
 }
 
@@ -947,30 +969,44 @@ void compareGeodesicRun(const std::string& name, const eikonal::Surface& s,
               gpu.partition.c_str(), dFmm, tol);
 }
 
-// The device patchFIM's launch variants (cuda/eikonal's environment knobs): the
-// multi-launch rounds and the persistent cooperative kernel, each with the default
-// threads per vertex and with 4 forced (the lanes' shuffle reduction, which the defaults
-// use on small meshes only). Each must equal the host twin bit for bit.
+// The device patchFIM's launch variants (eikonal::PatchFimLaunch): the multi-launch
+// rounds and the persistent cooperative kernel, each with the default threads per vertex
+// and with 4 forced (the lanes' shuffle reduction, which the defaults use on small meshes
+// only). Each must equal the host twin bit for bit.
 struct LaunchVariant {
-  const char* launch; // TOPOGPU_PATCHFIM_LAUNCH
-  const char* lanes;  // TOPOGPU_PATCHFIM_LANES, nullptr: the default
+  eikonal::PatchFimLaunchMode mode;
+  int lanes; // 0: the default
 };
 constexpr LaunchVariant kLaunchVariants[] = {
-    {"rounds", nullptr}, {"persistent", nullptr}, {"rounds", "4"}, {"persistent", "4"}};
+    {eikonal::PatchFimLaunchMode::Rounds, 0},
+    {eikonal::PatchFimLaunchMode::Persistent, 0},
+    {eikonal::PatchFimLaunchMode::Rounds, 4},
+    {eikonal::PatchFimLaunchMode::Persistent, 4}};
 
-// Runs `run` with the variant's environment, restored afterwards.
-template <typename Run> void withLaunchVariant(const LaunchVariant& variant, Run&& run) {
-  setenv("TOPOGPU_PATCHFIM_LAUNCH", variant.launch, 1);
-  if (variant.lanes != nullptr)
-    setenv("TOPOGPU_PATCHFIM_LANES", variant.lanes, 1);
+const char* launchName(eikonal::PatchFimLaunchMode mode) {
+  return mode == eikonal::PatchFimLaunchMode::Rounds       ? "rounds"
+         : mode == eikonal::PatchFimLaunchMode::Persistent ? "persistent"
+                                                           : "auto";
+}
+
+// Runs `run` with `launch`, the default afterwards.
+template <typename Run>
+void withLaunch(const eikonal::PatchFimLaunch& launch, Run&& run) {
+  testLaunch = launch;
   run();
-  unsetenv("TOPOGPU_PATCHFIM_LAUNCH");
-  unsetenv("TOPOGPU_PATCHFIM_LANES");
+  testLaunch = eikonal::PatchFimLaunch{};
+}
+
+template <typename Run> void withLaunchVariant(const LaunchVariant& variant, Run&& run) {
+  eikonal::PatchFimLaunch launch;
+  launch.mode = variant.mode;
+  launch.lanes = variant.lanes;
+  withLaunch(launch, run);
 }
 
 std::string variantName(const LaunchVariant& variant) {
-  return std::string(variant.launch) + (variant.lanes != nullptr ? ", lanes " : "") +
-         (variant.lanes != nullptr ? variant.lanes : "");
+  return std::string(launchName(variant.mode)) +
+         (variant.lanes != 0 ? ", lanes " + std::to_string(variant.lanes) : "");
 }
 
 void compareGeodesic(const std::string& name, const eikonal::Surface& s,
@@ -1123,17 +1159,18 @@ void geodesicChunks() {
     const eikonal::PatchFimState host = hostPatchFim(s, p);
     expect(cap > 100 || !host.converged,
            "chunks: the host twin converged within 7 rounds");
-    for (const char* launch : {"rounds", "persistent"}) {
+    for (const auto mode :
+         {eikonal::PatchFimLaunchMode::Rounds, eikonal::PatchFimLaunchMode::Persistent}) {
       const std::string tag =
-          std::string("patchFIM (") + launch +
-          (std::strcmp(launch, "persistent") == 0 ? ", chunks of 3" : "") + ", cap " +
-          std::to_string(cap) + ")";
-      setenv("TOPOGPU_PATCHFIM_LAUNCH", launch, 1);
-      setenv("TOPOGPU_PATCHFIM_CHUNK", "3", 1);
+          std::string("patchFIM (") + launchName(mode) +
+          (mode == eikonal::PatchFimLaunchMode::Persistent ? ", chunks of 3" : "") +
+          ", cap " + std::to_string(cap) + ")";
+      eikonal::PatchFimLaunch launch;
+      launch.mode = mode;
+      launch.chunk = 3;
       RunReport report;
-      const eikonal::Result gpu = geodesic(s, p, eikonal::Solver::Gpu, report);
-      unsetenv("TOPOGPU_PATCHFIM_LAUNCH");
-      unsetenv("TOPOGPU_PATCHFIM_CHUNK");
+      eikonal::Result gpu;
+      withLaunch(launch, [&] { gpu = geodesic(s, p, eikonal::Solver::Gpu, report); });
       expect(report.backend == "gpu" && gpu.solver == eikonal::Solver::Gpu,
              tag + ": did not run on the GPU: " + joined(report.warnings));
       expect(gpu.distance == host.value && gpu.seedIdentifier == host.label &&
@@ -1159,17 +1196,20 @@ void geodesicFallbacks() {
   const eikonal::Parameters p = seededAt({0, 20000});
   RunReport report;
   const eikonal::Result reference = geodesic(s, p, eikonal::Solver::Fmm, report);
-  for (const char* launch : {"rounds", "persistent"}) {
+  for (const auto mode :
+       {eikonal::PatchFimLaunchMode::Rounds, eikonal::PatchFimLaunchMode::Persistent}) {
     if (!injectFaults)
       break;
     for (const char* stage : {"upload", "iterate", "download"}) {
       const std::string tag =
-          std::string("patchFIM (") + launch + "), fault in '" + stage + "'";
+          std::string("patchFIM (") + launchName(mode) + "), fault in '" + stage + "'";
       eikonal::Result out;
-      setenv("TOPOGPU_PATCHFIM_LAUNCH", launch, 1);
-      runWithInjectedFault(tag, stage,
-                           [&] { out = geodesic(s, p, eikonal::Solver::Gpu, report); });
-      unsetenv("TOPOGPU_PATCHFIM_LAUNCH");
+      eikonal::PatchFimLaunch launch;
+      launch.mode = mode;
+      withLaunch(launch, [&] {
+        runWithInjectedFault(tag, stage,
+                             [&] { out = geodesic(s, p, eikonal::Solver::Gpu, report); });
+      });
       const std::string warnings = joined(report.warnings);
       expect(report.backend == "cpu" && out.solver == eikonal::Solver::FimMt &&
                  maxDifference(out.distance, reference.distance) < tol,
@@ -1183,9 +1223,9 @@ void geodesicFallbacks() {
     }
   }
   for (eikonal::Solver solver : {eikonal::Solver::Auto, eikonal::Solver::Gpu}) {
-    setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "65536", 1);
+    setKnob("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "65536");
     const eikonal::Result out = geodesic(s, p, solver, report);
-    unsetenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
+    clearKnob("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
     const std::string tag = std::string("patchFIM under a 64 KiB budget (") +
                             eikonal::solverName(solver) + ")";
     expect(out.solver == eikonal::Solver::FimMt && report.backend == "cpu" &&
@@ -1197,19 +1237,6 @@ void geodesicFallbacks() {
     if (solver == eikonal::Solver::Gpu)
       expect(contains(joined(report.warnings), "of GPU memory"),
              tag + ": no warning naming the memory: " + joined(report.warnings));
-  }
-  {
-    setenv("TOPOGPU_PATCHFIM_LAUNCH", "sideways", 1);
-    std::string message;
-    try {
-      geodesic(s, p, eikonal::Solver::Gpu, report);
-    } catch (const Error& e) {
-      message = e.what();
-    }
-    unsetenv("TOPOGPU_PATCHFIM_LAUNCH");
-    expect(contains(message, "TOPOGPU_PATCHFIM_LAUNCH") && contains(message, "sideways"),
-           "patchFIM: a malformed TOPOGPU_PATCHFIM_LAUNCH gave no clear error: " +
-               message);
   }
   // Auto follows the end-to-end cost model (the device is warm here, the patches not
   // built): on this 40k-vertex square meshFIM-MT's solve is cheaper than patchFIM's
@@ -1290,7 +1317,7 @@ void geodesicKeptDeviceState() {
         q.solver = solver;
         eikonal::Result r;
         RunReport report;
-        eikonal::execute(t, s.points.data(), q, Monitor{}, r, report, &kept);
+        eikonal::execute(t, s.points.data(), launched(q), Monitor{}, r, report, &kept);
         const eikonal::PatchFimState host = hostPatchFim(s, q);
         bool wasCached = false;
         for (const auto& [stage, seconds] : report.timings)
@@ -1334,7 +1361,8 @@ void geodesicKeptDeviceState() {
       // one. The abort comes at the last check of an unaborted run: execute checks 4
       // times before the device's rounds, whose loop checks after each batch but the
       // last (16 rounds, or persistent chunks of 3).
-      setenv("TOPOGPU_PATCHFIM_CHUNK", "3", 1);
+      const eikonal::PatchFimLaunch variantLaunch = testLaunch;
+      testLaunch.chunk = 3;
       int checks = 0;
       Monitor counting;
       counting.abortRequested = [&] { return ++checks < 0; };
@@ -1343,7 +1371,8 @@ void geodesicKeptDeviceState() {
         q.solver = eikonal::Solver::Gpu;
         eikonal::Result r;
         RunReport report;
-        eikonal::execute(tri, moved.points.data(), q, counting, r, report, &kept);
+        eikonal::execute(tri, moved.points.data(), launched(q), counting, r, report,
+                         &kept);
       }
       const int total = checks;
       expect(total >= 5, name + ": only " + std::to_string(total) +
@@ -1357,11 +1386,12 @@ void geodesicKeptDeviceState() {
         q.solver = eikonal::Solver::Gpu;
         eikonal::Result r;
         RunReport report;
-        eikonal::execute(tri, moved.points.data(), q, aborting, r, report, &kept);
+        eikonal::execute(tri, moved.points.data(), launched(q), aborting, r, report,
+                         &kept);
       } catch (const Aborted&) {
         aborted = true;
       }
-      unsetenv("TOPOGPU_PATCHFIM_CHUNK");
+      testLaunch = variantLaunch;
       expect(aborted && alive() == 0, name + ": an aborted run kept its device state (" +
                                           std::to_string(alive()) + " alive)");
       q48.seeds = {5, 32000};
@@ -1716,10 +1746,10 @@ void ripsMemoryAndFaults() {
   }
   // A budget that holds the matrix but not whole dimensions: batches, same result.
   {
-    setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "300000", 1);
+    setKnob("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "300000");
     RunReport report;
     const rp::Result out = rips(cloud, p, Backend::Gpu, report);
-    unsetenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
+    clearKnob("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
     int batched = 0;
     std::string where;
     for (std::size_t k = 1; k < out.stats.size(); ++k) {
@@ -1737,10 +1767,10 @@ void ripsMemoryAndFaults() {
   // device for the next one, or hands to the host when the next does not fit beside
   // them, and batches written into the kept buffer; the CPU's result each time.
   for (const char* budget : {"150000", "200000", "450000", "700000", "1500000"}) {
-    setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", budget, 1);
+    setKnob("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", budget);
     RunReport report;
     const rp::Result out = rips(cloud, p, Backend::Gpu, report);
-    unsetenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
+    clearKnob("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
     std::string where;
     for (std::size_t k = 1; k < out.stats.size(); ++k)
       where += " dim " + std::to_string(k) + ": " + out.stats[k].columnsBackend + " x" +
@@ -1752,10 +1782,10 @@ void ripsMemoryAndFaults() {
   }
   // Too small for the matrix: the CPU, with a warning naming the budget.
   for (Backend requested : {Backend::Gpu}) {
-    setenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "4096", 1);
+    setKnob("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES", "4096");
     RunReport report;
     const rp::Result out = rips(cloud, p, requested, report);
-    unsetenv("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
+    clearKnob("TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES");
     const std::string tag = std::string("rips under a 4 KiB budget (") +
                             (requested == Backend::Auto ? "auto" : "gpu") + ")";
     expect(report.backend == "cpu" && report.peakDeviceBytes == 0 &&

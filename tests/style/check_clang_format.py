@@ -9,7 +9,8 @@ import os
 import subprocess
 import sys
 
-FOLDERS = ("core", "cuda", "triangulation", "filters", "cli", "plugin", "tests", "examples")
+FOLDERS = ("core", "cuda", "triangulation", "frontend", "filters", "cli", "plugin", "tests",
+           "examples")
 SUFFIXES = (".h", ".hpp", ".cpp", ".cxx", ".cu", ".cuh")
 
 

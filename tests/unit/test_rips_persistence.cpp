@@ -325,7 +325,7 @@ TEST(RipsPersistence, BarcodesEqualTheBruteForceReduction) {
 
 // Long columns of a dense input keep only their entries up to a bound, and enumerate
 // the others again when they run out (RipsPersistence.cpp, maybeTruncate and nextPivot).
-// TOPOGPU_RIPS_BOUND_EVERY_COLUMN does that to every column after its first addition:
+// Parameters::boundEveryColumn does that to every column after its first addition:
 // the barcodes stay those of the brute-force reduction (with the enclosing radius, and
 // with a smaller threshold, where columns reduce to zero through every extension), on
 // one thread and under oversubscription, and the cocycles those of the default path.
@@ -358,11 +358,14 @@ TEST(RipsPersistence, BoundedColumnsEqualTheBruteForceReduction) {
       Result plain, bounded;
       RunReport report;
       execute(cloud, p, Monitor{}, plain, report);
-      setenv("TOPOGPU_RIPS_BOUND_EVERY_COLUMN", "1", 1);
+      p.boundEveryColumn = true;
       execute(cloud, p, Monitor{}, bounded, report);
-      const Result oversubscribed = run(cloud, maxDim, given, SparseMode::Dense, 8);
-      unsetenv("TOPOGPU_RIPS_BOUND_EVERY_COLUMN");
-      for (const Result* r : {static_cast<const Result*>(&bounded), &oversubscribed}) {
+      Parameters over = p;
+      over.cocycles = false;
+      over.threads = 8;
+      Result oversubscribed;
+      execute(cloud, over, Monitor{}, oversubscribed, report);
+      for (const Result* r : {&bounded, &oversubscribed}) {
         EXPECT_EQ(sorted(*r), expected) << "trial " << trial << " fraction " << fraction;
         for (int k = 0; k <= maxDim; ++k)
           EXPECT_EQ(r->stats[std::size_t(k)].pairs, pairCounts[std::size_t(k)])
