@@ -1,4 +1,4 @@
-// The device's start (its CUDA context, ~0.3 s) on a thread of its own, so that a run
+// The device's start (its CUDA context) on a thread of its own, so that a run
 // overlaps it with host work (reading, the triangulation, the mesh setup) instead of
 // waiting for it at its first CUDA call; the context then stays for the process's life,
 // so later runs find the device warm.
@@ -19,7 +19,8 @@ double waitForDevice();
 // kDeviceStartSeconds when none was begun. For the cost model of auto.
 double deviceReadyIn();
 
-// What a context start takes on the GPU hosts (H100/H200, CUDA 13: 0.30-0.36 s).
+// What a context start takes on the GPU hosts (measured:
+// docs/filters/geodesic-distance.md).
 constexpr double kDeviceStartSeconds = 0.3;
 
 } // namespace topogpu

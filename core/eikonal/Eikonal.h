@@ -104,8 +104,8 @@ struct Parameters {
   // distance / (band * mean edge time) rounds.
   double bandWidth = 1.0;
   // patchFIM: METIS k-way patches (when the build has METIS) instead of patches grown
-  // breadth-first. BFS is the default: on the 1M-vertex meshes it partitions in 0.3 s
-  // against METIS's 9 s, and its compact patches need fewer rounds and local solves.
+  // breadth-first. BFS is the default: it partitions many times faster than METIS and
+  // its compact patches need fewer rounds and local solves (docs/benchmarks.md).
   bool useMetis = false;
   // Split obtuse angles by virtual edges (section 2.2); false solves obtuse triangles
   // through their edges only (for comparisons).

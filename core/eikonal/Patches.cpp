@@ -128,8 +128,8 @@ bool metisKway(std::vector<idx_t>& xadj, std::vector<idx_t>& adjncy, idx_t parts
 }
 
 // METIS k-way in two levels: groups of about 64 patches, then each group into patches.
-// One k-way call with n / patchSize parts costs time growing with the part count (17 s
-// for 16384 parts of a 1M-vertex square, against 0.7 s for 256 parts). patchOf gets
+// One k-way call with n / patchSize parts costs time growing with the part count
+// (docs/filters/geodesic-distance.md gives the measurement). patchOf gets
 // ids below `parts` (some may be unused); false (and a reason) when METIS fails.
 bool metisPartition(const ExplicitTriangulation& tri, int patchSize,
                     std::vector<std::int32_t>& patchOf, std::int64_t& parts,

@@ -7,18 +7,18 @@ namespace topogpu::eikonal {
 
 namespace {
 
-// meshFIM-MT: single-thread seconds per vertex and the parallel efficiency exponent.
-// docs/benchmarks.md (16 cores): 0.077-0.200 s per 1M vertices (constant and random
-// speed, regular, irregular and spherical meshes); 16^0.85 = 10.6.
+// meshFIM-MT: single-thread seconds per vertex and the parallel efficiency exponent,
+// fitted to the meshFIM-MT rows of docs/benchmarks.md (constant and random speed,
+// regular, irregular and spherical meshes).
 constexpr double kFimSecondsPerVertex = 1.4e-6;
 constexpr double kFimThreadExponent = 0.85;
 // The patches (partition and cell-assembly arrays, Patches.cpp): a serial part (the
 // breadth-first search and growth, the prefix sums) and a parallel one.
 constexpr double kPatchSerialSecondsPerVertex = 1.0e-7;
 constexpr double kPatchParallelSecondsPerVertex = 8.0e-7;
-// patchFIM on the device (H200, docs/filters/geodesic-distance.md): the upload (~180
-// bytes per vertex at ~40 GB/s pinned) and download, the rounds (about sqrt(n) rounds
-// of ~12 us each, plus the solves' throughput) and the launch overheads.
+// patchFIM on the device: the upload and download (per vertex), the rounds (about
+// sqrt(n) of them, plus the solves' throughput) and the launch overheads; the measured
+// values are listed with the model in docs/filters/geodesic-distance.md.
 constexpr double kUploadSecondsPerVertex = 4.5e-9;
 constexpr double kDownloadSecondsPerVertex = 1.5e-9;
 constexpr double kRoundSeconds = 1.2e-5;

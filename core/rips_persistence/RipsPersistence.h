@@ -167,7 +167,7 @@ using ColumnBuilderFactory =
     std::function<std::unique_ptr<ColumnBuilder>(const RipsGraph&, RunReport&)>;
 
 // Error on bad parameters; Aborted when the monitor asks. Backend::Gpu starts the
-// device (the CUDA context, about 0.3 s) on a background thread and meanwhile builds the
+// device (the CUDA context) on a background thread and meanwhile builds the
 // dimensions on the CPU (detail::executeStarting); Auto and Cpu run the CPU backend.
 void execute(const RipsInput& input, const Parameters& parameters, const Monitor& monitor,
              Result& result, RunReport& report);
@@ -201,10 +201,10 @@ struct DeviceStart {
 };
 
 // When a run waits for a device that is still starting rather than have the CPU do the
-// work meanwhile. The CPU builds a dimension's columns at about 50M simplices per second
-// on the benchmark's 16-core host (sphere_3_192 dim 2: 1.07M simplices in 0.02 s) and the
-// CUDA context takes about 0.3 s: from 20M simplices on, the CPU would take longer than
-// the whole start-up, so such a dimension waits for the device; a smaller one is built
+// work meanwhile. From the CPU's column rate and the context's start-up time measured on
+// the benchmark's host (docs/filters/rips-persistence.md), the CPU would take longer than
+// the whole start-up from 20M simplices on, so such a dimension waits for the device; a
+// smaller one is built
 // by the CPU (its reduction is the CPU's either way). A point cloud's distances: two
 // parallel CPU passes over n(n-1)/2 entries cost less than the start-up plus the
 // matrix's download up to about 2^30 entries (n ~ 46,000, a 4 GiB matrix; estimated,

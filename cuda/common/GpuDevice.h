@@ -16,8 +16,8 @@ std::string deviceDescription();
 // instantaneous sample, not a peak.
 std::size_t deviceMemoryInUse();
 // Creates the CUDA context of device 0 (the primary context every host thread shares)
-// when a device is present; blocks until it is ready (about 0.3 s the first time, nothing
-// after). Never throws: a failure shows again at the first real CUDA call.
+// when a device is present; blocks until it is ready (a fraction of a second the first
+// time, nothing after). Never throws: a failure shows again at the first real CUDA call.
 void startDeviceContext();
 
 // Test hook, process-wide: the GPU stage named `stage` (stageDone's name, e.g. "upload")

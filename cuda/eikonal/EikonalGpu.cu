@@ -636,10 +636,9 @@ Launch configureLaunch(const eikonal::PatchArrays& arrays,
   };
   // Threads per own vertex (see patchRound): 4, or fewer when a block would exceed
   // 1024 threads. Only the active patches need blocks, and they are a band around the
-  // front, far fewer than all patches: measured on the H200 (persistent kernel, 1M-
-  // vertex square, irregular square and icosphere), 4 lanes take the rounds from 24-29
-  // ms to 12-14 ms, 2 lanes to 15-17 ms. knobs.lanes = 1|2|4|8 forces it (benchmarks;
-  // the core's validate checks the value).
+  // front, far fewer than all patches: 4 lanes halve the rounds' time on the 1M-vertex
+  // meshes (docs/filters/geodesic-distance.md). knobs.lanes = 1|2|4|8 forces it
+  // (benchmarks; the core's validate checks the value).
   l.forcedLanes = knobs.lanes;
   l.lanes = l.forcedLanes;
   if (l.lanes == 0) {
@@ -684,8 +683,8 @@ std::atomic<int> liveResidents{0};
 // device allocation holding the patch tables (uploaded by the first run, read by every
 // later one) and the per-vertex and per-patch state (set again by each run's kernels
 // from the start list), a growable one for the start list, the streams and events, and
-// the page-locked transfer and staging blocks (a cudaMallocHost costs 0.5-1 ms, as much
-// as the rest of a million-vertex upload).
+// the page-locked transfer and staging blocks (a cudaMallocHost costs as much as the
+// rest of a million-vertex upload).
 class DeviceState final : public PatchFimResident {
 public:
   DeviceState(const eikonal::PatchArrays& a, const Launch& l)
@@ -1217,8 +1216,8 @@ void solvePatchFim(const eikonal::PatchArrays& arrays,
     const std::size_t valueBytes = nv * sizeof(double),
                       labelBytes = nv * sizeof(SimplexId);
     // Through the state's page-locked staging block: the DMA at full bus speed, then
-    // copies by all cores, the values' while the labels come down (H200, 1M vertices:
-    // about 1.0 ms against 1.2-1.4 ms straight into pageable vectors).
+    // copies by all cores, the values' while the labels come down (faster than the DMA
+    // straight into pageable vectors).
     unsigned char* const values = d.staging.data();
     unsigned char* const labels = d.staging.data() + valueBytes;
     cudaCheck(cudaMemcpyAsync(values, st.valueIn, valueBytes, cudaMemcpyDeviceToHost,

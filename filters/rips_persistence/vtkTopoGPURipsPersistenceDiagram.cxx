@@ -54,9 +54,9 @@ constexpr int kPorts = 3;
 
 // The largest run the default threshold allows: at most this many simplices of
 // dimension MaxDimension + 1 under the threshold (the coboundary the top dimension's
-// columns enumerate). The CPU backend goes through about 3e8 of them per second on two
-// cores (a uniform cloud in dimension 1: 5000 points, 1e10 triangles, 28 s), so such a
-// run takes seconds, where the enclosing radius of a few thousand points takes minutes.
+// columns enumerate). At the CPU backend's rate on two cores (docs/filters/
+// rips-persistence.md) such a run takes seconds, where the enclosing radius of a few
+// thousand points takes minutes.
 constexpr double kInteractiveWork = 5e8;
 // The share of the progress bar the estimate takes.
 constexpr double kEstimateShare = 0.05;
