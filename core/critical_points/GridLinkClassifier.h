@@ -6,8 +6,8 @@
 // brute-force oracles check it in the tests.
 #pragma once
 
+#include "core/common/GridStencil.h"
 #include "core/critical_points/CriticalType.h"
-#include "triangulation/implicit/GridStencil.h"
 
 #include <cstdint>
 #include <vector>

@@ -6,7 +6,7 @@
 // 128-bit sums and an exactly rounded quotient.
 #pragma once
 
-#include "triangulation/implicit/GridStencil.h"
+#include "core/common/GridStencil.h"
 
 #include <cmath>
 #include <cstdint>

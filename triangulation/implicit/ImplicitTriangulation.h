@@ -3,8 +3,8 @@
 // vertex coordinates, so it costs no memory whatever the grid size.
 #pragma once
 
+#include "core/common/GridStencil.h"
 #include "triangulation/Relations.h"
-#include "triangulation/implicit/GridStencil.h"
 
 #include <algorithm>
 #include <array>
