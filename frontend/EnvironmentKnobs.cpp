@@ -15,7 +15,7 @@ namespace {
 constexpr const char* kBudgetVariable = "TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES";
 constexpr const char* kFaultVariable = "TOPOGPU_TEST_GPU_FAULT";
 
-// A byte count: digits only (no sign, no blanks), within unsigned long long.
+// A count: digits only (no sign, no blanks), within unsigned long long.
 std::optional<std::size_t> byteCount(const char* text) {
   if (text == nullptr || *text < '0' || *text > '9')
     return std::nullopt;
@@ -76,6 +76,18 @@ eikonal::PatchFimLaunch patchFimLaunchFromEnvironment() {
 
 bool ripsBoundEveryColumnFromEnvironment() {
   return std::getenv("TOPOGPU_RIPS_BOUND_EVERY_COLUMN") != nullptr;
+}
+
+std::optional<std::size_t> separatrices2MaxCellsFromEnvironment() {
+  const std::optional<std::size_t> cells =
+      byteCount(std::getenv("TOPOGPU_SEPARATRICES2_MAX_CELLS"));
+  return cells && *cells > 0 ? cells : std::nullopt;
+}
+
+std::optional<double> wholeDomainMemoryFromEnvironment() {
+  if (const char* forced = std::getenv("TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES"))
+    return std::strtod(forced, nullptr);
+  return std::nullopt;
 }
 
 } // namespace topogpu::frontend

@@ -7,6 +7,9 @@
 
 #include "core/eikonal/Eikonal.h"
 
+#include <cstddef>
+#include <optional>
+
 namespace topogpu::frontend {
 
 // The process-wide knobs, set (or cleared) as the environment holds them now:
@@ -24,5 +27,13 @@ eikonal::PatchFimLaunch patchFimLaunchFromEnvironment();
 
 // TOPOGPU_RIPS_BOUND_EVERY_COLUMN set (any value): rips_persistence's boundEveryColumn.
 bool ripsBoundEveryColumnFromEnvironment();
+
+// TOPOGPU_SEPARATRICES2_MAX_CELLS: a positive integer (digits only) lowers the
+// 2-separatrices' cell limit of the Morse-Smale complex; anything else: none.
+std::optional<std::size_t> separatrices2MaxCellsFromEnvironment();
+
+// TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES, when set: the memory rank 0 may use to gather a
+// distributed input (read as a number, strtod), instead of the host's available memory.
+std::optional<double> wholeDomainMemoryFromEnvironment();
 
 } // namespace topogpu::frontend

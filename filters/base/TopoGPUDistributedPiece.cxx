@@ -535,8 +535,7 @@ DistributedPiece::build(vtkMultiProcessController* controller, vtkDataSet* input
     }
     for (const vtkIdType l : order) {
       const std::size_t v = std::size_t(newId[std::size_t(l)]);
-      const bool owned = ghosts == nullptr || (ghosts->GetValue(l) &
-                                               vtkDataSetAttributes::DUPLICATEPOINT) == 0;
+      const bool owned = !isGhostPoint(ghosts, l);
       // The owned copy says who owns it, else this piece's own copy (the generator
       // gives a border point its owner's data), else a copy from another rank (its
       // sender, which knows the owner: see planExchange).
@@ -684,6 +683,11 @@ DistributedPiece::gatherMesh(vtkMultiProcessController* controller, vtkDataSet* 
   return result;
 }
 
+bool isGhostPoint(vtkUnsignedCharArray* ghosts, vtkIdType p) {
+  return ghosts != nullptr &&
+         (ghosts->GetValue(p) & vtkDataSetAttributes::DUPLICATEPOINT);
+}
+
 vtkSmartPointer<vtkPolyData>
 DistributedPiece::weldPoints(const std::vector<vtkPointSet*>& sets) {
   // Global ids only when every set has them (else some points would match by id and
@@ -706,8 +710,7 @@ DistributedPiece::weldPoints(const std::vector<vtkPointSet*>& sets) {
     vtkUnsignedCharArray* ghosts = set->GetPointData()->GetGhostArray();
     vtkDataArray* setIds = byIds ? usableGlobalIds(set) : nullptr;
     for (vtkIdType p = 0; p < set->GetNumberOfPoints(); ++p) {
-      if (ghosts != nullptr &&
-          (ghosts->GetValue(p) & vtkDataSetAttributes::DUPLICATEPOINT))
+      if (isGhostPoint(ghosts, p))
         continue;
       points->InsertNextPoint(set->GetPoint(p));
       if (setIds != nullptr)

@@ -26,8 +26,13 @@ class vtkDataSet;
 class vtkMultiProcessController;
 class vtkPointSet;
 class vtkPolyData;
+class vtkUnsignedCharArray;
 
 namespace topogpu::vtk {
+
+// Point p is a copy of a point another piece owns (DUPLICATEPOINT in the ghost array;
+// no array: none is).
+bool isGhostPoint(vtkUnsignedCharArray* ghosts, vtkIdType p);
 
 class DistributedPiece {
 public:

@@ -38,7 +38,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -94,8 +93,7 @@ bool PieceOwnership::owns(vtkIdType v) const {
 }
 
 bool PieceOwnership::isGhost(vtkIdType v) const {
-  return ghosts_ != nullptr &&
-         (ghosts_->GetValue(v) & vtkDataSetAttributes::DUPLICATEPOINT);
+  return isGhostPoint(ghosts_, v);
 }
 
 } // namespace topogpu::vtk
@@ -203,10 +201,7 @@ vtkTopoGPUAlgorithm::vtkTopoGPUAlgorithm() {
     return true;
   }();
   (void)processKnobsApplied;
-  if (const char* forced = std::getenv("TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES")) {
-    this->WholeDomainMemoryForced = true;
-    this->WholeDomainMemoryBytes = std::strtod(forced, nullptr);
-  }
+  this->WholeDomainMemoryBytes = topogpu::frontend::wholeDomainMemoryFromEnvironment();
 }
 
 vtkTopoGPUAlgorithm::~vtkTopoGPUAlgorithm() = default;
@@ -867,10 +862,8 @@ std::string missingImageGhosts(vtkImageData* image, vtkInformation* inInfo, int 
   const auto ghost = [&](std::size_t axis, int k) {
     int ijk[3] = {dims[0] / 2, dims[1] / 2, dims[2] / 2};
     ijk[axis] = k;
-    return ghosts != nullptr &&
-           (ghosts->GetValue(ijk[0] + vtkIdType(dims[0]) *
-                                          (ijk[1] + vtkIdType(dims[1]) * ijk[2])) &
-            vtkDataSetAttributes::DUPLICATEPOINT) != 0;
+    return topogpu::vtk::isGhostPoint(
+        ghosts, ijk[0] + vtkIdType(dims[0]) * (ijk[1] + vtkIdType(dims[1]) * ijk[2]));
   };
   for (std::size_t a = 0; a < 3; ++a) {
     const std::size_t low = 2 * a, high = low + 1;
@@ -1021,9 +1014,7 @@ int vtkTopoGPUAlgorithm::RequestData(vtkInformation* request,
             return this->ResolveInputScalars(inputVector, input, name);
           },
           this->CheckAbort(), this->WholeDomainBytesPerPoint(),
-          this->WholeDomainMemoryForced
-              ? std::optional<double>(this->WholeDomainMemoryBytes)
-              : std::nullopt);
+          this->WholeDomainMemoryBytes);
       handOut = true;
       if (!domain.error.empty())
         throw topogpu::Error(domain.error);

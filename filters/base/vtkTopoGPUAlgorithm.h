@@ -54,6 +54,7 @@ class vtkDataSet;
 class vtkInformationIntegerKey;
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #ifndef __VTK_WRAP__
@@ -196,8 +197,7 @@ private:
   int Backend = BACKEND_AUTO;
   // TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES when set at construction: the memory rank 0 may
   // use to gather a distributed input, instead of the host's available memory.
-  bool WholeDomainMemoryForced = false;
-  double WholeDomainMemoryBytes = 0;
+  std::optional<double> WholeDomainMemoryBytes;
 
   struct TriangulationCache;
   std::unique_ptr<TriangulationCache> Cache;

@@ -10,6 +10,7 @@
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/Separatrices2.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
+#include "frontend/EnvironmentKnobs.h"
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
@@ -32,7 +33,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -557,12 +557,8 @@ vtkTopoGPUMorseSmaleComplex::vtkTopoGPUMorseSmaleComplex() {
   topogpu::vtk::registerCategoricalColours("SeparatrixType", "Separatrix type",
                                            topogpu::vtk::separatrixTypeCategories());
   // Tests force a small wall limit; a bad value is ignored (the default stays).
-  if (const char* limit = std::getenv("TOPOGPU_SEPARATRICES2_MAX_CELLS")) {
-    char* end = nullptr;
-    const unsigned long long value = std::strtoull(limit, &end, 10);
-    if (end != limit && *end == '\0' && value > 0)
-      this->Separatrices2MaxCells = value;
-  }
+  if (const auto cells = topogpu::frontend::separatrices2MaxCellsFromEnvironment())
+    this->Separatrices2MaxCells = *cells;
 }
 
 vtkTopoGPUMorseSmaleComplex::~vtkTopoGPUMorseSmaleComplex() = default;

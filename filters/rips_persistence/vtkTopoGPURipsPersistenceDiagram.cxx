@@ -133,11 +133,6 @@ std::vector<double> lowerTriangle(const std::vector<double>& m, vtkIdType n, int
   return lower;
 }
 
-bool isGhostPoint(vtkUnsignedCharArray* ghosts, vtkIdType p) {
-  return ghosts != nullptr &&
-         (ghosts->GetValue(p) & vtkDataSetAttributes::DUPLICATEPOINT);
-}
-
 // The input as Rips input, with the positions output 2 draws the cocycles at (the
 // cloud's points, its first three coordinates, or the unit circle for a matrix) and
 // their ids in the input.
@@ -159,7 +154,7 @@ Cloud readCloud(vtkDataObject* object, int mode) {
     vtkUnsignedCharArray* ghosts = set->GetPointData()->GetGhostArray();
     std::vector<double> points;
     for (vtkIdType p = 0; p < set->GetNumberOfPoints(); ++p) {
-      if (isGhostPoint(ghosts, p))
+      if (topogpu::vtk::isGhostPoint(ghosts, p))
         continue;
       double x[3];
       set->GetPoint(p, x);
