@@ -1,7 +1,7 @@
 #include "GaleGpu.h"
 
+#include "core/common/GpuDevice.h"
 #include "cuda/common/CudaCheck.h"
-#include "cuda/common/GpuDevice.h"
 #include "cuda/common/HostCopy.h"
 
 #include <cub/device/device_radix_sort.cuh>
