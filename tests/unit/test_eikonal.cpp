@@ -10,6 +10,7 @@
 
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/LocalSolver.h"
+#include "core/eikonal/PatchRound.h"
 #include "core/eikonal/Patches.h"
 #include "core/eikonal/Problem.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
@@ -1052,7 +1053,7 @@ TEST(EikonalPatches, TooLargeLocalTableIsAGpuLimit) {
   EXPECT_NEAR(r.distance[1], 1.0, 1e-9);
 }
 
-// The dirty-only update (PatchSolve.h) equals the full one-ring minimum: after some
+// The dirty-only update (PatchRound.h) equals the full one-ring minimum: after some
 // upwind values drop, the minimum of the old value and the solves that read a dropped
 // vertex is the full recomputation's, and only those solves run.
 TEST(EikonalPatches, DirtyOnlyUpdateEqualsTheFullMinimum) {
