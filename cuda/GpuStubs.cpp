@@ -1,11 +1,11 @@
 // Every gpu:: entry point for a build without CUDA, in one place: the device is reported
 // absent (so resolveBackend picks the CPU) and the algorithms throw GpuError (so a
 // direct call falls back to the CPU as well). A new module adds its entries here.
+#include "core/eikonal/EikonalGpu.h"
 #include "cuda/common/GpuDevice.h"
 #include "cuda/common/VertexOrderGpu.h"
 #include "cuda/critical_points/CriticalPointsGpu.h"
 #include "cuda/discrete_gradient/DiscreteGradientGpu.h"
-#include "cuda/eikonal/EikonalGpu.h"
 #include "cuda/gale/GaleGpu.h"
 #include "cuda/morse_smale_complex/MorseSmaleComplexGpu.h"
 #include "cuda/morse_smale_complex/SaddleConnectionsGpu.h"

@@ -1,5 +1,6 @@
 #include "Eikonal.h"
 
+#include "EikonalGpu.h"
 #include "EikonalMesh.h"
 #include "Patches.h"
 #include "Preparation.h"
@@ -9,7 +10,6 @@
 #include "core/common/DeviceWarmUp.h"
 #include "core/common/Fallback.h"
 #include "core/common/Timer.h"
-#include "cuda/eikonal/EikonalGpu.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>

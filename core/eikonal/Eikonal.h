@@ -51,7 +51,7 @@ constexpr int kMaxUnfoldingSteps = 64;
 constexpr int kMinPatchSize = 4, kMaxPatchSize = 512;
 constexpr int kMaxInternalIterations = 1000;
 
-// How the device patchFIM launches its rounds (cuda/eikonal/EikonalGpu.h): tuning for
+// How the device patchFIM launches its rounds (EikonalGpu.h, cuda/eikonal): tuning for
 // benchmarks and the launch variants of the GPU tests; the defaults decide by the device.
 // The front ends read them from the TOPOGPU_PATCHFIM_* variables
 // (frontend/EnvironmentKnobs.h). Neither changes a result: every scheme equals the host

@@ -1,4 +1,4 @@
-#include "EikonalGpu.h"
+#include "core/eikonal/EikonalGpu.h"
 
 #include "core/common/Timer.h"
 #include "core/eikonal/PatchSolve.h"

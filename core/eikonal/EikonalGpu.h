@@ -1,4 +1,5 @@
-// patchFIM on the device (CUDA-free header; a CUDA-free build links cuda/GpuStubs.cpp).
+// patchFIM on the device: its interface, host types only (cuda/eikonal implements it;
+// a CUDA-free build links the stub in cuda/GpuStubs.cpp).
 #pragma once
 
 #include "core/eikonal/Patches.h"
