@@ -334,6 +334,107 @@ void prefixSum(std::size_t size, const Count& count, Offsets& offsets) {
     offsets[i + 1] = offsets[i] + count(i);
 }
 
+// Readers: per vertex, the patches holding it in their halo (PatchArrays::readers), and
+// the border flags.
+void buildReaders(const detail::Mesh& mesh, PatchArrays& arrays) {
+  const SimplexId n = mesh.vertices;
+  const auto& patchOf = arrays.patchOf;
+  // Readers: per vertex, the patches holding it in their halo, in increasing order: the
+  // patches of the vertices that read it (reads are symmetric on the one-ring; the
+  // dependents read it through their fans), its own patch left out. Two passes
+  // (count, fill) in parallel over the vertices.
+  std::vector<std::int32_t> readerCount(static_cast<std::size_t>(n));
+  const auto readersOf = [&](SimplexId v, std::vector<std::int32_t>& out) {
+    out.clear();
+    const ExplicitTriangulation& t = *mesh.tri;
+    const int m = t.getVertexNeighborNumber(v);
+    for (int i = 0; i < m; ++i) {
+      const std::int32_t q = patchOf[t.getVertexNeighbor(v, i)];
+      if (q != patchOf[v])
+        out.push_back(q);
+    }
+    for (SimplexId i = mesh.dependentOffsets[v]; i < mesh.dependentOffsets[v + 1]; ++i) {
+      const std::int32_t q = patchOf[mesh.dependents[i]];
+      if (q != patchOf[v])
+        out.push_back(q);
+    }
+    sortUnique(out);
+  };
+  tbb::enumerable_thread_specific<std::vector<std::int32_t>> scratch;
+  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n, 4096),
+                    [&](const tbb::blocked_range<SimplexId>& r) {
+                      std::vector<std::int32_t>& list = scratch.local();
+                      for (SimplexId v = r.begin(); v < r.end(); ++v) {
+                        readersOf(v, list);
+                        readerCount[v] = std::int32_t(list.size());
+                      }
+                    });
+  std::int64_t readerTotal = 0;
+  arrays.readerOffsets.resize(std::size_t(n) + 1);
+  arrays.readerOffsets[0] = 0;
+  for (SimplexId v = 0; v < n; ++v) {
+    readerTotal += readerCount[v];
+    if (readerTotal > std::numeric_limits<std::int32_t>::max())
+      throw GpuError("patchFIM: too many halo entries for 32-bit offsets", false);
+    arrays.readerOffsets[v + 1] = std::int32_t(readerTotal);
+  }
+  arrays.readers.resize(std::size_t(readerTotal));
+  arrays.border.resize(std::size_t(n));
+  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n, 4096),
+                    [&](const tbb::blocked_range<SimplexId>& r) {
+                      std::vector<std::int32_t>& list = scratch.local();
+                      for (SimplexId v = r.begin(); v < r.end(); ++v) {
+                        readersOf(v, list);
+                        std::copy(list.begin(), list.end(),
+                                  arrays.readers.begin() + arrays.readerOffsets[v]);
+                        arrays.border[v] = list.empty() ? 0 : 1;
+                      }
+                    });
+}
+
+// NBH (PatchArrays::neighbors) from the patches' halos.
+void buildNeighbors(const std::vector<std::vector<std::int32_t>>& halo,
+                    PatchArrays& arrays) {
+  const std::int32_t np = arrays.patches;
+  const auto& patchOf = arrays.patchOf;
+  // NBH: "p reads q" made symmetric (a change of either may change the other).
+  std::vector<std::vector<std::int32_t>> reads(static_cast<std::size_t>(np));
+  tbb::parallel_for(std::int32_t(0), np, [&](std::int32_t p) {
+    for (std::int32_t u : halo[p])
+      reads[p].push_back(patchOf[u]);
+    sortUnique(reads[p]);
+  });
+  std::vector<std::int64_t> degree(std::size_t(np) + 1, 0);
+  for (std::int32_t p = 0; p < np; ++p) {
+    for (std::int32_t q : reads[p]) {
+      ++degree[p + 1];
+      ++degree[q + 1];
+    }
+  }
+  for (std::int32_t p = 0; p < np; ++p)
+    degree[p + 1] += degree[p];
+  std::vector<std::int32_t> pairs(static_cast<std::size_t>(degree[np]));
+  {
+    std::vector<std::int64_t> fill(degree.begin(), degree.end() - 1);
+    for (std::int32_t p = 0; p < np; ++p) {
+      for (std::int32_t q : reads[p]) {
+        pairs[fill[p]++] = q;
+        pairs[fill[q]++] = p;
+      }
+    }
+  }
+  arrays.neighborOffsets.assign(std::size_t(np) + 1, 0);
+  for (std::int32_t p = 0; p < np; ++p) {
+    auto first = pairs.begin() + degree[p], last = pairs.begin() + degree[p + 1];
+    std::sort(first, last);
+    last = std::unique(first, last);
+    arrays.neighbors.insert(arrays.neighbors.end(), first, last);
+    if (arrays.neighbors.size() > std::size_t(std::numeric_limits<std::int32_t>::max()))
+      throw Error("too many patch neighbours");
+    arrays.neighborOffsets[p + 1] = std::int32_t(arrays.neighbors.size());
+  }
+}
+
 } // namespace
 
 void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
@@ -460,94 +561,8 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
                       }
                     });
 
-  // Readers: per vertex, the patches holding it in their halo, in increasing order: the
-  // patches of the vertices that read it (reads are symmetric on the one-ring; the
-  // dependents read it through their fans), its own patch left out. Two passes
-  // (count, fill) in parallel over the vertices.
-  std::vector<std::int32_t> readerCount(static_cast<std::size_t>(n));
-  const auto readersOf = [&](SimplexId v, std::vector<std::int32_t>& out) {
-    out.clear();
-    const ExplicitTriangulation& t = *mesh.tri;
-    const int m = t.getVertexNeighborNumber(v);
-    for (int i = 0; i < m; ++i) {
-      const std::int32_t q = patchOf[t.getVertexNeighbor(v, i)];
-      if (q != patchOf[v])
-        out.push_back(q);
-    }
-    for (SimplexId i = mesh.dependentOffsets[v]; i < mesh.dependentOffsets[v + 1]; ++i) {
-      const std::int32_t q = patchOf[mesh.dependents[i]];
-      if (q != patchOf[v])
-        out.push_back(q);
-    }
-    sortUnique(out);
-  };
-  tbb::enumerable_thread_specific<std::vector<std::int32_t>> scratch;
-  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n, 4096),
-                    [&](const tbb::blocked_range<SimplexId>& r) {
-                      std::vector<std::int32_t>& list = scratch.local();
-                      for (SimplexId v = r.begin(); v < r.end(); ++v) {
-                        readersOf(v, list);
-                        readerCount[v] = std::int32_t(list.size());
-                      }
-                    });
-  std::int64_t readerTotal = 0;
-  arrays.readerOffsets.resize(std::size_t(n) + 1);
-  arrays.readerOffsets[0] = 0;
-  for (SimplexId v = 0; v < n; ++v) {
-    readerTotal += readerCount[v];
-    if (readerTotal > std::numeric_limits<std::int32_t>::max())
-      throw GpuError("patchFIM: too many halo entries for 32-bit offsets", false);
-    arrays.readerOffsets[v + 1] = std::int32_t(readerTotal);
-  }
-  arrays.readers.resize(std::size_t(readerTotal));
-  arrays.border.resize(std::size_t(n));
-  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n, 4096),
-                    [&](const tbb::blocked_range<SimplexId>& r) {
-                      std::vector<std::int32_t>& list = scratch.local();
-                      for (SimplexId v = r.begin(); v < r.end(); ++v) {
-                        readersOf(v, list);
-                        std::copy(list.begin(), list.end(),
-                                  arrays.readers.begin() + arrays.readerOffsets[v]);
-                        arrays.border[v] = list.empty() ? 0 : 1;
-                      }
-                    });
-
-  // NBH: "p reads q" made symmetric (a change of either may change the other).
-  std::vector<std::vector<std::int32_t>> reads(static_cast<std::size_t>(np));
-  tbb::parallel_for(std::int32_t(0), np, [&](std::int32_t p) {
-    for (std::int32_t u : halo[p])
-      reads[p].push_back(patchOf[u]);
-    sortUnique(reads[p]);
-  });
-  std::vector<std::int64_t> degree(std::size_t(np) + 1, 0);
-  for (std::int32_t p = 0; p < np; ++p) {
-    for (std::int32_t q : reads[p]) {
-      ++degree[p + 1];
-      ++degree[q + 1];
-    }
-  }
-  for (std::int32_t p = 0; p < np; ++p)
-    degree[p + 1] += degree[p];
-  std::vector<std::int32_t> pairs(static_cast<std::size_t>(degree[np]));
-  {
-    std::vector<std::int64_t> fill(degree.begin(), degree.end() - 1);
-    for (std::int32_t p = 0; p < np; ++p) {
-      for (std::int32_t q : reads[p]) {
-        pairs[fill[p]++] = q;
-        pairs[fill[q]++] = p;
-      }
-    }
-  }
-  arrays.neighborOffsets.assign(std::size_t(np) + 1, 0);
-  for (std::int32_t p = 0; p < np; ++p) {
-    auto first = pairs.begin() + degree[p], last = pairs.begin() + degree[p + 1];
-    std::sort(first, last);
-    last = std::unique(first, last);
-    arrays.neighbors.insert(arrays.neighbors.end(), first, last);
-    if (arrays.neighbors.size() > std::size_t(std::numeric_limits<std::int32_t>::max()))
-      throw Error("too many patch neighbours");
-    arrays.neighborOffsets[p + 1] = std::int32_t(arrays.neighbors.size());
-  }
+  buildReaders(mesh, arrays);
+  buildNeighbors(halo, arrays);
 }
 
 } // namespace topogpu::eikonal
