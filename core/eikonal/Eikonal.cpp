@@ -1,5 +1,6 @@
 #include "Eikonal.h"
 
+#include "EikonalGpu.h"
 #include "EikonalMesh.h"
 #include "Patches.h"
 #include "Preparation.h"
@@ -474,6 +475,151 @@ void runFimMt(const Mesh& mesh, const Parameters& parameters, double epsilon,
   });
 }
 
+// Gpu and Auto: patchFIM on the device where it is asked for or expected to win and the
+// device can run it (the patches built, or kept in reuse), else, or when the device
+// fails, meshFIM-MT. Returns the solver that ran; timer restarts where a CPU solver
+// starts (the caller times it as that solver's).
+Solver runPatchFimOrFimMt(const Mesh& mesh, const Parameters& parameters,
+                          const Parameters& inUnits, double epsilon,
+                          const detail::FixedStart& fixed, std::uint64_t meshKey,
+                          bool meshCached, Preparation* reuse, const Monitor& monitor,
+                          Timer& timer, State& state, Result& result, RunReport& report) {
+  Solver ran = parameters.solver;
+  const std::uint64_t patchKey = patchFingerprint(meshKey, parameters);
+  const bool patchesCached = reuse && reuse->hasPatches && reuse->patchKey == patchKey;
+  // Auto asks for the device only where patchFIM is expected to win end to end (the
+  // start still under way counts), so a CPU choice never waits for it.
+  AutoInputs costInputs;
+  costInputs.vertices = mesh.vertices;
+  costInputs.cpuThreads = std::max(1, tbb::this_task_arena::max_concurrency());
+  costInputs.patchesReady = patchesCached;
+  costInputs.reruns = meshCached ? kExpectedReruns : 0;
+  costInputs.deviceReadyIn = deviceReadyIn();
+  const bool tryGpu = parameters.solver == Solver::Gpu || autoPrefersGpu(costInputs);
+  const double waited = tryGpu ? waitForDevice() : 0.0;
+  if (waited > 1e-3)
+    report.timings.emplace_back("device start (wait)", waited);
+  // The device memory a kept device state of these patches already holds is needed
+  // again, not in addition.
+  const bool resident = patchesCached && reuse->device != nullptr;
+  const Backend resolved =
+      tryGpu
+          ? resolveBackend(
+                parameters.solver == Solver::Gpu ? Backend::Gpu : Backend::Auto,
+                resident ? 0 : patchFimDeviceBytes(mesh.vertices, mesh.triangles), report)
+          : Backend::Cpu;
+  runWithFallback(
+      resolved, "patchFIM", report,
+      [&] {
+        Timer patchTimer;
+        PatchArrays built;
+        if (!patchesCached) {
+          if (reuse) {
+            reuse->device.reset(); // the device's copy of the old patches
+            reuse->hasPatches = false;
+          }
+          buildPatchArrays(mesh, parameters.patchSize, parameters.useMetis,
+                           reuse ? reuse->patches : built, report.warnings,
+                           detail::seedFlags(mesh, parameters).data());
+        }
+        const PatchArrays& arrays = reuse ? reuse->patches : built;
+        if (reuse) {
+          reuse->hasPatches = true;
+          reuse->patchKey = patchKey;
+        }
+        report.timings.emplace_back(patchesCached ? "patches (cached)" : "patches (cpu)",
+                                    patchTimer.seconds());
+        monitor.checkAbort();
+        const PatchFimSettings settings = detail::patchFimSettings(mesh, parameters);
+        PatchFimState patchState;
+        std::unique_ptr<gpu::PatchFimResident> once;
+        std::unique_ptr<gpu::PatchFimResident>& device = reuse ? reuse->device : once;
+        try {
+          gpu::solvePatchFim(arrays, settings, fixed.fixed, monitor, patchState, report,
+                             device);
+        } catch (...) {
+          device.reset(); // a failed or aborted run keeps nothing on the device
+          throw;
+        }
+        if (once) {
+          // A run that keeps nothing: its device memory goes back now.
+          timer.reset();
+          once.reset();
+          report.timings.emplace_back("release (gpu)", timer.seconds());
+        }
+        if (!patchState.converged)
+          report.warnings.push_back(
+              {WarningCode::IterationCap,
+               "patchFIM stopped at the iteration cap (" +
+                   std::to_string(patchState.rounds) + " rounds) with " +
+                   std::to_string(patchState.activeAtCap) +
+                   " patches still active: distances there and beyond may be too "
+                   "large"});
+        state.value = std::move(patchState.value);
+        state.label = std::move(patchState.label);
+        state.iterations = patchState.rounds;
+        state.solves = patchState.solves;
+        state.converged = patchState.converged;
+        result.patches = arrays.patches;
+        result.patchRounds = patchState.patchRounds;
+        result.partition = arrays.method;
+        ran = Solver::Gpu;
+      },
+      [&] {
+        // Nothing of the GPU attempt is kept.
+        timer.reset();
+        initialise(mesh, fixed, state);
+        state.solves = 0;
+        state.iterations = 0;
+        state.converged = true;
+        result.patches = 0;
+        result.patchRounds = 0;
+        result.partition.clear();
+        runFimMt(mesh, inUnits, epsilon, monitor, state, report);
+        ran = Solver::FimMt;
+      });
+  return ran;
+}
+
+// The warnings about the mesh and what stayed unreached.
+void addMeshWarnings(const ExplicitTriangulation& triangulation, const Mesh& mesh,
+                     const Parameters& parameters, const Result& result,
+                     RunReport& report) {
+  if (result.unreached > 0)
+    report.warnings.push_back(
+        {WarningCode::UnreachedVertices,
+         std::to_string(result.unreached) + " of " + std::to_string(mesh.vertices) +
+             " vertices are unreached (distance +inf): " +
+             (parameters.stopDistance < kInf ? "beyond the stop distance, " : "") +
+             "in no triangle, or on a component without a seed"});
+  if (mesh.degenerateTriangles > 0)
+    report.warnings.push_back({WarningCode::DegenerateTriangles,
+                               std::to_string(mesh.degenerateTriangles) +
+                                   " degenerate (zero-area) triangles are used through "
+                                   "their edges only"});
+  const SimplexId nonManifold = triangulation.getNumberOfNonManifoldFacets();
+  if (nonManifold > 0)
+    report.warnings.push_back({WarningCode::NonManifoldMesh,
+                               std::to_string(nonManifold) +
+                                   " non-manifold edges (in more than two triangles): "
+                                   "every triangle still updates its vertices; "
+                                   "obtuse-angle unfolding stops there"});
+  const SimplexId unsplit = mesh.obtuseAngles - mesh.unfoldedAngles;
+  // Their fallback is causal, only less accurate there: worth a warning when common.
+  if (parameters.unfoldObtuseAngles && unsplit * 100 > mesh.obtuseAngles)
+    report.warnings.push_back(
+        {WarningCode::ObtuseAnglesNotUnfolded,
+         std::to_string(unsplit) + " of " + std::to_string(mesh.obtuseAngles) +
+             " obtuse angles could not be split into angles of at most 90 degrees (" +
+             std::to_string(mesh.unfoldingStops[0]) + " at a boundary, " +
+             std::to_string(mesh.unfoldingStops[1]) + " at a non-manifold edge, " +
+             std::to_string(mesh.unfoldingStops[2]) + " around their vertex, " +
+             std::to_string(mesh.unfoldingStops[3]) +
+             " beyond the unfolding steps): their wider parts are solved through their "
+             "edges "
+             "only"});
+}
+
 } // namespace
 
 void execute(ExplicitTriangulation& triangulation, const double* points,
@@ -555,99 +701,8 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
     break;
   case Solver::Gpu:
   case Solver::Auto: {
-    const std::uint64_t patchKey = patchFingerprint(meshKey, parameters);
-    const bool patchesCached = reuse && reuse->hasPatches && reuse->patchKey == patchKey;
-    // Auto asks for the device only where patchFIM is expected to win end to end (the
-    // start still under way counts), so a CPU choice never waits for it.
-    AutoInputs costInputs;
-    costInputs.vertices = mesh.vertices;
-    costInputs.cpuThreads = std::max(1, tbb::this_task_arena::max_concurrency());
-    costInputs.patchesReady = patchesCached;
-    costInputs.reruns = meshCached ? kExpectedReruns : 0;
-    costInputs.deviceReadyIn = deviceReadyIn();
-    const bool tryGpu = parameters.solver == Solver::Gpu || autoPrefersGpu(costInputs);
-    const double waited = tryGpu ? waitForDevice() : 0.0;
-    if (waited > 1e-3)
-      report.timings.emplace_back("device start (wait)", waited);
-    // The device memory a kept device state of these patches already holds is needed
-    // again, not in addition.
-    const bool resident = patchesCached && reuse->device != nullptr;
-    const Backend resolved =
-        tryGpu ? resolveBackend(
-                     parameters.solver == Solver::Gpu ? Backend::Gpu : Backend::Auto,
-                     resident ? 0 : patchFimDeviceBytes(mesh.vertices, mesh.triangles),
-                     report)
-               : Backend::Cpu;
-    runWithFallback(
-        resolved, "patchFIM", report,
-        [&] {
-          Timer patchTimer;
-          PatchArrays built;
-          if (!patchesCached) {
-            if (reuse) {
-              reuse->device.reset(); // the device's copy of the old patches
-              reuse->hasPatches = false;
-            }
-            buildPatchArrays(mesh, parameters.patchSize, parameters.useMetis,
-                             reuse ? reuse->patches : built, report.warnings,
-                             detail::seedFlags(mesh, parameters).data());
-          }
-          const PatchArrays& arrays = reuse ? reuse->patches : built;
-          if (reuse) {
-            reuse->hasPatches = true;
-            reuse->patchKey = patchKey;
-          }
-          report.timings.emplace_back(
-              patchesCached ? "patches (cached)" : "patches (cpu)", patchTimer.seconds());
-          monitor.checkAbort();
-          const PatchFimSettings settings = detail::patchFimSettings(mesh, parameters);
-          PatchFimState patchState;
-          std::unique_ptr<gpu::PatchFimResident> once;
-          std::unique_ptr<gpu::PatchFimResident>& device = reuse ? reuse->device : once;
-          try {
-            gpu::solvePatchFim(arrays, settings, fixed.fixed, monitor, patchState, report,
-                               device);
-          } catch (...) {
-            device.reset(); // a failed or aborted run keeps nothing on the device
-            throw;
-          }
-          if (once) {
-            // A run that keeps nothing: its device memory goes back now.
-            timer.reset();
-            once.reset();
-            report.timings.emplace_back("release (gpu)", timer.seconds());
-          }
-          if (!patchState.converged)
-            report.warnings.push_back(
-                {WarningCode::IterationCap,
-                 "patchFIM stopped at the iteration cap (" +
-                     std::to_string(patchState.rounds) + " rounds) with " +
-                     std::to_string(patchState.activeAtCap) +
-                     " patches still active: distances there and beyond may be too "
-                     "large"});
-          state.value = std::move(patchState.value);
-          state.label = std::move(patchState.label);
-          state.iterations = patchState.rounds;
-          state.solves = patchState.solves;
-          state.converged = patchState.converged;
-          result.patches = arrays.patches;
-          result.patchRounds = patchState.patchRounds;
-          result.partition = arrays.method;
-          ran = Solver::Gpu;
-        },
-        [&] {
-          // Nothing of the GPU attempt is kept.
-          timer.reset();
-          initialise(mesh, fixed, state);
-          state.solves = 0;
-          state.iterations = 0;
-          state.converged = true;
-          result.patches = 0;
-          result.patchRounds = 0;
-          result.partition.clear();
-          runFimMt(mesh, inUnits, epsilon, monitor, state, report);
-          ran = Solver::FimMt;
-        });
+    ran = runPatchFimOrFimMt(mesh, parameters, inUnits, epsilon, fixed, meshKey,
+                             meshCached, reuse, monitor, timer, state, result, report);
     break;
   }
   }
@@ -672,39 +727,7 @@ void execute(ExplicitTriangulation& triangulation, const double* points,
   result.exactVertices = state.exactVertices;
   result.exactRadius = std::ldexp(state.exactRadius, mesh.lengthExponent);
 
-  if (result.unreached > 0)
-    report.warnings.push_back(
-        {WarningCode::UnreachedVertices,
-         std::to_string(result.unreached) + " of " + std::to_string(mesh.vertices) +
-             " vertices are unreached (distance +inf): " +
-             (parameters.stopDistance < kInf ? "beyond the stop distance, " : "") +
-             "in no triangle, or on a component without a seed"});
-  if (mesh.degenerateTriangles > 0)
-    report.warnings.push_back({WarningCode::DegenerateTriangles,
-                               std::to_string(mesh.degenerateTriangles) +
-                                   " degenerate (zero-area) triangles are used through "
-                                   "their edges only"});
-  const SimplexId nonManifold = triangulation.getNumberOfNonManifoldFacets();
-  if (nonManifold > 0)
-    report.warnings.push_back({WarningCode::NonManifoldMesh,
-                               std::to_string(nonManifold) +
-                                   " non-manifold edges (in more than two triangles): "
-                                   "every triangle still updates its vertices; "
-                                   "obtuse-angle unfolding stops there"});
-  const SimplexId unsplit = mesh.obtuseAngles - mesh.unfoldedAngles;
-  // Their fallback is causal, only less accurate there: worth a warning when common.
-  if (parameters.unfoldObtuseAngles && unsplit * 100 > mesh.obtuseAngles)
-    report.warnings.push_back(
-        {WarningCode::ObtuseAnglesNotUnfolded,
-         std::to_string(unsplit) + " of " + std::to_string(mesh.obtuseAngles) +
-             " obtuse angles could not be split into angles of at most 90 degrees (" +
-             std::to_string(mesh.unfoldingStops[0]) + " at a boundary, " +
-             std::to_string(mesh.unfoldingStops[1]) + " at a non-manifold edge, " +
-             std::to_string(mesh.unfoldingStops[2]) + " around their vertex, " +
-             std::to_string(mesh.unfoldingStops[3]) +
-             " beyond the unfolding steps): their wider parts are solved through their "
-             "edges "
-             "only"});
+  addMeshWarnings(triangulation, mesh, parameters, result, report);
   monitor.report(1.0);
 }
 

@@ -1,4 +1,5 @@
-// patchFIM on the device (CUDA-free header; a CUDA-free build links cuda/GpuStubs.cpp).
+// patchFIM on the device: its interface, host types only (cuda/eikonal implements it;
+// a CUDA-free build links the stub in cuda/GpuStubs.cpp).
 #pragma once
 
 #include "core/eikonal/Patches.h"
@@ -11,8 +12,8 @@ namespace topogpu::gpu {
 // runPatchFimHost (Patches.h: dirty-only solves, announcements on convergence, the band):
 // one thread block per active patch, its local table in shared memory, up to
 // settings.internalIterations Jacobi sweeps (1-4 threads per own vertex, the shared
-// LocalSolver.h solve in double precision with FMA contraction off, combined as
-// PatchSolve.h's updateFromPatch does, so the arithmetic is the host's), patch
+// PatchSolve.h solve in double precision with FMA contraction off, the decisions
+// PatchRound.h's as the host twin's, so the arithmetic is the host's), patch
 // convergence by a block reduction, and the next active list built on the device. The
 // rounds run either in one cooperative (persistent) launch per chunk of rounds, one
 // grid-wide barrier per round and the end detected on the device, or as two launches

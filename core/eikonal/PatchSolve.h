@@ -3,8 +3,9 @@
 // triangle, one per virtual triangle of a split obtuse angle's fan), each naming the
 // two upwind vertices by their
 // index in the patch's local table (its own vertices first, then the halo it reads).
-// Shared by the host-side patchFIM (Patches.cpp, the tests' reference) and the CUDA
-// kernel (cuda/eikonal), so both solve the same triangles in the same order.
+// Shared by the host-side patchFIM (PatchFimHost.cpp, the tests' reference) and the
+// CUDA kernel (cuda/eikonal) through PatchRound.h, so both solve the same triangles in
+// the same order.
 #pragma once
 
 #include "base/Types.h"
@@ -80,36 +81,12 @@ TOPOGPU_HD TriangleSolution solvePatchTriangle(double phiA, double phiB,
 // The largest local table a patch may have (local indices are 16-bit).
 constexpr std::int64_t kMaxLocalVertices = 65535;
 
+// The result of a vertex's update (PatchRound.h's updateFromPatch).
 struct PatchUpdate {
   double value;
   SimplexId label;
   int solves; // local solver calls
+  int index;  // the winning solve's place among the vertex's (INT_MAX: none won)
 };
-
-// The update of one own vertex from its entries [begin, end): only the solves that read
-// a local vertex flagged in `dirty` (changed since this vertex was last solved) are
-// computed, and the result is the smaller of the current value and theirs. The other
-// solves would repeat their last results, which are not below the current value (values
-// only decrease), so this is the full one-ring minimum at a fraction of the solves. The
-// first strictly smaller solution wins; its label is the seed of the upwind vertex
-// nearer the characteristic's foot.
-TOPOGPU_HD PatchUpdate updateFromPatch(const PatchSolve* solves, std::int64_t begin,
-                                       std::int64_t end, const double* value,
-                                       const SimplexId* label, const unsigned char* dirty,
-                                       double current, SimplexId currentLabel) {
-  PatchUpdate best{current, currentLabel, 0};
-  for (std::int64_t i = begin; i < end; ++i) {
-    const PatchSolve e = solves[i];
-    if (!dirty[e.a] && !dirty[e.b])
-      continue;
-    const TriangleSolution s = solvePatchTriangle(value[e.a], value[e.b], e);
-    ++best.solves;
-    if (s.value < best.value) {
-      best.value = s.value;
-      best.label = s.lambda <= 0.5 ? label[e.a] : label[e.b];
-    }
-  }
-  return best;
-}
 
 } // namespace topogpu::eikonal

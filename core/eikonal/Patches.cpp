@@ -5,7 +5,6 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <queue>
@@ -335,6 +334,107 @@ void prefixSum(std::size_t size, const Count& count, Offsets& offsets) {
     offsets[i + 1] = offsets[i] + count(i);
 }
 
+// Readers: per vertex, the patches holding it in their halo (PatchArrays::readers), and
+// the border flags.
+void buildReaders(const detail::Mesh& mesh, PatchArrays& arrays) {
+  const SimplexId n = mesh.vertices;
+  const auto& patchOf = arrays.patchOf;
+  // Readers: per vertex, the patches holding it in their halo, in increasing order: the
+  // patches of the vertices that read it (reads are symmetric on the one-ring; the
+  // dependents read it through their fans), its own patch left out. Two passes
+  // (count, fill) in parallel over the vertices.
+  std::vector<std::int32_t> readerCount(static_cast<std::size_t>(n));
+  const auto readersOf = [&](SimplexId v, std::vector<std::int32_t>& out) {
+    out.clear();
+    const ExplicitTriangulation& t = *mesh.tri;
+    const int m = t.getVertexNeighborNumber(v);
+    for (int i = 0; i < m; ++i) {
+      const std::int32_t q = patchOf[t.getVertexNeighbor(v, i)];
+      if (q != patchOf[v])
+        out.push_back(q);
+    }
+    for (SimplexId i = mesh.dependentOffsets[v]; i < mesh.dependentOffsets[v + 1]; ++i) {
+      const std::int32_t q = patchOf[mesh.dependents[i]];
+      if (q != patchOf[v])
+        out.push_back(q);
+    }
+    sortUnique(out);
+  };
+  tbb::enumerable_thread_specific<std::vector<std::int32_t>> scratch;
+  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n, 4096),
+                    [&](const tbb::blocked_range<SimplexId>& r) {
+                      std::vector<std::int32_t>& list = scratch.local();
+                      for (SimplexId v = r.begin(); v < r.end(); ++v) {
+                        readersOf(v, list);
+                        readerCount[v] = std::int32_t(list.size());
+                      }
+                    });
+  std::int64_t readerTotal = 0;
+  arrays.readerOffsets.resize(std::size_t(n) + 1);
+  arrays.readerOffsets[0] = 0;
+  for (SimplexId v = 0; v < n; ++v) {
+    readerTotal += readerCount[v];
+    if (readerTotal > std::numeric_limits<std::int32_t>::max())
+      throw GpuError("patchFIM: too many halo entries for 32-bit offsets", false);
+    arrays.readerOffsets[v + 1] = std::int32_t(readerTotal);
+  }
+  arrays.readers.resize(std::size_t(readerTotal));
+  arrays.border.resize(std::size_t(n));
+  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n, 4096),
+                    [&](const tbb::blocked_range<SimplexId>& r) {
+                      std::vector<std::int32_t>& list = scratch.local();
+                      for (SimplexId v = r.begin(); v < r.end(); ++v) {
+                        readersOf(v, list);
+                        std::copy(list.begin(), list.end(),
+                                  arrays.readers.begin() + arrays.readerOffsets[v]);
+                        arrays.border[v] = list.empty() ? 0 : 1;
+                      }
+                    });
+}
+
+// NBH (PatchArrays::neighbors) from the patches' halos.
+void buildNeighbors(const std::vector<std::vector<std::int32_t>>& halo,
+                    PatchArrays& arrays) {
+  const std::int32_t np = arrays.patches;
+  const auto& patchOf = arrays.patchOf;
+  // NBH: "p reads q" made symmetric (a change of either may change the other).
+  std::vector<std::vector<std::int32_t>> reads(static_cast<std::size_t>(np));
+  tbb::parallel_for(std::int32_t(0), np, [&](std::int32_t p) {
+    for (std::int32_t u : halo[p])
+      reads[p].push_back(patchOf[u]);
+    sortUnique(reads[p]);
+  });
+  std::vector<std::int64_t> degree(std::size_t(np) + 1, 0);
+  for (std::int32_t p = 0; p < np; ++p) {
+    for (std::int32_t q : reads[p]) {
+      ++degree[p + 1];
+      ++degree[q + 1];
+    }
+  }
+  for (std::int32_t p = 0; p < np; ++p)
+    degree[p + 1] += degree[p];
+  std::vector<std::int32_t> pairs(static_cast<std::size_t>(degree[np]));
+  {
+    std::vector<std::int64_t> fill(degree.begin(), degree.end() - 1);
+    for (std::int32_t p = 0; p < np; ++p) {
+      for (std::int32_t q : reads[p]) {
+        pairs[fill[p]++] = q;
+        pairs[fill[q]++] = p;
+      }
+    }
+  }
+  arrays.neighborOffsets.assign(std::size_t(np) + 1, 0);
+  for (std::int32_t p = 0; p < np; ++p) {
+    auto first = pairs.begin() + degree[p], last = pairs.begin() + degree[p + 1];
+    std::sort(first, last);
+    last = std::unique(first, last);
+    arrays.neighbors.insert(arrays.neighbors.end(), first, last);
+    if (arrays.neighbors.size() > std::size_t(std::numeric_limits<std::int32_t>::max()))
+      throw Error("too many patch neighbours");
+    arrays.neighborOffsets[p + 1] = std::int32_t(arrays.neighbors.size());
+  }
+}
+
 } // namespace
 
 void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
@@ -461,280 +561,8 @@ void buildPatchArrays(const detail::Mesh& mesh, int patchSize, bool useMetis,
                       }
                     });
 
-  // Readers: per vertex, the patches holding it in their halo, in increasing order: the
-  // patches of the vertices that read it (reads are symmetric on the one-ring; the
-  // dependents read it through their fans), its own patch left out. Two passes
-  // (count, fill) in parallel over the vertices.
-  std::vector<std::int32_t> readerCount(static_cast<std::size_t>(n));
-  const auto readersOf = [&](SimplexId v, std::vector<std::int32_t>& out) {
-    out.clear();
-    const ExplicitTriangulation& t = *mesh.tri;
-    const int m = t.getVertexNeighborNumber(v);
-    for (int i = 0; i < m; ++i) {
-      const std::int32_t q = patchOf[t.getVertexNeighbor(v, i)];
-      if (q != patchOf[v])
-        out.push_back(q);
-    }
-    for (SimplexId i = mesh.dependentOffsets[v]; i < mesh.dependentOffsets[v + 1]; ++i) {
-      const std::int32_t q = patchOf[mesh.dependents[i]];
-      if (q != patchOf[v])
-        out.push_back(q);
-    }
-    sortUnique(out);
-  };
-  tbb::enumerable_thread_specific<std::vector<std::int32_t>> scratch;
-  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n, 4096),
-                    [&](const tbb::blocked_range<SimplexId>& r) {
-                      std::vector<std::int32_t>& list = scratch.local();
-                      for (SimplexId v = r.begin(); v < r.end(); ++v) {
-                        readersOf(v, list);
-                        readerCount[v] = std::int32_t(list.size());
-                      }
-                    });
-  std::int64_t readerTotal = 0;
-  arrays.readerOffsets.resize(std::size_t(n) + 1);
-  arrays.readerOffsets[0] = 0;
-  for (SimplexId v = 0; v < n; ++v) {
-    readerTotal += readerCount[v];
-    if (readerTotal > std::numeric_limits<std::int32_t>::max())
-      throw GpuError("patchFIM: too many halo entries for 32-bit offsets", false);
-    arrays.readerOffsets[v + 1] = std::int32_t(readerTotal);
-  }
-  arrays.readers.resize(std::size_t(readerTotal));
-  arrays.border.resize(std::size_t(n));
-  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n, 4096),
-                    [&](const tbb::blocked_range<SimplexId>& r) {
-                      std::vector<std::int32_t>& list = scratch.local();
-                      for (SimplexId v = r.begin(); v < r.end(); ++v) {
-                        readersOf(v, list);
-                        std::copy(list.begin(), list.end(),
-                                  arrays.readers.begin() + arrays.readerOffsets[v]);
-                        arrays.border[v] = list.empty() ? 0 : 1;
-                      }
-                    });
-
-  // NBH: "p reads q" made symmetric (a change of either may change the other).
-  std::vector<std::vector<std::int32_t>> reads(static_cast<std::size_t>(np));
-  tbb::parallel_for(std::int32_t(0), np, [&](std::int32_t p) {
-    for (std::int32_t u : halo[p])
-      reads[p].push_back(patchOf[u]);
-    sortUnique(reads[p]);
-  });
-  std::vector<std::int64_t> degree(std::size_t(np) + 1, 0);
-  for (std::int32_t p = 0; p < np; ++p) {
-    for (std::int32_t q : reads[p]) {
-      ++degree[p + 1];
-      ++degree[q + 1];
-    }
-  }
-  for (std::int32_t p = 0; p < np; ++p)
-    degree[p + 1] += degree[p];
-  std::vector<std::int32_t> pairs(static_cast<std::size_t>(degree[np]));
-  {
-    std::vector<std::int64_t> fill(degree.begin(), degree.end() - 1);
-    for (std::int32_t p = 0; p < np; ++p) {
-      for (std::int32_t q : reads[p]) {
-        pairs[fill[p]++] = q;
-        pairs[fill[q]++] = p;
-      }
-    }
-  }
-  arrays.neighborOffsets.assign(std::size_t(np) + 1, 0);
-  for (std::int32_t p = 0; p < np; ++p) {
-    auto first = pairs.begin() + degree[p], last = pairs.begin() + degree[p + 1];
-    std::sort(first, last);
-    last = std::unique(first, last);
-    arrays.neighbors.insert(arrays.neighbors.end(), first, last);
-    if (arrays.neighbors.size() > std::size_t(std::numeric_limits<std::int32_t>::max()))
-      throw Error("too many patch neighbours");
-    arrays.neighborOffsets[p + 1] = std::int32_t(arrays.neighbors.size());
-  }
-}
-
-std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
-                                               const std::vector<SimplexId>& fixed) {
-  std::vector<std::uint8_t> flag(std::size_t(arrays.patches), 0);
-  for (SimplexId v : fixed) {
-    flag[arrays.patchOf[v]] = 1;
-    for (std::int32_t i = arrays.readerOffsets[v]; i < arrays.readerOffsets[v + 1]; ++i)
-      flag[arrays.readers[i]] = 1;
-  }
-  std::vector<std::int32_t> active;
-  for (std::int32_t p = 0; p < arrays.patches; ++p) {
-    if (flag[p])
-      active.push_back(p);
-  }
-  return active;
-}
-
-std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
-                                               const PatchFimState& state) {
-  std::vector<SimplexId> fixed;
-  for (std::size_t v = 0; v < state.seed.size(); ++v)
-    if (state.seed[v])
-      fixed.push_back(SimplexId(v));
-  return initialActivePatches(arrays, fixed);
-}
-
-void runPatchFimHost(const PatchArrays& arrays, const PatchFimSettings& settings,
-                     const Monitor& monitor, PatchFimState& state) {
-  const std::int32_t np = arrays.patches;
-  const std::size_t nv = state.value.size();
-  std::vector<double> valueNext = state.value;
-  std::vector<SimplexId> labelNext = state.label;
-  // Round stamps, as on the device: changed[v] = the last round v moved by more than
-  // epsilon in (-1: never; the seeds: 0); scheduled[p] = the round p is listed for.
-  std::vector<std::int32_t> changed(nv, -1);
-  for (std::size_t v = 0; v < nv; ++v)
-    if (state.seed[v])
-      changed[v] = 0;
-  std::vector<std::int32_t> stampNext = changed;
-  // Per vertex: the value its readers were last told of (a patch tells its readers when
-  // it converges, Algorithm 2.4; they then see the vertex dirty).
-  std::vector<double> announced = state.value;
-  // Per vertex: changed while above the round's threshold, not yet propagated.
-  std::vector<std::uint8_t> pending(nv, 0);
-  // Round r propagates values up to threshold: the smallest value left pending by round
-  // r-1 plus the band, or, when none was left, the previous threshold plus the band
-  // (round 1: the seeds' 0 plus the band).
-  double threshold = 0 + settings.band;
-  double minPending = HUGE_VAL;
-  std::vector<std::atomic<std::int32_t>> scheduled(static_cast<std::size_t>(np));
-  for (auto& f : scheduled)
-    f.store(0, std::memory_order_relaxed);
-  std::vector<std::int32_t> active = initialActivePatches(arrays, state);
-  for (std::int32_t p : active)
-    scheduled[p].store(1, std::memory_order_relaxed);
-  struct Local {
-    std::vector<double> val, next;
-    std::vector<SimplexId> lab, nextLab;
-    std::vector<unsigned char> dirty;
-    std::vector<std::int32_t> list; // patches scheduled for the next round
-    long long solves = 0;
-    double minPending = HUGE_VAL;
-  };
-  tbb::enumerable_thread_specific<Local> locals;
-  while (!active.empty()) {
-    if (state.rounds == settings.maxRounds) {
-      state.converged = false;
-      state.activeAtCap = active.size();
-      break;
-    }
-    const std::int32_t round = std::int32_t(++state.rounds);
-    state.patchRounds += static_cast<long long>(active.size());
-    monitor.checkAbort();
-    tbb::parallel_for(std::size_t(0), active.size(), [&](std::size_t at) {
-      Local& L = locals.local();
-      const std::int32_t p = active[at];
-      const std::int64_t base = arrays.localOffsets[p];
-      const std::int32_t nLocal = std::int32_t(arrays.localOffsets[p + 1] - base);
-      const std::int32_t ownN = arrays.ownCount[p];
-      L.val.resize(std::size_t(nLocal));
-      L.lab.resize(std::size_t(nLocal));
-      L.dirty.resize(std::size_t(nLocal));
-      L.next.resize(std::size_t(ownN));
-      L.nextLab.resize(std::size_t(ownN));
-      for (std::int32_t i = 0; i < nLocal; ++i) {
-        const std::int32_t u = arrays.localVertices[base + i];
-        L.val[i] = state.value[u];
-        L.lab[i] = state.label[u];
-        L.dirty[i] = changed[u] == round - 1;
-      }
-      for (std::int32_t i = 0; i < ownN; ++i) {
-        const std::int32_t v = arrays.localVertices[base + i];
-        if (pending[v] && L.val[i] <= threshold) {
-          pending[v] = 0;
-          L.dirty[i] = 1;
-        }
-      }
-      bool converged = false;
-      for (int it = 0; it < settings.internalIterations && !converged; ++it) {
-        bool moved = false;
-        for (std::int32_t i = 0; i < ownN; ++i) {
-          L.next[i] = L.val[i];
-          L.nextLab[i] = L.lab[i];
-          if (state.seed[arrays.localVertices[base + i]])
-            continue;
-          const PatchUpdate u =
-              updateFromPatch(arrays.solves.data(), arrays.solveOffsets[base + i],
-                              arrays.solveOffsets[base + i + 1], L.val.data(),
-                              L.lab.data(), L.dirty.data(), L.val[i], L.lab[i]);
-          L.solves += u.solves;
-          if (u.value < L.val[i] && u.value <= settings.stopDistance) {
-            moved =
-                moved || (L.val[i] - u.value > settings.epsilon && u.value <= threshold);
-            L.next[i] = u.value;
-            L.nextLab[i] = u.label;
-          }
-        }
-        for (std::int32_t i = 0; i < ownN; ++i) {
-          // A value above the threshold waits (pending) until the threshold reaches it.
-          const bool changedNow = L.next[i] != L.val[i];
-          L.dirty[i] = changedNow && L.next[i] <= threshold;
-          if (changedNow && !L.dirty[i])
-            pending[arrays.localVertices[base + i]] = 1;
-          else if (L.dirty[i])
-            pending[arrays.localVertices[base + i]] = 0;
-          L.val[i] = L.next[i];
-          L.lab[i] = L.nextLab[i];
-        }
-        for (std::int32_t i = ownN; i < nLocal; ++i)
-          L.dirty[i] = 0; // the halo is fixed within the round
-        converged = !moved;
-      }
-      const auto schedule = [&](std::int32_t q) {
-        if (scheduled[q].exchange(round + 1, std::memory_order_relaxed) != round + 1)
-          L.list.push_back(q);
-      };
-      double patchMin = HUGE_VAL;
-      for (std::int32_t i = 0; i < ownN; ++i) {
-        const std::int32_t v = arrays.localVertices[base + i];
-        valueNext[v] = L.val[i];
-        labelNext[v] = L.lab[i];
-        bool stamp = false;
-        if (!converged)
-          stamp = L.dirty[i] != 0; // moved in the last sweep: still to propagate here
-        else if (!pending[v] && announced[v] - L.val[i] > settings.epsilon) {
-          announced[v] = L.val[i];
-          stamp = true;
-          for (std::int32_t k = arrays.readerOffsets[v]; k < arrays.readerOffsets[v + 1];
-               ++k)
-            schedule(arrays.readers[k]);
-        }
-        stampNext[v] = stamp ? round : changed[v];
-        if (pending[v])
-          patchMin = std::min(patchMin, L.val[i]);
-      }
-      if (!converged || patchMin < HUGE_VAL)
-        schedule(p);
-      L.minPending = std::min(L.minPending, patchMin);
-    });
-    // The round's values and stamps become visible to the next round only (the device
-    // keeps two stamp arrays).
-    tbb::parallel_for(std::size_t(0), active.size(), [&](std::size_t at) {
-      const std::int32_t p = active[at];
-      const std::int64_t base = arrays.localOffsets[p];
-      for (std::int32_t i = 0; i < arrays.ownCount[p]; ++i) {
-        const std::int32_t v = arrays.localVertices[base + i];
-        changed[v] = stampNext[v];
-        state.value[v] = valueNext[v];
-        state.label[v] = labelNext[v];
-      }
-    });
-    active.clear();
-    minPending = HUGE_VAL;
-    for (Local& L : locals) {
-      active.insert(active.end(), L.list.begin(), L.list.end());
-      L.list.clear();
-      minPending = std::min(minPending, L.minPending);
-      L.minPending = HUGE_VAL;
-    }
-    threshold =
-        minPending < HUGE_VAL ? minPending + settings.band : threshold + settings.band;
-    std::sort(active.begin(), active.end());
-  }
-  for (Local& L : locals)
-    state.solves += L.solves;
+  buildReaders(mesh, arrays);
+  buildNeighbors(halo, arrays);
 }
 
 } // namespace topogpu::eikonal

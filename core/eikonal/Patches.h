@@ -177,15 +177,16 @@ std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
 std::vector<std::int32_t> initialActivePatches(const PatchArrays& arrays,
                                                const PatchFimState& state);
 
-// patchFIM on the host, the device solver's twin (TBB over the active patches; the same
-// arithmetic, decisions and counts as the kernel, whatever the order the patches run
-// in). Round r (from 1):
+// patchFIM on the host, the device solver's twin (PatchFimHost.cpp: TBB over the active
+// patches; the per-vertex decisions are PatchRound.h's, which the kernel calls too, so
+// the same arithmetic, decisions and counts as the kernel, whatever the order the
+// patches run in). Round r (from 1):
 //  - every active patch loads its local table from the values at the end of round r-1
 //    (Jacobi between patches: the paper's VAL_in / VAL_out);
 //  - a local vertex is "dirty" when it changed by more than epsilon in round r-1 (a
 //    per-vertex round stamp; the seeds count as changed in round 0);
 //  - up to internalIterations Jacobi sweeps over the own vertices, each solving only
-//    the triangles that read a dirty vertex (PatchSolve.h: the paper's per-vertex active
+//    the triangles that read a dirty vertex (PatchRound.h: the paper's per-vertex active
 //    flags); a vertex that moved in a sweep is dirty for the next one; values only
 //    decrease, updates beyond stopDistance are dropped; the patch has converged when a
 //    sweep moved no value by more than epsilon;

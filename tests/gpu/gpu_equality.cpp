@@ -35,6 +35,7 @@
 #include "core/discrete_gradient/DiscreteGradient.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/eikonal/Eikonal.h"
+#include "core/eikonal/EikonalGpu.h"
 #include "core/eikonal/EikonalMesh.h"
 #include "core/eikonal/Patches.h"
 #include "core/eikonal/Preparation.h"

@@ -10,6 +10,7 @@
 
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/LocalSolver.h"
+#include "core/eikonal/PatchRound.h"
 #include "core/eikonal/Patches.h"
 #include "core/eikonal/Problem.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -1052,7 +1054,7 @@ TEST(EikonalPatches, TooLargeLocalTableIsAGpuLimit) {
   EXPECT_NEAR(r.distance[1], 1.0, 1e-9);
 }
 
-// The dirty-only update (PatchSolve.h) equals the full one-ring minimum: after some
+// The dirty-only update (PatchRound.h) equals the full one-ring minimum: after some
 // upwind values drop, the minimum of the old value and the solves that read a dropped
 // vertex is the full recomputation's, and only those solves run.
 TEST(EikonalPatches, DirtyOnlyUpdateEqualsTheFullMinimum) {
@@ -1098,6 +1100,91 @@ TEST(EikonalPatches, DirtyOnlyUpdateEqualsTheFullMinimum) {
     }
   }
   EXPECT_GT(compared, 500);
+}
+
+// The kernel splits a vertex's update over 1, 2, 4 or 8 lanes (solve k to lane
+// k % lanes, PatchRound.h's updateFromPatchLane) and combines the lanes by a butterfly
+// of shuffles keeping laneWins' result. Simulated here on the host, every lane must end
+// with the brute-force minimum over the dirty solves (smallest value, then lowest solve
+// index, below the current value), which the serial scan must give too, with the same
+// solve count; values from a small set on a regular grid make ties common.
+TEST(EikonalPatches, LanesCombineToTheSerialScan) {
+  const Surface s = square(24);
+  const PatchRun run = runPatches(s, {0}, 32, 7, false, 0);
+  const PatchArrays& a = run.arrays;
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> level(0, 3), coin(0, 2);
+  int compared = 0, ties = 0;
+  for (std::int32_t p = 0; p < a.patches; ++p) {
+    const std::int64_t base = a.localOffsets[p];
+    const std::int64_t n = a.localOffsets[p + 1] - base;
+    std::vector<double> val(static_cast<std::size_t>(n));
+    std::vector<SimplexId> lab(static_cast<std::size_t>(n));
+    std::vector<unsigned char> dirty(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      val[i] = level(rng) == 3 ? kInf : 1.0 + 0.25 * level(rng);
+      lab[i] = 100 + i;
+      dirty[i] = coin(rng) != 0;
+    }
+    for (std::int32_t i = 0; i < a.ownCount[p]; ++i) {
+      const std::int64_t sb = a.solveOffsets[base + i], se = a.solveOffsets[base + i + 1];
+      const double current = coin(rng) == 0 ? 1.5 : kInf;
+      // Brute force: every dirty solve, the smallest value first, then the lowest index.
+      PatchUpdate expected{current, -1, 0, INT_MAX};
+      double secondBest = kInf;
+      for (std::int64_t k = sb; k < se; ++k) {
+        const PatchSolve& e = a.solves[k];
+        if (!dirty[e.a] && !dirty[e.b])
+          continue;
+        ++expected.solves;
+        const TriangleSolution t = solvePatchTriangle(val[e.a], val[e.b], e);
+        if (t.value < expected.value) {
+          secondBest = expected.value;
+          expected = {t.value, t.lambda <= 0.5 ? lab[e.a] : lab[e.b], expected.solves,
+                      int(k - sb)};
+        } else if (t.value == expected.value && t.value < current) {
+          secondBest = t.value;
+        }
+      }
+      ties += expected.index != INT_MAX && secondBest == expected.value;
+      const PatchUpdate serial = updateFromPatch(a.solves.data(), sb, se, val.data(),
+                                                 lab.data(), dirty.data(), current, -1);
+      EXPECT_EQ(serial.value, expected.value);
+      EXPECT_EQ(serial.label, expected.label);
+      EXPECT_EQ(serial.index, expected.index);
+      EXPECT_EQ(serial.solves, expected.solves);
+      for (int lanes : {1, 2, 4, 8}) {
+        std::vector<PatchUpdate> lane(static_cast<std::size_t>(lanes));
+        int solves = 0;
+        for (int l = 0; l < lanes; ++l) {
+          lane[l] = updateFromPatchLane([&](int, std::int64_t k) { return a.solves[k]; },
+                                        sb, se, l, lanes, val.data(), lab.data(),
+                                        dirty.data(), current, -1);
+          solves += lane[l].solves;
+        }
+        for (int offset = lanes / 2; offset > 0; offset /= 2) {
+          const std::vector<PatchUpdate> before = lane;
+          for (int l = 0; l < lanes; ++l) {
+            const PatchUpdate& other = before[l ^ offset];
+            if (laneWins(other.value, other.index, lane[l].value, lane[l].index)) {
+              lane[l].value = other.value;
+              lane[l].label = other.label;
+              lane[l].index = other.index;
+            }
+          }
+        }
+        EXPECT_EQ(solves, expected.solves);
+        for (int l = 0; l < lanes; ++l) {
+          EXPECT_EQ(lane[l].value, expected.value) << lanes << " lanes";
+          EXPECT_EQ(lane[l].label, expected.label) << lanes << " lanes";
+          EXPECT_EQ(lane[l].index, expected.index) << lanes << " lanes";
+        }
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 500);
+  EXPECT_GT(ties, 50); // ties of value between solves, decided by the index
 }
 
 TEST(EikonalPatches, HostPatchFimStopsAtTheCapAndTheStopDistance) {
