@@ -110,30 +110,35 @@ void ripsPointDistances(const std::vector<double>&, SimplexId, int, std::size_t,
   noCuda("rips persistence");
 }
 
-struct GaleGpuStart {};
-struct GaleGpuCells {};
+// ---- GALE's GPU producer: none, with the reason ----
+namespace {
+class NoGaleGpuProducer : public gale::GpuProducerFactory {
+public:
+  void startContext() const override {}
+  std::shared_ptr<gale::DeviceCells> uploadCells(const std::int32_t*,
+                                                 std::size_t) const override {
+    return nullptr;
+  }
+  std::shared_ptr<gale::DeviceStart>
+  begin(const GaleTriangulation&, std::shared_ptr<gale::DeviceCells>) const override {
+    return nullptr;
+  }
+  bool cellOffsets(const gale::DeviceStart*, std::vector<SimplexId>&,
+                   std::vector<SimplexId>&) const override {
+    return false;
+  }
+  std::shared_ptr<gale::SegmentProducer> make(const GaleTriangulation&,
+                                              std::shared_ptr<gale::DeviceStart>,
+                                              std::string& why) const override {
+    why = "this build of TopoGPU has no CUDA support";
+    return nullptr;
+  }
+};
+} // namespace
 
-std::shared_ptr<GaleGpuStart> beginGaleGpuProducer(const GaleTriangulation&,
-                                                   std::shared_ptr<GaleGpuCells>) {
-  return nullptr;
+std::shared_ptr<const gale::GpuProducerFactory> galeGpuProducerFactory() {
+  static const auto factory = std::make_shared<const NoGaleGpuProducer>();
+  return factory;
 }
-
-std::shared_ptr<GaleGpuCells> uploadGaleGpuCells(const std::int32_t*, std::size_t) {
-  return nullptr;
-}
-
-bool galeGpuCellOffsets(const GaleGpuStart*, std::vector<SimplexId>&,
-                        std::vector<SimplexId>&) {
-  return false;
-}
-
-std::shared_ptr<gale::SegmentProducer> makeGaleGpuProducer(const GaleTriangulation&,
-                                                           std::shared_ptr<GaleGpuStart>,
-                                                           std::string& why) {
-  why = "this build of TopoGPU has no CUDA support";
-  return nullptr;
-}
-
-void startGaleGpuContext() {}
 
 } // namespace topogpu::gpu

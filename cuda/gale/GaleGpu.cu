@@ -3,6 +3,7 @@
 #include "cuda/common/CudaCheck.h"
 #include "cuda/common/GpuDevice.h"
 #include "cuda/common/HostCopy.h"
+#include "triangulation/gale/GaleTriangulation.h"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -622,6 +623,12 @@ public:
   }
 
   std::string name() const override { return disabled_ ? "gpu (failed: cpu)" : "gpu"; }
+  gale::ProducerTraits traits() const override {
+    gale::ProducerTraits traits;
+    traits.onDevice = !disabled_;
+    traits.segmentsPerRequest = 512; // several launches, pipelined
+    return traits;
+  }
 
   std::vector<Warning> warnings() const override {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -1067,8 +1074,6 @@ private:
   std::atomic<bool> disabled_{false};
 };
 
-} // namespace
-
 void startGaleGpuContext() {
   try {
     std::string why;
@@ -1079,12 +1084,12 @@ void startGaleGpuContext() {
   }
 }
 
-struct GaleGpuStart {
+struct GaleGpuStart : gale::DeviceStart {
   std::shared_ptr<GpuProducer> producer;
   std::string why; // why there is none
 };
 
-struct GaleGpuCells {
+struct GaleGpuCells : gale::DeviceCells {
   thrust::device_vector<int> ids; // the input's cells, old ids
 };
 
@@ -1148,6 +1153,39 @@ makeGaleGpuProducer(const GaleTriangulation& mesh, std::shared_ptr<GaleGpuStart>
     why = error.what();
     return nullptr;
   }
+}
+
+// The parts above behind the triangulation's interface (the opaque parts are this
+// file's own types: only what this factory made comes back to it).
+class GaleGpuProducerFactory : public gale::GpuProducerFactory {
+public:
+  void startContext() const override { startGaleGpuContext(); }
+  std::shared_ptr<gale::DeviceCells> uploadCells(const std::int32_t* cells,
+                                                 std::size_t count) const override {
+    return uploadGaleGpuCells(cells, count);
+  }
+  std::shared_ptr<gale::DeviceStart>
+  begin(const GaleTriangulation& mesh,
+        std::shared_ptr<gale::DeviceCells> cells) const override {
+    return beginGaleGpuProducer(mesh, std::static_pointer_cast<GaleGpuCells>(cells));
+  }
+  bool cellOffsets(const gale::DeviceStart* start, std::vector<SimplexId>& internal,
+                   std::vector<SimplexId>& external) const override {
+    return galeGpuCellOffsets(static_cast<const GaleGpuStart*>(start), internal,
+                              external);
+  }
+  std::shared_ptr<gale::SegmentProducer> make(const GaleTriangulation& mesh,
+                                              std::shared_ptr<gale::DeviceStart> start,
+                                              std::string& why) const override {
+    return makeGaleGpuProducer(mesh, std::static_pointer_cast<GaleGpuStart>(start), why);
+  }
+};
+
+} // namespace
+
+std::shared_ptr<const gale::GpuProducerFactory> galeGpuProducerFactory() {
+  static const auto factory = std::make_shared<const GaleGpuProducerFactory>();
+  return factory;
 }
 
 } // namespace topogpu::gpu

@@ -1,7 +1,6 @@
 #include "GaleTriangulation.h"
 
 #include "core/common/Timer.h"
-#include "cuda/gale/GaleGpu.h"
 #include "triangulation/explicit/MeshBuilding.h"
 
 #include <tbb/blocked_range.h>
@@ -56,8 +55,8 @@ public:
         segments_(mesh.getNumberOfSegments()), cache_(std::size_t(segments_)),
         position_(std::size_t(segments_)) {
     const Parameters& p = mesh.parameters();
-    const bool gpu = producer_->name().rfind("gpu", 0) == 0;
-    batch_ = p.segmentsPerRequest > 0 ? p.segmentsPerRequest : (gpu ? 512 : 16);
+    batch_ = p.segmentsPerRequest > 0 ? p.segmentsPerRequest
+                                      : producer_->traits().segmentsPerRequest;
     help_ = p.consumersHelp && producer_->consumersMayCompute(relation);
     // Random access (V-paths) outside segment-order loops: a request for a lone segment
     // would wait for a device round trip, so consumers compute it on the CPU there.
@@ -717,12 +716,12 @@ GaleTriangulation::GaleTriangulation(Cells32, SimplexId numberOfVertices,
   initialization_.segmentationSeconds += timer.seconds();
   // The GPU producer's copy of the cells goes up while the host checks them (nothing
   // reads it before they pass).
-  std::future<std::shared_ptr<gpu::GaleGpuCells>> upload;
-  if (!producer && parameters_.producer == gale::ProducerKind::Gpu)
-    upload = std::async(std::launch::async, [this, &cellVertices] {
+  std::future<std::shared_ptr<gale::DeviceCells>> upload;
+  if (const gale::GpuProducerFactory* factory = gpuFactory(producer != nullptr))
+    upload = std::async(std::launch::async, [this, factory, &cellVertices] {
       if (gpuContext_.valid())
         gpuContext_.get();
-      return gpu::uploadGaleGpuCells(cellVertices.data(), cellVertices.size());
+      return factory->uploadCells(cellVertices.data(), cellVertices.size());
     });
   timer.reset();
   numberOfCells_ = checkedCellCount(numberOfVertices_, dimension_, cellVertices);
@@ -753,8 +752,16 @@ std::shared_ptr<GaleTriangulation> GaleTriangulation::fromExplicit(
 // thread of its own, it overlaps the validation and the segmentation. The future is
 // waited on before the producer is made (and by the destructor if construction throws).
 void GaleTriangulation::startGpuContext(bool producerGiven) {
-  if (!producerGiven && parameters_.producer == gale::ProducerKind::Gpu)
-    gpuContext_ = std::async(std::launch::async, [] { gpu::startGaleGpuContext(); });
+  if (const gale::GpuProducerFactory* factory = gpuFactory(producerGiven))
+    gpuContext_ = std::async(std::launch::async, [factory] { factory->startContext(); });
+}
+
+// The GPU producer's factory when this construction makes one (none given, a GPU
+// producer asked for, a factory passed in); null otherwise.
+const gale::GpuProducerFactory* GaleTriangulation::gpuFactory(bool producerGiven) const {
+  return !producerGiven && parameters_.producer == gale::ProducerKind::Gpu
+             ? parameters_.gpuFactory.get()
+             : nullptr;
 }
 
 void GaleTriangulation::checkParameters(const std::vector<double>& points) const {
@@ -798,14 +805,16 @@ void GaleTriangulation::finishInitialization(
   // The GPU producer's setup needs the cells and the segmentation only: with the cells
   // already on the device it runs while the host renumbers its own (else after) and
   // builds its cell lists.
-  std::future<std::shared_ptr<gpu::GaleGpuStart>> gpuStart;
+  const gale::GpuProducerFactory* factory = gpuFactory(producer != nullptr);
+  std::future<std::shared_ptr<gale::DeviceStart>> gpuStart;
   auto startGpu = [&] {
-    if (!producer && parameters_.producer == gale::ProducerKind::Gpu)
-      gpuStart = std::async(std::launch::async, [this, cells = std::move(gpuCells_)] {
-        if (gpuContext_.valid())
-          gpuContext_.get();
-        return gpu::beginGaleGpuProducer(*this, cells);
-      });
+    if (factory != nullptr)
+      gpuStart =
+          std::async(std::launch::async, [this, factory, cells = std::move(gpuCells_)] {
+            if (gpuContext_.valid())
+              gpuContext_.get();
+            return factory->begin(*this, cells);
+          });
   };
   if (gpuCells_)
     startGpu();
@@ -819,10 +828,10 @@ void GaleTriangulation::finishInitialization(
   // In 3D the device's cell lists serve the host too (fetched when a CPU computation
   // first needs them): critical points on the device's relations never hold them. In 2D
   // the host sorts its lists by tuple (findTriangle), so it builds its own meanwhile.
-  std::shared_ptr<gpu::GaleGpuStart> started;
+  std::shared_ptr<gale::DeviceStart> started;
   if (gpuStart.valid() && dimension_ == 3) {
     started = gpuStart.get();
-    if (gpu::galeGpuCellOffsets(started.get(), internalOffsets_, externalOffsets_))
+    if (factory->cellOffsets(started.get(), internalOffsets_, externalOffsets_))
       hostCellLists_.store(false);
   }
   if (hostCellLists_.load()) {
@@ -836,9 +845,10 @@ void GaleTriangulation::finishInitialization(
     producer_ = std::move(producer);
   } else {
     if (parameters_.producer == gale::ProducerKind::Gpu) {
-      std::string why;
-      producer_ = gpu::makeGaleGpuProducer(
-          *this, gpuStart.valid() ? gpuStart.get() : std::move(started), why);
+      std::string why = "no GPU producer was given";
+      if (factory != nullptr)
+        producer_ = factory->make(
+            *this, gpuStart.valid() ? gpuStart.get() : std::move(started), why);
       if (!producer_)
         warnings_.push_back({WarningCode::GaleNoGpuProducer,
                              "GALE: no GPU producer (" + why +
@@ -847,7 +857,7 @@ void GaleTriangulation::finishInitialization(
     if (!producer_)
       producer_ = gale::makeCpuProducer();
   }
-  if (producer_->name() != "gpu")
+  if (!producer_->traits().onDevice)
     ensureHostCellLists(); // (built here: a CPU producer reads them at once)
   initialization_.producerSeconds += timer.seconds();
 }

@@ -11,6 +11,7 @@
 #include "core/common/Types.h"
 #include "triangulation/Relations.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/gale/GpuProducerFactory.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -32,10 +33,6 @@ namespace topogpu {
 
 class GaleTriangulation;
 
-namespace gpu {
-struct GaleGpuCells;
-} // namespace gpu
-
 namespace gale {
 
 // What a producer computes, one kind per request queue.
@@ -55,7 +52,7 @@ const char* servedRelationName(int relation);
 
 enum class ProducerKind {
   Cpu, // the relations computed on the CPU by the leader (ACTOPO-like mode)
-  Gpu, // a CUDA producer (cuda/gale); falls back to Cpu with a warning when missing
+  Gpu, // Parameters::gpuFactory's producer; falls back to Cpu with a warning without one
 };
 
 struct Parameters {
@@ -64,8 +61,9 @@ struct Parameters {
   // segment per leaf.
   bool packLeaves = true;
   // Segments computed per request: the requested one and the following ones (the
-  // paper's n_b * t_b / t_s); 1 disables the precomputation. 0: 16 for the CPU
-  // producer, 512 for the GPU one (launches of 128 segments, pipelined).
+  // paper's n_b * t_b / t_s); 1 disables the precomputation. 0: the producer's
+  // traits (16 for the CPU producer, 512 for the GPU one: launches of 128 segments,
+  // pipelined).
   int segmentsPerRequest = 0;
   // How far (segments) the leaders compute ahead of the consumers of a segment-order
   // loop (parallelForSegments); 0: two batches, or none when consumers help (they use
@@ -77,6 +75,9 @@ struct Parameters {
   int cacheSegments = 0;
   std::size_t cacheBytes = std::size_t(1) << 30; // per relation; 0 = no byte cap
   ProducerKind producer = ProducerKind::Cpu;
+  // The GPU producer (ProducerKind::Gpu), given by the front end (cuda/gale's
+  // galeGpuProducerFactory): the triangulation does not depend on the device code.
+  std::shared_ptr<const GpuProducerFactory> gpuFactory;
   // For algorithms that revisit segments in any order (the Morse-Smale complex follows
   // V-paths across the mesh): with cacheSegments 0, every computed segment is kept,
   // within cacheBytes, instead of a window around a segment-order loop's front.
@@ -98,6 +99,16 @@ struct SegmentRelation {
 };
 using SegmentPointer = std::shared_ptr<const SegmentRelation>;
 
+// What the relation servers plan with, as the producer reports it (its name is for
+// reports only).
+struct ProducerTraits {
+  // Computes off the CPU: its requests come in large pipelined batches, and nothing on
+  // the host needs the cell lists for it at construction.
+  bool onDevice = false;
+  // Segments per request when Parameters::segmentsPerRequest is 0.
+  int segmentsPerRequest = 16;
+};
+
 // Computes a batch of segments of one relation; called by the relation's leader thread
 // (and by consumers for one segment when consumersMayCompute(relation)). A GPU producer
 // implements the same interface. Throwing fails every consumer
@@ -106,6 +117,7 @@ class SegmentProducer {
 public:
   virtual ~SegmentProducer() = default;
   virtual std::string name() const = 0;
+  virtual ProducerTraits traits() const { return {}; }
   virtual void compute(const GaleTriangulation& mesh, ServedRelation relation,
                        const std::vector<SimplexId>& segments,
                        std::vector<SegmentPointer>& out) = 0;
@@ -483,6 +495,7 @@ private:
                     std::shared_ptr<gale::SegmentProducer> producer);
   void checkParameters(const std::vector<double>& points) const;
   void startGpuContext(bool producerGiven);
+  const gale::GpuProducerFactory* gpuFactory(bool producerGiven) const;
   void initialize(std::vector<SimplexId>& cellVertices, const std::vector<double>& points,
                   std::shared_ptr<gale::SegmentProducer> producer);
   // Segments (unless done already), cells in new ids, cell lists, the producer.
@@ -573,7 +586,7 @@ private:
   std::shared_ptr<gale::SegmentProducer> producer_;
   std::future<void> gpuContext_; // the device's context, started at construction
   // The 32-bit input cells on the device, uploaded while the host validated them
-  std::shared_ptr<gpu::GaleGpuCells> gpuCells_;
+  std::shared_ptr<gale::DeviceCells> gpuCells_;
   std::array<std::unique_ptr<gale::RelationServer>, gale::kServedRelationCount> servers_;
   std::vector<Warning> warnings_;
   gale::InitializationSeconds initialization_;
