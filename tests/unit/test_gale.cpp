@@ -11,6 +11,7 @@
 #include "core/critical_points/CriticalPoints.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/gale/CellSegments.h"
 #include "triangulation/gale/GaleTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
@@ -21,6 +22,7 @@
 #include <cmath>
 #include <fstream>
 #include <mutex>
+#include <numeric>
 #include <random>
 #include <set>
 #include <thread>
@@ -717,6 +719,36 @@ TEST(Gale, GpuProducerComesFromTheGivenFactory) {
   EXPECT_EQ(fallback->warnings()[0].code, WarningCode::GaleNoGpuProducer);
   EXPECT_NE(fallback->warnings()[0].text.find("the recording factory has none"),
             std::string::npos);
+}
+
+// The I_T rule the host's lists and the GPU producer's kernel share: a cell is internal
+// to its lowest vertex's segment and external to each other segment of its vertices,
+// once (against sets of segments, on random cells and segmentations).
+TEST(Gale, CellSegmentsPlaceACellByItsLowestVertex) {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 2000; ++round) {
+    const int arity = 3 + int(rng() % 2);
+    const SimplexId n = 4 + SimplexId(rng() % 20);
+    std::vector<SimplexId> segmentOf(std::size_t(n), 0);
+    for (SimplexId v = 0; v < n; ++v)
+      segmentOf[std::size_t(v)] = SimplexId(rng() % 5);
+    std::vector<SimplexId> all(static_cast<std::size_t>(n));
+    std::iota(all.begin(), all.end(), SimplexId(0));
+    std::shuffle(all.begin(), all.end(), rng);
+    const std::vector<SimplexId> cell(all.begin(), all.begin() + arity);
+    SimplexId own = -1, others[3] = {-1, -1, -1};
+    const int count = gale::cellSegments(
+        cell.data(), arity, [&](SimplexId v) { return segmentOf[std::size_t(v)]; }, own,
+        others);
+    const SimplexId lowest = *std::min_element(cell.begin(), cell.end());
+    ASSERT_EQ(own, segmentOf[std::size_t(lowest)]);
+    std::set<SimplexId> expected;
+    for (const SimplexId v : cell)
+      expected.insert(segmentOf[std::size_t(v)]);
+    expected.erase(own);
+    ASSERT_EQ(count, int(expected.size()));
+    ASSERT_EQ(std::set<SimplexId>(others, others + count), expected);
+  }
 }
 
 TEST(Gale, MissingRelationIsCaughtInDebugBuilds) {

@@ -128,9 +128,10 @@ void GaleTriangulation::sortInternalByTuple() {
   runtime_->initialization.simplexListSeconds += timer.seconds();
 }
 
-SimplexId GaleTriangulation::findInternalCell(SimplexId c) const {
-  const auto key = sortedNewCell(c);
-  const SimplexId s = segmentOfNew_[key[0]];
+// The first of segment s's internal cells (sorted by tuple) whose tuple is not below key.
+SimplexId
+GaleTriangulation::internalLowerBound(SimplexId s,
+                                      const std::array<SimplexId, 4>& key) const {
   SimplexId first = internalOffsets_[s], last = internalOffsets_[s + 1];
   while (first < last) {
     const SimplexId mid = first + (last - first) / 2;
@@ -139,7 +140,13 @@ SimplexId GaleTriangulation::findInternalCell(SimplexId c) const {
     else
       last = mid;
   }
-  return first; // cells are unique, so this is c's position
+  return first;
+}
+
+SimplexId GaleTriangulation::findInternalCell(SimplexId c) const {
+  const auto key = sortedNewCell(c);
+  // cells are unique, so this is c's position
+  return internalLowerBound(segmentOfNew_[key[0]], key);
 }
 
 } // namespace topogpu

@@ -317,15 +317,16 @@ void computeSiblingsCpu(const GaleTriangulation& mesh, ServedRelation relation,
 
 namespace {
 
-// The cells touching a segment, internal ones first (each list in the mesh's order).
+// The cells touching a segment, internal ones first (each list in the mesh's order):
+// visit(cell, its sorted new-id tuple).
 template <typename Visit>
 void forTouching(const GaleTriangulation& mesh, SimplexId segment, Visit&& visit) {
   for (SimplexId k = mesh.internalCellBegin(segment);
        k < mesh.internalCellBegin(segment + 1); ++k)
-    visit(mesh.internalCell(k));
+    visit(mesh.internalCell(k), mesh.sortedNewCell(mesh.internalCell(k)));
   for (SimplexId k = mesh.externalCellBegin(segment);
        k < mesh.externalCellBegin(segment + 1); ++k)
-    visit(mesh.externalCell(k));
+    visit(mesh.externalCell(k), mesh.sortedNewCell(mesh.externalCell(k)));
 }
 
 // VF in 3D: each vertex's triangles, from the faces of its touching cells.
@@ -335,8 +336,7 @@ void computeVertexTriangles(const GaleTriangulation& mesh, SimplexId s,
   auto inSegment = [&](SimplexId n) { return n >= a && n < b; };
   const SimplexId vertexRows = b - a;
   std::vector<std::pair<SimplexId, SimplexId>> pairs;
-  forTouching(mesh, s, [&](SimplexId c) {
-    const auto t = mesh.sortedNewCell(c);
+  forTouching(mesh, s, [&](SimplexId, const std::array<SimplexId, 4>& t) {
     for (const auto& face : kTetFaces) {
       const SimplexId f = mesh.findTriangleNew(t[face[0]], t[face[1]], t[face[2]]);
       for (const int i : face)
@@ -357,8 +357,7 @@ void computeEdgeCofaces(const GaleTriangulation& mesh, ServedRelation relation,
   const SimplexId cells = mesh.getNumberOfCells();
   std::vector<std::pair<SimplexId, SimplexId>> pairs;
   const SimplexId e0 = mesh.edgeBegin(s), edgeRows = mesh.edgeBegin(s + 1) - e0;
-  forTouching(mesh, s, [&](SimplexId c) {
-    const auto t = mesh.sortedNewCell(c);
+  forTouching(mesh, s, [&](SimplexId c, const std::array<SimplexId, 4>& t) {
     for (int i = 0; i <= dim; ++i) {
       if (!inSegment(t[i]))
         continue;
@@ -392,8 +391,7 @@ void computeTriangleTets(const GaleTriangulation& mesh, SimplexId s,
   const SimplexId cells = mesh.getNumberOfCells();
   std::vector<std::pair<SimplexId, SimplexId>> pairs;
   const SimplexId f0 = mesh.triangleBegin(s), rows = mesh.triangleBegin(s + 1) - f0;
-  forTouching(mesh, s, [&](SimplexId c) {
-    const auto t = mesh.sortedNewCell(c);
+  forTouching(mesh, s, [&](SimplexId c, const std::array<SimplexId, 4>& t) {
     for (const auto& face : kTetFaces)
       if (inSegment(t[face[0]]))
         pairs.emplace_back(mesh.findTriangleNew(t[face[0]], t[face[1]], t[face[2]]) - f0,
@@ -423,8 +421,7 @@ void computeTetNeighbors(const GaleTriangulation& mesh, SimplexId s,
   std::vector<Face> faces;
   for (const SimplexId other : around) {
     const SimplexId lo = mesh.segmentStart(other), hi = mesh.segmentStart(other + 1);
-    forTouching(mesh, other, [&](SimplexId c) {
-      const auto t = mesh.sortedNewCell(c);
+    forTouching(mesh, other, [&](SimplexId c, const std::array<SimplexId, 4>& t) {
       for (const auto& face : kTetFaces)
         if (t[face[0]] >= lo && t[face[0]] < hi)
           faces.push_back({{t[face[0]], t[face[1]], t[face[2]]}, c});
@@ -456,8 +453,7 @@ void computeFacetFlags(const GaleTriangulation& mesh, SimplexId s, bool edges,
   // touching it: every cell holding such a facet touches the segment, so the counts
   // are exact; a facet in one cell is on the boundary.
   std::vector<std::array<SimplexId, 3>> facets;
-  forTouching(mesh, s, [&](SimplexId c) {
-    const auto t = mesh.sortedNewCell(c);
+  forTouching(mesh, s, [&](SimplexId, const std::array<SimplexId, 4>& t) {
     for (int omit = 0; omit <= dim; ++omit) {
       std::array<SimplexId, 3> f{0, 0, 0};
       int m = 0;

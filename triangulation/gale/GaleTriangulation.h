@@ -332,6 +332,7 @@ private:
   void buildTrianglesWide(); // ids of 2^31 and beyond
   void indexByLowestVertex(const IdArray& simplices, int arity,
                            const std::vector<SimplexId>& offsets, IdArray& first) const;
+  SimplexId internalLowerBound(SimplexId s, const std::array<SimplexId, 4>& key) const;
   const gale::SegmentRelation* acquire(gale::ServedRelation relation,
                                        SimplexId segment) const;
   // The rows of vertex v's segment (pinned when v is in this thread's pinned segment).

@@ -273,16 +273,8 @@ SimplexId GaleTriangulation::findTriangleNew(SimplexId a, SimplexId b,
     // the triangles are the cells: the internal list of a's segment, sorted by tuple
     const SimplexId s = segmentOfNew_[a];
     const std::array<SimplexId, 4> key{a, b, c, std::numeric_limits<SimplexId>::max()};
-    SimplexId first = internalOffsets_[s], last = internalOffsets_[s + 1];
-    const SimplexId end = last;
-    while (first < last) {
-      const SimplexId mid = first + (last - first) / 2;
-      if (sortedNewCell(internalCells_[mid]) < key)
-        first = mid + 1;
-      else
-        last = mid;
-    }
-    return first < end && sortedNewCell(internalCells_[first]) == key
+    const SimplexId first = internalLowerBound(s, key);
+    return first < internalOffsets_[s + 1] && sortedNewCell(internalCells_[first]) == key
                ? internalCells_[first]
                : -1;
   }
