@@ -1,6 +1,6 @@
 #include "Arguments.h"
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <algorithm>
 #include <cctype>

@@ -6,7 +6,7 @@
 #include "GaleReport.h"
 #include "Report.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"

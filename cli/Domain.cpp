@@ -1,6 +1,6 @@
 #include "Domain.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 #include "cuda/gale/GaleGpu.h"
 #include "triangulation/io/MeshFiles.h"
 

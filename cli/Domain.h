@@ -6,7 +6,7 @@
 #include "Arguments.h"
 #include "Commands.h"
 
-#include "core/common/ScalarArray.h"
+#include "base/ScalarArray.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/gale/GaleTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"

@@ -5,7 +5,7 @@
 #include "Report.h"
 
 #include "core/common/DeviceWarmUp.h"
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 #include "core/eikonal/Eikonal.h"
 #include "frontend/EnvironmentKnobs.h"
 #include "triangulation/io/MeshFiles.h"

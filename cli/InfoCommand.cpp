@@ -4,7 +4,7 @@
 
 #include "core/common/BackendSelection.h"
 
-#include "cuda/common/GpuDevice.h"
+#include "core/common/GpuDevice.h"
 
 #include <iostream>
 

@@ -1,7 +1,7 @@
 #include "Json.h"
 
-#include "core/common/PrintableText.h"
-#include "cuda/common/GpuDevice.h"
+#include "base/PrintableText.h"
+#include "core/common/GpuDevice.h"
 
 #include <sys/resource.h>
 

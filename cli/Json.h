@@ -1,7 +1,7 @@
 // A tiny JSON writer for the CLI's one-object outputs (no dependency needed for this).
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <string>
 #include <vector>

@@ -6,7 +6,7 @@
 #include "Domain.h"
 #include "Report.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/Persistence.h"
 

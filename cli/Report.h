@@ -7,7 +7,7 @@
 #include "Domain.h"
 #include "Json.h"
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <cstddef>
 #include <cstdint>

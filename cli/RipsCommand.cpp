@@ -6,8 +6,8 @@
 #include "Report.h"
 
 #include "core/common/BackendSelection.h"
-#include "core/common/HostMemory.h"
-#include "core/common/Timer.h"
+#include "base/HostMemory.h"
+#include "base/Timer.h"
 #include "core/rips_persistence/RipsPersistence.h"
 #include "frontend/EnvironmentKnobs.h"
 #include "triangulation/io/MeshFiles.h"

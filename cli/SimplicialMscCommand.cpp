@@ -10,7 +10,7 @@
 #include "GaleReport.h"
 #include "Report.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 

@@ -4,7 +4,7 @@
 #include "Commands.h"
 #include "Report.h"
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "frontend/EnvironmentKnobs.h"
 
 #include <exception>

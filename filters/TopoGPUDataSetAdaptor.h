@@ -3,7 +3,7 @@
 // Shared by every filter and by the CLI, so inputs are interpreted one way everywhere.
 #pragma once
 
-#include "core/common/ScalarArray.h"
+#include "base/ScalarArray.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/gale/GaleTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"

@@ -1,7 +1,7 @@
 #include "EnvironmentKnobs.h"
 
 #include "core/common/BackendSelection.h"
-#include "cuda/common/GpuDevice.h"
+#include "core/common/GpuDevice.h"
 
 #include <cerrno>
 #include <cstdlib>

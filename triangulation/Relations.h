@@ -4,7 +4,7 @@
 // non-KAMIKAZE checks).
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
 #include "BackendSelection.h"
 
-#include "cuda/common/GpuDevice.h"
+#include "core/common/GpuDevice.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // The one place where a Backend request becomes Cpu or Gpu.
 #pragma once
 
-#include "Types.h"
+#include "base/Types.h"
 
 #include <cstddef>
 #include <optional>

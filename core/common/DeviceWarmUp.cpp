@@ -1,7 +1,7 @@
 #include "DeviceWarmUp.h"
 
-#include "Timer.h"
-#include "cuda/common/GpuDevice.h"
+#include "base/Timer.h"
+#include "core/common/GpuDevice.h"
 
 #include <algorithm>
 #include <chrono>

@@ -3,7 +3,7 @@
 // bad input is never retried.
 #pragma once
 
-#include "Types.h"
+#include "base/Types.h"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 // new backend (GALE) is picked up by every algorithm without registering anywhere.
 #pragma once
 
-#include "core/common/GridStencil.h"
+#include "base/GridStencil.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>

@@ -2,9 +2,9 @@
 
 #include "BackendSelection.h"
 #include "Fallback.h"
-#include "Timer.h"
+#include "base/Timer.h"
 
-#include "cuda/common/VertexOrderGpu.h"
+#include "core/common/VertexOrderGpu.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>

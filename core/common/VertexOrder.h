@@ -2,8 +2,8 @@
 // ties broken by vertex index (simulation of simplicity). order[v] is v's rank.
 #pragma once
 
-#include "ScalarArray.h"
-#include "Types.h"
+#include "base/ScalarArray.h"
+#include "base/Types.h"
 
 namespace topogpu {
 

@@ -1,6 +1,6 @@
 #include "CriticalPoints.h"
 
-#include "cuda/critical_points/CriticalPointsGpu.h"
+#include "core/critical_points/CriticalPointsGpu.h"
 
 #include <tbb/parallel_for.h>
 

@@ -5,10 +5,10 @@
 
 #include "core/common/BackendSelection.h"
 #include "core/common/Fallback.h"
-#include "core/common/ScalarArray.h"
-#include "core/common/Timer.h"
+#include "base/ScalarArray.h"
+#include "base/Timer.h"
 #include "core/common/TriangulationTraits.h"
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPointsCpu.h"
 #include "core/critical_points/CriticalType.h"

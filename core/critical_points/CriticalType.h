@@ -2,7 +2,7 @@
 // of connected components of the lower and upper links to a class. Host + device.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <cstdint>
 

@@ -6,7 +6,7 @@
 // brute-force oracles check it in the tests.
 #pragma once
 
-#include "core/common/GridStencil.h"
+#include "base/GridStencil.h"
 #include "core/critical_points/CriticalType.h"
 
 #include <cstdint>

@@ -7,8 +7,8 @@
 // coordinates here are plain. Host + device; nothing is ever materialised.
 #pragma once
 
-#include "core/common/GridStencil.h"
-#include "core/common/Types.h"
+#include "base/GridStencil.h"
+#include "base/Types.h"
 
 namespace topogpu::cubical {
 

@@ -7,7 +7,7 @@
 // The GPU's twin is the jumpKernel in cuda/morse_smale_complex.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>

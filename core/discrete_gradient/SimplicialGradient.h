@@ -23,10 +23,10 @@
 // helpers answer through the triangulation's faces and cofaces (kPairRelations).
 #pragma once
 
-#include "core/common/ScalarArray.h"
-#include "core/common/Timer.h"
+#include "base/ScalarArray.h"
+#include "base/Timer.h"
 #include "core/common/TriangulationTraits.h"
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "core/common/VertexOrder.h"
 #include "triangulation/Relations.h"
 

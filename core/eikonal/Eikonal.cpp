@@ -8,8 +8,8 @@
 #include "core/common/BackendSelection.h"
 #include "core/common/DeviceWarmUp.h"
 #include "core/common/Fallback.h"
-#include "core/common/Timer.h"
-#include "cuda/eikonal/EikonalGpu.h"
+#include "base/Timer.h"
+#include "core/eikonal/EikonalGpu.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>

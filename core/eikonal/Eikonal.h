@@ -18,7 +18,7 @@
 // (flat or curved in 3D, boundaries, several components).
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "triangulation/Relations.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 
@@ -51,7 +51,7 @@ constexpr int kMaxUnfoldingSteps = 64;
 constexpr int kMinPatchSize = 4, kMaxPatchSize = 512;
 constexpr int kMaxInternalIterations = 1000;
 
-// How the device patchFIM launches its rounds (cuda/eikonal/EikonalGpu.h): tuning for
+// How the device patchFIM launches its rounds (core/eikonal/EikonalGpu.h): tuning for
 // benchmarks and the launch variants of the GPU tests; the defaults decide by the device.
 // The front ends read them from the TOPOGPU_PATCHFIM_* variables
 // (frontend/EnvironmentKnobs.h). Neither changes a result: every scheme equals the host

@@ -5,7 +5,7 @@
 // Shared by the CPU solvers and, later, the GPU patches (TOPOGPU_HD, no std::).
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <cmath>
 

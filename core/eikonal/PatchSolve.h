@@ -7,7 +7,7 @@
 // kernel (cuda/eikonal), so both solve the same triangles in the same order.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "core/eikonal/LocalSolver.h"
 
 #include <cmath>

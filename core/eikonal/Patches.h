@@ -12,7 +12,7 @@
 // reference and the CPU-testable half of the GPU solver.
 #pragma once
 
-#include "core/common/Warning.h"
+#include "base/Warning.h"
 #include "core/eikonal/EikonalMesh.h"
 #include "core/eikonal/PatchSolve.h"
 

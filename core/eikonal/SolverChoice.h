@@ -7,7 +7,7 @@
 // so its choices are tested without a device.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 namespace topogpu::eikonal {
 

@@ -2,7 +2,7 @@
 
 #include "core/discrete_gradient/PointerJumping.h"
 #include "core/morse_smale_complex/ManifoldLabels.h"
-#include "cuda/morse_smale_complex/MorseSmaleComplexGpu.h"
+#include "core/morse_smale_complex/MorseSmaleComplexGpu.h"
 
 #include <tbb/parallel_for.h>
 

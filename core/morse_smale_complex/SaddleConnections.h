@@ -10,7 +10,7 @@
 // have no saddle-saddle stage (empty result). See docs/saddle-connections.md.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "Separatrices2.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 #include "core/morse_smale_complex/SaddleConnectionsGraph.h"
 
 #include <tbb/blocked_range.h>

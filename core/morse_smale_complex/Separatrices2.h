@@ -15,7 +15,7 @@
 // exhausting memory (see docs/filters/morse-smale-complex.md, "2-separatrices").
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
 
 #include <cstddef>

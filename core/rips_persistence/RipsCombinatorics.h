@@ -4,7 +4,7 @@
 // engine (core/rips_persistence) and for the GPU's kernels (cuda/rips_persistence) alike.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -5,7 +5,7 @@
 
 #include "RipsInput.h"
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <tbb/parallel_for.h>
 

@@ -14,7 +14,7 @@
 #include "RipsInput.h"
 #include "RipsPersistence.h"
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <limits>
 #include <string>

@@ -4,7 +4,7 @@
 // names the line or the entry.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <istream>
 #include <string>

@@ -6,10 +6,10 @@
 
 #include "core/common/BackendSelection.h"
 #include "core/common/Fallback.h"
-#include "core/common/Timer.h"
-#include "cuda/common/GpuDevice.h"
+#include "base/Timer.h"
+#include "core/common/GpuDevice.h"
 #include "cuda/rips_persistence/RipsDeviceLogic.h"
-#include "cuda/rips_persistence/RipsPersistenceGpu.h"
+#include "core/rips_persistence/RipsPersistenceGpu.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>

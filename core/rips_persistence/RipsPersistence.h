@@ -7,7 +7,7 @@
 
 #include "RipsInput.h"
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <cstddef>
 #include <functional>

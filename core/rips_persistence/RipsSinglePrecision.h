@@ -3,7 +3,7 @@
 // cannot hold at any scale, refused by name.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #include "ScalarFieldSmoother.h"
 
-#include "cuda/scalar_field_smoother/ScalarFieldSmootherGpu.h"
+#include "core/scalar_field_smoother/ScalarFieldSmootherGpu.h"
 
 #include <cmath>
 #include <string>

@@ -11,10 +11,10 @@
 
 #include "core/common/BackendSelection.h"
 #include "core/common/Fallback.h"
-#include "core/common/ScalarArray.h"
-#include "core/common/Timer.h"
+#include "base/ScalarArray.h"
+#include "base/Timer.h"
 #include "core/common/TriangulationTraits.h"
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "core/scalar_field_smoother/SmootherStencil.h"
 #include "triangulation/Relations.h"
 

@@ -6,7 +6,7 @@
 // 128-bit sums and an exactly rounded quotient.
 #pragma once
 
-#include "core/common/GridStencil.h"
+#include "base/GridStencil.h"
 
 #include <cmath>
 #include <cstdint>

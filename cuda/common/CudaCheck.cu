@@ -1,5 +1,5 @@
 #include "CudaCheck.h"
-#include "GpuDevice.h"
+#include "core/common/GpuDevice.h"
 
 #include <utility>
 

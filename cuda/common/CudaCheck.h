@@ -2,7 +2,7 @@
 // flagged), which runWithFallback turns into a warning and a CPU run.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <cuda_runtime.h>
 #include <thrust/system_error.h>

@@ -1,4 +1,4 @@
-#include "GpuDevice.h"
+#include "core/common/GpuDevice.h"
 
 #include <cuda_runtime.h>
 

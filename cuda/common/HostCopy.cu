@@ -1,6 +1,6 @@
 #include "HostCopy.h"
 
-#include "core/common/ParallelCopy.h"
+#include "base/ParallelCopy.h"
 #include "cuda/common/CudaCheck.h"
 
 #include <algorithm>

@@ -1,9 +1,9 @@
-#include "VertexOrderGpu.h"
+#include "core/common/VertexOrderGpu.h"
 
 #include "CudaCheck.h"
-#include "GpuDevice.h"
+#include "core/common/GpuDevice.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 
 #include <thrust/device_vector.h>
 #include <thrust/iterator/counting_iterator.h>

@@ -1,10 +1,10 @@
-#include "CriticalPointsGpu.h"
+#include "core/critical_points/CriticalPointsGpu.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
+#include "core/common/GpuDevice.h"
+#include "core/common/VertexOrderGpu.h"
 #include "core/critical_points/GridLinkClassifier.h"
 #include "cuda/common/CudaCheck.h"
-#include "cuda/common/GpuDevice.h"
-#include "cuda/common/VertexOrderGpu.h"
 
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>

@@ -1,10 +1,10 @@
-#include "DiscreteGradientGpu.h"
+#include "core/discrete_gradient/DiscreteGradientGpu.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
+#include "core/common/GpuDevice.h"
+#include "core/common/VertexOrderGpu.h"
 #include "core/discrete_gradient/LowerStar.h"
 #include "cuda/common/CudaCheck.h"
-#include "cuda/common/GpuDevice.h"
-#include "cuda/common/VertexOrderGpu.h"
 #include "cuda/discrete_gradient/DiscreteGradientDevice.cuh"
 
 #include <thrust/copy.h>

@@ -1,9 +1,9 @@
-#include "EikonalGpu.h"
+#include "core/eikonal/EikonalGpu.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
+#include "core/common/GpuDevice.h"
 #include "core/eikonal/PatchSolve.h"
 #include "cuda/common/CudaCheck.h"
-#include "cuda/common/GpuDevice.h"
 #include "cuda/common/HostCopy.h"
 
 #include <cooperative_groups.h>

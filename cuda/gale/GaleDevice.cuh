@@ -5,7 +5,7 @@
 // stream and events).
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "cuda/common/CudaCheck.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/gale/CellSegments.h"

@@ -2,8 +2,8 @@
 
 #include "GaleDevice.cuh"
 
+#include "core/common/GpuDevice.h"
 #include "cuda/common/CudaCheck.h"
-#include "cuda/common/GpuDevice.h"
 #include "cuda/common/HostCopy.h"
 #include "triangulation/gale/GaleTriangulation.h"
 

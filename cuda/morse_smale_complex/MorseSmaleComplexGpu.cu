@@ -1,12 +1,12 @@
-#include "MorseSmaleComplexGpu.h"
+#include "core/morse_smale_complex/MorseSmaleComplexGpu.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
+#include "core/common/GpuDevice.h"
+#include "core/common/VertexOrderGpu.h"
 #include "core/morse_smale_complex/GradientForest.h"
 #include "core/morse_smale_complex/ManifoldLabels.h"
 #include "core/morse_smale_complex/SaddleConnections.h"
 #include "cuda/common/CudaCheck.h"
-#include "cuda/common/GpuDevice.h"
-#include "cuda/common/VertexOrderGpu.h"
 #include "cuda/discrete_gradient/DiscreteGradientDevice.cuh"
 #include "cuda/morse_smale_complex/SaddleConnectionsDevice.cuh"
 

@@ -4,7 +4,7 @@
 // errors for the caller's translateCudaFailures.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "core/discrete_gradient/CubicalGrid.h"
 #include "core/morse_smale_complex/SaddleConnections.h"
 

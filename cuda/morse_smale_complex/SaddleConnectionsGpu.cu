@@ -1,11 +1,11 @@
-#include "SaddleConnectionsGpu.h"
+#include "core/morse_smale_complex/SaddleConnectionsGpu.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
+#include "core/common/GpuDevice.h"
 #include "core/morse_smale_complex/ManifoldLabels.h"
 #include "core/morse_smale_complex/SaddleConnections.h"
 #include "core/morse_smale_complex/SaddleConnectionsGraph.h"
 #include "cuda/common/CudaCheck.h"
-#include "cuda/common/GpuDevice.h"
 #include "cuda/morse_smale_complex/SaddleConnectionsDevice.cuh"
 
 #include <cub/device/device_scan.cuh>

@@ -9,7 +9,7 @@
 // step, with the same float comparisons, so that the pairs and the bars are identical.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "core/rips_persistence/RipsCombinatorics.h"
 #include "core/rips_persistence/RipsPersistence.h"
 

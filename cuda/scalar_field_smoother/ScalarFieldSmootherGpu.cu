@@ -1,9 +1,9 @@
-#include "ScalarFieldSmootherGpu.h"
+#include "core/scalar_field_smoother/ScalarFieldSmootherGpu.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
+#include "core/common/GpuDevice.h"
 #include "core/scalar_field_smoother/SmootherStencil.h"
 #include "cuda/common/CudaCheck.h"
-#include "cuda/common/GpuDevice.h"
 
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>

@@ -1,6 +1,6 @@
 #include "TopoGPUDistributedPiece.h"
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <vtkAppendFilter.h>
 #include <vtkAppendPolyData.h>

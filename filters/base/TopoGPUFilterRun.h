@@ -6,8 +6,8 @@
 
 #include "TopoGPUDataSetAdaptor.h"
 
-#include "core/common/ScalarArray.h"
-#include "core/common/Types.h"
+#include "base/ScalarArray.h"
+#include "base/Types.h"
 
 #include <string>
 

@@ -3,8 +3,8 @@
 #include "TopoGPUDistributedPiece.h"
 #include "TopoGPUFilterRun.h"
 
-#include "core/common/HostMemory.h"
-#include "core/common/Timer.h"
+#include "base/HostMemory.h"
+#include "base/Timer.h"
 #include "frontend/EnvironmentKnobs.h"
 
 #include <vtkBitArray.h>

@@ -5,7 +5,7 @@
 #include "TopoGPUDistributedPiece.h"
 #include "TopoGPUFilterRun.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 #include "core/critical_points/CriticalPoints.h"
 
 #include <vtkCellArray.h>

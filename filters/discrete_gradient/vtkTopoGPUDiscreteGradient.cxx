@@ -4,7 +4,7 @@
 #include "TopoGPUColouring.h"
 #include "TopoGPUFilterRun.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 

@@ -5,8 +5,8 @@
 #include "TopoGPUFilterRun.h"
 
 #include "core/common/DeviceWarmUp.h"
-#include "core/common/ParallelCopy.h"
-#include "core/common/Timer.h"
+#include "base/ParallelCopy.h"
+#include "base/Timer.h"
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/Preparation.h"
 #include "frontend/EnvironmentKnobs.h"

@@ -4,7 +4,7 @@
 #include "TopoGPUColouring.h"
 #include "TopoGPUFilterRun.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 #include "core/common/VertexOrder.h"
 #include "core/morse_smale_complex/GradientForest.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"

@@ -5,8 +5,8 @@
 #include "TopoGPUDistributedPiece.h"
 #include "TopoGPUFilterRun.h"
 
-#include "core/common/HostMemory.h"
-#include "core/common/Timer.h"
+#include "base/HostMemory.h"
+#include "base/Timer.h"
 #include "core/rips_persistence/RipsEstimate.h"
 #include "core/rips_persistence/RipsPersistence.h"
 #include "frontend/EnvironmentKnobs.h"

@@ -3,7 +3,7 @@
 #include "TopoGPUDistributedPiece.h"
 #include "TopoGPUFilterRun.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 
 #include <vtkDataArray.h>

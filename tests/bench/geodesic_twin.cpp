@@ -8,7 +8,7 @@
 //
 // MESH.ply: binary little-endian PLY as tests/bench/bench_geodesic.py writes it (double
 // x y z speed per vertex, uchar-int faces).
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/EikonalMesh.h"
 #include "core/eikonal/Patches.h"

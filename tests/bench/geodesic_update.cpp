@@ -11,8 +11,8 @@
 // Prints one JSON object: per update its seconds, the solver that ran, its stages and the
 // seconds outside them ("unaccounted").
 #include "core/common/DeviceWarmUp.h"
-#include "core/common/ParallelCopy.h"
-#include "core/common/Timer.h"
+#include "base/ParallelCopy.h"
+#include "base/Timer.h"
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/Preparation.h"
 #include "frontend/EnvironmentKnobs.h"

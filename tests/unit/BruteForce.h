@@ -3,7 +3,7 @@
 // under test with itself.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <algorithm>
 #include <array>

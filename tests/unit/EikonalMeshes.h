@@ -2,7 +2,7 @@
 // tests/gpu/gpu_equality.cpp): flat squares, regular or jittered, and icospheres.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <algorithm>
 #include <array>

@@ -6,7 +6,7 @@
 
 #include "EikonalMeshes.h"
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/EikonalMesh.h"
 #include "core/eikonal/Patches.h"

@@ -2,7 +2,7 @@
 // them (../shared/data/ttk-reference/volumes.json), for the tests that read them all.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <dirent.h>
 

@@ -2,7 +2,7 @@
 // and their inputs (random fields, grid names).
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 

@@ -4,8 +4,8 @@
 #include "core/common/BackendSelection.h"
 #include "core/common/Fallback.h"
 #include "core/common/VertexOrder.h"
-#include "cuda/common/GpuDevice.h"
-#include "cuda/common/VertexOrderGpu.h"
+#include "core/common/GpuDevice.h"
+#include "core/common/VertexOrderGpu.h"
 
 #include <gtest/gtest.h>
 

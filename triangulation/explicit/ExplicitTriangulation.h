@@ -6,7 +6,7 @@
 // takes 32-bit ids when its values fit (64-bit otherwise, or when forced).
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "triangulation/Relations.h"
 
 #include <array>

@@ -2,7 +2,7 @@
 // loop over ids, the sort of a simplex's few vertices, and the connectivity's cell count.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>

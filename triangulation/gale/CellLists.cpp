@@ -2,7 +2,7 @@
 // external cells (touching it otherwise), and the search of a cell among them.
 #include "GaleTriangulation.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 #include "triangulation/explicit/MeshBuilding.h"
 #include "triangulation/gale/CellSegments.h"
 #include "triangulation/gale/detail/GaleRuntime.h"

@@ -4,7 +4,7 @@
 // vertices is in, each named once.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 namespace topogpu::gale {
 

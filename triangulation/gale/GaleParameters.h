@@ -2,7 +2,7 @@
 // and the statistics it reports (the paper's figure 10 breakdown).
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <cstddef>
 #include <cstdint>

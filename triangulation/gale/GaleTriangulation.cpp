@@ -3,7 +3,7 @@
 // and its reports.
 #include "GaleTriangulation.h"
 
-#include "core/common/Timer.h"
+#include "base/Timer.h"
 #include "triangulation/explicit/MeshBuilding.h"
 #include "triangulation/gale/detail/GaleRuntime.h"
 #include "triangulation/gale/detail/RelationServer.h"

@@ -8,7 +8,7 @@
 // (docs/triangulation.md, "GALE").
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "triangulation/Relations.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/gale/GaleParameters.h"

@@ -6,7 +6,7 @@
 // them, the device's cell lists while the host renumbers its own.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 #include <cstdint>
 #include <memory>

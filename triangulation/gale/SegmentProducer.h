@@ -3,8 +3,8 @@
 // plan with, and the CPU producer. cuda/gale implements the GPU producer.
 #pragma once
 
-#include "core/common/Types.h"
-#include "core/common/Warning.h"
+#include "base/Types.h"
+#include "base/Warning.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 
 #include <array>

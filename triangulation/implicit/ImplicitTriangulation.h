@@ -3,7 +3,7 @@
 // vertex coordinates, so it costs no memory whatever the grid size.
 #pragma once
 
-#include "core/common/GridStencil.h"
+#include "base/GridStencil.h"
 #include "triangulation/Relations.h"
 
 #include <algorithm>

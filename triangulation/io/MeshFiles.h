@@ -5,7 +5,7 @@
 // partial read).
 #pragma once
 
-#include "core/common/ScalarArray.h"
+#include "base/ScalarArray.h"
 
 #include <array>
 #include <cstdint>

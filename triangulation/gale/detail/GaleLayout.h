@@ -4,7 +4,7 @@
 // its header, read them without an indirection.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 
 #include <cstdint>

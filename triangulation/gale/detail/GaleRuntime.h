@@ -3,7 +3,7 @@
 // relation, the consumers' front, and what construction measured and warned about.
 #pragma once
 
-#include "core/common/Warning.h"
+#include "base/Warning.h"
 #include "triangulation/Relations.h"
 #include "triangulation/gale/GaleParameters.h"
 #include "triangulation/gale/GpuProducerFactory.h"

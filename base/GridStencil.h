@@ -14,7 +14,7 @@
 // simplex, the link classifier, the CUDA kernel and the implicit triangulation follow.
 #pragma once
 
-#include "core/common/Types.h"
+#include "base/Types.h"
 
 namespace topogpu::grid {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/common/ScalarArray.h"
+#include "base/ScalarArray.h"
 
 namespace topogpu::gpu {
 

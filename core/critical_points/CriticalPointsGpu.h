@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/common/GridStencil.h"
-#include "core/common/ScalarArray.h"
+#include "base/GridStencil.h"
+#include "base/ScalarArray.h"
 
 #include <vector>
 

@@ -1,8 +1,8 @@
 // Numeric model and small shared types of TopoGPU (VTK-free, CUDA-free).
 #pragma once
 
-#include "core/common/PrintableText.h"
-#include "core/common/Warning.h"
+#include "base/PrintableText.h"
+#include "base/Warning.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,0 +1,21 @@
+// The Morse-Smale complex's gpu:: entry points (stage 2, and stage 3's saddle
+// connections) in a build without CUDA.
+#include "core/common/NoCuda.h"
+#include "core/morse_smale_complex/MorseSmaleComplexGpu.h"
+#include "core/morse_smale_complex/SaddleConnectionsGpu.h"
+
+namespace topogpu::gpu {
+
+void computeMorseSmaleComplex(const cubical::Grid&, const ScalarArrayView&, bool,
+                              const Monitor&, morse_smale_complex::Output&) {
+  throwNoCuda("morse-smale complex");
+}
+
+void computeSaddleConnections(const cubical::Grid&, const std::vector<std::uint8_t>&,
+                              const std::vector<SimplexId>&,
+                              const std::vector<SimplexId>&, const Monitor&,
+                              saddle_connections::SaddleConnections&, RunReport&) {
+  throwNoCuda("saddle connections");
+}
+
+} // namespace topogpu::gpu
