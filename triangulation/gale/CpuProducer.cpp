@@ -4,7 +4,6 @@
 // read of the cells.
 #include "SegmentProducer.h"
 
-#include "triangulation/explicit/MeshBuilding.h"
 #include "triangulation/gale/GaleTriangulation.h"
 #include "triangulation/gale/detail/StampTable.h"
 #include "triangulation/gale/detail/TetFaces.h"
@@ -24,7 +23,6 @@ namespace topogpu {
 
 using gale::detail::kTetFaces;
 using gale::detail::StampTable;
-using mesh_building::sortSmall;
 
 namespace gale {
 
