@@ -315,6 +315,14 @@ void computeSiblingsCpu(const GaleTriangulation& mesh, ServedRelation relation,
 
 namespace {
 
+// Segment s's vertices: new ids [a, b).
+struct SegmentVertices {
+  SimplexId a, b;
+  SegmentVertices(const GaleTriangulation& mesh, SimplexId s)
+      : a(mesh.segmentStart(s)), b(mesh.segmentStart(s + 1)) {}
+  bool contains(SimplexId n) const { return n >= a && n < b; }
+};
+
 // The cells touching a segment, internal ones first (each list in the mesh's order):
 // visit(cell, its sorted new-id tuple).
 template <typename Visit>
@@ -330,16 +338,15 @@ void forTouching(const GaleTriangulation& mesh, SimplexId segment, Visit&& visit
 // VF in 3D: each vertex's triangles, from the faces of its touching cells.
 void computeVertexTriangles(const GaleTriangulation& mesh, SimplexId s,
                             SegmentRelation& out) {
-  const SimplexId a = mesh.segmentStart(s), b = mesh.segmentStart(s + 1);
-  auto inSegment = [&](SimplexId n) { return n >= a && n < b; };
-  const SimplexId vertexRows = b - a;
+  const SegmentVertices segment(mesh, s);
+  const SimplexId vertexRows = segment.b - segment.a;
   std::vector<std::pair<SimplexId, SimplexId>> pairs;
   forTouching(mesh, s, [&](SimplexId, const std::array<SimplexId, 4>& t) {
     for (const auto& face : kTetFaces) {
       const SimplexId f = mesh.findTriangleNew(t[face[0]], t[face[1]], t[face[2]]);
       for (const int i : face)
-        if (inSegment(t[i]))
-          pairs.emplace_back(t[i] - a, f);
+        if (segment.contains(t[i]))
+          pairs.emplace_back(t[i] - segment.a, f);
     }
   });
   out.rows =
@@ -350,14 +357,13 @@ void computeVertexTriangles(const GaleTriangulation& mesh, SimplexId s,
 void computeEdgeCofaces(const GaleTriangulation& mesh, ServedRelation relation,
                         SimplexId s, SegmentRelation& out) {
   const int dim = mesh.getDimension();
-  const SimplexId a = mesh.segmentStart(s), b = mesh.segmentStart(s + 1);
-  auto inSegment = [&](SimplexId n) { return n >= a && n < b; };
+  const SegmentVertices segment(mesh, s);
   const SimplexId cells = mesh.getNumberOfCells();
   std::vector<std::pair<SimplexId, SimplexId>> pairs;
   const SimplexId e0 = mesh.edgeBegin(s), edgeRows = mesh.edgeBegin(s + 1) - e0;
   forTouching(mesh, s, [&](SimplexId c, const std::array<SimplexId, 4>& t) {
     for (int i = 0; i <= dim; ++i) {
-      if (!inSegment(t[i]))
+      if (!segment.contains(t[i]))
         continue;
       for (int j = i + 1; j <= dim; ++j) {
         const SimplexId row = mesh.findEdgeNew(t[i], t[j]) - e0;
@@ -384,14 +390,13 @@ void computeEdgeCofaces(const GaleTriangulation& mesh, ServedRelation relation,
 // FT: each triangle's cells, from the faces of the touching cells.
 void computeTriangleTets(const GaleTriangulation& mesh, SimplexId s,
                          SegmentRelation& out) {
-  const SimplexId a = mesh.segmentStart(s), b = mesh.segmentStart(s + 1);
-  auto inSegment = [&](SimplexId n) { return n >= a && n < b; };
+  const SegmentVertices segment(mesh, s);
   const SimplexId cells = mesh.getNumberOfCells();
   std::vector<std::pair<SimplexId, SimplexId>> pairs;
   const SimplexId f0 = mesh.triangleBegin(s), rows = mesh.triangleBegin(s + 1) - f0;
   forTouching(mesh, s, [&](SimplexId c, const std::array<SimplexId, 4>& t) {
     for (const auto& face : kTetFaces)
-      if (inSegment(t[face[0]]))
+      if (segment.contains(t[face[0]]))
         pairs.emplace_back(mesh.findTriangleNew(t[face[0]], t[face[1]], t[face[2]]) - f0,
                            c);
   });
@@ -444,12 +449,11 @@ void computeTetNeighbors(const GaleTriangulation& mesh, SimplexId s,
 void computeFacetFlags(const GaleTriangulation& mesh, SimplexId s, bool edges,
                        bool triangles, SegmentRelation& out) {
   const int dim = mesh.getDimension();
-  const SimplexId a = mesh.segmentStart(s), b = mesh.segmentStart(s + 1);
-  auto inSegment = [&](SimplexId n) { return n >= a && n < b; };
-  const SimplexId vertexRows = b - a;
+  const SegmentVertices segment(mesh, s);
+  const SimplexId vertexRows = segment.b - segment.a;
   // Facets (dim vertices) with a vertex in the segment, counted over the cells
-  // touching it: every cell holding such a facet touches the segment, so the counts
-  // are exact; a facet in one cell is on the boundary.
+  // touching it: every cell holding such a facet touches the segment, so the
+  // counts are exact; a facet in one cell is on the boundary.
   std::vector<std::array<SimplexId, 3>> facets;
   forTouching(mesh, s, [&](SimplexId, const std::array<SimplexId, 4>& t) {
     for (int omit = 0; omit <= dim; ++omit) {
@@ -459,7 +463,7 @@ void computeFacetFlags(const GaleTriangulation& mesh, SimplexId s, bool edges,
       for (int i = 0; i <= dim; ++i) {
         if (i == omit)
           continue;
-        touches |= inSegment(t[i]);
+        touches |= segment.contains(t[i]);
         f[m++] = t[i];
       }
       if (touches)
@@ -478,20 +482,20 @@ void computeFacetFlags(const GaleTriangulation& mesh, SimplexId s, bool edges,
     std::size_t j = i + 1;
     while (j < facets.size() && facets[j] == facets[i])
       ++j;
-    if (j - i > 2 && inSegment(facets[i][0]))
+    if (j - i > 2 && segment.contains(facets[i][0]))
       ++out.nonManifoldFacets; // counted by the segment of its lowest vertex
     if (j - i == 1) {
       const auto& f = facets[i];
       for (int p = 0; p < dim; ++p) {
-        if (inSegment(f[p]))
-          out.vertexFlags[f[p] - a] = 1;
+        if (segment.contains(f[p]))
+          out.vertexFlags[f[p] - segment.a] = 1;
         if (!edges)
           continue;
         for (int q = p + 1; q < dim; ++q)
-          if (inSegment(f[p]))
+          if (segment.contains(f[p]))
             out.edgeFlags[mesh.findEdgeNew(f[p], f[q]) - e0] = 1;
       }
-      if (triangles && inSegment(f[0]))
+      if (triangles && segment.contains(f[0]))
         out.triangleFlags[mesh.findTriangleNew(f[0], f[1], f[2]) - t0] = 1;
     }
     i = j;
