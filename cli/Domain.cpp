@@ -264,6 +264,7 @@ void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
       args.integer("--segments-per-request", parameters.segmentsPerRequest, 0, 1 << 20));
   parameters.producer =
       kind == "gale-gpu" ? gale::ProducerKind::Gpu : gale::ProducerKind::Cpu;
+  parameters.gpuFactory = gpu::galeGpuProducerFactory();
   // msc follows V-paths across the mesh, revisiting segments in any order.
   parameters.randomAccess = context.command == "msc";
   context.activity = "building the GALE triangulation of '" + domain.input + "' (" +
@@ -312,7 +313,8 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
   // read and built (the GPU producer waits for it, not for a cold start)
   std::future<void> gpuContext;
   if (kind == "gale-gpu")
-    gpuContext = std::async(std::launch::async, [] { gpu::startGaleGpuContext(); });
+    gpuContext = std::async(std::launch::async,
+                            [] { gpu::galeGpuProducerFactory()->startContext(); });
   const Timer readTimer;
   Domain domain =
       args.has("--raw") ? loadRaw(args, context) : loadMesh(args, context, gale);

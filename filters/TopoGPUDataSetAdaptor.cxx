@@ -1,5 +1,7 @@
 #include "TopoGPUDataSetAdaptor.h"
 
+#include "cuda/gale/GaleGpu.h"
+
 #include <vtkCellArray.h>
 #include <vtkCellType.h>
 #include <vtkCellTypes.h>
@@ -204,6 +206,7 @@ TriangulationResult makeTriangulation(vtkDataSet* input, TriangulationChoice cho
   gale::Parameters chosen = parameters;
   chosen.producer = choice == TriangulationChoice::GaleGpu ? gale::ProducerKind::Gpu
                                                            : gale::ProducerKind::Cpu;
+  chosen.gpuFactory = gpu::galeGpuProducerFactory();
   // The explicit mesh validated the cells (same checks): GALE takes them from it, and
   // it is dropped here.
   auto mesh = std::get<std::shared_ptr<ExplicitTriangulation>>(result.triangulation);

@@ -30,6 +30,7 @@
 //   gpu_equality --gale-only           GALE's GPU producer cases only (fault injection
 //                                      included unless --no-faults)
 #include "core/common/BackendSelection.h"
+#include "core/common/GpuDevice.h"
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPoints.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
@@ -45,11 +46,10 @@
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/rips_persistence/RipsInput.h"
 #include "core/rips_persistence/RipsPersistence.h"
-#include "core/scalar_field_smoother/ScalarFieldSmoother.h"
-#include "core/common/GpuDevice.h"
-#include "core/eikonal/EikonalGpu.h"
-#include "cuda/rips_persistence/RipsHostTwin.h"
 #include "core/rips_persistence/RipsPersistenceGpu.h"
+#include "core/scalar_field_smoother/ScalarFieldSmoother.h"
+#include "cuda/gale/GaleGpu.h"
+#include "cuda/rips_persistence/RipsHostTwin.h"
 #include "frontend/EnvironmentKnobs.h"
 #include "tests/unit/BruteForce.h"
 #include "tests/unit/EikonalMeshes.h"
@@ -2034,6 +2034,7 @@ void galeGpuBoundaryOfOddMeshes() {
       points.insert(points.end(), {double(v % 3), double((v / 3) % 3), double(v / 9)});
     gale::Parameters parameters;
     parameters.producer = gale::ProducerKind::Gpu;
+    parameters.gpuFactory = gpu::galeGpuProducerFactory();
     parameters.segmentCapacity = 2;
     auto gale = GaleTriangulation::fromExplicit(mesh, points, parameters);
     gale->precondition(BoundaryVertices);
@@ -2073,6 +2074,7 @@ void galeGpuProducer() {
     gale::Parameters parameters;
     parameters.segmentCapacity = capacity;
     parameters.producer = gale::ProducerKind::Gpu;
+    parameters.gpuFactory = gpu::galeGpuProducerFactory();
     auto gale = GaleTriangulation::fromExplicit(mesh, points, parameters);
     expect(gale->producerName() == "gpu" && gale->warnings().empty(),
            tag + ": no GPU producer: " + joined(gale->warnings()));
@@ -2140,6 +2142,7 @@ void galeGpuProducer() {
     simplicial::execute(copy, viewOf(field), {}, Monitor{}, expected);
     gale::Parameters parameters;
     parameters.producer = gale::ProducerKind::Gpu;
+    parameters.gpuFactory = gpu::galeGpuProducerFactory();
     parameters.segmentsPerRequest = 96;
     parameters.cacheSegments = 512;
     auto gale = GaleTriangulation::fromExplicit(mesh, points, parameters);
@@ -2177,6 +2180,7 @@ void galeGpuProducer() {
   runWithInjectedFault("GALE boundary fault", "gale boundary", [&] {
     gale::Parameters parameters;
     parameters.producer = gale::ProducerKind::Gpu;
+    parameters.gpuFactory = gpu::galeGpuProducerFactory();
     auto gale = GaleTriangulation::fromExplicit(mesh, points, parameters);
     critical_points::Output out;
     critical_points::execute(*gale, viewOf(field), {Backend::Cpu}, Monitor{}, out);
@@ -2189,6 +2193,7 @@ void galeGpuProducer() {
   });
   gale::Parameters parameters;
   parameters.producer = gale::ProducerKind::Gpu;
+  parameters.gpuFactory = gpu::galeGpuProducerFactory();
   auto gale = GaleTriangulation::fromExplicit(mesh, points, parameters);
   critical_points::Output out;
   runWithInjectedFault("GALE producer fault", "gale producer", [&] {
@@ -2238,6 +2243,7 @@ void galeGpuMorseSmale() {
   gale::Parameters parameters;
   parameters.segmentCapacity = 64;
   parameters.producer = gale::ProducerKind::Gpu;
+  parameters.gpuFactory = gpu::galeGpuProducerFactory();
   auto gale = GaleTriangulation::fromExplicit(mesh, points, parameters);
   expect(gale->producerName() == "gpu",
          "GALE GPU Morse-Smale: no GPU producer: " + joined(gale->warnings()));

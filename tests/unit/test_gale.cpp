@@ -11,6 +11,7 @@
 #include "core/critical_points/CriticalPoints.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/gale/CellSegments.h"
 #include "triangulation/gale/GaleTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
@@ -20,6 +21,8 @@
 #include <atomic>
 #include <cmath>
 #include <fstream>
+#include <mutex>
+#include <numeric>
 #include <random>
 #include <set>
 #include <thread>
@@ -602,6 +605,150 @@ TEST(Gale, GpuProducerFallsBackWithAWarning) {
   EXPECT_NE(g.warnings()[0].text.find("CPU producers"), std::string::npos);
   g.precondition(VV);
   EXPECT_EQ(g.getVertexNeighborNumber(0), 3);
+}
+
+// A GPU producer's factory as the front ends pass cuda/gale's (gale::Parameters::
+// gpuFactory): the construction runs its parts and serves the relations with the
+// producer make() returned; without one, make()'s reason reaches the warning.
+class RecordingFactory : public gale::GpuProducerFactory {
+public:
+  struct Cells : gale::DeviceCells {};
+  struct Start : gale::DeviceStart {};
+  explicit RecordingFactory(std::shared_ptr<gale::SegmentProducer> producer)
+      : producer_(std::move(producer)) {}
+  void startContext() const override { ++contexts; }
+  std::shared_ptr<gale::DeviceCells> uploadCells(const std::int32_t*,
+                                                 std::size_t count) const override {
+    uploaded = count;
+    return std::make_shared<Cells>();
+  }
+  std::shared_ptr<gale::DeviceStart>
+  begin(const GaleTriangulation& mesh,
+        std::shared_ptr<gale::DeviceCells> cells) const override {
+    cellsCameBack = dynamic_cast<Cells*>(cells.get()) != nullptr;
+    segments = mesh.getNumberOfSegments();
+    return std::make_shared<Start>();
+  }
+  bool cellOffsets(const gale::DeviceStart*, std::vector<SimplexId>&,
+                   std::vector<SimplexId>&) const override {
+    return false; // the host builds its own cell lists
+  }
+  std::shared_ptr<gale::SegmentProducer> make(const GaleTriangulation&,
+                                              std::shared_ptr<gale::DeviceStart> start,
+                                              std::string& why) const override {
+    startCameBack = dynamic_cast<Start*>(start.get()) != nullptr;
+    if (!producer_)
+      why = "the recording factory has none";
+    return producer_;
+  }
+  mutable std::atomic<int> contexts{0};
+  mutable std::atomic<std::size_t> uploaded{0};
+  mutable std::atomic<SimplexId> segments{-1};
+  mutable std::atomic<bool> cellsCameBack{false}, startCameBack{false};
+
+private:
+  std::shared_ptr<gale::SegmentProducer> producer_;
+};
+
+// Named as the GPU producer, planning with its own traits: the relation servers read
+// the traits (a batch of 5 segments per request), never the name.
+class TraitsProducer : public gale::SegmentProducer {
+public:
+  std::string name() const override { return "gpu"; }
+  gale::ProducerTraits traits() const override {
+    gale::ProducerTraits traits;
+    traits.segmentsPerRequest = 5;
+    return traits;
+  }
+  void compute(const GaleTriangulation& mesh, gale::ServedRelation relation,
+               const std::vector<SimplexId>& segments,
+               std::vector<gale::SegmentPointer>& out) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      largest_ = std::max(largest_, segments.size());
+    }
+    cpu_->compute(mesh, relation, segments, out);
+  }
+  std::size_t largestBatch() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return largest_;
+  }
+
+private:
+  std::shared_ptr<gale::SegmentProducer> cpu_ = gale::makeCpuProducer();
+  mutable std::mutex mutex_;
+  std::size_t largest_ = 0;
+};
+
+TEST(Gale, GpuProducerComesFromTheGivenFactory) {
+  std::mt19937 rng(5);
+  const SimplexId nx = 9, ny = 8, nz = 7, nv = nx * ny * nz;
+  const std::vector<SimplexId> cells = flatten(shuffledCells(kuhnCells(nx, ny, nz), rng));
+  ExplicitTriangulation e(nv, 3, cells);
+  e.precondition(VV);
+  auto producer = std::make_shared<TraitsProducer>();
+  auto factory = std::make_shared<RecordingFactory>(producer);
+  gale::Parameters p = tiny(10, 0, 0);
+  p.producer = gale::ProducerKind::Gpu;
+  p.gpuFactory = factory;
+  auto g = GaleTriangulation::fromCells32(
+      nv, 3, std::vector<std::int32_t>(cells.begin(), cells.end()),
+      gridPoints(nx, ny, nz), p);
+  EXPECT_EQ(factory->contexts.load(), 1);
+  EXPECT_EQ(factory->uploaded.load(), cells.size());
+  EXPECT_TRUE(factory->cellsCameBack.load());
+  EXPECT_EQ(factory->segments.load(), g->getNumberOfSegments());
+  EXPECT_TRUE(factory->startCameBack.load());
+  EXPECT_EQ(g->producerName(), "gpu");
+  EXPECT_TRUE(g->warnings().empty());
+  ASSERT_GT(g->getNumberOfSegments(), 5);
+  g->precondition(VV);
+  for (SimplexId v = 0; v < nv; ++v) {
+    ASSERT_EQ(g->getVertexNeighborNumber(v), e.getVertexNeighborNumber(v)) << v;
+    for (int i = 0; i < e.getVertexNeighborNumber(v); ++i)
+      ASSERT_EQ(g->getVertexNeighbor(v, i), e.getVertexNeighbor(v, i)) << v;
+  }
+  EXPECT_EQ(producer->largestBatch(), 5u);
+
+  auto none = std::make_shared<RecordingFactory>(nullptr);
+  p.gpuFactory = none;
+  auto fallback = GaleTriangulation::fromExplicit(e, gridPoints(nx, ny, nz), p);
+  EXPECT_EQ(none->contexts.load(), 1);
+  EXPECT_EQ(fallback->producerName(), "cpu");
+  ASSERT_EQ(fallback->warnings().size(), 1u);
+  EXPECT_EQ(fallback->warnings()[0].code, WarningCode::GaleNoGpuProducer);
+  EXPECT_NE(fallback->warnings()[0].text.find("the recording factory has none"),
+            std::string::npos);
+}
+
+// The I_T rule the host's lists and the GPU producer's kernel share: a cell is internal
+// to its lowest vertex's segment and external to each other segment of its vertices,
+// once (against sets of segments, on random cells and segmentations).
+TEST(Gale, CellSegmentsPlaceACellByItsLowestVertex) {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 2000; ++round) {
+    const int arity = 3 + int(rng() % 2);
+    const SimplexId n = 4 + SimplexId(rng() % 20);
+    std::vector<SimplexId> segmentOf(std::size_t(n), 0);
+    for (SimplexId v = 0; v < n; ++v)
+      segmentOf[std::size_t(v)] = SimplexId(rng() % 5);
+    std::vector<SimplexId> all(static_cast<std::size_t>(n));
+    std::iota(all.begin(), all.end(), SimplexId(0));
+    std::shuffle(all.begin(), all.end(), rng);
+    const std::vector<SimplexId> cell(all.begin(), all.begin() + arity);
+    SimplexId own = -1, others[3] = {-1, -1, -1};
+    const int count = gale::cellSegments(
+        cell.data(), arity, [&](SimplexId v) { return segmentOf[std::size_t(v)]; }, own,
+        others);
+    const SimplexId lowest = *std::min_element(cell.begin(), cell.end());
+    ASSERT_EQ(own, segmentOf[std::size_t(lowest)]);
+    std::set<SimplexId> expected;
+    for (const SimplexId v : cell)
+      expected.insert(segmentOf[std::size_t(v)]);
+    expected.erase(own);
+    ASSERT_EQ(count, int(expected.size()));
+    ASSERT_EQ(std::set<SimplexId>(others, others + count), expected);
+  }
 }
 
 TEST(Gale, MissingRelationIsCaughtInDebugBuilds) {

@@ -11,6 +11,10 @@
 #include "base/Types.h"
 #include "triangulation/Relations.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/gale/GaleParameters.h"
+#include "triangulation/gale/GpuProducerFactory.h"
+#include "triangulation/gale/SegmentProducer.h"
+#include "triangulation/gale/detail/GaleLayout.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -19,11 +23,8 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <functional>
-#include <future>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,178 +33,11 @@ namespace topogpu {
 
 class GaleTriangulation;
 
-namespace gpu {
-struct GaleGpuCells;
-} // namespace gpu
-
 namespace gale {
 
-// What a producer computes, one kind per request queue.
-enum ServedRelation : int {
-  kVertexNeighbors, // VV, rows ascending by input id
-  kVertexEdges,     // VE, parallel to VV's rows
-  kVertexTriangles, // VF in 3D (in 2D VF is the star)
-  kVertexStar,      // VT in 3D, VF in 2D
-  kEdgeTriangles,   // EF
-  kEdgeTets,        // ET
-  kTriangleTets,    // FT
-  kTetNeighbors,    // TT, rows of the segment's internal tets
-  kBoundaryFlags,   // vertices, edges, triangles of the segment
-  kServedRelationCount
-};
-const char* servedRelationName(int relation);
-
-enum class ProducerKind {
-  Cpu, // the relations computed on the CPU by the leader (ACTOPO-like mode)
-  Gpu, // a CUDA producer (cuda/gale); falls back to Cpu with a warning when missing
-};
-
-struct Parameters {
-  SimplexId segmentCapacity = 100; // N: most vertices in an octree leaf (segment)
-  // Consecutive leaves (Z-order) packed into segments of at most N vertices; false: a
-  // segment per leaf.
-  bool packLeaves = true;
-  // Segments computed per request: the requested one and the following ones (the
-  // paper's n_b * t_b / t_s); 1 disables the precomputation. 0: 16 for the CPU
-  // producer, 512 for the GPU one (launches of 128 segments, pipelined).
-  int segmentsPerRequest = 0;
-  // How far (segments) the leaders compute ahead of the consumers of a segment-order
-  // loop (parallelForSegments); 0: two batches, or none when consumers help (they use
-  // every core already). Bounded by half the cache.
-  int lookaheadSegments = 0;
-  // Segments kept per relation (least recently used evicted; the boundary flags, a byte
-  // per simplex, are all kept). 0: the lookahead window twice plus 64 per core (at least
-  // 256), so segments behind a loop's front are dropped.
-  int cacheSegments = 0;
-  std::size_t cacheBytes = std::size_t(1) << 30; // per relation; 0 = no byte cap
-  ProducerKind producer = ProducerKind::Cpu;
-  // For algorithms that revisit segments in any order (the Morse-Smale complex follows
-  // V-paths across the mesh): with cacheSegments 0, every computed segment is kept,
-  // within cacheBytes, instead of a window around a segment-order loop's front.
-  bool randomAccess = false;
-  // A consumer that misses a segment nobody computes yet computes it itself when the
-  // producer allows it (the CPU producer does), instead of queueing and waiting.
-  bool consumersHelp = true;
-};
-
-// One segment's rows of one relation, in input ids: row r belongs to the r-th simplex
-// of the segment (vertex, edge, triangle or internal tet, in GALE's numbering).
-struct SegmentRelation {
-  CompressedRows rows;
-  // kBoundaryFlags only: one byte per vertex, edge and triangle of the segment.
-  std::vector<std::uint8_t> vertexFlags, edgeFlags, triangleFlags;
-  SimplexId nonManifoldFacets =
-      0; // kBoundaryFlags: facets (lowest vertex here) in > 2 cells
-  std::size_t bytes() const;
-};
-using SegmentPointer = std::shared_ptr<const SegmentRelation>;
-
-// Computes a batch of segments of one relation; called by the relation's leader thread
-// (and by consumers for one segment when consumersMayCompute(relation)). A GPU producer
-// implements the same interface. Throwing fails every consumer
-// waiting on the batch (and later requests of that relation) with the error.
-class SegmentProducer {
-public:
-  virtual ~SegmentProducer() = default;
-  virtual std::string name() const = 0;
-  virtual void compute(const GaleTriangulation& mesh, ServedRelation relation,
-                       const std::vector<SimplexId>& segments,
-                       std::vector<SegmentPointer>& out) = 0;
-  // The leader's call: as compute, and a producer that finishes a batch in parts may
-  // call ready(first, last) once out[first, last) is filled, so that those segments
-  // are handed out before the rest (each segment is handed out once).
-  using Ready = std::function<void(std::size_t first, std::size_t last)>;
-  virtual void computeStreaming(const GaleTriangulation& mesh, ServedRelation relation,
-                                const std::vector<SimplexId>& segments,
-                                std::vector<SegmentPointer>& out, const Ready& ready) {
-    (void)ready;
-    compute(mesh, relation, segments, out);
-  }
-  // The per-segment cell lists (I_T) when the producer built them (the GPU producer in
-  // 3D), for the host's first CPU computation; false when it has none.
-  virtual bool downloadCellLists(IdArray& internal, IdArray& external) {
-    (void)internal;
-    (void)external;
-    return false;
-  }
-  // The edge and/or triangle lists (vertex tuples, new ids ascending, sorted; offsets
-  // per segment) when the producer builds them (the GPU producer); false when not.
-  virtual bool buildSimplexLists(bool edges, bool triangles, IdArray& edgeVertices,
-                                 std::vector<SimplexId>& edgeOffsets,
-                                 IdArray& triangleVertices,
-                                 std::vector<SimplexId>& triangleOffsets) {
-    (void)edges, (void)triangles, (void)edgeVertices, (void)edgeOffsets;
-    (void)triangleVertices, (void)triangleOffsets;
-    return false;
-  }
-  // Whether the producer computes this relation's segments off the CPU (the GPU
-  // producer's VV, star, VE and vertex flags): then nothing on the host reads the cell
-  // lists for it.
-  virtual bool servesOnDevice(ServedRelation relation) const {
-    (void)relation;
-    return false;
-  }
-  // What went wrong but was handled (a GPU failure and the switch to the CPU).
-  virtual std::vector<Warning> warnings() const { return {}; }
-  // Whether a consumer thread may call compute() itself for one segment of this
-  // relation it misses (work sharing): only where compute() is thread-safe and never
-  // waits on anything (the CPU producer; the GPU one for the relations it hands to the
-  // CPU) the answer is yes.
-  virtual bool consumersMayCompute(ServedRelation) const { return false; }
-  // Called on a consumer that computed segment s of `relation` itself, once it is
-  // published: the producer may compute the segment's sibling relations from what that
-  // thread just read and offer them (GaleTriangulation::offerSibling). Never throws.
-  virtual void computeSiblings(const GaleTriangulation&, ServedRelation, SimplexId) {}
-  // The producer's own split of its time (seconds): preparation, kernel and copies,
-  // integration (the paper's figure 10); zeros when it does not measure them.
-  virtual std::array<double, 3> stageSeconds() const { return {0, 0, 0}; }
-};
-
-// Rows from (row, value) pairs, each row sorted and without duplicates (producers).
-CompressedRows rowsFromPairs(std::vector<std::pair<SimplexId, SimplexId>>& pairs,
-                             SimplexId rowCount, SimplexId maxValue);
-
-// The CPU producer (one segment per task, the batch in parallel on TBB).
-std::shared_ptr<SegmentProducer> makeCpuProducer();
-// The CPU computation of one segment, shared by the CPU producer and the tests.
-SegmentPointer computeSegmentCpu(const GaleTriangulation& mesh, ServedRelation relation,
-                                 SimplexId segment);
-
-// GALE's initialization (section 4.3), by stage, in seconds.
-struct InitializationSeconds {
-  double segmentationSeconds = 0; // the octree, the renumbering
-  double cellListSeconds = 0;     // cells in new ids, internal / external cells (I_T)
-  double producerSeconds = 0;     // the producer's setup (the GPU's uploads)
-  // edge / triangle lists (I_E, I_F) and the cells' tuple order, built when an
-  // algorithm's precondition asks for them (inside its precondition's time)
-  double simplexListSeconds = 0;
-  // Construction alone: what precondition adds is not in it.
-  double construction() const {
-    return segmentationSeconds + cellListSeconds + producerSeconds;
-  }
-  double total() const { return construction() + simplexListSeconds; }
-};
-
-struct Statistics {
-  double initializationSeconds = 0; // initialization.total()
-  InitializationSeconds initialization;
-  // The cells' checks, the same as the explicit backend's construction (not GALE's own
-  // initialization: both backends validate a mesh the same way).
-  double validationSeconds = 0;
-  double consumerWaitSeconds = 0; // summed over consumer threads
-  // The wait's breakdown (the paper's figure 10), summed: requests waiting in the queue
-  // for the leader, the producers' batches (preparation, kernel + copies, integration
-  // when the producer measures them), and the segments consumers computed themselves.
-  double queueSeconds = 0, producerSeconds = 0;
-  double prepareSeconds = 0, kernelSeconds = 0, integrateSeconds = 0;
-  double consumerComputeSeconds = 0;
-  std::uint64_t requests = 0; // queue round trips (consumer cache misses)
-  std::uint64_t batches = 0;  // leader wake-ups
-  std::uint64_t segmentsComputed = 0;
-  std::uint64_t segmentsComputedByConsumers = 0;
-  std::uint64_t segmentsAhead = 0; // computed ahead of a segment-order loop
-  std::size_t peakCacheBytes = 0;  // all relations together
-};
+namespace detail {
+struct Runtime;
+} // namespace detail
 
 // A segment's relations pinned for one task of GaleTriangulation::parallelForSegments:
 // accessors on its vertices read them without any lookup.
@@ -232,7 +66,7 @@ class RelationServer;
 
 } // namespace gale
 
-class GaleTriangulation {
+class GaleTriangulation : private gale::detail::Layout {
 public:
   // cellDimension 2 (triangles) or 3 (tets), cells as ExplicitTriangulation takes them
   // (validated the same way: same errors). points: x y z per vertex for the octree; empty
@@ -448,7 +282,7 @@ public:
   void ensureHostCellLists() const;
   // BoundaryEdges / BoundaryTriangles when preconditioned: the boundary flags' segments
   // then carry the edge / triangle flags too.
-  Relations boundaryFlagsWanted() const { return boundaryFlagsWanted_.load(); }
+  Relations boundaryFlagsWanted() const;
   bool trianglesBuilt() const { return trianglesBuilt_; }
 
   // CPU producers on a consumer: whether the relation's cache takes segment s computed
@@ -483,6 +317,7 @@ private:
                     std::shared_ptr<gale::SegmentProducer> producer);
   void checkParameters(const std::vector<double>& points) const;
   void startGpuContext(bool producerGiven);
+  const gale::GpuProducerFactory* gpuFactory(bool producerGiven) const;
   void initialize(std::vector<SimplexId>& cellVertices, const std::vector<double>& points,
                   std::shared_ptr<gale::SegmentProducer> producer);
   // Segments (unless done already), cells in new ids, cell lists, the producer.
@@ -497,6 +332,7 @@ private:
   void buildTrianglesWide(); // ids of 2^31 and beyond
   void indexByLowestVertex(const IdArray& simplices, int arity,
                            const std::vector<SimplexId>& offsets, IdArray& first) const;
+  SimplexId internalLowerBound(SimplexId s, const std::array<SimplexId, 4>& key) const;
   const gale::SegmentRelation* acquire(gale::ServedRelation relation,
                                        SimplexId segment) const;
   // The rows of vertex v's segment (pinned when v is in this thread's pinned segment).
@@ -543,6 +379,9 @@ private:
     return oldOfNew_[cells_[c * (dimension_ + 1) + i]];
   }
 
+  // What the inline accessors read is here and in the arrays of the private base
+  // (detail/GaleLayout.h); the relations' machinery is behind runtime_
+  // (detail/GaleRuntime.h).
   int dimension_;
   SimplexId numberOfVertices_;
   SimplexId numberOfCells_ = 0;
@@ -550,38 +389,7 @@ private:
   std::uint64_t instance_; // tells this object's thread-local handles from others'
   std::uint64_t generation_ = 0;
   Relations prepared_ = 0;
-  std::atomic<Relations> boundaryFlagsWanted_{0};
-
-  IdArray cells_; // input connectivity in new vertex ids (input order)
-  const std::int32_t* tets32_ = nullptr; // cells_'s data when 32-bit tets
-  IdArray newOfOld_, oldOfNew_;          // the renumbering, both ways
-  IdArray segmentOfNew_;
-  std::vector<SimplexId> segmentStart_; // I_V
-  // I_T's lists; in 3D with the GPU producer they stay on the device until a CPU
-  // computation asks for them (ensureHostCellLists)
-  mutable IdArray internalCells_, externalCells_;
-  mutable std::atomic<bool> hostCellLists_{true};
-  mutable std::mutex hostCellListsMutex_;
-  std::vector<SimplexId> internalOffsets_, externalOffsets_; // I_T
-  bool edgesBuilt_ = false, trianglesBuilt_ = false;
-  bool internalByTuple_ = false;  // else by id (3D until TT is preconditioned)
-  IdArray edgeNew_, triangleNew_; // new ids, ascending per simplex
-  std::vector<SimplexId> edgeOffsets_, triangleOffsets_; // I_E, I_F
-  IdArray edgeFirst_,
-      triangleFirst_; // per new vertex: its first edge / triangle as lowest
-
-  std::shared_ptr<gale::SegmentProducer> producer_;
-  std::future<void> gpuContext_; // the device's context, started at construction
-  // The 32-bit input cells on the device, uploaded while the host validated them
-  std::shared_ptr<gpu::GaleGpuCells> gpuCells_;
-  std::array<std::unique_ptr<gale::RelationServer>, gale::kServedRelationCount> servers_;
-  std::vector<Warning> warnings_;
-  gale::InitializationSeconds initialization_;
-  double validationSeconds_ = 0;
-  mutable std::atomic<SimplexId> nonManifoldFacets_{-1};
-  // The segment the consumers of a segment-order loop took last (-1 outside one).
-  mutable std::atomic<SimplexId> front_{-1};
-  mutable std::atomic<std::uint64_t> pass_{0}; // segment-order loops ended so far
+  std::unique_ptr<gale::detail::Runtime> runtime_;
 };
 
 } // namespace topogpu
