@@ -32,8 +32,8 @@ import re
 import sys
 import tempfile
 
-FOLDERS = ("core", "cuda", "triangulation", "frontend", "filters", "cli", "plugin")
-SUFFIXES = (".h", ".hpp", ".cpp", ".cxx", ".cu", ".cuh")
+from style_sources import read_known, sources
+
 MAX_FILE_LINES = 800
 MAX_FUNCTION_LINES = 150
 MARKER = re.compile(r"(//|/\*|\*)\s*size:\s*\S")
@@ -313,22 +313,12 @@ def excesses(path, text):
 
 def check(root, known_path):
     found = {}
-    for folder in FOLDERS:
-        for here, dirs, files in os.walk(os.path.join(root, folder)):
-            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "build")))
-            for name in sorted(files):
-                if not name.endswith(SUFFIXES):
-                    continue
-                full = os.path.join(here, name)
-                path = os.path.relpath(full, root).replace(os.sep, "/")
-                with open(full, errors="replace") as f:
-                    text = f.read()
-                for key, what in excesses(path, text):
-                    found.setdefault(key, []).append(what)
-    known = set()
-    if known_path and os.path.exists(known_path):
-        known = {line.strip() for line in open(known_path)
-                 if line.strip() and not line.startswith("#")}
+    for path, full in sources(root):
+        with open(full, errors="replace") as f:
+            text = f.read()
+        for key, what in excesses(path, text):
+            found.setdefault(key, []).append(what)
+    known = read_known(known_path)
     new, gone = sorted(set(found) - known), sorted(known - set(found))
     for key in new:
         print(f"TOO LONG ({', '.join(found[key])}): {key}  (split it, or say why in a "
