@@ -245,7 +245,7 @@ bool buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank
   if (k >= 2 && tri.getDimension() == 2) {
     const int m = gatherStarRanks(tri, v, rank, ls);
     for (int i = 0; i < m; ++i) {
-      const SimplexId* r = &ls.starRanks[std::size_t(3 * i)];
+      const SimplexId* r = &ls.starRanks[3 * std::size_t(i)];
       int local[2], slot[2], n = 0;
       for (int j = 0; j < 3 && n >= 0; ++j)
         if (r[j] != rv) {
@@ -275,7 +275,7 @@ bool buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank
     lowerTets.clear();
     const int m = gatherStarRanks(tri, v, rank, ls);
     for (int i = 0; i < m; ++i) {
-      const SimplexId* r = &ls.starRanks[std::size_t(4 * i)];
+      const SimplexId* r = &ls.starRanks[4 * std::size_t(i)];
       int local[3], slot[3], n = 0;
       for (int j = 0; j < 4; ++j)
         if (r[j] < rv) {
@@ -332,7 +332,7 @@ bool buildLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* rank
     ls.paired[d].assign(std::size_t(count), 0);
     ls.position[d].resize(std::size_t(count));
   }
-  ls.cellAt.resize(std::size_t(k + nt + nq));
+  ls.cellAt.resize(std::size_t(k) + std::size_t(nt) + std::size_t(nq));
   int at = 0;
   for (int a = 0, t = 0, q = 0; a < k; ++a) {
     ls.position[1][a] = at;
@@ -431,11 +431,11 @@ void processLowerStar(const Triangulation& tri, SimplexId v, const SimplexId* ra
               c.slot[omitted] = std::int8_t(j);
         }
       }
-      slot = c.slot[omitted];
+      slot = c.slot[omitted]; // NOLINT(bugprone-signed-char-misuse): a number, 0..3
     } else {
       const StarTet& c = tets[coface];
       const int omitted = c.faces[0] == face ? 0 : c.faces[1] == face ? 1 : 2;
-      slot = c.slot[omitted];
+      slot = c.slot[omitted]; // NOLINT(bugprone-signed-char-misuse): a number, 0..3
     }
     gradient[dim + 1][idOf(dim + 1, coface)] = std::uint8_t(dim + 1 - slot);
     paired[dim][face] = paired[dim + 1][coface] = 1;
