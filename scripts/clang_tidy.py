@@ -5,8 +5,9 @@ compile_commands.json. The .cu files are left out (nvcc's flags are not clang's)
 
     scripts/clang_tidy.py [--all | BASE] [--build DIR] [--jobs N]
 
-By default it checks the sources changed between BASE (default HEAD~1) and HEAD, so a
-commit is checked on what it touched; --all checks every source. The project's headers
+By default it checks the sources changed since BASE (default HEAD~1; the working tree,
+so edits not yet committed count), so a commit is checked on what it touched; --all
+checks every source. The project's headers
 are checked through the sources that include them (.clang-tidy's HeaderFilterRegex).
 Every finding is printed; the run fails when clang-tidy reports an error: a finding of a
 check that .clang-tidy's WarningsAsErrors promotes, or a source that does not compile.
@@ -50,10 +51,12 @@ def compiled_sources(build):
 
 
 def changed_sources(base):
-    r = subprocess.run(["git", "diff", "--name-only", "--diff-filter=ACMR", base, "HEAD"],
+    # The working tree against the base: in CI the tree is HEAD; at a desk, the edits
+    # not yet committed count too.
+    r = subprocess.run(["git", "diff", "--name-only", "--diff-filter=ACMR", base],
                        cwd=ROOT, capture_output=True, text=True)
     if r.returncode != 0:
-        sys.exit(f"clang_tidy: git diff {base} HEAD failed: {r.stderr.strip()}")
+        sys.exit(f"clang_tidy: git diff {base} failed: {r.stderr.strip()}")
     return {line for line in r.stdout.split() if line}
 
 
