@@ -26,196 +26,229 @@ OptionSpec complexOption() {
           "simplicial (vertices, edges, triangles, tets; the default on meshes)"};
 }
 
-// The one table of subcommands: a new module adds its row here.
-const std::vector<Command>& commandTable() {
-  static const std::vector<Command> table = {
-      {"critical-points",
-       "classify the vertices of a scalar field (TTK's ScalarFieldCriticalPoints)",
-       {"--raw FILE --dims X,Y,Z --type T [options]",
-        "--mesh FILE --array NAME [options]"},
-       concat({domainOptions(), galeOptions(), runOptions()}),
-       "Counts minima, 1-saddles, 2-saddles, maxima, degenerate and regular vertices "
-       "(JSON key \"counts\": minimum saddle1 saddle2 maximum degenerate regular).",
-       runCriticalPoints},
-      {"discrete-gradient",
-       "discrete gradient (Robins et al.'s lower stars) on a grid's cubical complex or "
-       "on a simplicial complex (tet or triangle mesh, or a grid's Freudenthal split)",
-       {"--raw FILE --dims X,Y,Z --type T [--complex cubical|simplicial] [options]",
-        "--mesh FILE --array NAME [--complex cubical|simplicial] [options]"},
-       concat({domainOptions(),
-               galeOptions(),
-               {complexOption(),
-                {"--separatrices", "",
-                 "simplicial complex: also count the 1-separatrices as TTK's "
-                 "MorseSmaleComplex does (\"separatrices1\": ascending, descending, "
-                 "saddle_connectors)"}},
-               runOptions()}),
-       "Counts the critical cells of each dimension (JSON key \"critical_cells\": "
-       "[n0, n1, n2, n3], n3 = 0 in 2D): minima, 1-saddles, 2-saddles, maxima of the "
-       "lower-star filtration. --complex cubical (the default on grids): the grid's "
-       "vertices, edges, squares and voxels; an axis of one point is squeezed out (2D). "
-       "--complex simplicial (the default, and the only choice, on meshes): vertices, "
-       "edges, triangles, tets, as TTK's DiscreteGradient (its critical cells are "
-       "TTK's); adds \"simplices\": [V, E, F, T].",
-       runDiscreteGradient},
-      {"msc",
-       "Morse-Smale complex of a grid field (cubical complex) or of any triangulation "
-       "(simplicial complex): arcs (saddle-extremum, saddle-saddle) and manifolds",
-       {"--raw FILE --dims X,Y,Z --type T [--details FILE] [options]",
-        "--mesh FILE --array NAME [--details FILE] [options]"},
-       concat({domainOptions(),
-               galeOptions(),
-               {{"--details", "FILE",
-                 "write the critical cells, arcs [saddle, extremum, multiplicity] "
-                 "(refined-grid ids) and the per-vertex / per-cell labels as JSON "
-                 "(meant for small grids and tests)"},
-                {"--no-saddle-connections", "",
-                 "skip the 1-saddle to 2-saddle arcs (the expensive stage)"},
-                {"--persistence-pairs", "",
-                 "cancel arcs in order of persistence and add the pairs (minimum, "
-                 "1-saddle) and ((d-1)-saddle, maximum), and in 3D with the saddle "
-                 "connections the (1-saddle, 2-saddle) pairs from the Morse "
-                 "complex's boundary, as \"persistence_pairs\""},
-                complexOption()},
-               runOptions()}),
-       "Counts the critical cells (\"critical_cells\": [n0, n1, n2, n3]), the "
-       "saddle-extremum arcs (\"arcs\": {\"saddle1_minimum\", \"saddle2_maximum\"}; in "
-       "2D "
-       "the saddle-maximum arcs start at 1-saddles and are still counted under "
-       "saddle2_maximum), the boundary maxima where ascending paths leave the box, and "
-       "the unlabelled vertices and cells (counted; 0 with the boundary rule), and in 3D "
-       "the 1-saddle to 2-saddle arcs with their numbers of V-paths "
-       "(\"saddle1_saddle2\", "
-       "\"saddle1_saddle2_multiplicity_sum\"). --persistence-pairs adds "
-       "\"persistence_pairs\": {\"pairs\": [[dim, birth_rank, death_rank, birth_cell, "
-       "death_cell, birth_value, death_value], ...], \"essential_minima\", "
-       "\"saddles_left\", \"maxima_left\"}. --complex simplicial (the default on "
-       "meshes, any --triangulation): the same keys on the simplicial gradient (ids are "
-       "simplex ids; --details lists simplices as vertex lists), \"simplices\", and "
-       "TTK 1.2's separatrix counts as \"separatrices1\".",
-       runMorseSmaleComplex},
-      {"smooth",
-       "Laplacian smoothing of a scalar field (TTK's ScalarFieldSmoother)",
-       {"--raw FILE --dims X,Y,Z --type T [--iterations N] [--output FILE] [options]",
-        "--mesh FILE --array NAME [--iterations N] [options]"},
-       concat({domainOptions(),
-               {{"--iterations", "N",
-                 "smoothing passes, 0 to " +
-                     std::to_string(scalar_field_smoother::kMaxIterations) +
-                     " (default 1); each averages every vertex with its neighbours"},
-                {"--output", "FILE",
-                 "write the smoothed field as a raw volume of the input's dims and type "
-                 "(--raw inputs only)"}},
-               runOptions()}),
-       "Reports the value range before and after (JSON keys \"range_before\", "
-       "\"range_after\": min, max) in the input's type (integers rounded to nearest).",
-       runSmooth},
-      {"geodesic",
-       "geodesic distance on a triangle surface from seed vertices (FMM, meshFIM, "
-       "patchFIM on the GPU)",
-       {"--mesh FILE --seeds ID[,ID...] [--solver auto|fmm|fim|fim-mt|gpu] "
-        "[--partition bfs|metis] [--speed-array NAME] [--stop D] "
-        "[--exact-start-radius R|auto] [--out FILE] [--json]"},
-       {{"--mesh", "FILE",
-         "triangle surface (any other cell is refused): .off .ply"
+namespace {
+
+// The rows of the table, one per subcommand.
+Command criticalPointsCommand() {
+  return {"critical-points",
+          "classify the vertices of a scalar field (TTK's ScalarFieldCriticalPoints)",
+          {"--raw FILE --dims X,Y,Z --type T [options]",
+           "--mesh FILE --array NAME [options]"},
+          concat({domainOptions(), galeOptions(), runOptions()}),
+          "Counts minima, 1-saddles, 2-saddles, maxima, degenerate and regular vertices "
+          "(JSON key \"counts\": minimum saddle1 saddle2 maximum degenerate regular).",
+          runCriticalPoints};
+}
+
+Command discreteGradientCommand() {
+  return {
+      "discrete-gradient",
+      "discrete gradient (Robins et al.'s lower stars) on a grid's cubical complex or "
+      "on a simplicial complex (tet or triangle mesh, or a grid's Freudenthal split)",
+      {"--raw FILE --dims X,Y,Z --type T [--complex cubical|simplicial] [options]",
+       "--mesh FILE --array NAME [--complex cubical|simplicial] [options]"},
+      concat({domainOptions(),
+              galeOptions(),
+              {complexOption(),
+               {"--separatrices", "",
+                "simplicial complex: also count the 1-separatrices as TTK's "
+                "MorseSmaleComplex does (\"separatrices1\": ascending, descending, "
+                "saddle_connectors)"}},
+              runOptions()}),
+      "Counts the critical cells of each dimension (JSON key \"critical_cells\": "
+      "[n0, n1, n2, n3], n3 = 0 in 2D): minima, 1-saddles, 2-saddles, maxima of the "
+      "lower-star filtration. --complex cubical (the default on grids): the grid's "
+      "vertices, edges, squares and voxels; an axis of one point is squeezed out (2D). "
+      "--complex simplicial (the default, and the only choice, on meshes): vertices, "
+      "edges, triangles, tets, as TTK's DiscreteGradient (its critical cells are "
+      "TTK's); adds \"simplices\": [V, E, F, T].",
+      runDiscreteGradient};
+}
+
+Command morseSmaleComplexCommand() {
+  return {
+      "msc",
+      "Morse-Smale complex of a grid field (cubical complex) or of any triangulation "
+      "(simplicial complex): arcs (saddle-extremum, saddle-saddle) and manifolds",
+      {"--raw FILE --dims X,Y,Z --type T [--details FILE] [options]",
+       "--mesh FILE --array NAME [--details FILE] [options]"},
+      concat({domainOptions(),
+              galeOptions(),
+              {{"--details", "FILE",
+                "write the critical cells, arcs [saddle, extremum, multiplicity] "
+                "(refined-grid ids) and the per-vertex / per-cell labels as JSON "
+                "(meant for small grids and tests)"},
+               {"--no-saddle-connections", "",
+                "skip the 1-saddle to 2-saddle arcs (the expensive stage)"},
+               {"--persistence-pairs", "",
+                "cancel arcs in order of persistence and add the pairs (minimum, "
+                "1-saddle) and ((d-1)-saddle, maximum), and in 3D with the saddle "
+                "connections the (1-saddle, 2-saddle) pairs from the Morse "
+                "complex's boundary, as \"persistence_pairs\""},
+               complexOption()},
+              runOptions()}),
+      "Counts the critical cells (\"critical_cells\": [n0, n1, n2, n3]), the "
+      "saddle-extremum arcs (\"arcs\": {\"saddle1_minimum\", \"saddle2_maximum\"}; in "
+      "2D "
+      "the saddle-maximum arcs start at 1-saddles and are still counted under "
+      "saddle2_maximum), the boundary maxima where ascending paths leave the box, and "
+      "the unlabelled vertices and cells (counted; 0 with the boundary rule), and in 3D "
+      "the 1-saddle to 2-saddle arcs with their numbers of V-paths "
+      "(\"saddle1_saddle2\", "
+      "\"saddle1_saddle2_multiplicity_sum\"). --persistence-pairs adds "
+      "\"persistence_pairs\": {\"pairs\": [[dim, birth_rank, death_rank, birth_cell, "
+      "death_cell, birth_value, death_value], ...], \"essential_minima\", "
+      "\"saddles_left\", \"maxima_left\"}. --complex simplicial (the default on "
+      "meshes, any --triangulation): the same keys on the simplicial gradient (ids are "
+      "simplex ids; --details lists simplices as vertex lists), \"simplices\", and "
+      "TTK 1.2's separatrix counts as \"separatrices1\".",
+      runMorseSmaleComplex};
+}
+
+Command smoothCommand() {
+  return {
+      "smooth",
+      "Laplacian smoothing of a scalar field (TTK's ScalarFieldSmoother)",
+      {"--raw FILE --dims X,Y,Z --type T [--iterations N] [--output FILE] [options]",
+       "--mesh FILE --array NAME [--iterations N] [options]"},
+      concat({domainOptions(),
+              {{"--iterations", "N",
+                "smoothing passes, 0 to " +
+                    std::to_string(scalar_field_smoother::kMaxIterations) +
+                    " (default 1); each averages every vertex with its neighbours"},
+               {"--output", "FILE",
+                "write the smoothed field as a raw volume of the input's dims and type "
+                "(--raw inputs only)"}},
+              runOptions()}),
+      "Reports the value range before and after (JSON keys \"range_before\", "
+      "\"range_after\": min, max) in the input's type (integers rounded to nearest).",
+      runSmooth};
+}
+
+Command geodesicCommand() {
+  return {
+      "geodesic",
+      "geodesic distance on a triangle surface from seed vertices (FMM, meshFIM, "
+      "patchFIM on the GPU)",
+      {"--mesh FILE --seeds ID[,ID...] [--solver auto|fmm|fim|fim-mt|gpu] "
+       "[--partition bfs|metis] [--speed-array NAME] [--stop D] "
+       "[--exact-start-radius R|auto] [--out FILE] [--json]"},
+      {{"--mesh", "FILE",
+        "triangle surface (any other cell is refused): .off .ply"
 #if TOPOGPU_WITH_VTK
-         " .vtu .vtp .vtk"
+        " .vtu .vtp .vtk"
 #else
-         " (this build has no VTK: no .vtu .vtp .vtk)"
+        " (this build has no VTK: no .vtu .vtp .vtk)"
 #endif
-        },
-        {"--seeds", "ID[,ID...]", "seed vertex ids (distance 0), 0-based, in file order"},
-        {"--solver", "auto|fmm|fim|fim-mt|gpu",
-         "fast marching, meshFIM on one thread, meshFIM on all threads, patchFIM on the "
-         "GPU (falls back to fim-mt with a warning); auto (default): gpu where it is "
-         "expected to win end to end (a device that fits the mesh, its partition, start "
-         "and transfers below fim-mt's solve), else fim-mt"},
-        {"--patch-size", "N", "patchFIM: vertices per patch (4 to 512, default 64)"},
-        {"--internal-iterations", "N",
-         "patchFIM: most sweeps per active patch and round (1 to 1000, default 7)"},
-        {"--band-width", "B",
-         "patchFIM: values propagated per round, in mean edge travel times beyond the "
-         "smallest waiting one (> 0 or inf, default 1)"},
-        {"--partition", "bfs|metis",
-         "patchFIM: patches grown breadth-first (bfs) or from METIS (metis; BFS-grown "
-         "with a warning in builds without METIS); default bfs"},
-        {"--speed-array", "NAME",
-         "point array giving the speed (> 0) at each vertex; a triangle's speed is the "
-         "mean of its vertices' (default: speed 1, the geodesic distance)"},
-        {"--exact-start-radius", "R|auto",
-         "the vertices within geodesic distance R of the seeds start from their exact "
-         "polyhedral distance (0: the seeds alone; > 0 or inf; uniform speed only); "
-         "default auto (sqrt(mean edge x sqrt(area)))"},
-        {"--stop", "D", "vertices farther than D stay unreached (inf); default inf"},
-        {"--out", "FILE",
-         "write one distance per vertex per line, in input order (inf "
-         "when unreached)"},
-        {"--json", "", "print one JSON object (errors too) instead of text"},
-        {"--repeat", "N", "run N times (benchmarks; 1 to 1000000, default 1)"}},
-       "Solves |grad d| = 1 / speed from the seeds with the local solver of Fu et al. "
-       "(2011), obtuse angles split by fans of unfolded virtual edges, the vertices "
-       "near the seeds started from their exact distance. JSON keys: solver (the "
-       "one "
-       "that ran), requested_solver, seeds, speed, iterations (sweeps of meshFIM, "
-       "accepted vertices of FMM, rounds of patchFIM), local_solves_per_vertex, "
-       "unreached, max_distance, converged, obtuse_angles, unfolded_angles, "
-       "degenerate_triangles, exact_vertices and exact_radius (the exact start: seeds "
-       "included, and the radius they lie within), output, wall_seconds (the whole "
-       "command); timings: every "
-       "stage, read and write included; patchFIM adds patches, partition, patch_rounds, "
-       "patch_size, internal_iterations, band_width.",
-       runGeodesic},
-      {"rips",
-       "Vietoris-Rips persistence barcodes of a point cloud or a distance matrix "
-       "(Ripser's "
-       "method, Z/2)",
-       {"[--format F] [--dim K] [--threshold T] [--sparse] [--backend B] [--threads N] "
-        "[--memory-budget SIZE] [--cocycles] [--json] FILE"},
-       {{"<FILE>", "",
-         "the input file (text; the format is given by --format); - reads standard "
-         "input"},
-        {"--format", "F",
-         "distance (full matrix), lower-distance (default, as Ripser), upper-distance, "
-         "point-cloud (one point per line) or sparse ('i j d' lines)"},
-        {"--dim", "K", "compute persistence up to dimension K (0 to 64; default 1)"},
-        {"--threshold", "T",
-         "keep simplices of diameter <= T (> 0; default and upper bound: the enclosing "
-         "radius)"},
-        {"--sparse", "",
-         "use the sparse-graph path (automatic when the threshold keeps under a quarter "
-         "of the pairs, and for sparse input)"},
-        {"--backend", "auto|cpu|gpu",
-         "auto (default) and cpu: the CPU backend (no device start-up or memory; within "
-         "1.8x of the GPU backend on every benchmark set); gpu: the columns and apparent "
-         "pairs on the device, the reduction on the CPU (without a usable device: the "
-         "CPU with a warning)"},
-        {"--threads", "N", "CPU threads (0 to 4096; default 0: all cores)"},
-        {"--memory-budget", "SIZE",
-         "host memory the run may use, in bytes or with K, M or G (default: the "
-         "available memory); a run whose estimate is larger is refused with the "
-         "largest --dim and --threshold that fit"},
-        {"--cocycles", "",
-         "also print a representative cocycle of each finite bar of dimension >= 1, "
-         "after the intervals: \"representative cocycles in dim k:\" then one line per "
-         "bar, \" [b,d): v v; v v; ...\" (its k-simplices, 0-based vertices; Z/2)"},
-        {"--json", "", "print one JSON object (errors too) instead of text"}},
-       "Prints the intervals in Ripser's text format (\"persistence intervals in dim "
-       "k:\" "
-       "then \" [b,d)\" or \" [b, )\" lines; zero-length bars are left out). --json "
-       "prints {\"dimensions\": [{\"dimension\", \"intervals\": [[b, d|null]], "
-       "\"simplices\", "
-       "\"columns\", \"pairs\", \"apparent_pairs\", \"apparent_percent\", "
-       "\"emergent_pairs\", \"essential\", \"columns_backend\", \"batches\"}], "
-       "\"threshold\", \"enclosing_radius\", "
-       "\"sparse\", \"edges\", timings, peak memory}.",
-       runRips},
-      {"info",
-       "build features (CUDA, VTK) and the GPU seen",
-       {"[--json]"},
-       {{"--json", "", "print one JSON object"}},
-       "",
-       runInfo},
-  };
+       },
+       {"--seeds", "ID[,ID...]", "seed vertex ids (distance 0), 0-based, in file order"},
+       {"--solver", "auto|fmm|fim|fim-mt|gpu",
+        "fast marching, meshFIM on one thread, meshFIM on all threads, patchFIM on the "
+        "GPU (falls back to fim-mt with a warning); auto (default): gpu where it is "
+        "expected to win end to end (a device that fits the mesh, its partition, start "
+        "and transfers below fim-mt's solve), else fim-mt"},
+       {"--patch-size", "N", "patchFIM: vertices per patch (4 to 512, default 64)"},
+       {"--internal-iterations", "N",
+        "patchFIM: most sweeps per active patch and round (1 to 1000, default 7)"},
+       {"--band-width", "B",
+        "patchFIM: values propagated per round, in mean edge travel times beyond the "
+        "smallest waiting one (> 0 or inf, default 1)"},
+       {"--partition", "bfs|metis",
+        "patchFIM: patches grown breadth-first (bfs) or from METIS (metis; BFS-grown "
+        "with a warning in builds without METIS); default bfs"},
+       {"--speed-array", "NAME",
+        "point array giving the speed (> 0) at each vertex; a triangle's speed is the "
+        "mean of its vertices' (default: speed 1, the geodesic distance)"},
+       {"--exact-start-radius", "R|auto",
+        "the vertices within geodesic distance R of the seeds start from their exact "
+        "polyhedral distance (0: the seeds alone; > 0 or inf; uniform speed only); "
+        "default auto (sqrt(mean edge x sqrt(area)))"},
+       {"--stop", "D", "vertices farther than D stay unreached (inf); default inf"},
+       {"--out", "FILE",
+        "write one distance per vertex per line, in input order (inf "
+        "when unreached)"},
+       {"--json", "", "print one JSON object (errors too) instead of text"},
+       {"--repeat", "N", "run N times (benchmarks; 1 to 1000000, default 1)"}},
+      "Solves |grad d| = 1 / speed from the seeds with the local solver of Fu et al. "
+      "(2011), obtuse angles split by fans of unfolded virtual edges, the vertices "
+      "near the seeds started from their exact distance. JSON keys: solver (the "
+      "one "
+      "that ran), requested_solver, seeds, speed, iterations (sweeps of meshFIM, "
+      "accepted vertices of FMM, rounds of patchFIM), local_solves_per_vertex, "
+      "unreached, max_distance, converged, obtuse_angles, unfolded_angles, "
+      "degenerate_triangles, exact_vertices and exact_radius (the exact start: seeds "
+      "included, and the radius they lie within), output, wall_seconds (the whole "
+      "command); timings: every "
+      "stage, read and write included; patchFIM adds patches, partition, patch_rounds, "
+      "patch_size, internal_iterations, band_width.",
+      runGeodesic};
+}
+
+Command ripsCommand() {
+  return {
+      "rips",
+      "Vietoris-Rips persistence barcodes of a point cloud or a distance matrix "
+      "(Ripser's "
+      "method, Z/2)",
+      {"[--format F] [--dim K] [--threshold T] [--sparse] [--backend B] [--threads N] "
+       "[--memory-budget SIZE] [--cocycles] [--json] FILE"},
+      {{"<FILE>", "",
+        "the input file (text; the format is given by --format); - reads standard "
+        "input"},
+       {"--format", "F",
+        "distance (full matrix), lower-distance (default, as Ripser), upper-distance, "
+        "point-cloud (one point per line) or sparse ('i j d' lines)"},
+       {"--dim", "K", "compute persistence up to dimension K (0 to 64; default 1)"},
+       {"--threshold", "T",
+        "keep simplices of diameter <= T (> 0; default and upper bound: the enclosing "
+        "radius)"},
+       {"--sparse", "",
+        "use the sparse-graph path (automatic when the threshold keeps under a quarter "
+        "of the pairs, and for sparse input)"},
+       {"--backend", "auto|cpu|gpu",
+        "auto (default) and cpu: the CPU backend (no device start-up or memory; within "
+        "1.8x of the GPU backend on every benchmark set); gpu: the columns and apparent "
+        "pairs on the device, the reduction on the CPU (without a usable device: the "
+        "CPU with a warning)"},
+       {"--threads", "N", "CPU threads (0 to 4096; default 0: all cores)"},
+       {"--memory-budget", "SIZE",
+        "host memory the run may use, in bytes or with K, M or G (default: the "
+        "available memory); a run whose estimate is larger is refused with the "
+        "largest --dim and --threshold that fit"},
+       {"--cocycles", "",
+        "also print a representative cocycle of each finite bar of dimension >= 1, "
+        "after the intervals: \"representative cocycles in dim k:\" then one line per "
+        "bar, \" [b,d): v v; v v; ...\" (its k-simplices, 0-based vertices; Z/2)"},
+       {"--json", "", "print one JSON object (errors too) instead of text"}},
+      "Prints the intervals in Ripser's text format (\"persistence intervals in dim "
+      "k:\" "
+      "then \" [b,d)\" or \" [b, )\" lines; zero-length bars are left out). --json "
+      "prints {\"dimensions\": [{\"dimension\", \"intervals\": [[b, d|null]], "
+      "\"simplices\", "
+      "\"columns\", \"pairs\", \"apparent_pairs\", \"apparent_percent\", "
+      "\"emergent_pairs\", \"essential\", \"columns_backend\", \"batches\"}], "
+      "\"threshold\", \"enclosing_radius\", "
+      "\"sparse\", \"edges\", timings, peak memory}.",
+      runRips};
+}
+
+Command infoCommand() {
+  return {"info",       "build features (CUDA, VTK) and the GPU seen",
+          {"[--json]"}, {{"--json", "", "print one JSON object"}},
+          "",           runInfo};
+}
+
+} // namespace
+
+// The one table of subcommands: a new module adds its row (a function above) here.
+const std::vector<Command>& commandTable() {
+  static const std::vector<Command> table = {criticalPointsCommand(),
+                                             discreteGradientCommand(),
+                                             morseSmaleComplexCommand(),
+                                             smoothCommand(),
+                                             geodesicCommand(),
+                                             ripsCommand(),
+                                             infoCommand()};
   return table;
 }
 

@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ ccache paraview paraview-dev python3-paraview libtbb-dev
   xvfb xauth mpi-default-dev mpi-default-bin libdouble-conversion-dev liblz4-dev
   libutfcpp-dev libgtest-dev python3-numpy python3-gudhi ripser libmetis-dev libcgal-dev
-  clang-format)
+  clang-format clang-tidy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

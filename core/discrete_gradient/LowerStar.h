@@ -51,16 +51,11 @@ TOPOGPU_HD int popMin(std::uint32_t& set, const std::uint32_t* key) {
   return best;
 }
 
-} // namespace detail
-
-// Writes the gradient byte of every cell in the lower star of v (and of no other cell).
-// rank: the vertex order (rank of each vertex).
-TOPOGPU_HD void processLowerStar(const Grid& g, SimplexId v, const SimplexId* rank,
-                                 std::uint8_t* gradient) {
-  using namespace detail;
-  SimplexId c[3];
-  vertexCoords(g, v, c);
-  const SimplexId rv = rank[v];
+// The lower star of the vertex at c (rank rv): star gets a bit per cell t of the 3x3x3
+// neighbourhood in it, key[t] its key (the bit mask of its vertices' positions).
+TOPOGPU_HD void lowerStarKeys(const Grid& g, const SimplexId c[3], SimplexId rv,
+                              const SimplexId* rank, std::uint32_t& star,
+                              std::uint32_t key[27]) {
   const int tBegin = g.dimension == 3 ? 0 : 9, tEnd = g.dimension == 3 ? 27 : 18;
 
   // The neighbourhood's vertices: in the grid, lower than v, their ranks.
@@ -94,8 +89,6 @@ TOPOGPU_HD void processLowerStar(const Grid& g, SimplexId v, const SimplexId* ra
   bit[kCenter] = 26;
 
   // The lower star: cells whose vertices other than v are all lower; their keys.
-  std::uint32_t star = 0;
-  std::uint32_t key[27];
   for (int t = tBegin; t < tEnd; ++t) {
     if (!((inside >> t) & 1u))
       continue;
@@ -123,6 +116,21 @@ TOPOGPU_HD void processLowerStar(const Grid& g, SimplexId v, const SimplexId* ra
       key[t] = k;
     }
   }
+}
+
+} // namespace detail
+
+// Writes the gradient byte of every cell in the lower star of v (and of no other cell).
+// rank: the vertex order (rank of each vertex).
+TOPOGPU_HD void processLowerStar(const Grid& g, SimplexId v, const SimplexId* rank,
+                                 std::uint8_t* gradient) {
+  using namespace detail;
+  SimplexId c[3];
+  vertexCoords(g, v, c);
+  // The lower star: cells whose vertices other than v are all lower; their keys.
+  std::uint32_t star = 0;
+  std::uint32_t key[27];
+  lowerStarKeys(g, c, rank[v], rank, star, key);
 
   auto cellId = [&](int t) {
     SimplexId x[3];

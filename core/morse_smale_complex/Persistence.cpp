@@ -197,6 +197,90 @@ std::vector<SimplexId> filtrationPositions(const cubical::Grid& g,
   return position;
 }
 
+// Dimension 0's graph: an edge per 1-saddle joining the minima its two descending
+// arcs reach (the arcs as they are: descending paths never leave the box), keyed by the
+// saddle's rank.
+std::vector<Edge> saddleMinimumEdges(const Output& complex, const SimplexId* rank) {
+  const cubical::Grid& g = complex.gradient.grid;
+  const std::vector<SimplexId>& minima = complex.gradient.criticalCells[0];
+  const std::vector<SimplexId>& saddles1 = complex.gradient.criticalCells[1];
+  std::vector<Edge> edges(saddles1.size());
+  for (std::size_t i = 0; i < saddles1.size(); ++i) {
+    edges[i].tie = saddles1[i];
+    edges[i].key = rank[highestVertex(g, saddles1[i], rank)];
+  }
+  for (const Arc& arc : complex.saddle1Minimum) {
+    const SimplexId s = indexIn(saddles1, arc.saddle), m = indexIn(minima, arc.extremum);
+    if (s < 0 || m < 0)
+      throw Error("persistence pairs: an arc ends at a cell that is not critical");
+    Edge& e = edges[std::size_t(s)];
+    (e.a < 0 ? e.a : e.b) = m;
+    if (arc.multiplicity == 2)
+      e.b = m;
+  }
+  for (const Edge& e : edges)
+    if (e.a < 0 || e.b < 0)
+      throw Error("persistence pairs: a 1-saddle without its two arcs to minima");
+  return edges;
+}
+
+// Dimension d-1's graph: an edge per (d-1)-saddle joining the maxima its two ascending
+// paths reach (index maxima.size(): the virtual maximum outside the box), keyed by the
+// saddle's rank negated, so that the cancellation runs from the top.
+std::vector<Edge> saddleMaximumEdges(const discrete_gradient::Output& dg,
+                                     const SimplexId* rank) {
+  const cubical::Grid& g = dg.grid;
+  const int d = g.dimension;
+  const std::vector<SimplexId>& saddlesTop = dg.criticalCells[d - 1];
+  const std::vector<SimplexId>& maxima = dg.criticalCells[d];
+  const SimplexId outside = SimplexId(maxima.size());
+  const SimplexId nTop = cubical::topCellCount(g);
+  const std::uint8_t* gradient = dg.gradient.data();
+  std::vector<SimplexId> root(std::size_t(nTop), -1), path;
+  auto rootOf = [&](SimplexId t) {
+    path.clear();
+    SimplexId r = -1;
+    while (root[t] < 0) {
+      path.push_back(t);
+      const SimplexId next = cubical::topCellSuccessor(g, gradient, t);
+      if (next == t) {
+        r = indexIn(maxima, cubical::topCellOf(g, t));
+        break;
+      }
+      if (next < 0) {
+        r = outside;
+        break;
+      }
+      t = next;
+    }
+    if (r < 0)
+      r = root[t];
+    for (const SimplexId p : path)
+      root[p] = r;
+    return r;
+  };
+  std::vector<Edge> edges(saddlesTop.size());
+  for (std::size_t i = 0; i < saddlesTop.size(); ++i) {
+    Edge& e = edges[i];
+    e.tie = -saddlesTop[i];
+    e.key = -rank[highestVertex(g, saddlesTop[i], rank)];
+    SimplexId c[3];
+    cubical::cellCoords(g, saddlesTop[i], c);
+    const int a = cubical::unspannedAxis(g, c);
+    SimplexId side[2];
+    for (int k = 0; k < 2; ++k) {
+      SimplexId p[3] = {c[0], c[1], c[2]};
+      p[a] += k ? 1 : -1;
+      side[k] = p[a] < 0 || p[a] >= cubical::refinedSize(g, a)
+                    ? outside
+                    : rootOf(cubical::topIndexAt(g, p));
+    }
+    e.a = side[0];
+    e.b = side[1];
+  }
+  return edges;
+}
+
 } // namespace
 
 void computePersistence(const Output& complex, const ScalarArrayView& values,
@@ -239,24 +323,7 @@ void computePersistence(const Output& complex, const ScalarArrayView& values,
   // Dimension 0: the 1-saddle -> minimum arcs as they are (descending paths never leave
   // the box).
   {
-    std::vector<Edge> edges(saddles1.size());
-    for (std::size_t i = 0; i < saddles1.size(); ++i) {
-      edges[i].tie = saddles1[i];
-      edges[i].key = rank[highestVertex(g, saddles1[i], rank)];
-    }
-    for (const Arc& arc : complex.saddle1Minimum) {
-      const SimplexId s = indexIn(saddles1, arc.saddle),
-                      m = indexIn(minima, arc.extremum);
-      if (s < 0 || m < 0)
-        throw Error("persistence pairs: an arc ends at a cell that is not critical");
-      Edge& e = edges[std::size_t(s)];
-      (e.a < 0 ? e.a : e.b) = m;
-      if (arc.multiplicity == 2)
-        e.b = m;
-    }
-    for (const Edge& e : edges)
-      if (e.a < 0 || e.b < 0)
-        throw Error("persistence pairs: a 1-saddle without its two arcs to minima");
+    const std::vector<Edge> edges = saddleMinimumEdges(complex, rank);
     std::vector<Node> nodes(minima.size());
     for (std::size_t m = 0; m < minima.size(); ++m)
       nodes[m] = {rank[cubical::vertexOfCell(g, minima[m])], minima[m]};
@@ -278,50 +345,7 @@ void computePersistence(const Output& complex, const ScalarArrayView& values,
   // filtration of the box every exit is the same virtual maximum.
   {
     const SimplexId outside = SimplexId(maxima.size());
-    const SimplexId nTop = cubical::topCellCount(g);
-    const std::uint8_t* gradient = dg.gradient.data();
-    std::vector<SimplexId> root(std::size_t(nTop), -1), path;
-    auto rootOf = [&](SimplexId t) {
-      path.clear();
-      SimplexId r = -1;
-      while (root[t] < 0) {
-        path.push_back(t);
-        const SimplexId next = cubical::topCellSuccessor(g, gradient, t);
-        if (next == t) {
-          r = indexIn(maxima, cubical::topCellOf(g, t));
-          break;
-        }
-        if (next < 0) {
-          r = outside;
-          break;
-        }
-        t = next;
-      }
-      if (r < 0)
-        r = root[t];
-      for (const SimplexId p : path)
-        root[p] = r;
-      return r;
-    };
-    std::vector<Edge> edges(saddlesTop.size());
-    for (std::size_t i = 0; i < saddlesTop.size(); ++i) {
-      Edge& e = edges[i];
-      e.tie = -saddlesTop[i];
-      e.key = -rank[highestVertex(g, saddlesTop[i], rank)];
-      SimplexId c[3];
-      cubical::cellCoords(g, saddlesTop[i], c);
-      const int a = cubical::unspannedAxis(g, c);
-      SimplexId side[2];
-      for (int k = 0; k < 2; ++k) {
-        SimplexId p[3] = {c[0], c[1], c[2]};
-        p[a] += k ? 1 : -1;
-        side[k] = p[a] < 0 || p[a] >= cubical::refinedSize(g, a)
-                      ? outside
-                      : rootOf(cubical::topIndexAt(g, p));
-      }
-      e.a = side[0];
-      e.b = side[1];
-    }
+    const std::vector<Edge> edges = saddleMaximumEdges(dg, rank);
     std::vector<Node> nodes(maxima.size() + 1);
     for (std::size_t m = 0; m < maxima.size(); ++m)
       nodes[m] = {-rank[highestVertex(g, maxima[m], rank)], -maxima[m]};

@@ -337,6 +337,75 @@ void ascendingPath(const Triangulation& tri, const Output& out, SimplexId c,
     path.push_back({top, cell});
 }
 
+namespace detail {
+
+// The descending label of each vertex: that of the highest cell of its star (the cell
+// whose vertices' ranks, sorted decreasing, are lexicographically largest).
+template <typename Triangulation>
+void vertexDescendingLabels(const Triangulation& tri, int top, SimplexId nVertices,
+                            const SimplexId* rank, Output& output) {
+  output.descendingManifold.assign(std::size_t(nVertices), -1);
+  tbb::parallel_for(SimplexId(0), nVertices, [&](SimplexId v) {
+    const int n = tri.getVertexStarNumber(v);
+    SimplexId best = -1;
+    std::array<SimplexId, 4> bestKey{};
+    for (int i = 0; i < n; ++i) {
+      SimplexId vertices[4];
+      tri.getVertexStarVertices(v, i, vertices);
+      std::array<SimplexId, 4> k{-1, -1, -1, -1};
+      for (int j = 0; j <= top; ++j) {
+        k[j] = rank[vertices[j]];
+        for (int l = j; l > 0 && k[l - 1] < k[l]; --l)
+          std::swap(k[l - 1], k[l]);
+      }
+      if (best < 0 || bestKey < k) {
+        best = tri.getVertexStar(v, i);
+        bestKey = k;
+      }
+    }
+    if (best >= 0)
+      output.descendingManifold[v] = output.cellDescendingManifold[best];
+  });
+}
+
+// The 1-saddle to 2-saddle connections (3D), from each 2-saddle's wall in parallel,
+// gathered in 2-saddle order.
+template <typename Triangulation>
+void saddleConnections(const Triangulation& tri, const sg::Output& g,
+                       const Parameters& parameters, Output& output) {
+  Timer timer;
+  const auto& saddles2 = g.criticalCells[2];
+  std::vector<std::vector<Connection>> found(saddles2.size());
+  std::vector<std::vector<std::vector<sg::Cell>>> paths(saddles2.size());
+  tbb::enumerable_thread_specific<detail::WallScratch> scratch;
+  tbb::enumerable_thread_specific<char> overflowed(0);
+  tbb::parallel_for(std::size_t(0), saddles2.size(), [&](std::size_t i) {
+    bool overflow = false;
+    detail::wallConnections(tri, g, saddles2[i], parameters.keepConnectionPaths,
+                            scratch.local(), found[i], paths[i], overflow);
+    if (overflow)
+      overflowed.local() = 1;
+  });
+  bool overflow = false;
+  for (const char o : overflowed)
+    overflow = overflow || o != 0;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    for (const Connection& c : found[i]) {
+      output.connections.push_back(c);
+      output.connectionMultiplicitySum = detail::addSaturating(
+          output.connectionMultiplicitySum, c.multiplicity, overflow);
+    }
+    for (auto& p : paths[i])
+      output.connectionPaths.push_back(std::move(p));
+  }
+  if (overflow)
+    throw Error("saddle connections: more than 2^64 - 1 V-paths between saddles");
+  output.connectionsComputed = true;
+  output.report.timings.emplace_back("saddle connections (cpu)", timer.seconds());
+}
+
+} // namespace detail
+
 template <typename Triangulation>
 void execute(Triangulation& tri, const ScalarArrayView& values,
              const Parameters& parameters, const Monitor& monitor, Output& output) {
@@ -411,28 +480,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
                                    : rootLabel[boundaryRoot[facetIndex(-1 - next[c])]]);
   });
   // A vertex: the label of the highest cell of its star.
-  output.descendingManifold.assign(std::size_t(nVertices), -1);
-  tbb::parallel_for(SimplexId(0), nVertices, [&](SimplexId v) {
-    const int n = tri.getVertexStarNumber(v);
-    SimplexId best = -1;
-    std::array<SimplexId, 4> bestKey{};
-    for (int i = 0; i < n; ++i) {
-      SimplexId vertices[4];
-      tri.getVertexStarVertices(v, i, vertices);
-      std::array<SimplexId, 4> k{-1, -1, -1, -1};
-      for (int j = 0; j <= top; ++j) {
-        k[j] = rank[vertices[j]];
-        for (int l = j; l > 0 && k[l - 1] < k[l]; --l)
-          std::swap(k[l - 1], k[l]);
-      }
-      if (best < 0 || bestKey < k) {
-        best = tri.getVertexStar(v, i);
-        bestKey = k;
-      }
-    }
-    if (best >= 0)
-      output.descendingManifold[v] = output.cellDescendingManifold[best];
-  });
+  detail::vertexDescendingLabels(tri, top, nVertices, rank, output);
   output.report.timings.emplace_back("manifolds (cpu)", timer.seconds());
   monitor.report(0.8);
   monitor.checkAbort();
@@ -466,37 +514,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   monitor.checkAbort();
 
   // Saddle connections (3D).
-  if (parameters.computeSaddleConnections && top == 3) {
-    timer.reset();
-    const auto& saddles2 = g.criticalCells[2];
-    std::vector<std::vector<Connection>> found(saddles2.size());
-    std::vector<std::vector<std::vector<sg::Cell>>> paths(saddles2.size());
-    tbb::enumerable_thread_specific<detail::WallScratch> scratch;
-    tbb::enumerable_thread_specific<char> overflowed(0);
-    tbb::parallel_for(std::size_t(0), saddles2.size(), [&](std::size_t i) {
-      bool overflow = false;
-      detail::wallConnections(tri, g, saddles2[i], parameters.keepConnectionPaths,
-                              scratch.local(), found[i], paths[i], overflow);
-      if (overflow)
-        overflowed.local() = 1;
-    });
-    bool overflow = false;
-    for (const char o : overflowed)
-      overflow = overflow || o != 0;
-    for (std::size_t i = 0; i < found.size(); ++i) {
-      for (const Connection& c : found[i]) {
-        output.connections.push_back(c);
-        output.connectionMultiplicitySum = detail::addSaturating(
-            output.connectionMultiplicitySum, c.multiplicity, overflow);
-      }
-      for (auto& p : paths[i])
-        output.connectionPaths.push_back(std::move(p));
-    }
-    if (overflow)
-      throw Error("saddle connections: more than 2^64 - 1 V-paths between saddles");
-    output.connectionsComputed = true;
-    output.report.timings.emplace_back("saddle connections (cpu)", timer.seconds());
-  }
+  if (parameters.computeSaddleConnections && top == 3)
+    detail::saddleConnections(tri, g, parameters, output);
 
   for (const ManifoldLabel l : output.ascendingManifold)
     output.unlabelledAscending += l < 0;

@@ -232,20 +232,146 @@ void downloadOnOwnStream(const thrust::device_vector<T>& from, std::vector<T>& t
   cudaCheck(status, "morse-smale complex: download");
 }
 
-// Joins the background copies on every way out (before the device arrays they read
-// are freed: declared after them).
-struct JoinAll {
-  std::vector<std::thread>& threads;
-  ~JoinAll() {
-    for (std::thread& t : threads)
+// The results that go back to the host: each is copied from a host thread of its own
+// on a non-blocking stream (downloadOnOwnStream) as soon as it is final, while the next
+// stages run. Joined on every way out (declare it after the device arrays the copies
+// read, so that it joins before they are freed); finish() joins and rethrows the first
+// failure, by slot.
+class BackgroundDownloads {
+public:
+  explicit BackgroundDownloads(std::size_t slots) : failures_(slots) {}
+  BackgroundDownloads(const BackgroundDownloads&) = delete;
+  BackgroundDownloads& operator=(const BackgroundDownloads&) = delete;
+  ~BackgroundDownloads() {
+    for (std::thread& t : threads_)
       if (t.joinable())
         t.join();
   }
+
+  template <typename T>
+  void start(std::size_t slot, const thrust::device_vector<T>& from, std::vector<T>& to) {
+    threads_.emplace_back([&from, &to, this, slot] {
+      try {
+        downloadOnOwnStream(from, to);
+      } catch (...) {
+        failures_[slot] = std::current_exception();
+      }
+    });
+  }
+
+  void finish() {
+    for (std::thread& t : threads_)
+      t.join();
+    threads_.clear();
+    for (const std::exception_ptr& failure : failures_)
+      if (failure)
+        std::rethrow_exception(failure);
+  }
+
+private:
+  std::vector<std::thread> threads_;
+  std::vector<std::exception_ptr> failures_;
 };
 
 SimplexId countNegative(const thrust::device_vector<Label>& labels) {
   return SimplexId(thrust::count_if(thrust::device, labels.begin(), labels.end(),
                                     [] __device__(Label l) { return l < 0; }));
+}
+
+// The root of each top cell's ascending path (pointer jumping over topCellSuccessor).
+thrust::device_vector<SimplexId>
+topCellRoots(const cubical::Grid& grid, thrust::device_vector<std::uint8_t>& gradient,
+             const Monitor& monitor) {
+  const SimplexId nTop = cubical::topCellCount(grid);
+  thrust::device_vector<SimplexId> topRoot(static_cast<std::size_t>(nTop));
+  if (nTop > 0) {
+    topCellSuccessorKernel<<<blocksFor(nTop), kBlock>>>(grid, nTop, raw(gradient),
+                                                        raw(topRoot));
+    cudaCheck(cudaGetLastError(), "top-cell successors");
+  }
+  pointerJump(topRoot, monitor);
+  return topRoot;
+}
+
+// The root of each boundary facet in the boundary forest (pointer jumping).
+thrust::device_vector<SimplexId> boundaryRoots(const cubical::Grid& grid,
+                                               thrust::device_vector<SimplexId>& order,
+                                               const Monitor& monitor) {
+  const SimplexId nBoundary = cubical::boundaryFacetCount(grid);
+  thrust::device_vector<SimplexId> boundaryRoot(static_cast<std::size_t>(nBoundary));
+  if (nBoundary > 0) {
+    boundarySuccessorKernel<<<blocksFor(nBoundary), kBlock>>>(grid, nBoundary, raw(order),
+                                                              raw(boundaryRoot));
+    cudaCheck(cudaGetLastError(), "boundary successors");
+  }
+  pointerJump(boundaryRoot, monitor);
+  return boundaryRoot;
+}
+
+// The boundary maxima: the refined ids of the boundary facets an exit reached, sorted.
+thrust::device_vector<SimplexId>
+boundaryMaximaOf(const cubical::Grid& grid, SimplexId nBoundary,
+                 thrust::device_vector<std::uint8_t>& reached) {
+  thrust::device_vector<SimplexId> boundaryMaxima(static_cast<std::size_t>(
+      thrust::count(thrust::device, reached.begin(), reached.end(), std::uint8_t(1))));
+  {
+    const std::uint8_t* r = raw(reached);
+    const cubical::Grid g = grid;
+    thrust::copy_if(thrust::device, thrust::counting_iterator<SimplexId>(0),
+                    thrust::counting_iterator<SimplexId>(nBoundary),
+                    boundaryMaxima.begin(),
+                    [=] __device__(SimplexId i) { return r[i] != 0; });
+    thrust::transform(thrust::device, boundaryMaxima.begin(), boundaryMaxima.end(),
+                      boundaryMaxima.begin(), [=] __device__(SimplexId i) {
+                        return cubical::boundaryFacetOf(g, i);
+                      });
+    thrust::sort(thrust::device, boundaryMaxima.begin(), boundaryMaxima.end());
+  }
+  return boundaryMaxima;
+}
+
+// a then b in one device array.
+thrust::device_vector<SimplexId> concatenated(const thrust::device_vector<SimplexId>& a,
+                                              const thrust::device_vector<SimplexId>& b) {
+  thrust::device_vector<SimplexId> both(a.size() + b.size());
+  thrust::copy(a.begin(), a.end(), both.begin());
+  thrust::copy(b.begin(), b.end(), both.begin() + a.size());
+  return both;
+}
+
+// The saddle-extremum arcs: path ends on the device, arcs merged on the host.
+void saddleExtremumArcs(const cubical::Grid& grid,
+                        std::array<thrust::device_vector<SimplexId>, 4>& critical,
+                        thrust::device_vector<Label>& ascending,
+                        thrust::device_vector<Label>& cellLabel,
+                        thrust::device_vector<SimplexId>& maxima,
+                        morse_smale_complex::Output& out) {
+  const int d = grid.dimension;
+  const thrust::device_vector<SimplexId>& minima = critical[0];
+  const thrust::device_vector<SimplexId>& saddles1 = critical[1];
+  const thrust::device_vector<SimplexId>& saddles = critical[std::size_t(d - 1)];
+  thrust::device_vector<SimplexId> ends(2 * std::max(saddles1.size(), saddles.size()));
+  std::vector<SimplexId> hostEnds;
+  if (!saddles1.empty()) {
+    saddleMinimumEndsKernel<<<blocksFor(SimplexId(saddles1.size())), kBlock>>>(
+        grid, thrust::raw_pointer_cast(saddles1.data()), SimplexId(saddles1.size()),
+        raw(ascending), thrust::raw_pointer_cast(minima.data()), raw(ends));
+    cudaCheck(cudaGetLastError(), "saddle-minimum arcs");
+  }
+  ends.resize(2 * saddles1.size());
+  download(ends, hostEnds);
+  morse_smale_complex::detail::addArcs(out.gradient.criticalCells[1], hostEnds,
+                                       out.saddle1Minimum);
+  ends.resize(2 * saddles.size());
+  if (!saddles.empty()) {
+    saddleMaximumEndsKernel<<<blocksFor(SimplexId(saddles.size())), kBlock>>>(
+        grid, thrust::raw_pointer_cast(saddles.data()), SimplexId(saddles.size()),
+        raw(cellLabel), raw(maxima), raw(ends));
+    cudaCheck(cudaGetLastError(), "saddle-maximum arcs");
+  }
+  download(ends, hostEnds);
+  morse_smale_complex::detail::addArcs(out.gradient.criticalCells[std::size_t(d - 1)],
+                                       hostEnds, out.saddleMaximum);
 }
 
 } // namespace
@@ -262,23 +388,12 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
     const int d = grid.dimension;
     Timer timer;
 
-    // The results that go back to the host: each is copied from a host thread of its own
-    // on a non-blocking stream as soon as it is final, while the next stages run (the
-    // host side of a copy, first touch of fresh pages, is what takes the time).
+    // The results that go back to the host, copied in the background as soon as each
+    // is final (the host side of a copy, first touch of fresh pages, is what takes the
+    // time).
     thrust::device_vector<std::uint8_t> gradient;
     thrust::device_vector<Label> ascending, descending, cellLabel;
-    std::vector<std::thread> copies;
-    std::vector<std::exception_ptr> failures(4);
-    const JoinAll join{copies}; // before the arrays above are freed, on every way out
-    const auto copyInBackground = [&](std::size_t slot, const auto& from, auto& to) {
-      copies.emplace_back([&from, &to, &failures, slot] {
-        try {
-          downloadOnOwnStream(from, to);
-        } catch (...) {
-          failures[slot] = std::current_exception();
-        }
-      });
-    };
+    BackgroundDownloads copies(4); // after the arrays above: joined before they are freed
 
     // Stage 1: vertex order and gradient, both kept on the device.
     thrust::device_vector<SimplexId> order(static_cast<std::size_t>(n));
@@ -296,7 +411,7 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
     for (int k = 0; k < 4; ++k)
       download(critical[std::size_t(k)], out.gradient.criticalCells[std::size_t(k)]);
     stageDone("critical cells");
-    copyInBackground(3, gradient, out.gradient.gradient);
+    copies.start(3, gradient, out.gradient.gradient);
     report.timings.emplace_back("critical cells (gpu)", timer.seconds());
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     monitor.report(0.2);
@@ -320,27 +435,15 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
                                                 nMinima, raw(ascending));
       cudaCheck(cudaGetLastError(), "ascending labels");
       stageDone("minima roots");
-      copyInBackground(0, ascending, out.ascendingManifold);
+      copies.start(0, ascending, out.ascendingManifold);
       report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     }
     report.timings.emplace_back("minima roots (gpu)", timer.seconds());
     monitor.report(0.3);
 
     timer.reset();
-    thrust::device_vector<SimplexId> topRoot(static_cast<std::size_t>(nTop));
-    if (nTop > 0) {
-      topCellSuccessorKernel<<<blocksFor(nTop), kBlock>>>(grid, nTop, raw(gradient),
-                                                          raw(topRoot));
-      cudaCheck(cudaGetLastError(), "top-cell successors");
-    }
-    pointerJump(topRoot, monitor);
-    thrust::device_vector<SimplexId> boundaryRoot(static_cast<std::size_t>(nBoundary));
-    if (nBoundary > 0) {
-      boundarySuccessorKernel<<<blocksFor(nBoundary), kBlock>>>(
-          grid, nBoundary, raw(order), raw(boundaryRoot));
-      cudaCheck(cudaGetLastError(), "boundary successors");
-    }
-    pointerJump(boundaryRoot, monitor);
+    thrust::device_vector<SimplexId> topRoot = topCellRoots(grid, gradient, monitor);
+    thrust::device_vector<SimplexId> boundaryRoot = boundaryRoots(grid, order, monitor);
     stageDone("maxima roots");
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     report.timings.emplace_back("maxima roots (gpu)", timer.seconds());
@@ -362,21 +465,8 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
           grid, nTop, raw(topRoot), raw(boundaryRoot), raw(boundaryLabel), raw(reached));
       cudaCheck(cudaGetLastError(), "boundary exits");
     }
-    thrust::device_vector<SimplexId> boundaryMaxima(static_cast<std::size_t>(
-        thrust::count(thrust::device, reached.begin(), reached.end(), std::uint8_t(1))));
-    {
-      const std::uint8_t* r = raw(reached);
-      const cubical::Grid g = grid;
-      thrust::copy_if(thrust::device, thrust::counting_iterator<SimplexId>(0),
-                      thrust::counting_iterator<SimplexId>(nBoundary),
-                      boundaryMaxima.begin(),
-                      [=] __device__(SimplexId i) { return r[i] != 0; });
-      thrust::transform(thrust::device, boundaryMaxima.begin(), boundaryMaxima.end(),
-                        boundaryMaxima.begin(), [=] __device__(SimplexId i) {
-                          return cubical::boundaryFacetOf(g, i);
-                        });
-      thrust::sort(thrust::device, boundaryMaxima.begin(), boundaryMaxima.end());
-    }
+    thrust::device_vector<SimplexId> boundaryMaxima =
+        boundaryMaximaOf(grid, nBoundary, reached);
     const SimplexId nBoundaryMaxima = SimplexId(boundaryMaxima.size());
     morse_smale_complex::detail::checkLabelRange(nTopMaxima + nBoundaryMaxima, "maxima");
     if (nBoundaryMaxima > 0) {
@@ -384,11 +474,7 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
           grid, raw(boundaryMaxima), nBoundaryMaxima, nTopMaxima, raw(boundaryLabel));
       cudaCheck(cudaGetLastError(), "boundary maxima");
     }
-    thrust::device_vector<SimplexId> maxima(
-        static_cast<std::size_t>(nTopMaxima + nBoundaryMaxima));
-    thrust::copy(topMaxima.begin(), topMaxima.end(), maxima.begin());
-    thrust::copy(boundaryMaxima.begin(), boundaryMaxima.end(),
-                 maxima.begin() + nTopMaxima);
+    thrust::device_vector<SimplexId> maxima = concatenated(topMaxima, boundaryMaxima);
     cellLabel.resize(static_cast<std::size_t>(nTop));
     if (nTop > 0) {
       cellLabelKernel<<<blocksFor(nTop), kBlock>>>(grid, nTop, raw(topRoot), topMax,
@@ -405,8 +491,8 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
     out.unlabelledDescending = countNegative(descending);
     out.unlabelledCells = countNegative(cellLabel);
     stageDone("labels");
-    copyInBackground(1, descending, out.descendingManifold);
-    copyInBackground(2, cellLabel, out.cellDescendingManifold);
+    copies.start(1, descending, out.descendingManifold);
+    copies.start(2, cellLabel, out.cellDescendingManifold);
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     report.timings.emplace_back("labels (gpu)", timer.seconds());
     monitor.report(0.5);
@@ -416,59 +502,21 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
     timer.reset();
     out.boundaryMaxima = nBoundaryMaxima;
     download(maxima, out.maxima);
-    {
-      const thrust::device_vector<SimplexId>& saddles1 = critical[1];
-      const thrust::device_vector<SimplexId>& saddles = critical[std::size_t(d - 1)];
-      thrust::device_vector<SimplexId> ends(2 *
-                                            std::max(saddles1.size(), saddles.size()));
-      std::vector<SimplexId> hostEnds;
-      if (!saddles1.empty()) {
-        saddleMinimumEndsKernel<<<blocksFor(SimplexId(saddles1.size())), kBlock>>>(
-            grid, thrust::raw_pointer_cast(saddles1.data()), SimplexId(saddles1.size()),
-            raw(ascending), thrust::raw_pointer_cast(minima.data()), raw(ends));
-        cudaCheck(cudaGetLastError(), "saddle-minimum arcs");
-      }
-      ends.resize(2 * saddles1.size());
-      download(ends, hostEnds);
-      morse_smale_complex::detail::addArcs(out.gradient.criticalCells[1], hostEnds,
-                                           out.saddle1Minimum);
-      ends.resize(2 * saddles.size());
-      if (!saddles.empty()) {
-        saddleMaximumEndsKernel<<<blocksFor(SimplexId(saddles.size())), kBlock>>>(
-            grid, thrust::raw_pointer_cast(saddles.data()), SimplexId(saddles.size()),
-            raw(cellLabel), raw(maxima), raw(ends));
-        cudaCheck(cudaGetLastError(), "saddle-maximum arcs");
-      }
-      download(ends, hostEnds);
-      morse_smale_complex::detail::addArcs(out.gradient.criticalCells[std::size_t(d - 1)],
-                                           hostEnds, out.saddleMaximum);
-    }
+    saddleExtremumArcs(grid, critical, ascending, cellLabel, maxima, out);
     stageDone("arcs");
     report.timings.emplace_back("arcs (gpu)", timer.seconds());
 
     order = thrust::device_vector<SimplexId>();
-    // Timed from here: only the wait beyond stage 3 adds to the run's wall time.
-    const auto finishCopies = [&] {
-      timer.reset();
-      for (std::thread& t : copies)
-        t.join();
-      copies.clear();
-      for (const std::exception_ptr& failure : failures)
-        if (failure)
-          std::rethrow_exception(failure);
-      stageDone("download");
-      report.timings.emplace_back("download (gpu, wait after stage 3)", timer.seconds());
-    };
-
     // Stage 3 on the gradient still on the device.
-    if (saddleConnections && d == 3 && !critical[1].empty() && !critical[2].empty()) {
+    if (saddleConnections && d == 3 && !critical[1].empty() && !critical[2].empty())
       computeSaddleConnectionsOnDevice(grid, raw(gradient), critical[1], critical[2],
                                        monitor.stage(0.6, 1), out.saddleConnections,
                                        report);
-      finishCopies();
-    } else {
-      finishCopies();
-    }
+    // Timed from here: only the wait beyond stage 3 adds to the run's wall time.
+    timer.reset();
+    copies.finish();
+    stageDone("download");
+    report.timings.emplace_back("download (gpu, wait after stage 3)", timer.seconds());
     discrete_gradient::detail::summarize(out.gradient);
     report.backend = "gpu";
     out.gradient.report.backend = "gpu";

@@ -423,6 +423,135 @@ SimplexId mergeLevel(const SimplexId* rows, SimplexId n, const SimplexId* slots,
   return SimplexId(host.next);
 }
 
+// Marks (1) every cell reachable from the 1-saddles along the gradient's V-paths:
+// frontier BFS with stream compaction.
+void markReachable(const cubical::Grid& grid, const std::uint8_t* grad,
+                   const thrust::device_vector<SimplexId>& s1,
+                   thrust::device_vector<std::uint8_t>& mark,
+                   thrust::device_vector<SimplexId>& selected,
+                   PinnedScalar<SimplexId>& selectedCount, Scratch& scratch,
+                   const Monitor& monitor) {
+  const int block = 128;
+  thrust::device_vector<SimplexId> frontier = s1, slots;
+  SimplexId frontierSize = SimplexId(s1.size());
+  while (frontierSize > 0) {
+    const SimplexId n = frontierSize;
+    const SimplexId width = n * graph::kMaxOutDegree;
+    if (SimplexId(slots.size()) < width)
+      slots.resize(static_cast<std::size_t>(width));
+    expandKernel<<<blocksFor(n, block), block>>>(grid, grad, raw(mark), raw(frontier), n,
+                                                 raw(slots));
+    cudaCheck(cudaGetLastError(), "saddle connections: BFS");
+    if (SimplexId(frontier.size()) < width)
+      frontier.resize(static_cast<std::size_t>(width));
+    std::size_t size = 0;
+    const IsClaimed claimed;
+    cudaCheck(cub::DeviceSelect::If(nullptr, size, raw(slots), raw(frontier),
+                                    raw(selected), width, claimed),
+              "saddle connections: compaction size");
+    cudaCheck(cub::DeviceSelect::If(scratch.reserve(size), size, raw(slots),
+                                    raw(frontier), raw(selected), width, claimed),
+              "saddle connections: compaction");
+    frontierSize = selectedCount.read(raw(selected), "saddle connections: frontier size");
+    monitor.checkAbort();
+  }
+}
+
+// The minor's edges: slot k of source s (s * kMaxOutDegree + k, the sources being the
+// 1-saddles then the junctions) names the node its V-path reaches first (a junction, a
+// 2-saddle, or kNoSlot). Error for a closed V-path.
+thrust::device_vector<SimplexId>
+minorSlots(const cubical::Grid& grid, const std::uint8_t* grad,
+           thrust::device_vector<std::uint8_t>& mark,
+           thrust::device_vector<SimplexId>& sources, SimplexId n1, SimplexId nJ,
+           const thrust::device_vector<SimplexId>& s2, SimplexId nSlots) {
+  const int block = 128;
+  const SimplexId cells = cubical::cellCount(grid);
+  const SimplexId n2 = SimplexId(s2.size());
+  const SimplexId* junctionList = raw(sources) + n1;
+  thrust::device_vector<SimplexId> target(static_cast<std::size_t>(nSlots));
+  contractKernel<<<blocksFor(n1 + nJ, block), block>>>(
+      grid, grad, raw(mark), raw(sources), n1 + nJ, cells, raw(target));
+  cudaCheck(cudaGetLastError(), "saddle connections: contraction");
+  if (thrust::count(thrust::device, target.begin(), target.end(), SimplexId(-2)) > 0)
+    throw Error("the discrete gradient has a closed V-path (it is not a valid gradient)");
+  thrust::device_vector<SimplexId> slotNode(static_cast<std::size_t>(nSlots));
+  slotIndexKernel<<<blocksFor(nSlots, block), block>>>(
+      grad, raw(target), nSlots, junctionList, nJ, raw(s2), n2, n1, raw(slotNode));
+  cudaCheck(cudaGetLastError(), "saddle connections: slot nodes");
+  target.clear();
+  target.shrink_to_fit();
+  return slotNode;
+}
+
+// The junctions with no pending successor (the first level), into level; their count.
+SimplexId readyJunctions(thrust::device_vector<int>& pending, SimplexId n1,
+                         SimplexId nSources, thrust::device_vector<SimplexId>& level) {
+  const int* p = raw(pending);
+  const auto ready = [=] __device__(SimplexId s) { return p[s] == 0; };
+  return SimplexId(thrust::copy_if(thrust::device,
+                                   thrust::counting_iterator<SimplexId>(n1),
+                                   thrust::counting_iterator<SimplexId>(nSources),
+                                   level.begin(), ready) -
+                   level.begin());
+}
+
+// Predecessor lists of the junctions (the minor's edges between junctions, reversed),
+// sorted by junction: predKeys[i] is the junction, predecessors[i] the source.
+void junctionPredecessors(const SimplexId* node, SimplexId n1, SimplexId nSlots,
+                          thrust::device_vector<SimplexId>& predKeys,
+                          thrust::device_vector<SimplexId>& predecessors) {
+  const SimplexId firstJunctionSlot = n1 * graph::kMaxOutDegree;
+  const auto isJunctionEdge = [=] __device__(SimplexId i) { return node[i] >= 0; };
+  const SimplexId count = thrust::count_if(
+      thrust::device, thrust::counting_iterator<SimplexId>(firstJunctionSlot),
+      thrust::counting_iterator<SimplexId>(nSlots), isJunctionEdge);
+  thrust::device_vector<SimplexId> picked(static_cast<std::size_t>(count));
+  thrust::copy_if(thrust::device, thrust::counting_iterator<SimplexId>(firstJunctionSlot),
+                  thrust::counting_iterator<SimplexId>(nSlots), picked.begin(),
+                  isJunctionEdge);
+  predKeys.resize(picked.size());
+  predecessors.resize(picked.size());
+  thrust::transform(thrust::device, picked.begin(), picked.end(), predKeys.begin(),
+                    [=] __device__(SimplexId i) { return node[i]; });
+  thrust::transform(thrust::device, picked.begin(), picked.end(), predecessors.begin(),
+                    [=] __device__(SimplexId i) { return i / graph::kMaxOutDegree; });
+  thrust::sort_by_key(thrust::device, predKeys.begin(), predKeys.end(),
+                      predecessors.begin());
+}
+
+// The arcs of the 1-saddle rows (merged in the pool), into `arcs` on the host.
+void downloadArcs(SimplexId n1, thrust::device_vector<SimplexId>& start,
+                  thrust::device_vector<SimplexId>& len,
+                  thrust::device_vector<SimplexId>& offsets, RowPool& pool,
+                  const thrust::device_vector<SimplexId>& s1,
+                  const thrust::device_vector<SimplexId>& s2,
+                  thrust::device_vector<LevelState>& state,
+                  PinnedScalar<LevelState>& hostState, Scratch& scratch,
+                  std::vector<saddle_connections::Arc>& arcsOut) {
+  const int block = 128;
+  SimplexId nnz = 0;
+  if (n1 > 0) {
+    exclusiveSum(raw(len), raw(offsets), n1, scratch);
+    levelTotalKernel<<<1, 1>>>(raw(offsets), raw(len), n1, raw(state));
+    cudaCheck(cudaGetLastError(), "saddle connections: arc count");
+    nnz = hostState.read(raw(state), "saddle connections: arc count").total;
+  }
+  thrust::device_vector<saddle_connections::Arc> arcs(static_cast<std::size_t>(nnz));
+  if (nnz > 0) {
+    arcsKernel<<<blocksFor(n1, block), block>>>(n1, raw(start), raw(len), raw(offsets),
+                                                raw(pool.columns), raw(pool.counts),
+                                                raw(s1), raw(s2), raw(arcs));
+    cudaCheck(cudaGetLastError(), "saddle connections: arcs");
+  }
+  arcsOut.resize(static_cast<std::size_t>(nnz));
+  if (nnz > 0)
+    cudaCheck(cudaMemcpy(arcsOut.data(), raw(arcs),
+                         std::size_t(nnz) * sizeof(saddle_connections::Arc),
+                         cudaMemcpyDeviceToHost),
+              "saddle connections: arcs download");
+}
+
 } // namespace
 
 void computeSaddleConnections(const cubical::Grid& grid,
@@ -448,234 +577,148 @@ void computeSaddleConnectionsOnDevice(const cubical::Grid& grid, const std::uint
                                       const Monitor& monitor,
                                       saddle_connections::SaddleConnections& out,
                                       RunReport& report) {
-  {
-    const SimplexId cells = cubical::cellCount(grid);
-    const int block = 128;
-    Timer timer;
-    // padded to whole 32-bit words for exchangeByte
-    thrust::device_vector<std::uint8_t> mark(
-        static_cast<std::size_t>((cells + 3) / 4 * 4), 0);
-    markKernel<<<blocksFor(SimplexId(s1.size()), block), block>>>(
-        raw(s1), SimplexId(s1.size()), raw(mark), 1);
-    cudaCheck(cudaGetLastError(), "saddle connections: mark");
+  const SimplexId cells = cubical::cellCount(grid);
+  const int block = 128;
+  Timer timer;
+  // padded to whole 32-bit words for exchangeByte
+  thrust::device_vector<std::uint8_t> mark(static_cast<std::size_t>((cells + 3) / 4 * 4),
+                                           0);
+  markKernel<<<blocksFor(SimplexId(s1.size()), block), block>>>(
+      raw(s1), SimplexId(s1.size()), raw(mark), 1);
+  cudaCheck(cudaGetLastError(), "saddle connections: mark");
 
-    // Reachability: frontier BFS with stream compaction; the reached set is then the
-    // marked cells, compacted in ascending order.
-    thrust::device_vector<SimplexId> frontier = s1, slots;
-    thrust::device_vector<SimplexId> selected(1);
-    PinnedScalar<SimplexId> selectedCount;
-    Scratch scratch;
-    SimplexId frontierSize = SimplexId(s1.size());
-    while (frontierSize > 0) {
-      const SimplexId n = frontierSize;
-      const SimplexId width = n * graph::kMaxOutDegree;
-      if (SimplexId(slots.size()) < width)
-        slots.resize(static_cast<std::size_t>(width));
-      expandKernel<<<blocksFor(n, block), block>>>(grid, grad, raw(mark), raw(frontier),
-                                                   n, raw(slots));
-      cudaCheck(cudaGetLastError(), "saddle connections: BFS");
-      if (SimplexId(frontier.size()) < width)
-        frontier.resize(static_cast<std::size_t>(width));
-      std::size_t size = 0;
-      const IsClaimed claimed;
-      cudaCheck(cub::DeviceSelect::If(nullptr, size, raw(slots), raw(frontier),
-                                      raw(selected), width, claimed),
-                "saddle connections: compaction size");
-      cudaCheck(cub::DeviceSelect::If(scratch.reserve(size), size, raw(slots),
-                                      raw(frontier), raw(selected), width, claimed),
-                "saddle connections: compaction");
-      frontierSize =
-          selectedCount.read(raw(selected), "saddle connections: frontier size");
-      monitor.checkAbort();
-    }
-    slots = thrust::device_vector<SimplexId>();
-    frontier = thrust::device_vector<SimplexId>();
-    const std::uint8_t* marked = raw(mark);
-    const auto isReached = [=] __device__(SimplexId c) { return marked[c] != 0; };
-    thrust::device_vector<SimplexId> reached(static_cast<std::size_t>(
-        thrust::count_if(thrust::device, thrust::counting_iterator<SimplexId>(0),
-                         thrust::counting_iterator<SimplexId>(cells), isReached)));
-    thrust::copy_if(thrust::device, thrust::counting_iterator<SimplexId>(0),
-                    thrust::counting_iterator<SimplexId>(cells), reached.begin(),
-                    isReached);
-    stageDone("saddle reachability");
-    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-    report.timings.emplace_back("saddle reachability (gpu)", timer.seconds());
-    monitor.report(0.3);
+  // Reachability: frontier BFS with stream compaction; the reached set is then the
+  // marked cells, compacted in ascending order.
+  thrust::device_vector<SimplexId> selected(1);
+  PinnedScalar<SimplexId> selectedCount;
+  Scratch scratch;
+  markReachable(grid, grad, s1, mark, selected, selectedCount, scratch, monitor);
+  const std::uint8_t* marked = raw(mark);
+  const auto isReached = [=] __device__(SimplexId c) { return marked[c] != 0; };
+  thrust::device_vector<SimplexId> reached(static_cast<std::size_t>(
+      thrust::count_if(thrust::device, thrust::counting_iterator<SimplexId>(0),
+                       thrust::counting_iterator<SimplexId>(cells), isReached)));
+  thrust::copy_if(thrust::device, thrust::counting_iterator<SimplexId>(0),
+                  thrust::counting_iterator<SimplexId>(cells), reached.begin(),
+                  isReached);
+  stageDone("saddle reachability");
+  report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+  report.timings.emplace_back("saddle reachability (gpu)", timer.seconds());
+  monitor.report(0.3);
 
-    // Junctions and the minor.
-    timer.reset();
-    const SimplexId nReached = SimplexId(reached.size());
-    thrust::device_vector<std::uint8_t> flag(reached.size());
-    junctionKernel<<<blocksFor(nReached, block), block>>>(grid, grad, raw(reached),
-                                                          nReached, raw(flag));
-    cudaCheck(cudaGetLastError(), "saddle connections: junctions");
-    const SimplexId nJ = thrust::count(thrust::device, flag.begin(), flag.end(), 1);
-    const SimplexId n1 = SimplexId(s1.size()), n2 = SimplexId(s2.size());
-    if (n1 > INT_MAX || n2 > INT_MAX || nJ > INT_MAX)
-      throw GpuError("saddle connections: more than 2^31 saddles or junctions (the GPU "
-                     "path's 32-bit columns)",
-                     false);
-    thrust::device_vector<SimplexId> sources(static_cast<std::size_t>(n1 + nJ));
-    thrust::copy(s1.begin(), s1.end(), sources.begin());
-    thrust::copy_if(thrust::device, reached.begin(), reached.end(), flag.begin(),
-                    sources.begin() + n1,
-                    [] __device__(std::uint8_t f) { return f != 0; });
-    reached.clear();
-    reached.shrink_to_fit();
-    const SimplexId* junctionList = raw(sources) + n1;
-    markKernel<<<blocksFor(nJ, block), block>>>(junctionList, nJ, raw(mark), 2);
-    cudaCheck(cudaGetLastError(), "saddle connections: junction marks");
-    const SimplexId nSlots = (n1 + nJ) * graph::kMaxOutDegree;
-    thrust::device_vector<SimplexId> target(static_cast<std::size_t>(nSlots));
-    contractKernel<<<blocksFor(n1 + nJ, block), block>>>(
-        grid, grad, raw(mark), raw(sources), n1 + nJ, cells, raw(target));
-    cudaCheck(cudaGetLastError(), "saddle connections: contraction");
-    if (thrust::count(thrust::device, target.begin(), target.end(), SimplexId(-2)) > 0)
-      throw Error(
-          "the discrete gradient has a closed V-path (it is not a valid gradient)");
-    thrust::device_vector<SimplexId> slotNode(static_cast<std::size_t>(nSlots));
-    slotIndexKernel<<<blocksFor(nSlots, block), block>>>(
-        grad, raw(target), nSlots, junctionList, nJ, raw(s2), n2, n1, raw(slotNode));
-    cudaCheck(cudaGetLastError(), "saddle connections: slot nodes");
-    target.clear();
-    target.shrink_to_fit();
-    const SimplexId minorEdges =
-        thrust::count_if(thrust::device, slotNode.begin(), slotNode.end(),
-                         [] __device__(SimplexId x) { return x != kNoSlot; });
-    stageDone("saddle DAG minor");
-    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-    report.timings.emplace_back("saddle DAG minor (gpu)", timer.seconds());
-    monitor.report(0.5);
+  // Junctions and the minor.
+  timer.reset();
+  const SimplexId nReached = SimplexId(reached.size());
+  thrust::device_vector<std::uint8_t> flag(reached.size());
+  junctionKernel<<<blocksFor(nReached, block), block>>>(grid, grad, raw(reached),
+                                                        nReached, raw(flag));
+  cudaCheck(cudaGetLastError(), "saddle connections: junctions");
+  const SimplexId nJ = thrust::count(thrust::device, flag.begin(), flag.end(), 1);
+  const SimplexId n1 = SimplexId(s1.size()), n2 = SimplexId(s2.size());
+  if (n1 > INT_MAX || n2 > INT_MAX || nJ > INT_MAX)
+    throw GpuError("saddle connections: more than 2^31 saddles or junctions (the GPU "
+                   "path's 32-bit columns)",
+                   false);
+  thrust::device_vector<SimplexId> sources(static_cast<std::size_t>(n1 + nJ));
+  thrust::copy(s1.begin(), s1.end(), sources.begin());
+  thrust::copy_if(thrust::device, reached.begin(), reached.end(), flag.begin(),
+                  sources.begin() + n1, [] __device__(std::uint8_t f) { return f != 0; });
+  reached.clear();
+  reached.shrink_to_fit();
+  const SimplexId* junctionList = raw(sources) + n1;
+  markKernel<<<blocksFor(nJ, block), block>>>(junctionList, nJ, raw(mark), 2);
+  cudaCheck(cudaGetLastError(), "saddle connections: junction marks");
+  const SimplexId nSlots = (n1 + nJ) * graph::kMaxOutDegree;
+  thrust::device_vector<SimplexId> slotNode =
+      minorSlots(grid, grad, mark, sources, n1, nJ, s2, nSlots);
+  const SimplexId minorEdges =
+      thrust::count_if(thrust::device, slotNode.begin(), slotNode.end(),
+                       [] __device__(SimplexId x) { return x != kNoSlot; });
+  stageDone("saddle DAG minor");
+  report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+  report.timings.emplace_back("saddle DAG minor (gpu)", timer.seconds());
+  monitor.report(0.5);
+  monitor.checkAbort();
+
+  // Path counts R[s] (source -> 2-saddles) = sum over s's slots of R[slot] (a 2-saddle
+  // slot counting 1): R restricted to junctions is (I - B)^-1 B*, and the 1-saddle rows
+  // are A R + D = A* B* + D, the CPU's sum of products, here evaluated in topological
+  // order. Junction rows are merged level by level (Kahn's peeling from the junctions
+  // whose successors are all 2-saddles or dead ends), then all 1-saddle rows at once.
+  timer.reset();
+  const SimplexId nSources = n1 + nJ;
+  thrust::device_vector<int> pending(static_cast<std::size_t>(nSources));
+  pendingKernel<<<blocksFor(nSources, block), block>>>(raw(slotNode), nSources,
+                                                       raw(pending));
+  cudaCheck(cudaGetLastError(), "saddle connections: pending successors");
+  // Predecessor lists of the junctions (reverse minor edges between junctions).
+  thrust::device_vector<SimplexId> predKeys, predecessors;
+  junctionPredecessors(raw(slotNode), n1, nSlots, predKeys, predecessors);
+  thrust::device_vector<SimplexId> predOffsets(static_cast<std::size_t>(nSources) + 1);
+  thrust::lower_bound(thrust::device, predKeys.begin(), predKeys.end(),
+                      thrust::counting_iterator<SimplexId>(0),
+                      thrust::counting_iterator<SimplexId>(nSources + 1),
+                      predOffsets.begin());
+  predKeys.clear();
+  predKeys.shrink_to_fit();
+
+  thrust::device_vector<SimplexId> start(static_cast<std::size_t>(nSources), 0),
+      len(static_cast<std::size_t>(nSources), 0);
+  RowPool pool;
+  // Room for the minor's own edges, twice: most rows are short.
+  pool.reserve(2 * nSlots);
+  const SimplexId widest = std::max(n1, nJ);
+  thrust::device_vector<SimplexId> bounds(static_cast<std::size_t>(widest)),
+      offsets(static_cast<std::size_t>(widest));
+  thrust::device_vector<LevelState> state(1);
+  PinnedScalar<LevelState> hostState;
+  thrust::device_vector<int> overflow(1, 0);
+  thrust::device_vector<SimplexId> level(static_cast<std::size_t>(nJ)),
+      next(static_cast<std::size_t>(nJ));
+  SimplexId levelSize = readyJunctions(pending, n1, nSources, level);
+  report.timings.emplace_back("saddle path setup (gpu)", timer.seconds());
+  timer.reset();
+  SimplexId merged = 0;
+  int iterations = 0;
+  while (levelSize > 0) {
+    const SimplexId nextSize = mergeLevel(
+        raw(level), levelSize, raw(slotNode), raw(start), raw(len), pool, raw(bounds),
+        raw(offsets), scratch, raw(state), hostState, raw(predOffsets), raw(predecessors),
+        raw(pending), raw(next), raw(overflow));
+    merged += levelSize;
+    level.swap(next);
+    levelSize = nextSize;
+    ++iterations;
     monitor.checkAbort();
-
-    // Path counts R[s] (source -> 2-saddles) = sum over s's slots of R[slot] (a 2-saddle
-    // slot counting 1): R restricted to junctions is (I - B)^-1 B*, and the 1-saddle rows
-    // are A R + D = A* B* + D, the CPU's sum of products, here evaluated in topological
-    // order. Junction rows are merged level by level (Kahn's peeling from the junctions
-    // whose successors are all 2-saddles or dead ends), then all 1-saddle rows at once.
-    timer.reset();
-    const SimplexId nSources = n1 + nJ;
-    thrust::device_vector<int> pending(static_cast<std::size_t>(nSources));
-    pendingKernel<<<blocksFor(nSources, block), block>>>(raw(slotNode), nSources,
-                                                         raw(pending));
-    cudaCheck(cudaGetLastError(), "saddle connections: pending successors");
-    // Predecessor lists of the junctions (reverse minor edges between junctions).
-    thrust::device_vector<SimplexId> predKeys, predecessors;
-    {
-      const SimplexId* node = raw(slotNode);
-      const SimplexId firstJunctionSlot = n1 * graph::kMaxOutDegree;
-      const auto isJunctionEdge = [=] __device__(SimplexId i) { return node[i] >= 0; };
-      const SimplexId count = thrust::count_if(
-          thrust::device, thrust::counting_iterator<SimplexId>(firstJunctionSlot),
-          thrust::counting_iterator<SimplexId>(nSlots), isJunctionEdge);
-      thrust::device_vector<SimplexId> picked(static_cast<std::size_t>(count));
-      thrust::copy_if(
-          thrust::device, thrust::counting_iterator<SimplexId>(firstJunctionSlot),
-          thrust::counting_iterator<SimplexId>(nSlots), picked.begin(), isJunctionEdge);
-      predKeys.resize(picked.size());
-      predecessors.resize(picked.size());
-      thrust::transform(thrust::device, picked.begin(), picked.end(), predKeys.begin(),
-                        [=] __device__(SimplexId i) { return node[i]; });
-      thrust::transform(thrust::device, picked.begin(), picked.end(),
-                        predecessors.begin(),
-                        [=] __device__(SimplexId i) { return i / graph::kMaxOutDegree; });
-      thrust::sort_by_key(thrust::device, predKeys.begin(), predKeys.end(),
-                          predecessors.begin());
-    }
-    thrust::device_vector<SimplexId> predOffsets(static_cast<std::size_t>(nSources) + 1);
-    thrust::lower_bound(thrust::device, predKeys.begin(), predKeys.end(),
-                        thrust::counting_iterator<SimplexId>(0),
-                        thrust::counting_iterator<SimplexId>(nSources + 1),
-                        predOffsets.begin());
-    predKeys.clear();
-    predKeys.shrink_to_fit();
-
-    thrust::device_vector<SimplexId> start(static_cast<std::size_t>(nSources), 0),
-        len(static_cast<std::size_t>(nSources), 0);
-    RowPool pool;
-    // Room for the minor's own edges, twice: most rows are short.
-    pool.reserve(2 * nSlots);
-    const SimplexId widest = std::max(n1, nJ);
-    thrust::device_vector<SimplexId> bounds(static_cast<std::size_t>(widest)),
-        offsets(static_cast<std::size_t>(widest));
-    thrust::device_vector<LevelState> state(1);
-    PinnedScalar<LevelState> hostState;
-    thrust::device_vector<int> overflow(1, 0);
-    thrust::device_vector<SimplexId> level(static_cast<std::size_t>(nJ)),
-        next(static_cast<std::size_t>(nJ));
-    SimplexId levelSize = 0;
-    {
-      const int* p = raw(pending);
-      const auto ready = [=] __device__(SimplexId s) { return p[s] == 0; };
-      levelSize = SimplexId(
-          thrust::copy_if(thrust::device, thrust::counting_iterator<SimplexId>(n1),
-                          thrust::counting_iterator<SimplexId>(nSources), level.begin(),
-                          ready) -
-          level.begin());
-    }
-    report.timings.emplace_back("saddle path setup (gpu)", timer.seconds());
-    timer.reset();
-    SimplexId merged = 0;
-    int iterations = 0;
-    while (levelSize > 0) {
-      const SimplexId nextSize = mergeLevel(
-          raw(level), levelSize, raw(slotNode), raw(start), raw(len), pool, raw(bounds),
-          raw(offsets), scratch, raw(state), hostState, raw(predOffsets),
-          raw(predecessors), raw(pending), raw(next), raw(overflow));
-      merged += levelSize;
-      level.swap(next);
-      levelSize = nextSize;
-      ++iterations;
-      monitor.checkAbort();
-    }
-    if (merged != nJ)
-      throw Error("the discrete gradient has a closed V-path between saddles (it is not "
-                  "a valid gradient)");
-    report.timings.emplace_back("saddle path levels (gpu)", timer.seconds());
-    timer.reset();
-    // The 1-saddle rows.
-    if (n1 > 0) {
-      thrust::device_vector<SimplexId> saddleRows(static_cast<std::size_t>(n1));
-      thrust::sequence(thrust::device, saddleRows.begin(), saddleRows.end());
-      mergeLevel(raw(saddleRows), n1, raw(slotNode), raw(start), raw(len), pool,
-                 raw(bounds), raw(offsets), scratch, raw(state), hostState, nullptr,
-                 nullptr, nullptr, nullptr, raw(overflow));
-    }
-    if (overflow[0] != 0)
-      saddle_connections::detail::throwMultiplicityOverflow();
-    stageDone("saddle path counting");
-    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-
-    // The arcs, assembled on the device at the 1-saddle rows' offsets (a scan of their
-    // lengths) and copied back as they are.
-    SimplexId nnz = 0;
-    if (n1 > 0) {
-      exclusiveSum(raw(len), raw(offsets), n1, scratch);
-      levelTotalKernel<<<1, 1>>>(raw(offsets), raw(len), n1, raw(state));
-      cudaCheck(cudaGetLastError(), "saddle connections: arc count");
-      nnz = hostState.read(raw(state), "saddle connections: arc count").total;
-    }
-    thrust::device_vector<saddle_connections::Arc> arcs(static_cast<std::size_t>(nnz));
-    if (nnz > 0) {
-      arcsKernel<<<blocksFor(n1, block), block>>>(n1, raw(start), raw(len), raw(offsets),
-                                                  raw(pool.columns), raw(pool.counts),
-                                                  raw(s1), raw(s2), raw(arcs));
-      cudaCheck(cudaGetLastError(), "saddle connections: arcs");
-    }
-    out.arcs.resize(static_cast<std::size_t>(nnz));
-    if (nnz > 0)
-      cudaCheck(cudaMemcpy(out.arcs.data(), raw(arcs),
-                           std::size_t(nnz) * sizeof(saddle_connections::Arc),
-                           cudaMemcpyDeviceToHost),
-                "saddle connections: arcs download");
-    out.reachableNodes = nReached;
-    out.junctionNodes = nJ;
-    out.minorEdges = minorEdges;
-    out.productIterations = iterations;
-    saddle_connections::detail::sumMultiplicities(out);
-    report.timings.emplace_back("saddle path rows and arcs (gpu)", timer.seconds());
   }
+  if (merged != nJ)
+    throw Error("the discrete gradient has a closed V-path between saddles (it is not "
+                "a valid gradient)");
+  report.timings.emplace_back("saddle path levels (gpu)", timer.seconds());
+  timer.reset();
+  // The 1-saddle rows.
+  if (n1 > 0) {
+    thrust::device_vector<SimplexId> saddleRows(static_cast<std::size_t>(n1));
+    thrust::sequence(thrust::device, saddleRows.begin(), saddleRows.end());
+    mergeLevel(raw(saddleRows), n1, raw(slotNode), raw(start), raw(len), pool,
+               raw(bounds), raw(offsets), scratch, raw(state), hostState, nullptr,
+               nullptr, nullptr, nullptr, raw(overflow));
+  }
+  if (overflow[0] != 0)
+    saddle_connections::detail::throwMultiplicityOverflow();
+  stageDone("saddle path counting");
+  report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+
+  // The arcs, assembled on the device at the 1-saddle rows' offsets (a scan of their
+  // lengths) and copied back as they are.
+  downloadArcs(n1, start, len, offsets, pool, s1, s2, state, hostState, scratch,
+               out.arcs);
+  out.reachableNodes = nReached;
+  out.junctionNodes = nJ;
+  out.minorEdges = minorEdges;
+  out.productIterations = iterations;
+  saddle_connections::detail::sumMultiplicities(out);
+  report.timings.emplace_back("saddle path rows and arcs (gpu)", timer.seconds());
 }
 
 } // namespace topogpu::gpu

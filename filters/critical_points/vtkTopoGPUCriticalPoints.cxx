@@ -26,7 +26,6 @@
 vtkStandardNewMacro(vtkTopoGPUCriticalPoints);
 
 using topogpu::vtk::labelArray;
-using topogpu::vtk::namedArray;
 
 vtkTopoGPUCriticalPoints::vtkTopoGPUCriticalPoints() {
   this->Label = "TopoGPU Critical Points";

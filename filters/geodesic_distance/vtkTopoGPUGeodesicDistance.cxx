@@ -107,6 +107,25 @@ struct GatheredSurface {
   int pieces = 0;                   // the non-empty pieces
 };
 
+// The bounding box of the pieces together (bounds: xmin, xmax, ymin, ...), and its
+// diagonal.
+double unionBounds(const std::vector<vtkDataSet*>& sets, double bounds[6]) {
+  const double empty[6] = {VTK_DOUBLE_MAX, VTK_DOUBLE_MIN, VTK_DOUBLE_MAX,
+                           VTK_DOUBLE_MIN, VTK_DOUBLE_MAX, VTK_DOUBLE_MIN};
+  std::copy(empty, empty + 6, bounds);
+  for (vtkDataSet* set : sets) {
+    double b[6];
+    set->GetBounds(b);
+    for (std::size_t a = 0; a < 3; ++a) {
+      bounds[2 * a] = std::min(bounds[2 * a], b[2 * a]);
+      bounds[2 * a + 1] = std::max(bounds[2 * a + 1], b[2 * a + 1]);
+    }
+  }
+  return std::sqrt((bounds[1] - bounds[0]) * (bounds[1] - bounds[0]) +
+                   (bounds[3] - bounds[2]) * (bounds[3] - bounds[2]) +
+                   (bounds[5] - bounds[4]) * (bounds[5] - bounds[4]));
+}
+
 // Distributed runs: the pieces' triangles on one surface, ghost cells left out, point
 // and cell arrays common to every piece kept. Points: one non-empty piece keeps its own;
 // pieces that all have global point ids (GlobalPointIds) get one point per global id,
@@ -164,19 +183,8 @@ GatheredSurface mergePieces(const std::vector<vtkSmartPointer<vtkDataObject>>& p
   // Pieces may compute a shared border point with different roundings (a sphere
   // source's pieces do): points closer than kMergeTolerance times the bounding box's
   // diagonal are one point, the first piece's.
-  double bounds[6] = {VTK_DOUBLE_MAX, VTK_DOUBLE_MIN, VTK_DOUBLE_MAX,
-                      VTK_DOUBLE_MIN, VTK_DOUBLE_MAX, VTK_DOUBLE_MIN};
-  for (vtkDataSet* set : sets) {
-    double b[6];
-    set->GetBounds(b);
-    for (std::size_t a = 0; a < 3; ++a) {
-      bounds[2 * a] = std::min(bounds[2 * a], b[2 * a]);
-      bounds[2 * a + 1] = std::max(bounds[2 * a + 1], b[2 * a + 1]);
-    }
-  }
-  const double diagonal = std::sqrt((bounds[1] - bounds[0]) * (bounds[1] - bounds[0]) +
-                                    (bounds[3] - bounds[2]) * (bounds[3] - bounds[2]) +
-                                    (bounds[5] - bounds[4]) * (bounds[5] - bounds[4]));
+  double bounds[6];
+  const double diagonal = unionBounds(sets, bounds);
   auto locator = vtkSmartPointer<vtkPointLocator>::New();
   if (gathered.numbering == Numbering::Coordinates) {
     locator->SetTolerance(kMergeTolerance * diagonal);
@@ -532,6 +540,30 @@ int vtkTopoGPUGeodesicDistance::RequestDistributedData(
   return 1;
 }
 
+namespace {
+
+// The coordinates as x y z doubles: read in place from a vtkDoubleArray, else
+// converted from the raw array into `converted` (no virtual call per point).
+const double* pointCoordinates(vtkDataSet* input, std::vector<double>& converted) {
+  const vtkIdType n = input->GetNumberOfPoints();
+  auto* pointSet = vtkPointSet::SafeDownCast(input);
+  vtkDataArray* pointData =
+      pointSet && pointSet->GetPoints() ? pointSet->GetPoints()->GetData() : nullptr;
+  if (auto* doubles = vtkDoubleArray::SafeDownCast(pointData);
+      doubles != nullptr && doubles->GetNumberOfComponents() == 3)
+    return doubles->GetPointer(0);
+  converted.resize(std::size_t(n) * 3);
+  if (auto* floats = vtkFloatArray::SafeDownCast(pointData);
+      floats != nullptr && floats->GetNumberOfComponents() == 3)
+    std::copy(floats->GetPointer(0), floats->GetPointer(0) + 3 * n, converted.begin());
+  else
+    for (vtkIdType v = 0; v < n; ++v)
+      input->GetPoint(v, converted.data() + 3 * v);
+  return converted.data();
+}
+
+} // namespace
+
 void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
   auto* shared =
       std::get_if<std::shared_ptr<topogpu::ExplicitTriangulation>>(run.triangulation);
@@ -621,27 +653,9 @@ void vtkTopoGPUGeodesicDistance::Compute(topogpu::vtk::FilterRun& run) {
     parameters.speedValues = speed.data();
   }
 
-  // The coordinates as x y z doubles: read in place from a vtkDoubleArray, else
-  // converted from the raw array (no virtual call per point).
   const topogpu::Timer pointsTimer;
   std::vector<double> converted;
-  const double* coordinates = nullptr;
-  auto* pointSet = vtkPointSet::SafeDownCast(input);
-  vtkDataArray* pointData =
-      pointSet && pointSet->GetPoints() ? pointSet->GetPoints()->GetData() : nullptr;
-  if (auto* doubles = vtkDoubleArray::SafeDownCast(pointData);
-      doubles != nullptr && doubles->GetNumberOfComponents() == 3) {
-    coordinates = doubles->GetPointer(0);
-  } else {
-    converted.resize(std::size_t(n) * 3);
-    if (auto* floats = vtkFloatArray::SafeDownCast(pointData);
-        floats != nullptr && floats->GetNumberOfComponents() == 3)
-      std::copy(floats->GetPointer(0), floats->GetPointer(0) + 3 * n, converted.begin());
-    else
-      for (vtkIdType v = 0; v < n; ++v)
-        input->GetPoint(v, converted.data() + 3 * v);
-    coordinates = converted.data();
-  }
+  const double* coordinates = pointCoordinates(input, converted);
   const double pointsSeconds = pointsTimer.seconds();
 
   if (!this->Prepared)

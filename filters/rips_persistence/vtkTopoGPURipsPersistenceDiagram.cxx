@@ -393,6 +393,173 @@ int vtkTopoGPURipsPersistenceDiagram::RequestDistributedData(
   return 1;
 }
 
+namespace {
+
+// Outputs 0 and 1: the diagram in TTK's layout (its points, pairs and diagonal, and the
+// run's field data) and the bars as a table. firstId[dim]: the PairIdentifier of the
+// first bar of dimension dim (bars in dimension order).
+void writeDiagram(const rp::Result& result, double infiniteDeath,
+                  const std::vector<vtkIdType>& firstId,
+                  vtkInformationVector* outputVector) {
+  const vtkIdType pairs = firstId.back();
+
+  // Output 0: the diagram, TTK's layout (2 points per pair, then the diagonal's 2).
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble(); // the input's units may pass single precision
+  points->SetNumberOfPoints(2 * pairs + 2);
+  auto vertexId = namedArray<vtkIntArray>("ttkVertexScalarField", 2 * pairs + 2);
+  auto criticalType = namedArray<vtkIntArray>("CriticalType", 2 * pairs + 2);
+  auto coordinates = namedArray<vtkFloatArray>("Coordinates", 0);
+  coordinates->SetNumberOfComponents(3);
+  coordinates->SetNumberOfTuples(2 * pairs + 2);
+  auto pairId = namedArray<vtkIntArray>("PairIdentifier", pairs + 1);
+  auto pairType = namedArray<vtkIntArray>("PairType", pairs + 1);
+  auto persistence = namedArray<vtkDoubleArray>("Persistence", pairs + 1);
+  auto birth = namedArray<vtkDoubleArray>("Birth", pairs + 1);
+  auto death = namedArray<vtkDoubleArray>("Death", pairs + 1);
+  auto isFinite = namedArray<vtkUnsignedCharArray>("IsFinite", pairs + 1);
+  auto cells = vtkSmartPointer<vtkCellArray>::New();
+  cells->AllocateExact(pairs + 1, 2 * (pairs + 1));
+  // Output 1: the bars as a table.
+  auto tableId = namedArray<vtkIntArray>("PairIdentifier", pairs);
+  auto tableDimension = namedArray<vtkIntArray>("Dimension", pairs);
+  auto tableBirth = namedArray<vtkDoubleArray>("Birth", pairs);
+  auto tableDeath = namedArray<vtkDoubleArray>("Death", pairs);
+
+  double lowest = std::numeric_limits<double>::infinity(), longest = 0;
+  const auto setPoint = [&](vtkIdType p, double x, double y, int type) {
+    points->SetPoint(p, x, y, 0.0);
+    coordinates->SetTuple3(p, x, y, 0.0);
+    vertexId->SetValue(p, -1);
+    criticalType->SetValue(p, type);
+  };
+  for (std::size_t dim = 0; dim < result.intervals.size(); ++dim) {
+    const int k = int(dim);
+    for (std::size_t b = 0; b < result.intervals[dim].size(); ++b) {
+      const rp::Interval& bar = result.intervals[dim][b];
+      const vtkIdType id = firstId[dim] + vtkIdType(b);
+      const bool finite = std::isfinite(bar.death);
+      const double drawn = finite ? bar.death : infiniteDeath;
+      setPoint(2 * id, bar.birth, bar.birth, std::min(k, 3));
+      setPoint(2 * id + 1, bar.birth, drawn, std::min(k + 1, 3));
+      const vtkIdType line[2] = {2 * id, 2 * id + 1};
+      cells->InsertNextCell(2, line);
+      pairId->SetValue(id, int(id));
+      pairType->SetValue(id, k);
+      persistence->SetValue(id, drawn - bar.birth);
+      birth->SetValue(id, bar.birth);
+      death->SetValue(id, drawn);
+      isFinite->SetValue(id, finite ? 1 : 0);
+      tableId->SetValue(id, int(id));
+      tableDimension->SetValue(id, k);
+      tableBirth->SetValue(id, bar.birth);
+      tableDeath->SetValue(id, bar.death);
+      lowest = std::min(lowest, bar.birth);
+      longest = std::max(longest, drawn - bar.birth);
+    }
+  }
+  // The diagonal, as TTK's last cell (PairIdentifier and PairType -1, Birth 0,
+  // Persistence twice the largest), but on two points of its own spanning every drawn
+  // pair: TTK's runs to the highest birth only, a point in a Rips diagram (every
+  // dimension-0 bar is born at 0). It starts a twentieth of the range below the lowest
+  // birth, so that the data's bounds (and the axes grid on them) leave a margin: the
+  // dimension-0 bars, all born at 0, are not drawn under the grid's edge.
+  if (!std::isfinite(lowest))
+    lowest = 0;
+  const double margin = (infiniteDeath - lowest) / 20;
+  setPoint(2 * pairs, lowest - margin, lowest - margin, -1);
+  setPoint(2 * pairs + 1, infiniteDeath, infiniteDeath, -1);
+  const vtkIdType diagonal[2] = {2 * pairs, 2 * pairs + 1};
+  cells->InsertNextCell(2, diagonal);
+  pairId->SetValue(pairs, -1);
+  pairType->SetValue(pairs, -1);
+  persistence->SetValue(pairs, 2 * longest);
+  birth->SetValue(pairs, 0);
+  death->SetValue(pairs, 0);
+  isFinite->SetValue(pairs, 0);
+
+  auto* diagram = vtkUnstructuredGrid::GetData(outputVector, 0);
+  diagram->SetPoints(points);
+  diagram->SetCells(VTK_LINE, cells);
+  for (vtkAbstractArray* array : {static_cast<vtkAbstractArray*>(vertexId),
+                                  static_cast<vtkAbstractArray*>(criticalType),
+                                  static_cast<vtkAbstractArray*>(coordinates)})
+    diagram->GetPointData()->AddArray(array);
+  for (vtkAbstractArray* array :
+       {static_cast<vtkAbstractArray*>(pairId), static_cast<vtkAbstractArray*>(pairType),
+        static_cast<vtkAbstractArray*>(persistence),
+        static_cast<vtkAbstractArray*>(birth), static_cast<vtkAbstractArray*>(death),
+        static_cast<vtkAbstractArray*>(isFinite)})
+    diagram->GetCellData()->AddArray(array);
+  diagram->GetCellData()->SetActiveScalars("PairType");
+
+  vtkFieldData* fd = diagram->GetFieldData();
+  addValue(fd, "RipsEnclosingRadius", result.enclosingRadius);
+  addValue(fd, "RipsThreshold", result.threshold);
+  addValue(fd, "RipsInfiniteDeathValue", infiniteDeath);
+  addValue(fd, "RipsSparse", result.sparse ? 1 : 0);
+  addValue(fd, "RipsNumberOfPoints", result.numberOfPoints);
+  addValue(fd, "RipsEdges", result.edges);
+  auto apparent = vtkSmartPointer<vtkDoubleArray>::New();
+  apparent->SetName("RipsApparentPairsPercent"); // per dimension
+  auto pairCount = vtkSmartPointer<vtkIdTypeArray>::New();
+  pairCount->SetName("RipsPairs"); // per dimension, zero-length ones included
+  for (const auto& stats : result.stats) {
+    apparent->InsertNextValue(stats.apparentPercent());
+    pairCount->InsertNextValue(vtkIdType(stats.pairs));
+  }
+  fd->AddArray(apparent);
+  fd->AddArray(pairCount);
+
+  auto* table = vtkTable::GetData(outputVector, 1);
+  table->AddColumn(tableId);
+  table->AddColumn(tableDimension);
+  table->AddColumn(tableBirth);
+  table->AddColumn(tableDeath);
+}
+
+// Output 2: the edges carrying each finite dimension-1 bar's cocycle.
+void writeCocycles(const rp::Result& result, const Cloud& cloud,
+                   const std::vector<vtkIdType>& firstId,
+                   vtkInformationVector* outputVector) {
+  auto* edges = vtkPolyData::GetData(outputVector, 2);
+  auto lines = vtkSmartPointer<vtkCellArray>::New();
+  auto barId = namedArray<vtkIntArray>("BarId", 0);
+  auto edgeBirth = namedArray<vtkDoubleArray>("Birth", 0);
+  auto edgeDeath = namedArray<vtkDoubleArray>("Death", 0);
+  auto edgePersistence = namedArray<vtkDoubleArray>("Persistence", 0);
+  auto diameter = namedArray<vtkDoubleArray>("Diameter", 0);
+  for (const rp::Representative& r : result.representatives) {
+    if (r.dimension != 1)
+      continue;
+    const rp::Interval& bar = result.intervals[1][r.interval];
+    for (std::size_t s = 0; s + 1 < r.simplices.size(); s += 2) {
+      const vtkIdType line[2] = {vtkIdType(r.simplices[s]),
+                                 vtkIdType(r.simplices[s + 1])};
+      lines->InsertNextCell(2, line);
+      barId->InsertNextValue(int(firstId[1] + vtkIdType(r.interval)));
+      edgeBirth->InsertNextValue(bar.birth);
+      edgeDeath->InsertNextValue(bar.death);
+      edgePersistence->InsertNextValue(bar.death - bar.birth);
+      diameter->InsertNextValue(rp::inputDistance(cloud.input, line[0], line[1]));
+    }
+  }
+  auto inputId = namedArray<vtkIdTypeArray>("InputPointId", vtkIdType(cloud.ids.size()));
+  std::copy(cloud.ids.begin(), cloud.ids.end(), inputId->GetPointer(0));
+  edges->SetPoints(cloud.positions);
+  edges->SetLines(lines);
+  edges->GetPointData()->AddArray(inputId);
+  for (vtkAbstractArray* array :
+       {static_cast<vtkAbstractArray*>(barId), static_cast<vtkAbstractArray*>(edgeBirth),
+        static_cast<vtkAbstractArray*>(edgeDeath),
+        static_cast<vtkAbstractArray*>(edgePersistence),
+        static_cast<vtkAbstractArray*>(diameter)})
+    edges->GetCellData()->AddArray(array);
+  edges->GetCellData()->SetActiveScalars("BarId");
+}
+
+} // namespace
+
 void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
   // The properties against the CLI's ranges, before any work.
   const auto outside = [](const char* property, const std::string& range, double value) {
@@ -476,159 +643,9 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
   std::vector<vtkIdType> firstId(result.intervals.size() + 1, 0);
   for (std::size_t dim = 0; dim < result.intervals.size(); ++dim)
     firstId[dim + 1] = firstId[dim] + vtkIdType(result.intervals[dim].size());
-  const vtkIdType pairs = firstId.back();
 
-  // Output 0: the diagram, TTK's layout (2 points per pair, then the diagonal's 2).
-  auto points = vtkSmartPointer<vtkPoints>::New();
-  points->SetDataTypeToDouble(); // the input's units may pass single precision
-  points->SetNumberOfPoints(2 * pairs + 2);
-  auto vertexId = namedArray<vtkIntArray>("ttkVertexScalarField", 2 * pairs + 2);
-  auto criticalType = namedArray<vtkIntArray>("CriticalType", 2 * pairs + 2);
-  auto coordinates = namedArray<vtkFloatArray>("Coordinates", 0);
-  coordinates->SetNumberOfComponents(3);
-  coordinates->SetNumberOfTuples(2 * pairs + 2);
-  auto pairId = namedArray<vtkIntArray>("PairIdentifier", pairs + 1);
-  auto pairType = namedArray<vtkIntArray>("PairType", pairs + 1);
-  auto persistence = namedArray<vtkDoubleArray>("Persistence", pairs + 1);
-  auto birth = namedArray<vtkDoubleArray>("Birth", pairs + 1);
-  auto death = namedArray<vtkDoubleArray>("Death", pairs + 1);
-  auto isFinite = namedArray<vtkUnsignedCharArray>("IsFinite", pairs + 1);
-  auto cells = vtkSmartPointer<vtkCellArray>::New();
-  cells->AllocateExact(pairs + 1, 2 * (pairs + 1));
-  // Output 1: the bars as a table.
-  auto tableId = namedArray<vtkIntArray>("PairIdentifier", pairs);
-  auto tableDimension = namedArray<vtkIntArray>("Dimension", pairs);
-  auto tableBirth = namedArray<vtkDoubleArray>("Birth", pairs);
-  auto tableDeath = namedArray<vtkDoubleArray>("Death", pairs);
-
-  double lowest = std::numeric_limits<double>::infinity(), longest = 0;
-  const auto setPoint = [&](vtkIdType p, double x, double y, int type) {
-    points->SetPoint(p, x, y, 0.0);
-    coordinates->SetTuple3(p, x, y, 0.0);
-    vertexId->SetValue(p, -1);
-    criticalType->SetValue(p, type);
-  };
-  for (std::size_t dim = 0; dim < result.intervals.size(); ++dim) {
-    const int k = int(dim);
-    for (std::size_t b = 0; b < result.intervals[dim].size(); ++b) {
-      const rp::Interval& bar = result.intervals[dim][b];
-      const vtkIdType id = firstId[dim] + vtkIdType(b);
-      const bool finite = std::isfinite(bar.death);
-      const double drawn = finite ? bar.death : infiniteDeath;
-      setPoint(2 * id, bar.birth, bar.birth, std::min(k, 3));
-      setPoint(2 * id + 1, bar.birth, drawn, std::min(k + 1, 3));
-      const vtkIdType line[2] = {2 * id, 2 * id + 1};
-      cells->InsertNextCell(2, line);
-      pairId->SetValue(id, int(id));
-      pairType->SetValue(id, k);
-      persistence->SetValue(id, drawn - bar.birth);
-      birth->SetValue(id, bar.birth);
-      death->SetValue(id, drawn);
-      isFinite->SetValue(id, finite ? 1 : 0);
-      tableId->SetValue(id, int(id));
-      tableDimension->SetValue(id, k);
-      tableBirth->SetValue(id, bar.birth);
-      tableDeath->SetValue(id, bar.death);
-      lowest = std::min(lowest, bar.birth);
-      longest = std::max(longest, drawn - bar.birth);
-    }
-  }
-  // The diagonal, as TTK's last cell (PairIdentifier and PairType -1, Birth 0,
-  // Persistence twice the largest), but on two points of its own spanning every drawn
-  // pair: TTK's runs to the highest birth only, a point in a Rips diagram (every
-  // dimension-0 bar is born at 0). It starts a twentieth of the range below the lowest
-  // birth, so that the data's bounds (and the axes grid on them) leave a margin: the
-  // dimension-0 bars, all born at 0, are not drawn under the grid's edge.
-  if (!std::isfinite(lowest))
-    lowest = 0;
-  const double margin = (infiniteDeath - lowest) / 20;
-  setPoint(2 * pairs, lowest - margin, lowest - margin, -1);
-  setPoint(2 * pairs + 1, infiniteDeath, infiniteDeath, -1);
-  const vtkIdType diagonal[2] = {2 * pairs, 2 * pairs + 1};
-  cells->InsertNextCell(2, diagonal);
-  pairId->SetValue(pairs, -1);
-  pairType->SetValue(pairs, -1);
-  persistence->SetValue(pairs, 2 * longest);
-  birth->SetValue(pairs, 0);
-  death->SetValue(pairs, 0);
-  isFinite->SetValue(pairs, 0);
-
-  auto* diagram = vtkUnstructuredGrid::GetData(run.outputVector, 0);
-  diagram->SetPoints(points);
-  diagram->SetCells(VTK_LINE, cells);
-  for (vtkAbstractArray* array : {static_cast<vtkAbstractArray*>(vertexId),
-                                  static_cast<vtkAbstractArray*>(criticalType),
-                                  static_cast<vtkAbstractArray*>(coordinates)})
-    diagram->GetPointData()->AddArray(array);
-  for (vtkAbstractArray* array :
-       {static_cast<vtkAbstractArray*>(pairId), static_cast<vtkAbstractArray*>(pairType),
-        static_cast<vtkAbstractArray*>(persistence),
-        static_cast<vtkAbstractArray*>(birth), static_cast<vtkAbstractArray*>(death),
-        static_cast<vtkAbstractArray*>(isFinite)})
-    diagram->GetCellData()->AddArray(array);
-  diagram->GetCellData()->SetActiveScalars("PairType");
-
-  vtkFieldData* fd = diagram->GetFieldData();
-  addValue(fd, "RipsEnclosingRadius", result.enclosingRadius);
-  addValue(fd, "RipsThreshold", result.threshold);
-  addValue(fd, "RipsInfiniteDeathValue", infiniteDeath);
-  addValue(fd, "RipsSparse", result.sparse ? 1 : 0);
-  addValue(fd, "RipsNumberOfPoints", result.numberOfPoints);
-  addValue(fd, "RipsEdges", result.edges);
-  auto apparent = vtkSmartPointer<vtkDoubleArray>::New();
-  apparent->SetName("RipsApparentPairsPercent"); // per dimension
-  auto pairCount = vtkSmartPointer<vtkIdTypeArray>::New();
-  pairCount->SetName("RipsPairs"); // per dimension, zero-length ones included
-  for (const auto& stats : result.stats) {
-    apparent->InsertNextValue(stats.apparentPercent());
-    pairCount->InsertNextValue(vtkIdType(stats.pairs));
-  }
-  fd->AddArray(apparent);
-  fd->AddArray(pairCount);
-
-  auto* table = vtkTable::GetData(run.outputVector, 1);
-  table->AddColumn(tableId);
-  table->AddColumn(tableDimension);
-  table->AddColumn(tableBirth);
-  table->AddColumn(tableDeath);
-
-  // Output 2: the edges carrying each finite dimension-1 bar's cocycle.
-  if (this->ComputeCocycles) {
-    auto* edges = vtkPolyData::GetData(run.outputVector, 2);
-    auto lines = vtkSmartPointer<vtkCellArray>::New();
-    auto barId = namedArray<vtkIntArray>("BarId", 0);
-    auto edgeBirth = namedArray<vtkDoubleArray>("Birth", 0);
-    auto edgeDeath = namedArray<vtkDoubleArray>("Death", 0);
-    auto edgePersistence = namedArray<vtkDoubleArray>("Persistence", 0);
-    auto diameter = namedArray<vtkDoubleArray>("Diameter", 0);
-    for (const rp::Representative& r : result.representatives) {
-      if (r.dimension != 1)
-        continue;
-      const rp::Interval& bar = result.intervals[1][r.interval];
-      for (std::size_t s = 0; s + 1 < r.simplices.size(); s += 2) {
-        const vtkIdType line[2] = {vtkIdType(r.simplices[s]),
-                                   vtkIdType(r.simplices[s + 1])};
-        lines->InsertNextCell(2, line);
-        barId->InsertNextValue(int(firstId[1] + vtkIdType(r.interval)));
-        edgeBirth->InsertNextValue(bar.birth);
-        edgeDeath->InsertNextValue(bar.death);
-        edgePersistence->InsertNextValue(bar.death - bar.birth);
-        diameter->InsertNextValue(rp::inputDistance(cloud.input, line[0], line[1]));
-      }
-    }
-    auto inputId =
-        namedArray<vtkIdTypeArray>("InputPointId", vtkIdType(cloud.ids.size()));
-    std::copy(cloud.ids.begin(), cloud.ids.end(), inputId->GetPointer(0));
-    edges->SetPoints(cloud.positions);
-    edges->SetLines(lines);
-    edges->GetPointData()->AddArray(inputId);
-    for (vtkAbstractArray* array : {static_cast<vtkAbstractArray*>(barId),
-                                    static_cast<vtkAbstractArray*>(edgeBirth),
-                                    static_cast<vtkAbstractArray*>(edgeDeath),
-                                    static_cast<vtkAbstractArray*>(edgePersistence),
-                                    static_cast<vtkAbstractArray*>(diameter)})
-      edges->GetCellData()->AddArray(array);
-    edges->GetCellData()->SetActiveScalars("BarId");
-  }
+  writeDiagram(result, infiniteDeath, firstId, run.outputVector);
+  if (this->ComputeCocycles)
+    writeCocycles(result, cloud, firstId, run.outputVector);
   run.report.timings.emplace_back("output", outputTimer.seconds());
 }

@@ -21,8 +21,8 @@ import re
 import sys
 import tempfile
 
-FOLDERS = ("base", "core", "cuda", "triangulation", "frontend", "filters", "cli", "plugin")
-SUFFIXES = (".h", ".hpp", ".cpp", ".cxx", ".cu", ".cuh")
+from style_sources import read_known, sources
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
@@ -72,26 +72,20 @@ def module_dependencies(root):
 def back_edges(root):
     found = set()
     dependencies = module_dependencies(root)
-    for folder in FOLDERS:
-        for here, dirs, files in os.walk(os.path.join(root, folder)):
-            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "build")))
-            for name in sorted(files):
-                if not name.endswith(SUFFIXES):
-                    continue
-                path = os.path.relpath(os.path.join(here, name), root).replace(os.sep, "/")
-                mine = level(path)
-                with open(os.path.join(here, name), errors="replace") as f:
-                    for line in f:
-                        m = INCLUDE.match(line)
-                        if not m or "/" not in m.group(1):
-                            continue  # the file's own folder (or a front end's include path)
-                        target = m.group(1)
-                        theirs = level(target)
-                        if mine is not None and theirs is not None and theirs > mine:
-                            found.add(f"{path} -> {target}")
-                        a, b = module_of(path), module_of(target)
-                        if a and b and a != b and b not in dependencies.get(a, ()):
-                            found.add(f"{path} -> {target}")
+    for path, full in sources(root):
+        mine = level(path)
+        with open(full, errors="replace") as f:
+            for line in f:
+                m = INCLUDE.match(line)
+                if not m or "/" not in m.group(1):
+                    continue  # the file's own folder (or a front end's include path)
+                target = m.group(1)
+                theirs = level(target)
+                if mine is not None and theirs is not None and theirs > mine:
+                    found.add(f"{path} -> {target}")
+                a, b = module_of(path), module_of(target)
+                if a and b and a != b and b not in dependencies.get(a, ()):
+                    found.add(f"{path} -> {target}")
     return found
 
 
@@ -128,10 +122,7 @@ def main():
     root = os.path.abspath(sys.argv[1])
     known_path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                               "include_direction_known.txt")
-    known = set()
-    if os.path.exists(known_path):
-        known = {line.strip() for line in open(known_path)
-                 if line.strip() and not line.startswith("#")}
+    known = read_known(known_path)
     found = back_edges(root)
     new, gone = sorted(found - known), sorted(known - found)
     for edge in new:

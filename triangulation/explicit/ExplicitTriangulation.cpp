@@ -1,7 +1,7 @@
+// The explicit mesh backend: the cells checked once, and each relation built when asked
+// for, from the vertex star (counting passes per vertex, no global sort).
 #include "ExplicitTriangulation.h"
 #include "MeshBuilding.h"
-
-#include "triangulation/implicit/ImplicitTriangulation.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -15,77 +15,6 @@
 #include <utility>
 
 namespace topogpu {
-
-IdArray::IdArray(const IdArray& other) {
-  *this = other;
-}
-
-IdArray::IdArray(IdArray&& other) noexcept {
-  *this = std::move(other);
-}
-
-IdArray& IdArray::operator=(const IdArray& other) {
-  if (this == &other)
-    return *this;
-  release();
-  wide_ = other.wide_;
-  wideData_ = other.wideData_;
-  narrowData_.assign(other.narrow_, other.narrow_ + other.narrowSize_);
-  narrow_ = narrowData_.data();
-  narrowSize_ = narrowData_.size();
-  return *this;
-}
-
-IdArray& IdArray::operator=(IdArray&& other) noexcept {
-  if (this == &other)
-    return *this;
-  wide_ = other.wide_;
-  wideData_ = std::move(other.wideData_);
-  narrowData_ = std::move(other.narrowData_);
-  narrowBuffer_ = std::move(other.narrowBuffer_);
-  narrow_ = other.narrow_;
-  narrowSize_ = other.narrowSize_;
-  other.narrow_ = nullptr;
-  other.narrowSize_ = 0;
-  other.wide_ = false;
-  return *this;
-}
-
-void IdArray::allocate(std::size_t size, SimplexId maxValue, bool forceWide) {
-  release();
-  wide_ = forceWide || maxValue > std::numeric_limits<std::int32_t>::max();
-  if (wide_) {
-    wideData_.assign(size, 0);
-  } else {
-    narrowData_.assign(size, 0);
-    narrow_ = narrowData_.data();
-    narrowSize_ = size;
-  }
-}
-
-std::int32_t* IdArray::allocateNarrowUninitialized(std::size_t size) {
-  release();
-  narrowBuffer_.reset(new std::int32_t[size]); // default-initialized: not zeroed
-  narrow_ = narrowBuffer_.get();
-  narrowSize_ = size;
-  return narrow_;
-}
-
-void IdArray::sort(std::size_t first, std::size_t last) {
-  if (wide_)
-    std::sort(wideData_.begin() + first, wideData_.begin() + last);
-  else
-    std::sort(narrow_ + first, narrow_ + last);
-}
-
-void IdArray::release() {
-  std::vector<std::int32_t>().swap(narrowData_);
-  narrowBuffer_.reset();
-  std::vector<std::int64_t>().swap(wideData_);
-  narrow_ = nullptr;
-  narrowSize_ = 0;
-  wide_ = false;
-}
 
 namespace {
 
@@ -765,111 +694,6 @@ std::size_t ExplicitTriangulation::memoryBytes() const {
          rows(edgeTets_) + rows(triangleTets_) + rows(tetNeighbors_) +
          edgeCellCount_.size() + triangleCellCount_.size() + vertexOnBoundary_.size() +
          edgeOnBoundary_.size();
-}
-
-ExplicitTriangulation explicitCopyOf(const ImplicitTriangulation& grid, IdWidth width) {
-  const int arity = grid.getCellVertexNumber();
-  const SimplexId cells = grid.getNumberOfCells();
-  if (width == IdWidth::Auto &&
-      grid.getNumberOfVertices() <= std::numeric_limits<std::int32_t>::max()) {
-    std::vector<std::int32_t> connectivity(std::size_t(cells) * arity);
-    parallelFor(cells, [&](SimplexId c) {
-      for (int k = 0; k < arity; ++k)
-        connectivity[c * arity + k] = std::int32_t(grid.getCellVertex(c, k));
-    });
-    return ExplicitTriangulation::fromCells32(
-        grid.getNumberOfVertices(), grid.getDimension(), std::move(connectivity), width);
-  }
-  std::vector<SimplexId> connectivity(std::size_t(cells) * arity);
-  parallelFor(cells, [&](SimplexId c) {
-    for (int k = 0; k < arity; ++k)
-      connectivity[c * arity + k] = grid.getCellVertex(c, k);
-  });
-  return ExplicitTriangulation(grid.getNumberOfVertices(), grid.getDimension(),
-                               std::move(connectivity), width);
-}
-
-namespace {
-
-// Blocks of consecutive ids, each counted then filled by one task: the cells and the
-// kept vertices stay in id order without a global sort.
-constexpr SimplexId kMaskBlock = SimplexId(1) << 16;
-
-// offsets[b] = how many of block b's items pass (exclusive prefix sum afterwards).
-template <typename Count>
-std::vector<SimplexId> blockOffsets(SimplexId items, Count count) {
-  const SimplexId blocks = (items + kMaskBlock - 1) / kMaskBlock;
-  std::vector<SimplexId> offsets(std::size_t(blocks) + 1, 0);
-  parallelFor(blocks, [&](SimplexId b) {
-    offsets[b + 1] = count(b * kMaskBlock, std::min(items, (b + 1) * kMaskBlock));
-  });
-  for (SimplexId b = 0; b < blocks; ++b)
-    offsets[b + 1] += offsets[b];
-  return offsets;
-}
-
-} // namespace
-
-MaskedGridCells maskedCellsOf(const ImplicitTriangulation& grid,
-                              const std::vector<std::uint8_t>& keep) {
-  const SimplexId n = grid.getNumberOfVertices();
-  if (keep.size() != std::size_t(n))
-    throw Error("maskedCellsOf: " + std::to_string(keep.size()) + " keep flags for " +
-                std::to_string(n) + " grid vertices");
-  MaskedGridCells result;
-  const std::vector<SimplexId> vertexOffsets =
-      blockOffsets(n, [&](SimplexId first, SimplexId last) {
-        return SimplexId(std::count_if(keep.begin() + first, keep.begin() + last,
-                                       [](std::uint8_t k) { return k != 0; }));
-      });
-  const SimplexId kept = vertexOffsets.back();
-  std::vector<SimplexId> newId(std::size_t(n), -1);
-  result.keptVertices.resize(std::size_t(kept));
-  parallelFor(SimplexId(vertexOffsets.size()) - 1, [&](SimplexId b) {
-    SimplexId at = vertexOffsets[b];
-    for (SimplexId v = b * kMaskBlock, last = std::min(n, v + kMaskBlock); v < last; ++v)
-      if (keep[v] != 0) {
-        newId[v] = at;
-        result.keptVertices[at++] = v;
-      }
-  });
-  const int arity = grid.getCellVertexNumber();
-  const SimplexId cells = grid.getNumberOfCells();
-  // body(c, vertices) for the kept cells of [first, last), in id order.
-  auto forKeptCells = [&](SimplexId first, SimplexId last, auto&& body) {
-    thread_local std::vector<SimplexId> vertices;
-    vertices.resize(std::size_t(last - first) * arity);
-    grid.getCellVertices(first, last, vertices.data());
-    for (SimplexId c = first; c < last; ++c) {
-      const SimplexId* v = vertices.data() + std::size_t(c - first) * arity;
-      if (std::all_of(v, v + arity, [&](SimplexId u) { return keep[u] != 0; }))
-        body(v);
-    }
-  };
-  const std::vector<SimplexId> cellOffsets =
-      blockOffsets(cells, [&](SimplexId first, SimplexId last) {
-        SimplexId count = 0;
-        forKeptCells(first, last, [&](const SimplexId*) { ++count; });
-        return count;
-      });
-  result.numberOfCells = cellOffsets.back();
-  auto fill = [&](auto& connectivity) {
-    using Id = typename std::decay_t<decltype(connectivity)>::value_type;
-    connectivity.resize(std::size_t(result.numberOfCells) * arity);
-    parallelFor(SimplexId(cellOffsets.size()) - 1, [&](SimplexId b) {
-      Id* at = connectivity.data() + std::size_t(cellOffsets[b]) * arity;
-      forKeptCells(b * kMaskBlock, std::min(cells, (b + 1) * kMaskBlock),
-                   [&](const SimplexId* v) {
-                     for (int k = 0; k < arity; ++k)
-                       *at++ = Id(newId[v[k]]);
-                   });
-    });
-  };
-  if (kept <= std::numeric_limits<std::int32_t>::max())
-    fill(result.cells32);
-  else
-    fill(result.cells);
-  return result;
 }
 
 } // namespace topogpu

@@ -431,14 +431,18 @@ private:
   bool swap_;
 };
 
-} // namespace
+// A PLY header: its format, its elements with their properties, and where the body
+// starts (the offset after end_header's line).
+struct PlyHeader {
+  PlyFormat format = PlyFormat::Ascii;
+  std::vector<PlyElement> elements;
+  std::size_t bodyStart = 0;
+};
 
-SurfaceMesh readPly(const std::string& path) {
-  const std::uint64_t size = readableFileSize(path, "mesh");
-  const std::string data = readAll(path, size, "mesh");
-  const std::string where = "PLY file " + quoted(path);
-
-  // Header: lines up to end_header.
+// The header's lines up to end_header, checked (size: the file's, which bounds each
+// element count).
+PlyHeader readPlyHeader(const std::string& data, std::uint64_t size,
+                        const std::string& path, const std::string& where) {
   std::size_t pos = 0;
   auto nextLine = [&](std::string& line) {
     if (pos >= data.size())
@@ -518,6 +522,21 @@ SurfaceMesh readPly(const std::string& path) {
     fail(where, " has no end_header line (truncated or not a PLY file)");
   if (!haveFormat)
     fail(where, " has no format line");
+  return {format, std::move(elements), pos};
+}
+
+} // namespace
+
+SurfaceMesh readPly(const std::string& path) {
+  const std::uint64_t size = readableFileSize(path, "mesh");
+  const std::string data = readAll(path, size, "mesh");
+  const std::string where = "PLY file " + quoted(path);
+
+  // Header: lines up to end_header.
+  const PlyHeader header = readPlyHeader(data, size, path, where);
+  const PlyFormat format = header.format;
+  const std::vector<PlyElement>& elements = header.elements;
+  const std::size_t pos = header.bodyStart;
 
   // The smallest body the header allows (lists empty), before reading any of it.
   u128 least = 0;
