@@ -1,6 +1,7 @@
 // Every gpu:: entry point for a build without CUDA, in one place: the device is reported
 // absent (so resolveBackend picks the CPU) and the algorithms throw GpuError (so a
 // direct call falls back to the CPU as well). A new module adds its entries here.
+#include "core/rips_persistence/RipsPersistenceGpu.h"
 #include "cuda/common/GpuDevice.h"
 #include "cuda/common/VertexOrderGpu.h"
 #include "cuda/critical_points/CriticalPointsGpu.h"
@@ -9,7 +10,6 @@
 #include "cuda/gale/GaleGpu.h"
 #include "cuda/morse_smale_complex/MorseSmaleComplexGpu.h"
 #include "cuda/morse_smale_complex/SaddleConnectionsGpu.h"
-#include "cuda/rips_persistence/RipsPersistenceGpu.h"
 #include "cuda/scalar_field_smoother/ScalarFieldSmootherGpu.h"
 
 #include <cstdlib>

@@ -10,9 +10,9 @@
 // downloaded, never uploaded for the clearing). The simplices the next dimension needs
 // as facets stay on the device when they fit. Memory: RAII buffers, sized from the
 // counts before anything is made; batches from the plan (RipsBatching.h).
-#include "RipsPersistenceGpu.h"
+#include "core/rips_persistence/RipsPersistenceGpu.h"
 
-#include "RipsBatching.h"
+#include "core/rips_persistence/RipsBatching.h"
 
 #include "core/common/Timer.h"
 #include "cuda/common/CudaCheck.h"

@@ -5,7 +5,7 @@
 // lemma 7), the clearing test (the previous dimension's apparent pairs found again, as
 // the CPU engine does, and its reduced pivots), and the batching of a dimension under a
 // memory budget.
-// Each function is the CPU engine's (core/rips_persistence/RipsPersistence.cpp) step for
+// Each function is the CPU engine's (RipsCofacets.h, RipsColumnAssembly.h) step for
 // step, with the same float comparisons, so that the pairs and the bars are identical.
 #pragma once
 
