@@ -1,10 +1,13 @@
-// The cofacets of a simplex, walked over one of the CPU engine's graphs (RipsGraphs.h)
-// with the combinatorial index updated as the new vertex moves, and the apparent pairs
-// lemma of Ripser++ (lemma 7) on top of them: a simplex's apparent cofacet, and the
-// apparent pair whose pivot a given cofacet is, found again instead of stored.
+// The cofacets of a simplex over one of the CPU engine's graphs (RipsGraphs.h) and the
+// apparent pairs lemma of Ripser++ (lemma 7) on top of them: a simplex's apparent
+// cofacet, and the apparent pair whose pivot a given cofacet is, found again instead of
+// stored. The walk and the lemma are the device's (RipsDeviceLogic.h), one
+// implementation for both backends; the cofacets within a bound (bounded columns, over
+// the dense graph's lists by distance) are the CPU's own.
 #pragma once
 
 #include "RipsCombinatorics.h"
+#include "RipsDeviceLogic.h"
 #include "RipsFiltration.h"
 
 #include <algorithm>
@@ -60,80 +63,30 @@ public:
   }
 
   // Cofacets (diameter <= threshold) whose new vertex exceeds `floor`, in decreasing
-  // index order; f(Entry, new vertex) returns false to stop. The index is updated
-  // incrementally: the vertices above the new one move up one place in the combinatorial
-  // number system.
+  // index order (the device's walk, device::forEachCofacet); f(Entry, new vertex)
+  // returns false to stop.
   template <class F>
   void cofacets(const SimplexId* v, int count, float diameter, SimplexId floor,
                 F&& f) const {
-    SimplexId above = 0;
-    SimplexId below = simplexIndex(binomial_, v, count);
-    int p = 0;
-    auto rows = graph_.rows(v, count);
-    graph_.candidates(v, count, floor, [&](SimplexId w, int known, float dKnown) {
-      while (p < count && v[p] > w) {
-        below -= binomial_(v[p], count - p);
-        above += binomial_(v[p], count - p + 1);
-        ++p;
-      }
-      if (p < count && v[p] == w)
-        return true;
-      if (known >= 0 && dKnown > threshold_)
-        return true;
-      float d = diameter;
-      for (int j = 0; j < count; ++j) {
-        d = std::max(d, j == known ? dKnown : rows(j, w));
-        // A missing edge of a sparse graph (infinite) is no simplex, whatever the
-        // threshold (an infinite one included).
-        if (d > threshold_ || d == kInfinity)
-          return true;
-      }
-      return f(Entry{d, above + binomial_(w, count - p + 1) + below}, w);
-    });
+    device::forEachCofacet(graph_, binomial_, threshold_, v, count, diameter, floor, f);
   }
 
-  // Lemma 7 of the Ripser++ paper: t, the oldest cofacet of s, has s's diameter, and no
-  // facet of t with that diameter is younger than s (a smaller index, in our order).
-  // v: s's vertices, decreasing. t = s + w is the first cofacet in decreasing index
-  // order whose new edges are all <= s's diameter. t - v_j is older-indexed than s
-  // (smaller index) exactly when v_j > w (colexicographic order), so only those facets
-  // are tested, and each has t's diameter iff one of its edges does.
+  // Lemma 7 of the Ripser++ paper (device::apparentPivot): the index of s's apparent
+  // cofacet, or -1. v: s's vertices, decreasing.
   SimplexId apparentPivot(const Entry& s, const SimplexId* v, int count) const {
-    SimplexId w = -1;
-    float dw[kMaxVertices];
-    auto rows = graph_.rows(v, count);
-    graph_.candidates(v, count, -1, [&](SimplexId c, int known, float dKnown) {
-      if (known >= 0 && !(dKnown <= s.diameter))
-        return true;
-      int j = 0;
-      for (; j < count; ++j) {
-        if (v[j] == c)
-          return true;
-        const float d = j == known ? dKnown : rows(j, c);
-        // A missing edge of a sparse graph is infinite: no simplex.
-        if (!(d <= s.diameter))
-          return true;
-        dw[j] = d;
-      }
-      w = c;
-      return false;
-    });
-    if (w < 0)
-      return -1;
-    return apparentCofacet(graph_, binomial_, v, count, s.diameter, w, dw);
+    return device::apparentPivot<Graph, BinomialTable, kMaxVertices>(graph_, binomial_, v,
+                                                                     count, s.diameter);
   }
 
   // The apparent pair with pivot t (count + 1 vertices tv, decreasing), found without a
-  // store: s is t's youngest facet of t's diameter (the smallest index: the largest
-  // vertex dropped first), and t must be s's oldest cofacet.
+  // store (device::apparentColumn): its column s.
   bool apparentFacet(const Entry& t, const SimplexId* tv, int count, Entry& s) const {
-    Vertices sv; // NOLINT: filled before use (no 576-byte clearing per call)
-    const SimplexId index =
-        youngestFacet(graph_, binomial_, tv, count + 1, t.diameter, sv.data());
+    const SimplexId index = device::apparentColumn<Graph, BinomialTable, kMaxVertices>(
+        graph_, binomial_, tv, count + 1, t);
     if (index < 0)
       return false;
     s = Entry{t.diameter, index};
-    return apparentPivot(s, sv.data(), count) == t.index;
+    return true;
   }
 
   // The apparent pair whose pivot is t (a cofacet of a column with count vertices),

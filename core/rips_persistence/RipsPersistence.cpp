@@ -65,7 +65,8 @@ std::vector<Entry> edgesUnder(const RipsInput& input, const std::vector<float>* 
       auto& local = locals.local();
       for (SimplexId j = 0; j < i; ++j) {
         const SimplexId e = i * (i - 1) / 2 + j;
-        const float d = cloud ? detail::pointDistance(input, i, j) : (*lower)[std::size_t(e)];
+        const float d =
+            cloud ? detail::pointDistance(input, i, j) : (*lower)[std::size_t(e)];
         if (d <= threshold)
           local.push_back({d, e});
       }
@@ -76,43 +77,43 @@ std::vector<Entry> edgesUnder(const RipsInput& input, const std::vector<float>* 
   return edges;
 }
 
-// Each vertex's neighbours under the threshold, sorted: the sparse graph's lists.
-std::vector<std::vector<SparseGraph::Neighbor>>
-adjacencyLists(SimplexId n, const BinomialTable& binomial,
-               const std::vector<Entry>& edges) {
-  std::vector<std::vector<SparseGraph::Neighbor>> adjacency;
-  adjacency.resize(std::size_t(n));
+// Each vertex's neighbours under the threshold and their distances, sorted by
+// neighbour, as CSR lists (the layout of RipsGraph and device::SparseDistances).
+struct SparseLists {
+  std::vector<SimplexId> offsets, neighbors;
+  std::vector<float> distances;
+};
+SparseLists sparseLists(SimplexId n, const BinomialTable& binomial,
+                        const std::vector<Entry>& edges) {
+  SparseLists lists;
+  lists.offsets.assign(std::size_t(n) + 1, 0);
   for (const Entry& e : edges) {
     SimplexId v[2];
     simplexVertices(binomial, e.index, 2, v);
-    adjacency[std::size_t(v[0])].push_back({v[1], e.diameter});
-    adjacency[std::size_t(v[1])].push_back({v[0], e.diameter});
+    ++lists.offsets[std::size_t(v[0]) + 1];
+    ++lists.offsets[std::size_t(v[1]) + 1];
   }
-  tbb::parallel_for(std::size_t(0), adjacency.size(), [&](std::size_t v) {
-    std::sort(adjacency[v].begin(), adjacency[v].end());
-  });
-  return adjacency;
-}
-
-// The sparse graph as the device's builder takes it (CSR lists).
-RipsGraph sparseView(SimplexId n, float threshold, int maxDimension,
-                     const BinomialTable& binomial,
-                     const std::vector<std::vector<SparseGraph::Neighbor>>& adjacency) {
-  RipsGraph view = graphView(n, threshold, maxDimension, binomial);
-  view.sparse = true;
-  view.offsets.assign(std::size_t(n) + 1, 0);
   for (SimplexId v = 0; v < n; ++v)
-    view.offsets[std::size_t(v) + 1] =
-        view.offsets[std::size_t(v)] + SimplexId(adjacency[std::size_t(v)].size());
-  view.neighbors.reserve(std::size_t(view.offsets.back()));
-  view.distances.reserve(std::size_t(view.offsets.back()));
-  for (const auto& list : adjacency) {
-    for (const auto& [w, d] : list) {
-      view.neighbors.push_back(w);
-      view.distances.push_back(d);
-    }
+    lists.offsets[std::size_t(v) + 1] += lists.offsets[std::size_t(v)];
+  std::vector<std::pair<SimplexId, float>> entries(2 * edges.size());
+  std::vector<SimplexId> at(lists.offsets.begin(), lists.offsets.end() - 1);
+  for (const Entry& e : edges) {
+    SimplexId v[2];
+    simplexVertices(binomial, e.index, 2, v);
+    entries[std::size_t(at[std::size_t(v[0])]++)] = {v[1], e.diameter};
+    entries[std::size_t(at[std::size_t(v[1])]++)] = {v[0], e.diameter};
   }
-  return view;
+  tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) {
+    std::sort(entries.begin() + lists.offsets[std::size_t(v)],
+              entries.begin() + lists.offsets[std::size_t(v) + 1]);
+  });
+  lists.neighbors.reserve(entries.size());
+  lists.distances.reserve(entries.size());
+  for (const auto& [w, d] : entries) {
+    lists.neighbors.push_back(w);
+    lists.distances.push_back(d);
+  }
+  return lists;
 }
 
 } // namespace
@@ -244,14 +245,19 @@ void executeWith(const RipsInput& input, const Parameters& parameters,
   if (maxDimension >= 1) {
     if (result.sparse) {
       timer.reset();
-      auto adjacency = adjacencyLists(n, binomial, edges);
+      SparseLists lists = sparseLists(n, binomial, edges);
       RipsGraph view; // outlives the builder
       std::unique_ptr<ColumnBuilder> builder;
       if (factory) {
-        view = sparseView(n, threshold, maxDimension, binomial, adjacency);
+        view = graphView(n, threshold, maxDimension, binomial);
+        view.sparse = true;
+        view.offsets = lists.offsets;
+        view.neighbors = lists.neighbors;
+        view.distances = lists.distances;
         builder = factory(view, report);
       }
-      const SparseGraph graph(std::move(adjacency));
+      const SparseGraph graph(n, std::move(lists.offsets), std::move(lists.neighbors),
+                              std::move(lists.distances));
       report.timings.emplace_back("sparse graph (cpu)", timer.seconds());
       higherDimensions(graph, binomial, threshold, maxDimension, edges, columns,
                        builder.get(), monitor, result, report, parameters, columnLimit);

@@ -1879,7 +1879,7 @@ bool sameSimplices(const std::vector<rp::Simplex>& a, const std::vector<rp::Simp
 }
 
 // The sparse graph's cofacets, one warp per facet: what the GPU's builder prepares per
-// dimension must be its host twin's (one thread per facet, CofacetCursor): the same
+// dimension must be its host twin's (one thread per facet, forEachCofacet): the same
 // simplices in the same order where they come back to the host (the warp's ballot
 // slots keep the thread's decreasing order), the same columns, apparent and simplex
 // counts. Uniform points and a threshold giving candidate lists of none to 60
