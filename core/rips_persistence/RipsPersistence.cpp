@@ -29,9 +29,7 @@ namespace topogpu::rips_persistence {
 namespace {
 
 using detail::denseEnclosingRadius;
-using detail::dimensionZero;
 using detail::Entry;
-using detail::higherDimensions;
 using detail::sparseEnclosingRadius;
 using detail::SparseGraph;
 using detail::streamedEnclosingRadius;
