@@ -112,29 +112,43 @@ struct SparseDistances {
                ? distances[lo]
                : std::numeric_limits<float>::infinity();
   }
-  TOPOGPU_HD Cursor candidates(const SimplexId* vertices, int count,
-                               SimplexId floor) const {
-    if (count < 1) // no vertex: no candidate (and no vertex read)
-      return Cursor{-1, 0, floor, -1};
-    SimplexId v = vertices[0];
+// GCC, inlining this into the CPU engine, cannot see that the caller's vertex buffer
+// (left uninitialised there on purpose) holds count >= 1 vertices.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+  // The place j of the vertex of smallest degree among v_0..v_count-1 (the first one);
+  // inlined into the walks, whose every step starts with it.
+  __attribute__((always_inline)) TOPOGPU_HD int smallestDegree(const SimplexId* vertices,
+                                                               int count) const {
     int smallest = 0;
     for (int j = 1; j < count; ++j) {
-      if (degree(vertices[j]) < degree(v)) {
-        v = vertices[j];
+      if (degree(vertices[j]) < degree(vertices[smallest]))
         smallest = j;
-      }
     }
+    return smallest;
+  }
+  TOPOGPU_HD Cursor candidates(const SimplexId* vertices, int count,
+                               SimplexId floor) const {
+    const int smallest = smallestDegree(vertices, count);
+    const SimplexId v = vertices[smallest];
     return Cursor{offsets[v + 1] - 1, offsets[v], floor, smallest};
   }
   template <class F>
   TOPOGPU_HD void forEachCandidate(const SimplexId* vertices, int count, SimplexId floor,
                                    F&& f) const {
-    const Cursor c = candidates(vertices, count, floor);
-    for (SimplexId at = c.position; at >= c.begin && neighbors[at] > c.floor; --at) {
-      if (!f(neighbors[at], c.known, distances[at]))
+    const int smallest = smallestDegree(vertices, count);
+    const SimplexId v = vertices[smallest];
+    for (SimplexId at = offsets[v + 1] - 1; at >= offsets[v] && neighbors[at] > floor;
+         --at) {
+      if (!f(neighbors[at], smallest, distances[at]))
         return;
     }
   }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
   TOPOGPU_HD Rows rows(const SimplexId* v, int) const;
 };
 
