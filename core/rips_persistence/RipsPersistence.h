@@ -232,6 +232,11 @@ void executeStarting(const RipsInput& input, const Parameters& parameters,
 // Device bytes a GPU run needs before any dimension (the matrix or the graph, the
 // binomial table, one smallest batch): what resolveBackend plans with.
 std::size_t gpuBaseBytes(const RipsInput& input, const Parameters& parameters);
+
+// execute's GPU backend (RipsDeviceStart.cpp): executeStarting with the device started
+// in the background, its column builder and its point distances.
+void executeOnDevice(const RipsInput& input, const Parameters& parameters,
+                     const Monitor& monitor, Result& result, RunReport& report);
 } // namespace detail
 
 } // namespace topogpu::rips_persistence

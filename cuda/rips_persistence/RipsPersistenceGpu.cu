@@ -12,7 +12,7 @@
 // counts before anything is made; batches from the plan (RipsBatching.h).
 #include "core/rips_persistence/RipsPersistenceGpu.h"
 
-#include "RipsBatching.h"
+#include "core/rips_persistence/RipsBatching.h"
 
 #include "base/Timer.h"
 #include "core/common/GpuDevice.h"
@@ -123,7 +123,7 @@ __global__ void writeKernel(Graph graph, rd::Binomials binomial, float threshold
 // lanes idle behind the longest list. The lanes take 32 consecutive candidates at a
 // time, from the largest down (lane 0 the largest), each testing its own; a ballot
 // gives the chunk's cofacets and the popcount of the lower lanes' bits a lane's slot,
-// so that they are written in CofacetCursor's order (decreasing index) and the arrays
+// so that they are written in forEachCofacet's order (decreasing index) and the arrays
 // are those of the thread version. The new vertex is above every vertex of the facet:
 // the cofacet's index is C(w, count + 1) plus the facet's.
 constexpr int kWarp = 32;

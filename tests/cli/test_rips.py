@@ -184,7 +184,7 @@ with tempfile.TemporaryDirectory() as tmp:
         compare(name, args + [path], tol=1e-5 if "point-cloud" not in args else 2e-5)
 
     # Every column of a dense input bounded after its first addition (otherwise only long
-    # columns are: RipsPersistence.cpp, maybeTruncate), with the enclosing radius and with
+    # columns are: RipsLockFreeReduction.h, maybeTruncate), with the enclosing radius and with
     # a lower threshold (columns that reduce to zero through every extension).
     os.environ["TOPOGPU_RIPS_BOUND_EVERY_COLUMN"] = "1"
     for args, name in [

@@ -44,12 +44,12 @@
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/SaddleConnections.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
+#include "core/rips_persistence/RipsHostTwin.h"
 #include "core/rips_persistence/RipsInput.h"
 #include "core/rips_persistence/RipsPersistence.h"
 #include "core/rips_persistence/RipsPersistenceGpu.h"
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "cuda/gale/GaleGpu.h"
-#include "cuda/rips_persistence/RipsHostTwin.h"
 #include "frontend/EnvironmentKnobs.h"
 #include "tests/unit/BruteForce.h"
 #include "tests/unit/EikonalMeshes.h"
@@ -1880,7 +1880,7 @@ bool sameSimplices(const std::vector<rp::Simplex>& a, const std::vector<rp::Simp
 }
 
 // The sparse graph's cofacets, one warp per facet: what the GPU's builder prepares per
-// dimension must be its host twin's (one thread per facet, CofacetCursor): the same
+// dimension must be its host twin's (one thread per facet, forEachCofacet): the same
 // simplices in the same order where they come back to the host (the warp's ballot
 // slots keep the thread's decreasing order), the same columns, apparent and simplex
 // counts. Uniform points and a threshold giving candidate lists of none to 60

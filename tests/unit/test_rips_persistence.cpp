@@ -7,9 +7,9 @@
 #include "core/common/BackendSelection.h"
 
 #include "core/rips_persistence/RipsCombinatorics.h"
+#include "core/rips_persistence/RipsHostTwin.h"
 #include "core/rips_persistence/RipsInput.h"
 #include "core/rips_persistence/RipsPersistence.h"
-#include "cuda/rips_persistence/RipsHostTwin.h"
 
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
@@ -324,11 +324,12 @@ TEST(RipsPersistence, BarcodesEqualTheBruteForceReduction) {
 }
 
 // Long columns of a dense input keep only their entries up to a bound, and enumerate
-// the others again when they run out (RipsPersistence.cpp, maybeTruncate and nextPivot).
-// Parameters::boundEveryColumn does that to every column after its first addition:
-// the barcodes stay those of the brute-force reduction (with the enclosing radius, and
-// with a smaller threshold, where columns reduce to zero through every extension), on
-// one thread and under oversubscription, and the cocycles those of the default path.
+// the others again when they run out (RipsLockFreeReduction.h, maybeTruncate and
+// nextPivot). Parameters::boundEveryColumn does that to every column after its first
+// addition: the barcodes stay those of the brute-force reduction (with the enclosing
+// radius, and with a smaller threshold, where columns reduce to zero through every
+// extension), on one thread and under oversubscription, and the cocycles those of the
+// default path.
 TEST(RipsPersistence, BoundedColumnsEqualTheBruteForceReduction) {
   std::mt19937 rng(11);
   int cases = 0;

@@ -1,12 +1,11 @@
-// The per-simplex logic of the GPU backend of Rips persistence, compiled for the device
-// (RipsPersistenceGpu.cu's kernels) and for the host (RipsHostTwin.h, which the unit
-// tests run in CI): the combinatorial number system on the uploaded binomial table, the
-// cofacets of a simplex in decreasing index order, the apparent-pair test (Ripser++,
-// lemma 7), the clearing test (the previous dimension's apparent pairs found again, as
-// the CPU engine does, and its reduced pivots), and the batching of a dimension under a
-// memory budget.
-// Each function is the CPU engine's (core/rips_persistence/RipsPersistence.cpp) step for
-// step, with the same float comparisons, so that the pairs and the bars are identical.
+// The per-simplex logic of Rips persistence shared by both backends, compiled for the
+// device (RipsPersistenceGpu.cu's kernels) and for the host (the CPU engine's
+// RipsGraphs.h and RipsCofacets.h, and RipsHostTwin.h, which the unit tests run in CI):
+// the graphs' views (dense matrix, CSR lists), the cofacets of a simplex in decreasing
+// index order, the apparent-pair test (Ripser++, lemma 7), the clearing test (the
+// previous dimension's apparent pairs found again, and its reduced pivots), and the
+// batching of a dimension under a memory budget. One implementation, so that the pairs
+// and the bars of the two backends are identical.
 #pragma once
 
 #include "base/Types.h"
@@ -34,12 +33,28 @@ TOPOGPU_HD float maxOf(float a, float b) {
   return a < b ? b : a;
 }
 
-// The complete graph of a dense lower-triangular matrix.
+// ---- The graphs, read by the walks below ----
+//
+// A graph gives distance(a, b) (0 on the diagonal; a missing edge of a sparse graph is
+// infinite), forEachCandidate(v, count, floor, f): f(w, known, dKnown) for the candidate
+// new vertices w > floor of the cofacets of a simplex (vertices v, decreasing), in
+// decreasing order, until f returns false, dKnown being w's distance to v_known when the
+// graph read it already (known = -1: none), and rows(v, count): the distances of the
+// candidates (asked for in decreasing order) to the simplex's vertices. The views here
+// are the device's; the CPU engine's graphs (RipsGraphs.h) are adapters over them that
+// keep its speed-ups (a square matrix, a cursor per adjacency list).
+
+// The complete graph of a dense lower-triangular matrix: every vertex is a candidate.
 struct DenseDistances {
   SimplexId n = 0;
   const float* lower = nullptr;
-  struct Cursor {
-    SimplexId next, floor;
+  // The distances of candidates to a simplex's vertices, one lookup each.
+  struct Rows {
+    const float* lower;
+    const SimplexId* v;
+    TOPOGPU_HD float operator()(int j, SimplexId c) const {
+      return DenseDistances{0, lower}.distance(c, v[j]);
+    }
   };
   TOPOGPU_HD float distance(SimplexId a, SimplexId b) const {
     if (a == b)
@@ -51,28 +66,31 @@ struct DenseDistances {
     }
     return lower[a * (a - 1) / 2 + b];
   }
-  // The candidate new vertices w > floor, decreasing.
-  TOPOGPU_HD Cursor candidates(const SimplexId*, int, SimplexId floor) const {
-    return Cursor{n - 1, floor};
+  template <class F>
+  TOPOGPU_HD void forEachCandidate(const SimplexId*, int, SimplexId floor, F&& f) const {
+    for (SimplexId w = n - 1; w > floor; --w) {
+      if (!f(w, -1, 0.0f))
+        return;
+    }
   }
-  TOPOGPU_HD bool nextCandidate(Cursor& c, SimplexId& w) const {
-    if (c.next <= c.floor)
-      return false;
-    w = c.next--;
-    return true;
-  }
+  TOPOGPU_HD Rows rows(const SimplexId* v, int) const { return Rows{lower, v}; }
 };
 
 // The edges under the threshold as CSR adjacency lists sorted by neighbour: the
-// candidates are the neighbours of the simplex's vertex of smallest degree.
+// candidates are the neighbours of the simplex's vertex of smallest degree (whose
+// distances to them the lists hold: known).
 struct SparseDistances {
   SimplexId n = 0;
   const SimplexId* offsets = nullptr;
   const SimplexId* neighbors = nullptr;
   const float* distances = nullptr;
+  // The candidates: the list of v_known from `position` down to `begin`, while above
+  // `floor`.
   struct Cursor {
     SimplexId position, begin, floor;
+    int known;
   };
+  struct Rows;
   TOPOGPU_HD SimplexId degree(SimplexId v) const { return offsets[v + 1] - offsets[v]; }
   TOPOGPU_HD float distance(SimplexId a, SimplexId b) const {
     if (a == b)
@@ -94,28 +112,66 @@ struct SparseDistances {
                ? distances[lo]
                : std::numeric_limits<float>::infinity();
   }
+// GCC, inlining this into the CPU engine, cannot see that the caller's vertex buffer
+// (left uninitialised there on purpose) holds count >= 1 vertices.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+  // The place j of the vertex of smallest degree among v_0..v_count-1 (the first one);
+  // inlined into the walks, whose every step starts with it.
+  __attribute__((always_inline)) TOPOGPU_HD int smallestDegree(const SimplexId* vertices,
+                                                               int count) const {
+    int smallest = 0;
+    for (int j = 1; j < count; ++j) {
+      if (degree(vertices[j]) < degree(vertices[smallest]))
+        smallest = j;
+    }
+    return smallest;
+  }
   TOPOGPU_HD Cursor candidates(const SimplexId* vertices, int count,
                                SimplexId floor) const {
-    SimplexId smallest = vertices[0];
-    for (int j = 1; j < count; ++j) {
-      if (degree(vertices[j]) < degree(smallest))
-        smallest = vertices[j];
-    }
-    return Cursor{offsets[smallest + 1] - 1, offsets[smallest], floor};
+    const int smallest = smallestDegree(vertices, count);
+    const SimplexId v = vertices[smallest];
+    return Cursor{offsets[v + 1] - 1, offsets[v], floor, smallest};
   }
-  TOPOGPU_HD bool nextCandidate(Cursor& c, SimplexId& w) const {
-    if (c.position < c.begin || neighbors[c.position] <= c.floor)
-      return false;
-    w = neighbors[c.position--];
-    return true;
+  template <class F>
+  TOPOGPU_HD void forEachCandidate(const SimplexId* vertices, int count, SimplexId floor,
+                                   F&& f) const {
+    const int smallest = smallestDegree(vertices, count);
+    const SimplexId v = vertices[smallest];
+    for (SimplexId at = offsets[v + 1] - 1; at >= offsets[v] && neighbors[at] > floor;
+         --at) {
+      if (!f(neighbors[at], smallest, distances[at]))
+        return;
+    }
+  }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+  TOPOGPU_HD Rows rows(const SimplexId* v, int) const;
+};
+
+// The distances of candidates to a simplex's vertices, a binary search each.
+struct SparseDistances::Rows {
+  SparseDistances graph;
+  const SimplexId* v;
+  TOPOGPU_HD float operator()(int j, SimplexId c) const {
+    return graph.distance(c, v[j]);
   }
 };
+
+TOPOGPU_HD SparseDistances::Rows SparseDistances::rows(const SimplexId* v, int) const {
+  return Rows{*this, v};
+}
 
 // The diameter d of the simplex (vertices v, its diameter) plus the vertex w, the edges
 // to w taken in vertex order; false when it exceeds the threshold. A missing edge
 // (sparse graph, infinite) is no simplex, even under an infinite threshold: the CPU's
-// test. Shared by the cursor and the sparse graph's warp kernels (one lane per w), so
-// that both compute the same floats.
+// test. The sparse graph's warp kernels (one lane per w) test their candidates with it;
+// forEachCofacet below applies the same rule in its loop, written inline (the CPU's
+// hot loop: through a call it runs measurably slower), so that both compute the same
+// floats.
 template <class Graph>
 TOPOGPU_HD bool cofacetDiameter(const Graph& graph, float threshold, const SimplexId* v,
                                 int count, float diameter, SimplexId w, float& d) {
@@ -128,49 +184,37 @@ TOPOGPU_HD bool cofacetDiameter(const Graph& graph, float threshold, const Simpl
   return true;
 }
 
-// The cofacets (diameter <= threshold) of a simplex whose new vertex exceeds `floor`, in
-// decreasing index order; the index is updated incrementally as on the CPU.
-template <class Graph> class CofacetCursor {
-public:
-  TOPOGPU_HD CofacetCursor(const Graph& graph, const Binomials& binomial, float threshold,
-                           const SimplexId* vertices, int count, float diameter,
-                           SimplexId floor)
-      : graph_(graph), binomial_(binomial), threshold_(threshold), v_(vertices),
-        count_(count), diameter_(diameter), above_(0),
-        below_(simplexIndex(binomial, vertices, count)), p_(0),
-        cursor_(graph.candidates(vertices, count, floor)) {}
-
-  TOPOGPU_HD bool next(Simplex& cofacet) {
-    SimplexId w = 0;
-    while (graph_.nextCandidate(cursor_, w)) {
-      while (p_ < count_ && v_[p_] > w) {
-        below_ -= binomial_(v_[p_], count_ - p_);
-        above_ += binomial_(v_[p_], count_ - p_ + 1);
-        ++p_;
-      }
-      if (p_ < count_ && v_[p_] == w)
-        continue;
-      float d = 0;
-      if (!cofacetDiameter(graph_, threshold_, v_, count_, diameter_, w, d))
-        continue;
-      cofacet.diameter = d;
-      cofacet.index = above_ + binomial_(w, count_ - p_ + 1) + below_;
-      return true;
+// The cofacets (diameter <= threshold) of a simplex (count vertices v, decreasing) whose
+// new vertex exceeds `floor`, in decreasing index order: f(cofacet, new vertex), which
+// returns false to stop. The index is updated incrementally, the vertices above the new
+// one moving up one place in the combinatorial number system.
+template <class Graph, class Binomial, class F>
+TOPOGPU_HD void forEachCofacet(const Graph& graph, const Binomial& binomial,
+                               float threshold, const SimplexId* v, int count,
+                               float diameter, SimplexId floor, F&& f) {
+  SimplexId above = 0;
+  SimplexId below = simplexIndex(binomial, v, count);
+  int p = 0;
+  typename Graph::Rows rows = graph.rows(v, count);
+  graph.forEachCandidate(v, count, floor, [&](SimplexId w, int known, float dKnown) {
+    while (p < count && v[p] > w) {
+      below -= binomial(v[p], count - p);
+      above += binomial(v[p], count - p + 1);
+      ++p;
     }
-    return false;
-  }
-
-private:
-  Graph graph_;
-  Binomials binomial_;
-  float threshold_;
-  const SimplexId* v_;
-  int count_;
-  float diameter_;
-  SimplexId above_, below_;
-  int p_;
-  typename Graph::Cursor cursor_;
-};
+    if (p < count && v[p] == w)
+      return true;
+    if (known >= 0 && dKnown > threshold)
+      return true;
+    float d = diameter;
+    for (int j = 0; j < count; ++j) {
+      d = maxOf(d, j == known ? dKnown : rows(j, w));
+      if (d > threshold || d == std::numeric_limits<float>::infinity())
+        return true;
+    }
+    return f(Simplex{d, above + binomial(w, count - p + 1) + below}, w);
+  });
+}
 
 // The cofacets of a simplex (count vertices) made from it: those whose new vertex is
 // above its largest, so that each simplex of the next dimension is made once.
@@ -179,11 +223,12 @@ TOPOGPU_HD SimplexId countCofacetsAbove(const Graph& graph, const Binomials& bin
                                         float threshold, const Simplex& s, int count) {
   SimplexId v[kMaxVertices] = {};
   simplexVertices(binomial, s.index, count, v);
-  CofacetCursor<Graph> cursor(graph, binomial, threshold, v, count, s.diameter, v[0]);
-  Simplex c;
   SimplexId made = 0;
-  while (cursor.next(c))
-    ++made;
+  forEachCofacet(graph, binomial, threshold, v, count, s.diameter, v[0],
+                 [&](const Simplex&, SimplexId) {
+                   ++made;
+                   return true;
+                 });
   return made;
 }
 
@@ -193,50 +238,64 @@ TOPOGPU_HD void writeCofacetsAbove(const Graph& graph, const Binomials& binomial
                                    Simplex* out) {
   SimplexId v[kMaxVertices] = {};
   simplexVertices(binomial, s.index, count, v);
-  CofacetCursor<Graph> cursor(graph, binomial, threshold, v, count, s.diameter, v[0]);
-  Simplex c;
   SimplexId made = 0;
-  while (cursor.next(c))
-    out[made++] = c;
+  forEachCofacet(graph, binomial, threshold, v, count, s.diameter, v[0],
+                 [&](const Simplex& c, SimplexId) {
+                   out[made++] = c;
+                   return true;
+                 });
 }
 
-// Lemma 7 of the Ripser++ paper, the CPU engine's test step for step: t = s + w, the
-// oldest cofacet of s (the first candidate w, decreasing, whose edges to s are all <= its
-// diameter), and no facet t - v_j younger than s (those with v_j > w) keeps that
-// diameter (one of its edges has it). v: s's vertices, decreasing. Returns t's index, or
-// -1.
-template <class Graph>
-TOPOGPU_HD SimplexId apparentPivot(const Graph& graph, const Binomials& binomial,
+// Lemma 7 of the Ripser++ paper: t = s + w, the oldest cofacet of s (the first
+// candidate w, decreasing, whose edges to s are all <= its diameter), and no facet t -
+// v_j younger than s (those with v_j > w) keeps that diameter (one of its edges has it).
+// v: s's vertices, decreasing (at most Capacity). Returns t's index, or -1.
+template <class Graph, class Binomial, int Capacity = kMaxVertices>
+TOPOGPU_HD SimplexId apparentPivot(const Graph& graph, const Binomial& binomial,
                                    const SimplexId* v, int count, float diameter) {
-  float dw[kMaxVertices];
-  SimplexId w = -1, c = 0;
-  typename Graph::Cursor cursor = graph.candidates(v, count, -1);
-  while (w < 0 && graph.nextCandidate(cursor, c)) {
-    int j = 0;
-    for (; j < count; ++j) {
+  SimplexId w = -1;
+  float dw[Capacity];
+  typename Graph::Rows rows = graph.rows(v, count);
+  graph.forEachCandidate(v, count, -1, [&](SimplexId c, int known, float dKnown) {
+    if (known >= 0 && !(dKnown <= diameter))
+      return true;
+    for (int j = 0; j < count; ++j) {
       if (v[j] == c)
-        break;
-      const float d = graph.distance(c, v[j]);
+        return true;
+      const float d = j == known ? dKnown : rows(j, c);
       if (!(d <= diameter)) // a missing edge of a sparse graph is infinite: no simplex
-        break;
+        return true;
       dw[j] = d;
     }
-    if (j == count)
-      w = c;
-  }
+    w = c;
+    return false;
+  });
   return w < 0 ? -1 : apparentCofacet(graph, binomial, v, count, diameter, w, dw);
 }
 
-// Clearing without a store of the previous dimension's apparent pairs (the CPU engine's
-// apparentFacet): whether t (count vertices tv, decreasing) is the pivot of one. Its
-// column would be t's youngest facet of t's diameter (the smallest index: the largest
-// vertex dropped first), and t that facet's apparent cofacet.
+// Clearing without a store of the previous dimension's apparent pairs: the column of
+// the apparent pair whose pivot is t (count vertices tv, decreasing; at most Capacity),
+// or -1 when t is no apparent pivot. The column would be t's youngest facet of t's
+// diameter (the smallest index: the largest vertex dropped first), and t that facet's
+// apparent cofacet.
+template <class Graph, class Binomial, int Capacity = kMaxVertices>
+TOPOGPU_HD SimplexId apparentColumn(const Graph& graph, const Binomial& binomial,
+                                    const SimplexId* tv, int count, const Simplex& t) {
+  SimplexId sv[Capacity];
+  const SimplexId index = youngestFacet(graph, binomial, tv, count, t.diameter, sv);
+  if (index < 0)
+    return -1;
+  return apparentPivot<Graph, Binomial, Capacity>(graph, binomial, sv, count - 1,
+                                                  t.diameter) == t.index
+             ? index
+             : -1;
+}
+
+// Whether t (count vertices tv, decreasing) is the pivot of an apparent pair.
 template <class Graph>
 TOPOGPU_HD bool isApparentPivot(const Graph& graph, const Binomials& binomial,
                                 const SimplexId* tv, int count, const Simplex& t) {
-  SimplexId sv[kMaxVertices];
-  return youngestFacet(graph, binomial, tv, count, t.diameter, sv) >= 0 &&
-         apparentPivot(graph, binomial, sv, count - 1, t.diameter) == t.index;
+  return apparentColumn(graph, binomial, tv, count, t) >= 0;
 }
 
 // Whether `index` is in the sorted array (the reduction's pivots of the previous
