@@ -43,23 +43,6 @@ const char* scalarTypeName(ScalarType type) {
   return "?";
 }
 
-ScalarType parseScalarType(const std::string& name) {
-  for (ScalarType t :
-       {ScalarType::Int8, ScalarType::UInt8, ScalarType::Int16, ScalarType::UInt16,
-        ScalarType::Int32, ScalarType::UInt32, ScalarType::Int64, ScalarType::UInt64,
-        ScalarType::Float32, ScalarType::Float64}) {
-    if (name == scalarTypeName(t))
-      return t;
-  }
-  if (name == "float")
-    return ScalarType::Float32;
-  if (name == "double")
-    return ScalarType::Float64;
-  throw Error("unknown scalar type '" + name +
-              "' (expected int8, uint8, int16, uint16, int32, uint32, int64, uint64, "
-              "float32 or float64)");
-}
-
 SimplexId firstNonFiniteValue(const ScalarArrayView& values) {
   SimplexId first = -1;
   TOPOGPU_DISPATCH_SCALAR(values.type, {

@@ -33,8 +33,6 @@ struct ScalarArrayView {
 
 std::size_t scalarTypeSize(ScalarType type);
 const char* scalarTypeName(ScalarType type);
-// Parses the CLI spellings (uint8, int16, float32, ...); throws Error on anything else.
-ScalarType parseScalarType(const std::string& name);
 
 // The ScalarType of a C++ value type (the inverse of TOPOGPU_DISPATCH_SCALAR).
 template <typename T> constexpr ScalarType scalarTypeOf() {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <string_view>
 
 namespace topogpu::cli {
 
@@ -112,6 +113,50 @@ bool parseReal(const std::string& text, double& value) {
     return false;
   value = parsed;
   return true;
+}
+
+std::array<SimplexId, 3> parseDims(const std::string& text) {
+  std::array<SimplexId, 3> dims{1, 1, 1};
+  const std::string usage =
+      "--dims expects X,Y,Z (or X,Y) positive integers, got '" + text + "'";
+  std::size_t begin = 0;
+  int count = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', begin);
+    const std::string_view part = std::string_view(text).substr(
+        begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    if (count == 3)
+      throw Error("--dims takes at most three sizes: '" + text + "'");
+    std::int64_t value = 0;
+    const char* end = part.data() + part.size();
+    const auto [ptr, ec] = std::from_chars(part.data(), end, value);
+    if (part.empty() || ec != std::errc() || ptr != end || value <= 0)
+      throw Error(usage);
+    dims[count++] = value;
+    if (comma == std::string::npos)
+      break;
+    begin = comma + 1;
+  }
+  if (count < 2)
+    throw Error(usage);
+  return dims;
+}
+
+ScalarType parseScalarType(const std::string& name) {
+  for (ScalarType t :
+       {ScalarType::Int8, ScalarType::UInt8, ScalarType::Int16, ScalarType::UInt16,
+        ScalarType::Int32, ScalarType::UInt32, ScalarType::Int64, ScalarType::UInt64,
+        ScalarType::Float32, ScalarType::Float64}) {
+    if (name == scalarTypeName(t))
+      return t;
+  }
+  if (name == "float")
+    return ScalarType::Float32;
+  if (name == "double")
+    return ScalarType::Float64;
+  throw Error("unknown scalar type '" + name +
+              "' (expected int8, uint8, int16, uint16, int32, uint32, int64, uint64, "
+              "float32 or float64)");
 }
 
 } // namespace topogpu::cli

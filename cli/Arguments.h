@@ -2,6 +2,10 @@
 // (the whole text must be the number; the message names the option).
 #pragma once
 
+#include "base/ScalarArray.h"
+#include "base/Types.h"
+
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -40,5 +44,12 @@ std::int64_t parseInteger(const std::string& text, const std::string& what,
 // anything else: empty, leading spaces, trailing characters, NaN, out of double's range.
 // The caller names the option in its Error.
 bool parseReal(const std::string& text, double& value);
+
+// Parses --dims: "X,Y,Z" (or "X,Y" for 2D), positive integers, nothing else.
+std::array<SimplexId, 3> parseDims(const std::string& text);
+
+// Parses --type: the value type's spellings (uint8, int16, float32, ..., float, double);
+// throws Error on anything else.
+ScalarType parseScalarType(const std::string& name);
 
 } // namespace topogpu::cli

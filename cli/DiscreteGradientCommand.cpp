@@ -41,10 +41,10 @@ void addCounts(const std::array<SimplexId, 4>& n, int dimension, CommandResult& 
 // that is what a user asking for them expects to run).
 std::string chooseComplex(const Arguments& args, const Domain& domain) {
   std::string complex =
-      args.get("--complex", domain.implicitTriangulation ? "cubical" : "simplicial");
+      args.get("--complex", domain.implicitTriangulation() ? "cubical" : "simplicial");
   if (complex != "cubical" && complex != "simplicial")
     throw Error("--complex must be cubical or simplicial, got '" + complex + "'");
-  if (complex == "cubical" && !domain.implicitTriangulation) {
+  if (complex == "cubical" && !domain.implicitTriangulation()) {
     const std::string& input = domain.input;
     const bool grid =
         args.has("--raw") ||

@@ -63,7 +63,7 @@ Domain surfaceDomain(io::SurfaceMesh surface, const std::string& path,
   if (keepPoints)
     domain.points = std::move(surface.points);
   surface.points = {};
-  domain.explicitTriangulation =
+  domain.holder =
       std::make_shared<ExplicitTriangulation>(vertices, 2, std::move(surface.cells));
   return domain;
 }
@@ -74,14 +74,13 @@ Domain loadRaw(const Arguments& args, CommandContext& context) {
       throw Error(std::string(meshOnly) + " applies to --mesh inputs only");
   }
   const std::string path = args.require("--raw");
-  const auto dims = io::parseDims(args.require("--dims"));
+  const auto dims = parseDims(args.require("--dims"));
   const ScalarType type = parseScalarType(args.require("--type"));
   context.activity = "reading raw volume '" + path + "'";
   auto volume = std::make_shared<io::RawVolume>(io::readRawVolume(path, dims, type));
   Domain domain;
   domain.input = path;
-  domain.implicitTriangulation =
-      std::make_shared<ImplicitTriangulation>(dims[0], dims[1], dims[2]);
+  domain.holder = std::make_shared<ImplicitTriangulation>(dims[0], dims[1], dims[2]);
   domain.values = volume->view();
   domain.storage = volume;
   domain.triangulation = "implicit";
@@ -118,17 +117,13 @@ Domain loadMesh(const Arguments& args, CommandContext& context, bool keepPoints)
 } // namespace
 
 SimplexId Domain::numberOfVertices() const {
-  if (galeTriangulation)
-    return galeTriangulation->getNumberOfVertices();
-  return implicitTriangulation ? implicitTriangulation->getNumberOfVertices()
-                               : explicitTriangulation->getNumberOfVertices();
+  return frontend::visitWithGale(
+      holder, [](const auto& tri) -> SimplexId { return tri.getNumberOfVertices(); });
 }
 
 int Domain::dimension() const {
-  if (galeTriangulation)
-    return galeTriangulation->getDimension();
-  return implicitTriangulation ? implicitTriangulation->getDimension()
-                               : explicitTriangulation->getDimension();
+  return frontend::visitWithGale(
+      holder, [](const auto& tri) -> int { return tri.getDimension(); });
 }
 
 int coordinateAxis(const std::string& arrayName) {
@@ -203,7 +198,7 @@ std::vector<double> gridPoints(const std::array<SimplexId, 3>& dims) {
 // the GALE paper prepares its volume meshes (background voxels dropped). Returns the
 // cells for the caller to build a triangulation of; the grid is released.
 MaskedGridCells dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& dims) {
-  const ImplicitTriangulation& grid = *domain.implicitTriangulation;
+  const ImplicitTriangulation& grid = *domain.implicitTriangulation();
   const SimplexId n = grid.getNumberOfVertices();
   std::vector<std::uint8_t> keep(std::size_t(n), 0);
   TOPOGPU_DISPATCH_SCALAR(domain.values.type, {
@@ -245,7 +240,7 @@ MaskedGridCells dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& d
            " zero-valued vertices and the cells holding them dropped (" +
            std::to_string(kept) + " vertices, " + std::to_string(masked.numberOfCells) +
            " cells left)"});
-  domain.implicitTriangulation.reset();
+  domain.holder = frontend::AnyTriangulation(); // the grid, released
   domain.values = ScalarArrayView{bytes->data(), domain.values.type, kept};
   domain.storage = bytes;
   domain.points = std::move(points);
@@ -270,26 +265,26 @@ void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
   context.activity = "building the GALE triangulation of '" + domain.input + "' (" +
                      std::to_string(domain.values.size) + " vertices)";
   Timer timer;
+  std::shared_ptr<GaleTriangulation> gale;
   if (!cells32.empty()) { // --drop-zero's cells, taken as they are
-    domain.galeTriangulation =
+    gale =
         GaleTriangulation::fromCells32(domain.values.size, dimension, std::move(cells32),
                                        std::move(domain.points), parameters);
-  } else if (domain.implicitTriangulation) {
-    if (domain.points.empty() && args.has("--raw"))
-      domain.points = gridPoints(io::parseDims(args.require("--dims")));
-    domain.explicitTriangulation = std::make_shared<ExplicitTriangulation>(
-        explicitCopyOf(*domain.implicitTriangulation));
-    domain.implicitTriangulation.reset();
+  } else {
+    if (const ImplicitTriangulation* grid = domain.implicitTriangulation()) {
+      if (domain.points.empty() && args.has("--raw"))
+        domain.points = gridPoints(parseDims(args.require("--dims")));
+      domain.holder = std::make_shared<ExplicitTriangulation>(explicitCopyOf(*grid));
+    }
+    gale = GaleTriangulation::fromExplicit(*domain.explicitTriangulation(), domain.points,
+                                           parameters);
   }
-  if (!domain.galeTriangulation)
-    domain.galeTriangulation = GaleTriangulation::fromExplicit(
-        *domain.explicitTriangulation, domain.points, parameters);
-  domain.explicitTriangulation.reset();
+  domain.holder = std::move(gale); // the explicit mesh GALE took its cells from goes
   std::vector<double>().swap(domain.points);
   domain.triangulation = kind;
   domain.triangulationSeconds += timer.seconds();
   domain.inputTimings.emplace_back("GALE initialization", timer.seconds());
-  const std::vector<Warning> said = domain.galeTriangulation->warnings();
+  const std::vector<Warning> said = domain.galeTriangulation()->warnings();
   domain.notes.insert(domain.notes.end(), said.begin(), said.end());
   domain.galeWarningsInNotes = said.size();
 }
@@ -331,9 +326,8 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
                   "gale-gpu");
     context.activity = "dropping the zero values of '" + domain.input + "'";
     Timer timer;
-    dimension = domain.implicitTriangulation->getDimension();
-    MaskedGridCells masked =
-        dropZeroValued(domain, io::parseDims(args.require("--dims")));
+    dimension = domain.implicitTriangulation()->getDimension();
+    MaskedGridCells masked = dropZeroValued(domain, parseDims(args.require("--dims")));
     domain.triangulationSeconds = timer.seconds();
     domain.inputTimings.emplace_back("drop zero", timer.seconds());
     if (gale && !masked.cells32.empty()) {
@@ -343,7 +337,7 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
                          "' (" + std::to_string(domain.values.size) + " vertices)";
       const Timer meshTimer;
       const SimplexId vertices = domain.values.size;
-      domain.explicitTriangulation = std::make_shared<ExplicitTriangulation>(
+      domain.holder = std::make_shared<ExplicitTriangulation>(
           masked.cells32.empty()
               ? ExplicitTriangulation(vertices, dimension, std::move(masked.cells))
               : ExplicitTriangulation::fromCells32(vertices, dimension,
@@ -352,19 +346,18 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
       domain.inputTimings.emplace_back("explicit triangulation", meshTimer.seconds());
     }
   }
-  if (kind == "explicit" && domain.implicitTriangulation) {
+  if (kind == "explicit" && domain.implicitTriangulation()) {
     context.activity = "building the explicit triangulation of '" + domain.input + "' (" +
                        std::to_string(domain.numberOfVertices()) + " vertices)";
     Timer timer;
-    domain.explicitTriangulation = std::make_shared<ExplicitTriangulation>(
-        explicitCopyOf(*domain.implicitTriangulation));
-    domain.implicitTriangulation.reset();
+    domain.holder = std::make_shared<ExplicitTriangulation>(
+        explicitCopyOf(*domain.implicitTriangulation()));
     domain.triangulation = "explicit";
     domain.triangulationSeconds = timer.seconds();
     domain.inputTimings.emplace_back("explicit triangulation", timer.seconds());
   } else if (gale) {
     makeGale(domain, args, kind, context, galeCells, dimension);
-  } else if (kind == "implicit" && !domain.implicitTriangulation) {
+  } else if (kind == "implicit" && !domain.implicitTriangulation()) {
     throw Error("--triangulation implicit needs a grid (--raw or .vti); '" +
                 domain.input + "' is a mesh");
   }

@@ -7,9 +7,7 @@
 #include "Commands.h"
 
 #include "base/ScalarArray.h"
-#include "triangulation/explicit/ExplicitTriangulation.h"
-#include "triangulation/gale/GaleTriangulation.h"
-#include "triangulation/implicit/ImplicitTriangulation.h"
+#include "frontend/TriangulationHolder.h"
 
 #include <memory>
 #include <string>
@@ -28,9 +26,8 @@ struct Domain {
   // Every stage of reading and building the domain, in order ("read", "drop zero",
   // "explicit triangulation", "GALE initialization"): outside the algorithm's total.
   std::vector<std::pair<std::string, double>> inputTimings;
-  std::shared_ptr<ImplicitTriangulation> implicitTriangulation;
-  std::shared_ptr<ExplicitTriangulation> explicitTriangulation;
-  std::shared_ptr<GaleTriangulation> galeTriangulation; // --triangulation gale-*
+  // The triangulation (the front ends' one holder); none until loadDomain builds it.
+  frontend::AnyTriangulation holder;
   ScalarArrayView values;
   std::vector<Warning> notes; // said to the user as warnings
   // How many of galeTriangulation's warnings were said when it was built (notes).
@@ -40,18 +37,24 @@ struct Domain {
 
   SimplexId numberOfVertices() const;
   int dimension() const;
+  // The triangulation of that kind, or null when the domain holds another.
+  ImplicitTriangulation* implicitTriangulation() const {
+    return frontend::held<ImplicitTriangulation>(holder);
+  }
+  ExplicitTriangulation* explicitTriangulation() const {
+    return frontend::held<ExplicitTriangulation>(holder);
+  }
+  GaleTriangulation* galeTriangulation() const {
+    return frontend::held<GaleTriangulation>(holder);
+  }
   // Calls f(triangulation&) with the one this domain has (commands without GALE
   // support never get a GALE domain: loadDomain refuses it for them).
   template <typename F> decltype(auto) visit(F&& f) {
-    if (implicitTriangulation)
-      return f(*implicitTriangulation);
-    return f(*explicitTriangulation);
+    return frontend::visit(holder, std::forward<F>(f));
   }
   // The same, GALE included (commands that support --triangulation gale-*).
   template <typename F> decltype(auto) visitWithGale(F&& f) {
-    if (galeTriangulation)
-      return f(*galeTriangulation);
-    return visit(std::forward<F>(f));
+    return frontend::visitWithGale(holder, std::forward<F>(f));
   }
 };
 

@@ -3,7 +3,7 @@
 namespace topogpu::cli {
 
 void addGaleReport(const Domain& domain, CommandResult& result) {
-  const GaleTriangulation* gale = domain.galeTriangulation.get();
+  const GaleTriangulation* gale = domain.galeTriangulation();
   if (gale == nullptr)
     return;
   // a GPU producer failure during the run: the warnings come in the order they were

@@ -4,8 +4,8 @@
 #include "Domain.h"
 #include "Report.h"
 
-#include "core/common/DeviceWarmUp.h"
 #include "base/Timer.h"
+#include "core/common/DeviceWarmUp.h"
 #include "core/eikonal/Eikonal.h"
 #include "frontend/EnvironmentKnobs.h"
 #include "triangulation/io/MeshFiles.h"
@@ -95,7 +95,7 @@ Surface loadSurface(const std::string& path, const std::string& speedArray,
     }
     const SimplexId vertices = mesh.numberOfVertices();
     s.points = std::move(mesh.points);
-    s.domain.explicitTriangulation =
+    s.domain.holder =
         std::make_shared<ExplicitTriangulation>(vertices, 2, std::move(mesh.cells));
     return s;
   }
@@ -107,7 +107,7 @@ Surface loadSurface(const std::string& path, const std::string& speedArray,
 #if TOPOGPU_WITH_VTK
   // Without a speed array any point data will do: x is always there.
   s.domain = loadWithVtk(path, speedArray.empty() ? "x" : speedArray, true, true);
-  if (s.domain.implicitTriangulation)
+  if (s.domain.implicitTriangulation())
     throw Error("geodesic distance needs a triangle mesh; '" + path + "' is a grid");
   s.points = std::move(s.domain.points);
   if (!speedArray.empty()) {
@@ -215,7 +215,7 @@ int runGeodesic(const Arguments& args, CommandContext& context) {
   CommandResult result;
   eikonal::Result distances;
   for (int r = 0; r < repeat; ++r) {
-    eikonal::execute(*domain.explicitTriangulation, surface.points.data(), parameters,
+    eikonal::execute(*domain.explicitTriangulation(), surface.points.data(), parameters,
                      Monitor{}, distances, result.report);
     result.totals.push_back(result.report.totalSeconds());
   }

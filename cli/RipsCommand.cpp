@@ -5,9 +5,9 @@
 #include "Json.h"
 #include "Report.h"
 
-#include "core/common/BackendSelection.h"
 #include "base/HostMemory.h"
 #include "base/Timer.h"
+#include "core/common/BackendSelection.h"
 #include "core/rips_persistence/RipsPersistence.h"
 #include "frontend/EnvironmentKnobs.h"
 #include "triangulation/io/MeshFiles.h"

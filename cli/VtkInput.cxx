@@ -221,15 +221,10 @@ Domain loadWithVtk(const std::string& path, const std::string& arrayName, bool k
   }
   vtk::TriangulationResult result = vtk::makeTriangulation(data);
   domain.notes.insert(domain.notes.end(), result.notes.begin(), result.notes.end());
-  if (auto* grid =
-          std::get_if<std::shared_ptr<ImplicitTriangulation>>(&result.triangulation)) {
-    domain.implicitTriangulation = *grid;
-    domain.triangulation = "implicit";
-  } else {
-    domain.explicitTriangulation =
-        std::get<std::shared_ptr<ExplicitTriangulation>>(result.triangulation);
-    domain.triangulation = "explicit";
-  }
+  domain.triangulation = frontend::held<ImplicitTriangulation>(result.triangulation)
+                             ? "implicit"
+                             : "explicit";
+  domain.holder = std::move(result.triangulation);
   return domain;
 }
 

@@ -4,22 +4,21 @@
 #pragma once
 
 #include "base/ScalarArray.h"
-#include "triangulation/explicit/ExplicitTriangulation.h"
-#include "triangulation/gale/GaleTriangulation.h"
-#include "triangulation/implicit/ImplicitTriangulation.h"
+#include "frontend/TriangulationHolder.h"
 
 #include <memory>
 #include <string>
-#include <variant>
+#include <vector>
 
 class vtkDataArray;
 class vtkDataSet;
 
 namespace topogpu::vtk {
 
-using AnyTriangulation = std::variant<std::shared_ptr<ImplicitTriangulation>,
-                                      std::shared_ptr<ExplicitTriangulation>,
-                                      std::shared_ptr<GaleTriangulation>>;
+// The front ends' one holder and its visit (frontend/TriangulationHolder.h).
+using frontend::AnyTriangulation;
+using frontend::visit;
+using frontend::visitWithGale;
 
 // The Triangulation property of mesh filters. Auto: implicit for images, explicit for
 // meshes. GALE on an image stores its Freudenthal tets first (for comparisons).
@@ -55,22 +54,5 @@ std::string vtkCellTypeName(int type);
 // Typed zero-copy view of a one-component numeric array; throws Error for missing,
 // multi-component or non-numeric arrays.
 ScalarArrayView viewScalarArray(vtkDataArray* array, const std::string& nameForMessages);
-
-// Calls visitor(triangulation&) with the concrete type (compile-time dispatch). Modules
-// without a GALE path yet use visit (a GALE triangulation is then an Error naming the
-// fix); those with one use visitWithGale, so only they are compiled against it.
-template <typename Visitor> decltype(auto) visit(AnyTriangulation& t, Visitor&& visitor) {
-  if (auto* grid = std::get_if<std::shared_ptr<ImplicitTriangulation>>(&t))
-    return visitor(**grid);
-  if (std::holds_alternative<std::shared_ptr<GaleTriangulation>>(t))
-    throw Error("this module has no GALE path yet; set its Triangulation to Auto or "
-                "Explicit");
-  return visitor(*std::get<std::shared_ptr<ExplicitTriangulation>>(t));
-}
-template <typename Visitor>
-decltype(auto) visitWithGale(AnyTriangulation& t, Visitor&& visitor) {
-  return std::visit([&](auto& pointer) -> decltype(auto) { return visitor(*pointer); },
-                    t);
-}
 
 } // namespace topogpu::vtk

@@ -172,4 +172,20 @@ void computeVertexOrder(const ScalarArrayView& values, SimplexId* order, Backend
       });
 }
 
+VertexOrderView vertexOrderOf(const VertexOrderSource& source,
+                              const ScalarArrayView& values, const Monitor& monitor,
+                              RunReport& report) {
+  Timer timer;
+  VertexOrderView view;
+  if (source) {
+    view.shared = source(values, monitor, view.reused);
+  } else {
+    view.own.resize(std::size_t(values.size));
+    computeVertexOrderCpu(values, view.own.data(), monitor);
+  }
+  report.timings.emplace_back(
+      view.reused ? "vertex order (cached)" : "vertex order (cpu)", timer.seconds());
+  return view;
+}
+
 } // namespace topogpu

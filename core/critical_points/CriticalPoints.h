@@ -24,6 +24,8 @@ namespace topogpu::critical_points {
 
 struct Parameters {
   Backend backend = Backend::Auto; // GPU runs on regular grids; meshes use the CPU
+  // The CPU path's vertex order: the front end's (sorted once per field), else its own.
+  VertexOrderSource vertexOrder{};
 };
 
 struct Output {
@@ -113,15 +115,14 @@ void summarize(const Triangulation& tri, Output& output, bool listReady,
 // The CPU path: the relations the classifier reads, the vertex order, the classifier.
 template <typename Triangulation>
 SimplexId runCpu(Triangulation& tri, Relations relations, const ScalarArrayView& values,
-                 const Monitor& monitor, Output& output) {
+                 const VertexOrderSource& vertexOrder, const Monitor& monitor,
+                 Output& output) {
   Timer timer;
   tri.precondition(relations);
   output.report.timings.emplace_back("precondition", timer.seconds());
   monitor.checkAbort();
-  std::vector<SimplexId> order(values.size);
-  timer.reset();
-  computeVertexOrderCpu(values, order.data(), monitor.stage(0, kOrderEnd));
-  output.report.timings.emplace_back("vertex order (cpu)", timer.seconds());
+  const VertexOrderView order =
+      vertexOrderOf(vertexOrder, values, monitor.stage(0, kOrderEnd), output.report);
   monitor.checkAbort();
   output.vertexTypes.resize(values.size);
   timer.reset();
@@ -157,7 +158,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
         [&] {
           output.vertexTypes.clear();
           output.criticalVertices.clear();
-          detail::runCpu(tri, Relations(0), values, monitor, output);
+          detail::runCpu(tri, Relations(0), values, parameters.vertexOrder, monitor,
+                         output);
         });
   } else {
     if (parameters.backend == Backend::Gpu)
@@ -166,7 +168,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
            "the GPU path of critical points runs on regular grids only; this mesh runs "
            "on the CPU"});
     output.report.backend = "cpu";
-    isolated = detail::runCpu(tri, kRequiredRelations, values, monitor, output);
+    isolated = detail::runCpu(tri, kRequiredRelations, values, parameters.vertexOrder,
+                              monitor, output);
   }
   monitor.checkAbort();
   detail::summarize(tri, output, listReady, monitor.stage(detail::kClassifyEnd, 1));

@@ -55,16 +55,14 @@ void compactCritical(const Output& output, std::array<std::vector<SimplexId>, 4>
 } // namespace
 
 void runCpu(const ScalarArrayView& values, const Monitor& monitor, Output& output,
-            std::vector<SimplexId>* keepOrder) {
+            std::vector<SimplexId>* keepOrder, const VertexOrderSource& vertexOrder) {
   const cubical::Grid g = output.grid;
   const SimplexId n = values.size;
-  Timer timer;
-  std::vector<SimplexId> order(n);
-  computeVertexOrderCpu(values, order.data(), monitor.stage(0, kOrderEnd));
-  output.report.timings.emplace_back("vertex order (cpu)", timer.seconds());
+  VertexOrderView order =
+      vertexOrderOf(vertexOrder, values, monitor.stage(0, kOrderEnd), output.report);
   monitor.checkAbort();
 
-  timer.reset();
+  Timer timer;
   output.gradient.assign(std::size_t(cubical::cellCount(g)), cubical::kUnassigned);
   // Blocks of vertices between abort checks; each lower star writes only its own cells.
   const SimplexId chunks = std::max<SimplexId>(1, std::min<SimplexId>(16, n / 65536));
@@ -81,7 +79,7 @@ void runCpu(const ScalarArrayView& values, const Monitor& monitor, Output& outpu
   compactCritical(output, output.criticalCells);
   output.report.timings.emplace_back("critical cells (cpu)", timer.seconds());
   if (keepOrder != nullptr)
-    *keepOrder = std::move(order);
+    order.moveTo(*keepOrder);
 }
 
 void runGpu(const ScalarArrayView& values, const Monitor& monitor, Output& output) {

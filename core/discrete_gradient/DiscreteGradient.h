@@ -28,6 +28,8 @@ namespace topogpu::discrete_gradient {
 
 struct Parameters {
   Backend backend = Backend::Auto;
+  // The CPU path's vertex order: the front end's (sorted once per field), else its own.
+  VertexOrderSource vertexOrder{};
 };
 
 struct Output {
@@ -64,7 +66,8 @@ std::size_t deviceBytes(const cubical::Grid& grid, const ScalarArrayView& values
 // The CPU path: vertex order, lower stars in parallel, compaction. With keepOrder, the
 // vertex order is handed over there (the Morse-Smale complex's later stages need it).
 void runCpu(const ScalarArrayView& values, const Monitor& monitor, Output& output,
-            std::vector<SimplexId>* keepOrder = nullptr);
+            std::vector<SimplexId>* keepOrder = nullptr,
+            const VertexOrderSource& vertexOrder = {});
 
 // The GPU path (cuda/discrete_gradient): the same stages on the device.
 void runGpu(const ScalarArrayView& values, const Monitor& monitor, Output& output);
@@ -100,7 +103,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
           output.clear();
           output.grid = grid;
           output.report = report;
-          detail::runCpu(values, monitor, output);
+          detail::runCpu(values, monitor, output, nullptr, parameters.vertexOrder);
         });
     detail::summarize(output);
     monitor.report(1.0);

@@ -58,6 +58,8 @@ constexpr Relations kPairRelations = VE | EV | EF | FE | FT | TF;
 
 struct Parameters {
   Backend backend = Backend::Auto; // the simplicial gradient runs on the CPU
+  // The vertex order: the front end's (sorted once per field), else its own.
+  VertexOrderSource vertexOrder{};
 };
 
 struct Output {
@@ -199,11 +201,9 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   output.simplexCounts = {tri.getNumberOfVertices(), tri.getNumberOfEdges(),
                           tri.getNumberOfTriangles(),
                           dim == 3 ? tri.getNumberOfCells() : SimplexId(0)};
-  timer.reset();
-  std::vector<SimplexId> order(values.size);
-  computeVertexOrderCpu(values, order.data(),
-                        monitor.stage(detail::kPreconditionEnd, detail::kOrderEnd));
-  output.report.timings.emplace_back("vertex order (cpu)", timer.seconds());
+  VertexOrderView order = vertexOrderOf(
+      parameters.vertexOrder, values,
+      monitor.stage(detail::kPreconditionEnd, detail::kOrderEnd), output.report);
   monitor.checkAbort();
 
   timer.reset();
@@ -260,7 +260,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
                "gradient of the complex"});
   }
   if (keepOrder != nullptr)
-    *keepOrder = std::move(order);
+    order.moveTo(*keepOrder);
   monitor.report(1.0);
 }
 

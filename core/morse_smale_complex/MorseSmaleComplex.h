@@ -30,6 +30,8 @@ struct Parameters {
   // Stage 3, the 1-saddle to 2-saddle arcs with their multiplicities: the expensive
   // stage, so it can be switched off (3D only; 2D grids have none).
   bool computeSaddleConnections = true;
+  // The CPU path's vertex order: the front end's (sorted once per field), else its own.
+  VertexOrderSource vertexOrder{};
 };
 
 // One saddle-extremum arc: refined-grid ids of the saddle and the extremum (a maximum
@@ -141,7 +143,7 @@ void runCpu(Triangulation& tri, const ScalarArrayView& values,
   Roots roots;
   output.gradient.grid = cubical::gridOf(tri.dims());
   discrete_gradient::detail::runCpu(values, monitor.stage(0, 0.5), output.gradient,
-                                    &roots.rank);
+                                    &roots.rank, parameters.vertexOrder);
   discrete_gradient::detail::summarize(output.gradient);
   output.gradient.report.backend = "cpu";
   output.report = output.gradient.report;

@@ -55,6 +55,8 @@ struct Parameters {
   bool computeSaddleConnections = true;
   // Keep one V-path per saddle connection (for drawing; off for counts only).
   bool keepConnectionPaths = false;
+  // The vertex order: the front end's (sorted once per field), else its own.
+  VertexOrderSource vertexOrder{};
 };
 
 // A saddle-extremum arc: the saddle's simplex id and the extremum's index (into the
@@ -410,8 +412,8 @@ template <typename Triangulation>
 void execute(Triangulation& tri, const ScalarArrayView& values,
              const Parameters& parameters, const Monitor& monitor, Output& output) {
   output = Output();
-  sg::execute(tri, values, sg::Parameters{parameters.backend}, monitor.stage(0, 0.5),
-              output.gradient, &output.rank);
+  sg::execute(tri, values, sg::Parameters{parameters.backend, parameters.vertexOrder},
+              monitor.stage(0, 0.5), output.gradient, &output.rank);
   output.report = output.gradient.report;
   const sg::Output& g = output.gradient;
   const int top = g.dimension;

@@ -97,6 +97,14 @@ public:
 
 private:
   DistributedPiece() = default;
+  // build()'s steps on the ghost generator's output (TopoGPUDistributedPiece.cxx).
+  struct Layers;
+  void numberVertices(Layers& layers);
+  void findOwners(const Layers& layers, int rank);
+  void mapWeldedPoints(const Layers& layers, vtkDataSet* own);
+  void mapInputPoints(const Layers& layers, vtkDataSet* input,
+                      const std::vector<vtkIdType>& welds);
+  // The exchange's plan (TopoGPUGhostExchange.cxx).
   void planExchange();
 
   vtkMultiProcessController* controller_ = nullptr;

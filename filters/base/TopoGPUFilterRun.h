@@ -8,6 +8,7 @@
 
 #include "base/ScalarArray.h"
 #include "base/Types.h"
+#include "core/common/VertexOrder.h"
 
 #include <string>
 
@@ -51,6 +52,9 @@ struct FilterRun {
   Backend backend = Backend::Auto;
   // Maps the core's own 0..1 onto the part of the progress bar left for it.
   Monitor monitor;
+  // The field's vertex order, shared by the filters (sorted once per field): for the
+  // modules' Parameters::vertexOrder and any later use of the order.
+  VertexOrderSource vertexOrder;
   const PieceOwnership* ownership = nullptr;
   // LocalResult modules in a distributed run on meshes: the rebuilt piece (run.input is
   // its mesh), else null.

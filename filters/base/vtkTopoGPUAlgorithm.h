@@ -10,8 +10,9 @@
  *   scalars, else its first numeric one-component point array, TopoGPU's own label
  *   arrays (LABEL_ARRAY) skipped. vtkBitArray and non-point arrays are rejected with a
  *   message naming the array and where the input has it;
- * - the triangulation, cached while the input's connectivity is unchanged (explicit
- *   meshes build their relations once, which dominates a rerun);
+ * - the triangulation, shared by every TopoGPU filter on the same cells and kept while
+ *   they are unchanged (TopoGPUTriangulationRegistry.h: explicit meshes build their
+ *   relations once, which dominates a rerun or a chain of filters on one mesh);
  * - the Backend property (0 auto, 1 CPU, 2 GPU) as topogpu::Backend;
  * - a topogpu::Monitor wired to UpdateProgress and CheckAbort; the triangulation takes
  *   the first tenth of the progress bar, the core call the next 85%;
@@ -160,7 +161,7 @@ protected:
 
   // The backend the module asks for (TriangulationChoice: 0 Auto, 1 Explicit, 2 GALE
   // with GPU producers, 3 GALE with CPU producers); modules with a Triangulation
-  // property override it. A change rebuilds the cached triangulation.
+  // property override it. Each choice has its own shared triangulation.
   virtual int TriangulationChoice() const {
     return 0;
   }
@@ -199,8 +200,8 @@ private:
   // use to gather a distributed input, instead of the host's available memory.
   std::optional<double> WholeDomainMemoryBytes;
 
-  struct TriangulationCache;
-  std::unique_ptr<TriangulationCache> Cache;
+  // One RequestData's steps and state (vtkTopoGPUAlgorithm.cxx).
+  struct DataRequest;
 };
 
 #endif

@@ -55,6 +55,7 @@ void vtkTopoGPUCriticalPoints::Compute(topogpu::vtk::FilterRun& run) {
   namespace cp = topogpu::critical_points;
   cp::Parameters parameters;
   parameters.backend = run.backend;
+  parameters.vertexOrder = run.vertexOrder;
   cp::Output result;
   run.visitWithGale([&](auto& triangulation) {
     cp::execute(triangulation, run.values, parameters, run.monitor, result);

@@ -94,6 +94,7 @@ void vtkTopoGPUDiscreteGradient::Compute(topogpu::vtk::FilterRun& run) {
   }
   dg::Parameters parameters;
   parameters.backend = run.backend;
+  parameters.vertexOrder = run.vertexOrder;
   dg::Output result;
   run.visit([&](auto& triangulation) {
     dg::execute(triangulation, run.values, parameters, run.monitor, result);
@@ -147,6 +148,7 @@ void vtkTopoGPUDiscreteGradient::ComputeSimplicial(topogpu::vtk::FilterRun& run)
   namespace sg = topogpu::discrete_gradient::simplicial;
   sg::Parameters parameters;
   parameters.backend = run.backend;
+  parameters.vertexOrder = run.vertexOrder;
   sg::Output result;
   vtkIdType n = 0;
   auto points = vtkSmartPointer<vtkPoints>::New();

@@ -3,6 +3,7 @@
 #include "TopoGPUArrays.h"
 #include "TopoGPUDataSetAdaptor.h"
 #include "TopoGPUFilterRun.h"
+#include "TopoGPUGatherToRoot.h"
 
 #include "core/common/DeviceWarmUp.h"
 #include "base/ParallelCopy.h"
@@ -88,7 +89,7 @@ static_assert(ek::kMinPatchSize == 4 && ek::kMaxPatchSize == 512 &&
                   ek::kMaxInternalIterations == 1000,
               "update vtkTopoGPUGeodesicDistance.h's clamps and plugin.xml's domains");
 
-constexpr int kResultRank = 0;
+using topogpu::vtk::kResultRank;
 // Distributed runs: relative distance under which the pieces' points are one point.
 constexpr double kMergeTolerance = 1e-9;
 
@@ -321,13 +322,6 @@ mergeSeedPoints(const std::vector<vtkSmartPointer<vtkDataObject>>& pieces) {
   return seeds;
 }
 
-void addResultRank(vtkDataObject* output) {
-  auto rank = vtkSmartPointer<vtkIntArray>::New();
-  rank->SetName("TopoGPUResultRank");
-  rank->InsertNextValue(kResultRank);
-  output->GetFieldData()->AddArray(rank);
-}
-
 std::string arrayName(vtkAbstractArray* array) {
   return array->GetName() ? array->GetName() : "(unnamed)";
 }
@@ -473,21 +467,14 @@ int vtkTopoGPUGeodesicDistance::RequestDistributedData(
   vtkDataObject* output = vtkDataObject::GetData(outputVector, 0);
   if (output != nullptr)
     output->Initialize();
-  // Every rank sends something (an empty poly data for a missing piece), so the
-  // collective gathers below are entered by all ranks whatever their piece.
-  const auto sendable = [](vtkDataObject* object) -> vtkSmartPointer<vtkDataObject> {
-    if (object != nullptr)
-      return object;
-    return vtkSmartPointer<vtkPolyData>::New();
-  };
-  std::vector<vtkSmartPointer<vtkDataObject>> pieces, seedPieces;
-  controller->Gather(sendable(vtkDataObject::GetData(inputVector[0], 0)), pieces,
-                     kResultRank);
+  const std::vector<vtkSmartPointer<vtkDataObject>> pieces =
+      topogpu::vtk::gatherToRoot(controller, vtkDataObject::GetData(inputVector[0], 0));
   // The same on every rank: the pipeline is the same.
   const bool hasSeeds = this->GetNumberOfInputConnections(1) > 0;
+  std::vector<vtkSmartPointer<vtkDataObject>> seedPieces;
   if (hasSeeds)
-    controller->Gather(sendable(vtkDataObject::GetData(inputVector[1], 0)), seedPieces,
-                       kResultRank);
+    seedPieces =
+        topogpu::vtk::gatherToRoot(controller, vtkDataObject::GetData(inputVector[1], 0));
   if (rank == kResultRank) {
     GatheredSurface gathered;
     try {
@@ -505,16 +492,10 @@ int vtkTopoGPUGeodesicDistance::RequestDistributedData(
     }
     if (gathered.surface) {
       // The base class runs on the gathered surface as on a serial input.
-      auto surfaceInfo = vtkSmartPointer<vtkInformation>::New();
-      surfaceInfo->Set(vtkDataObject::DATA_OBJECT(), gathered.surface);
-      auto surfaceVector = vtkSmartPointer<vtkInformationVector>::New();
-      surfaceVector->Append(surfaceInfo);
-      auto seedVector = vtkSmartPointer<vtkInformationVector>::New();
-      if (hasSeeds) {
-        auto seedInfo = vtkSmartPointer<vtkInformation>::New();
-        seedInfo->Set(vtkDataObject::DATA_OBJECT(), mergeSeedPoints(seedPieces));
-        seedVector->Append(seedInfo);
-      }
+      const auto surfaceVector = topogpu::vtk::inputVectorOf(gathered.surface);
+      const auto seedVector =
+          hasSeeds ? topogpu::vtk::inputVectorOf(mergeSeedPoints(seedPieces))
+                   : vtkSmartPointer<vtkInformationVector>::New();
       vtkInformationVector* inputs[2] = {surfaceVector, seedVector};
       this->Superclass::ProcessRequest(request, inputs, outputVector);
       // SeedIdentifier names seeds by global id, as Seed Ids do.
@@ -536,7 +517,7 @@ int vtkTopoGPUGeodesicDistance::RequestDistributedData(
   }
   output = vtkDataObject::GetData(outputVector, 0);
   if (output != nullptr)
-    addResultRank(output);
+    topogpu::vtk::addResultRank(output);
   return 1;
 }
 

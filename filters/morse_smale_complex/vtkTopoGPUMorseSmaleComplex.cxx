@@ -615,6 +615,7 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
   }
   msc::Parameters parameters;
   parameters.backend = run.backend;
+  parameters.vertexOrder = run.vertexOrder;
   // Stage 3 is the expensive one: computed only when its arcs are asked for.
   parameters.computeSaddleConnections = this->ComputeSaddleConnectors;
   msc::Output result;
@@ -703,8 +704,10 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
   }
   if (this->ComputeAscendingSeparatrices1) {
     // The boundary part of an ascending path follows the vertex order.
-    std::vector<SimplexId> rank(static_cast<std::size_t>(nVertices));
-    topogpu::computeVertexOrderCpu(run.values, rank.data());
+    bool reused = false;
+    const topogpu::SharedVertexOrder order =
+        run.vertexOrder(run.values, topogpu::Monitor{}, reused);
+    const SimplexId* rank = order->data();
     for (const SimplexId s : dg.criticalCells[d - 1]) {
       SimplexId c[3];
       cubical::cellCoords(g, s, c);
@@ -716,7 +719,7 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
         if (p[a] < 0 || p[a] >= cubical::refinedSize(g, a))
           continue; // a boundary saddle: one coface, one path
         const SimplexId t = cubical::topIndexAt(g, p);
-        std::vector<SimplexId> path = msc::ascendingPath(dg, rank.data(), t);
+        std::vector<SimplexId> path = msc::ascendingPath(dg, rank, t);
         // A boundary path whose root facet bounds a critical maximum ends there.
         const SimplexId label = result.cellDescendingManifold[std::size_t(t)];
         if (label >= 0 && path.back() != result.maxima[std::size_t(label)])
@@ -800,6 +803,7 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
   using Cell = sg::Cell;
   smsc::Parameters parameters;
   parameters.backend = run.backend;
+  parameters.vertexOrder = run.vertexOrder;
   parameters.computeSaddleConnections = this->ComputeSaddleConnectors;
   parameters.keepConnectionPaths = this->ComputeSaddleConnectors;
   if (this->ComputeAscendingSeparatrices2 || this->ComputeDescendingSeparatrices2)

@@ -4,6 +4,7 @@
 #include "TopoGPUColouring.h"
 #include "TopoGPUDistributedPiece.h"
 #include "TopoGPUFilterRun.h"
+#include "TopoGPUGatherToRoot.h"
 
 #include "base/HostMemory.h"
 #include "base/Timer.h"
@@ -49,7 +50,7 @@ namespace rp = topogpu::rips_persistence;
 using topogpu::Error;
 using topogpu::vtk::namedArray;
 
-constexpr int kResultRank = 0;
+using topogpu::vtk::kResultRank;
 constexpr int kPorts = 3;
 
 // The largest run the default threshold allows: at most this many simplices of
@@ -231,17 +232,6 @@ template <typename T> void addValue(vtkFieldData* fd, const char* name, T value)
   fd->AddArray(array);
 }
 
-void addResultRank(vtkInformationVector* outputVector) {
-  for (int port = 0; port < outputVector->GetNumberOfInformationObjects(); ++port) {
-    if (vtkDataObject* output = vtkDataObject::GetData(outputVector, port)) {
-      auto rank = vtkSmartPointer<vtkIntArray>::New();
-      rank->SetName("TopoGPUResultRank");
-      rank->InsertNextValue(kResultRank);
-      output->GetFieldData()->AddArray(rank);
-    }
-  }
-}
-
 // Distributed runs: the pieces as one input, tables by rows (the same columns on every
 // piece), point sets by their non-ghost points welded (DistributedPiece::weldPoints).
 vtkSmartPointer<vtkDataObject>
@@ -366,13 +356,8 @@ int vtkTopoGPURipsPersistenceDiagram::RequestDistributedData(
     if (vtkDataObject* output = vtkDataObject::GetData(outputVector, port))
       output->Initialize();
   }
-  // Every rank sends something, so that each enters the collective gather.
-  vtkDataObject* local = vtkDataObject::GetData(inputVector[0], 0);
-  vtkSmartPointer<vtkDataObject> sent = local;
-  if (sent == nullptr)
-    sent = vtkSmartPointer<vtkPolyData>::New();
-  std::vector<vtkSmartPointer<vtkDataObject>> pieces;
-  controller->Gather(sent, pieces, kResultRank);
+  const std::vector<vtkSmartPointer<vtkDataObject>> pieces =
+      topogpu::vtk::gatherToRoot(controller, vtkDataObject::GetData(inputVector[0], 0));
   if (controller->GetLocalProcessId() == kResultRank) {
     vtkSmartPointer<vtkDataObject> merged;
     try {
@@ -381,15 +366,12 @@ int vtkTopoGPURipsPersistenceDiagram::RequestDistributedData(
       vtkErrorMacro(<< this->Label << ": " << e.what());
     }
     if (merged) {
-      auto info = vtkSmartPointer<vtkInformation>::New();
-      info->Set(vtkDataObject::DATA_OBJECT(), merged);
-      auto vector = vtkSmartPointer<vtkInformationVector>::New();
-      vector->Append(info);
+      const auto vector = topogpu::vtk::inputVectorOf(merged);
       vtkInformationVector* gathered[1] = {vector};
       this->Superclass::ProcessRequest(request, gathered, outputVector);
     }
   }
-  addResultRank(outputVector);
+  topogpu::vtk::addResultRank(outputVector);
   return 1;
 }
 

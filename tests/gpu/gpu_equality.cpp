@@ -559,9 +559,12 @@ void realVolumes(const std::string& folder) {
       continue;
     const std::array<SimplexId, 3> dims{std::stoll(m[2]), std::stoll(m[3]),
                                         std::stoll(m[4])};
-    const std::string type = m[5] == "int16le" ? "int16" : std::string(m[5]);
-    const io::RawVolume volume = io::readRawVolume(
-        std::string(folder).append("/").append(name), dims, parseScalarType(type));
+    const ScalarType type = m[5] == "uint8"     ? ScalarType::UInt8
+                            : m[5] == "int16le" ? ScalarType::Int16
+                            : m[5] == "float32" ? ScalarType::Float32
+                                                : ScalarType::Float64;
+    const io::RawVolume volume =
+        io::readRawVolume(std::string(folder).append("/").append(name), dims, type);
     compareOrder(name, volume.view());
     compareCriticalPoints(name, dims, volume.view());
     compareDiscreteGradient(name, dims, volume.view());

@@ -161,31 +161,6 @@ RawVolume readRawVolume(const std::string& path, const std::array<SimplexId, 3>&
   return volume;
 }
 
-std::array<SimplexId, 3> parseDims(const std::string& text) {
-  std::array<SimplexId, 3> dims{1, 1, 1};
-  const std::string usage =
-      "--dims expects X,Y,Z (or X,Y) positive integers, got '" + text + "'";
-  std::size_t begin = 0;
-  int count = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', begin);
-    const std::string_view part = std::string_view(text).substr(
-        begin, comma == std::string::npos ? std::string::npos : comma - begin);
-    if (count == 3)
-      fail("--dims takes at most three sizes: '", text, "'");
-    std::int64_t value = 0;
-    if (!parseInt64(part, value) || value <= 0)
-      fail(usage);
-    dims[count++] = value;
-    if (comma == std::string::npos)
-      break;
-    begin = comma + 1;
-  }
-  if (count < 2)
-    fail(usage);
-  return dims;
-}
-
 SurfaceMesh readOff(const std::string& path) {
   const std::uint64_t size = readableFileSize(path, "mesh");
   const std::string data = readAll(path, size, "mesh");

@@ -35,9 +35,6 @@ struct RawVolume {
 RawVolume readRawVolume(const std::string& path, const std::array<SimplexId, 3>& dims,
                         ScalarType type);
 
-// Parses "X,Y,Z" (or "X,Y" for 2D): positive integers, nothing else.
-std::array<SimplexId, 3> parseDims(const std::string& text);
-
 struct SurfaceMesh {
   std::vector<double> points; // x y z per vertex
   int cellDimension = 2;
