@@ -225,15 +225,12 @@ UnfoldingStop unfold(const ExplicitTriangulation& tri, const Mesh& mesh, Simplex
   return stop;
 }
 
-} // namespace
-
-void buildMesh(const ExplicitTriangulation& tri, const double* points,
-               const Parameters& parameters, Mesh& mesh) {
+// The mesh's units (Scaled) after the coordinates' check: powers of two, so the
+// solvers' arithmetic is the input's up to them and the results scale back exactly
+// (Problem.h).
+Scaled meshUnits(const ExplicitTriangulation& tri, const double* points, Mesh& mesh) {
   const SimplexId nv = tri.getNumberOfVertices();
   const SimplexId nt = tri.getNumberOfCells();
-  mesh.tri = &tri;
-  mesh.vertices = nv;
-  mesh.triangles = nt;
   double largest = 0;
   for (SimplexId v = 0; v < nv; ++v) {
     for (int c = 0; c < 3; ++c) {
@@ -242,8 +239,6 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
       largest = std::max(largest, std::abs(points[3 * v + c]));
     }
   }
-  // The units (Scaled): powers of two, so the solvers' arithmetic is the input's up to
-  // them and the results scale back exactly (Problem.h).
   int pointExponent = 0, lengthExponent = 0;
   if (largest > 0)
     std::frexp(largest, &pointExponent);
@@ -266,6 +261,12 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
   geometry.lengthScale = std::ldexp(1.0, -lengthExponent);
   mesh.lengthExponent = pointExponent + lengthExponent;
   mesh.unitExponent = mesh.lengthExponent;
+  return geometry;
+}
+
+// Throws Error for a missing speed array and for speeds that are not finite or below the
+// smallest normal double.
+void checkSpeeds(const Parameters& parameters, SimplexId nv, SimplexId nt) {
   const double* speed = parameters.speedValues;
   // Below the smallest normal double a speed's inverse overflows.
   const auto badSpeed = [](double x) {
@@ -293,7 +294,15 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
                     tooSmall(speed[i]));
     }
   }
+}
 
+// Per triangle: its edge lengths in the mesh's units, its slowness, whether it is
+// degenerate (edges only) and its obtuse corner (-1: none), returned.
+std::vector<std::int8_t> measureTriangles(const ExplicitTriangulation& tri,
+                                          const Scaled& geometry,
+                                          const Parameters& parameters, Mesh& mesh) {
+  const SimplexId nt = tri.getNumberOfCells();
+  const double* speed = parameters.speedValues;
   mesh.length.assign(3 * std::size_t(nt), 0);
   mesh.slowness.assign(std::size_t(nt), 0);
   mesh.edgesOnly.assign(std::size_t(nt), 0);
@@ -353,7 +362,19 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
         }
         degenerateCount += degenerate;
       });
+  mesh.degenerateTriangles = degenerateCount;
+  return obtuse;
+}
 
+// The obtuse angles split by unfolding (the fans in mesh.fanPoints, triangle by
+// triangle) and the unfolding's statistics; returns, per vertex v, how many fan points
+// depend on v at entry v + 1.
+std::vector<SimplexId> unfoldObtuseAngles(const ExplicitTriangulation& tri,
+                                          const Parameters& parameters,
+                                          const std::vector<std::int8_t>& obtuse,
+                                          Mesh& mesh) {
+  const SimplexId nv = tri.getNumberOfVertices();
+  const SimplexId nt = tri.getNumberOfCells();
   // The fans, compacted: each thread keeps the fans it built (triangle, then points),
   // their sizes give the offsets in triangle order, then each thread copies its own.
   struct Built {
@@ -423,6 +444,14 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
     }
   }
   built.clear();
+  return dependentCount;
+}
+
+// Per vertex, the split corners whose fans pass through it (CSR, triangle order).
+void indexDependents(const ExplicitTriangulation& tri,
+                     const std::vector<SimplexId>& dependentCount, Mesh& mesh) {
+  const SimplexId nv = tri.getNumberOfVertices();
+  const SimplexId nt = tri.getNumberOfCells();
   mesh.dependentOffsets.assign(std::size_t(nv) + 1, 0);
   for (SimplexId v = 0; v < nv; ++v)
     mesh.dependentOffsets[v + 1] = mesh.dependentOffsets[v] + dependentCount[v + 1];
@@ -436,10 +465,13 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
     for (int i = 0; i + 1 < mesh.fanSize[t]; ++i)
       mesh.dependents[fill[fan[i].vertex]++] = tri.getCellVertex(t, mesh.splitCorner[t]);
   }
+}
 
-  // Slowness in units of a power of two near the largest: travel times in the mesh's
-  // units stay near the lengths (a speed of 1e-300 or 1e300 neither overflows nor
-  // underflows them).
+// Slowness in units of a power of two near the largest: travel times in the mesh's
+// units stay near the lengths (a speed of 1e-300 or 1e300 neither overflows nor
+// underflows them).
+void scaleSlowness(Mesh& mesh) {
+  const SimplexId nt = mesh.triangles;
   using Range = std::pair<double, double>; // the smallest and largest slowness
   const Range range = tbb::parallel_reduce(
       tbb::blocked_range<SimplexId>(0, nt), Range{HUGE_VAL, 0.0},
@@ -460,8 +492,12 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
     for (double& s : mesh.slowness)
       s = std::ldexp(s, -slownessExponent);
   mesh.unitExponent += slownessExponent;
+}
 
-  // In triangle order (a fixed sum: the exact start's radius derives from it).
+// The mean edge length and time and the area, summed in triangle order (a fixed sum:
+// the exact start's radius derives from it).
+void sumMeasures(Mesh& mesh) {
+  const SimplexId nt = mesh.triangles;
   double timeSum = 0, lengthSum = 0, areaSum = 0;
   for (SimplexId t = 0; t < nt; ++t) {
     const double* l = &mesh.length[3 * std::size_t(t)];
@@ -476,8 +512,25 @@ void buildMesh(const ExplicitTriangulation& tri, const double* points,
   }
   mesh.meanEdgeLength = nt > 0 ? lengthSum / double(3 * nt) : 0;
   mesh.area = areaSum;
-  mesh.degenerateTriangles = degenerateCount;
   mesh.meanEdgeTime = nt > 0 ? timeSum / double(3 * nt) : 0;
+}
+
+} // namespace
+
+void buildMesh(const ExplicitTriangulation& tri, const double* points,
+               const Parameters& parameters, Mesh& mesh) {
+  const SimplexId nv = tri.getNumberOfVertices();
+  const SimplexId nt = tri.getNumberOfCells();
+  mesh.tri = &tri;
+  mesh.vertices = nv;
+  mesh.triangles = nt;
+  const Scaled geometry = meshUnits(tri, points, mesh);
+  checkSpeeds(parameters, nv, nt);
+  const std::vector<std::int8_t> obtuse =
+      measureTriangles(tri, geometry, parameters, mesh);
+  indexDependents(tri, unfoldObtuseAngles(tri, parameters, obtuse, mesh), mesh);
+  scaleSlowness(mesh);
+  sumMeasures(mesh);
 }
 
 } // namespace topogpu::eikonal::detail
