@@ -8,7 +8,9 @@ a change and diff the two outputs:
 
   python3 scripts/output_fingerprint.py --topogpu build/bin/topogpu > before.txt
 
-With --backend gpu on a machine with a device it fingerprints the GPU runs instead.
+With --backend gpu on a machine with a device it fingerprints the GPU runs instead (and
+GALE's GPU producer). meshFIM on all threads (fim-mt) may end a few ulps apart from run to
+run on many cores: compare its lines only between repeated runs of the same binary.
 """
 import argparse
 import hashlib
@@ -25,8 +27,9 @@ VOLATILE = ("seconds", "timings", "memory", "peak", "wall", "threads", "device",
 
 
 # meshFIM on all threads converges to the same distances by a schedule-dependent number
-# of sweeps and local solves.
+# of sweeps and local solves; GALE's consumers and producers share the segments by timing.
 SCHEDULE_DEPENDENT = ("iterations", "local_solves_per_vertex")
+GALE_SCHEDULE = ("requests", "batches", "segments_computed", "segments_ahead")
 
 
 def strip_volatile(value, extra=()):
@@ -127,7 +130,8 @@ def runs(tmp, backend):
     cases = []
     for name, (path, dims, dtype) in grids.items():
         raw = ["--raw", path, "--dims", dims, "--type", dtype]
-        for tri in ("implicit", "explicit", "gale-cpu"):
+        gale = ("gale-cpu", "gale-gpu") if backend == "gpu" else ("gale-cpu",)
+        for tri in ("implicit", "explicit", *gale):
             cases.append(("cp-%s-%s" % (name, tri),
                           ["critical-points", *raw, "--triangulation", tri, *be]))
         for complex_ in ("cubical", "simplicial"):
@@ -180,6 +184,7 @@ def fingerprint(topogpu, name, args, tmp):
         if json_mode:
             try:
                 extra = SCHEDULE_DEPENDENT if "fim-mt" in args else ()
+                extra += GALE_SCHEDULE if any(a.startswith("gale-") for a in args) else ()
                 text = json.dumps(strip_volatile(json.loads(text), extra), sort_keys=True)
             except ValueError:
                 pass
