@@ -300,7 +300,8 @@ def main():
         if args.irregular:
             items.append((f"irregular square {args.irregular}^2",
                           lambda: square(args.irregular, 0.3, 5), "plane"))
-        for f in sorted(int(x) for x in args.icospheres.split(",") if x):
+        # 0 (like --square 0) means none
+        for f in sorted(f for f in (int(x) for x in args.icospheres.split(",") if x) if f > 0):
             items.append((f"icosphere F={f}", lambda f=f: icosphere(f), "sphere"))
         return items
 
