@@ -80,6 +80,10 @@ Command morseSmaleComplexCommand() {
                 "(meant for small grids and tests)"},
                {"--no-saddle-connections", "",
                 "skip the 1-saddle to 2-saddle arcs (the expensive stage)"},
+               {"--separatrices", "",
+                "simplicial complex: also count the 1-separatrices as TTK 1.2's "
+                "MorseSmaleComplex does (\"separatrices1\"; a second pass over the "
+                "gradient, so off by default)"},
                {"--persistence-pairs", "",
                 "cancel arcs in order of persistence and add the pairs (minimum, "
                 "1-saddle) and ((d-1)-saddle, maximum), and in 3D with the saddle "
@@ -101,7 +105,7 @@ Command morseSmaleComplexCommand() {
       "\"saddles_left\", \"maxima_left\"}. --complex simplicial (the default on "
       "meshes, any --triangulation): the same keys on the simplicial gradient (ids are "
       "simplex ids; --details lists simplices as vertex lists), \"simplices\", and "
-      "TTK 1.2's separatrix counts as \"separatrices1\".",
+      "with --separatrices TTK 1.2's separatrix counts as \"separatrices1\".",
       runMorseSmaleComplex};
 }
 

@@ -93,6 +93,9 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   Domain domain = loadDomain(args, context, true);
   if (chooseComplex(args, domain) == "simplicial")
     return runSimplicialMorseSmaleComplex(args, context, domain);
+  if (args.has("--separatrices"))
+    throw Error("--separatrices counts TTK's 1-separatrices on the simplicial complex; "
+                "add --complex simplicial");
   context.activity = "computing the Morse-Smale complex of '" + domain.input + "' (" +
                      std::to_string(domain.numberOfVertices()) + " vertices)";
   CommandResult result;

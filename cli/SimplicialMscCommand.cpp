@@ -2,9 +2,10 @@
 // --triangulation explicit|gale-cpu|gale-gpu): the Morse-Smale complex on the simplicial
 // gradient (core/morse_smale_complex/SimplicialMorseSmaleComplex.h) in the grid path's
 // JSON (critical cells, arcs with multiplicities, boundary maxima, unlabelled counts),
-// plus TTK 1.2's own separatrix counts (core/discrete_gradient/SimplicialSeparatrices.h,
-// "separatrices1") for the parity tests. --details writes the complex itself. The grid
-// path (cubical complex) stays in MorseSmaleComplexCommand.cpp.
+// plus, with --separatrices, TTK 1.2's own separatrix counts
+// (core/discrete_gradient/SimplicialSeparatrices.h, "separatrices1") for the parity
+// tests. --details writes the complex itself. The grid path (cubical complex) stays in
+// MorseSmaleComplexCommand.cpp.
 #include "Commands.h"
 #include "Domain.h"
 #include "GaleReport.h"
@@ -114,6 +115,8 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
                 "(--complex simplicial, or a mesh)");
   const RunOptions run = parseRunOptions(args);
   const bool connectors = !args.has("--no-saddle-connections");
+  // TTK 1.2's own separatrix counts are a second pass over the gradient: only when asked.
+  const bool separatrices = args.has("--separatrices");
   context.activity = "computing the simplicial Morse-Smale complex of '" + domain.input +
                      "' (" + std::to_string(domain.numberOfVertices()) + " vertices)";
   CommandResult result;
@@ -126,11 +129,14 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
     for (int r = 0; r < run.repeat; ++r) {
       const Timer wall;
       smsc::execute(triangulation, domain.values, parameters, Monitor{}, output);
-      Timer timer;
-      sg::computeSeparatrices1(triangulation, output.gradient, ttk);
-      if (connectors)
-        sg::computeSaddleConnectors(triangulation, output.gradient, ttk);
-      output.report.timings.emplace_back("TTK separatrix counts (cpu)", timer.seconds());
+      if (separatrices) {
+        Timer timer;
+        sg::computeSeparatrices1(triangulation, output.gradient, ttk);
+        if (connectors)
+          sg::computeSaddleConnectors(triangulation, output.gradient, ttk);
+        output.report.timings.emplace_back("TTK separatrix counts (cpu)",
+                                           timer.seconds());
+      }
       result.totals.push_back(wall.seconds());
     }
     if (args.has("--details"))
@@ -154,16 +160,18 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
                          output.connectionMultiplicitySum);
   result.fields.add("arcs", arcs);
   result.fields.add("boundary_maxima", static_cast<long long>(output.boundaryMaxima));
-  // TTK 1.2's counts (its rules: ascending paths leaving the boundary dropped, one
-  // connector per 1-saddle on a wall).
-  JsonObject sep;
-  sep.add("ascending", static_cast<long long>(ttk.ascending.size()));
-  sep.add("descending", static_cast<long long>(ttk.descending.size()));
-  if (connectors)
-    sep.add("saddle_connectors", static_cast<long long>(ttk.saddleConnectors.size()));
-  sep.add("ascending_leaving_boundary",
-          static_cast<long long>(ttk.ascendingLeavingBoundary));
-  result.fields.add("separatrices1", sep);
+  if (separatrices) {
+    // TTK 1.2's counts (its rules: ascending paths leaving the boundary dropped, one
+    // connector per 1-saddle on a wall).
+    JsonObject sep;
+    sep.add("ascending", static_cast<long long>(ttk.ascending.size()));
+    sep.add("descending", static_cast<long long>(ttk.descending.size()));
+    if (connectors)
+      sep.add("saddle_connectors", static_cast<long long>(ttk.saddleConnectors.size()));
+    sep.add("ascending_leaving_boundary",
+            static_cast<long long>(ttk.ascendingLeavingBoundary));
+    result.fields.add("separatrices1", sep);
+  }
   JsonObject missing;
   missing.add("ascending", static_cast<long long>(output.unlabelledAscending));
   missing.add("descending", static_cast<long long>(output.unlabelledDescending));
@@ -201,14 +209,15 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
            ? "; " + std::to_string(output.connections.size()) + " saddle-saddle arcs (" +
                  std::to_string(output.connectionMultiplicitySum) + " V-paths)"
            : std::string("; saddle-saddle arcs: not computed")));
-  result.lines.push_back(
-      "TTK's 1-separatrices: " + std::to_string(ttk.ascending.size()) + " ascending (" +
-      std::to_string(ttk.ascendingLeavingBoundary) +
-      " more leave through the boundary), " + std::to_string(ttk.descending.size()) +
-      " descending" +
-      (connectors
-           ? ", " + std::to_string(ttk.saddleConnectors.size()) + " saddle connectors"
-           : std::string()));
+  if (separatrices)
+    result.lines.push_back(
+        "TTK's 1-separatrices: " + std::to_string(ttk.ascending.size()) + " ascending (" +
+        std::to_string(ttk.ascendingLeavingBoundary) +
+        " more leave through the boundary), " + std::to_string(ttk.descending.size()) +
+        " descending" +
+        (connectors
+             ? ", " + std::to_string(ttk.saddleConnectors.size()) + " saddle connectors"
+             : std::string()));
   result.lines.push_back("unlabelled: " + std::to_string(output.unlabelledAscending) +
                          " vertices (ascending), " +
                          std::to_string(output.unlabelledDescending) +

@@ -115,16 +115,17 @@ def result_of(algorithm, report):
 
 def result_summary(algorithm, result):
     """The result in a table cell: the counts, or for msc the critical cells / TTK's
-    1-separatrices (ascending, descending, saddle connectors) / the segmentation's cells
-    (ascending, descending, Morse-Smale)."""
+    1-separatrices (ascending, descending, saddle connectors; when the run counted them)
+    / the segmentation's cells (ascending, descending, Morse-Smale)."""
     if algorithm != "msc" or not isinstance(result, dict):
         return json.dumps(result)
-    sep, seg = result.get("separatrices1") or {}, result.get("segmentation") or {}
-    return (" / ".join(map(str, result.get("critical_cells") or [])) + "; sep. "
-            + " / ".join(str(sep.get(k, "-")) for k in (
-                "ascending", "descending", "saddle_connectors"))
-            + "; seg. " + " / ".join(str(seg.get(k, "-")) for k in (
-                "ascending", "descending", "morse_smale")))
+    sep, seg = result.get("separatrices1"), result.get("segmentation") or {}
+    text = " / ".join(map(str, result.get("critical_cells") or []))
+    if sep:
+        text += "; sep. " + " / ".join(str(sep.get(k, "-")) for k in (
+            "ascending", "descending", "saddle_connectors"))
+    return text + "; seg. " + " / ".join(str(seg.get(k, "-")) for k in (
+        "ascending", "descending", "morse_smale"))
 
 
 def wait_parts(row):

@@ -161,7 +161,8 @@ expect_error("msc --persistence-pairs on the simplicial complex",
 # msc on the simplicial complex: TTK's critical cells and 1-separatrices, every vertex in
 # a descending manifold (TTK's msc_unassigned_vertices.descending is 0 too)
 for name in ("bucky_32x32x32_uint8.raw", "m4_density_25x22x31_float32.raw"):
-    r = topogpu("msc", *raw_args(name), "--complex", "simplicial", "--json", timeout=120)
+    r = topogpu("msc", *raw_args(name), "--complex", "simplicial", "--separatrices", "--json",
+                timeout=120)
     ok = r.returncode == 0
     if ok:
         out = json.loads(r.stdout)
@@ -172,6 +173,9 @@ for name in ("bucky_32x32x32_uint8.raw", "m4_density_25x22x31_float32.raw"):
     check(ok, f"msc --complex simplicial on {name}: {r.stdout[-400:]} {r.stderr[-200:]}")
 r = topogpu("msc", "--mesh", os.path.join(DATA, "tets/vtk_post_lox.vtk"), "--array", "Pressure",
             "--json")
+expect_error("--separatrices on the cubical complex",
+             ["msc", *raw_args("bucky_32x32x32_uint8.raw"), "--complex", "cubical",
+              "--separatrices", "--json"], "simplicial")
 check(r.returncode == 0 and json.loads(r.stdout)["complex"] == "simplicial",
       f"msc on a tet mesh: {r.stderr[-200:]}")
 expect_error("cubical complex on a mesh",

@@ -7,7 +7,10 @@ triangulation (issue 9):
     corners, as a legacy VTK file) against the implicit grid's simplicial path on the
     same values: same counts, same labels per vertex;
   * Euler: n0 - n1 + n2 - n3 equals V - E + F - T counted here from the tets (meshes
-    with holes and two components, so chi is not 1).
+    with holes and two components, so chi is not 1);
+  * TTK's separatrix counts are a second pass, run only with --separatrices: without it
+    neither "separatrices1" nor its stage; with it, the counts `discrete-gradient
+    --separatrices` gives (checked there against TTK 1.2's reference counts).
 """
 import itertools
 import json
@@ -56,7 +59,7 @@ def canonical(details):
 
 def msc_with_details(tmp, tag, *args):
     path = os.path.join(tmp, tag + ".json")
-    out = run("msc", *args, "--details", path)
+    out = run("msc", *args, "--separatrices", "--details", path)
     if out is None:
         return None, None
     with open(path) as f:
@@ -120,13 +123,24 @@ with tempfile.TemporaryDirectory() as tmp:
             a = out["arcs"]
             check(a["saddle1_minimum_multiplicity_sum"] == 2 * out["critical_cells"][1],
                   f"{name}: two descending paths per 1-saddle: {a}")
-        grads = [run("discrete-gradient", *base, "--triangulation", kind)
+        grads = [run("discrete-gradient", *base, "--triangulation", kind, "--separatrices")
                  for kind in ("explicit", "gale-cpu")]
         if None not in grads:
             check(grads[0]["critical_cells"] == grads[1]["critical_cells"]
                   and grads[0]["simplices"] == grads[1]["simplices"],
                   f"{name}: discrete-gradient explicit {grads[0]['critical_cells']} vs "
                   f"gale-cpu {grads[1]['critical_cells']}")
+            if out is not None:
+                check(out["separatrices1"] == grads[0]["separatrices1"],
+                      f"{name}: msc --separatrices {out['separatrices1']} != "
+                      f"discrete-gradient --separatrices {grads[0]['separatrices1']}")
+        plain = run("msc", *base)
+        if plain is not None and out is not None:
+            stages = list(plain.get("timings", {}))
+            check("separatrices1" not in plain and not any("separatrix" in s for s in stages),
+                  f"{name}: msc without --separatrices still counts them: {stages}")
+            check(all(plain[k] == out[k] for k in SAME if k != "separatrices1"),
+                  f"{name}: msc with and without --separatrices differ")
 
     # ---- a tetrahedralized grid vs the implicit grid -----------------------------------
     rng = np.random.default_rng(7)
