@@ -1,8 +1,8 @@
 #pragma once
 
 // What every module's CUDA-free stub (the <Module>GpuStub.cpp compiled when CUDA is off)
-// does: the device is absent, so resolveBackend picks the CPU, and a direct call of a gpu::
-// entry point throws GpuError, which runWithFallback turns into the CPU run.
+// does: the device is absent, so resolveBackend picks the CPU, and a direct call of a
+// gpu:: entry point throws GpuError, which runWithFallback turns into the CPU run.
 #include "base/Types.h"
 
 #include <string>

@@ -3,12 +3,12 @@
 // ScalarFieldCriticalPoints), with ties broken by the shared vertex order.
 #pragma once
 
-#include "core/common/BackendSelection.h"
-#include "core/common/Fallback.h"
 #include "base/ScalarArray.h"
 #include "base/Timer.h"
-#include "core/common/TriangulationTraits.h"
 #include "base/Types.h"
+#include "core/common/BackendSelection.h"
+#include "core/common/Fallback.h"
+#include "core/common/TriangulationTraits.h"
 #include "core/common/VertexOrder.h"
 #include "core/critical_points/CriticalPointsCpu.h"
 #include "core/critical_points/CriticalType.h"

@@ -1,7 +1,7 @@
 #include "DiscreteGradient.h"
 
-#include "core/discrete_gradient/LowerStar.h"
 #include "core/discrete_gradient/DiscreteGradientGpu.h"
+#include "core/discrete_gradient/LowerStar.h"
 
 #include <tbb/parallel_for.h>
 

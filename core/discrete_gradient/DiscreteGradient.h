@@ -11,12 +11,12 @@
 // two axes (the implicit triangulation squeezes the axis), as for the critical points.
 #pragma once
 
-#include "core/common/BackendSelection.h"
-#include "core/common/Fallback.h"
 #include "base/ScalarArray.h"
 #include "base/Timer.h"
-#include "core/common/TriangulationTraits.h"
 #include "base/Types.h"
+#include "core/common/BackendSelection.h"
+#include "core/common/Fallback.h"
+#include "core/common/TriangulationTraits.h"
 #include "core/common/VertexOrder.h"
 #include "core/discrete_gradient/CubicalGrid.h"
 

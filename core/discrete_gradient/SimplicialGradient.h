@@ -25,8 +25,8 @@
 
 #include "base/ScalarArray.h"
 #include "base/Timer.h"
-#include "core/common/TriangulationTraits.h"
 #include "base/Types.h"
+#include "core/common/TriangulationTraits.h"
 #include "core/common/VertexOrder.h"
 #include "core/discrete_gradient/SimplicialLowerStar.h"
 #include "triangulation/Relations.h"

@@ -5,8 +5,8 @@
 // run in parallel.
 #pragma once
 
-#include "core/common/TriangulationTraits.h"
 #include "base/Types.h"
+#include "core/common/TriangulationTraits.h"
 
 #include <algorithm>
 #include <array>

@@ -6,10 +6,10 @@
 #include "Preparation.h"
 #include "Problem.h"
 #include "SolverChoice.h"
+#include "base/Timer.h"
 #include "core/common/BackendSelection.h"
 #include "core/common/DeviceWarmUp.h"
 #include "core/common/Fallback.h"
-#include "base/Timer.h"
 #include "core/eikonal/EikonalGpu.h"
 
 #include <tbb/blocked_range.h>

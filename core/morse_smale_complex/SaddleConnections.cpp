@@ -1,9 +1,9 @@
 #include "SaddleConnections.h"
 
-#include "core/common/Fallback.h"
 #include "base/Timer.h"
-#include "core/morse_smale_complex/SaddleConnectionsGraph.h"
+#include "core/common/Fallback.h"
 #include "core/morse_smale_complex/SaddleConnectionsGpu.h"
+#include "core/morse_smale_complex/SaddleConnectionsGraph.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>

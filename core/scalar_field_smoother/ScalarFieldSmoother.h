@@ -9,12 +9,12 @@
 // runWithFallback, progress and abort, bad input as Error.
 #pragma once
 
-#include "core/common/BackendSelection.h"
-#include "core/common/Fallback.h"
 #include "base/ScalarArray.h"
 #include "base/Timer.h"
-#include "core/common/TriangulationTraits.h"
 #include "base/Types.h"
+#include "core/common/BackendSelection.h"
+#include "core/common/Fallback.h"
+#include "core/common/TriangulationTraits.h"
 #include "core/scalar_field_smoother/SmootherStencil.h"
 #include "triangulation/Relations.h"
 

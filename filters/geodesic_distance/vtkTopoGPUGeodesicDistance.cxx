@@ -5,9 +5,9 @@
 #include "TopoGPUFilterRun.h"
 #include "TopoGPUGatherToRoot.h"
 
-#include "core/common/DeviceWarmUp.h"
 #include "base/ParallelCopy.h"
 #include "base/Timer.h"
+#include "core/common/DeviceWarmUp.h"
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/Preparation.h"
 #include "frontend/EnvironmentKnobs.h"

@@ -10,9 +10,9 @@
 //
 // Prints one JSON object: per update its seconds, the solver that ran, its stages and the
 // seconds outside them ("unaccounted").
-#include "core/common/DeviceWarmUp.h"
 #include "base/ParallelCopy.h"
 #include "base/Timer.h"
+#include "core/common/DeviceWarmUp.h"
 #include "core/eikonal/Eikonal.h"
 #include "core/eikonal/Preparation.h"
 #include "frontend/EnvironmentKnobs.h"

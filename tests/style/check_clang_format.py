@@ -9,24 +9,17 @@ import os
 import subprocess
 import sys
 
-FOLDERS = ("core", "cuda", "triangulation", "frontend", "filters", "cli", "plugin", "tests",
-           "examples")
-SUFFIXES = (".h", ".hpp", ".cpp", ".cxx", ".cu", ".cuh")
+from style_sources import FOLDERS as CODE_FOLDERS
+from style_sources import sources
 
-
-def sources(root):
-    for folder in FOLDERS:
-        for here, dirs, files in os.walk(os.path.join(root, folder)):
-            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "build")))
-            for name in sorted(files):
-                if name.endswith(SUFFIXES):
-                    yield os.path.join(here, name)
+# The code's folders and the tests' and examples' sources as well.
+FOLDERS = CODE_FOLDERS + ("tests", "examples")
 
 
 def main():
     root = os.path.abspath(sys.argv[1])
     tool = sys.argv[2] if len(sys.argv) > 2 else "clang-format"
-    files = list(sources(root))
+    files = [full for _, full in sources(root, FOLDERS)]
     bad = []
     for start in range(0, len(files), 50):
         batch = files[start:start + 50]

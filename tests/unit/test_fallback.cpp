@@ -3,8 +3,8 @@
 // retried), and the progress and abort of the vertex order's stages.
 #include "core/common/BackendSelection.h"
 #include "core/common/Fallback.h"
-#include "core/common/VertexOrder.h"
 #include "core/common/GpuDevice.h"
+#include "core/common/VertexOrder.h"
 #include "core/common/VertexOrderGpu.h"
 
 #include <gtest/gtest.h>
