@@ -58,9 +58,9 @@ void writeDetails(const std::string& path, const morse_smale_complex::Output& ou
        << ",\"saddle1_minimum\":" << arcList(out.saddle1Minimum)
        << ",\"saddle_maximum\":" << arcList(out.saddleMaximum)
        << ",\"saddle1_saddle2\":" << connectionList(out.saddleConnections.arcs)
-       << ",\"AscendingManifold\":" << idList(out.ascendingManifold)
        << ",\"DescendingManifold\":" << idList(out.descendingManifold)
-       << ",\"CellDescendingManifold\":" << idList(out.cellDescendingManifold) << "}\n";
+       << ",\"AscendingManifold\":" << idList(out.ascendingManifold)
+       << ",\"CellAscendingManifold\":" << idList(out.cellAscendingManifold) << "}\n";
   if (!file)
     throw Error("cannot write the details file '" + path + "'");
 }

@@ -83,9 +83,9 @@ void writeDetails(const std::string& path, const Triangulation& tri,
     file << (i ? ",[" : "[") << simplex(tri, 1, c.saddle1) << ","
          << simplex(tri, 2, c.saddle2) << "," << c.multiplicity << "]";
   }
-  file << "],\"AscendingManifold\":" << idList(out.ascendingManifold)
-       << ",\"DescendingManifold\":" << idList(out.descendingManifold)
-       << ",\"CellDescendingManifold\":" << idList(out.cellDescendingManifold) << "}\n";
+  file << "],\"DescendingManifold\":" << idList(out.descendingManifold)
+       << ",\"AscendingManifold\":" << idList(out.ascendingManifold)
+       << ",\"CellAscendingManifold\":" << idList(out.cellAscendingManifold) << "}\n";
   if (!file)
     throw Error("cannot write the details file '" + path + "'");
 }
@@ -180,7 +180,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
   // The vertex segmentation's cells (TTK's AscendingManifold, DescendingManifold and
   // MorseSmaleManifold ids in use), so backends compare without --details.
   const std::vector<SimplexId> cells =
-      smsc::morseSmaleLabels(output.ascendingManifold, output.descendingManifold);
+      smsc::morseSmaleLabels(output.descendingManifold, output.ascendingManifold);
   const long long ascendingCells = distinctLabels(output.ascendingManifold);
   const long long descendingCells = distinctLabels(output.descendingManifold);
   const long long morseSmaleCells =
@@ -219,9 +219,9 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
              ? ", " + std::to_string(ttk.saddleConnectors.size()) + " saddle connectors"
              : std::string()));
   result.lines.push_back("unlabelled: " + std::to_string(output.unlabelledAscending) +
-                         " vertices (ascending), " +
+                         " vertices (ascending; only vertices in no cell), " +
                          std::to_string(output.unlabelledDescending) +
-                         " vertices (descending; only vertices in no cell), " +
+                         " vertices (descending), " +
                          std::to_string(output.unlabelledCells) + " cells");
   result.report = output.report;
   addGaleReport(domain, result);

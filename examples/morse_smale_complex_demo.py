@@ -5,7 +5,7 @@
 Writes OUTPUT/field.vti (the input), OUTPUT/critical_points.vtu (CellDimension, CellId,
 RTData, IsOnBoundary, ManifoldSize, IsBoundaryMaximum), OUTPUT/separatrices.vtu (the
 1-separatrices as poly lines: SourceId, DestinationId, SeparatrixType, Multiplicity, ...),
-OUTPUT/segmentation.vti (AscendingManifold, DescendingManifold, MorseSmaleManifold) and
+OUTPUT/segmentation.vti (DescendingManifold, AscendingManifold, MorseSmaleManifold) and
 OUTPUT/morse_smale_complex.png (critical points and separatrices over a slice of the
 field), and prints the counts, the backend and the time per stage.
 """

@@ -153,24 +153,24 @@ void assemble(const Roots& roots, Output& output) {
   output.report.timings.emplace_back("boundary maxima (cpu)", timer.seconds());
 
   timer.reset();
-  output.ascendingManifold.resize(std::size_t(nVertices));
+  output.descendingManifold.resize(std::size_t(nVertices));
   tbb::parallel_for(SimplexId(0), nVertices, [&](SimplexId v) {
-    output.ascendingManifold[v] = ManifoldLabel(cubical::indexIn(
+    output.descendingManifold[v] = ManifoldLabel(cubical::indexIn(
         minima.data(), nMinima, cubical::vertexCell(g, roots.vertex[v])));
   });
-  output.cellDescendingManifold.resize(std::size_t(nTop));
+  output.cellAscendingManifold.resize(std::size_t(nTop));
   tbb::parallel_for(SimplexId(0), nTop, [&](SimplexId t) {
-    output.cellDescendingManifold[t] = ManifoldLabel(
+    output.cellAscendingManifold[t] = ManifoldLabel(
         cubical::topCellLabel(g, roots.topCell[t], topMaxima.data(), nTopMaxima,
                               roots.boundary.data(), boundaryLabel.data()));
   });
   output.report.timings.emplace_back("labels (cpu)", timer.seconds());
 
   timer.reset();
-  output.descendingManifold.resize(std::size_t(nVertices));
+  output.ascendingManifold.resize(std::size_t(nVertices));
   tbb::parallel_for(SimplexId(0), nVertices, [&](SimplexId v) {
     const SimplexId best = cubical::highestStarCell(g, roots.rank.data(), v);
-    output.descendingManifold[v] = best >= 0 ? output.cellDescendingManifold[best] : -1;
+    output.ascendingManifold[v] = best >= 0 ? output.cellAscendingManifold[best] : -1;
   });
   countUnlabelled(output);
   output.report.timings.emplace_back("vertex maximum rule (cpu)", timer.seconds());
@@ -183,7 +183,7 @@ void assemble(const Roots& roots, Output& output) {
     SimplexId v[2];
     cubical::edgeVertices(g, dg.criticalCells[1][i], v);
     for (int k = 0; k < 2; ++k)
-      ends1[2 * i + k] = minima[std::size_t(output.ascendingManifold[v[k]])];
+      ends1[2 * i + k] = minima[std::size_t(output.descendingManifold[v[k]])];
   });
   tbb::parallel_for(std::size_t(0), saddles.size(), [&](std::size_t i) {
     SimplexId side[2];
@@ -192,7 +192,7 @@ void assemble(const Roots& roots, Output& output) {
     for (int k = 0; k < 2; ++k)
       endsMax[2 * i + k] =
           exits[k] ? -1
-                   : output.maxima[std::size_t(output.cellDescendingManifold[side[k]])];
+                   : output.maxima[std::size_t(output.cellAscendingManifold[side[k]])];
   });
   addArcs(dg.criticalCells[1], ends1, output.saddle1Minimum);
   addArcs(saddles, endsMax, output.saddleMaximum);
@@ -210,9 +210,9 @@ void countUnlabelled(Output& output) {
     return SimplexId(std::count_if(labels.begin(), labels.end(),
                                    [](ManifoldLabel l) { return l < 0; }));
   };
-  output.unlabelledAscending = countNegative(output.ascendingManifold);
   output.unlabelledDescending = countNegative(output.descendingManifold);
-  output.unlabelledCells = countNegative(output.cellDescendingManifold);
+  output.unlabelledAscending = countNegative(output.ascendingManifold);
+  output.unlabelledCells = countNegative(output.cellAscendingManifold);
 }
 
 void addArcs(const std::vector<SimplexId>& saddles, const std::vector<SimplexId>& ends,

@@ -6,8 +6,8 @@
 // device (the gradient never leaves it between stages) with identical results, and a
 // GPU failure reruns the whole complex on the CPU with a warning.
 //
-// Labels (TTK's arrays): AscendingManifold (per vertex: the minimum its descending
-// V-path reaches, an index into the minima), DescendingManifold (per vertex and per top
+// Labels (TTK's arrays): DescendingManifold (per vertex: the minimum its descending
+// V-path reaches, an index into the minima), AscendingManifold (per vertex and per top
 // cell: the maximum its ascending path reaches, an index into `maxima`). A top-cell path
 // that leaves the box through a boundary facet goes on by steepest ascent of f on the
 // boundary surface and ends at a boundary maximum (a boundary facet), unless that facet's
@@ -58,15 +58,15 @@ struct Output {
   // refined ids; boundaryMaxima counts the latter.
   std::vector<SimplexId> maxima;
   SimplexId boundaryMaxima = 0;
-  std::vector<ManifoldLabel> ascendingManifold;      // per vertex: index of its minimum
-  std::vector<ManifoldLabel> descendingManifold;     // per vertex: index in maxima
-  std::vector<ManifoldLabel> cellDescendingManifold; // per top cell (VTK cell id)
-  std::vector<Arc> saddle1Minimum;                   // from 1-saddles (critical edges)
+  std::vector<ManifoldLabel> descendingManifold;    // per vertex: index of its minimum
+  std::vector<ManifoldLabel> ascendingManifold;     // per vertex: index in maxima
+  std::vector<ManifoldLabel> cellAscendingManifold; // per top cell (VTK cell id)
+  std::vector<Arc> saddle1Minimum;                  // from 1-saddles (critical edges)
   // From (d-1)-saddles: 2-saddles (critical squares) in 3D, 1-saddles in 2D.
   std::vector<Arc> saddleMaximum;
   // Vertices without an ascending / descending label, top cells without a label (0:
   // checked by the tests, reported by the CLI).
-  SimplexId unlabelledAscending = 0, unlabelledDescending = 0, unlabelledCells = 0;
+  SimplexId unlabelledDescending = 0, unlabelledAscending = 0, unlabelledCells = 0;
   // Stage 3 (empty in 2D or when switched off; saddleConnectionsComputed tells which).
   saddle_connections::SaddleConnections saddleConnections;
   bool saddleConnectionsComputed = false;

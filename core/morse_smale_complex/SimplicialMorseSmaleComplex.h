@@ -6,9 +6,9 @@
 //
 //  - minima: the critical vertices; maxima: the critical top cells (tets in 3D,
 //    triangles in 2D), then the boundary maxima (below);
-//  - AscendingManifold (per vertex, TTK's name): the minimum its descending V-path
+//  - DescendingManifold (per vertex, TTK's name): the minimum its descending V-path
 //    reaches (vertex, paired edge, other vertex, ...): every vertex has one;
-//  - DescendingManifold per top cell: the maximum its ascending path reaches (cell, its
+//  - AscendingManifold per top cell: the maximum its ascending path reaches (cell, its
 //    paired facet, that facet's other cell, ...). A path paired into a boundary facet
 //    (a facet of one cell) leaves the mesh; as on grids (docs/filters/
 //    morse-smale-complex.md, "The boundary rule") it goes on by steepest ascent over the
@@ -20,7 +20,7 @@
 //    edges the lexicographic key of triangles stalls below a higher vertex (a linear
 //    ramp got 4 roots); across vertices a root's highest vertex is a local maximum of f
 //    on the boundary surface and the root the highest boundary facet around it;
-//  - DescendingManifold per vertex: the label of the highest cell of its star (largest
+//  - AscendingManifold per vertex: the label of the highest cell of its star (largest
 //    key), the grid's rule. Only a vertex in no cell (unreferenced) has none (-1);
 //  - arcs: from each 1-saddle (critical edge) the minima of its two vertices; from each
 //    (d-1)-saddle the maxima of its cofaces; one arc of multiplicity 2 when both paths
@@ -84,9 +84,9 @@ struct Output {
   std::vector<SimplexId> rank; // the vertex order (the paths' boundary part reads it)
   std::vector<Extremum> maxima;
   SimplexId boundaryMaxima = 0;
-  std::vector<ManifoldLabel> ascendingManifold;      // per vertex: index of its minimum
-  std::vector<ManifoldLabel> descendingManifold;     // per vertex: index in maxima
-  std::vector<ManifoldLabel> cellDescendingManifold; // per top cell
+  std::vector<ManifoldLabel> descendingManifold;    // per vertex: index of its minimum
+  std::vector<ManifoldLabel> ascendingManifold;     // per vertex: index in maxima
+  std::vector<ManifoldLabel> cellAscendingManifold; // per top cell
   std::vector<Arc> saddle1Minimum, saddleMaximum;
   std::vector<Connection> connections; // by 2-saddle, then 1-saddle id
   std::uint64_t connectionMultiplicitySum = 0;
@@ -97,7 +97,7 @@ struct Output {
   // Boundary facets (ascending ids) and, per boundary facet, the index of the next one
   // on its steepest ascent (itself at a root).
   std::vector<SimplexId> boundaryFacets, boundaryNext;
-  SimplexId unlabelledAscending = 0, unlabelledDescending = 0, unlabelledCells = 0;
+  SimplexId unlabelledDescending = 0, unlabelledAscending = 0, unlabelledCells = 0;
   RunReport report;
 };
 
@@ -125,10 +125,10 @@ template <typename Triangulation>
 void ascendingPath(const Triangulation& tri, const Output& out, SimplexId c,
                    std::vector<sg::Cell>& path);
 
-// One id per (AscendingManifold, DescendingManifold) pair present, in the pairs' order
+// One id per (DescendingManifold, AscendingManifold) pair present, in the pairs' order
 // (-1 where either is -1): TTK's MorseSmaleManifold.
-std::vector<SimplexId> morseSmaleLabels(const std::vector<ManifoldLabel>& ascending,
-                                        const std::vector<ManifoldLabel>& descending);
+std::vector<SimplexId> morseSmaleLabels(const std::vector<ManifoldLabel>& descending,
+                                        const std::vector<ManifoldLabel>& ascending);
 
 // ---- implementation ------------------------------------------------------------------
 
@@ -346,7 +346,7 @@ namespace detail {
 template <typename Triangulation>
 void vertexDescendingLabels(const Triangulation& tri, int top, SimplexId nVertices,
                             const SimplexId* rank, Output& output) {
-  output.descendingManifold.assign(std::size_t(nVertices), -1);
+  output.ascendingManifold.assign(std::size_t(nVertices), -1);
   tbb::parallel_for(SimplexId(0), nVertices, [&](SimplexId v) {
     const int n = tri.getVertexStarNumber(v);
     SimplexId best = -1;
@@ -366,7 +366,7 @@ void vertexDescendingLabels(const Triangulation& tri, int top, SimplexId nVertic
       }
     }
     if (best >= 0)
-      output.descendingManifold[v] = output.cellDescendingManifold[best];
+      output.ascendingManifold[v] = output.cellAscendingManifold[best];
   });
 }
 
@@ -429,7 +429,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   sg::computeDescendingManifold(tri, g, minimumOf);
   morse_smale_complex::detail::checkLabelRange(SimplexId(g.criticalCells[0].size()),
                                                "minima");
-  output.ascendingManifold.assign(minimumOf.begin(), minimumOf.end());
+  output.descendingManifold.assign(minimumOf.begin(), minimumOf.end());
   monitor.report(0.6);
   monitor.checkAbort();
 
@@ -475,9 +475,9 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
     }
   }
   morse_smale_complex::detail::checkLabelRange(SimplexId(output.maxima.size()), "maxima");
-  output.cellDescendingManifold.resize(std::size_t(nCells));
+  output.cellAscendingManifold.resize(std::size_t(nCells));
   tbb::parallel_for(SimplexId(0), nCells, [&](SimplexId c) {
-    output.cellDescendingManifold[c] =
+    output.cellAscendingManifold[c] =
         ManifoldLabel(next[c] >= 0 ? maximumOf[next[c]]
                                    : rootLabel[boundaryRoot[facetIndex(-1 - next[c])]]);
   });
@@ -508,7 +508,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   for (const SimplexId s : g.criticalCells[top - 1]) {
     ends.clear();
     for (int k = 0; k < sg::getFacetStarNumber(tri, top, s); ++k)
-      ends.push_back(output.cellDescendingManifold[sg::getFacetStar(tri, top, s, k)]);
+      ends.push_back(output.cellAscendingManifold[sg::getFacetStar(tri, top, s, k)]);
     addArcs(s, ends, output.saddleMaximum);
   }
   output.report.timings.emplace_back("arcs (cpu)", timer.seconds());
@@ -519,27 +519,27 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   if (parameters.computeSaddleConnections && top == 3)
     detail::saddleConnections(tri, g, parameters, output);
 
-  for (const ManifoldLabel l : output.ascendingManifold)
-    output.unlabelledAscending += l < 0;
   for (const ManifoldLabel l : output.descendingManifold)
     output.unlabelledDescending += l < 0;
-  for (const ManifoldLabel l : output.cellDescendingManifold)
+  for (const ManifoldLabel l : output.ascendingManifold)
+    output.unlabelledAscending += l < 0;
+  for (const ManifoldLabel l : output.cellAscendingManifold)
     output.unlabelledCells += l < 0;
   monitor.report(1.0);
 }
 
 inline std::vector<SimplexId>
-morseSmaleLabels(const std::vector<ManifoldLabel>& ascending,
-                 const std::vector<ManifoldLabel>& descending) {
-  const std::size_t n = std::min(ascending.size(), descending.size());
-  SimplexId nDescending = 1;
+morseSmaleLabels(const std::vector<ManifoldLabel>& descending,
+                 const std::vector<ManifoldLabel>& ascending) {
+  const std::size_t n = std::min(descending.size(), ascending.size());
+  SimplexId nAscending = 1;
   for (std::size_t v = 0; v < n; ++v)
-    nDescending = std::max(nDescending, SimplexId(descending[v]) + 1);
+    nAscending = std::max(nAscending, SimplexId(ascending[v]) + 1);
   std::vector<SimplexId> keys(n);
   for (std::size_t v = 0; v < n; ++v)
-    keys[v] = ascending[v] < 0 || descending[v] < 0
+    keys[v] = descending[v] < 0 || ascending[v] < 0
                   ? -1
-                  : SimplexId(ascending[v]) * nDescending + descending[v];
+                  : SimplexId(descending[v]) * nAscending + ascending[v];
   std::vector<SimplexId> pairs = keys;
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());

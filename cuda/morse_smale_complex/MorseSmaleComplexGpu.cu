@@ -435,7 +435,7 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
                                                 nMinima, raw(ascending));
       cudaCheck(cudaGetLastError(), "ascending labels");
       stageDone("minima roots");
-      copies.start(0, ascending, out.ascendingManifold);
+      copies.start(0, ascending, out.descendingManifold);
       report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     }
     report.timings.emplace_back("minima roots (gpu)", timer.seconds());
@@ -487,12 +487,12 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
     vertexMaximumKernel<<<blocksFor(n), kBlock>>>(grid, n, raw(order), raw(cellLabel),
                                                   raw(descending));
     cudaCheck(cudaGetLastError(), "vertex maximum rule");
-    out.unlabelledAscending = countNegative(ascending);
-    out.unlabelledDescending = countNegative(descending);
+    out.unlabelledDescending = countNegative(ascending);
+    out.unlabelledAscending = countNegative(descending);
     out.unlabelledCells = countNegative(cellLabel);
     stageDone("labels");
-    copies.start(1, descending, out.descendingManifold);
-    copies.start(2, cellLabel, out.cellDescendingManifold);
+    copies.start(1, descending, out.ascendingManifold);
+    copies.start(2, cellLabel, out.cellAscendingManifold);
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     report.timings.emplace_back("labels (gpu)", timer.seconds());
     monitor.report(0.5);

@@ -84,7 +84,7 @@ public:
 
   /**
    * Information key on the output arrays that label rather than measure (CriticalType,
-   * CellDimension, CellId, AscendingManifold, ...): never a scalar field to analyse, so
+   * CellDimension, CellId, DescendingManifold, ...): never a scalar field to analyse, so
    * the next TopoGPU filter's default input array skips them, and so does the GUI's
    * list of input arrays (plugin.xml's ArrayListDomain rejects the key).
    */

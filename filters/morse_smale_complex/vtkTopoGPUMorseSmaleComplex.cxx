@@ -480,13 +480,14 @@ struct SegmentationSwitches {
   bool ascending, descending, final;
 };
 
-// Port 3: the input with the labels (the cell array only when the input's cells are
-// the labelled top cells).
+// Port 3: the input with the labels (TTK's: AscendingManifold by maxima,
+// DescendingManifold by minima; the cell array only when the input's cells are the
+// labelled top cells).
 void writeSegmentation(
     topogpu::vtk::FilterRun& run, const SegmentationSwitches& on,
     const std::vector<topogpu::morse_smale_complex::ManifoldLabel>& ascending,
     const std::vector<topogpu::morse_smale_complex::ManifoldLabel>& descending,
-    const std::vector<topogpu::morse_smale_complex::ManifoldLabel>& cellDescending) {
+    const std::vector<topogpu::morse_smale_complex::ManifoldLabel>& cellAscending) {
   vtkDataSet* segmentation = vtkDataSet::GetData(run.outputVector, 3);
   segmentation->ShallowCopy(run.input);
   auto labels = [](const char* name, const auto& values) {
@@ -494,17 +495,17 @@ void writeSegmentation(
     std::copy(values.begin(), values.end(), array->GetPointer(0));
     return array;
   };
-  if (on.ascending)
+  if (on.ascending) {
     segmentation->GetPointData()->AddArray(labels("AscendingManifold", ascending));
-  if (on.descending) {
-    segmentation->GetPointData()->AddArray(labels("DescendingManifold", descending));
-    if (vtkIdType(cellDescending.size()) == run.input->GetNumberOfCells())
-      segmentation->GetCellData()->AddArray(labels("DescendingManifold", cellDescending));
+    if (vtkIdType(cellAscending.size()) == run.input->GetNumberOfCells())
+      segmentation->GetCellData()->AddArray(labels("AscendingManifold", cellAscending));
   }
+  if (on.descending)
+    segmentation->GetPointData()->AddArray(labels("DescendingManifold", descending));
   if (on.final)
     segmentation->GetPointData()->AddArray(labels(
         "MorseSmaleManifold", topogpu::morse_smale_complex::simplicial::morseSmaleLabels(
-                                  ascending, descending)));
+                                  descending, ascending)));
 }
 
 // Field data on every port: what was found.
@@ -633,7 +634,7 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
   const int d = g.dimension;
   vtkDataSet* input = run.input;
   const CellGeometry geometry(g, input, run.scalars);
-  const SimplexId nVertices = SimplexId(result.ascendingManifold.size());
+  const SimplexId nVertices = SimplexId(result.descendingManifold.size());
   const std::vector<SimplexId>& minima = dg.criticalCells[0];
 
   // ---- port 0: critical cells, then the boundary maxima --------------------------
@@ -641,10 +642,10 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
     std::vector<vtkIdType> minimumSize(minima.size(), 0),
         maximumSize(result.maxima.size(), 0);
     for (SimplexId v = 0; v < nVertices; ++v) {
-      if (result.ascendingManifold[v] >= 0)
-        ++minimumSize[std::size_t(result.ascendingManifold[v])];
       if (result.descendingManifold[v] >= 0)
-        ++maximumSize[std::size_t(result.descendingManifold[v])];
+        ++minimumSize[std::size_t(result.descendingManifold[v])];
+      if (result.ascendingManifold[v] >= 0)
+        ++maximumSize[std::size_t(result.ascendingManifold[v])];
     }
     std::vector<SimplexId> cells;
     std::vector<vtkIdType> sizes;
@@ -721,7 +722,7 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
         const SimplexId t = cubical::topIndexAt(g, p);
         std::vector<SimplexId> path = msc::ascendingPath(dg, rank, t);
         // A boundary path whose root facet bounds a critical maximum ends there.
-        const SimplexId label = result.cellDescendingManifold[std::size_t(t)];
+        const SimplexId label = result.cellAscendingManifold[std::size_t(t)];
         if (label >= 0 && path.back() != result.maxima[std::size_t(label)])
           path.push_back(result.maxima[std::size_t(label)]);
         paths.push_back(std::move(path));
@@ -776,7 +777,7 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
                     {this->ComputeAscendingSegmentation,
                      this->ComputeDescendingSegmentation, this->ComputeFinalSegmentation},
                     result.ascendingManifold, result.descendingManifold,
-                    result.cellDescendingManifold);
+                    result.cellAscendingManifold);
   // saddle1-saddle2: -1 when not computed (switched off, or a 2D grid has none).
   const bool computed = this->ComputeSaddleConnectors && d == 3;
   writeFieldData(
@@ -825,9 +826,8 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
     // ---- port 0: critical simplices, then the boundary maxima ----------------------
     if (this->ComputeCriticalPoints) {
       const auto minimumSize =
-          labelSizes(result.ascendingManifold, g.criticalCells[0].size());
-      const auto maximumSize =
-          labelSizes(result.descendingManifold, result.maxima.size());
+          labelSizes(result.descendingManifold, g.criticalCells[0].size());
+      const auto maximumSize = labelSizes(result.ascendingManifold, result.maxima.size());
       std::vector<CriticalPoint> rows;
       auto add = [&](const Cell& cell, vtkIdType size, bool boundaryMaximum) {
         CriticalPoint r;
@@ -919,7 +919,7 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
                     {this->ComputeAscendingSegmentation,
                      this->ComputeDescendingSegmentation, this->ComputeFinalSegmentation},
                     result.ascendingManifold, result.descendingManifold,
-                    result.cellDescendingManifold);
+                    result.cellAscendingManifold);
   const bool computed = result.connectionsComputed;
   writeFieldData(
       run,

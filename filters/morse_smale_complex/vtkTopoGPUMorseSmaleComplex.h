@@ -24,8 +24,8 @@
  *   (corners at voxel centres); cell data SourceId, SeparatrixId, SeparatrixType (2
  *   descending, 1 ascending), SeparatrixFunctionMaximum/Minimum/Difference (double),
  *   NumberOfCriticalPointsOnBoundary; off by default, as TTK (the walls can be large);
- * - port 3, segmentation: the input image with the point arrays AscendingManifold,
- *   DescendingManifold, MorseSmaleManifold and the cell array DescendingManifold.
+ * - port 3, segmentation: the input image with the point arrays DescendingManifold,
+ *   AscendingManifold, MorseSmaleManifold and the cell array AscendingManifold.
  *
  * Meshes (vtkUnstructuredGrid of tets or triangles, vtkPolyData of triangles), and
  * images with Complex = Simplicial or a stored Triangulation (Explicit, GALE): the
@@ -34,7 +34,7 @@
  * ports and arrays: critical simplices and boundary maxima at their barycentres
  * (CellId: the simplex id in its dimension), separatrices as polylines through the
  * barycentres of their V-paths' simplices, the segmentation's point arrays (and the
- * cell array DescendingManifold when the output's cells are the triangulation's).
+ * cell array AscendingManifold when the output's cells are the triangulation's).
  * Port 2 stays empty on this path (2-separatrices of meshes: not computed).
  *
  * Distributed runs (pvbatch --mpi): whole-domain mode, as the discrete gradient: the

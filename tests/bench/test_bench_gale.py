@@ -2,7 +2,7 @@
 """Smoke test of bench_gale.py (ctest bench.gale_smoke, about 10 s): the benchmark on
 fuel (13,731 vertices, 68,058 tets once the zero voxels are dropped) with every algorithm
 and backend; Morse theory on the msc rows (the critical cells' alternating sum is the
-mesh's Euler characteristic; one ascending manifold per minimum), the gradient's critical
+mesh's Euler characteristic; one descending manifold per minimum), the gradient's critical
 cells equal to the complex's; --merge-from keeping the rows a second run did not measure;
 the agreement check, the targets (none for msc) and the figure-10 split on made-up rows;
 the plots (when matplotlib imports) and the page's GALE section from a JSON without msc
@@ -51,8 +51,9 @@ for backend in ("explicit", "gale-cpu", "gale-gpu"):
     n, c = msc["simplices"], msc["critical_cells"]
     assert n[3] == 68058 and n[0] == 13731, n
     assert c[0] - c[1] + c[2] - c[3] == n[0] - n[1] + n[2] - n[3], (c, n)
-    assert msc["segmentation"]["ascending"] == c[0], msc["segmentation"]
-    assert msc["segmentation"]["morse_smale"] >= max(c[0], msc["segmentation"]["descending"])
+    # TTK's meaning: the descending manifolds are the minima's
+    assert msc["segmentation"]["descending"] == c[0], msc["segmentation"]
+    assert msc["segmentation"]["morse_smale"] >= max(c[0], msc["segmentation"]["ascending"])
     assert msc["unlabelled_vertices"] == {"ascending": 0, "descending": 0}, msc
     assert rows["discrete-gradient", backend]["result"] == c
     if backend != "explicit":

@@ -60,8 +60,8 @@ def check_details(tag, out, details):
     check([len(c) for c in crit] == out["critical_cells"], f"{tag}: critical cells")
     nv = n[0] * n[1] * n[2]
     ntop = (n[0] - 1) * (n[1] - 1) * ((n[2] - 1) if d == 3 else 1)
-    asc, desc, cells = (details["AscendingManifold"], details["DescendingManifold"],
-                        details["CellDescendingManifold"])
+    asc, desc, cells = (details["DescendingManifold"], details["AscendingManifold"],
+                        details["CellAscendingManifold"])
     maxima = details["maxima"]
     check(len(asc) == nv and len(desc) == nv and len(cells) == ntop, f"{tag}: sizes")
     check(all(0 <= l < len(crit[0]) for l in asc), f"{tag}: ascending labels in range")

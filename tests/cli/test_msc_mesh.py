@@ -49,8 +49,8 @@ def canonical(details):
     crit = [sorted(t(s) for s in cells) for cells in details["critical_cells"]]
     maxima = [t(m) for m in details["maxima"]]
     minima = [t(s) for s in details["critical_cells"][0]]
-    asc = [minima[l] if l >= 0 else None for l in details["AscendingManifold"]]
-    desc = [maxima[l] if l >= 0 else None for l in details["DescendingManifold"]]
+    asc = [minima[l] if l >= 0 else None for l in details["DescendingManifold"]]
+    desc = [maxima[l] if l >= 0 else None for l in details["AscendingManifold"]]
     arcs1 = sorted((t(s), minima[e], m) for s, e, m in details["saddle1_minimum"])
     arcs2 = sorted((t(s), maxima[e], m) for s, e, m in details["saddle_maximum"])
     conn = sorted((t(a), t(b), m) for a, b, m in details["saddle1_saddle2"])
@@ -72,7 +72,7 @@ def compare(label, a, b):
         return
     for key in SAME:
         check(oa.get(key) == ob.get(key), f"{label}: {key} {oa.get(key)} != {ob.get(key)}")
-    names = ("critical cells", "maxima", "AscendingManifold", "DescendingManifold",
+    names = ("critical cells", "maxima", "DescendingManifold", "AscendingManifold",
              "saddle-minimum arcs", "saddle-maximum arcs", "saddle connections")
     for name, x, y in zip(names, ca, cb):
         check(x == y, f"{label}: {name} differ")

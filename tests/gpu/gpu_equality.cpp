@@ -292,7 +292,7 @@ void compareMorseSmaleComplex(const std::string& name,
   ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
   morse_smale_complex::Output cpu, gpu;
   morse_smale_complex::execute(tri, values, {Backend::Cpu}, Monitor{}, cpu);
-  expect(cpu.unlabelledAscending == 0 && cpu.unlabelledDescending == 0 &&
+  expect(cpu.unlabelledDescending == 0 && cpu.unlabelledAscending == 0 &&
              cpu.unlabelledCells == 0,
          name + ": Morse-Smale complex left vertices or cells unlabelled");
   if (hostOnly)
@@ -303,9 +303,9 @@ void compareMorseSmaleComplex(const std::string& name,
       name + ": GPU Morse-Smale complex did not run (" +
           (gpu.report.warnings.empty() ? std::string("?") : gpu.report.warnings[0].text) +
           ")");
-  expect(cpu.ascendingManifold == gpu.ascendingManifold &&
-             cpu.descendingManifold == gpu.descendingManifold &&
-             cpu.cellDescendingManifold == gpu.cellDescendingManifold &&
+  expect(cpu.descendingManifold == gpu.descendingManifold &&
+             cpu.ascendingManifold == gpu.ascendingManifold &&
+             cpu.cellAscendingManifold == gpu.cellAscendingManifold &&
              cpu.maxima == gpu.maxima && cpu.saddle1Minimum == gpu.saddle1Minimum &&
              cpu.saddleMaximum == gpu.saddleMaximum &&
              cpu.gradient.gradient == gpu.gradient.gradient &&
@@ -720,9 +720,9 @@ void faultInjection() {
     });
     const std::string warnings = joined(mscOut.report.warnings);
     expect(mscOut.report.backend == "cpu" &&
-               mscOut.ascendingManifold == mscReference.ascendingManifold &&
-               mscOut.cellDescendingManifold == mscReference.cellDescendingManifold &&
                mscOut.descendingManifold == mscReference.descendingManifold &&
+               mscOut.cellAscendingManifold == mscReference.cellAscendingManifold &&
+               mscOut.ascendingManifold == mscReference.ascendingManifold &&
                mscOut.saddleMaximum == mscReference.saddleMaximum &&
                mscOut.saddleConnections.arcs == mscReference.saddleConnections.arcs,
            tag + ": fallback result differs from the CPU's (backend " +
@@ -794,9 +794,9 @@ void memoryBudgetFallback() {
       expect(!contains(timing.first, "(gpu)"),
              tag + ": a stage ran on the GPU: " + timing.first);
     expect(out.gradient.criticalCells == reference.gradient.criticalCells &&
-               out.ascendingManifold == reference.ascendingManifold &&
                out.descendingManifold == reference.descendingManifold &&
-               out.cellDescendingManifold == reference.cellDescendingManifold &&
+               out.ascendingManifold == reference.ascendingManifold &&
+               out.cellAscendingManifold == reference.cellAscendingManifold &&
                out.maxima == reference.maxima &&
                out.saddle1Minimum == reference.saddle1Minimum &&
                out.saddleMaximum == reference.saddleMaximum &&
@@ -2233,11 +2233,11 @@ void galeGpuMorseSmale() {
       maxima.push_back(t);
     }
     std::vector<std::vector<SimplexId>> labels;
-    for (const auto l : out.descendingManifold)
+    for (const auto l : out.ascendingManifold)
       labels.push_back(maxima[std::size_t(l)]);
-    for (const auto l : out.cellDescendingManifold)
+    for (const auto l : out.cellAscendingManifold)
       labels.push_back(maxima[std::size_t(l)]);
-    return std::make_tuple(out.gradient.counts, out.ascendingManifold, labels,
+    return std::make_tuple(out.gradient.counts, out.descendingManifold, labels,
                            out.saddle1Minimum.size(), out.saddleMaximum.size(),
                            out.connections.size(), out.connectionMultiplicitySum,
                            out.boundaryMaxima);

@@ -175,7 +175,7 @@ def msct_compare_fetched(case, serial):
     flat = ijk[0] + len(axes[0]) * (ijk[1] + len(axes[1]) * ijk[2])
     assert len(np.unique(flat)) == n, "%s: points repeat" % case
     expected = msct_arrays(serial)
-    for key in ("p_AscendingManifold", "p_DescendingManifold", "p_MorseSmaleManifold"):
+    for key in ("p_DescendingManifold", "p_AscendingManifold", "p_MorseSmaleManifold"):
         ordered = np.empty_like(whole[key])
         ordered[flat] = whole[key]
         assert np.array_equal(ordered, expected[key]), "%s: %s differs" % (case, key)

@@ -150,7 +150,7 @@ def wmt_compare():
                     # gathered numbering)
                     where = {p: i for i, p in enumerate(map(tuple, serial["points"].tolist()))}
                     order = np.array([where[p] for p in map(tuple, got["points"].tolist())])
-                    for label in ("p_AscendingManifold", "p_DescendingManifold",
+                    for label in ("p_DescendingManifold", "p_AscendingManifold",
                                   "p_MorseSmaleManifold"):
                         pairs = set(zip(got[label].tolist(), serial[label][order].tolist()))
                         assert len(pairs) == len(set(got[label].tolist())) == \

@@ -100,14 +100,14 @@ def check(msc, img, values, name="s"):
         "critical point values"
     ids = refined_id(coords, n)
     # Port 3: every vertex labelled, sizes, the Morse-Smale ids.
-    asc = np.asarray(seg.PointData["AscendingManifold"])
-    desc = np.asarray(seg.PointData["DescendingManifold"])
+    asc = np.asarray(seg.PointData["DescendingManifold"])
+    desc = np.asarray(seg.PointData["AscendingManifold"])
     ms = np.asarray(seg.PointData["MorseSmaleManifold"])
     minima = np.flatnonzero(dims == 0)
     maxima = np.concatenate([np.flatnonzero((dims == dimension) & ~bmax), np.flatnonzero(bmax)])
     assert asc.min() >= 0 and asc.max() < len(minima), "unlabelled or bad ascending labels"
     assert desc.min() >= 0 and desc.max() < len(maxima), "unlabelled or bad descending labels"
-    cdesc = np.asarray(seg.CellData["DescendingManifold"])
+    cdesc = np.asarray(seg.CellData["AscendingManifold"])
     assert len(cdesc) == img.GetNumberOfCells() and cdesc.min() >= 0 and cdesc.max() < len(maxima)
     assert list(np.asarray(cp.FieldData["UnlabelledVertices"])) == [0, 0]
     size = np.asarray(cp.PointData["ManifoldSize"])
@@ -191,10 +191,10 @@ def compare_with_cli(values, dims, dtype):
         assert got == sorted(ref["critical_cells"][k]), "critical %d-cells differ" % k
     assert sorted(ids[bmax].tolist()) == sorted(ref["maxima"][len(ref["critical_cells"][
         ref["dimension"]]):]), "boundary maxima differ"
-    for name in ("AscendingManifold", "DescendingManifold"):
+    for name in ("DescendingManifold", "AscendingManifold"):
         assert np.array_equal(np.asarray(seg.PointData[name]), ref[name]), name
-    assert np.array_equal(np.asarray(seg.CellData["DescendingManifold"]),
-                          ref["CellDescendingManifold"])
+    assert np.array_equal(np.asarray(seg.CellData["AscendingManifold"]),
+                          ref["CellAscendingManifold"])
     expected = {}
     for descending, kind in ((1, "saddle1_minimum"), (0, "saddle_maximum")):
         for saddle, extremum, m in ref[kind]:
@@ -241,7 +241,7 @@ def case_analytic():
     assert np.allclose(pts[(dims == 1) & ~bmax], 0, atol=0.2), pts[dims == 1]
     descending = [(s, e) for (d, s, e) in arcs if d == 1]
     assert len(descending) == 2 and len({e for _, e in descending}) == 2, arcs
-    asc = np.asarray(seg.PointData["AscendingManifold"])
+    asc = np.asarray(seg.PointData["DescendingManifold"])
     left = int(np.argmin(pts[dims == 0][:, 0]))
     assert np.all(asc[x.ravel() < -0.15] == left) and np.all(asc[x.ravel() > 0.15] == 1 - left)
     print("analytic: %s, the saddle's paths reach both wells" % counts)
@@ -273,7 +273,7 @@ def case_switches():
         else:
             pd = out[3].VTKObject.GetPointData()
             assert pd.GetArray(what) is None and pd.GetArray("RTData") is not None, prop
-            for name in ("AscendingManifold", "DescendingManifold", "MorseSmaleManifold"):
+            for name in ("DescendingManifold", "AscendingManifold", "MorseSmaleManifold"):
                 assert (pd.GetArray(name) is None) == (name == what), (prop, name)
         for other in range(4):
             if other != port:
@@ -348,7 +348,7 @@ def case_bad_inputs():
         cp, _, _, seg = outputs(msc)
         assert not messages.errors, messages.errors
         return ([np.asarray(seg.PointData[n]) for n in
-                 ("AscendingManifold", "DescendingManifold", "MorseSmaleManifold")] +
+                 ("DescendingManifold", "AscendingManifold", "MorseSmaleManifold")] +
                 [np.asarray(cp.Points), np.asarray(cp.PointData["CellDimension"])])
 
     reference = segmentation_and_points(ranks.astype(np.int32))

@@ -80,8 +80,8 @@ def canonical(out, top):
     minima = [pos[i] for i in range(len(pos)) if dim[i] == 0]
     maxima = ([pos[i] for i in range(len(pos)) if dim[i] == top and not boundary[i]]
               + [pos[i] for i in range(len(pos)) if boundary[i]])
-    asc = [minima[l] for l in np.asarray(seg.PointData["AscendingManifold"])]
-    desc = [maxima[l] for l in np.asarray(seg.PointData["DescendingManifold"])]
+    asc = [minima[l] for l in np.asarray(seg.PointData["DescendingManifold"])]
+    desc = [maxima[l] for l in np.asarray(seg.PointData["AscendingManifold"])]
     points = sorted(zip(dim.tolist(), pos))
     counts = np.asarray(cp.FieldData["CriticalCellCounts"]).tolist()
     return counts, points, asc, desc
@@ -91,8 +91,8 @@ def check_outputs(out, top, nv, chi, edges):
     cp, sep, _, seg = out
     counts = np.asarray(cp.FieldData["CriticalCellCounts"])
     assert counts[0] - counts[1] + counts[2] - counts[3] == chi, (counts, chi)
-    asc = np.asarray(seg.PointData["AscendingManifold"])
-    desc = np.asarray(seg.PointData["DescendingManifold"])
+    asc = np.asarray(seg.PointData["DescendingManifold"])
+    desc = np.asarray(seg.PointData["AscendingManifold"])
     ms = np.asarray(seg.PointData["MorseSmaleManifold"])
     assert len(asc) == nv and asc.min() >= 0 and desc.min() >= 0 and ms.min() >= 0, \
         "a vertex is unlabelled"
@@ -155,8 +155,8 @@ def case_freudenthal():
         out, _ = run(mesh, Triangulation=choice, ComputeSaddleConnectors=1)
         counts = check_outputs(out, 3, len(points), chi, edges)
         got = canonical(out, 3)
-        for name, a, b in zip(("counts", "critical points", "AscendingManifold",
-                               "DescendingManifold"), got, expected):
+        for name, a, b in zip(("counts", "critical points", "DescendingManifold",
+                               "AscendingManifold"), got, expected):
             assert a == b, "%s: %s differs from the implicit grid's" % (choice, name)
         arcs = np.asarray(out[0].FieldData["ArcCounts"]).tolist()
         assert arcs == np.asarray(grid[0].FieldData["ArcCounts"]).tolist(), (choice, arcs)

@@ -84,7 +84,7 @@ def check_complex(msc):
         assert (pdim[first], pid[first]) in critical and pid[first] == source[c], c
         assert (pdim[last], pid[last]) in critical and pid[last] == dest[c], c
         assert pdim[first] in (1, 2) and pdim[last] in (0, 2, 3), c
-    for name in ("AscendingManifold", "DescendingManifold", "MorseSmaleManifold"):
+    for name in ("DescendingManifold", "AscendingManifold", "MorseSmaleManifold"):
         assert np.asarray(seg.PointData[name]).min() >= 0, name + " leaves vertices unlabelled"
     return counts, poly.GetNumberOfCells()
 

@@ -248,17 +248,17 @@ void expectSameComplex(const msc::Output& got, const msc::Output& want,
     EXPECT_EQ(got.gradient.criticalCells[d], want.gradient.criticalCells[d])
         << "dim " << d;
   EXPECT_EQ(got.maxima, want.maxima);
-  EXPECT_EQ(got.ascendingManifold, want.ascendingManifold);
   EXPECT_EQ(got.descendingManifold, want.descendingManifold);
-  EXPECT_EQ(got.cellDescendingManifold, want.cellDescendingManifold);
+  EXPECT_EQ(got.ascendingManifold, want.ascendingManifold);
+  EXPECT_EQ(got.cellAscendingManifold, want.cellAscendingManifold);
   EXPECT_EQ(got.saddle1Minimum, want.saddle1Minimum);
   EXPECT_EQ(got.saddleMaximum, want.saddleMaximum);
   EXPECT_EQ(got.saddleConnections.arcs, want.saddleConnections.arcs);
 }
 
 bool isEmpty(const msc::Output& out) {
-  return out.maxima.empty() && out.ascendingManifold.empty() &&
-         out.descendingManifold.empty() && out.cellDescendingManifold.empty() &&
+  return out.maxima.empty() && out.descendingManifold.empty() &&
+         out.ascendingManifold.empty() && out.cellAscendingManifold.empty() &&
          out.saddle1Minimum.empty() && out.saddleMaximum.empty() &&
          out.saddleConnections.arcs.empty();
 }
@@ -360,9 +360,9 @@ TEST(BadInput, MorseSmaleComplexOfAConstantFieldIsTheRamps) {
       EXPECT_EQ(out.boundaryMaxima, 1);
       EXPECT_TRUE(out.saddle1Minimum.empty() && out.saddleMaximum.empty());
       EXPECT_TRUE(out.saddleConnections.arcs.empty());
-      EXPECT_EQ(out.ascendingManifold,
+      EXPECT_EQ(out.descendingManifold,
                 std::vector<msc::ManifoldLabel>(std::size_t(count), 0));
-      EXPECT_EQ(out.unlabelledAscending + out.unlabelledDescending + out.unlabelledCells,
+      EXPECT_EQ(out.unlabelledDescending + out.unlabelledAscending + out.unlabelledCells,
                 0);
     }
   }

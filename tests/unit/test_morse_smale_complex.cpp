@@ -310,7 +310,7 @@ void checkRegions(const msc::Output& out, const std::string& tag) {
     const SimplexId x = cell % rx, y = (cell / rx) % ry, z = cell / (rx * ry);
     return x / 2 + m[0] * (y / 2 + m[1] * (z / 2));
   };
-  connected(out.ascendingManifold, n, vertexSeed, out.gradient.criticalCells[0],
+  connected(out.descendingManifold, n, vertexSeed, out.gradient.criticalCells[0],
             "minimum");
   const SimplexId m[3] = {n[0] - 1, n[1] - 1, g.dimension == 3 ? n[2] - 1 : 1};
   auto topSeed = [](const SimplexId* mm, SimplexId cell, const cubical::Grid& gg) {
@@ -319,32 +319,32 @@ void checkRegions(const msc::Output& out, const std::string& tag) {
     const bool top = (x & 1) && (y & 1) && (gg.dimension == 2 || (z & 1));
     return top ? x / 2 + mm[0] * (y / 2 + mm[1] * (z / 2)) : SimplexId(-1);
   };
-  connected(out.cellDescendingManifold, m, topSeed, out.maxima, "maximum");
+  connected(out.cellAscendingManifold, m, topSeed, out.maxima, "maximum");
 }
 
 template <typename T>
 void checkAgainstBruteForce(const Coord& dims, const std::vector<T>& values,
                             const std::string& tag) {
   const msc::Output out = run(dims, values);
-  EXPECT_EQ(out.unlabelledAscending, 0) << tag;
   EXPECT_EQ(out.unlabelledDescending, 0) << tag;
+  EXPECT_EQ(out.unlabelledAscending, 0) << tag;
   EXPECT_EQ(out.unlabelledCells, 0) << tag;
   Brute B;
   const Expected E = bruteForce(out, values, B);
-  ASSERT_EQ(out.ascendingManifold.size(), E.vertexMinimum.size()) << tag;
+  ASSERT_EQ(out.descendingManifold.size(), E.vertexMinimum.size()) << tag;
   for (std::size_t v = 0; v < E.vertexMinimum.size(); ++v) {
-    ASSERT_GE(out.ascendingManifold[v], 0) << tag;
-    ASSERT_EQ(out.gradient.criticalCells[0].at(out.ascendingManifold[v]),
+    ASSERT_GE(out.descendingManifold[v], 0) << tag;
+    ASSERT_EQ(out.gradient.criticalCells[0].at(out.descendingManifold[v]),
               E.vertexMinimum[v])
         << tag << ": vertex " << v;
-    ASSERT_GE(out.descendingManifold[v], 0) << tag;
-    ASSERT_EQ(out.maxima.at(out.descendingManifold[v]), E.vertexMaximum[v])
+    ASSERT_GE(out.ascendingManifold[v], 0) << tag;
+    ASSERT_EQ(out.maxima.at(out.ascendingManifold[v]), E.vertexMaximum[v])
         << tag << ": vertex " << v << " (maximum)";
   }
-  ASSERT_EQ(out.cellDescendingManifold.size(), E.topMaximum.size()) << tag;
+  ASSERT_EQ(out.cellAscendingManifold.size(), E.topMaximum.size()) << tag;
   for (std::size_t t = 0; t < E.topMaximum.size(); ++t) {
-    ASSERT_GE(out.cellDescendingManifold[t], 0) << tag;
-    ASSERT_EQ(out.maxima.at(out.cellDescendingManifold[t]), E.topMaximum[t])
+    ASSERT_GE(out.cellAscendingManifold[t], 0) << tag;
+    ASSERT_EQ(out.maxima.at(out.cellAscendingManifold[t]), E.topMaximum[t])
         << tag << ": top cell " << t;
   }
   EXPECT_EQ(sorted(out.saddle1Minimum), sorted(E.minArcs)) << tag;
@@ -372,13 +372,13 @@ void checkAgainstBruteForce(const Coord& dims, const std::vector<T>& values,
     const SimplexId diff = std::abs(a - b);
     return diff == 1 || diff == rx || diff == rx * ry;
   };
-  for (SimplexId v = 0; v < SimplexId(out.ascendingManifold.size()); ++v) {
+  for (SimplexId v = 0; v < SimplexId(out.descendingManifold.size()); ++v) {
     const std::vector<SimplexId> path = msc::descendingPath(out.gradient, v);
     for (std::size_t i = 1; i < path.size(); ++i)
       ASSERT_TRUE(adjacent(path[i - 1], path[i])) << tag << ": vertex " << v;
     ASSERT_EQ(path.back(), E.vertexMinimum[std::size_t(v)]) << tag << ": vertex " << v;
   }
-  for (SimplexId t = 0; t < SimplexId(out.cellDescendingManifold.size()); ++t) {
+  for (SimplexId t = 0; t < SimplexId(out.cellAscendingManifold.size()); ++t) {
     const std::vector<SimplexId> path =
         msc::ascendingPath(out.gradient, B.rank.data(), t);
     const SimplexId rx = 2 * B.n[0] - 1, ry = 2 * B.n[1] - 1;
@@ -389,7 +389,7 @@ void checkAgainstBruteForce(const Coord& dims, const std::vector<T>& values,
       ASSERT_TRUE(adjacent(path[i - 1], path[i]) ||
                   (B.onBoundary(coord(path[i - 1])) && B.onBoundary(coord(path[i]))))
           << tag << ": top cell " << t;
-    const SimplexId label = out.maxima.at(out.cellDescendingManifold[t]);
+    const SimplexId label = out.maxima.at(out.cellAscendingManifold[t]);
     const SimplexId end = path.back();
     const Coord c = coord(end);
     const bool endsAtMaximum = end == label;
@@ -439,11 +439,11 @@ TEST(MorseSmaleComplex, RampHasOneMinimumOneMaximumNoArcs) {
                             out.maxima[0] / (rx * ry)};
     for (int a = 0; a < d; ++a) // the facet touches the top corner
       EXPECT_GE(c[a] + 1, 2 * (dims[a] - 1)) << "axis " << a;
-    for (SimplexId l : out.ascendingManifold)
-      ASSERT_EQ(l, 0);
-    for (SimplexId l : out.cellDescendingManifold)
-      ASSERT_EQ(l, 0);
     for (SimplexId l : out.descendingManifold)
+      ASSERT_EQ(l, 0);
+    for (SimplexId l : out.cellAscendingManifold)
+      ASSERT_EQ(l, 0);
+    for (SimplexId l : out.ascendingManifold)
       ASSERT_EQ(l, 0);
     checkAgainstBruteForce(dims, ramp, "ramp");
   }
@@ -467,13 +467,13 @@ TEST(MorseSmaleComplex, SingleBumpAndPit) {
     const int d = up.gradient.grid.dimension;
     EXPECT_EQ(up.gradient.counts[d], 1);
     EXPECT_EQ(up.boundaryMaxima, 0);
-    for (SimplexId l : up.cellDescendingManifold)
+    for (SimplexId l : up.cellAscendingManifold)
       ASSERT_EQ(l, 0);
     for (const auto& arc : up.saddleMaximum)
       EXPECT_EQ(arc.extremum, up.gradient.criticalCells[d][0]);
     const msc::Output down = run(dims, pit);
     EXPECT_EQ(down.gradient.counts[0], 1);
-    for (SimplexId l : down.ascendingManifold)
+    for (SimplexId l : down.descendingManifold)
       ASSERT_EQ(l, 0);
     checkAgainstBruteForce(dims, bump, "bump");
     checkAgainstBruteForce(dims, pit, "pit");
@@ -493,7 +493,7 @@ TEST(MorseSmaleComplex, BadInput) {
   // A constant field: one minimum owns everything, every vertex and cell labelled.
   const msc::Output flat = run({5, 4, 3}, std::vector<float>(60, 2.f));
   EXPECT_EQ(flat.gradient.counts[0], 1);
-  EXPECT_EQ(flat.unlabelledAscending + flat.unlabelledDescending + flat.unlabelledCells,
+  EXPECT_EQ(flat.unlabelledDescending + flat.unlabelledAscending + flat.unlabelledCells,
             0);
 }
 
@@ -508,8 +508,8 @@ TEST(MorseSmaleComplex, GpuRequestWithoutDeviceRunsOnCpu) {
   const msc::Output cpu = run({5, 4, 3}, values, Backend::Cpu);
   EXPECT_EQ(gpu.report.backend, "cpu");
   EXPECT_FALSE(gpu.report.warnings.empty());
-  EXPECT_EQ(gpu.ascendingManifold, cpu.ascendingManifold);
-  EXPECT_EQ(gpu.cellDescendingManifold, cpu.cellDescendingManifold);
+  EXPECT_EQ(gpu.descendingManifold, cpu.descendingManifold);
+  EXPECT_EQ(gpu.cellAscendingManifold, cpu.cellAscendingManifold);
   EXPECT_EQ(gpu.saddleMaximum, cpu.saddleMaximum);
 }
 

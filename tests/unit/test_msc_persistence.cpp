@@ -405,7 +405,7 @@ TEST(MscAnalytic, SumOfGaussians) {
                           (z - b.c[2]) * (z - b.c[2]);
         if (std::exp(-r2 / (2 * sigma * sigma)) > 0.5) { // this Gaussian's own share
           ++checked;
-          ASSERT_EQ(down.ascendingManifold[std::size_t(v)], own)
+          ASSERT_EQ(down.descendingManifold[std::size_t(v)], own)
               << tag << ": vertex " << v;
         }
       }

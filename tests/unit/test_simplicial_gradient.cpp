@@ -8,7 +8,7 @@
 //  - the homology changes of the lower-star filtration (a Z/2 boundary-matrix reduction
 //    written here), which Robins et al. prove the critical cells are;
 //  - the Euler characteristic of the complex from its simplex counts;
-//  - 1-separatrices and the descending segmentation: TTK's msc_separatrices1 counts on
+//  - 1-separatrices and the ascending segmentation: TTK's msc_separatrices1 counts on
 //    every volume, and walks over the brute-force pairs on small grids;
 //  - the Morse-Smale complex (core/morse_smale_complex/SimplicialMorseSmaleComplex.h):
 //    labels, arcs and saddle-connection multiplicities against walks and a path
@@ -528,12 +528,12 @@ MscTuples mscTuples(Triangulation& tri, const smsc::Output& out) {
     return Extremum{e.dimension, verticesOf(tri, e.dimension, e.id)};
   };
   for (SimplexId v = 0; v < out.gradient.simplexCounts[0]; ++v) {
-    const ManifoldLabel a = out.ascendingManifold[v];
+    const ManifoldLabel a = out.descendingManifold[v];
     t.minimumOf.push_back(a < 0 ? Tuple{} : Tuple{out.gradient.criticalCells[0][a]});
-    t.maximumOf.push_back(maximum(out.descendingManifold[v]));
+    t.maximumOf.push_back(maximum(out.ascendingManifold[v]));
   }
   for (SimplexId c = 0; c < out.gradient.simplexCounts[top]; ++c)
-    t.cellMaximum[verticesOf(tri, top, c)] = maximum(out.cellDescendingManifold[c]);
+    t.cellMaximum[verticesOf(tri, top, c)] = maximum(out.cellAscendingManifold[c]);
   for (const smsc::Arc& arc : out.saddleMaximum)
     for (int k = 0; k < arc.multiplicity; ++k)
       t.saddleMaxima[verticesOf(tri, top - 1, arc.saddle)].insert(maximum(arc.extremum));
@@ -650,29 +650,29 @@ void checkSegmentation(Triangulation& tri, const smsc::Output& out) {
   const SimplexId nv = g.simplexCounts[0], nc = g.simplexCounts[top];
   std::set<ManifoldLabel> ascending, descending;
   for (SimplexId v = 0; v < nv; ++v) {
-    ASSERT_GE(out.ascendingManifold[v], 0) << "vertex " << v;
-    ascending.insert(out.ascendingManifold[v]);
+    ASSERT_GE(out.descendingManifold[v], 0) << "vertex " << v;
+    ascending.insert(out.descendingManifold[v]);
     if (tri.getVertexStarNumber(v) > 0) {
-      ASSERT_GE(out.descendingManifold[v], 0) << "vertex " << v;
+      ASSERT_GE(out.ascendingManifold[v], 0) << "vertex " << v;
       bool inStar = false; // the label of one of its cells
       for (int i = 0; i < tri.getVertexStarNumber(v); ++i)
-        inStar |= out.cellDescendingManifold[tri.getVertexStar(v, i)] ==
-                  out.descendingManifold[v];
+        inStar |= out.cellAscendingManifold[tri.getVertexStar(v, i)] ==
+                  out.ascendingManifold[v];
       EXPECT_TRUE(inStar) << "vertex " << v;
     }
   }
   for (SimplexId c = 0; c < nc; ++c) {
-    ASSERT_GE(out.cellDescendingManifold[c], 0) << "cell " << c;
-    descending.insert(out.cellDescendingManifold[c]);
+    ASSERT_GE(out.cellAscendingManifold[c], 0) << "cell " << c;
+    descending.insert(out.cellAscendingManifold[c]);
   }
   EXPECT_EQ(ascending.size(), g.criticalCells[0].size());
   EXPECT_EQ(descending.size(), out.maxima.size());
-  EXPECT_EQ(out.unlabelledAscending + out.unlabelledCells, 0);
+  EXPECT_EQ(out.unlabelledDescending + out.unlabelledCells, 0);
   // connectivity: a flood from each extremum within its label covers the region
   std::vector<char> seen(std::size_t(nv), 0);
   for (std::size_t i = 0; i < g.criticalCells[0].size(); ++i) {
     const SimplexId m = g.criticalCells[0][i];
-    EXPECT_EQ(out.ascendingManifold[m], ManifoldLabel(i));
+    EXPECT_EQ(out.descendingManifold[m], ManifoldLabel(i));
     std::vector<SimplexId> queue{m};
     seen[m] = 1;
     for (std::size_t h = 0; h < queue.size(); ++h)
@@ -680,7 +680,7 @@ void checkSegmentation(Triangulation& tri, const smsc::Output& out) {
         const SimplexId e = tri.getVertexEdge(queue[h], k);
         for (int j = 0; j < 2; ++j) {
           const SimplexId u = tri.getEdgeVertex(e, j);
-          if (!seen[u] && out.ascendingManifold[u] == ManifoldLabel(i)) {
+          if (!seen[u] && out.descendingManifold[u] == ManifoldLabel(i)) {
             seen[u] = 1;
             queue.push_back(u);
           }
@@ -692,7 +692,7 @@ void checkSegmentation(Triangulation& tri, const smsc::Output& out) {
   SimplexId reached = 0, inCriticalRegions = 0;
   for (std::size_t i = 0; i < g.criticalCells[top].size(); ++i) {
     const SimplexId m = g.criticalCells[top][i];
-    EXPECT_EQ(out.cellDescendingManifold[m], ManifoldLabel(i));
+    EXPECT_EQ(out.cellAscendingManifold[m], ManifoldLabel(i));
     std::vector<SimplexId> queue{m};
     cellSeen[m] = 1;
     for (std::size_t h = 0; h < queue.size(); ++h)
@@ -701,7 +701,7 @@ void checkSegmentation(Triangulation& tri, const smsc::Output& out) {
             top == 3 ? tri.getTetTriangle(queue[h], f) : tri.getTriangleEdge(queue[h], f);
         for (int k = 0; k < sg::getFacetStarNumber(tri, top, facet); ++k) {
           const SimplexId d = sg::getFacetStar(tri, top, facet, k);
-          if (!cellSeen[d] && out.cellDescendingManifold[d] == ManifoldLabel(i)) {
+          if (!cellSeen[d] && out.cellAscendingManifold[d] == ManifoldLabel(i)) {
             cellSeen[d] = 1;
             queue.push_back(d);
           }
@@ -711,7 +711,7 @@ void checkSegmentation(Triangulation& tri, const smsc::Output& out) {
   }
   for (SimplexId c = 0; c < nc; ++c)
     inCriticalRegions +=
-        out.cellDescendingManifold[c] < ManifoldLabel(g.criticalCells[top].size());
+        out.cellAscendingManifold[c] < ManifoldLabel(g.criticalCells[top].size());
   EXPECT_EQ(reached, inCriticalRegions) << "a maximum's region is split";
   // arcs: two per 1-saddle, one per coface of a (d-1)-saddle
   SimplexId down = 0, up = 0, cofaceTotal = 0;

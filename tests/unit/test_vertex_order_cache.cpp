@@ -134,9 +134,9 @@ TEST(VertexOrderCache, GridModulesShareOneSortAndOutputTheSame) {
     morse_smale_complex::execute(grid, view, mscAlone, Monitor{}, msc1);
     morse_smale_complex::execute(grid, view, mscShared, Monitor{}, msc2);
     EXPECT_EQ(msc1.gradient.gradient, msc2.gradient.gradient);
-    EXPECT_EQ(msc1.ascendingManifold, msc2.ascendingManifold);
     EXPECT_EQ(msc1.descendingManifold, msc2.descendingManifold);
-    EXPECT_EQ(msc1.cellDescendingManifold, msc2.cellDescendingManifold);
+    EXPECT_EQ(msc1.ascendingManifold, msc2.ascendingManifold);
+    EXPECT_EQ(msc1.cellAscendingManifold, msc2.cellAscendingManifold);
     EXPECT_EQ(msc1.maxima, msc2.maxima);
     EXPECT_EQ(msc1.boundaryMaxima, msc2.boundaryMaxima);
     EXPECT_EQ(cache.computed(), 1u) << "one sort for the three modules";
@@ -184,8 +184,8 @@ TEST(VertexOrderCache, MeshModulesShareOneSortAndOutputTheSame) {
     if (ran) {
       smsc::execute(mesh, view, mscShared, Monitor{}, msc2);
       EXPECT_EQ(msc1.rank, msc2.rank) << label;
-      EXPECT_EQ(msc1.ascendingManifold, msc2.ascendingManifold) << label;
       EXPECT_EQ(msc1.descendingManifold, msc2.descendingManifold) << label;
+      EXPECT_EQ(msc1.ascendingManifold, msc2.ascendingManifold) << label;
       EXPECT_EQ(msc1.saddle1Minimum.size(), msc2.saddle1Minimum.size()) << label;
       EXPECT_EQ(msc1.saddleMaximum.size(), msc2.saddleMaximum.size()) << label;
       EXPECT_EQ(msc1.connectionMultiplicitySum, msc2.connectionMultiplicitySum) << label;
