@@ -14,6 +14,7 @@
 #include "base/Timer.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
+#include "core/morse_smale_complex/SimplicialSeparatrices2.h"
 
 #include <algorithm>
 #include <fstream>
@@ -122,6 +123,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
   CommandResult result;
   smsc::Output output;
   sg::Separatrices ttk;
+  separatrices2::simplicial::Output walls;
   smsc::Parameters parameters;
   parameters.backend = run.backend;
   parameters.computeSaddleConnections = connectors;
@@ -136,6 +138,13 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
           sg::computeSaddleConnectors(triangulation, output.gradient, ttk);
         output.report.timings.emplace_back("TTK separatrix counts (cpu)",
                                            timer.seconds());
+        // The 2-separatrices' walls, counted (not kept: they overlap and can be large).
+        separatrices2::Parameters counts;
+        counts.ascending = counts.descending = true;
+        counts.keepCells = false;
+        separatrices2::simplicial::compute(triangulation, output.gradient,
+                                           output.rank.data(), counts, Monitor{}, walls,
+                                           output.report);
       }
       result.totals.push_back(wall.seconds());
     }
@@ -171,6 +180,15 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
     sep.add("ascending_leaving_boundary",
             static_cast<long long>(ttk.ascendingLeavingBoundary));
     result.fields.add("separatrices1", sep);
+    // TTK's 2-separatrices: one wall per 2-saddle (descending, triangles) and per
+    // 1-saddle (ascending, edges) on tet meshes; none on triangles.
+    JsonObject sep2;
+    sep2.add("ascending", static_cast<long long>(walls.ascending.size()));
+    sep2.add("descending", static_cast<long long>(walls.descending.size()));
+    sep2.add("ascending_edges", static_cast<long long>(walls.ascending.totalCells()));
+    sep2.add("descending_triangles",
+             static_cast<long long>(walls.descending.totalCells()));
+    result.fields.add("separatrices2", sep2);
   }
   JsonObject missing;
   missing.add("ascending", static_cast<long long>(output.unlabelledAscending));

@@ -53,8 +53,9 @@ namespace topogpu::discrete_gradient::simplicial {
 constexpr Relations kRequiredRelations =
     VV | VE | EV | FV | VertexStar | BoundaryVertices;
 // What getPairedCell and the V-path helpers read besides: the faces (EV FE TF) and the
-// cofaces (VE EF FT) of a paired simplex.
-constexpr Relations kPairRelations = VE | EV | EF | FE | FT | TF;
+// cofaces (VE EF FT) of a paired simplex, and FV (a coface's face is named by the vertex
+// it omits).
+constexpr Relations kPairRelations = VE | EV | EF | FE | FT | TF | FV;
 
 struct Parameters {
   Backend backend = Backend::Auto; // the simplicial gradient runs on the CPU
@@ -284,7 +285,9 @@ SimplexId getPairedCell(const Triangulation& tri, const Output& g, int dim, Simp
   }
   if (code != kPairedUp || dim == g.dimension)
     return -1;
-  // The coface whose byte names this simplex as its face.
+  // The coface whose byte names this simplex as its face. Face c of a coface omits its
+  // local vertex (dimension - c), so it is this simplex exactly when that vertex is not
+  // one of ours: one vertex lookup per coface instead of building the face's id.
   if (dim == 0) {
     const int n = tri.getVertexEdgeNumber(id);
     for (int i = 0; i < n; ++i) {
@@ -294,19 +297,28 @@ SimplexId getPairedCell(const Triangulation& tri, const Output& g, int dim, Simp
         return e;
     }
   } else if (dim == 1) {
+    const SimplexId a = tri.getEdgeVertex(id, 0), b = tri.getEdgeVertex(id, 1);
     const int n = tri.getEdgeTriangleNumber(id);
     for (int i = 0; i < n; ++i) {
       const SimplexId f = tri.getEdgeTriangle(id, i);
       const std::uint8_t c = g.gradient[2][f];
-      if (c <= 2 && tri.getTriangleEdge(f, c) == id)
+      if (c > 2)
+        continue;
+      const SimplexId omitted = tri.getTriangleVertex(f, 2 - c);
+      if (omitted != a && omitted != b)
         return f;
     }
   } else {
+    const SimplexId v[3] = {tri.getTriangleVertex(id, 0), tri.getTriangleVertex(id, 1),
+                            tri.getTriangleVertex(id, 2)};
     const int n = tri.getTriangleTetNumber(id);
     for (int i = 0; i < n; ++i) {
       const SimplexId t = tri.getTriangleTet(id, i);
       const std::uint8_t c = g.gradient[3][t];
-      if (c <= 3 && tri.getTetTriangle(t, c) == id)
+      if (c > 3)
+        continue;
+      const SimplexId omitted = tri.getCellVertex(t, 3 - c);
+      if (omitted != v[0] && omitted != v[1] && omitted != v[2])
         return t;
     }
   }

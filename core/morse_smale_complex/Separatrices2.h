@@ -17,6 +17,7 @@
 
 #include "base/Types.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
+#include "core/morse_smale_complex/WallWalk.h"
 
 #include <cstddef>
 #include <vector>
@@ -28,24 +29,9 @@ struct Parameters {
   bool descending = false; // walls of the 2-saddles (TTK: ComputeDescendingSeparatrices2)
   // All walls' cells together, both kinds: 2^25 cells are about 4 GiB once drawn.
   std::size_t maxCells = std::size_t(1) << 25;
-};
-
-// The walls of one kind, saddle by saddle in the order of the gradient's criticalCells
-// (refined ids throughout), in CSR form.
-struct Walls {
-  std::vector<SimplexId> saddles;
-  // Per saddle, its wall's cells in ascending order, the saddle itself included: quads
-  // for a descending wall, edges for an ascending one.
-  std::vector<std::size_t> offsets{0};
-  std::vector<SimplexId> cells;
-  // Per saddle, the critical cells of the other saddle kind on its wall's border, in
-  // ascending order: the critical edges that are faces of a descending wall's quads, the
-  // critical quads that are cofaces of an ascending wall's edges (TTK's
-  // separatricesSaddles, for the function range and NumberOfCriticalPointsOnBoundary).
-  std::vector<std::size_t> reachedOffsets{0};
-  std::vector<SimplexId> reached;
-
-  std::size_t size() const { return saddles.size(); }
+  // false: count the walls' cells (Walls::cellCounts) without keeping them, so no limit
+  // applies (the CLI's counts).
+  bool keepCells = true;
 };
 
 struct Output {

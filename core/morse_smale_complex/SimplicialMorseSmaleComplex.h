@@ -35,6 +35,7 @@
 #include "core/discrete_gradient/PointerJumping.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
+#include "core/morse_smale_complex/LocalIndex.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 
 #include <tbb/enumerable_thread_specific.h>
@@ -211,10 +212,10 @@ void boundaryForest(const Triangulation& tri, int top, const SimplexId* rank,
 }
 
 struct WallScratch {
-  std::vector<SimplexId> localOf; // triangle id -> index in the wall, or -1
+  LocalIndex localOf; // triangle id -> index in the wall
   std::vector<SimplexId> triangles, parent, successorOffsets, successors, inDegree, order;
   std::vector<std::uint64_t> paths;
-  std::vector<SimplexId> saddles1; // (1-saddle, wall triangle) pairs, flattened
+  std::vector<std::pair<SimplexId, SimplexId>> hits; // (1-saddle, wall triangle)
 };
 
 inline std::uint64_t addSaturating(std::uint64_t a, std::uint64_t b, bool& overflow) {
@@ -232,14 +233,14 @@ template <typename Triangulation>
 void wallConnections(const Triangulation& tri, const sg::Output& g, SimplexId s2,
                      bool keepPaths, WallScratch& w, std::vector<Connection>& found,
                      std::vector<std::vector<sg::Cell>>& foundPaths, bool& overflow) {
-  if (w.localOf.empty())
-    w.localOf.assign(std::size_t(g.simplexCounts[2]), -1);
+  bool inserted = false;
+  w.localOf.clear();
+  w.localOf.insert(s2, inserted);
   w.triangles.assign(1, s2);
   w.parent.assign(1, -1);
-  w.localOf[s2] = 0;
   w.successorOffsets.assign(1, 0);
   w.successors.clear();
-  w.saddles1.clear();
+  w.hits.clear();
   for (std::size_t head = 0; head < w.triangles.size(); ++head) {
     const SimplexId t = w.triangles[head];
     // t's own edge (the face index its byte names; none for s2) is not a step
@@ -249,18 +250,18 @@ void wallConnections(const Triangulation& tri, const sg::Output& g, SimplexId s2
         continue;
       const SimplexId e = tri.getTriangleEdge(t, j);
       if (sg::isCritical(g, 1, e)) {
-        w.saddles1.insert(w.saddles1.end(), {e, SimplexId(head)});
+        w.hits.emplace_back(e, SimplexId(head));
         continue;
       }
       const SimplexId next = sg::getPairedCell(tri, g, 1, e, false);
       if (next < 0 || next == t)
         continue; // e is paired with a vertex: the V-path stops
-      if (w.localOf[next] < 0) {
-        w.localOf[next] = SimplexId(w.triangles.size());
+      const SimplexId local = w.localOf.insert(next, inserted);
+      if (inserted) {
         w.triangles.push_back(next);
         w.parent.push_back(SimplexId(head));
       }
-      w.successors.push_back(w.localOf[next]);
+      w.successors.push_back(local);
     }
     w.successorOffsets.push_back(SimplexId(w.successors.size()));
   }
@@ -284,9 +285,7 @@ void wallConnections(const Triangulation& tri, const sg::Output& g, SimplexId s2
   if (w.order.size() != n)
     throw Error("internal error: a descending wall of the gradient has a cycle");
   // Per 1-saddle: the sum over its wall triangles, in 1-saddle id order.
-  std::vector<std::pair<SimplexId, SimplexId>> hits; // (1-saddle, local triangle)
-  for (std::size_t k = 0; k < w.saddles1.size(); k += 2)
-    hits.emplace_back(w.saddles1[k], w.saddles1[k + 1]);
+  auto& hits = w.hits;
   std::sort(hits.begin(), hits.end());
   for (std::size_t k = 0; k < hits.size();) {
     Connection c{hits[k].first, s2, 0};
@@ -311,8 +310,6 @@ void wallConnections(const Triangulation& tri, const sg::Output& g, SimplexId s2
     }
     k = end;
   }
-  for (const SimplexId t : w.triangles)
-    w.localOf[t] = -1;
 }
 
 } // namespace detail

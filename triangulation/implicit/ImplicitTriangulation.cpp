@@ -115,6 +115,13 @@ ImplicitTriangulation::ImplicitTriangulation(SimplexId nx, SimplexId ny, Simplex
           grid::maskOffset(dims_, grid::cellChainMask(active, type, q)) -
           grid::maskOffset(dims_, own);
   }
+  for (int k = 0; k < 3 * triangleTypes_; ++k) {
+    const grid::TriangleType type = grid::triangleType(active, k / 3);
+    const int masks[3] = {0, type.s1, type.s2};
+    for (int q = 0; q < 3; ++q)
+      triangleStarVertexOffset_[std::size_t(k) * 3 + std::size_t(q)] =
+          grid::maskOffset(dims_, masks[q]) - grid::maskOffset(dims_, masks[k % 3]);
+  }
 }
 
 void ImplicitTriangulation::precondition(Relations relations) {
@@ -447,10 +454,35 @@ void ImplicitTriangulation::boundaryVertexStarVertices(SimplexId v, int i,
         first + grid::maskOffset(dims_, grid::cellChainMask(d, k / cellSize, q));
 }
 
-// Cofaces of a simplex = the star of its first vertex filtered by containment.
+// Cofaces of a simplex = the star of its first vertex filtered by containment. Around an
+// interior vertex the candidates' vertices are fixed offsets from it, so containment is
+// read from the offset tables (no id decoding), in the same candidate order.
+int ImplicitTriangulation::interiorCofaces(const SimplexId* offsets, int arity,
+                                           int candidates, SimplexId a,
+                                           const SimplexId* others, int n, int i) const {
+  int found = 0;
+  for (int k = 0; k < candidates; ++k) {
+    const SimplexId* o = offsets + std::ptrdiff_t(k) * arity;
+    bool all = true;
+    for (int j = 0; j < n && all; ++j) {
+      const SimplexId d = others[j] - a;
+      bool in = false;
+      for (int q = 0; q < arity; ++q)
+        in = in || o[q] == d;
+      all = in;
+    }
+    if (all && found++ == i)
+      return k;
+  }
+  return i < 0 ? found : -1;
+}
+
 int ImplicitTriangulation::getEdgeTriangleNumber(SimplexId e) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, EF);
   const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
+  if (isInteriorVertex(a))
+    return interiorCofaces(triangleStarVertexOffset_.data(), 3, 3 * triangleTypes_, a, &b,
+                           1, -1);
   return countValid(getVertexTriangleNumber(a), [&](int k) {
     const SimplexId f = getVertexTriangle(a, k);
     return getTriangleVertex(f, 1) == b || getTriangleVertex(f, 2) == b ||
@@ -461,11 +493,15 @@ int ImplicitTriangulation::getEdgeTriangleNumber(SimplexId e) const {
 SimplexId ImplicitTriangulation::getEdgeTriangle(SimplexId e, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getEdgeTriangleNumber(e), "triangle index");
   const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
-  const int k = nthValid(getVertexTriangleNumber(a), i, [&](int kk) {
-    const SimplexId f = getVertexTriangle(a, kk);
-    return getTriangleVertex(f, 1) == b || getTriangleVertex(f, 2) == b ||
-           getTriangleVertex(f, 0) == b;
-  });
+  const int k = isInteriorVertex(a)
+                    ? interiorCofaces(triangleStarVertexOffset_.data(), 3,
+                                      3 * triangleTypes_, a, &b, 1, i)
+                    : nthValid(getVertexTriangleNumber(a), i, [&](int kk) {
+                        const SimplexId f = getVertexTriangle(a, kk);
+                        return getTriangleVertex(f, 1) == b ||
+                               getTriangleVertex(f, 2) == b ||
+                               getTriangleVertex(f, 0) == b;
+                      });
   return k < 0 ? -1 : getVertexTriangle(a, k);
 }
 
@@ -482,6 +518,8 @@ template <typename Tri> bool tetContains(const Tri& tri, SimplexId t, SimplexId 
 int ImplicitTriangulation::getEdgeTetNumber(SimplexId e) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, ET);
   const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
+  if (dims_.dimension == 3 && isInteriorVertex(a))
+    return interiorCofaces(starVertexOffset_.data(), 4, 4 * tetTypes_, a, &b, 1, -1);
   return countValid(getVertexTetNumber(a),
                     [&](int k) { return tetContains(*this, getVertexTet(a, k), b); });
 }
@@ -489,9 +527,11 @@ int ImplicitTriangulation::getEdgeTetNumber(SimplexId e) const {
 SimplexId ImplicitTriangulation::getEdgeTet(SimplexId e, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getEdgeTetNumber(e), "tetrahedron index");
   const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
-  const int k = nthValid(getVertexTetNumber(a), i, [&](int kk) {
-    return tetContains(*this, getVertexTet(a, kk), b);
-  });
+  const int k =
+      dims_.dimension == 3 && isInteriorVertex(a)
+          ? interiorCofaces(starVertexOffset_.data(), 4, 4 * tetTypes_, a, &b, 1, i)
+          : nthValid(getVertexTetNumber(a), i,
+                     [&](int kk) { return tetContains(*this, getVertexTet(a, kk), b); });
   return k < 0 ? -1 : getVertexTet(a, k);
 }
 
@@ -499,6 +539,10 @@ int ImplicitTriangulation::getTriangleTetNumber(SimplexId f) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, FT);
   const SimplexId a = getTriangleVertex(f, 0), b = getTriangleVertex(f, 1),
                   c = getTriangleVertex(f, 2);
+  if (dims_.dimension == 3 && isInteriorVertex(a)) {
+    const SimplexId others[2] = {b, c};
+    return interiorCofaces(starVertexOffset_.data(), 4, 4 * tetTypes_, a, others, 2, -1);
+  }
   return countValid(getVertexTetNumber(a), [&](int k) {
     const SimplexId t = getVertexTet(a, k);
     return tetContains(*this, t, b) && tetContains(*this, t, c);
@@ -509,10 +553,14 @@ SimplexId ImplicitTriangulation::getTriangleTet(SimplexId f, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getTriangleTetNumber(f), "tetrahedron index");
   const SimplexId a = getTriangleVertex(f, 0), b = getTriangleVertex(f, 1),
                   c = getTriangleVertex(f, 2);
-  const int k = nthValid(getVertexTetNumber(a), i, [&](int kk) {
-    const SimplexId t = getVertexTet(a, kk);
-    return tetContains(*this, t, b) && tetContains(*this, t, c);
-  });
+  const SimplexId others[2] = {b, c};
+  const int k =
+      dims_.dimension == 3 && isInteriorVertex(a)
+          ? interiorCofaces(starVertexOffset_.data(), 4, 4 * tetTypes_, a, others, 2, i)
+          : nthValid(getVertexTetNumber(a), i, [&](int kk) {
+              const SimplexId t = getVertexTet(a, kk);
+              return tetContains(*this, t, b) && tetContains(*this, t, c);
+            });
   return k < 0 ? -1 : getVertexTet(a, k);
 }
 

@@ -139,6 +139,8 @@ private:
   SimplexId boundaryVertexNeighbor(SimplexId v, int i) const;
   void boundaryVertexStarVertices(SimplexId v, int i, SimplexId* vertices) const;
   bool sharesBoundaryPlane(const SimplexId* vertices, int count) const;
+  int interiorCofaces(const SimplexId* offsets, int arity, int candidates, SimplexId a,
+                      const SimplexId* others, int n, int i) const;
 
   grid::Dims dims_;
   int axisOf_[3] = {0, 1, 2}; // VTK axis of each squeezed axis
@@ -150,6 +152,9 @@ private:
   // vertices
   std::array<SimplexId, std::size_t(2) * grid::kMaxEdgeTypes> neighborOffset_{};
   std::array<SimplexId, std::size_t(4) * grid::kTetTypes * 4> starVertexOffset_{};
+  // the same for the triangles around an interior vertex (getVertexTriangle's order)
+  std::array<SimplexId, std::size_t(3) * grid::kMaxTriangleTypes * 3>
+      triangleStarVertexOffset_{};
   std::vector<std::uint8_t> onBoundary_; // per vertex, filled by precondition()
   Relations prepared_ = 0;               // what callers asked for (debug checks)
 };
