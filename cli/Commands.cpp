@@ -82,8 +82,9 @@ Command morseSmaleComplexCommand() {
                 "skip the 1-saddle to 2-saddle arcs (the expensive stage)"},
                {"--separatrices", "",
                 "simplicial complex: also count the 1-separatrices as TTK 1.2's "
-                "MorseSmaleComplex does (\"separatrices1\"; a second pass over the "
-                "gradient, so off by default)"},
+                "MorseSmaleComplex does (\"separatrices1\") and the 2-separatrices' "
+                "walls (\"separatrices2\"; passes over the gradient, so off by "
+                "default)"},
                {"--persistence-pairs", "",
                 "cancel arcs in order of persistence and add the pairs (minimum, "
                 "1-saddle) and ((d-1)-saddle, maximum), and in 3D with the saddle "

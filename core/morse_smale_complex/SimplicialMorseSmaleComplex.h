@@ -351,6 +351,12 @@ void vertexDescendingLabels(const Triangulation& tri, int top, SimplexId nVertic
     for (int i = 0; i < n; ++i) {
       SimplexId vertices[4];
       tri.getVertexStarVertices(v, i, vertices);
+      // A cell whose highest vertex is below the best key's first entry cannot win.
+      SimplexId highest = -1;
+      for (int j = 0; j <= top; ++j)
+        highest = std::max(highest, rank[vertices[j]]);
+      if (best >= 0 && highest < bestKey[0])
+        continue;
       std::array<SimplexId, 4> k{-1, -1, -1, -1};
       for (int j = 0; j <= top; ++j) {
         k[j] = rank[vertices[j]];

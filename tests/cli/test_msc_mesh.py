@@ -31,7 +31,7 @@ if "no VTK" in topogpu("msc", "--help").stdout:
     sys.exit(77)
 
 SAME = ("critical_cells", "simplices", "arcs", "boundary_maxima", "separatrices1",
-        "unlabelled_vertices", "unlabelled_cells")
+        "separatrices2", "unlabelled_vertices", "unlabelled_cells")
 
 
 def run(command, *args, timeout=240):
@@ -123,6 +123,13 @@ with tempfile.TemporaryDirectory() as tmp:
             a = out["arcs"]
             check(a["saddle1_minimum_multiplicity_sum"] == 2 * out["critical_cells"][1],
                   f"{name}: two descending paths per 1-saddle: {a}")
+            # TTK's 2-separatrices: one wall per 1-saddle and per 2-saddle, each holding
+            # at least its saddle
+            w, n = out.get("separatrices2", {}), out["critical_cells"]
+            check(w.get("ascending") == n[1] and w.get("descending") == n[2]
+                  and w.get("ascending_edges", 0) >= n[1]
+                  and w.get("descending_triangles", 0) >= n[2],
+                  f"{name}: 2-separatrices {w} for critical cells {n}")
         grads = [run("discrete-gradient", *base, "--triangulation", kind, "--separatrices")
                  for kind in ("explicit", "gale-cpu")]
         if None not in grads:
@@ -139,7 +146,8 @@ with tempfile.TemporaryDirectory() as tmp:
             stages = list(plain.get("timings", {}))
             check("separatrices1" not in plain and not any("separatrix" in s for s in stages),
                   f"{name}: msc without --separatrices still counts them: {stages}")
-            check(all(plain[k] == out[k] for k in SAME if k != "separatrices1"),
+            check(all(plain[k] == out[k] for k in SAME
+                      if k not in ("separatrices1", "separatrices2")),
                   f"{name}: msc with and without --separatrices differ")
 
     # ---- a tetrahedralized grid vs the implicit grid -----------------------------------

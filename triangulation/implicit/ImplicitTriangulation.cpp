@@ -212,6 +212,28 @@ SimplexId ImplicitTriangulation::getTetVertex(SimplexId t, int i) const {
   return grid::vertexAt(dims_, c);
 }
 
+// All vertices of a simplex from one decode (the relations below read them together).
+void ImplicitTriangulation::edgeVertices(SimplexId e, SimplexId v[2]) const {
+  const Anchor a = decode(e, edgeOffset_.data(), edgeTypes_, edgeMask);
+  v[0] = grid::vertexAt(dims_, a.base);
+  v[1] = v[0] + grid::maskOffset(dims_, a.type + 1);
+}
+
+void ImplicitTriangulation::triangleVertices(SimplexId f, SimplexId v[3]) const {
+  const Anchor a = decode(f, triangleOffset_.data(), triangleTypes_, triangleSpanMask);
+  const grid::TriangleType type = grid::triangleType(dims_.dimension, a.type);
+  v[0] = grid::vertexAt(dims_, a.base);
+  v[1] = v[0] + grid::maskOffset(dims_, type.s1);
+  v[2] = v[0] + grid::maskOffset(dims_, type.s2);
+}
+
+void ImplicitTriangulation::tetVertices(SimplexId t, SimplexId v[4]) const {
+  const Anchor a = decode(t, tetOffset_.data(), tetTypes_, tetMask);
+  v[0] = grid::vertexAt(dims_, a.base);
+  for (int k = 1; k < 4; ++k)
+    v[k] = v[0] + grid::maskOffset(dims_, grid::tetChainMask(a.type, k));
+}
+
 void ImplicitTriangulation::getCellVertices(SimplexId first, SimplexId last,
                                             SimplexId* out) const {
   const bool tets = dims_.dimension == 3;
@@ -255,9 +277,12 @@ void ImplicitTriangulation::getCellVertices(SimplexId first, SimplexId last,
 
 SimplexId ImplicitTriangulation::getTriangleEdge(SimplexId f, int i) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, FE);
-  const SimplexId v0 = getTriangleVertex(f, 0), v1 = getTriangleVertex(f, 1),
-                  v2 = getTriangleVertex(f, 2);
-  return i == 0 ? findEdge(v0, v1) : i == 1 ? findEdge(v0, v2) : findEdge(v1, v2);
+  TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
+  SimplexId v[3];
+  triangleVertices(f, v);
+  return i == 0   ? findEdge(v[0], v[1])
+         : i == 1 ? findEdge(v[0], v[2])
+                  : findEdge(v[1], v[2]);
 }
 
 SimplexId ImplicitTriangulation::getTetEdge(SimplexId t, int i) const {
@@ -269,9 +294,9 @@ SimplexId ImplicitTriangulation::getTetEdge(SimplexId t, int i) const {
 SimplexId ImplicitTriangulation::getTetTriangle(SimplexId t, int i) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, TF);
   // triangle i is the face opposite vertex 3 - i, so faces come in lexicographic order
+  TOPOGPU_REQUIRE_INDEX(t, getNumberOfTets(), "tetrahedron");
   SimplexId v[4];
-  for (int k = 0; k < 4; ++k)
-    v[k] = getTetVertex(t, k);
+  tetVertices(t, v);
   SimplexId face[3];
   int n = 0;
   for (int k = 0; k < 4; ++k) {
@@ -479,7 +504,10 @@ int ImplicitTriangulation::interiorCofaces(const SimplexId* offsets, int arity,
 
 int ImplicitTriangulation::getEdgeTriangleNumber(SimplexId e) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, EF);
-  const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
+  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
+  SimplexId ab[2];
+  edgeVertices(e, ab);
+  const SimplexId a = ab[0], b = ab[1];
   if (isInteriorVertex(a))
     return interiorCofaces(triangleStarVertexOffset_.data(), 3, 3 * triangleTypes_, a, &b,
                            1, -1);
@@ -492,7 +520,10 @@ int ImplicitTriangulation::getEdgeTriangleNumber(SimplexId e) const {
 
 SimplexId ImplicitTriangulation::getEdgeTriangle(SimplexId e, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getEdgeTriangleNumber(e), "triangle index");
-  const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
+  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
+  SimplexId ab[2];
+  edgeVertices(e, ab);
+  const SimplexId a = ab[0], b = ab[1];
   const int k = isInteriorVertex(a)
                     ? interiorCofaces(triangleStarVertexOffset_.data(), 3,
                                       3 * triangleTypes_, a, &b, 1, i)
@@ -517,7 +548,10 @@ template <typename Tri> bool tetContains(const Tri& tri, SimplexId t, SimplexId 
 
 int ImplicitTriangulation::getEdgeTetNumber(SimplexId e) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, ET);
-  const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
+  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
+  SimplexId ab[2];
+  edgeVertices(e, ab);
+  const SimplexId a = ab[0], b = ab[1];
   if (dims_.dimension == 3 && isInteriorVertex(a))
     return interiorCofaces(starVertexOffset_.data(), 4, 4 * tetTypes_, a, &b, 1, -1);
   return countValid(getVertexTetNumber(a),
@@ -526,7 +560,10 @@ int ImplicitTriangulation::getEdgeTetNumber(SimplexId e) const {
 
 SimplexId ImplicitTriangulation::getEdgeTet(SimplexId e, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getEdgeTetNumber(e), "tetrahedron index");
-  const SimplexId a = getEdgeVertex(e, 0), b = getEdgeVertex(e, 1);
+  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
+  SimplexId ab[2];
+  edgeVertices(e, ab);
+  const SimplexId a = ab[0], b = ab[1];
   const int k =
       dims_.dimension == 3 && isInteriorVertex(a)
           ? interiorCofaces(starVertexOffset_.data(), 4, 4 * tetTypes_, a, &b, 1, i)
@@ -537,8 +574,10 @@ SimplexId ImplicitTriangulation::getEdgeTet(SimplexId e, int i) const {
 
 int ImplicitTriangulation::getTriangleTetNumber(SimplexId f) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, FT);
-  const SimplexId a = getTriangleVertex(f, 0), b = getTriangleVertex(f, 1),
-                  c = getTriangleVertex(f, 2);
+  TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
+  SimplexId abc[3];
+  triangleVertices(f, abc);
+  const SimplexId a = abc[0], b = abc[1], c = abc[2];
   if (dims_.dimension == 3 && isInteriorVertex(a)) {
     const SimplexId others[2] = {b, c};
     return interiorCofaces(starVertexOffset_.data(), 4, 4 * tetTypes_, a, others, 2, -1);
@@ -551,8 +590,10 @@ int ImplicitTriangulation::getTriangleTetNumber(SimplexId f) const {
 
 SimplexId ImplicitTriangulation::getTriangleTet(SimplexId f, int i) const {
   TOPOGPU_REQUIRE_INDEX(i, getTriangleTetNumber(f), "tetrahedron index");
-  const SimplexId a = getTriangleVertex(f, 0), b = getTriangleVertex(f, 1),
-                  c = getTriangleVertex(f, 2);
+  TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
+  SimplexId abc[3];
+  triangleVertices(f, abc);
+  const SimplexId a = abc[0], b = abc[1], c = abc[2];
   const SimplexId others[2] = {b, c};
   const int k =
       dims_.dimension == 3 && isInteriorVertex(a)
@@ -611,6 +652,9 @@ bool ImplicitTriangulation::isVertexOnBoundary(SimplexId v) const {
 
 bool ImplicitTriangulation::sharesBoundaryPlane(const SimplexId* vertices,
                                                 int count) const {
+  // A vertex off the box's faces (most of them) lies on no boundary plane.
+  if (!onBoundary_.empty() && onBoundary_[vertices[0]] == 0)
+    return false;
   SimplexId c[4][3];
   for (int k = 0; k < count; ++k)
     grid::vertexCoords(dims_, vertices[k], c[k]);
@@ -631,7 +675,9 @@ bool ImplicitTriangulation::sharesBoundaryPlane(const SimplexId* vertices,
 
 bool ImplicitTriangulation::isEdgeOnBoundary(SimplexId e) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, BoundaryEdges);
-  const SimplexId v[2] = {getEdgeVertex(e, 0), getEdgeVertex(e, 1)};
+  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
+  SimplexId v[2];
+  edgeVertices(e, v);
   return sharesBoundaryPlane(v, 2);
 }
 
@@ -640,8 +686,8 @@ bool ImplicitTriangulation::isTriangleOnBoundary(SimplexId f) const {
   TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
   if (dims_.dimension != 3)
     return false; // in 2D triangles are the cells; the boundary is made of edges
-  const SimplexId v[3] = {getTriangleVertex(f, 0), getTriangleVertex(f, 1),
-                          getTriangleVertex(f, 2)};
+  SimplexId v[3];
+  triangleVertices(f, v);
   return sharesBoundaryPlane(v, 3);
 }
 

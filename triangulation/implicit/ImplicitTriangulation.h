@@ -128,6 +128,9 @@ private:
   SimplexId encode(int type, const SimplexId base[3], const SimplexId* offsets,
                    int mask) const;
   bool isInterior(const SimplexId c[3]) const;
+  void edgeVertices(SimplexId e, SimplexId v[2]) const;
+  void triangleVertices(SimplexId f, SimplexId v[3]) const;
+  void tetVertices(SimplexId t, SimplexId v[4]) const;
   bool isInteriorVertex(SimplexId v) const {
     if (!onBoundary_.empty())
       return onBoundary_[v] == 0;
