@@ -41,6 +41,15 @@ template <typename T>
 struct SimplexVerticesAscending<T, std::void_t<decltype(T::kSimplexVerticesAscending)>>
     : std::bool_constant<T::kSimplexVerticesAscending> {};
 
+// Backends that list all the cofaces of an edge (triangles) or a triangle (tets) in one
+// call (the implicit grid: one candidate scan instead of one per index) expose
+// getEdgeTriangles(e, out) and getTriangleTets(f, out), with kMaxEdgeTriangles bounding
+// both lists.
+template <typename T, typename = void> struct HasCofaceLists : std::false_type {};
+template <typename T>
+struct HasCofaceLists<T, std::void_t<decltype(std::declval<const T&>().getEdgeTriangles(
+                             0, static_cast<SimplexId*>(nullptr)))>> : std::true_type {};
+
 // Backends that prefer a vertex visiting order (GALE: segment by segment, so each
 // segment's relations are computed once and read while cached) expose
 // getVertexInProcessingOrder(position); per-vertex loops whose results do not depend on

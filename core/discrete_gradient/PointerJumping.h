@@ -3,8 +3,8 @@
 // complex's segmentations (SimplicialSeparatrices.h) and its Morse-Smale complex
 // (core/morse_smale_complex/SimplicialMorseSmaleComplex.h). V-paths of extrema never
 // split, so each forest is a tree per extremum and every element finds its root in
-// log2(longest path) parallel rounds (Shivashankar and Natarajan), not a walk each.
-// The GPU's twin is the jumpKernel in cuda/morse_smale_complex.
+// log2(longest path) parallel rounds on the GPU (Shivashankar and Natarajan: the
+// jumpKernel in cuda/morse_smale_complex); the CPU twin below compresses paths instead.
 #pragma once
 
 #include "base/Types.h"
@@ -12,6 +12,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
 #include <vector>
 
@@ -19,34 +20,48 @@ namespace topogpu::discrete_gradient {
 
 // next[i]: the successor of i on its path (next[i] == i at a root; a negative value is a
 // terminal, such as an exit through the boundary, kept as is). On return next[i] is the
-// root or terminal i's path ends at. Each round replaces next[i] by next[next[i]], so
-// paths halve and a forest of n elements settles within log2(n) + 2 rounds; a cycle
-// (which a gradient cannot have) may never settle, so past those rounds it is an Error
-// rather than a hang. Abort is checked between rounds.
+// root or terminal i's path ends at. On the CPU each element follows its path and writes
+// the end into every element it passed (path compression in place), so a later walk
+// through them stops after one step: O(n) work in all, where rounds of pointer jumping
+// (the GPU's) read every element log2(longest path) times, at random, and need a second
+// array. Concurrent walks only ever replace a successor by a later element of the same
+// path, so any interleaving gives the same ends. A cycle (which a gradient cannot have)
+// is an Error rather than a hang. Abort is checked between blocks.
 inline void jumpToRoots(std::vector<SimplexId>& next,
                         const Monitor& monitor = Monitor()) {
   const SimplexId n = SimplexId(next.size());
-  std::vector<SimplexId> jump(next.size());
-  for (SimplexId reach = 1; reach < 2 * n + 2; reach *= 2) {
-    std::atomic<bool> changed{false};
-    tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n),
+  SimplexId* const step = next.data();
+  std::atomic<bool> cycle{false};
+  const SimplexId blocks = std::max<SimplexId>(1, std::min<SimplexId>(64, n / 65536));
+  for (SimplexId b = 0; b < blocks && !cycle; ++b) {
+    tbb::parallel_for(tbb::blocked_range<SimplexId>(n * b / blocks, n * (b + 1) / blocks),
                       [&](const tbb::blocked_range<SimplexId>& r) {
-                        bool local = false;
+                        std::vector<SimplexId> path;
                         for (SimplexId i = r.begin(); i < r.end(); ++i) {
-                          const SimplexId p = next[i];
-                          const SimplexId q = p >= 0 ? next[p] : p;
-                          jump[i] = q;
-                          local = local || q != p;
+                          path.clear();
+                          SimplexId at = i, end = i;
+                          for (;;) {
+                            const SimplexId s =
+                                __atomic_load_n(step + at, __ATOMIC_RELAXED);
+                            if (s < 0 || s == at) {
+                              end = s < 0 ? s : at;
+                              break;
+                            }
+                            if (SimplexId(path.size()) > n) {
+                              cycle = true;
+                              return;
+                            }
+                            path.push_back(at);
+                            at = s;
+                          }
+                          for (const SimplexId q : path)
+                            __atomic_store_n(step + q, end, __ATOMIC_RELAXED);
                         }
-                        if (local)
-                          changed.store(true, std::memory_order_relaxed);
                       });
-    next.swap(jump);
     monitor.checkAbort();
-    if (!changed)
-      return;
   }
-  throw Error("internal error: a gradient forest has a cycle");
+  if (cycle)
+    throw Error("internal error: a gradient forest has a cycle");
 }
 
 } // namespace topogpu::discrete_gradient

@@ -136,6 +136,30 @@ SimplexId getFacetStar(const Triangulation& tri, int top, SimplexId f, int i) {
   return top == 3 ? tri.getTriangleTet(f, i) : tri.getEdgeTriangle(f, i);
 }
 
+// The first coface of (dim, id) (triangles of an edge, tets of a triangle), in the
+// backend's order, for which accept(coface) holds; -1 when none does. Backends that list
+// cofaces in one call (HasCofaceLists) are read so.
+template <typename Triangulation, typename Accept>
+SimplexId findCoface(const Triangulation& tri, int dim, SimplexId id, Accept&& accept) {
+  if constexpr (HasCofaceLists<Triangulation>::value) {
+    SimplexId list[Triangulation::kMaxEdgeTriangles];
+    const int n =
+        dim == 1 ? tri.getEdgeTriangles(id, list) : tri.getTriangleTets(id, list);
+    for (int i = 0; i < n; ++i)
+      if (accept(list[i]))
+        return list[i];
+  } else {
+    const int n = dim == 1 ? tri.getEdgeTriangleNumber(id) : tri.getTriangleTetNumber(id);
+    for (int i = 0; i < n; ++i) {
+      const SimplexId c =
+          dim == 1 ? tri.getEdgeTriangle(id, i) : tri.getTriangleTet(id, i);
+      if (accept(c))
+        return c;
+    }
+  }
+  return -1;
+}
+
 // One step of a V-path, for finding every element's end at once (PointerJumping.h),
 // the twins of the grid's vertexSuccessor and topCellSuccessor (GradientForest.h):
 //  - descendingSuccessor: the next vertex of v's descending path (the other vertex of
@@ -298,29 +322,23 @@ SimplexId getPairedCell(const Triangulation& tri, const Output& g, int dim, Simp
     }
   } else if (dim == 1) {
     const SimplexId a = tri.getEdgeVertex(id, 0), b = tri.getEdgeVertex(id, 1);
-    const int n = tri.getEdgeTriangleNumber(id);
-    for (int i = 0; i < n; ++i) {
-      const SimplexId f = tri.getEdgeTriangle(id, i);
+    return findCoface(tri, 1, id, [&](SimplexId f) {
       const std::uint8_t c = g.gradient[2][f];
       if (c > 2)
-        continue;
+        return false;
       const SimplexId omitted = tri.getTriangleVertex(f, 2 - c);
-      if (omitted != a && omitted != b)
-        return f;
-    }
+      return omitted != a && omitted != b;
+    });
   } else {
     const SimplexId v[3] = {tri.getTriangleVertex(id, 0), tri.getTriangleVertex(id, 1),
                             tri.getTriangleVertex(id, 2)};
-    const int n = tri.getTriangleTetNumber(id);
-    for (int i = 0; i < n; ++i) {
-      const SimplexId t = tri.getTriangleTet(id, i);
+    return findCoface(tri, 2, id, [&](SimplexId t) {
       const std::uint8_t c = g.gradient[3][t];
       if (c > 3)
-        continue;
+        return false;
       const SimplexId omitted = tri.getCellVertex(t, 3 - c);
-      if (omitted != v[0] && omitted != v[1] && omitted != v[2])
-        return t;
-    }
+      return omitted != v[0] && omitted != v[1] && omitted != v[2];
+    });
   }
   return -1;
 }
@@ -381,13 +399,9 @@ SimplexId ascendingSuccessor(const Triangulation& tri, const Output& g, SimplexI
   const SimplexId facet = getPairedCell(tri, g, top, c, true);
   if (facet < 0)
     return c;
-  const int n = getFacetStarNumber(tri, top, facet);
-  for (int i = 0; i < n; ++i) {
-    const SimplexId other = getFacetStar(tri, top, facet, i);
-    if (other != c)
-      return other;
-  }
-  return -1 - facet;
+  const SimplexId other =
+      findCoface(tri, top - 1, facet, [&](SimplexId cell) { return cell != c; });
+  return other >= 0 ? other : -1 - facet;
 }
 
 } // namespace topogpu::discrete_gradient::simplicial

@@ -187,17 +187,16 @@ void compute(Triangulation& tri, const sg::Output& g, const SimplexId* rank,
     separatrices2::detail::walkWalls(
         g.criticalCells[1],
         [&](SimplexId e, auto& visit, auto& reach) {
-          const int n = tri.getEdgeTriangleNumber(e);
-          for (int k = 0; k < n; ++k) {
-            const SimplexId t = tri.getEdgeTriangle(e, k);
+          sg::findCoface(tri, 1, e, [&](SimplexId t) {
             if (sg::isCritical(g, 2, t)) {
               reach(t);
-              continue;
+              return false;
             }
             const SimplexId next = sg::getPairedCell(tri, g, 2, t, true);
             if (next >= 0 && next != e)
               visit(next);
-          }
+            return false; // every triangle of e
+          });
         },
         parameters.keepCells, limit - output.descending.cells.size(),
         both ? monitor.stage(0.5, 1) : monitor, output.ascending, over);

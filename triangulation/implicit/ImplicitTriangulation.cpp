@@ -485,7 +485,16 @@ void ImplicitTriangulation::boundaryVertexStarVertices(SimplexId v, int i,
 int ImplicitTriangulation::interiorCofaces(const SimplexId* offsets, int arity,
                                            int candidates, SimplexId a,
                                            const SimplexId* others, int n, int i) const {
-  int found = 0;
+  int found[kMaxEdgeTriangles];
+  const int count = interiorCofaceList(offsets, arity, candidates, a, others, n, found);
+  return i < 0 ? count : i < count ? found[i] : -1;
+}
+
+int ImplicitTriangulation::interiorCofaceList(const SimplexId* offsets, int arity,
+                                              int candidates, SimplexId a,
+                                              const SimplexId* others, int n,
+                                              int* found) const {
+  int count = 0;
   for (int k = 0; k < candidates; ++k) {
     const SimplexId* o = offsets + std::ptrdiff_t(k) * arity;
     bool all = true;
@@ -496,10 +505,48 @@ int ImplicitTriangulation::interiorCofaces(const SimplexId* offsets, int arity,
         in = in || o[q] == d;
       all = in;
     }
-    if (all && found++ == i)
-      return k;
+    if (all)
+      found[count++] = k;
   }
-  return i < 0 ? found : -1;
+  return count;
+}
+
+int ImplicitTriangulation::getEdgeTriangles(SimplexId e, SimplexId* out) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, EF);
+  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
+  SimplexId ab[2];
+  edgeVertices(e, ab);
+  if (!isInteriorVertex(ab[0])) {
+    const int n = getEdgeTriangleNumber(e);
+    for (int i = 0; i < n; ++i)
+      out[i] = getEdgeTriangle(e, i);
+    return n;
+  }
+  int found[kMaxEdgeTriangles];
+  const int n = interiorCofaceList(triangleStarVertexOffset_.data(), 3,
+                                   3 * triangleTypes_, ab[0], &ab[1], 1, found);
+  for (int i = 0; i < n; ++i)
+    out[i] = getVertexTriangle(ab[0], found[i]);
+  return n;
+}
+
+int ImplicitTriangulation::getTriangleTets(SimplexId f, SimplexId* out) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, FT);
+  TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
+  SimplexId abc[3];
+  triangleVertices(f, abc);
+  if (dims_.dimension != 3 || !isInteriorVertex(abc[0])) {
+    const int n = getTriangleTetNumber(f);
+    for (int i = 0; i < n; ++i)
+      out[i] = getTriangleTet(f, i);
+    return n;
+  }
+  int found[kMaxTriangleTets];
+  const int n = interiorCofaceList(starVertexOffset_.data(), 4, 4 * tetTypes_, abc[0],
+                                   &abc[1], 2, found);
+  for (int i = 0; i < n; ++i)
+    out[i] = getVertexTet(abc[0], found[i]);
+  return n;
 }
 
 int ImplicitTriangulation::getEdgeTriangleNumber(SimplexId e) const {
