@@ -60,11 +60,7 @@ void compute(const discrete_gradient::Output& gradient, const Parameters& parame
   const std::uint8_t* bytes = gradient.gradient.data();
   const std::size_t limit = parameters.maxCells;
   auto tooLarge = [&](const char* kind) {
-    return Error("2-separatrices: the " + std::string(kind) +
-                 " walls hold more than the limit of " + std::to_string(limit) +
-                 " cells in all (each saddle's wall can span the volume, and the output "
-                 "grows with saddles x wall size); compute them on a smaller or smoothed "
-                 "field, or switch them off");
+    return separatrices2::detail::wallsTooLarge(kind, limit);
   };
   const bool both = parameters.ascending && parameters.descending;
   bool over = false;

@@ -151,11 +151,7 @@ void compute(Triangulation& tri, const sg::Output& g, const SimplexId* rank,
   const Timer timer;
   const std::size_t limit = parameters.maxCells;
   auto tooLarge = [&](const char* kind) {
-    return Error("2-separatrices: the " + std::string(kind) +
-                 " walls hold more than the limit of " + std::to_string(limit) +
-                 " cells in all (each saddle's wall can span the mesh, and the output "
-                 "grows with saddles x wall size); compute them on a smaller or smoothed "
-                 "field, or switch them off");
+    return separatrices2::detail::wallsTooLarge(kind, limit);
   };
   const bool both = parameters.ascending && parameters.descending;
   bool over = false;

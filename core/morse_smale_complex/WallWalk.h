@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace topogpu::separatrices2 {
@@ -49,6 +50,15 @@ struct Walls {
 };
 
 namespace detail {
+
+// The Error of walls beyond Parameters::maxCells (kind: which walls were asked for).
+inline Error wallsTooLarge(const std::string& kind, std::size_t limit) {
+  return Error("2-separatrices: the " + kind + " walls hold more than the limit of " +
+               std::to_string(limit) +
+               " cells in all (each saddle's wall can span the domain, and the output "
+               "grows with saddles x wall size); compute them on a smaller or smoothed "
+               "field, or switch them off");
+}
 
 // One wall per saddle; `step(cell, visit, reach)` names a cell's successors on the wall
 // (visit) and the saddles of the other kind it touches (reach). With keepCells, counts

@@ -511,42 +511,39 @@ int ImplicitTriangulation::interiorCofaceList(const SimplexId* offsets, int arit
   return count;
 }
 
-int ImplicitTriangulation::getEdgeTriangles(SimplexId e, SimplexId* out) const {
-  TOPOGPU_REQUIRE_RELATION(prepared_, EF);
-  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
-  SimplexId ab[2];
-  edgeVertices(e, ab);
-  if (!isInteriorVertex(ab[0])) {
-    const int n = getEdgeTriangleNumber(e);
+// The triangles of an edge (tets = false) or the tets of a triangle with vertices v.
+int ImplicitTriangulation::cofaceList(SimplexId id, const SimplexId* v, bool tets,
+                                      SimplexId* out) const {
+  if (!isInteriorVertex(v[0]) || (tets && dims_.dimension != 3)) {
+    const int n = tets ? getTriangleTetNumber(id) : getEdgeTriangleNumber(id);
     for (int i = 0; i < n; ++i)
-      out[i] = getEdgeTriangle(e, i);
+      out[i] = tets ? getTriangleTet(id, i) : getEdgeTriangle(id, i);
     return n;
   }
   int found[kMaxEdgeTriangles];
-  const int n = interiorCofaceList(triangleStarVertexOffset_.data(), 3,
-                                   3 * triangleTypes_, ab[0], &ab[1], 1, found);
+  const int n = tets ? interiorCofaceList(starVertexOffset_.data(), 4, 4 * tetTypes_,
+                                          v[0], v + 1, 2, found)
+                     : interiorCofaceList(triangleStarVertexOffset_.data(), 3,
+                                          3 * triangleTypes_, v[0], v + 1, 1, found);
   for (int i = 0; i < n; ++i)
-    out[i] = getVertexTriangle(ab[0], found[i]);
+    out[i] = tets ? getVertexTet(v[0], found[i]) : getVertexTriangle(v[0], found[i]);
   return n;
+}
+
+int ImplicitTriangulation::getEdgeTriangles(SimplexId e, SimplexId* out) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, EF);
+  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
+  SimplexId v[2];
+  edgeVertices(e, v);
+  return cofaceList(e, v, false, out);
 }
 
 int ImplicitTriangulation::getTriangleTets(SimplexId f, SimplexId* out) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, FT);
   TOPOGPU_REQUIRE_INDEX(f, getNumberOfTriangles(), "triangle");
-  SimplexId abc[3];
-  triangleVertices(f, abc);
-  if (dims_.dimension != 3 || !isInteriorVertex(abc[0])) {
-    const int n = getTriangleTetNumber(f);
-    for (int i = 0; i < n; ++i)
-      out[i] = getTriangleTet(f, i);
-    return n;
-  }
-  int found[kMaxTriangleTets];
-  const int n = interiorCofaceList(starVertexOffset_.data(), 4, 4 * tetTypes_, abc[0],
-                                   &abc[1], 2, found);
-  for (int i = 0; i < n; ++i)
-    out[i] = getVertexTet(abc[0], found[i]);
-  return n;
+  SimplexId v[3];
+  triangleVertices(f, v);
+  return cofaceList(f, v, true, out);
 }
 
 int ImplicitTriangulation::getEdgeTriangleNumber(SimplexId e) const {

@@ -153,6 +153,7 @@ private:
                       const SimplexId* others, int n, int i) const;
   int interiorCofaceList(const SimplexId* offsets, int arity, int candidates, SimplexId a,
                          const SimplexId* others, int n, int* found) const;
+  int cofaceList(SimplexId id, const SimplexId* v, bool tets, SimplexId* out) const;
 
   grid::Dims dims_;
   int axisOf_[3] = {0, 1, 2}; // VTK axis of each squeezed axis
