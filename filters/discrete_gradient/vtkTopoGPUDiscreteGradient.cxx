@@ -170,6 +170,11 @@ bool glyphsFit(vtkAlgorithm* filter, std::size_t pairs) {
   return false;
 }
 
+// The id of the grid vertex at plain coordinates v (x fastest, as the image's points).
+SimplexId gridVertex(const cubical::Grid& g, const SimplexId v[3]) {
+  return v[0] + g.n[0] * (v[1] + g.n[1] * v[2]);
+}
+
 // The highest corner of a cubical cell in the vertex order (value, then vertex id): the
 // vertex whose lower star holds the cell.
 SimplexId highestCorner(const topogpu::ScalarArrayView& values, const cubical::Grid& g,
@@ -181,7 +186,7 @@ SimplexId highestCorner(const topogpu::ScalarArrayView& values, const cubical::G
       SimplexId v[3];
       for (int a = 0; a < 3; ++a)
         v[a] = (corner >> a & 1) ? (c[a] + 1) / 2 : c[a] / 2;
-      const SimplexId id = v[0] + g.n[0] * (v[1] + g.n[1] * v[2]);
+      const SimplexId id = gridVertex(g, v);
       if (best < 0 || x[id] > x[best] || (x[id] == x[best] && id > best))
         best = id;
     }
@@ -211,8 +216,8 @@ void cubicalCentre(vtkDataSet* input, const cubical::Grid& g, SimplexId cell,
     high[a] = (c[a] + 1) / 2;
   }
   double a[3], b[3];
-  input->GetPoint(vtkIdType(low[0] + g.n[0] * (low[1] + g.n[1] * low[2])), a);
-  input->GetPoint(vtkIdType(high[0] + g.n[0] * (high[1] + g.n[1] * high[2])), b);
+  input->GetPoint(vtkIdType(gridVertex(g, low)), a);
+  input->GetPoint(vtkIdType(gridVertex(g, high)), b);
   for (int k = 0; k < 3; ++k)
     p[k] = 0.5 * (a[k] + b[k]);
 }

@@ -101,8 +101,23 @@ def case_bad_inputs():
 
 
 def case_documentation():
-    names = pv_helpers.documented_properties(TopoGPUDiscreteGradient(Input=Wavelet()))
-    assert {"Input", "SelectInputScalars", "Backend", "Complex"} <= set(names), names
+    gradient = TopoGPUDiscreteGradient(Input=Wavelet())
+    names = pv_helpers.documented_properties(gradient)
+    assert {"Input", "SelectInputScalars", "Backend", "Complex",
+            "ComputeGradientGlyphs"} <= set(names), names
+    # the panel's help names every array both ports output, with either complex
+    doc = gradient.SMProxy.GetDocumentation()
+    text = " ".join((doc.GetDescription() + " " + doc.GetLongHelp()).split())
+    for complex in ("Simplicial", "Cubical"):
+        gradient.Complex = complex
+        for port in (0, 1):
+            gradient.UpdatePipeline()
+            data = pv_helpers.servermanager.Fetch(gradient, idx=port)
+            for attributes in (data.GetPointData(), data.GetCellData()):
+                for i in range(attributes.GetNumberOfArrays()):
+                    name = attributes.GetArrayName(i)
+                    assert name == "RTData" or name in text, "help lacks %s" % name
+    assert "Simplicial (the default" in text, "help does not name the default complex"
 
 
 def case_simplicial():
