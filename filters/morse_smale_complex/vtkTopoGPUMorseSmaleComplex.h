@@ -125,7 +125,7 @@ private:
   bool ComputeAscendingSegmentation = true;
   bool ComputeDescendingSegmentation = true;
   bool ComputeFinalSegmentation = true;
-  int Complex = COMPLEX_CUBICAL;
+  int Complex = COMPLEX_SIMPLICIAL;
   int Triangulation = 0;
   // The 2-separatrices' cell limit; 0: the core's default. Tests lower it with
   // TOPOGPU_SEPARATRICES2_MAX_CELLS, read when the filter is made.

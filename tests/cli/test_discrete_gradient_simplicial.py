@@ -75,10 +75,17 @@ for name, explicit in (("bucky_32x32x32_uint8.raw", True),
               f"{name}: one byte per simplex: {out['gradient_bytes']} for {n}")
         for key in ("timings", "total_seconds", "peak_host_memory_mib"):
             check(key in out, f"{name}: JSON lacks {key}")
-# the cubical complex is still the default on grids, and differs
+# the simplicial complex is the default on grids too (TTK's, as critical-points): TTK's
+# counts without --complex; the cubical complex, asked for by name, differs
 out = run_json(*raw_args("bucky_32x32x32_uint8.raw"))
-check(out is not None and out["complex"] == "cubical" and "simplices" not in out,
-      "raw volumes default to the cubical complex")
+bucky_ttk = [reference["bucky_32x32x32_uint8.raw"]["msc_critical_points"][k] for k in KEYS]
+check(out is not None and out["complex"] == "simplicial" and "simplices" in out
+      and out["critical_cells"] == bucky_ttk,
+      f"raw volumes default to the simplicial complex with TTK's counts {bucky_ttk}: "
+      f"{out and (out['complex'], out['critical_cells'])}")
+out = run_json(*raw_args("bucky_32x32x32_uint8.raw"), "--complex", "cubical")
+check(out is not None and out["complex"] == "cubical" and "simplices" not in out
+      and out["critical_cells"] != bucky_ttk, "--complex cubical on a raw volume")
 
 
 # ---- meshes ------------------------------------------------------------------------------
@@ -154,7 +161,8 @@ bucky = raw_args("bucky_32x32x32_uint8.raw")
 expect_error("unknown complex", ["discrete-gradient", *bucky, "--complex", "cubes", "--json"],
              "--complex must be cubical or simplicial")
 expect_error("separatrices on the cubical complex",
-             ["discrete-gradient", *bucky, "--separatrices", "--json"], "--complex simplicial")
+             ["discrete-gradient", *bucky, "--complex", "cubical", "--separatrices", "--json"],
+             "--complex simplicial")
 expect_error("msc --persistence-pairs on the simplicial complex",
              ["msc", *bucky, "--complex", "simplicial", "--persistence-pairs", "--json"],
              "not yet implemented")
