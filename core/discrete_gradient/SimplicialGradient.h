@@ -28,6 +28,7 @@
 #include "base/Types.h"
 #include "core/common/TriangulationTraits.h"
 #include "core/common/VertexOrder.h"
+#include "core/discrete_gradient/GridSimplicialLowerStar.h"
 #include "core/discrete_gradient/SimplicialLowerStar.h"
 #include "triangulation/Relations.h"
 
@@ -218,13 +219,21 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   for (SimplexId k = 0; k < chunks; ++k) {
     // One lower star writes only its own simplices: any visiting order gives the same
     // gradient, so the backend's (GALE: segment by segment) is used.
-    parallelForVertexBlocks(tri, n * k / chunks, n * (k + 1) / chunks,
-                            [&](SimplexId first, SimplexId last) {
-                              detail::LowerStar& ls = scratch.local();
-                              for (SimplexId p = first; p < last; ++p)
-                                detail::processLowerStar(tri, vertexAtPosition(tri, p),
-                                                         order.data(), ls, bytes);
-                            });
+    parallelForVertexBlocks(
+        tri, n * k / chunks, n * (k + 1) / chunks, [&](SimplexId first, SimplexId last) {
+          if constexpr (isGridTriangulation<Triangulation>) {
+            // the kernel's function, from the grid's stencil
+            const GridSimplices g = gridSimplicesOf(tri.dims());
+            const GradientBytes out{{bytes[0], bytes[1], bytes[2], bytes[3]}};
+            for (SimplexId v = first; v < last; ++v)
+              processGridLowerStar(g, v, order.data(), out);
+          } else {
+            detail::LowerStar& ls = scratch.local();
+            for (SimplexId p = first; p < last; ++p)
+              detail::processLowerStar(tri, vertexAtPosition(tri, p), order.data(), ls,
+                                       bytes);
+          }
+        });
     monitor.checkAbort();
     monitor.report(detail::kOrderEnd +
                    (detail::kGradientEnd - detail::kOrderEnd) * double(k + 1) / chunks);
