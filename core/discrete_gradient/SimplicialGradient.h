@@ -26,6 +26,8 @@
 #include "base/ScalarArray.h"
 #include "base/Timer.h"
 #include "base/Types.h"
+#include "core/common/BackendSelection.h"
+#include "core/common/Fallback.h"
 #include "core/common/TriangulationTraits.h"
 #include "core/common/VertexOrder.h"
 #include "core/discrete_gradient/GridSimplicialLowerStar.h"
@@ -58,7 +60,9 @@ constexpr Relations kRequiredRelations =
 constexpr Relations kPairRelations = VE | EV | EF | FE | FT | TF;
 
 struct Parameters {
-  Backend backend = Backend::Auto; // the simplicial gradient runs on the CPU
+  // Auto: the GPU on implicit grids when there is one and the data fits; meshes run on
+  // the CPU.
+  Backend backend = Backend::Auto;
   // The vertex order: the front end's (sorted once per field), else its own.
   VertexOrderSource vertexOrder{};
 };
@@ -178,43 +182,39 @@ SimplexId highestVertex(const Triangulation& tri, int dim, SimplexId id,
 std::vector<SimplexId> selectCells(const std::vector<std::uint8_t>& bytes,
                                    std::uint8_t code, SimplexId& unassigned);
 
+// Device memory the grid's GPU path needs, for resolveBackend.
+std::size_t gridDeviceBytes(const grid::Dims& dims, const ScalarArrayView& values);
+
+// The grid's GPU path (cuda/discrete_gradient/SimplicialGradientGpu.cu): vertex order,
+// gradient, critical cells and their highest vertices; keepOrder as execute's.
+void runGridGpu(const grid::Dims& dims, const ScalarArrayView& values,
+                const Monitor& monitor, Output& output,
+                std::vector<SimplexId>* keepOrder);
+
 } // namespace detail
 
+namespace detail {
+
+// The CPU path after the precondition: vertex order, lower stars, critical cells. It
+// (re)writes every array it fills, so it may follow a failed GPU run.
 template <typename Triangulation>
-void execute(Triangulation& tri, const ScalarArrayView& values,
-             const Parameters& parameters, const Monitor& monitor, Output& output,
-             std::vector<SimplexId>* keepOrder) {
-  output.clear();
-  validateVertexField(tri.getNumberOfVertices(), values);
-  if (parameters.backend == Backend::Gpu)
-    output.report.warnings.push_back(
-        {WarningCode::NoGpuPath,
-         "the simplicial discrete gradient runs on the CPU; the GPU was not used"});
-  output.report.backend = "cpu";
+void runCpu(Triangulation& tri, const ScalarArrayView& values,
+            const Parameters& parameters, const Monitor& monitor, Output& output,
+            std::vector<SimplexId>* keepOrder) {
+  const int dim = output.dimension;
+  VertexOrderView order =
+      vertexOrderOf(parameters.vertexOrder, values,
+                    monitor.stage(kPreconditionEnd, kOrderEnd), output.report);
+  monitor.checkAbort();
+
   Timer timer;
-  tri.precondition(kRequiredRelations);
-  output.report.timings.emplace_back("precondition", timer.seconds());
-  monitor.report(detail::kPreconditionEnd);
-  monitor.checkAbort();
-
-  const int dim = tri.getDimension();
-  output.dimension = dim;
-  output.simplexCounts = {tri.getNumberOfVertices(), tri.getNumberOfEdges(),
-                          tri.getNumberOfTriangles(),
-                          dim == 3 ? tri.getNumberOfCells() : SimplexId(0)};
-  VertexOrderView order = vertexOrderOf(
-      parameters.vertexOrder, values,
-      monitor.stage(detail::kPreconditionEnd, detail::kOrderEnd), output.report);
-  monitor.checkAbort();
-
-  timer.reset();
   std::array<std::uint8_t*, 4> bytes{};
   for (int k = 0; k <= dim; ++k) {
     output.gradient[k].assign(std::size_t(output.simplexCounts[k]), kUnassigned);
     bytes[k] = output.gradient[k].data();
   }
   const SimplexId n = tri.getNumberOfVertices();
-  tbb::enumerable_thread_specific<detail::LowerStar> scratch;
+  tbb::enumerable_thread_specific<LowerStar> scratch;
   const SimplexId chunks = std::max<SimplexId>(1, std::min<SimplexId>(16, n / 65536));
   for (SimplexId k = 0; k < chunks; ++k) {
     // One lower star writes only its own simplices: any visiting order gives the same
@@ -228,15 +228,13 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
             for (SimplexId v = first; v < last; ++v)
               processGridLowerStar(g, v, order.data(), out);
           } else {
-            detail::LowerStar& ls = scratch.local();
+            LowerStar& ls = scratch.local();
             for (SimplexId p = first; p < last; ++p)
-              detail::processLowerStar(tri, vertexAtPosition(tri, p), order.data(), ls,
-                                       bytes);
+              processLowerStar(tri, vertexAtPosition(tri, p), order.data(), ls, bytes);
           }
         });
     monitor.checkAbort();
-    monitor.report(detail::kOrderEnd +
-                   (detail::kGradientEnd - detail::kOrderEnd) * double(k + 1) / chunks);
+    monitor.report(kOrderEnd + (kGradientEnd - kOrderEnd) * double(k + 1) / chunks);
   }
   output.report.timings.emplace_back("gradient (cpu)", timer.seconds());
 
@@ -245,19 +243,64 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
     // Every simplex lies in the lower star of its highest vertex: an unassigned byte
     // means the triangulation's relations disagree with each other.
     SimplexId lost = 0;
-    output.criticalCells[k] = detail::selectCells(output.gradient[k], kCritical, lost);
+    output.criticalCells[k] = selectCells(output.gradient[k], kCritical, lost);
     if (lost > 0)
       throw Error("internal error: the discrete gradient left " + std::to_string(lost) +
                   " simplices of dimension " + std::to_string(k) + " unclassified");
-    output.counts[k] = SimplexId(output.criticalCells[k].size());
     auto& top = output.criticalVertices[k];
     const auto& ids = output.criticalCells[k];
     top.resize(ids.size());
     tbb::parallel_for(std::size_t(0), ids.size(), [&](std::size_t i) {
-      top[i] = detail::highestVertex(tri, k, ids[i], order.data());
+      top[i] = highestVertex(tri, k, ids[i], order.data());
     });
   }
   output.report.timings.emplace_back("critical cells (cpu)", timer.seconds());
+  if (keepOrder != nullptr)
+    order.moveTo(*keepOrder);
+}
+
+} // namespace detail
+
+template <typename Triangulation>
+void execute(Triangulation& tri, const ScalarArrayView& values,
+             const Parameters& parameters, const Monitor& monitor, Output& output,
+             std::vector<SimplexId>* keepOrder) {
+  output.clear();
+  validateVertexField(tri.getNumberOfVertices(), values);
+  Timer timer;
+  tri.precondition(kRequiredRelations);
+  output.report.timings.emplace_back("precondition", timer.seconds());
+  monitor.report(detail::kPreconditionEnd);
+  monitor.checkAbort();
+
+  const int dim = tri.getDimension();
+  output.dimension = dim;
+  output.simplexCounts = {tri.getNumberOfVertices(), tri.getNumberOfEdges(),
+                          tri.getNumberOfTriangles(),
+                          dim == 3 ? tri.getNumberOfCells() : SimplexId(0)};
+  auto cpu = [&] { detail::runCpu(tri, values, parameters, monitor, output, keepOrder); };
+  if constexpr (isGridTriangulation<Triangulation>) {
+    const Backend resolved = resolveBackend(
+        parameters.backend, detail::gridDeviceBytes(tri.dims(), values), output.report);
+    runWithFallback(
+        resolved, "simplicial discrete gradient", output.report,
+        [&] {
+          detail::runGridGpu(tri.dims(), values,
+                             monitor.stage(detail::kPreconditionEnd, 1), output,
+                             keepOrder);
+        },
+        cpu);
+  } else {
+    if (parameters.backend == Backend::Gpu)
+      output.report.warnings.push_back(
+          {WarningCode::NoGpuPath,
+           "the simplicial discrete gradient runs on the CPU on meshes; the GPU was not "
+           "used"});
+    output.report.backend = "cpu";
+    cpu();
+  }
+  for (int k = 0; k <= dim; ++k)
+    output.counts[k] = SimplexId(output.criticalCells[k].size());
   if constexpr (CountsNonManifoldFacets<Triangulation>::value) {
     if (tri.getNumberOfNonManifoldFacets() > 0)
       output.report.warnings.push_back(
@@ -268,8 +311,6 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
                " shared by more than two cells; the gradient is still a valid discrete "
                "gradient of the complex"});
   }
-  if (keepOrder != nullptr)
-    order.moveTo(*keepOrder);
   monitor.report(1.0);
 }
 

@@ -29,6 +29,8 @@
 //                                      --host-only: the GPU's host twin in its place)
 //   gpu_equality --gale-only           GALE's GPU producer cases only (fault injection
 //                                      included unless --no-faults)
+//   gpu_equality --simplicial-only [DIR]  the simplicial complex of grids only
+//                                      (tests/gpu/SimplicialEquality.cpp)
 #include "core/common/BackendSelection.h"
 #include "core/common/GpuDevice.h"
 #include "core/common/VertexOrder.h"
@@ -51,6 +53,7 @@
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "cuda/gale/GaleGpu.h"
 #include "frontend/EnvironmentKnobs.h"
+#include "tests/gpu/SimplicialEquality.h"
 #include "tests/unit/BruteForce.h"
 #include "tests/unit/EikonalMeshes.h"
 #include "tests/unit/EikonalTwin.h"
@@ -84,7 +87,7 @@ namespace {
 
 int failures = 0, checks = 0;
 bool hostOnly = false, injectFaults = true, geodesicOnly = false, ripsOnly = false,
-     galeOnly = false;
+     galeOnly = false, simplicialOnly = false;
 std::string surfaceFolder, ripsFolder;
 
 void expect(bool ok, const std::string& what) {
@@ -2270,6 +2273,8 @@ int main(int argc, char** argv) try {
       ripsOnly = true;
     } else if (flag == "--gale-only") {
       galeOnly = true;
+    } else if (flag == "--simplicial-only") {
+      simplicialOnly = true;
     } else if (flag == "--rips" && argc > 2) {
       ripsFolder = argv[2];
       --argc;
@@ -2305,6 +2310,16 @@ int main(int argc, char** argv) try {
     } else {
       ripsCases();
     }
+    std::printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures == 0 ? 0 : 1;
+  }
+  if (!geodesicOnly) {
+    test::EqualityChecks simplicial;
+    test::simplicialEquality(argc > 1 ? argv[1] : "", hostOnly, simplicial);
+    checks += simplicial.checks;
+    failures += simplicial.failures;
+  }
+  if (simplicialOnly) {
     std::printf("%d passed, %d failed\n", checks - failures, failures);
     return failures == 0 ? 0 : 1;
   }

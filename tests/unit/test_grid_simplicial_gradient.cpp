@@ -8,8 +8,10 @@
 #include "BruteForce.h"
 #include "UnitHelpers.h"
 
+#include "core/common/BackendSelection.h"
 #include "core/discrete_gradient/GridSimplicialLowerStar.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
+#include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
 #include <gtest/gtest.h>
@@ -144,6 +146,34 @@ TEST(GridSimplicialGradient, BytesMatchGenericLowerStarOnLargerGrids) {
       expectSameBytes(genericGradient(tri, rank), gridGradient(tri, rank));
     }
   }
+}
+
+// A GPU request: on a grid without a usable device the CPU runs and says why (with a
+// device, gpu_equality compares the two); a mesh has no GPU path and says so.
+TEST(GridSimplicialGradient, GpuRequestFallsBackWithAWarning) {
+  std::mt19937 rng(3);
+  ImplicitTriangulation grid(9, 7, 5);
+  const std::vector<float> values = randomLevels(rng, 9 * 7 * 5, 3);
+  sg::Output cpu, requested;
+  sg::execute(grid, viewOf(values), {Backend::Cpu}, Monitor{}, cpu);
+  sg::execute(grid, viewOf(values), {Backend::Gpu}, Monitor{}, requested);
+  EXPECT_EQ(cpu.report.backend, "cpu");
+  EXPECT_TRUE(cpu.report.warnings.empty());
+  if (!gpuAvailable()) {
+    EXPECT_EQ(requested.report.backend, "cpu");
+    EXPECT_TRUE(requested.report.hasWarning(WarningCode::GpuUnavailable));
+    EXPECT_FALSE(requested.report.hasWarning(WarningCode::NoGpuPath));
+  }
+  EXPECT_EQ(requested.gradient, cpu.gradient);
+  EXPECT_EQ(requested.criticalCells, cpu.criticalCells);
+  EXPECT_EQ(requested.criticalVertices, cpu.criticalVertices);
+
+  ExplicitTriangulation mesh(5, 3, {0, 1, 2, 3, 1, 2, 3, 4});
+  const std::vector<float> five = {0, 1, 2, 3, 4};
+  sg::Output meshOut;
+  sg::execute(mesh, viewOf(five), {Backend::Gpu}, Monitor{}, meshOut);
+  EXPECT_EQ(meshOut.report.backend, "cpu");
+  EXPECT_TRUE(meshOut.report.hasWarning(WarningCode::NoGpuPath));
 }
 
 } // namespace

@@ -1,0 +1,20 @@
+// gpu_equality's cases for the simplicial complex of implicit grids (TTK's, the
+// Freudenthal triangulation): the GPU's discrete gradient against the CPU's, byte for
+// byte, and the Morse-Smale complex built on it.
+#pragma once
+
+#include <string>
+
+namespace topogpu::test {
+
+struct EqualityChecks {
+  int checks = 0, failures = 0;
+  void expect(bool ok, const std::string& what);
+};
+
+// Synthetic fields, then every raw volume of volumeFolder (none when empty). hostOnly:
+// the CPU's invariants only (Euler's relation), no device.
+void simplicialEquality(const std::string& volumeFolder, bool hostOnly,
+                        EqualityChecks& checks);
+
+} // namespace topogpu::test
