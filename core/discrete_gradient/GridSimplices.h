@@ -66,22 +66,18 @@ TOPOGPU_HD SimplexId gridSimplexId(const GridSimplices& g, int dimension,
   return -1;
 }
 
-// The vertices of simplex (dimension, id) in the backend's order (getEdgeVertex,
-// getTriangleVertex, getTetVertex: the chain's order).
-TOPOGPU_HD void gridSimplexVertices(const GridSimplices& g, int dimension, SimplexId id,
-                                    SimplexId* vertices) {
+// Simplex (dimension, id) as its base vertex (stencil coordinates) and chain masks
+// chain[0] = 0 < chain[1] < ... < chain[dimension] (dimension >= 1).
+TOPOGPU_HD void gridSimplexChain(const GridSimplices& g, int dimension, SimplexId id,
+                                 SimplexId base[3], int chain[4]) {
   const grid::Dims& d = g.dims;
-  if (dimension == 0) {
-    vertices[0] = id;
-    return;
-  }
   const SimplexId* offsets = dimension == 1   ? g.edgeOffset
                              : dimension == 2 ? g.triangleOffset
                                               : g.tetOffset;
   int type = 0;
   while (id >= offsets[type + 1])
     ++type;
-  int chain[4] = {0, 0, 0, 0};
+  chain[0] = chain[1] = chain[2] = chain[3] = 0;
   if (dimension == 1) {
     chain[1] = type + 1;
   } else if (dimension == 2) {
@@ -93,15 +89,28 @@ TOPOGPU_HD void gridSimplexVertices(const GridSimplices& g, int dimension, Simpl
       chain[step] = grid::tetChainMask(type, step);
   }
   const int span = chain[dimension];
-  SimplexId local = id - offsets[type], base[3];
+  SimplexId local = id - offsets[type];
   for (int a = 0; a < 3; ++a) {
     const SimplexId extent = d.n[a] - ((span >> a) & 1);
     base[a] = local % extent;
     local /= extent;
   }
-  const SimplexId first = grid::vertexAt(d, base);
+}
+
+// The vertices of simplex (dimension, id) in the backend's order (getEdgeVertex,
+// getTriangleVertex, getTetVertex: the chain's order).
+TOPOGPU_HD void gridSimplexVertices(const GridSimplices& g, int dimension, SimplexId id,
+                                    SimplexId* vertices) {
+  if (dimension == 0) {
+    vertices[0] = id;
+    return;
+  }
+  SimplexId base[3];
+  int chain[4];
+  gridSimplexChain(g, dimension, id, base, chain);
+  const SimplexId first = grid::vertexAt(g.dims, base);
   for (int q = 0; q <= dimension; ++q)
-    vertices[q] = first + grid::maskOffset(d, chain[q]);
+    vertices[q] = first + grid::maskOffset(g.dims, chain[q]);
 }
 
 } // namespace topogpu::discrete_gradient::simplicial

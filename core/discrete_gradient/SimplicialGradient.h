@@ -30,6 +30,7 @@
 #include "core/common/Fallback.h"
 #include "core/common/TriangulationTraits.h"
 #include "core/common/VertexOrder.h"
+#include "core/discrete_gradient/GridSimplicialForest.h"
 #include "core/discrete_gradient/GridSimplicialLowerStar.h"
 #include "core/discrete_gradient/SimplicialLowerStar.h"
 #include "triangulation/Relations.h"
@@ -404,8 +405,17 @@ void getAscendingPath(const Triangulation& tri, const Output& g, SimplexId c,
   throw Error("internal error: an ascending V-path does not end");
 }
 
+namespace detail {
+inline ConstGradientBytes constBytes(const Output& g) {
+  return {{g.gradient[0].data(), g.gradient[1].data(), g.gradient[2].data(),
+           g.gradient[3].data()}};
+}
+} // namespace detail
+
 template <typename Triangulation>
 SimplexId descendingSuccessor(const Triangulation& tri, const Output& g, SimplexId v) {
+  if constexpr (isGridTriangulation<Triangulation>) // the kernels' function
+    return gridDescendingSuccessor(gridSimplicesOf(tri.dims()), detail::constBytes(g), v);
   const SimplexId e = getPairedCell(tri, g, 0, v, false);
   if (e < 0)
     return v;
@@ -415,6 +425,8 @@ SimplexId descendingSuccessor(const Triangulation& tri, const Output& g, Simplex
 
 template <typename Triangulation>
 SimplexId ascendingSuccessor(const Triangulation& tri, const Output& g, SimplexId c) {
+  if constexpr (isGridTriangulation<Triangulation>) // the kernels' function
+    return gridAscendingSuccessor(gridSimplicesOf(tri.dims()), detail::constBytes(g), c);
   const int top = g.dimension;
   const SimplexId facet = getPairedCell(tri, g, top, c, true);
   if (facet < 0)

@@ -3,6 +3,7 @@
 // CUDA translation units only.
 #pragma once
 
+#include "core/discrete_gradient/DiscreteGradientGpu.h"
 #include "core/discrete_gradient/GridSimplicialLowerStar.h"
 
 #include <thrust/device_vector.h>
@@ -35,5 +36,17 @@ void selectSimplices(const thrust::device_vector<std::uint8_t>& bytes, std::uint
 void highestVertices(const discrete_gradient::simplicial::GridSimplices& grid,
                      int dimension, const thrust::device_vector<SimplexId>& ids,
                      const SimplexId* rank, thrust::device_vector<SimplexId>& vertices);
+
+// The vertex order (rank, resized here), the gradient and its critical simplices with
+// their highest vertices (downloaded into out; the bytes stay in gradient), with
+// progress 0..1 and the stages' timings: computeSimplicialGradient's device part.
+void gradientOnDevice(const discrete_gradient::simplicial::GridSimplices& grid,
+                      const ScalarArrayView& values, const Monitor& monitor,
+                      thrust::device_vector<SimplexId>& rank,
+                      DeviceSimplicialGradient& gradient, SimplicialGradientArrays& out,
+                      RunReport& report);
+
+// The bytes into out.gradient, freeing the device's.
+void downloadGradient(DeviceSimplicialGradient& gradient, SimplicialGradientArrays& out);
 
 } // namespace topogpu::gpu

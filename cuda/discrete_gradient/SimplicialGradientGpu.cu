@@ -128,62 +128,72 @@ void download(const thrust::device_vector<SimplexId>& from, std::vector<SimplexI
 
 } // namespace
 
+void gradientOnDevice(const sg::GridSimplices& grid, const ScalarArrayView& values,
+                      const Monitor& monitor, thrust::device_vector<SimplexId>& rank,
+                      DeviceSimplicialGradient& gradient, SimplicialGradientArrays& out,
+                      RunReport& report) {
+  const int dim = grid.dims.dimension;
+  rank.resize(std::size_t(values.size));
+  const SimplexId* rankData = thrust::raw_pointer_cast(rank.data());
+  uploadAndComputeVertexOrder(values, thrust::raw_pointer_cast(rank.data()), monitor, 0.2,
+                              report);
+  monitor.report(0.4);
+  monitor.checkAbort();
+
+  Timer timer;
+  computeGridSimplicialGradient(grid, rankData, gradient);
+  stageDone("gradient");
+  report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+  report.timings.emplace_back("gradient (gpu)", timer.seconds());
+  monitor.report(0.8);
+  monitor.checkAbort();
+
+  timer.reset();
+  for (int d = 0; d <= dim; ++d) {
+    const auto& bytes = gradient.bytes[std::size_t(d)];
+    // Every simplex lies in the lower star of its highest vertex.
+    const SimplexId lost = thrust::count(bytes.begin(), bytes.end(), sg::kUnassigned);
+    if (lost > 0)
+      throw Error("internal error: the discrete gradient left " + std::to_string(lost) +
+                  " simplices of dimension " + std::to_string(d) + " unclassified");
+    thrust::device_vector<SimplexId> ids, vertices;
+    selectSimplices(bytes, sg::kCritical, ids);
+    highestVertices(grid, d, ids, rankData, vertices);
+    download(ids, out.criticalCells[std::size_t(d)]);
+    download(vertices, out.criticalVertices[std::size_t(d)]);
+  }
+  stageDone("critical cells");
+  report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+  report.timings.emplace_back("critical cells (gpu)", timer.seconds());
+  monitor.report(1.0);
+  monitor.checkAbort();
+}
+
+void downloadGradient(DeviceSimplicialGradient& gradient, SimplicialGradientArrays& out) {
+  for (int d = 0; d < 4; ++d) {
+    auto& bytes = gradient.bytes[std::size_t(d)];
+    out.gradient[std::size_t(d)].resize(bytes.size());
+    downloadStaged(thrust::raw_pointer_cast(bytes.data()), bytes.size(),
+                   out.gradient[std::size_t(d)].data(), nullptr);
+    bytes.clear();
+    bytes.shrink_to_fit();
+  }
+}
+
 void computeSimplicialGradient(const sg::GridSimplices& grid,
                                const ScalarArrayView& values, const Monitor& monitor,
                                SimplicialGradientArrays& out,
                                std::vector<SimplexId>* order, RunReport& report) {
   translateCudaFailures("simplicial discrete gradient", [&] {
-    const SimplexId n = values.size;
-    const int dim = grid.dims.dimension;
-    thrust::device_vector<SimplexId> rank(static_cast<std::size_t>(n));
-    const SimplexId* rankData = thrust::raw_pointer_cast(rank.data());
-    uploadAndComputeVertexOrder(values, thrust::raw_pointer_cast(rank.data()), monitor,
-                                0.1, report);
-    monitor.report(0.3);
-    monitor.checkAbort();
-
-    Timer timer;
+    thrust::device_vector<SimplexId> rank;
     DeviceSimplicialGradient gradient;
-    computeGridSimplicialGradient(grid, rankData, gradient);
-    stageDone("gradient");
-    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-    report.timings.emplace_back("gradient (gpu)", timer.seconds());
-    monitor.report(0.6);
-    monitor.checkAbort();
-
-    timer.reset();
-    for (int d = 0; d <= dim; ++d) {
-      const auto& bytes = gradient.bytes[std::size_t(d)];
-      // Every simplex lies in the lower star of its highest vertex.
-      const SimplexId lost = thrust::count(bytes.begin(), bytes.end(), sg::kUnassigned);
-      if (lost > 0)
-        throw Error("internal error: the discrete gradient left " + std::to_string(lost) +
-                    " simplices of dimension " + std::to_string(d) + " unclassified");
-      thrust::device_vector<SimplexId> ids, vertices;
-      selectSimplices(bytes, sg::kCritical, ids);
-      highestVertices(grid, d, ids, rankData, vertices);
-      download(ids, out.criticalCells[std::size_t(d)]);
-      download(vertices, out.criticalVertices[std::size_t(d)]);
-    }
-    stageDone("critical cells");
-    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-    report.timings.emplace_back("critical cells (gpu)", timer.seconds());
-    monitor.report(0.7);
-    monitor.checkAbort();
-
-    timer.reset();
-    for (int d = 0; d <= dim; ++d) {
-      auto& bytes = gradient.bytes[std::size_t(d)];
-      out.gradient[std::size_t(d)].resize(bytes.size());
-      downloadStaged(thrust::raw_pointer_cast(bytes.data()), bytes.size(),
-                     out.gradient[std::size_t(d)].data(), nullptr);
-      bytes.clear();
-      bytes.shrink_to_fit();
-    }
+    gradientOnDevice(grid, values, monitor.stage(0, 0.7), rank, gradient, out, report);
+    Timer timer;
+    downloadGradient(gradient, out);
     if (order != nullptr) {
-      order->resize(std::size_t(n));
-      downloadStaged(rankData, std::size_t(n) * sizeof(SimplexId), order->data(),
-                     nullptr);
+      order->resize(rank.size());
+      downloadStaged(thrust::raw_pointer_cast(rank.data()),
+                     rank.size() * sizeof(SimplexId), order->data(), nullptr);
     }
     stageDone("download");
     report.timings.emplace_back("download (gpu)", timer.seconds());

@@ -1,17 +1,22 @@
 // The simplicial complex of implicit grids on the device against the CPU: both run
 // simplicial::processGridLowerStar (GridSimplicialLowerStar.h) on the same vertex order,
 // so every simplex's byte, the critical simplices and their highest vertices must be
-// identical, and so must the Morse-Smale complex built on the GPU's gradient (labels,
-// maxima, arcs, saddle connections). The CPU's critical cells satisfy Euler's relation
-// on a box (n0 - n1 + n2 - n3 = 1), counted independently of the pairing. A CUDA failure
-// mid-run and a too-small device budget fall back to the CPU's result with a warning.
+// identical, and so must the V-path forests rooted on the device (the minimum of every
+// vertex, the root or boundary exit of every top cell) and the Morse-Smale complex built
+// on the GPU's gradient (labels, maxima, arcs, saddle connections). The CPU's critical
+// cells satisfy Euler's relation on a box (n0 - n1 + n2 - n3 = 1), counted independently
+// of the pairing. A CUDA failure mid-run and a too-small device budget fall back to the
+// CPU's result with a warning.
 #include "tests/gpu/SimplicialEquality.h"
 
 #include "base/ScalarArray.h"
 #include "core/common/BackendSelection.h"
 #include "core/common/GpuDevice.h"
+#include "core/discrete_gradient/PointerJumping.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
+#include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
+#include "core/morse_smale_complex/SimplicialMorseSmaleComplexGpu.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
@@ -33,6 +38,37 @@ void EqualityChecks::expect(bool ok, const std::string& what) {
     ++failures;
     std::printf("FAIL %s\n", what.c_str());
   }
+}
+
+bool forEachRawVolume(
+    const std::string& folder,
+    const std::function<void(const std::string&, const std::array<SimplexId, 3>&,
+                             const ScalarArrayView&)>& visit) {
+  DIR* dir = opendir(folder.c_str());
+  if (dir == nullptr)
+    return false;
+  const std::regex pattern(
+      R"((.*)_(\d+)x(\d+)x(\d+)_(uint8|int16le|float32|float64)\.raw)");
+  std::vector<std::string> names;
+  while (dirent* entry = readdir(dir))
+    names.push_back(entry->d_name);
+  closedir(dir);
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    std::smatch m;
+    if (!std::regex_match(name, m, pattern))
+      continue;
+    const std::array<SimplexId, 3> dims{std::stoll(m[2]), std::stoll(m[3]),
+                                        std::stoll(m[4])};
+    const ScalarType type = m[5] == "uint8"     ? ScalarType::UInt8
+                            : m[5] == "int16le" ? ScalarType::Int16
+                            : m[5] == "float32" ? ScalarType::Float32
+                                                : ScalarType::Float64;
+    const io::RawVolume volume =
+        io::readRawVolume(std::string(folder).append("/").append(name), dims, type);
+    visit(name, dims, volume.view());
+  }
+  return true;
 }
 
 namespace {
@@ -153,6 +189,41 @@ void compareComplex(const std::string& name, const Dims& dims,
               cpu.report.totalSeconds(), gpu.report.totalSeconds());
 }
 
+// The V-path forests on the device (gpu::computeSimplicialGridForests) against the
+// CPU's: the descending manifold's minimum per vertex and each top cell's root or
+// boundary exit (jumpToRoots over ascendingSuccessor), with the same gradient and order.
+void compareForests(const std::string& name, const Dims& dims,
+                    const ScalarArrayView& values, EqualityChecks& checks) {
+  ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+  sg::Output cpu;
+  std::vector<SimplexId> cpuOrder, minimumOf;
+  sg::execute(tri, values, {Backend::Cpu}, Monitor{}, cpu, &cpuOrder);
+  tri.precondition(smsc::kRequiredRelations);
+  sg::computeDescendingManifold(tri, cpu, minimumOf);
+  const int top = cpu.dimension;
+  std::vector<SimplexId> topRoot(std::size_t(cpu.simplexCounts[top]));
+  for (SimplexId c = 0; c < cpu.simplexCounts[top]; ++c)
+    topRoot[std::size_t(c)] = sg::ascendingSuccessor(tri, cpu, c);
+  discrete_gradient::jumpToRoots(topRoot);
+
+  gpu::SimplicialGradientArrays arrays;
+  gpu::SimplicialGridForests forests;
+  std::vector<SimplexId> order;
+  RunReport report;
+  gpu::computeSimplicialGridForests(sg::gridSimplicesOf(tri.dims()), values, Monitor{},
+                                    arrays, order, forests, report);
+  checks.expect(arrays.gradient == cpu.gradient &&
+                    arrays.criticalCells == cpu.criticalCells &&
+                    arrays.criticalVertices == cpu.criticalVertices && order == cpuOrder,
+                name + ": device forests' gradient or order differs from the CPU's");
+  checks.expect(forests.minimumOf == minimumOf,
+                name + ": descending manifold (minimum per vertex) differs");
+  checks.expect(forests.topRoot == topRoot,
+                name + ": ascending forest (root or exit per top cell) differs");
+  std::printf("  %-40s simplicial forests | gpu %.4f s\n", name.c_str(),
+              report.totalSeconds());
+}
+
 // A failure injected after a stage's allocation, and a budget too small for the run:
 // the CPU's result, a warning saying why.
 void fallbacks(const Dims& dims, const ScalarArrayView& values, EqualityChecks& checks) {
@@ -206,6 +277,10 @@ void syntheticFields(bool hostOnly, EqualityChecks& checks) {
     compareGradient(tagOf("constant float32", dims), dims, viewOf(constant), hostOnly,
                     checks);
     compareGradient(tagOf("sines float64", dims), dims, viewOf(smooth), hostOnly, checks);
+    if (!hostOnly) {
+      compareForests(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), checks);
+      compareForests(tagOf("noise float32", dims), dims, viewOf(noise), checks);
+    }
     if (!hostOnly && n <= 200000) {
       compareComplex(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), checks);
       compareComplex(tagOf("sines float64", dims), dims, viewOf(smooth), checks);
@@ -216,32 +291,16 @@ void syntheticFields(bool hostOnly, EqualityChecks& checks) {
 }
 
 void realVolumes(const std::string& folder, bool hostOnly, EqualityChecks& checks) {
-  DIR* dir = opendir(folder.c_str());
-  if (dir == nullptr)
-    return;
-  const std::regex pattern(
-      R"((.*)_(\d+)x(\d+)x(\d+)_(uint8|int16le|float32|float64)\.raw)");
-  std::vector<std::string> names;
-  while (dirent* entry = readdir(dir))
-    names.push_back(entry->d_name);
-  closedir(dir);
-  std::sort(names.begin(), names.end());
-  for (const std::string& name : names) {
-    std::smatch m;
-    if (!std::regex_match(name, m, pattern))
-      continue;
-    const Dims dims{std::stoll(m[2]), std::stoll(m[3]), std::stoll(m[4])};
-    const ScalarType type = m[5] == "uint8"     ? ScalarType::UInt8
-                            : m[5] == "int16le" ? ScalarType::Int16
-                            : m[5] == "float32" ? ScalarType::Float32
-                                                : ScalarType::Float64;
-    const io::RawVolume volume =
-        io::readRawVolume(std::string(folder).append("/").append(name), dims, type);
-    compareGradient(name, dims, volume.view(), hostOnly, checks);
+  forEachRawVolume(folder, [&](const std::string& name, const Dims& dims,
+                               const ScalarArrayView& values) {
+    compareGradient(name, dims, values, hostOnly, checks);
+    if (hostOnly)
+      return;
+    compareForests(name, dims, values, checks);
     // The complex's CPU stages take minutes on the largest volumes.
-    if (!hostOnly && dims[0] * dims[1] * dims[2] <= 300000)
-      compareComplex(name, dims, volume.view(), checks);
-  }
+    if (dims[0] * dims[1] * dims[2] <= 300000)
+      compareComplex(name, dims, values, checks);
+  });
 }
 
 } // namespace
@@ -249,8 +308,7 @@ void realVolumes(const std::string& folder, bool hostOnly, EqualityChecks& check
 void simplicialEquality(const std::string& volumeFolder, bool hostOnly,
                         EqualityChecks& checks) {
   syntheticFields(hostOnly, checks);
-  if (!volumeFolder.empty())
-    realVolumes(volumeFolder, hostOnly, checks);
+  realVolumes(volumeFolder, hostOnly, checks);
 }
 
 } // namespace topogpu::test

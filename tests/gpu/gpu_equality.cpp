@@ -544,36 +544,17 @@ void smootherFields() {
 }
 
 void realVolumes(const std::string& folder) {
-  DIR* dir = opendir(folder.c_str());
-  if (dir == nullptr) {
+  const bool found = test::forEachRawVolume(
+      folder, [](const std::string& name, const std::array<SimplexId, 3>& dims,
+                 const ScalarArrayView& values) {
+        compareOrder(name, values);
+        compareCriticalPoints(name, dims, values);
+        compareDiscreteGradient(name, dims, values);
+        compareMorseSmaleComplex(name, dims, values);
+        compareSaddleConnections(name, dims, values);
+      });
+  if (!found)
     std::printf("  (no volume folder %s: real volumes skipped)\n", folder.c_str());
-    return;
-  }
-  const std::regex pattern(
-      R"((.*)_(\d+)x(\d+)x(\d+)_(uint8|int16le|float32|float64)\.raw)");
-  std::vector<std::string> names;
-  while (dirent* entry = readdir(dir))
-    names.push_back(entry->d_name);
-  closedir(dir);
-  std::sort(names.begin(), names.end());
-  for (const std::string& name : names) {
-    std::smatch m;
-    if (!std::regex_match(name, m, pattern))
-      continue;
-    const std::array<SimplexId, 3> dims{std::stoll(m[2]), std::stoll(m[3]),
-                                        std::stoll(m[4])};
-    const ScalarType type = m[5] == "uint8"     ? ScalarType::UInt8
-                            : m[5] == "int16le" ? ScalarType::Int16
-                            : m[5] == "float32" ? ScalarType::Float32
-                                                : ScalarType::Float64;
-    const io::RawVolume volume =
-        io::readRawVolume(std::string(folder).append("/").append(name), dims, type);
-    compareOrder(name, volume.view());
-    compareCriticalPoints(name, dims, volume.view());
-    compareDiscreteGradient(name, dims, volume.view());
-    compareMorseSmaleComplex(name, dims, volume.view());
-    compareSaddleConnections(name, dims, volume.view());
-  }
 }
 
 void memoryBehaviour() {

@@ -148,6 +148,58 @@ TEST(GridSimplicialGradient, BytesMatchGenericLowerStarOnLargerGrids) {
   }
 }
 
+// One V-path step through the triangulation's relations: the paired edge's other
+// vertex, and the other cell of the paired facet (getPairedCell, the facet's star).
+SimplexId oracleDescending(const ImplicitTriangulation& tri, const sg::Output& g,
+                           SimplexId v) {
+  const SimplexId e = sg::getPairedCell(tri, g, 0, v, false);
+  if (e < 0)
+    return v;
+  const SimplexId a = tri.getEdgeVertex(e, 0);
+  return a == v ? tri.getEdgeVertex(e, 1) : a;
+}
+
+SimplexId oracleAscending(const ImplicitTriangulation& tri, const sg::Output& g,
+                          SimplexId c) {
+  const int top = g.dimension;
+  const SimplexId facet = sg::getPairedCell(tri, g, top, c, true);
+  if (facet < 0)
+    return c;
+  for (int i = 0; i < sg::getFacetStarNumber(tri, top, facet); ++i)
+    if (sg::getFacetStar(tri, top, facet, i) != c)
+      return sg::getFacetStar(tri, top, facet, i);
+  return -1 - facet;
+}
+
+// The grid's V-path steps (GridSimplicialForest.h, which the CPU grid path and the
+// kernels use) against the triangulation's relations, for every vertex and top cell.
+TEST(GridSimplicialGradient, PathStepsMatchTheTriangulationsRelations) {
+  std::mt19937 rng(9);
+  for (const auto& n : kShapes) {
+    const SimplexId nv = n[0] * n[1] * n[2];
+    ImplicitTriangulation tri(n[0], n[1], n[2]);
+    for (int levels : {2, 3, 1 << 20}) {
+      SCOPED_TRACE(gridName(n[0], n[1], n[2]) + " levels " + std::to_string(levels));
+      const std::vector<float> values = randomLevels(rng, std::size_t(nv), levels);
+      sg::Output g;
+      sg::execute(tri, viewOf(values), {Backend::Cpu}, Monitor{}, g);
+      tri.precondition(sg::kPairRelations);
+      const int top = g.dimension;
+      SimplexId wrong = 0, exits = 0, wrongUp = 0;
+      for (SimplexId v = 0; v < nv; ++v)
+        wrong += sg::descendingSuccessor(tri, g, v) != oracleDescending(tri, g, v);
+      for (SimplexId c = 0; c < g.simplexCounts[top]; ++c) {
+        const SimplexId expected = oracleAscending(tri, g, c);
+        exits += expected < 0;
+        wrongUp += sg::ascendingSuccessor(tri, g, c) != expected;
+      }
+      EXPECT_EQ(wrong, 0);
+      EXPECT_EQ(wrongUp, 0);
+      EXPECT_GT(exits, 0); // the boundary case is exercised
+    }
+  }
+}
+
 // A GPU request: on a grid without a usable device the CPU runs and says why (with a
 // device, gpu_equality compares the two); a mesh has no GPU path and says so.
 TEST(GridSimplicialGradient, GpuRequestFallsBackWithAWarning) {
