@@ -34,7 +34,7 @@ TOPOGPU_HD SimplexId gridDescendingSuccessor(const GridSimplices& g,
     SimplexId base[3];
     bool inside = true;
     for (int a = 0; a < 3; ++a) {
-      const SimplexId x = c[a] + sign * ((mask >> a) & 1);
+      const SimplexId x = c[a] + SimplexId(sign) * ((mask >> a) & 1);
       inside = inside && x >= 0 && x < d.n[a];
       base[a] = sign > 0 ? c[a] : x;
     }

@@ -32,6 +32,7 @@ namespace grid_star {
 constexpr int kMaxNeighbors = 2 * grid::kMaxEdgeTypes;
 constexpr int kMaxCells =
     kMaxNeighbors + 3 * grid::kMaxTriangleTypes + 4 * grid::kTetTypes;
+constexpr std::uint8_t kNone = 0xff; // no such cell (positions are below kMaxCells)
 
 TOPOGPU_HD int lowestBit(std::uint64_t s) {
 #if defined(__CUDA_ARCH__)
@@ -82,9 +83,9 @@ struct LowerStar {
   int step[kMaxNeighbors]; // their neighbour index q, by ascending rank
   int cells = 0;           // lower edges, triangles and tets
   std::uint16_t cell[kMaxCells];
-  std::int8_t edgeAt[kMaxNeighbors];                    // position of edge a
-  std::int8_t triangleAt[kMaxNeighbors][kMaxNeighbors]; // of triangle (a, b), a > b
-  std::int8_t tetsOf[kMaxCells][2]; // a triangle's tets in the lower star (-1: none)
+  std::uint8_t edgeAt[kMaxNeighbors];                    // position of edge a
+  std::uint8_t triangleAt[kMaxNeighbors][kMaxNeighbors]; // of triangle (a, b), a > b
+  std::uint8_t tetsOf[kMaxCells][2]; // a triangle's tets in the lower star
   PositionSet paired;
 };
 
@@ -127,15 +128,15 @@ TOPOGPU_HD bool buildLowerStar(const grid::Dims& d, SimplexId v, const SimplexId
   ls.cells = 0;
   ls.paired.w[0] = ls.paired.w[1] = 0;
   for (int a = 0; a < ls.k; ++a) {
-    ls.edgeAt[a] = std::int8_t(ls.cells);
+    ls.edgeAt[a] = std::uint8_t(ls.cells);
     ls.cell[ls.cells++] = std::uint16_t(1 << 12 | a << 8);
     for (int b = 0; b < a; ++b) {
-      ls.triangleAt[a][b] = -1;
+      ls.triangleAt[a][b] = kNone;
       if (!adjacentSteps(ls.step[a], ls.step[b]))
         continue;
       const int t = ls.cells;
-      ls.triangleAt[a][b] = std::int8_t(t);
-      ls.tetsOf[t][0] = ls.tetsOf[t][1] = -1;
+      ls.triangleAt[a][b] = std::uint8_t(t);
+      ls.tetsOf[t][0] = ls.tetsOf[t][1] = kNone;
       ls.cell[ls.cells++] = std::uint16_t(2 << 12 | a << 8 | b << 4);
       if (d.dimension != 3)
         continue;
@@ -147,7 +148,7 @@ TOPOGPU_HD bool buildLowerStar(const grid::Dims& d, SimplexId v, const SimplexId
         ls.cell[ls.cells++] = std::uint16_t(3 << 12 | a << 8 | b << 4 | c);
         const int faces[3] = {ls.triangleAt[b][c], ls.triangleAt[a][c], t};
         for (const int f : faces)
-          ls.tetsOf[f][ls.tetsOf[f][0] < 0 ? 0 : 1] = std::int8_t(tet);
+          ls.tetsOf[f][ls.tetsOf[f][0] == kNone ? 0 : 1] = std::uint8_t(tet);
       }
     }
   }
@@ -222,14 +223,14 @@ TOPOGPU_HD void pushCofaces(const LowerStar& ls, int p, PositionSet& pairable) {
   if (dimensionOf(cell) == 1) {
     const int a = localOf(cell, 0);
     for (int x = 0; x < ls.k; ++x) {
-      const int t = x > a ? ls.triangleAt[x][a] : x < a ? ls.triangleAt[a][x] : -1;
-      if (t >= 0 && unpairedFaces(ls, t, face) == 1)
+      const int t = x > a ? ls.triangleAt[x][a] : x < a ? ls.triangleAt[a][x] : kNone;
+      if (t != kNone && unpairedFaces(ls, t, face) == 1)
         pairable.add(t);
     }
   } else if (dimensionOf(cell) == 2) {
     for (int i = 0; i < 2; ++i) {
       const int tet = ls.tetsOf[p][i];
-      if (tet >= 0 && unpairedFaces(ls, tet, face) == 1)
+      if (tet != kNone && unpairedFaces(ls, tet, face) == 1)
         pairable.add(tet);
     }
   }

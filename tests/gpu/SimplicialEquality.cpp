@@ -226,12 +226,16 @@ void compareForests(const std::string& name, const Dims& dims,
 
 // A failure injected after a stage's allocation, and a budget too small for the run:
 // the CPU's result, a warning saying why.
-void fallbacks(const Dims& dims, const ScalarArrayView& values, EqualityChecks& checks) {
+void fallbacks(const Dims& dims, const ScalarArrayView& values, bool injectFaults,
+               EqualityChecks& checks) {
   ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
   sg::Output cpu, out;
   sg::execute(tri, values, {Backend::Cpu}, Monitor{}, cpu);
-  for (const char* stage :
-       {"upload", "vertex order", "gradient", "critical cells", "download"}) {
+  const std::vector<const char*> stages =
+      injectFaults ? std::vector<const char*>{"upload", "vertex order", "gradient",
+                                              "critical cells", "download"}
+                   : std::vector<const char*>{};
+  for (const char* stage : stages) {
     gpu::setInjectedFault(stage, "gpu_equality");
     sg::execute(tri, values, {Backend::Gpu}, Monitor{}, out);
     gpu::setInjectedFault("", "");
@@ -252,7 +256,7 @@ void fallbacks(const Dims& dims, const ScalarArrayView& values, EqualityChecks& 
           firstWarning(out.report) + ")");
 }
 
-void syntheticFields(bool hostOnly, EqualityChecks& checks) {
+void syntheticFields(bool hostOnly, bool injectFaults, EqualityChecks& checks) {
   std::mt19937 rng(17);
   const Dims shapes[] = {{33, 17, 9}, {64, 64, 1},  {2, 2, 2},    {40, 1, 30},
                          {1, 27, 31}, {65, 47, 33}, {128, 96, 80}};
@@ -286,7 +290,7 @@ void syntheticFields(bool hostOnly, EqualityChecks& checks) {
       compareComplex(tagOf("sines float64", dims), dims, viewOf(smooth), checks);
     }
     if (!hostOnly && dims[0] == 65)
-      fallbacks(dims, viewOf(noise), checks);
+      fallbacks(dims, viewOf(noise), injectFaults, checks);
   }
 }
 
@@ -305,9 +309,9 @@ void realVolumes(const std::string& folder, bool hostOnly, EqualityChecks& check
 
 } // namespace
 
-void simplicialEquality(const std::string& volumeFolder, bool hostOnly,
+void simplicialEquality(const std::string& volumeFolder, bool hostOnly, bool injectFaults,
                         EqualityChecks& checks) {
-  syntheticFields(hostOnly, checks);
+  syntheticFields(hostOnly, injectFaults, checks);
   realVolumes(volumeFolder, hostOnly, checks);
 }
 

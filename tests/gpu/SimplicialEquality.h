@@ -25,8 +25,9 @@ bool forEachRawVolume(
                              const ScalarArrayView&)>& visit);
 
 // Synthetic fields, then every raw volume of volumeFolder (none when empty). hostOnly:
-// the CPU's invariants only (Euler's relation), no device.
-void simplicialEquality(const std::string& volumeFolder, bool hostOnly,
+// the CPU's invariants only (Euler's relation), no device; injectFaults: also the
+// fallback after a CUDA failure injected in each stage (off under compute-sanitizer).
+void simplicialEquality(const std::string& volumeFolder, bool hostOnly, bool injectFaults,
                         EqualityChecks& checks);
 
 } // namespace topogpu::test

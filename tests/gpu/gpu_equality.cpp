@@ -2296,7 +2296,7 @@ int main(int argc, char** argv) try {
   }
   if (!geodesicOnly) {
     test::EqualityChecks simplicial;
-    test::simplicialEquality(argc > 1 ? argv[1] : "", hostOnly, simplicial);
+    test::simplicialEquality(argc > 1 ? argv[1] : "", hostOnly, injectFaults, simplicial);
     checks += simplicial.checks;
     failures += simplicial.failures;
   }
