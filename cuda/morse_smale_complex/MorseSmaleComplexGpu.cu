@@ -8,6 +8,7 @@
 #include "core/morse_smale_complex/SaddleConnections.h"
 #include "cuda/common/CudaCheck.h"
 #include "cuda/discrete_gradient/DiscreteGradientDevice.cuh"
+#include "cuda/morse_smale_complex/PointerJumpingDevice.cuh"
 #include "cuda/morse_smale_complex/SaddleConnectionsDevice.cuh"
 
 #include <thrust/copy.h>
@@ -66,6 +67,8 @@ __global__ void jumpKernel(SimplexId n, const SimplexId* root, SimplexId* next,
     *changed = 1;
 }
 
+} // namespace
+
 void pointerJump(thrust::device_vector<SimplexId>& root, const Monitor& monitor) {
   const SimplexId n = SimplexId(root.size());
   if (n == 0)
@@ -84,6 +87,8 @@ void pointerJump(thrust::device_vector<SimplexId>& root, const Monitor& monitor)
       return;
   }
 }
+
+namespace {
 
 // The boundary forest: steepest ascent over the box's surface
 // (cubical::boundarySuccessor).

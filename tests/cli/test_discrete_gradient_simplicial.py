@@ -202,4 +202,30 @@ with tempfile.TemporaryDirectory() as tmp:
     check(out is not None and out["critical_cells"] == [1, 0, 0, 0],
           f"square: {out and out['critical_cells']}")
 
+# ---- --backend gpu on a grid --------------------------------------------------------------
+# The device's result is TTK's critical cells as the CPU's; without a usable device, or
+# with a device memory budget too small (1 byte, any machine), the CPU runs and the
+# JSON says why.
+GRID = "headmr_48x62x42_uint8.raw"
+grid_expected = [reference[GRID]["msc_critical_points"][k] for k in KEYS]
+out = run_json(*raw_args(GRID), "--complex", "simplicial", "--backend", "gpu")
+if out is not None:
+    if out["backend"] == "gpu":
+        check(out["critical_cells"] == grid_expected and out["warnings"] == [],
+              f"--backend gpu on the device: {out['critical_cells']} {out['warnings']}")
+    else:
+        check(out["critical_cells"] == grid_expected
+              and out["warning_codes"] == ["gpu_unavailable"]
+              and "running on the CPU" in out["warnings"][0]
+              and "gradient (cpu)" in out["timings"],
+              f"--backend gpu without a device: {out['critical_cells']} {out['warnings']}")
+os.environ["TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES"] = "1"
+out = run_json(*raw_args(GRID), "--complex", "simplicial", "--backend", "gpu")
+del os.environ["TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES"]
+check(out is not None and out["backend"] == "cpu"
+      and out["critical_cells"] == grid_expected
+      and out["warning_codes"][0] in ("gpu_unavailable", "gpu_memory_insufficient")
+      and "running on the CPU" in out["warnings"][0],
+      f"--backend gpu within a 1-byte budget: {out and (out['backend'], out['warnings'])}")
+
 cli_helpers.finish()
