@@ -161,7 +161,7 @@ bool sameComplex(const smsc::Output& a, const smsc::Output& b) {
   return sameGradient(a.gradient, b.gradient) && a.rank == b.rank && maxima &&
          connections && a.ascendingManifold == b.ascendingManifold &&
          a.descendingManifold == b.descendingManifold &&
-         a.cellDescendingManifold == b.cellDescendingManifold &&
+         a.cellAscendingManifold == b.cellAscendingManifold &&
          sameArcs(a.saddle1Minimum, b.saddle1Minimum) &&
          sameArcs(a.saddleMaximum, b.saddleMaximum) &&
          a.boundaryMaxima == b.boundaryMaxima &&
