@@ -131,6 +131,18 @@ void writeCriticalPoints(topogpu::vtk::FilterRun& run,
   pd->SetActiveScalars("CellDimension");
 }
 
+// The cell data both separatrix ports have (TTK 1.2's), from either record kind.
+template <typename Records>
+void addSeparatrixCellData(vtkCellData* cd, const Records& records) {
+  cd->AddArray(column<vtkIdTypeArray>("SourceId", records.sourceId));
+  cd->AddArray(column<vtkIdTypeArray>("SeparatrixId", records.separatrixId));
+  cd->AddArray(column<vtkSignedCharArray>("SeparatrixType", records.separatrixType));
+  addFunctionRange(cd, records.functionMaximum, records.functionMinimum);
+  cd->AddArray(
+      column<vtkSignedCharArray>("NumberOfCriticalPointsOnBoundary", records.onBoundary));
+  cd->SetActiveScalars("SeparatrixType");
+}
+
 // Port 1: one polyline per V-path.
 void writeSeparatrices1(vtkPolyData* output, const msc::Separatrix1Records& records) {
   output->SetPoints(pointsOf(records.points));
@@ -140,29 +152,16 @@ void writeSeparatrices1(vtkPolyData* output, const msc::Separatrix1Records& reco
   pd->AddArray(column<vtkSignedCharArray>("CellDimension", records.cellDimension));
   pd->AddArray(column<vtkIdTypeArray>("CellId", records.cellId));
   vtkCellData* cd = output->GetCellData();
-  cd->AddArray(column<vtkIdTypeArray>("SourceId", records.sourceId));
+  addSeparatrixCellData(cd, records);
   cd->AddArray(column<vtkIdTypeArray>("DestinationId", records.destinationId));
-  cd->AddArray(column<vtkIdTypeArray>("SeparatrixId", records.separatrixId));
-  cd->AddArray(column<vtkSignedCharArray>("SeparatrixType", records.separatrixType));
-  addFunctionRange(cd, records.functionMaximum, records.functionMinimum);
-  cd->AddArray(
-      column<vtkSignedCharArray>("NumberOfCriticalPointsOnBoundary", records.onBoundary));
   cd->AddArray(column<vtkIdTypeArray>("Multiplicity", records.multiplicity));
-  cd->SetActiveScalars("SeparatrixType");
 }
 
 // Port 2: one polygon per wall cell.
 void writeSeparatrices2(vtkPolyData* output, const msc::Separatrix2Records& records) {
   output->SetPoints(pointsOf(records.points));
   output->SetPolys(cellsOf(records.offsets, records.connectivity));
-  vtkCellData* cd = output->GetCellData();
-  cd->AddArray(column<vtkIdTypeArray>("SourceId", records.sourceId));
-  cd->AddArray(column<vtkIdTypeArray>("SeparatrixId", records.separatrixId));
-  cd->AddArray(column<vtkSignedCharArray>("SeparatrixType", records.separatrixType));
-  addFunctionRange(cd, records.functionMaximum, records.functionMinimum);
-  cd->AddArray(
-      column<vtkSignedCharArray>("NumberOfCriticalPointsOnBoundary", records.onBoundary));
-  cd->SetActiveScalars("SeparatrixType");
+  addSeparatrixCellData(output->GetCellData(), records);
 }
 
 // What the segmentation port holds (the three switches).
