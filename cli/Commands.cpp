@@ -86,7 +86,8 @@ Command morseSmaleComplexCommand() {
                 "gradient, so off by default)"},
                {"--separatrices-out", "FILE",
                 "write the 1-separatrices (polylines along the V-paths, TTK's point and "
-                "cell arrays) as JSON (docs/cli.md, \"Separatrices file\")"},
+                "cell arrays) as JSON, or as VTK's .vtp when FILE ends in .vtp "
+                "(docs/cli.md, \"Separatrices file\")"},
                {"--persistence-pairs", "",
                 "cancel arcs in order of persistence and add the pairs (minimum, "
                 "1-saddle) and ((d-1)-saddle, maximum), and in 3D with the saddle "

@@ -43,6 +43,15 @@ void writeList(std::ofstream& file, const char* name, const std::vector<T>& valu
 void writeSeparatricesFile(const std::string& path, const std::string& complex,
                            int dimension,
                            const morse_smale_complex::Separatrix1Records& records) {
+  if (path.size() > 4 && path.compare(path.size() - 4, 4, ".vtp") == 0) {
+#if TOPOGPU_WITH_VTK
+    writeSeparatricesVtp(path, records);
+    return;
+#else
+    throw Error("this build has no VTK: --separatrices-out writes JSON only (got '" +
+                path + "')");
+#endif
+  }
   std::ofstream file(path);
   if (!file)
     throw Error("cannot write the separatrices file '" + path + "'");

@@ -3,6 +3,7 @@
 #include "TopoGPUArrays.h"
 #include "TopoGPUColouring.h"
 #include "TopoGPUFilterRun.h"
+#include "TopoGPUMscPolyData.h"
 
 #include "base/Timer.h"
 #include "core/morse_smale_complex/CubicalRecords.h"
@@ -11,20 +12,16 @@
 #include "core/morse_smale_complex/SimplicialRecords.h"
 #include "frontend/EnvironmentKnobs.h"
 
-#include <vtkCellArray.h>
 #include <vtkCellData.h>
 #include <vtkDataArray.h>
 #include <vtkDataSet.h>
-#include <vtkDoubleArray.h>
 #include <vtkFieldData.h>
 #include <vtkIdTypeArray.h>
 #include <vtkInformation.h>
 #include <vtkInformationVector.h>
 #include <vtkObjectFactory.h>
 #include <vtkPointData.h>
-#include <vtkPoints.h>
 #include <vtkPolyData.h>
-#include <vtkSignedCharArray.h>
 #include <vtkSmartPointer.h>
 
 #include <algorithm>
@@ -55,115 +52,6 @@ private:
   vtkDataSet* input_;
 };
 
-// A copy of a record column: ArrayT of the column's values, labelled (ids, types) or not.
-template <typename ArrayT, typename T>
-vtkSmartPointer<ArrayT> column(const char* name, const std::vector<T>& values,
-                               bool label = true) {
-  auto array = label ? labelArray<ArrayT>(name, vtkIdType(values.size()))
-                     : namedArray<ArrayT>(name, vtkIdType(values.size()));
-  std::copy(values.begin(), values.end(), array->GetPointer(0));
-  return array;
-}
-
-vtkSmartPointer<vtkPoints> pointsOf(const std::vector<double>& xyz) {
-  auto coordinates = vtkSmartPointer<vtkDoubleArray>::New();
-  coordinates->SetNumberOfComponents(3);
-  coordinates->SetNumberOfTuples(vtkIdType(xyz.size() / 3));
-  std::copy(xyz.begin(), xyz.end(), coordinates->GetPointer(0));
-  auto points = vtkSmartPointer<vtkPoints>::New();
-  points->SetData(coordinates);
-  return points;
-}
-
-vtkSmartPointer<vtkCellArray> cellsOf(const std::vector<SimplexId>& offsets,
-                                      const std::vector<SimplexId>& connectivity) {
-  auto o = vtkSmartPointer<vtkIdTypeArray>::New();
-  o->SetNumberOfTuples(vtkIdType(offsets.size()));
-  std::copy(offsets.begin(), offsets.end(), o->GetPointer(0));
-  auto c = vtkSmartPointer<vtkIdTypeArray>::New();
-  c->SetNumberOfTuples(vtkIdType(connectivity.size()));
-  std::copy(connectivity.begin(), connectivity.end(), c->GetPointer(0));
-  auto cells = vtkSmartPointer<vtkCellArray>::New();
-  cells->SetData(o, c);
-  return cells;
-}
-
-// The function range of each separatrix (double, as TTK 1.2's).
-void addFunctionRange(vtkCellData* cd, const std::vector<double>& maximum,
-                      const std::vector<double>& minimum) {
-  std::vector<double> difference(maximum.size());
-  for (std::size_t i = 0; i < maximum.size(); ++i)
-    difference[i] = maximum[i] - minimum[i];
-  cd->AddArray(column<vtkDoubleArray>("SeparatrixFunctionMaximum", maximum, false));
-  cd->AddArray(column<vtkDoubleArray>("SeparatrixFunctionMinimum", minimum, false));
-  cd->AddArray(column<vtkDoubleArray>("SeparatrixFunctionDifference", difference, false));
-}
-
-// Port 0: vertices at the critical cells (TTK's arrays, plus IsBoundaryMaximum).
-void writeCriticalPoints(topogpu::vtk::FilterRun& run,
-                         const msc::CriticalPointRecords& records) {
-  vtkPolyData* output = vtkPolyData::GetData(run.outputVector, 0);
-  const vtkIdType n = vtkIdType(records.size());
-  std::vector<SimplexId> offsets(static_cast<std::size_t>(n) + 1);
-  std::vector<SimplexId> connectivity(static_cast<std::size_t>(n));
-  for (vtkIdType i = 0; i <= n; ++i)
-    offsets[std::size_t(i)] = i;
-  std::copy(offsets.begin(), offsets.end() - 1, connectivity.begin());
-  output->SetPoints(pointsOf(records.points));
-  output->SetVerts(cellsOf(offsets, connectivity));
-  vtkPointData* pd = output->GetPointData();
-  pd->AddArray(column<vtkSignedCharArray>("CellDimension", records.cellDimension));
-  pd->AddArray(column<vtkIdTypeArray>("CellId", records.cellId));
-  // The value: the input scalar's type and name, as TTK's.
-  vtkSmartPointer<vtkDataArray> value;
-  value.TakeReference(run.scalars->NewInstance());
-  value->SetNumberOfComponents(1);
-  value->SetName(run.scalars->GetName() != nullptr ? run.scalars->GetName() : "Scalars");
-  value->SetNumberOfTuples(n);
-  for (vtkIdType i = 0; i < n; ++i)
-    value->SetTuple1(i, records.value[std::size_t(i)]);
-  pd->AddArray(value);
-  pd->AddArray(column<vtkSignedCharArray>("IsOnBoundary", records.isOnBoundary));
-  pd->AddArray(column<vtkIdTypeArray>("ttkVertexScalarField", records.vertexId));
-  pd->AddArray(column<vtkIdTypeArray>("ManifoldSize", records.manifoldSize));
-  pd->AddArray(
-      column<vtkSignedCharArray>("IsBoundaryMaximum", records.isBoundaryMaximum));
-  pd->SetActiveScalars("CellDimension");
-}
-
-// The cell data both separatrix ports have (TTK 1.2's), from either record kind.
-template <typename Records>
-void addSeparatrixCellData(vtkCellData* cd, const Records& records) {
-  cd->AddArray(column<vtkIdTypeArray>("SourceId", records.sourceId));
-  cd->AddArray(column<vtkIdTypeArray>("SeparatrixId", records.separatrixId));
-  cd->AddArray(column<vtkSignedCharArray>("SeparatrixType", records.separatrixType));
-  addFunctionRange(cd, records.functionMaximum, records.functionMinimum);
-  cd->AddArray(
-      column<vtkSignedCharArray>("NumberOfCriticalPointsOnBoundary", records.onBoundary));
-  cd->SetActiveScalars("SeparatrixType");
-}
-
-// Port 1: one polyline per V-path.
-void writeSeparatrices1(vtkPolyData* output, const msc::Separatrix1Records& records) {
-  output->SetPoints(pointsOf(records.points));
-  output->SetLines(cellsOf(records.offsets, records.connectivity));
-  vtkPointData* pd = output->GetPointData();
-  pd->AddArray(column<vtkSignedCharArray>("ttkMaskScalarField", records.mask));
-  pd->AddArray(column<vtkSignedCharArray>("CellDimension", records.cellDimension));
-  pd->AddArray(column<vtkIdTypeArray>("CellId", records.cellId));
-  vtkCellData* cd = output->GetCellData();
-  addSeparatrixCellData(cd, records);
-  cd->AddArray(column<vtkIdTypeArray>("DestinationId", records.destinationId));
-  cd->AddArray(column<vtkIdTypeArray>("Multiplicity", records.multiplicity));
-}
-
-// Port 2: one polygon per wall cell.
-void writeSeparatrices2(vtkPolyData* output, const msc::Separatrix2Records& records) {
-  output->SetPoints(pointsOf(records.points));
-  output->SetPolys(cellsOf(records.offsets, records.connectivity));
-  addSeparatrixCellData(output->GetCellData(), records);
-}
-
 // What the segmentation port holds (the three switches).
 struct SegmentationSwitches {
   bool ascending, descending, final;
@@ -178,18 +66,20 @@ void writeSegmentation(topogpu::vtk::FilterRun& run, const SegmentationSwitches&
                        const std::vector<msc::ManifoldLabel>& cellAscending) {
   vtkDataSet* segmentation = vtkDataSet::GetData(run.outputVector, 3);
   segmentation->ShallowCopy(run.input);
+  auto column = [](const char* name, const auto& values) {
+    auto array = labelArray<vtkIdTypeArray>(name, vtkIdType(values.size()));
+    std::copy(values.begin(), values.end(), array->GetPointer(0));
+    return array;
+  };
   if (on.ascending) {
-    segmentation->GetPointData()->AddArray(
-        column<vtkIdTypeArray>("AscendingManifold", ascending));
+    segmentation->GetPointData()->AddArray(column("AscendingManifold", ascending));
     if (vtkIdType(cellAscending.size()) == run.input->GetNumberOfCells())
-      segmentation->GetCellData()->AddArray(
-          column<vtkIdTypeArray>("AscendingManifold", cellAscending));
+      segmentation->GetCellData()->AddArray(column("AscendingManifold", cellAscending));
   }
   if (on.descending)
-    segmentation->GetPointData()->AddArray(
-        column<vtkIdTypeArray>("DescendingManifold", descending));
+    segmentation->GetPointData()->AddArray(column("DescendingManifold", descending));
   if (on.final)
-    segmentation->GetPointData()->AddArray(column<vtkIdTypeArray>(
+    segmentation->GetPointData()->AddArray(column(
         "MorseSmaleManifold", msc::simplicial::morseSmaleLabels(descending, ascending)));
 }
 
@@ -251,12 +141,16 @@ msc::RecordSwitches switchesOf(vtkTopoGPUMorseSmaleComplex* self) {
 // Ports 0-2 from the records (a port switched off stays empty).
 void writeRecords(topogpu::vtk::FilterRun& run, const msc::Records& records,
                   const msc::RecordSwitches& on, bool walls) {
+  namespace tv = topogpu::vtk;
   if (on.criticalPoints)
-    writeCriticalPoints(run, records.criticalPoints);
+    tv::writeCriticalPoints(vtkPolyData::GetData(run.outputVector, 0),
+                            records.criticalPoints, run.scalars);
   if (on.descending1 || on.ascending1 || on.saddleConnectors)
-    writeSeparatrices1(vtkPolyData::GetData(run.outputVector, 1), records.separatrices1);
+    tv::writeSeparatrices1(vtkPolyData::GetData(run.outputVector, 1),
+                           records.separatrices1);
   if (walls)
-    writeSeparatrices2(vtkPolyData::GetData(run.outputVector, 2), records.separatrices2);
+    tv::writeSeparatrices2(vtkPolyData::GetData(run.outputVector, 2),
+                           records.separatrices2);
 }
 
 } // namespace

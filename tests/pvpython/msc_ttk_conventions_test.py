@@ -33,8 +33,10 @@ from paraview import servermanager  # noqa: E402
 from paraview.simple import *  # noqa: E402,F401,F403
 from vtkmodules.numpy_interface import dataset_adapter as dsa  # noqa: E402
 from vtkmodules.util import numpy_support  # noqa: E402
-from vtkmodules.vtkCommonCore import VTK_DOUBLE, VTK_FLOAT, VTK_INT, vtkPoints  # noqa: E402
+from vtkmodules.vtkCommonCore import (VTK_CHAR, VTK_DOUBLE, VTK_FLOAT, VTK_INT,  # noqa: E402
+                                       VTK_SIGNED_CHAR, vtkPoints)
 from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkUnstructuredGrid  # noqa: E402
+from vtkmodules.vtkIOXML import vtkXMLPolyDataReader  # noqa: E402
 
 PLUGIN, DATA, CASE = pv_helpers.load_plugin(globals())
 
@@ -240,7 +242,8 @@ def case_simplicial_image():
 def case_cli():
     """The CLI's --separatrices-out file (a separate front end, written from the core's
     records) equals port 1 on the same field, both complexes: counts, every cell array,
-    the polylines and their points."""
+    the polylines and their points; and its .vtp file, read back by VTK, holds port 1's
+    arrays with their types."""
     cli = os.environ.get("TOPOGPU_CLI", "")
     if not cli:
         print("cli: no TOPOGPU_CLI, skipped")
@@ -253,12 +256,14 @@ def case_cli():
         raw = os.path.join(tmp, "f.raw")
         values.tofile(raw)
         for complex_ in ("Simplicial", "Cubical"):
+            def write(path):
+                r = subprocess.run([cli, "msc", "--raw", raw, "--dims", "8,7,6", "--type",
+                                    "uint8", "--complex", complex_.lower(),
+                                    "--separatrices-out", path], capture_output=True,
+                                   text=True, timeout=120)
+                assert r.returncode == 0, r.stderr
             path = os.path.join(tmp, complex_ + ".json")
-            r = subprocess.run([cli, "msc", "--raw", raw, "--dims", "8,7,6", "--type",
-                                "uint8", "--complex", complex_.lower(),
-                                "--separatrices-out", path], capture_output=True,
-                               text=True, timeout=120)
-            assert r.returncode == 0, r.stderr
+            write(path)
             with open(path) as f:
                 sep = json.load(f)
             out = run(source, Complex=complex_, ComputeSaddleConnectors=1)
@@ -274,6 +279,26 @@ def case_cli():
             assert np.array_equal(numpy_support.vtk_to_numpy(lines.GetConnectivityArray()),
                                   sep["connectivity"])
             assert np.allclose(np.asarray(poly.Points).ravel(), sep["points"])
+            # the .vtp file: port 1 itself, read back by VTK's reader
+            vtp = os.path.join(tmp, complex_ + ".vtp")
+            write(vtp)
+            reader = vtkXMLPolyDataReader()
+            reader.SetFileName(vtp)
+            reader.Update()
+            read = reader.GetOutput()
+            assert read.GetNumberOfLines() == out[1].GetNumberOfLines()
+            for data, theirs in ((read.GetCellData(), out[1].GetCellData()),
+                                 (read.GetPointData(), out[1].GetPointData())):
+                assert data.GetNumberOfArrays() == theirs.GetNumberOfArrays()
+                for k in range(theirs.GetNumberOfArrays()):
+                    a = theirs.GetArray(k)
+                    b = data.GetArray(a.GetName())
+                    # (VTK's XML reader gives signed char back as char: same bytes)
+                    assert b is not None and b.GetDataTypeSize() == a.GetDataTypeSize() \
+                        and (a.GetDataType() in (VTK_CHAR, VTK_SIGNED_CHAR)
+                             or b.GetDataType() == a.GetDataType()), a.GetName()
+                    assert np.array_equal(numpy_support.vtk_to_numpy(a),
+                                          numpy_support.vtk_to_numpy(b)), a.GetName()
 
 
 pv_helpers.run_case(globals(), CASE)
