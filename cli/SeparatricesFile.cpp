@@ -1,8 +1,8 @@
 #include "SeparatricesFile.h"
 
 #include <array>
+#include <charconv>
 #include <fstream>
-#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -23,18 +23,28 @@ std::unique_ptr<morse_smale_complex::PointGeometry> domainPoints(const Arguments
 
 namespace {
 
+// Numbers in their shortest round-trip form (std::to_chars), a buffer at a time: the
+// file can hold millions of them.
 template <typename T>
 void writeList(std::ofstream& file, const char* name, const std::vector<T>& values,
                bool first = false) {
   file << (first ? "" : ",") << "\"" << name << "\":[";
+  std::array<char, 1 << 16> buffer;
+  char* at = buffer.data();
+  char* const end = buffer.data() + buffer.size();
   for (std::size_t i = 0; i < values.size(); ++i) {
+    if (end - at < 32) {
+      file.write(buffer.data(), at - buffer.data());
+      at = buffer.data();
+    }
     if (i)
-      file << ',';
+      *at++ = ',';
     if constexpr (std::is_same_v<T, signed char>)
-      file << int(values[i]);
+      at = std::to_chars(at, end, int(values[i])).ptr;
     else
-      file << values[i];
+      at = std::to_chars(at, end, values[i]).ptr;
   }
+  file.write(buffer.data(), at - buffer.data());
   file << ']';
 }
 
@@ -55,7 +65,6 @@ void writeSeparatricesFile(const std::string& path, const std::string& complex,
   std::ofstream file(path);
   if (!file)
     throw Error("cannot write the separatrices file '" + path + "'");
-  file.precision(std::numeric_limits<double>::max_digits10);
   file << "{\"format\":\"topogpu-separatrices1\",\"version\":1,\"complex\":\"" << complex
        << "\",\"dimension\":" << dimension << ",\"count\":" << records.size();
   writeList(file, "points", records.points);
