@@ -85,6 +85,10 @@ Command morseSmaleComplexCommand() {
                 "simplicial complex: also count the 1-separatrices as TTK 1.2's "
                 "MorseSmaleComplex does (\"separatrices1\"; a second pass over the "
                 "gradient, so off by default)"},
+               {"--separatrices-out", "FILE",
+                "write the 1-separatrices (polylines along the V-paths, TTK's point and "
+                "cell arrays) as JSON, or as VTK's .vtp when FILE ends in .vtp "
+                "(docs/cli.md, \"Separatrices file\")"},
                {"--persistence-pairs", "",
                 "cancel arcs in order of persistence and add the pairs (minimum, "
                 "1-saddle) and ((d-1)-saddle, maximum), and in 3D with the saddle "

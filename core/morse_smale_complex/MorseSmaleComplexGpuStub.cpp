@@ -7,7 +7,7 @@
 
 namespace topogpu::gpu {
 
-void computeMorseSmaleComplex(const cubical::Grid&, const ScalarArrayView&, bool,
+void computeMorseSmaleComplex(const cubical::Grid&, const ScalarArrayView&, bool, bool,
                               const Monitor&, morse_smale_complex::Output&) {
   throwNoCuda("morse-smale complex");
 }

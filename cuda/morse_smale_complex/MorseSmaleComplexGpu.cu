@@ -382,8 +382,8 @@ void saddleExtremumArcs(const cubical::Grid& grid,
 } // namespace
 
 void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& values,
-                              bool saddleConnections, const Monitor& monitor,
-                              morse_smale_complex::Output& out) {
+                              bool saddleConnections, bool keepVertexOrder,
+                              const Monitor& monitor, morse_smale_complex::Output& out) {
   translateCudaFailures("morse-smale complex", [&] {
     RunReport& report = out.report;
     const SimplexId n = values.size;
@@ -511,6 +511,8 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
     stageDone("arcs");
     report.timings.emplace_back("arcs (gpu)", timer.seconds());
 
+    if (keepVertexOrder)
+      download(order, out.rank);
     order = thrust::device_vector<SimplexId>();
     // Stage 3 on the gradient still on the device.
     if (saddleConnections && d == 3 && !critical[1].empty() && !critical[2].empty())
