@@ -103,6 +103,18 @@ TOPOGPU_HD bool anchorValid(const Dims& d, const SimplexId c[3], int mask) {
   return true;
 }
 
+// Simplices of one type are numbered by their base vertex in the box of valid anchors
+// (the grid shrunk by one along each axis of the span mask), x fastest: the box's size
+// and the base's index in it.
+TOPOGPU_HD SimplexId boxCellCount(const Dims& d, int mask) {
+  return (d.n[0] - (mask & 1)) * (d.n[1] - ((mask >> 1) & 1)) *
+         (d.n[2] - ((mask >> 2) & 1));
+}
+TOPOGPU_HD SimplexId boxIndex(const Dims& d, const SimplexId base[3], int mask) {
+  return base[0] +
+         (d.n[0] - (mask & 1)) * (base[1] + (d.n[1] - ((mask >> 1) & 1)) * base[2]);
+}
+
 // Triangle types: (S1, S2) with S1 a proper non-empty subset of S2.
 struct TriangleType {
   int s1, s2;

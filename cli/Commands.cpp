@@ -22,8 +22,9 @@ std::vector<OptionSpec> runOptions() {
 
 OptionSpec complexOption() {
   return {"--complex", "cubical|simplicial",
-          "the cell complex of the gradient: cubical (grids; the default there) or "
-          "simplicial (vertices, edges, triangles, tets; the default on meshes)"};
+          "the cell complex of the gradient: simplicial (vertices, edges, triangles, "
+          "tets: TTK's complex, the default) or cubical (a grid's vertices, edges, "
+          "squares and voxels: the gMSC paper's, fastest on the GPU; grids only)"};
 }
 
 namespace {
@@ -57,11 +58,11 @@ Command discreteGradientCommand() {
               runOptions()}),
       "Counts the critical cells of each dimension (JSON key \"critical_cells\": "
       "[n0, n1, n2, n3], n3 = 0 in 2D): minima, 1-saddles, 2-saddles, maxima of the "
-      "lower-star filtration. --complex cubical (the default on grids): the grid's "
-      "vertices, edges, squares and voxels; an axis of one point is squeezed out (2D). "
-      "--complex simplicial (the default, and the only choice, on meshes): vertices, "
-      "edges, triangles, tets, as TTK's DiscreteGradient (its critical cells are "
-      "TTK's); adds \"simplices\": [V, E, F, T].",
+      "lower-star filtration. --complex simplicial (the default, and the only choice "
+      "on meshes): vertices, edges, triangles, tets (a grid's Freudenthal split), as "
+      "TTK's DiscreteGradient (its critical cells are TTK's); adds \"simplices\": "
+      "[V, E, F, T]. --complex cubical (grids): the grid's vertices, edges, squares and "
+      "voxels; an axis of one point is squeezed out (2D); other counts than TTK's.",
       runDiscreteGradient};
 }
 
@@ -85,6 +86,10 @@ Command morseSmaleComplexCommand() {
                 "MorseSmaleComplex does (\"separatrices1\") and the 2-separatrices' "
                 "walls (\"separatrices2\"; passes over the gradient, so off by "
                 "default)"},
+               {"--separatrices-out", "FILE",
+                "write the 1-separatrices (polylines along the V-paths, TTK's point and "
+                "cell arrays) as JSON, or as VTK's .vtp when FILE ends in .vtp "
+                "(docs/cli.md, \"Separatrices file\")"},
                {"--persistence-pairs", "",
                 "cancel arcs in order of persistence and add the pairs (minimum, "
                 "1-saddle) and ((d-1)-saddle, maximum), and in 3D with the saddle "
@@ -103,8 +108,8 @@ Command morseSmaleComplexCommand() {
       "\"saddle1_saddle2_multiplicity_sum\"). --persistence-pairs adds "
       "\"persistence_pairs\": {\"pairs\": [[dim, birth_rank, death_rank, birth_cell, "
       "death_cell, birth_value, death_value], ...], \"essential_minima\", "
-      "\"saddles_left\", \"maxima_left\"}. --complex simplicial (the default on "
-      "meshes, any --triangulation): the same keys on the simplicial gradient (ids are "
+      "\"saddles_left\", \"maxima_left\"} (cubical complex). --complex simplicial (the "
+      "default, any --triangulation): the same keys on the simplicial gradient (ids are "
       "simplex ids; --details lists simplices as vertex lists), \"simplices\", and "
       "with --separatrices TTK 1.2's separatrix counts as \"separatrices1\".",
       runMorseSmaleComplex};

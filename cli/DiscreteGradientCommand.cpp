@@ -35,13 +35,11 @@ void addCounts(const std::array<SimplexId, 4>& n, int dimension, CommandResult& 
 
 } // namespace
 
-// "cubical" or "simplicial" from --complex; without it, cubical on the implicit grid and
-// simplicial on any stored triangulation: a mesh file, or a grid stored as its tets by
-// --triangulation explicit or gale-* (GALE and the explicit backend hold simplices, so
-// that is what a user asking for them expects to run).
+// "cubical" or "simplicial" from --complex; without it, simplicial everywhere: TTK's
+// complex, so that discrete-gradient and msc agree with critical-points (the cubical
+// complex is asked for by name, and runs on the implicit grid only).
 std::string chooseComplex(const Arguments& args, const Domain& domain) {
-  std::string complex =
-      args.get("--complex", domain.implicitTriangulation() ? "cubical" : "simplicial");
+  std::string complex = args.get("--complex", "simplicial");
   if (complex != "cubical" && complex != "simplicial")
     throw Error("--complex must be cubical or simplicial, got '" + complex + "'");
   if (complex == "cubical" && !domain.implicitTriangulation()) {
@@ -56,7 +54,7 @@ std::string chooseComplex(const Arguments& args, const Domain& domain) {
                   "complex is simplicial); drop --triangulation or use --complex "
                   "simplicial");
     throw Error("the cubical complex needs a regular grid (--raw, or a .vti); '" + input +
-                "' is a mesh: use --complex simplicial (the default on meshes)");
+                "' is a mesh: use --complex simplicial (the default)");
   }
   return complex;
 }

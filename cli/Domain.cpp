@@ -249,8 +249,8 @@ MaskedGridCells dropZeroValued(Domain& domain, const std::array<SimplexId, 3>& d
 }
 
 void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
-              CommandContext& context, std::vector<std::int32_t>& cells32,
-              int dimension) {
+              CommandContext& context, std::vector<std::int32_t>& cells32, int dimension,
+              bool keepPoints) {
   gale::Parameters parameters;
   parameters.segmentCapacity = args.integer("--segment-size", 100, 1, 1 << 30);
   parameters.cacheSegments =
@@ -280,7 +280,8 @@ void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
                                            parameters);
   }
   domain.holder = std::move(gale); // the explicit mesh GALE took its cells from goes
-  std::vector<double>().swap(domain.points);
+  if (!keepPoints || args.has("--raw"))
+    std::vector<double>().swap(domain.points);
   domain.triangulation = kind;
   domain.triangulationSeconds += timer.seconds();
   domain.inputTimings.emplace_back("GALE initialization", timer.seconds());
@@ -291,7 +292,8 @@ void makeGale(Domain& domain, const Arguments& args, const std::string& kind,
 
 } // namespace
 
-Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale) {
+Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale,
+                  bool keepPoints) {
   if (args.has("--raw") == args.has("--mesh"))
     throw Error("give exactly one input: --raw FILE or --mesh FILE (see 'topogpu " +
                 context.command + " --help')");
@@ -311,8 +313,8 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
     gpuContext = std::async(std::launch::async,
                             [] { gpu::galeGpuProducerFactory()->startContext(); });
   const Timer readTimer;
-  Domain domain =
-      args.has("--raw") ? loadRaw(args, context) : loadMesh(args, context, gale);
+  Domain domain = args.has("--raw") ? loadRaw(args, context)
+                                    : loadMesh(args, context, gale || keepPoints);
   domain.inputTimings.emplace_back("read", readTimer.seconds());
   for (const char* flag : {"--raw", "--mesh"}) {
     if (args.has(flag))
@@ -356,7 +358,7 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale)
     domain.triangulationSeconds = timer.seconds();
     domain.inputTimings.emplace_back("explicit triangulation", timer.seconds());
   } else if (gale) {
-    makeGale(domain, args, kind, context, galeCells, dimension);
+    makeGale(domain, args, kind, context, galeCells, dimension, keepPoints);
   } else if (kind == "implicit" && !domain.implicitTriangulation()) {
     throw Error("--triangulation implicit needs a grid (--raw or .vti); '" +
                 domain.input + "' is a mesh");

@@ -64,8 +64,10 @@ std::vector<OptionSpec> domainOptions();
 std::vector<OptionSpec> galeOptions();
 
 // Reads the domain the options name; every problem -> Error naming it. withGale: the
-// command accepts --triangulation gale-cpu|gale-gpu (and the GALE options).
-Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale = false);
+// command accepts --triangulation gale-cpu|gale-gpu (and the GALE options). keepPoints:
+// a mesh's point coordinates stay in Domain::points (msc --separatrices-out).
+Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale = false,
+                  bool keepPoints = false);
 
 #if TOPOGPU_WITH_VTK
 // .vtu .vtp .vti .vtk through VTK's readers and the filters' adaptor (VtkInput.cxx).

@@ -1,15 +1,16 @@
 // `topogpu msc`: the domain loader (grids only), the core call, critical cells, arcs,
 // boundary maxima and unlabelled counts in the shared envelope; --details writes the
 // complex itself for oracle tests; --persistence-pairs adds the pairs of the arc
-// cancellation.
+// cancellation; --separatrices-out writes the 1-separatrices (SeparatricesFile.h).
 #include "Commands.h"
 #include "Domain.h"
 #include "Report.h"
+#include "SeparatricesFile.h"
 
 #include "base/Timer.h"
+#include "core/morse_smale_complex/CubicalRecords.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/Persistence.h"
-#include "frontend/VertexOrderCache.h"
 
 #include <array>
 #include <fstream>
@@ -90,7 +91,8 @@ JsonObject persistenceJson(const morse_smale_complex::Persistence& persistence) 
 
 int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   const RunOptions run = parseRunOptions(args);
-  Domain domain = loadDomain(args, context, true);
+  const bool separatricesOut = args.has("--separatrices-out");
+  Domain domain = loadDomain(args, context, true, separatricesOut);
   if (chooseComplex(args, domain) == "simplicial")
     return runSimplicialMorseSmaleComplex(args, context, domain);
   if (args.has("--separatrices"))
@@ -103,20 +105,16 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   morse_smale_complex::Parameters parameters{run.backend};
   const bool noSaddleConnections = args.has("--no-saddle-connections");
   parameters.computeSaddleConnections = !noSaddleConnections;
-  // The persistence pairs read the vertex order the complex was built with: sorted once
-  // (each repeat sorts its own, as a run without the pairs does).
+  // The persistence pairs and the separatrices read the vertex order the complex was
+  // built with, which it keeps.
   const bool pairs = args.has("--persistence-pairs");
-  std::unique_ptr<frontend::VertexOrderCache> orders;
+  parameters.keepVertexOrder = pairs || separatricesOut;
   domain.visit([&](auto& triangulation) {
     for (int r = 0; r < run.repeat; ++r) {
       // Wall time of the whole call (stage timings may overlap: the GPU's downloads run
       // beside the later stages), transfers included; the previous repeat's result is
       // released before the clock starts.
       output = morse_smale_complex::Output();
-      if (pairs) {
-        orders = std::make_unique<frontend::VertexOrderCache>();
-        parameters.vertexOrder = orders->source();
-      }
       const Timer wall;
       morse_smale_complex::execute(triangulation, domain.values, parameters, Monitor{},
                                    output);
@@ -164,9 +162,7 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   if (pairs) {
     Timer timer;
     morse_smale_complex::Persistence persistence;
-    bool reused = false;
-    const SharedVertexOrder order = orders->orderOf(domain.values, Monitor{}, reused);
-    morse_smale_complex::computePersistence(output, domain.values, order->data(),
+    morse_smale_complex::computePersistence(output, domain.values, output.rank.data(),
                                             persistence);
     output.report.timings.emplace_back("persistence pairs (cpu)", timer.seconds());
     result.fields.add("persistence_pairs", persistenceJson(persistence));
@@ -189,6 +185,18 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
   }
   if (args.has("--details"))
     writeDetails(args.get("--details"), output);
+  if (separatricesOut) {
+    const Timer timer;
+    morse_smale_complex::RecordSwitches on;
+    on.criticalPoints = false;
+    on.saddleConnectors = !noSaddleConnections;
+    morse_smale_complex::Records records;
+    morse_smale_complex::buildRecords(output, domain.values, *domainPoints(args, domain),
+                                      on, records);
+    writeSeparatricesFile(args.get("--separatrices-out"), "cubical",
+                          output.gradient.grid.dimension, records.separatrices1);
+    output.report.timings.emplace_back("separatrices file", timer.seconds());
+  }
   result.report = output.report;
   printResult(context, domain, result);
   return 0;

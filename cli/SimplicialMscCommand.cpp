@@ -4,16 +4,19 @@
 // JSON (critical cells, arcs with multiplicities, boundary maxima, unlabelled counts),
 // plus, with --separatrices, TTK 1.2's own separatrix counts
 // (core/discrete_gradient/SimplicialSeparatrices.h, "separatrices1") for the parity
-// tests. --details writes the complex itself. The grid path (cubical complex) stays in
+// tests. --details writes the complex itself, --separatrices-out its 1-separatrices
+// (SeparatricesFile.h). The grid path (cubical complex) stays in
 // MorseSmaleComplexCommand.cpp.
 #include "Commands.h"
 #include "Domain.h"
 #include "GaleReport.h"
 #include "Report.h"
+#include "SeparatricesFile.h"
 
 #include "base/Timer.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
+#include "core/morse_smale_complex/SimplicialRecords.h"
 #include "core/morse_smale_complex/SimplicialSeparatrices2.h"
 
 #include <algorithm>
@@ -127,6 +130,9 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
   smsc::Parameters parameters;
   parameters.backend = run.backend;
   parameters.computeSaddleConnections = connectors;
+  const bool separatricesOut = args.has("--separatrices-out");
+  parameters.keepConnectionPaths = connectors && separatricesOut;
+  morse_smale_complex::Records records;
   domain.visitWithGale([&](auto& triangulation) {
     for (int r = 0; r < run.repeat; ++r) {
       const Timer wall;
@@ -150,6 +156,17 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
     }
     if (args.has("--details"))
       writeDetails(args.get("--details"), triangulation, output);
+    if (separatricesOut) {
+      const Timer timer;
+      morse_smale_complex::RecordSwitches on;
+      on.criticalPoints = false;
+      on.saddleConnectors = connectors;
+      smsc::buildRecords(triangulation, output, domain.values,
+                         *domainPoints(args, domain), on, records);
+      writeSeparatricesFile(args.get("--separatrices-out"), "simplicial",
+                            output.gradient.dimension, records.separatrices1);
+      output.report.timings.emplace_back("separatrices file", timer.seconds());
+    }
   });
   const sg::Output& gradient = output.gradient;
   result.fields.add("complex", "simplicial");

@@ -2,8 +2,8 @@
 
     xvfb-run -a pvbatch examples/morse_smale_complex_demo.py --plugin build/.../TopoGPU.so --output out
 
-Writes OUTPUT/field.vti (the input), OUTPUT/critical_points.vtu (CellDimension, CellId,
-RTData, IsOnBoundary, ManifoldSize, IsBoundaryMaximum), OUTPUT/separatrices.vtu (the
+Writes OUTPUT/field.vti (the input), OUTPUT/critical_points.vtp (CellDimension, CellId,
+RTData, IsOnBoundary, ManifoldSize, IsBoundaryMaximum), OUTPUT/separatrices.vtp (the
 1-separatrices as poly lines: SourceId, DestinationId, SeparatrixType, Multiplicity, ...),
 OUTPUT/segmentation.vti (DescendingManifold, AscendingManifold, MorseSmaleManifold) and
 OUTPUT/morse_smale_complex.png (critical points and separatrices over a slice of the
@@ -39,7 +39,7 @@ msc.Backend = "Auto"
 msc.UpdatePipeline()
 
 SaveData(os.path.join(args.output, "field.vti"), proxy=field)
-for port, name in ((0, "critical_points.vtu"), (1, "separatrices.vtu"), (3, "segmentation.vti")):
+for port, name in ((0, "critical_points.vtp"), (1, "separatrices.vtp"), (3, "segmentation.vti")):
     SaveData(os.path.join(args.output, name), proxy=OutputPort(msc, port))
 
 points = dsa.WrapDataObject(servermanager.Fetch(msc, idx=0))

@@ -10,4 +10,11 @@ void computeDiscreteGradient(const cubical::Grid&, const ScalarArrayView&, const
   throwNoCuda("discrete gradient");
 }
 
+void computeSimplicialGradient(const discrete_gradient::simplicial::GridSimplices&,
+                               const ScalarArrayView&, const Monitor&,
+                               SimplicialGradientArrays&, std::vector<SimplexId>*,
+                               RunReport&) {
+  throwNoCuda("simplicial discrete gradient");
+}
+
 } // namespace topogpu::gpu

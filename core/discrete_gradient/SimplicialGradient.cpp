@@ -1,5 +1,7 @@
 #include "SimplicialGradient.h"
 
+#include "core/discrete_gradient/DiscreteGradientGpu.h"
+
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/gale/GaleTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -40,6 +42,31 @@ std::vector<SimplexId> selectCells(const std::vector<std::uint8_t>& bytes,
         *out++ = i;
   });
   return cells;
+}
+
+std::size_t gridDeviceBytes(const grid::Dims& dims, const ScalarArrayView& values) {
+  const GridSimplices g = gridSimplicesOf(dims);
+  const std::size_t n = std::size_t(values.size);
+  std::size_t simplices = 0;
+  for (int d = 0; d <= dims.dimension; ++d)
+    simplices += std::size_t(simplexCount(g, d));
+  // The vertex order's sort (values, keys, indices and scratch, as the critical points),
+  // then the order, one byte per simplex and the compacted critical simplices with
+  // their highest vertices (fewer than half the vertices in practice).
+  const std::size_t sort = n * (3 * scalarTypeSize(values.type) + 5 * sizeof(SimplexId));
+  const std::size_t gradient = n * sizeof(SimplexId) + simplices + n * sizeof(SimplexId);
+  return std::max(sort, gradient);
+}
+
+void runGridGpu(const grid::Dims& dims, const ScalarArrayView& values,
+                const Monitor& monitor, Output& output,
+                std::vector<SimplexId>* keepOrder) {
+  gpu::SimplicialGradientArrays arrays;
+  gpu::computeSimplicialGradient(gridSimplicesOf(dims), values, monitor, arrays,
+                                 keepOrder, output.report);
+  output.gradient = std::move(arrays.gradient);
+  output.criticalCells = std::move(arrays.criticalCells);
+  output.criticalVertices = std::move(arrays.criticalVertices);
 }
 
 } // namespace detail

@@ -26,8 +26,12 @@
 #include "base/ScalarArray.h"
 #include "base/Timer.h"
 #include "base/Types.h"
+#include "core/common/BackendSelection.h"
+#include "core/common/Fallback.h"
 #include "core/common/TriangulationTraits.h"
 #include "core/common/VertexOrder.h"
+#include "core/discrete_gradient/GridSimplicialForest.h"
+#include "core/discrete_gradient/GridSimplicialLowerStar.h"
 #include "core/discrete_gradient/SimplicialLowerStar.h"
 #include "triangulation/Relations.h"
 
@@ -58,7 +62,9 @@ constexpr Relations kRequiredRelations =
 constexpr Relations kPairRelations = VE | EV | EF | FE | FT | TF | FV;
 
 struct Parameters {
-  Backend backend = Backend::Auto; // the simplicial gradient runs on the CPU
+  // Auto: the GPU on implicit grids when there is one and the data fits; meshes run on
+  // the CPU.
+  Backend backend = Backend::Auto;
   // The vertex order: the front end's (sorted once per field), else its own.
   VertexOrderSource vertexOrder{};
 };
@@ -202,6 +208,83 @@ SimplexId highestVertex(const Triangulation& tri, int dim, SimplexId id,
 std::vector<SimplexId> selectCells(const std::vector<std::uint8_t>& bytes,
                                    std::uint8_t code, SimplexId& unassigned);
 
+// Device memory the grid's GPU path needs, for resolveBackend.
+std::size_t gridDeviceBytes(const grid::Dims& dims, const ScalarArrayView& values);
+
+// The grid's GPU path (cuda/discrete_gradient/SimplicialGradientGpu.cu): vertex order,
+// gradient, critical cells and their highest vertices; keepOrder as execute's.
+void runGridGpu(const grid::Dims& dims, const ScalarArrayView& values,
+                const Monitor& monitor, Output& output,
+                std::vector<SimplexId>* keepOrder);
+
+} // namespace detail
+
+namespace detail {
+
+// The CPU path after the precondition: vertex order, lower stars, critical cells. It
+// (re)writes every array it fills, so it may follow a failed GPU run.
+template <typename Triangulation>
+void runCpu(Triangulation& tri, const ScalarArrayView& values,
+            const Parameters& parameters, const Monitor& monitor, Output& output,
+            std::vector<SimplexId>* keepOrder) {
+  const int dim = output.dimension;
+  VertexOrderView order =
+      vertexOrderOf(parameters.vertexOrder, values,
+                    monitor.stage(kPreconditionEnd, kOrderEnd), output.report);
+  monitor.checkAbort();
+
+  Timer timer;
+  std::array<std::uint8_t*, 4> bytes{};
+  for (int k = 0; k <= dim; ++k) {
+    output.gradient[k].assign(std::size_t(output.simplexCounts[k]), kUnassigned);
+    bytes[k] = output.gradient[k].data();
+  }
+  const SimplexId n = tri.getNumberOfVertices();
+  tbb::enumerable_thread_specific<LowerStar> scratch;
+  const SimplexId chunks = std::max<SimplexId>(1, std::min<SimplexId>(16, n / 65536));
+  for (SimplexId k = 0; k < chunks; ++k) {
+    // One lower star writes only its own simplices: any visiting order gives the same
+    // gradient, so the backend's (GALE: segment by segment) is used.
+    parallelForVertexBlocks(
+        tri, n * k / chunks, n * (k + 1) / chunks, [&](SimplexId first, SimplexId last) {
+          if constexpr (isGridTriangulation<Triangulation>) {
+            // the kernel's function, from the grid's stencil
+            const GridSimplices g = gridSimplicesOf(tri.dims());
+            const GradientBytes out{{bytes[0], bytes[1], bytes[2], bytes[3]}};
+            for (SimplexId v = first; v < last; ++v)
+              processGridLowerStar(g, v, order.data(), out);
+          } else {
+            LowerStar& ls = scratch.local();
+            for (SimplexId p = first; p < last; ++p)
+              processLowerStar(tri, vertexAtPosition(tri, p), order.data(), ls, bytes);
+          }
+        });
+    monitor.checkAbort();
+    monitor.report(kOrderEnd + (kGradientEnd - kOrderEnd) * double(k + 1) / chunks);
+  }
+  output.report.timings.emplace_back("gradient (cpu)", timer.seconds());
+
+  timer.reset();
+  for (int k = 0; k <= dim; ++k) {
+    // Every simplex lies in the lower star of its highest vertex: an unassigned byte
+    // means the triangulation's relations disagree with each other.
+    SimplexId lost = 0;
+    output.criticalCells[k] = selectCells(output.gradient[k], kCritical, lost);
+    if (lost > 0)
+      throw Error("internal error: the discrete gradient left " + std::to_string(lost) +
+                  " simplices of dimension " + std::to_string(k) + " unclassified");
+    auto& top = output.criticalVertices[k];
+    const auto& ids = output.criticalCells[k];
+    top.resize(ids.size());
+    tbb::parallel_for(std::size_t(0), ids.size(), [&](std::size_t i) {
+      top[i] = highestVertex(tri, k, ids[i], order.data());
+    });
+  }
+  output.report.timings.emplace_back("critical cells (cpu)", timer.seconds());
+  if (keepOrder != nullptr)
+    order.moveTo(*keepOrder);
+}
+
 } // namespace detail
 
 template <typename Triangulation>
@@ -210,11 +293,6 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
              std::vector<SimplexId>* keepOrder) {
   output.clear();
   validateVertexField(tri.getNumberOfVertices(), values);
-  if (parameters.backend == Backend::Gpu)
-    output.report.warnings.push_back(
-        {WarningCode::NoGpuPath,
-         "the simplicial discrete gradient runs on the CPU; the GPU was not used"});
-  output.report.backend = "cpu";
   Timer timer;
   tri.precondition(kRequiredRelations);
   output.report.timings.emplace_back("precondition", timer.seconds());
@@ -226,54 +304,29 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   output.simplexCounts = {tri.getNumberOfVertices(), tri.getNumberOfEdges(),
                           tri.getNumberOfTriangles(),
                           dim == 3 ? tri.getNumberOfCells() : SimplexId(0)};
-  VertexOrderView order = vertexOrderOf(
-      parameters.vertexOrder, values,
-      monitor.stage(detail::kPreconditionEnd, detail::kOrderEnd), output.report);
-  monitor.checkAbort();
-
-  timer.reset();
-  std::array<std::uint8_t*, 4> bytes{};
-  for (int k = 0; k <= dim; ++k) {
-    output.gradient[k].assign(std::size_t(output.simplexCounts[k]), kUnassigned);
-    bytes[k] = output.gradient[k].data();
+  auto cpu = [&] { detail::runCpu(tri, values, parameters, monitor, output, keepOrder); };
+  if constexpr (isGridTriangulation<Triangulation>) {
+    const Backend resolved = resolveBackend(
+        parameters.backend, detail::gridDeviceBytes(tri.dims(), values), output.report);
+    runWithFallback(
+        resolved, "simplicial discrete gradient", output.report,
+        [&] {
+          detail::runGridGpu(tri.dims(), values,
+                             monitor.stage(detail::kPreconditionEnd, 1), output,
+                             keepOrder);
+        },
+        cpu);
+  } else {
+    if (parameters.backend == Backend::Gpu)
+      output.report.warnings.push_back(
+          {WarningCode::NoGpuPath,
+           "the simplicial discrete gradient runs on the CPU on meshes; the GPU was not "
+           "used"});
+    output.report.backend = "cpu";
+    cpu();
   }
-  const SimplexId n = tri.getNumberOfVertices();
-  tbb::enumerable_thread_specific<detail::LowerStar> scratch;
-  const SimplexId chunks = std::max<SimplexId>(1, std::min<SimplexId>(16, n / 65536));
-  for (SimplexId k = 0; k < chunks; ++k) {
-    // One lower star writes only its own simplices: any visiting order gives the same
-    // gradient, so the backend's (GALE: segment by segment) is used.
-    parallelForVertexBlocks(tri, n * k / chunks, n * (k + 1) / chunks,
-                            [&](SimplexId first, SimplexId last) {
-                              detail::LowerStar& ls = scratch.local();
-                              for (SimplexId p = first; p < last; ++p)
-                                detail::processLowerStar(tri, vertexAtPosition(tri, p),
-                                                         order.data(), ls, bytes);
-                            });
-    monitor.checkAbort();
-    monitor.report(detail::kOrderEnd +
-                   (detail::kGradientEnd - detail::kOrderEnd) * double(k + 1) / chunks);
-  }
-  output.report.timings.emplace_back("gradient (cpu)", timer.seconds());
-
-  timer.reset();
-  for (int k = 0; k <= dim; ++k) {
-    // Every simplex lies in the lower star of its highest vertex: an unassigned byte
-    // means the triangulation's relations disagree with each other.
-    SimplexId lost = 0;
-    output.criticalCells[k] = detail::selectCells(output.gradient[k], kCritical, lost);
-    if (lost > 0)
-      throw Error("internal error: the discrete gradient left " + std::to_string(lost) +
-                  " simplices of dimension " + std::to_string(k) + " unclassified");
+  for (int k = 0; k <= dim; ++k)
     output.counts[k] = SimplexId(output.criticalCells[k].size());
-    auto& top = output.criticalVertices[k];
-    const auto& ids = output.criticalCells[k];
-    top.resize(ids.size());
-    tbb::parallel_for(std::size_t(0), ids.size(), [&](std::size_t i) {
-      top[i] = detail::highestVertex(tri, k, ids[i], order.data());
-    });
-  }
-  output.report.timings.emplace_back("critical cells (cpu)", timer.seconds());
   if constexpr (CountsNonManifoldFacets<Triangulation>::value) {
     if (tri.getNumberOfNonManifoldFacets() > 0)
       output.report.warnings.push_back(
@@ -284,8 +337,6 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
                " shared by more than two cells; the gradient is still a valid discrete "
                "gradient of the complex"});
   }
-  if (keepOrder != nullptr)
-    order.moveTo(*keepOrder);
   monitor.report(1.0);
 }
 
@@ -384,8 +435,17 @@ void getAscendingPath(const Triangulation& tri, const Output& g, SimplexId c,
   throw Error("internal error: an ascending V-path does not end");
 }
 
+namespace detail {
+inline ConstGradientBytes constBytes(const Output& g) {
+  return {{g.gradient[0].data(), g.gradient[1].data(), g.gradient[2].data(),
+           g.gradient[3].data()}};
+}
+} // namespace detail
+
 template <typename Triangulation>
 SimplexId descendingSuccessor(const Triangulation& tri, const Output& g, SimplexId v) {
+  if constexpr (isGridTriangulation<Triangulation>) // the kernels' function
+    return gridDescendingSuccessor(gridSimplicesOf(tri.dims()), detail::constBytes(g), v);
   const SimplexId e = getPairedCell(tri, g, 0, v, false);
   if (e < 0)
     return v;
@@ -395,6 +455,8 @@ SimplexId descendingSuccessor(const Triangulation& tri, const Output& g, Simplex
 
 template <typename Triangulation>
 SimplexId ascendingSuccessor(const Triangulation& tri, const Output& g, SimplexId c) {
+  if constexpr (isGridTriangulation<Triangulation>) // the kernels' function
+    return gridAscendingSuccessor(gridSimplicesOf(tri.dims()), detail::constBytes(g), c);
   const int top = g.dimension;
   const SimplexId facet = getPairedCell(tri, g, top, c, true);
   if (facet < 0)

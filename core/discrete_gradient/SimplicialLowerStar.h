@@ -7,6 +7,7 @@
 
 #include "base/Types.h"
 #include "core/common/TriangulationTraits.h"
+#include "core/discrete_gradient/SimplicialGradientCodes.h"
 
 #include <algorithm>
 #include <array>
@@ -17,11 +18,6 @@
 #include <vector>
 
 namespace topogpu::discrete_gradient::simplicial {
-
-// The gradient byte of a simplex (face indices 0..3 are the other values).
-constexpr std::uint8_t kPairedUp = 4;
-constexpr std::uint8_t kCritical = 5;
-constexpr std::uint8_t kUnassigned = 0xff; // never left by a complete run
 
 namespace detail {
 

@@ -80,7 +80,7 @@ std::size_t deviceBytes(const cubical::Grid& grid, const ScalarArrayView& values
 void runGpu(const cubical::Grid& grid, const ScalarArrayView& values,
             const Parameters& parameters, const Monitor& monitor, Output& output) {
   gpu::computeMorseSmaleComplex(grid, values, parameters.computeSaddleConnections,
-                                monitor, output);
+                                parameters.keepVertexOrder, monitor, output);
 }
 
 void boundaryRoots(const cubical::Grid& g, Roots& roots, const Monitor& monitor) {

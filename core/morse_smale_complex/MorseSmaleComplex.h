@@ -32,6 +32,9 @@ struct Parameters {
   bool computeSaddleConnections = true;
   // The CPU path's vertex order: the front end's (sorted once per field), else its own.
   VertexOrderSource vertexOrder{};
+  // Keep the vertex order in Output::rank (the output records read it; the GPU path
+  // then downloads it).
+  bool keepVertexOrder = false;
 };
 
 // One saddle-extremum arc: refined-grid ids of the saddle and the extremum (a maximum
@@ -70,6 +73,8 @@ struct Output {
   // Stage 3 (empty in 2D or when switched off; saddleConnectionsComputed tells which).
   saddle_connections::SaddleConnections saddleConnections;
   bool saddleConnectionsComputed = false;
+  // The vertex order, with Parameters::keepVertexOrder (else empty).
+  std::vector<SimplexId> rank;
   RunReport report;
 };
 
@@ -150,6 +155,8 @@ void runCpu(Triangulation& tri, const ScalarArrayView& values,
   computeRootsCpu(output.gradient, monitor.stage(0.5, 0.8), roots, output.report);
   monitor.checkAbort();
   assemble(roots, output);
+  if (parameters.keepVertexOrder)
+    output.rank = std::move(roots.rank);
   roots = Roots(); // 4 words per vertex, not needed by stage 3
   if (parameters.computeSaddleConnections && output.gradient.grid.dimension == 3) {
     RunReport connections;

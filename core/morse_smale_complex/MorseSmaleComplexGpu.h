@@ -11,9 +11,10 @@ namespace topogpu::gpu {
 // (critical cells, labels, arcs, the gradient bytes for tracing separatrices). Fills out
 // (timings, peak device memory and backend in out.report). Throws GpuError on a CUDA
 // failure (the caller reruns on the CPU), Error on a corrupt gradient or a multiplicity
-// overflow, Aborted on abort.
+// overflow, Aborted on abort. With keepVertexOrder the vertex order comes back too
+// (out.rank).
 void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& values,
-                              bool saddleConnections, const Monitor& monitor,
-                              morse_smale_complex::Output& out);
+                              bool saddleConnections, bool keepVertexOrder,
+                              const Monitor& monitor, morse_smale_complex::Output& out);
 
 } // namespace topogpu::gpu

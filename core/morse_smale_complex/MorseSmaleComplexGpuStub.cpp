@@ -3,10 +3,11 @@
 #include "core/common/NoCuda.h"
 #include "core/morse_smale_complex/MorseSmaleComplexGpu.h"
 #include "core/morse_smale_complex/SaddleConnectionsGpu.h"
+#include "core/morse_smale_complex/SimplicialMorseSmaleComplexGpu.h"
 
 namespace topogpu::gpu {
 
-void computeMorseSmaleComplex(const cubical::Grid&, const ScalarArrayView&, bool,
+void computeMorseSmaleComplex(const cubical::Grid&, const ScalarArrayView&, bool, bool,
                               const Monitor&, morse_smale_complex::Output&) {
   throwNoCuda("morse-smale complex");
 }
@@ -16,6 +17,13 @@ void computeSaddleConnections(const cubical::Grid&, const std::vector<std::uint8
                               const std::vector<SimplexId>&, const Monitor&,
                               saddle_connections::SaddleConnections&, RunReport&) {
   throwNoCuda("saddle connections");
+}
+
+void computeSimplicialGridForests(const discrete_gradient::simplicial::GridSimplices&,
+                                  const ScalarArrayView&, const Monitor&,
+                                  SimplicialGradientArrays&, std::vector<SimplexId>&,
+                                  SimplicialGridForests&, RunReport&) {
+  throwNoCuda("simplicial morse-smale complex");
 }
 
 } // namespace topogpu::gpu

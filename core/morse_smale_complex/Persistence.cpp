@@ -1,6 +1,7 @@
 #include "Persistence.h"
 
 #include "core/common/VertexOrder.h"
+#include "core/morse_smale_complex/CellValues.h"
 #include "core/morse_smale_complex/GradientForest.h"
 
 #include <algorithm>
@@ -18,40 +19,6 @@ namespace {
 SimplexId indexIn(const std::vector<SimplexId>& sorted, SimplexId value) {
   const auto it = std::lower_bound(sorted.begin(), sorted.end(), value);
   return it != sorted.end() && *it == value ? SimplexId(it - sorted.begin()) : -1;
-}
-
-// The vertex of highest rank among the cell's corners: the cell's value in the
-// lower-star filtration.
-SimplexId highestVertex(const cubical::Grid& g, SimplexId cell, const SimplexId* rank) {
-  SimplexId c[3];
-  cubical::cellCoords(g, cell, c);
-  SimplexId best = -1;
-  for (int corner = 0; corner < 8; ++corner) {
-    SimplexId v[3];
-    bool used = true;
-    for (int a = 0; a < 3; ++a) {
-      const bool high = (corner >> a) & 1;
-      if (c[a] & 1)
-        v[a] = (c[a] + (high ? 1 : -1)) / 2;
-      else {
-        used = used && !high;
-        v[a] = c[a] / 2;
-      }
-    }
-    if (!used)
-      continue;
-    const SimplexId id = v[0] + g.n[0] * (v[1] + g.n[1] * v[2]);
-    if (best < 0 || rank[id] > rank[best])
-      best = id;
-  }
-  return best;
-}
-
-double valueAt(const ScalarArrayView& values, SimplexId v) {
-  double x = 0;
-  TOPOGPU_DISPATCH_SCALAR(values.type,
-                          x = double(static_cast<const ValueT*>(values.data)[v]));
-  return x;
 }
 
 // A saddle joining two extremum nodes (equal when both paths reach one extremum).

@@ -52,7 +52,7 @@ namespace topogpu::morse_smale_complex::simplicial {
 namespace sg = discrete_gradient::simplicial;
 
 struct Parameters {
-  Backend backend = Backend::Auto; // the simplicial complex runs on the CPU
+  Backend backend = Backend::Auto; // the gradient's (the GPU on grids); the rest: CPU
   bool computeSaddleConnections = true;
   // Keep one V-path per saddle connection (for drawing; off for counts only).
   bool keepConnectionPaths = false;

@@ -8,6 +8,7 @@
 #include "core/morse_smale_complex/SaddleConnections.h"
 #include "cuda/common/CudaCheck.h"
 #include "cuda/discrete_gradient/DiscreteGradientDevice.cuh"
+#include "cuda/morse_smale_complex/PointerJumpingDevice.cuh"
 #include "cuda/morse_smale_complex/SaddleConnectionsDevice.cuh"
 
 #include <thrust/copy.h>
@@ -66,6 +67,8 @@ __global__ void jumpKernel(SimplexId n, const SimplexId* root, SimplexId* next,
     *changed = 1;
 }
 
+} // namespace
+
 void pointerJump(thrust::device_vector<SimplexId>& root, const Monitor& monitor) {
   const SimplexId n = SimplexId(root.size());
   if (n == 0)
@@ -84,6 +87,8 @@ void pointerJump(thrust::device_vector<SimplexId>& root, const Monitor& monitor)
       return;
   }
 }
+
+namespace {
 
 // The boundary forest: steepest ascent over the box's surface
 // (cubical::boundarySuccessor).
@@ -377,8 +382,8 @@ void saddleExtremumArcs(const cubical::Grid& grid,
 } // namespace
 
 void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& values,
-                              bool saddleConnections, const Monitor& monitor,
-                              morse_smale_complex::Output& out) {
+                              bool saddleConnections, bool keepVertexOrder,
+                              const Monitor& monitor, morse_smale_complex::Output& out) {
   translateCudaFailures("morse-smale complex", [&] {
     RunReport& report = out.report;
     const SimplexId n = values.size;
@@ -506,6 +511,8 @@ void computeMorseSmaleComplex(const cubical::Grid& grid, const ScalarArrayView& 
     stageDone("arcs");
     report.timings.emplace_back("arcs (gpu)", timer.seconds());
 
+    if (keepVertexOrder)
+      download(order, out.rank);
     order = thrust::device_vector<SimplexId>();
     // Stage 3 on the gradient still on the device.
     if (saddleConnections && d == 3 && !critical[1].empty() && !critical[2].empty())

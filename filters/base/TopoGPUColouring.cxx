@@ -57,4 +57,10 @@ std::vector<Category> separatrixTypeCategories() {
           {2, "2-saddle to maximum", {0.95, 0.35, 0.30}}};
 }
 
+std::vector<Category> gradientPairTypeCategories() {
+  return {{0, "vertex-edge", {0.23, 0.30, 0.75}},
+          {1, "edge-face", {0.40, 0.76, 0.65}},
+          {2, "face-cell", {0.99, 0.68, 0.38}}};
+}
+
 } // namespace topogpu::vtk

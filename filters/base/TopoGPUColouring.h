@@ -28,5 +28,8 @@ std::vector<Category> criticalTypeCategories();
 // TTK's SeparatrixType: 0 to a minimum, 1 saddle-saddle in 3D (to a maximum in 2D),
 // 2 to a maximum (3D); the colours of the states.
 std::vector<Category> separatrixTypeCategories();
+// TTK's gradient glyphs' PairType: the dimension of a pair's lower cell (0 vertex-edge,
+// 1 edge-face, 2 face-cell: triangle-tet or square-voxel).
+std::vector<Category> gradientPairTypeCategories();
 
 } // namespace topogpu::vtk

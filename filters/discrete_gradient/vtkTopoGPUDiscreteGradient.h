@@ -1,32 +1,40 @@
 /**
  * @class   vtkTopoGPUDiscreteGradient
- * @brief   Critical cells of the discrete gradient of a scalar field (TopoGPU).
+ * @brief   The discrete gradient of a scalar field, as TTK's DiscreteGradient (TopoGPU).
  *
- * Complex = Cubical (images only, the default):
- * Computes the discrete gradient of a point scalar on the cubical complex of a
- * vtkImageData (vertices, edges, squares, voxels) by the lower-star method of Robins,
- * Wood and Sheppard, ties broken by vertex id, and outputs its critical cells as a
- * vtkPolyData of vertex cells at the cells' centres. An axis of one point is squeezed
- * (2D).
+ * Computes the discrete gradient of a point scalar by ProcessLowerStars (Robins, Wood and
+ * Sheppard), ties broken by vertex id, on one of two cell complexes:
  *
- * Complex = Simplicial (and always on vtkUnstructuredGrid / vtkPolyData tet or
- * triangle meshes): the gradient on the simplices (vertices, edges, triangles, tets; an
- * image is split into TTK's Freudenthal tets), as TTK's DiscreteGradient, so the
- * critical cells are TTK's MorseSmaleComplex critical points. Outputs the points at
- * the critical simplices' barycentres with "CellDimension", "CellId" (the simplex id
- * in its dimension) and "HighestVertexId" (its vertex highest in the vertex order).
+ * - Complex = Simplicial (the default, and always on vtkUnstructuredGrid / vtkPolyData
+ *   tet or triangle meshes): the simplices (vertices, edges, triangles, tets; an image
+ *   is split into TTK's Freudenthal tets), as TTK's DiscreteGradient, so the critical
+ *   cells are TTK's (and its MorseSmaleComplex's). Cells sit at their barycentres.
+ * - Complex = Cubical (images only): the image's vertices, edges, squares and voxels (the
+ *   gMSC paper's complex; fastest on the GPU; other critical cells than TTK's). Cells sit
+ *   at their centres; an axis of one point is squeezed (2D).
  *
- * Output point data: "CellDimension" (signed char 0..3: minimum, 1-saddle, 2-saddle,
- * maximum; the active scalars), "CellId" (vtkIdType, the cell's id among the cells of
- * its dimension, see docs/filters/discrete-gradient.md) and "RefinedCellId" (vtkIdType,
- * the cell's id on the (2nx-1)(2ny-1)(2nz-1) refined grid). Field data: see
- * vtkTopoGPUAlgorithm, plus "CriticalCellCounts" (n0 n1 n2 n3).
+ * Port 0, the critical cells (vtkPolyData of vertex cells), with TTK 1.2's point arrays:
+ * "CellDimension" (signed char 0..3: minimum, 1-saddle, 2-saddle, maximum; the active
+ * scalars), "CellId" (vtkIdType, the cell's id among the cells of its dimension), the
+ * input scalar (its name and type: the value at ttkVertexScalarField), "IsOnBoundary"
+ * (signed char: that vertex is on the domain's boundary, TTK's rule) and
+ * "ttkVertexScalarField" (vtkIdType: the cell's highest vertex in the vertex order, whose
+ * lower star holds it). Cubical only: "RefinedCellId" (vtkIdType, the cell's id on the
+ * (2nx-1)(2ny-1)(2nz-1) refined grid). Field data: see vtkTopoGPUAlgorithm, plus
+ * "CriticalCellCounts" (n0 n1 n2 n3).
+ *
+ * Port 1, TTK's gradient glyphs (ComputeGradientGlyphs, on by default): one line per
+ * gradient pair, from the lower cell's centre to its paired coface's, as a vtkPolyData:
+ * point arrays "PairOrigin" (signed char: 0 at the lower cell, 1 at the coface), "CellId"
+ * and "CellDimension" of the cell at that end; cell array "PairType" (signed char: the
+ * lower cell's dimension; the active scalars). Pairs by type, then by the lower cell's
+ * id, as TTK lists them. More than 2^25 pairs (some 2.3 GB of lines) leave port 1 empty
+ * with a warning naming ComputeGradientGlyphs.
  *
  * Distributed runs (pvbatch --mpi): the gradient pairs cells across piece borders, so
  * the filter runs in whole-domain mode: the field (an image's, or a mesh's pieces,
- * welded) is gathered to rank 0, which outputs the critical cells of the whole domain;
- * the other ranks output an empty vtkPolyData (field data "TopoGPUResultRank" = 0
- * everywhere).
+ * welded) is gathered to rank 0, which outputs the complex of the whole domain; the
+ * other ranks output empty vtkPolyData (field data "TopoGPUResultRank" = 0 everywhere).
  */
 #ifndef vtkTopoGPUDiscreteGradient_h
 #define vtkTopoGPUDiscreteGradient_h
@@ -41,7 +49,8 @@ public:
   void PrintSelf(ostream& os, vtkIndent indent) override;
 
   enum { COMPLEX_CUBICAL = 0, COMPLEX_SIMPLICIAL = 1 };
-  // The cell complex of image data; meshes always use the simplicial one.
+  // The cell complex of image data (simplicial by default, as TTK's); meshes always use
+  // the simplicial one.
   vtkSetClampMacro(Complex, int, COMPLEX_CUBICAL, COMPLEX_SIMPLICIAL);
   vtkGetMacro(Complex, int);
   // Triangulation backend of the simplicial complex: 0 Auto (implicit for images,
@@ -49,6 +58,10 @@ public:
   // producers; an image stored as a mesh runs the simplicial complex. Same output.
   vtkSetClampMacro(Triangulation, int, 0, 3);
   vtkGetMacro(Triangulation, int);
+  // Port 1: the gradient pairs as lines (TTK's ComputeGradientGlyphs, on by default).
+  vtkSetMacro(ComputeGradientGlyphs, bool);
+  vtkGetMacro(ComputeGradientGlyphs, bool);
+  vtkBooleanMacro(ComputeGradientGlyphs, bool);
 
 protected:
   vtkTopoGPUDiscreteGradient();
@@ -74,8 +87,9 @@ private:
 #ifndef __VTK_WRAP__
   void ComputeSimplicial(topogpu::vtk::FilterRun& run);
 #endif
-  int Complex = COMPLEX_CUBICAL;
+  int Complex = COMPLEX_SIMPLICIAL;
   int Triangulation = 0;
+  bool ComputeGradientGlyphs = true;
 
   vtkTopoGPUDiscreteGradient(const vtkTopoGPUDiscreteGradient&) = delete;
   void operator=(const vtkTopoGPUDiscreteGradient&) = delete;

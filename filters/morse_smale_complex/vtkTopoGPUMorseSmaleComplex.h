@@ -1,45 +1,29 @@
 /**
  * @class   vtkTopoGPUMorseSmaleComplex
  * @brief   Morse-Smale complex of a point scalar on an image or a tet/triangle mesh
- *          (TopoGPU), TTK's outputs.
+ *          (TopoGPU), TTK 1.2's outputs.
  *
- * Computes the discrete gradient of a point scalar on the cubical complex of a
- * vtkImageData, the saddle-extremum arcs and the manifolds of the extrema
- * (core/morse_smale_complex), and outputs them on TTK MorseSmaleComplex's four ports
- * with its array names, so TTK pipelines read them:
+ * Computes the complex in core/morse_smale_complex (by default the simplicial one,
+ * TTK's; Complex = Cubical takes the cubical complex of an image) and copies the core's
+ * output records (core/morse_smale_complex/OutputRecords.h) into TTK
+ * MorseSmaleComplex's four ports, with its types and array names:
  *
- * - port 0, critical points (vtkUnstructuredGrid of vertices at the cells' centres):
- *   CellDimension, CellId, the input scalar's name (the cell's value: the largest of
- *   its vertices'), IsOnBoundary, ManifoldSize, and IsBoundaryMaximum (1 for the
- *   boundary facets where ascending paths that leave the box end, see
- *   docs/filters/morse-smale-complex.md);
- * - port 1, 1-separatrices (vtkUnstructuredGrid of polylines along the V-paths, one per
- *   path): point data CellDimension, CellId; cell data SourceId, DestinationId,
- *   SeparatrixId, SeparatrixType (0 1-saddle to minimum, 1 saddle-saddle, d-1 saddle to
- *   maximum, as TTK), SeparatrixFunctionMaximum/Minimum/Difference, Multiplicity,
- *   NumberOfCriticalPointsOnBoundary;
- * - port 2, 2-separatrices (vtkPolyData of quads, 3D only): the walls of the saddles
- *   (core/morse_smale_complex/Separatrices2.h), descending ones as the quads their
- *   V-paths reach (4 grid points each), ascending ones as the dual quads of the edges
- *   (corners at voxel centres); cell data SourceId, SeparatrixId, SeparatrixType (2
- *   descending, 1 ascending), SeparatrixFunctionMaximum/Minimum/Difference (double),
- *   NumberOfCriticalPointsOnBoundary; off by default, as TTK (the walls can be large);
- * - port 3, segmentation: the input image with the point arrays DescendingManifold,
+ * - port 0, critical points (vtkPolyData of vertices at the cells' barycentres):
+ *   CellDimension, CellId, the input scalar's name (the cell's value, the input's
+ *   type), IsOnBoundary, ttkVertexScalarField, ManifoldSize, and IsBoundaryMaximum;
+ * - port 1, 1-separatrices (vtkPolyData, one polyline per V-path): point data
+ *   ttkMaskScalarField, CellDimension, CellId; cell data SourceId, DestinationId,
+ *   SeparatrixId, SeparatrixType, SeparatrixFunctionMaximum/Minimum/Difference
+ *   (double), NumberOfCriticalPointsOnBoundary, Multiplicity;
+ * - port 2, 2-separatrices (vtkPolyData of polygons; cubical complex of 3D images):
+ *   cell data SourceId, SeparatrixId, SeparatrixType, SeparatrixFunctionMaximum/
+ *   Minimum/Difference (double), NumberOfCriticalPointsOnBoundary;
+ * - port 3, segmentation: the input with the point arrays DescendingManifold,
  *   AscendingManifold, MorseSmaleManifold and the cell array AscendingManifold.
  *
- * Meshes (vtkUnstructuredGrid of tets or triangles, vtkPolyData of triangles), and
- * images with Complex = Simplicial or a stored Triangulation (Explicit, GALE): the
- * complex of the simplicial gradient (core/morse_smale_complex/
- * SimplicialMorseSmaleComplex.h), through the Triangulation chosen, with the same
- * ports and arrays: critical simplices and boundary maxima at their barycentres
- * (CellId: the simplex id in its dimension), separatrices as polylines through the
- * barycentres of their V-paths' simplices, the segmentation's point arrays (and the
- * cell array AscendingManifold when the output's cells are the triangulation's).
- * Port 2 stays empty on this path (2-separatrices of meshes: not computed).
- *
- * Distributed runs (pvbatch --mpi): whole-domain mode, as the discrete gradient: the
- * field (an image's, or a mesh's pieces, welded) is gathered to rank 0, which outputs
- * the complex of the whole domain.
+ * See docs/filters/morse-smale-complex.md. Distributed runs (pvbatch --mpi):
+ * whole-domain mode, as the discrete gradient: the field is gathered to rank 0, which
+ * outputs the complex of the whole domain.
  */
 #ifndef vtkTopoGPUMorseSmaleComplex_h
 #define vtkTopoGPUMorseSmaleComplex_h
@@ -125,7 +109,7 @@ private:
   bool ComputeAscendingSegmentation = true;
   bool ComputeDescendingSegmentation = true;
   bool ComputeFinalSegmentation = true;
-  int Complex = COMPLEX_CUBICAL;
+  int Complex = COMPLEX_SIMPLICIAL;
   int Triangulation = 0;
   // The 2-separatrices' cell limit; 0: the core's default. Tests lower it with
   // TOPOGPU_SEPARATRICES2_MAX_CELLS, read when the filter is made.

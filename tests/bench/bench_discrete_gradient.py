@@ -19,7 +19,8 @@ from bench_helpers import noise_input, noise_path, raw_volumes, run_json
 
 def run(topogpu, path, dims, dtype, backend, repeat):
     cmd = [topogpu, "discrete-gradient", "--raw", path, "--dims", ",".join(map(str, dims)),
-           "--type", dtype, "--backend", backend, "--repeat", str(repeat), "--json"]
+           "--type", dtype, "--complex", "cubical", "--backend", backend, "--repeat",
+           str(repeat), "--json"]
     return run_json(cmd)
 
 

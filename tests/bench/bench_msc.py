@@ -85,7 +85,7 @@ def run_msc(topogpu, entry, backend, repeat, timeout, no_saddle=False):
     """One `topogpu msc --json` call; returns its summary, or {"error": ...}."""
     name, path, dims, dtype = entry
     cmd = [topogpu, "msc", "--raw", path, "--dims", ",".join(map(str, dims)), "--type", dtype,
-           "--backend", backend, "--repeat", str(repeat), "--json"]
+           "--complex", "cubical", "--backend", backend, "--repeat", str(repeat), "--json"]
     if no_saddle:
         cmd.append("--no-saddle-connections")
     start = time.monotonic()

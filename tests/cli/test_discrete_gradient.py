@@ -23,7 +23,8 @@ def topogpu(*args):
 
 def counts(path, dims, type_name, *extra):
     result = topogpu("discrete-gradient", "--raw", path, "--dims",
-                     ",".join(map(str, dims)), "--type", type_name, "--json", *extra)
+                     ",".join(map(str, dims)), "--type", type_name, "--complex", "cubical",
+                     "--json", *extra)
     if result.returncode != 0:
         check(False, f"{path}: rc {result.returncode}: {result.stderr[-300:]}")
         return None
@@ -93,9 +94,9 @@ with tempfile.TemporaryDirectory() as tmp:
     nan = np.arange(27, dtype=np.float32)
     nan[5] = np.nan
     expect_error("NaN", ["--raw", write(tmp, "nan.raw", nan), "--dims", "3,3,3", "--type",
-                         "float32"], "vertex 5")
-    expect_error("1D grid", ["--raw", ramp_path, "--dims", "27,1,1", "--type", "float32"],
-                 "fewer than two axes")
+                         "float32", "--complex", "cubical"], "vertex 5")
+    expect_error("1D grid", ["--raw", ramp_path, "--dims", "27,1,1", "--type", "float32",
+                             "--complex", "cubical"], "fewer than two axes")
 
 # Real volumes: Euler's relation (skipped without the data).
 volumes = os.path.join(DATA, "volumes")

@@ -30,7 +30,7 @@ BACKENDS = ["cpu", "auto"]
 
 def run_cli(path, dims, type_name, backend):
     args = ["discrete-gradient", "--raw", path, "--dims", ",".join(map(str, dims)), "--type",
-            type_name, "--backend", backend, "--json"]
+            type_name, "--complex", "cubical", "--backend", backend, "--json"]
     result = cli_helpers.topogpu(*args, timeout=120, memory=None)
     if result.returncode == "timeout":
         return None, "timed out: " + " ".join([TOPOGPU, *args])

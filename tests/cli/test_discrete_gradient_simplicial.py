@@ -75,10 +75,17 @@ for name, explicit in (("bucky_32x32x32_uint8.raw", True),
               f"{name}: one byte per simplex: {out['gradient_bytes']} for {n}")
         for key in ("timings", "total_seconds", "peak_host_memory_mib"):
             check(key in out, f"{name}: JSON lacks {key}")
-# the cubical complex is still the default on grids, and differs
+# the simplicial complex is the default on grids too (TTK's, as critical-points): TTK's
+# counts without --complex; the cubical complex, asked for by name, differs
 out = run_json(*raw_args("bucky_32x32x32_uint8.raw"))
-check(out is not None and out["complex"] == "cubical" and "simplices" not in out,
-      "raw volumes default to the cubical complex")
+bucky_ttk = [reference["bucky_32x32x32_uint8.raw"]["msc_critical_points"][k] for k in KEYS]
+check(out is not None and out["complex"] == "simplicial" and "simplices" in out
+      and out["critical_cells"] == bucky_ttk,
+      f"raw volumes default to the simplicial complex with TTK's counts {bucky_ttk}: "
+      f"{out and (out['complex'], out['critical_cells'])}")
+out = run_json(*raw_args("bucky_32x32x32_uint8.raw"), "--complex", "cubical")
+check(out is not None and out["complex"] == "cubical" and "simplices" not in out
+      and out["critical_cells"] != bucky_ttk, "--complex cubical on a raw volume")
 
 
 # ---- meshes ------------------------------------------------------------------------------
@@ -154,7 +161,8 @@ bucky = raw_args("bucky_32x32x32_uint8.raw")
 expect_error("unknown complex", ["discrete-gradient", *bucky, "--complex", "cubes", "--json"],
              "--complex must be cubical or simplicial")
 expect_error("separatrices on the cubical complex",
-             ["discrete-gradient", *bucky, "--separatrices", "--json"], "--complex simplicial")
+             ["discrete-gradient", *bucky, "--complex", "cubical", "--separatrices", "--json"],
+             "--complex simplicial")
 expect_error("msc --persistence-pairs on the simplicial complex",
              ["msc", *bucky, "--complex", "simplicial", "--persistence-pairs", "--json"],
              "not yet implemented")
@@ -193,5 +201,31 @@ with tempfile.TemporaryDirectory() as tmp:
     out = run_json("--mesh", square, "--array", "z")
     check(out is not None and out["critical_cells"] == [1, 0, 0, 0],
           f"square: {out and out['critical_cells']}")
+
+# ---- --backend gpu on a grid --------------------------------------------------------------
+# The device's result is TTK's critical cells as the CPU's; without a usable device, or
+# with a device memory budget too small (1 byte, any machine), the CPU runs and the
+# JSON says why.
+GRID = "headmr_48x62x42_uint8.raw"
+grid_expected = [reference[GRID]["msc_critical_points"][k] for k in KEYS]
+out = run_json(*raw_args(GRID), "--complex", "simplicial", "--backend", "gpu")
+if out is not None:
+    if out["backend"] == "gpu":
+        check(out["critical_cells"] == grid_expected and out["warnings"] == [],
+              f"--backend gpu on the device: {out['critical_cells']} {out['warnings']}")
+    else:
+        check(out["critical_cells"] == grid_expected
+              and out["warning_codes"] == ["gpu_unavailable"]
+              and "running on the CPU" in out["warnings"][0]
+              and "gradient (cpu)" in out["timings"],
+              f"--backend gpu without a device: {out['critical_cells']} {out['warnings']}")
+os.environ["TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES"] = "1"
+out = run_json(*raw_args(GRID), "--complex", "simplicial", "--backend", "gpu")
+del os.environ["TOPOGPU_DEVICE_MEMORY_BUDGET_BYTES"]
+check(out is not None and out["backend"] == "cpu"
+      and out["critical_cells"] == grid_expected
+      and out["warning_codes"][0] in ("gpu_unavailable", "gpu_memory_insufficient")
+      and "running on the CPU" in out["warnings"][0],
+      f"--backend gpu within a 1-byte budget: {out and (out['backend'], out['warnings'])}")
 
 cli_helpers.finish()

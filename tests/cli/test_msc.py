@@ -27,7 +27,7 @@ def topogpu(*args):
 
 def msc(path, dims, type_name, *extra):
     result = topogpu("msc", "--raw", path, "--dims", ",".join(map(str, dims)), "--type",
-                     type_name, "--json", *extra)
+                     type_name, "--complex", "cubical", "--json", *extra)
     if result.returncode != 0:
         check(False, f"{path}: rc {result.returncode}: {result.stderr[-300:]}")
         return None
@@ -41,7 +41,8 @@ def msc(path, dims, type_name, *extra):
 
 def gradient_counts(path, dims, type_name):
     result = topogpu("discrete-gradient", "--raw", path, "--dims",
-                     ",".join(map(str, dims)), "--type", type_name, "--json")
+                     ",".join(map(str, dims)), "--type", type_name, "--complex", "cubical",
+                     "--json")
     return json.loads(result.stdout)["critical_cells"] if result.returncode == 0 else None
 
 
@@ -135,15 +136,15 @@ with tempfile.TemporaryDirectory() as tmp:
         check(out["critical_cells"] == [1, 0, 0, 0] and out["boundary_maxima"] == 1,
               f"ramp: {out['critical_cells']}, {out['boundary_maxima']} boundary maxima")
     # Bad input: an unwritable details file, NaN.
-    bad = topogpu("msc", "--raw", path, "--dims", "7,6,5", "--type", "int16", "--details",
-                  os.path.join(tmp, "no", "such", "dir.json"))
+    bad = topogpu("msc", "--raw", path, "--dims", "7,6,5", "--type", "int16", "--complex",
+                  "cubical", "--details", os.path.join(tmp, "no", "such", "dir.json"))
     check(bad.returncode == 1 and "details file" in bad.stderr,
           f"unwritable --details: rc {bad.returncode}, {bad.stderr[-200:]}")
     nan = np.zeros(210, np.float32)
     nan[11] = np.nan
     nan.tofile(os.path.join(tmp, "nan.raw"))
     bad = topogpu("msc", "--raw", os.path.join(tmp, "nan.raw"), "--dims", "7,6,5",
-                  "--type", "float32")
+                  "--type", "float32", "--complex", "cubical")
     check(bad.returncode == 1 and "vertex 11" in bad.stderr, f"NaN: {bad.stderr[-200:]}")
 
     # Every --type: the complex depends on the vertex order only, so a strictly
@@ -219,7 +220,7 @@ with tempfile.TemporaryDirectory() as tmp:
     ]
     for name, dims_text, type_name, fragment in bad_cases:
         bad = topogpu("msc", "--raw", os.path.join(tmp, name), "--dims", dims_text, "--type",
-                      type_name, "--json")
+                      type_name, "--complex", "cubical", "--json")
         ok = bad.returncode == 1 and fragment in bad.stderr
         if ok:
             reply = json.loads(bad.stdout)
@@ -229,7 +230,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # n x m x 1 (and 1 x n x m) is 2D and works.
     for dims_text in ("5,2,1", "1,5,2", "2,5"):
         out = topogpu("msc", "--raw", os.path.join(tmp, "line.raw"), "--dims", dims_text,
-                      "--type", "float32", "--json")
+                      "--type", "float32", "--complex", "cubical", "--json")
         check(out.returncode == 0 and json.loads(out.stdout)["dimension"] == 2,
               f"--dims {dims_text}: rc {out.returncode} {out.stderr[-200:]}")
 

@@ -36,7 +36,7 @@ BRUTE_LIMIT = 1500
 
 def run_cli(path, dims, type_name, *extra, saddles=False):
     args = ["msc", "--raw", path, "--dims", ",".join(map(str, dims)), "--type", type_name,
-            "--backend", "cpu", *([] if saddles else ["--no-saddle-connections"]), *extra]
+            "--complex", "cubical", "--backend", "cpu", *([] if saddles else ["--no-saddle-connections"]), *extra]
     result = cli_helpers.topogpu(*args, timeout=300, memory=None)
     if result.returncode != 0:
         return None, f"rc {result.returncode}: {result.stderr.strip()[-300:]}"

@@ -29,6 +29,8 @@
 //                                      --host-only: the GPU's host twin in its place)
 //   gpu_equality --gale-only           GALE's GPU producer cases only (fault injection
 //                                      included unless --no-faults)
+//   gpu_equality --simplicial-only [DIR]  the simplicial complex of grids only
+//                                      (tests/gpu/SimplicialEquality.cpp)
 #include "core/common/BackendSelection.h"
 #include "core/common/GpuDevice.h"
 #include "core/common/VertexOrder.h"
@@ -51,6 +53,7 @@
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
 #include "cuda/gale/GaleGpu.h"
 #include "frontend/EnvironmentKnobs.h"
+#include "tests/gpu/SimplicialEquality.h"
 #include "tests/unit/BruteForce.h"
 #include "tests/unit/EikonalMeshes.h"
 #include "tests/unit/EikonalTwin.h"
@@ -84,7 +87,7 @@ namespace {
 
 int failures = 0, checks = 0;
 bool hostOnly = false, injectFaults = true, geodesicOnly = false, ripsOnly = false,
-     galeOnly = false;
+     galeOnly = false, simplicialOnly = false;
 std::string surfaceFolder, ripsFolder;
 
 void expect(bool ok, const std::string& what) {
@@ -291,13 +294,17 @@ void compareMorseSmaleComplex(const std::string& name,
                               const ScalarArrayView& values) {
   ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
   morse_smale_complex::Output cpu, gpu;
-  morse_smale_complex::execute(tri, values, {Backend::Cpu}, Monitor{}, cpu);
+  // The vertex order kept for the output records: the GPU downloads its own.
+  morse_smale_complex::Parameters parameters{Backend::Cpu};
+  parameters.keepVertexOrder = true;
+  morse_smale_complex::execute(tri, values, parameters, Monitor{}, cpu);
   expect(cpu.unlabelledDescending == 0 && cpu.unlabelledAscending == 0 &&
              cpu.unlabelledCells == 0,
          name + ": Morse-Smale complex left vertices or cells unlabelled");
   if (hostOnly)
     return;
-  morse_smale_complex::execute(tri, values, {Backend::Gpu}, Monitor{}, gpu);
+  parameters.backend = Backend::Gpu;
+  morse_smale_complex::execute(tri, values, parameters, Monitor{}, gpu);
   expect(
       gpu.report.backend == "gpu",
       name + ": GPU Morse-Smale complex did not run (" +
@@ -314,6 +321,8 @@ void compareMorseSmaleComplex(const std::string& name,
              cpu.saddleConnections.multiplicitySum ==
                  gpu.saddleConnections.multiplicitySum,
          name + ": Morse-Smale complex labels or arcs differ between CPU and GPU");
+  expect(!cpu.rank.empty() && cpu.rank == gpu.rank,
+         name + ": the kept vertex order differs between CPU and GPU");
   const double cpuTime = cpu.report.totalSeconds(), gpuTime = gpu.report.totalSeconds();
   std::printf("  %-40s msc: %zu saddle-min %zu saddle-max arcs, %lld boundary maxima | "
               "cpu %.4f s gpu %.4f s (x%.1f)\n",
@@ -541,36 +550,17 @@ void smootherFields() {
 }
 
 void realVolumes(const std::string& folder) {
-  DIR* dir = opendir(folder.c_str());
-  if (dir == nullptr) {
+  const bool found = test::forEachRawVolume(
+      folder, [](const std::string& name, const std::array<SimplexId, 3>& dims,
+                 const ScalarArrayView& values) {
+        compareOrder(name, values);
+        compareCriticalPoints(name, dims, values);
+        compareDiscreteGradient(name, dims, values);
+        compareMorseSmaleComplex(name, dims, values);
+        compareSaddleConnections(name, dims, values);
+      });
+  if (!found)
     std::printf("  (no volume folder %s: real volumes skipped)\n", folder.c_str());
-    return;
-  }
-  const std::regex pattern(
-      R"((.*)_(\d+)x(\d+)x(\d+)_(uint8|int16le|float32|float64)\.raw)");
-  std::vector<std::string> names;
-  while (dirent* entry = readdir(dir))
-    names.push_back(entry->d_name);
-  closedir(dir);
-  std::sort(names.begin(), names.end());
-  for (const std::string& name : names) {
-    std::smatch m;
-    if (!std::regex_match(name, m, pattern))
-      continue;
-    const std::array<SimplexId, 3> dims{std::stoll(m[2]), std::stoll(m[3]),
-                                        std::stoll(m[4])};
-    const ScalarType type = m[5] == "uint8"     ? ScalarType::UInt8
-                            : m[5] == "int16le" ? ScalarType::Int16
-                            : m[5] == "float32" ? ScalarType::Float32
-                                                : ScalarType::Float64;
-    const io::RawVolume volume =
-        io::readRawVolume(std::string(folder).append("/").append(name), dims, type);
-    compareOrder(name, volume.view());
-    compareCriticalPoints(name, dims, volume.view());
-    compareDiscreteGradient(name, dims, volume.view());
-    compareMorseSmaleComplex(name, dims, volume.view());
-    compareSaddleConnections(name, dims, volume.view());
-  }
 }
 
 void memoryBehaviour() {
@@ -2270,6 +2260,8 @@ int main(int argc, char** argv) try {
       ripsOnly = true;
     } else if (flag == "--gale-only") {
       galeOnly = true;
+    } else if (flag == "--simplicial-only") {
+      simplicialOnly = true;
     } else if (flag == "--rips" && argc > 2) {
       ripsFolder = argv[2];
       --argc;
@@ -2305,6 +2297,16 @@ int main(int argc, char** argv) try {
     } else {
       ripsCases();
     }
+    std::printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures == 0 ? 0 : 1;
+  }
+  if (!geodesicOnly) {
+    test::EqualityChecks simplicial;
+    test::simplicialEquality(argc > 1 ? argv[1] : "", hostOnly, injectFaults, simplicial);
+    checks += simplicial.checks;
+    failures += simplicial.failures;
+  }
+  if (simplicialOnly) {
     std::printf("%d passed, %d failed\n", checks - failures, failures);
     return failures == 0 ? 0 : 1;
   }

@@ -484,9 +484,11 @@ def case_second_filter():
         assert not np.array_equal(np.asarray(out.PointData["RTData"]),
                                   np.asarray(before.PointData["RTData"])), "RTData not smoothed"
         print("second_filter: the smoother offers and takes RTData, not %s" % labels)
-    # only labels left (the discrete gradient outputs no scalar): an error naming them,
-    # not a run on CellDimension
-    for first, label in ((TopoGPUDiscreteGradient(Input=wavelet, Complex="Simplicial"),
+    # only labels left (the discrete gradient's labels without the scalar it carries as
+    # TTK's): an error naming them, not a run on CellDimension
+    for first, label in ((PassArrays(Input=TopoGPUDiscreteGradient(Input=wavelet),
+                                     PointDataArrays=["CellDimension", "CellId",
+                                                      "IsOnBoundary", "ttkVertexScalarField"]),
                           "CellDimension"),
                          (PassArrays(Input=TopoGPUCriticalPoints(Input=wavelet),
                                      PointDataArrays=["CriticalType", "IsOnBoundary"]),

@@ -82,6 +82,11 @@ if data.GetNumberOfPoints() > 0:
                                                else d.CellData[name])
     if data.IsA("vtkUnstructuredGrid"):
         arrays["connectivity"] = np.asarray(d.Cells)
+    if data.IsA("vtkPolyData"):  # the complex's ports 0-2: offsets and connectivity
+        from vtkmodules.util.numpy_support import vtk_to_numpy
+        arrays["connectivity"] = np.concatenate([
+            vtk_to_numpy(a) for c in (data.GetVerts(), data.GetLines(), data.GetPolys())
+            for a in (c.GetOffsetsArray(), c.GetConnectivityArray())])
 np.savez(os.path.join(%r, "%s_port%d_rank%%d.npz" %% rank), **arrays)
 self.GetOutput().ShallowCopy(data)
 """
@@ -121,6 +126,11 @@ def msct_arrays(data):
                                             else d.CellData[name])
     if data.IsA("vtkUnstructuredGrid"):
         out["connectivity"] = np.asarray(d.Cells)
+    if data.IsA("vtkPolyData"):  # the complex's ports 0-2: offsets and connectivity
+        from vtkmodules.util.numpy_support import vtk_to_numpy
+        out["connectivity"] = np.concatenate([
+            vtk_to_numpy(a) for c in (data.GetVerts(), data.GetLines(), data.GetPolys())
+            for a in (c.GetOffsetsArray(), c.GetConnectivityArray())])
     return out
 
 

@@ -122,8 +122,8 @@ def wmt_key(arrays, with_ids):
     gathered mesh numbers its points as the serial one (its cells in another order)."""
     rows = [map(tuple, np.round(arrays["points"], 9).tolist()),
             arrays["p_CellDimension"].tolist()]
-    if with_ids and "p_HighestVertexId" in arrays:
-        rows.append(arrays["p_HighestVertexId"].tolist())
+    if with_ids and "p_ttkVertexScalarField" in arrays:
+        rows.append(arrays["p_ttkVertexScalarField"].tolist())
     return sorted(zip(*rows))
 
 

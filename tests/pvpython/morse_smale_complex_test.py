@@ -171,7 +171,8 @@ def cli_details(values, dims, dtype):
         raw = os.path.join(tmp, "field.raw")
         np.ascontiguousarray(values).astype(dtype).tofile(raw)
         details = os.path.join(tmp, "details.json")
-        subprocess.run([CLI, "msc", "--raw", raw, "--dims", ",".join(map(str, dims)),
+        subprocess.run([CLI, "msc", "--complex", "cubical", "--raw", raw, "--dims",
+                        ",".join(map(str, dims)),
                         "--type", {np.uint8: "uint8", np.float32: "float32"}[dtype],
                         "--backend", "cpu", "--details", details],
                        check=True, stdout=subprocess.DEVNULL)
@@ -181,7 +182,7 @@ def cli_details(values, dims, dtype):
 
 def compare_with_cli(values, dims, dtype):
     source, img = image(dims, values.astype(dtype))
-    msc = TopoGPUMorseSmaleComplex(Input=source)
+    msc = TopoGPUMorseSmaleComplex(Input=source, Complex="Cubical")
     messages = pv_helpers.Messages(msc)
     cp, sep, seg, ids, dims_, bmax, arcs, mult = check(msc, img, values.astype(dtype))
     assert not messages.errors, messages.errors
@@ -232,7 +233,7 @@ def case_analytic():
                           indexing="ij")
     f = (x * x - 1) ** 2 + y * y + z * z + 0.01 * x
     source, img = image((41, 15, 13), f.ravel(), spacing=(0.1, 1 / 7, 1 / 6), origin=(-2, -1, -1))
-    msc = TopoGPUMorseSmaleComplex(Input=source)
+    msc = TopoGPUMorseSmaleComplex(Input=source, Complex="Cubical")
     cp, sep, seg, ids, dims, bmax, arcs, mult = check(msc, img, f.ravel())
     counts = [int(np.sum((dims == k) & ~bmax)) for k in range(4)]
     assert counts == [2, 1, 0, 0], counts
@@ -251,7 +252,7 @@ def case_switches():
     source = Wavelet()
     img = dsa.WrapDataObject(servermanager.Fetch(source)).VTKObject
     values = np.asarray(dsa.WrapDataObject(img).PointData["RTData"])
-    full = TopoGPUMorseSmaleComplex(Input=source)
+    full = TopoGPUMorseSmaleComplex(Input=source, Complex="Cubical")
     cp, sep, seg, *_ = check(full, img, values, "RTData")
     types = np.asarray(sep.CellData["SeparatrixType"])
     assert set(types.tolist()) == {0, 2}, set(types.tolist())
@@ -262,7 +263,7 @@ def case_switches():
                              ("ComputeDescendingSegmentation", 3, "DescendingManifold"),
                              ("ComputeFinalSegmentation", 3, "MorseSmaleManifold")):
         # the array named: paraview.simple fills defaults from the active source first
-        msc = TopoGPUMorseSmaleComplex(Input=source, SelectInputScalars=["POINTS", "RTData"])
+        msc = TopoGPUMorseSmaleComplex(Input=source, Complex="Cubical", SelectInputScalars=["POINTS", "RTData"])
         setattr(msc, prop, 0)
         out = outputs(msc)
         if what is None:
@@ -278,7 +279,7 @@ def case_switches():
         for other in range(4):
             if other != port:
                 assert out[other].VTKObject.GetNumberOfPoints() > 0 or other == 2, (prop, other)
-    both = TopoGPUMorseSmaleComplex(Input=source, SelectInputScalars=["POINTS", "RTData"],
+    both = TopoGPUMorseSmaleComplex(Input=source, Complex="Cubical", SelectInputScalars=["POINTS", "RTData"],
                                     ComputeAscendingSeparatrices1=0,
                                     ComputeDescendingSeparatrices1=0)
     assert outputs(both)[1].VTKObject.GetNumberOfCells() == 0
@@ -322,7 +323,7 @@ def case_bad_inputs():
              (image_with((5, 4, 3), {"v": vectors}), None, "no numeric one-component"),
              (image((0, 0, 0), np.zeros(0))[0], None, "empty"))
     for source, array, fragment in cases:
-        msc = TopoGPUMorseSmaleComplex(Input=source)  # noqa: F405
+        msc = TopoGPUMorseSmaleComplex(Input=source, Complex="Cubical")  # noqa: F405
         if array:
             msc.SelectInputScalars = ["POINTS", array]
         messages = pv_helpers.Messages(msc)
@@ -333,7 +334,7 @@ def case_bad_inputs():
         print("bad input: %s" % text.strip().splitlines()[-1])
     # a constant field is handled: one minimum, the rest paired
     source, img = image((4, 3, 3), np.zeros(36, dtype=np.int32))
-    cp, *_ = check(TopoGPUMorseSmaleComplex(Input=source), img, np.zeros(36))  # noqa: F405
+    cp, *_ = check(TopoGPUMorseSmaleComplex(Input=source, Complex="Cubical"), img, np.zeros(36))  # noqa: F405
     assert list(np.asarray(cp.FieldData["CriticalCellCounts"])) == [1, 0, 0, 0]
     # Every VTK scalar type gives the complex of the vertex order only: the same outputs
     # as the ranks as int32, also for 64-bit values that doubles cannot tell apart.
@@ -343,7 +344,7 @@ def case_bad_inputs():
 
     def segmentation_and_points(values):
         source, _ = image(dims, values)
-        msc = TopoGPUMorseSmaleComplex(Input=source)  # noqa: F405
+        msc = TopoGPUMorseSmaleComplex(Input=source, Complex="Cubical")  # noqa: F405
         messages = pv_helpers.Messages(msc)
         cp, _, _, seg = outputs(msc)
         assert not messages.errors, messages.errors
@@ -448,7 +449,7 @@ def case_saddle_connectors():
     for dims, values, dtype in (((9, 7, 6), rng.integers(0, 6, size=9 * 7 * 6), np.uint8),
                                 ((11, 8, 7), rng.normal(size=11 * 8 * 7), np.float32)):
         source, img = image(dims, values.astype(dtype))
-        msc = TopoGPUMorseSmaleComplex(Input=source)
+        msc = TopoGPUMorseSmaleComplex(Input=source, Complex="Cubical")
         msc.SelectInputScalars = ["POINTS", "s"]
         cp, sep, _, _ = outputs(msc)
         assert int(np.asarray(cp.FieldData["ArcCounts"])[2]) == -1, "off: not computed"
@@ -622,7 +623,7 @@ def case_separatrices2():
     for dims, values, dtype in (((7, 6, 5), rng.integers(0, 4, size=7 * 6 * 5), np.uint8),
                                 ((8, 7, 6), rng.normal(size=8 * 7 * 6), np.float32)):
         source, img = image(dims, values.astype(dtype))
-        msc = TopoGPUMorseSmaleComplex(Input=source, SelectInputScalars=["POINTS", "s"],
+        msc = TopoGPUMorseSmaleComplex(Input=source, Complex="Cubical", SelectInputScalars=["POINTS", "s"],
                                        ComputeAscendingSeparatrices2=1,
                                        ComputeDescendingSeparatrices2=1)
         messages = pv_helpers.Messages(msc)
@@ -645,7 +646,7 @@ def case_separatrices2():
     for sign, kind in ((-1, 2), (1, 1)):
         f = (sign * (x * x + 1.1 * y * y + 0.01 * x + 0.003 * y - 100.0 * z * z)).ravel()
         source, img = image((nx, ny, nz), f)
-        msc = TopoGPUMorseSmaleComplex(Input=source, ComputeAscendingSeparatrices2=1,
+        msc = TopoGPUMorseSmaleComplex(Input=source, Complex="Cubical", ComputeAscendingSeparatrices2=1,
                                        ComputeDescendingSeparatrices2=1)
         walls = wall_checks(msc, img, f)
         inner = [(s, c) for (k, s), c in walls.items() if k == kind and
@@ -662,7 +663,7 @@ def case_separatrices2():
             "descending" if kind == 2 else "ascending", len(want)))
     # 2D: no walls, no error
     source, img = image((9, 8, 1), rng.normal(size=72))
-    msc = TopoGPUMorseSmaleComplex(Input=source, ComputeAscendingSeparatrices2=1,
+    msc = TopoGPUMorseSmaleComplex(Input=source, Complex="Cubical", ComputeAscendingSeparatrices2=1,
                                    ComputeDescendingSeparatrices2=1)
     messages = pv_helpers.Messages(msc)
     out = outputs(msc)
@@ -672,7 +673,7 @@ def case_separatrices2():
     source, img = image((8, 7, 6), rng.normal(size=8 * 7 * 6))
     os.environ["TOPOGPU_SEPARATRICES2_MAX_CELLS"] = "20"
     try:
-        msc = TopoGPUMorseSmaleComplex(Input=source, ComputeAscendingSeparatrices2=1,
+        msc = TopoGPUMorseSmaleComplex(Input=source, Complex="Cubical", ComputeAscendingSeparatrices2=1,
                                        ComputeDescendingSeparatrices2=1)
         messages = pv_helpers.Messages(msc)
         out = outputs(msc)

@@ -120,7 +120,7 @@ def check_outputs(out, top, nv, chi, edges):
     # separatrices: from a saddle to an extremum of the right dimension
     types = np.asarray(sep.CellData["SeparatrixType"])
     pdim = np.asarray(sep.PointData["CellDimension"])
-    lines = sep.VTKObject.GetCells()
+    lines = sep.VTKObject.GetLines()
     offsets = numpy_support.vtk_to_numpy(lines.GetOffsetsArray())
     conn = numpy_support.vtk_to_numpy(lines.GetConnectivityArray())
     assert len(types) > 0

@@ -31,6 +31,7 @@ if tets:
 
 msc = TopoGPUMorseSmaleComplex(registrationName="MorseSmaleComplex", Input=field)
 msc.SelectInputScalars = ["POINTS", "RTData"]
+msc.Complex = "Cubical"  # the committed state's complex (meshes are simplicial anyway)
 msc.Backend = "Auto"
 
 glyphs = Glyph(registrationName="CriticalPointGlyphs", Input=OutputPort(msc, 0),

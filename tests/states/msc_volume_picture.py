@@ -54,6 +54,7 @@ reader.ScalarArrayName = args.volume
 
 msc = TopoGPUMorseSmaleComplex(registrationName="MorseSmaleComplex", Input=reader)  # noqa: F405
 msc.SelectInputScalars = ["POINTS", args.volume]
+msc.Complex = "Cubical"
 msc.Backend = "Auto"
 msc.UpdatePipeline()
 

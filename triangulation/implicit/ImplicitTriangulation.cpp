@@ -93,12 +93,7 @@ ImplicitTriangulation::ImplicitTriangulation(SimplexId nx, SimplexId ny, Simplex
   edgeTypes_ = grid::edgeTypeCount(active);
   triangleTypes_ = grid::triangleTypeCount(active);
   tetTypes_ = grid::tetTypeCount(active);
-  auto boxSize = [&](int mask) {
-    SimplexId size = 1;
-    for (int a = 0; a < 3; ++a)
-      size *= dims_.n[a] - ((mask >> a) & 1);
-    return size;
-  };
+  auto boxSize = [&](int mask) { return grid::boxCellCount(dims_, mask); };
   for (int t = 0; t < edgeTypes_; ++t)
     edgeOffset_[t + 1] = edgeOffset_[t] + boxSize(edgeMask(active, t));
   for (int t = 0; t < triangleTypes_; ++t)
@@ -170,12 +165,7 @@ ImplicitTriangulation::decode(SimplexId id, const SimplexId* offsets, int types,
 
 SimplexId ImplicitTriangulation::encode(int type, const SimplexId base[3],
                                         const SimplexId* offsets, int mask) const {
-  SimplexId local = 0, stride = 1;
-  for (int a = 0; a < 3; ++a) {
-    local += base[a] * stride;
-    stride *= dims_.n[a] - ((mask >> a) & 1);
-  }
-  return offsets[type] + local;
+  return offsets[type] + grid::boxIndex(dims_, base, mask);
 }
 
 bool ImplicitTriangulation::isInterior(const SimplexId c[3]) const {

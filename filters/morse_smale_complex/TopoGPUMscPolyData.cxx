@@ -1,0 +1,136 @@
+#include "TopoGPUMscPolyData.h"
+
+#include "TopoGPUArrays.h"
+
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkDataArray.h>
+#include <vtkDoubleArray.h>
+#include <vtkIdTypeArray.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkSignedCharArray.h>
+#include <vtkSmartPointer.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace topogpu::vtk {
+
+namespace msc = morse_smale_complex;
+
+namespace {
+
+// A copy of a record column: ArrayT of the column's values, labelled (ids, types) or not.
+template <typename ArrayT, typename T>
+vtkSmartPointer<ArrayT> column(const char* name, const std::vector<T>& values,
+                               bool label = true) {
+  auto array = label ? labelArray<ArrayT>(name, vtkIdType(values.size()))
+                     : namedArray<ArrayT>(name, vtkIdType(values.size()));
+  std::copy(values.begin(), values.end(), array->GetPointer(0));
+  return array;
+}
+
+vtkSmartPointer<vtkPoints> pointsOf(const std::vector<double>& xyz) {
+  auto coordinates = vtkSmartPointer<vtkDoubleArray>::New();
+  coordinates->SetNumberOfComponents(3);
+  coordinates->SetNumberOfTuples(vtkIdType(xyz.size() / 3));
+  std::copy(xyz.begin(), xyz.end(), coordinates->GetPointer(0));
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetData(coordinates);
+  return points;
+}
+
+vtkSmartPointer<vtkCellArray> cellsOf(const std::vector<SimplexId>& offsets,
+                                      const std::vector<SimplexId>& connectivity) {
+  auto o = vtkSmartPointer<vtkIdTypeArray>::New();
+  o->SetNumberOfTuples(vtkIdType(offsets.size()));
+  std::copy(offsets.begin(), offsets.end(), o->GetPointer(0));
+  auto c = vtkSmartPointer<vtkIdTypeArray>::New();
+  c->SetNumberOfTuples(vtkIdType(connectivity.size()));
+  std::copy(connectivity.begin(), connectivity.end(), c->GetPointer(0));
+  auto cells = vtkSmartPointer<vtkCellArray>::New();
+  cells->SetData(o, c);
+  return cells;
+}
+
+// The function range of each separatrix (double, as TTK 1.2's).
+void addFunctionRange(vtkCellData* cd, const std::vector<double>& maximum,
+                      const std::vector<double>& minimum) {
+  std::vector<double> difference(maximum.size());
+  for (std::size_t i = 0; i < maximum.size(); ++i)
+    difference[i] = maximum[i] - minimum[i];
+  cd->AddArray(column<vtkDoubleArray>("SeparatrixFunctionMaximum", maximum, false));
+  cd->AddArray(column<vtkDoubleArray>("SeparatrixFunctionMinimum", minimum, false));
+  cd->AddArray(column<vtkDoubleArray>("SeparatrixFunctionDifference", difference, false));
+}
+
+} // namespace
+
+void writeCriticalPoints(vtkPolyData* output, const msc::CriticalPointRecords& records,
+                         vtkDataArray* scalars) {
+  const vtkIdType n = vtkIdType(records.size());
+  std::vector<SimplexId> offsets(static_cast<std::size_t>(n) + 1);
+  std::vector<SimplexId> connectivity(static_cast<std::size_t>(n));
+  for (vtkIdType i = 0; i <= n; ++i)
+    offsets[std::size_t(i)] = i;
+  std::copy(offsets.begin(), offsets.end() - 1, connectivity.begin());
+  output->SetPoints(pointsOf(records.points));
+  output->SetVerts(cellsOf(offsets, connectivity));
+  vtkPointData* pd = output->GetPointData();
+  pd->AddArray(column<vtkSignedCharArray>("CellDimension", records.cellDimension));
+  pd->AddArray(column<vtkIdTypeArray>("CellId", records.cellId));
+  // The value: the input scalar's type and name, as TTK's.
+  vtkSmartPointer<vtkDataArray> value;
+  value.TakeReference(scalars->NewInstance());
+  value->SetNumberOfComponents(1);
+  value->SetName(scalars->GetName() != nullptr ? scalars->GetName() : "Scalars");
+  value->SetNumberOfTuples(n);
+  for (vtkIdType i = 0; i < n; ++i)
+    value->SetTuple1(i, records.value[std::size_t(i)]);
+  pd->AddArray(value);
+  pd->AddArray(column<vtkSignedCharArray>("IsOnBoundary", records.isOnBoundary));
+  pd->AddArray(column<vtkIdTypeArray>("ttkVertexScalarField", records.vertexId));
+  pd->AddArray(column<vtkIdTypeArray>("ManifoldSize", records.manifoldSize));
+  pd->AddArray(
+      column<vtkSignedCharArray>("IsBoundaryMaximum", records.isBoundaryMaximum));
+  pd->SetActiveScalars("CellDimension");
+}
+
+namespace {
+
+// The cell data both separatrix ports have (TTK 1.2's), from either record kind.
+template <typename Records>
+void addSeparatrixCellData(vtkCellData* cd, const Records& records) {
+  cd->AddArray(column<vtkIdTypeArray>("SourceId", records.sourceId));
+  cd->AddArray(column<vtkIdTypeArray>("SeparatrixId", records.separatrixId));
+  cd->AddArray(column<vtkSignedCharArray>("SeparatrixType", records.separatrixType));
+  addFunctionRange(cd, records.functionMaximum, records.functionMinimum);
+  cd->AddArray(
+      column<vtkSignedCharArray>("NumberOfCriticalPointsOnBoundary", records.onBoundary));
+  cd->SetActiveScalars("SeparatrixType");
+}
+
+} // namespace
+
+void writeSeparatrices1(vtkPolyData* output, const msc::Separatrix1Records& records) {
+  output->SetPoints(pointsOf(records.points));
+  output->SetLines(cellsOf(records.offsets, records.connectivity));
+  vtkPointData* pd = output->GetPointData();
+  pd->AddArray(column<vtkSignedCharArray>("ttkMaskScalarField", records.mask));
+  pd->AddArray(column<vtkSignedCharArray>("CellDimension", records.cellDimension));
+  pd->AddArray(column<vtkIdTypeArray>("CellId", records.cellId));
+  vtkCellData* cd = output->GetCellData();
+  addSeparatrixCellData(cd, records);
+  cd->AddArray(column<vtkIdTypeArray>("DestinationId", records.destinationId));
+  cd->AddArray(column<vtkIdTypeArray>("Multiplicity", records.multiplicity));
+}
+
+void writeSeparatrices2(vtkPolyData* output, const msc::Separatrix2Records& records) {
+  output->SetPoints(pointsOf(records.points));
+  output->SetPolys(cellsOf(records.offsets, records.connectivity));
+  addSeparatrixCellData(output->GetCellData(), records);
+}
+
+} // namespace topogpu::vtk

@@ -1,0 +1,318 @@
+// The simplicial complex of implicit grids on the device against the CPU: both run
+// simplicial::processGridLowerStar (GridSimplicialLowerStar.h) on the same vertex order,
+// so every simplex's byte, the critical simplices and their highest vertices must be
+// identical, and so must the V-path forests rooted on the device (the minimum of every
+// vertex, the root or boundary exit of every top cell) and the Morse-Smale complex built
+// on the GPU's gradient (labels, maxima, arcs, saddle connections). The CPU's critical
+// cells satisfy Euler's relation on a box (n0 - n1 + n2 - n3 = 1), counted independently
+// of the pairing. A CUDA failure mid-run and a too-small device budget fall back to the
+// CPU's result with a warning.
+#include "tests/gpu/SimplicialEquality.h"
+
+#include "base/ScalarArray.h"
+#include "core/common/BackendSelection.h"
+#include "core/common/GpuDevice.h"
+#include "core/discrete_gradient/PointerJumping.h"
+#include "core/discrete_gradient/SimplicialGradient.h"
+#include "core/discrete_gradient/SimplicialSeparatrices.h"
+#include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
+#include "core/morse_smale_complex/SimplicialMorseSmaleComplexGpu.h"
+#include "triangulation/implicit/ImplicitTriangulation.h"
+#include "triangulation/io/MeshFiles.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <dirent.h>
+#include <random>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace topogpu::test {
+
+void EqualityChecks::expect(bool ok, const std::string& what) {
+  ++checks;
+  if (!ok) {
+    ++failures;
+    std::printf("FAIL %s\n", what.c_str());
+  }
+}
+
+bool forEachRawVolume(
+    const std::string& folder,
+    const std::function<void(const std::string&, const std::array<SimplexId, 3>&,
+                             const ScalarArrayView&)>& visit) {
+  DIR* dir = opendir(folder.c_str());
+  if (dir == nullptr)
+    return false;
+  const std::regex pattern(
+      R"((.*)_(\d+)x(\d+)x(\d+)_(uint8|int16le|float32|float64)\.raw)");
+  std::vector<std::string> names;
+  while (dirent* entry = readdir(dir))
+    names.push_back(entry->d_name);
+  closedir(dir);
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    std::smatch m;
+    if (!std::regex_match(name, m, pattern))
+      continue;
+    const std::array<SimplexId, 3> dims{std::stoll(m[2]), std::stoll(m[3]),
+                                        std::stoll(m[4])};
+    const ScalarType type = m[5] == "uint8"     ? ScalarType::UInt8
+                            : m[5] == "int16le" ? ScalarType::Int16
+                            : m[5] == "float32" ? ScalarType::Float32
+                                                : ScalarType::Float64;
+    const io::RawVolume volume =
+        io::readRawVolume(std::string(folder).append("/").append(name), dims, type);
+    visit(name, dims, volume.view());
+  }
+  return true;
+}
+
+namespace {
+
+namespace sg = discrete_gradient::simplicial;
+namespace smsc = morse_smale_complex::simplicial;
+
+using Dims = std::array<SimplexId, 3>;
+
+std::string tagOf(const std::string& name, const Dims& d) {
+  return name + " " + std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" +
+         std::to_string(d[2]);
+}
+
+std::string firstWarning(const RunReport& report) {
+  return report.warnings.empty() ? std::string("no warning") : report.warnings[0].text;
+}
+
+// Bytes of every dimension, critical simplices, their highest vertices, the order.
+SimplexId differingBytes(const sg::Output& a, const sg::Output& b) {
+  SimplexId differ = 0;
+  for (int d = 0; d < 4; ++d) {
+    if (a.gradient[d].size() != b.gradient[d].size())
+      return -1;
+    for (std::size_t i = 0; i < a.gradient[d].size(); ++i)
+      differ += a.gradient[d][i] != b.gradient[d][i];
+  }
+  return differ;
+}
+
+bool sameGradient(const sg::Output& a, const sg::Output& b) {
+  return differingBytes(a, b) == 0 && a.criticalCells == b.criticalCells &&
+         a.criticalVertices == b.criticalVertices && a.counts == b.counts &&
+         a.simplexCounts == b.simplexCounts;
+}
+
+void compareGradient(const std::string& name, const Dims& dims,
+                     const ScalarArrayView& values, bool hostOnly,
+                     EqualityChecks& checks) {
+  ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+  sg::Output cpu, gpu;
+  std::vector<SimplexId> cpuOrder, gpuOrder;
+  sg::execute(tri, values, {Backend::Cpu}, Monitor{}, cpu, &cpuOrder);
+  const auto& c = cpu.counts;
+  checks.expect(c[0] - c[1] + c[2] - c[3] == 1,
+                name + ": simplicial gradient breaks Euler's relation: " +
+                    std::to_string(c[0]) + " - " + std::to_string(c[1]) + " + " +
+                    std::to_string(c[2]) + " - " + std::to_string(c[3]));
+  if (hostOnly)
+    return;
+  sg::execute(tri, values, {Backend::Gpu}, Monitor{}, gpu, &gpuOrder);
+  checks.expect(gpu.report.backend == "gpu",
+                name + ": GPU simplicial gradient did not run (" +
+                    firstWarning(gpu.report) + ")");
+  checks.expect(sameGradient(cpu, gpu) && cpuOrder == gpuOrder,
+                name +
+                    ": simplicial gradient: " + std::to_string(differingBytes(cpu, gpu)) +
+                    " simplices differ, critical cells " +
+                    (cpu.criticalCells == gpu.criticalCells ? "equal" : "differ") +
+                    ", highest vertices " +
+                    (cpu.criticalVertices == gpu.criticalVertices ? "equal" : "differ") +
+                    ", order " + (cpuOrder == gpuOrder ? "equal" : "differs"));
+  const double cpuTime = cpu.report.totalSeconds(), gpuTime = gpu.report.totalSeconds();
+  std::printf("  %-40s simplicial gradient: %lld %lld %lld %lld | cpu %.4f s gpu %.4f s "
+              "(x%.1f)\n",
+              name.c_str(), (long long)c[0], (long long)c[1], (long long)c[2],
+              (long long)c[3], cpuTime, gpuTime, cpuTime / std::max(gpuTime, 1e-9));
+}
+
+bool sameArcs(const std::vector<smsc::Arc>& a, const std::vector<smsc::Arc>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const smsc::Arc& x, const smsc::Arc& y) {
+                      return x.saddle == y.saddle && x.extremum == y.extremum &&
+                             x.multiplicity == y.multiplicity;
+                    });
+}
+
+bool sameComplex(const smsc::Output& a, const smsc::Output& b) {
+  const bool maxima =
+      std::equal(a.maxima.begin(), a.maxima.end(), b.maxima.begin(), b.maxima.end(),
+                 [](const smsc::Extremum& x, const smsc::Extremum& y) {
+                   return x.dimension == y.dimension && x.id == y.id;
+                 });
+  const bool connections = std::equal(
+      a.connections.begin(), a.connections.end(), b.connections.begin(),
+      b.connections.end(), [](const smsc::Connection& x, const smsc::Connection& y) {
+        return x.saddle1 == y.saddle1 && x.saddle2 == y.saddle2 &&
+               x.multiplicity == y.multiplicity;
+      });
+  return sameGradient(a.gradient, b.gradient) && a.rank == b.rank && maxima &&
+         connections && a.ascendingManifold == b.ascendingManifold &&
+         a.descendingManifold == b.descendingManifold &&
+         a.cellAscendingManifold == b.cellAscendingManifold &&
+         sameArcs(a.saddle1Minimum, b.saddle1Minimum) &&
+         sameArcs(a.saddleMaximum, b.saddleMaximum) &&
+         a.boundaryMaxima == b.boundaryMaxima &&
+         a.connectionMultiplicitySum == b.connectionMultiplicitySum;
+}
+
+void compareComplex(const std::string& name, const Dims& dims,
+                    const ScalarArrayView& values, EqualityChecks& checks) {
+  ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+  smsc::Output cpu, gpu;
+  smsc::Parameters parameters;
+  parameters.backend = Backend::Cpu;
+  smsc::execute(tri, values, parameters, Monitor{}, cpu);
+  parameters.backend = Backend::Gpu;
+  smsc::execute(tri, values, parameters, Monitor{}, gpu);
+  checks.expect(gpu.report.backend == "gpu", name +
+                                                 ": GPU simplicial Morse-Smale complex "
+                                                 "did not run (" +
+                                                 firstWarning(gpu.report) + ")");
+  checks.expect(sameComplex(cpu, gpu),
+                name + ": simplicial Morse-Smale complex differs between CPU and GPU");
+  std::printf("  %-40s simplicial msc: %zu maxima, %zu connections | cpu %.4f s gpu "
+              "%.4f s\n",
+              name.c_str(), cpu.maxima.size(), cpu.connections.size(),
+              cpu.report.totalSeconds(), gpu.report.totalSeconds());
+}
+
+// The V-path forests on the device (gpu::computeSimplicialGridForests) against the
+// CPU's: the descending manifold's minimum per vertex and each top cell's root or
+// boundary exit (jumpToRoots over ascendingSuccessor), with the same gradient and order.
+void compareForests(const std::string& name, const Dims& dims,
+                    const ScalarArrayView& values, EqualityChecks& checks) {
+  ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+  sg::Output cpu;
+  std::vector<SimplexId> cpuOrder, minimumOf;
+  sg::execute(tri, values, {Backend::Cpu}, Monitor{}, cpu, &cpuOrder);
+  tri.precondition(smsc::kRequiredRelations);
+  sg::computeDescendingManifold(tri, cpu, minimumOf);
+  const int top = cpu.dimension;
+  std::vector<SimplexId> topRoot(std::size_t(cpu.simplexCounts[top]));
+  for (SimplexId c = 0; c < cpu.simplexCounts[top]; ++c)
+    topRoot[std::size_t(c)] = sg::ascendingSuccessor(tri, cpu, c);
+  discrete_gradient::jumpToRoots(topRoot);
+
+  gpu::SimplicialGradientArrays arrays;
+  gpu::SimplicialGridForests forests;
+  std::vector<SimplexId> order;
+  RunReport report;
+  gpu::computeSimplicialGridForests(sg::gridSimplicesOf(tri.dims()), values, Monitor{},
+                                    arrays, order, forests, report);
+  checks.expect(arrays.gradient == cpu.gradient &&
+                    arrays.criticalCells == cpu.criticalCells &&
+                    arrays.criticalVertices == cpu.criticalVertices && order == cpuOrder,
+                name + ": device forests' gradient or order differs from the CPU's");
+  checks.expect(forests.minimumOf == minimumOf,
+                name + ": descending manifold (minimum per vertex) differs");
+  checks.expect(forests.topRoot == topRoot,
+                name + ": ascending forest (root or exit per top cell) differs");
+  std::printf("  %-40s simplicial forests | gpu %.4f s\n", name.c_str(),
+              report.totalSeconds());
+}
+
+// A failure injected after a stage's allocation, and a budget too small for the run:
+// the CPU's result, a warning saying why.
+void fallbacks(const Dims& dims, const ScalarArrayView& values, bool injectFaults,
+               EqualityChecks& checks) {
+  ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+  sg::Output cpu, out;
+  sg::execute(tri, values, {Backend::Cpu}, Monitor{}, cpu);
+  const std::vector<const char*> stages =
+      injectFaults ? std::vector<const char*>{"upload", "vertex order", "gradient",
+                                              "critical cells", "download"}
+                   : std::vector<const char*>{};
+  for (const char* stage : stages) {
+    gpu::setInjectedFault(stage, "gpu_equality");
+    sg::execute(tri, values, {Backend::Gpu}, Monitor{}, out);
+    gpu::setInjectedFault("", "");
+    checks.expect(
+        out.report.backend == "cpu" &&
+            out.report.hasWarning(WarningCode::GpuOutOfMemory) && sameGradient(cpu, out),
+        std::string("simplicial gradient, fault in '") + stage +
+            "': no CPU rerun with a warning (" + firstWarning(out.report) + ")");
+  }
+  setDeviceMemoryBudgetCap(DeviceMemoryBudgetCap{1, "gpu_equality"});
+  sg::execute(tri, values, {Backend::Gpu}, Monitor{}, out);
+  setDeviceMemoryBudgetCap(std::nullopt);
+  checks.expect(
+      out.report.backend == "cpu" &&
+          out.report.hasWarning(WarningCode::GpuMemoryInsufficient) &&
+          sameGradient(cpu, out),
+      "simplicial gradient within a 1-byte budget: no CPU run with a warning (" +
+          firstWarning(out.report) + ")");
+}
+
+void syntheticFields(bool hostOnly, bool injectFaults, EqualityChecks& checks) {
+  std::mt19937 rng(17);
+  const Dims shapes[] = {{33, 17, 9}, {64, 64, 1},  {2, 2, 2},    {40, 1, 30},
+                         {1, 27, 31}, {65, 47, 33}, {128, 96, 80}};
+  for (const Dims& dims : shapes) {
+    const SimplexId n = dims[0] * dims[1] * dims[2];
+    std::vector<std::uint8_t> ties(std::size_t(n), 0);
+    for (auto& x : ties)
+      x = std::uint8_t(rng() % 3);
+    std::vector<float> noise(std::size_t(n), 0.0f), constant(std::size_t(n), 4.0f);
+    for (auto& x : noise)
+      x = float(rng() % (1u << 20));
+    std::vector<double> smooth(std::size_t(n), 0.0);
+    for (SimplexId v = 0; v < n; ++v) {
+      const SimplexId row = v / dims[0], layer = row / dims[1];
+      const double x = double(v % dims[0]), y = double(row % dims[1]), z = double(layer);
+      smooth[std::size_t(v)] =
+          std::sin(0.3 * x) * std::cos(0.21 * y) + std::sin(0.17 * z + 0.1 * x);
+    }
+    compareGradient(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), hostOnly,
+                    checks);
+    compareGradient(tagOf("noise float32", dims), dims, viewOf(noise), hostOnly, checks);
+    compareGradient(tagOf("constant float32", dims), dims, viewOf(constant), hostOnly,
+                    checks);
+    compareGradient(tagOf("sines float64", dims), dims, viewOf(smooth), hostOnly, checks);
+    if (!hostOnly) {
+      compareForests(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), checks);
+      compareForests(tagOf("noise float32", dims), dims, viewOf(noise), checks);
+    }
+    if (!hostOnly && n <= 200000) {
+      compareComplex(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), checks);
+      compareComplex(tagOf("sines float64", dims), dims, viewOf(smooth), checks);
+    }
+    if (!hostOnly && dims[0] == 65)
+      fallbacks(dims, viewOf(noise), injectFaults, checks);
+  }
+}
+
+void realVolumes(const std::string& folder, bool hostOnly, EqualityChecks& checks) {
+  forEachRawVolume(folder, [&](const std::string& name, const Dims& dims,
+                               const ScalarArrayView& values) {
+    compareGradient(name, dims, values, hostOnly, checks);
+    if (hostOnly)
+      return;
+    compareForests(name, dims, values, checks);
+    // The complex's CPU stages take minutes on the largest volumes.
+    if (dims[0] * dims[1] * dims[2] <= 300000)
+      compareComplex(name, dims, values, checks);
+  });
+}
+
+} // namespace
+
+void simplicialEquality(const std::string& volumeFolder, bool hostOnly, bool injectFaults,
+                        EqualityChecks& checks) {
+  syntheticFields(hostOnly, injectFaults, checks);
+  realVolumes(volumeFolder, hostOnly, checks);
+}
+
+} // namespace topogpu::test
