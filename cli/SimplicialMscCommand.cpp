@@ -109,6 +109,28 @@ long long distinctLabels(const std::vector<morse_smale_complex::ManifoldLabel>& 
   return n;
 }
 
+// TTK's 2-separatrices' walls, counted (not kept: they overlap and can be large).
+template <typename Triangulation>
+void countWalls(Triangulation& tri, smsc::Output& output,
+                separatrices2::simplicial::Output& walls) {
+  separatrices2::Parameters counts;
+  counts.ascending = counts.descending = true;
+  counts.keepCells = false;
+  separatrices2::simplicial::compute(tri, output.gradient, output.rank.data(), counts,
+                                     Monitor{}, walls, output.report);
+}
+
+// One wall per 2-saddle (descending, triangles) and per 1-saddle (ascending, edges) on
+// tet meshes; none on triangles.
+JsonObject wallCounts(const separatrices2::simplicial::Output& walls) {
+  JsonObject sep2;
+  sep2.add("ascending", static_cast<long long>(walls.ascending.size()));
+  sep2.add("descending", static_cast<long long>(walls.descending.size()));
+  sep2.add("ascending_edges", static_cast<long long>(walls.ascending.totalCells()));
+  sep2.add("descending_triangles", static_cast<long long>(walls.descending.totalCells()));
+  return sep2;
+}
+
 } // namespace
 
 int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& context,
@@ -144,13 +166,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
           sg::computeSaddleConnectors(triangulation, output.gradient, ttk);
         output.report.timings.emplace_back("TTK separatrix counts (cpu)",
                                            timer.seconds());
-        // The 2-separatrices' walls, counted (not kept: they overlap and can be large).
-        separatrices2::Parameters counts;
-        counts.ascending = counts.descending = true;
-        counts.keepCells = false;
-        separatrices2::simplicial::compute(triangulation, output.gradient,
-                                           output.rank.data(), counts, Monitor{}, walls,
-                                           output.report);
+        countWalls(triangulation, output, walls);
       }
       result.totals.push_back(wall.seconds());
     }
@@ -197,15 +213,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
     sep.add("ascending_leaving_boundary",
             static_cast<long long>(ttk.ascendingLeavingBoundary));
     result.fields.add("separatrices1", sep);
-    // TTK's 2-separatrices: one wall per 2-saddle (descending, triangles) and per
-    // 1-saddle (ascending, edges) on tet meshes; none on triangles.
-    JsonObject sep2;
-    sep2.add("ascending", static_cast<long long>(walls.ascending.size()));
-    sep2.add("descending", static_cast<long long>(walls.descending.size()));
-    sep2.add("ascending_edges", static_cast<long long>(walls.ascending.totalCells()));
-    sep2.add("descending_triangles",
-             static_cast<long long>(walls.descending.totalCells()));
-    result.fields.add("separatrices2", sep2);
+    result.fields.add("separatrices2", wallCounts(walls));
   }
   JsonObject missing;
   missing.add("ascending", static_cast<long long>(output.unlabelledAscending));
