@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""CPU Morse-Smale complex on the simplicial complex (TTK's) beside the cubical one (the
-baseline), per input: process wall time, the CLI's stage timings and the peak resident
-memory (/usr/bin/time -v; the CLI's own peak_host_memory_mib where time is missing).
+"""The Morse-Smale complex on the simplicial complex (TTK's) beside the cubical one (the
+baseline), on each of --backends (cpu, gpu; default cpu), per input: process wall time,
+the CLI's stage timings and the peak resident memory (/usr/bin/time -v; the CLI's own peak_host_memory_mib where time is missing).
 Inputs: raw volumes (NAME_XxYxZ_type.raw in --volumes, --only to pick some) and N^3
 float32 normal-noise fields (--random 128: seed 1, written with the standard library, so
 no numpy is needed). --cores N pins the runs to the first N cores (taskset), as the
@@ -41,10 +41,10 @@ def random_field(out, n):
     return (f"random {n}^3", path, (n, n, n), "float32")
 
 
-def run(topogpu, row, complex_, cores, timeout):
+def run(topogpu, row, complex_, backend, cores, timeout):
     name, path, dims, dtype = row
     cmd = [topogpu, "msc", "--raw", path, "--dims", ",".join(map(str, dims)), "--type",
-           dtype, "--complex", complex_, "--backend", "cpu", "--json"]
+           dtype, "--complex", complex_, "--backend", backend, "--json"]
     if cores:
         cmd = ["taskset", "-c", f"0-{cores - 1}"] + cmd
     if os.path.exists("/usr/bin/time"):
@@ -58,7 +58,8 @@ def run(topogpu, row, complex_, cores, timeout):
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", result.stderr)
     peak_gb = (int(rss.group(1)) / 2**20 if rss
                else out.get("peak_host_memory_mib", 0) / 1024)
-    return {"input": name, "complex": complex_, "process_seconds": round(wall, 3),
+    return {"input": name, "complex": complex_, "backend": out.get("backend", backend),
+            "process_seconds": round(wall, 3),
             "peak_rss_gb": round(peak_gb, 3), "timings": out.get("timings", {}),
             "critical_cells": out.get("critical_cells"),
             "arcs": out.get("arcs")}
@@ -71,12 +72,13 @@ def euler_ok(row, dims):
 
 
 def write_markdown(path, rows):
-    lines = ["# Morse-Smale complex on the CPU: simplicial (TTK's) against cubical", "",
-             "| input | complex | process s | peak RSS GB | stages (s) |",
-             "|---|---|---|---|---|"]
+    lines = ["# Morse-Smale complex: simplicial (TTK's) against cubical", "",
+             "| input | complex | backend | process s | peak RSS GB | stages (s) |",
+             "|---|---|---|---|---|---|"]
     for r in rows:
         stages = ", ".join(f"{k} {v:.2f}" for k, v in r["timings"].items() if v >= 0.05)
-        lines.append(f"| {r['input']} | {r['complex']} | {r['process_seconds']:.2f} | "
+        lines.append(f"| {r['input']} | {r['complex']} | {r.get('backend', 'cpu')} | "
+                     f"{r['process_seconds']:.2f} | "
                      f"{r['peak_rss_gb']:.2f} | {stages} |")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -91,6 +93,8 @@ def main():
     ap.add_argument("--random", default="", help="comma-separated N for N^3 fields")
     ap.add_argument("--cores", type=int, default=0, help="pin to the first N cores")
     ap.add_argument("--no-cubical", action="store_true", help="skip the baseline")
+    ap.add_argument("--backends", default="cpu",
+                    help="comma-separated: cpu, gpu (each complex runs on each)")
     ap.add_argument("--timeout", type=float, default=1800)
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
@@ -102,11 +106,13 @@ def main():
     inputs += [random_field(args.out, int(n)) for n in args.random.split(",") if n]
     rows, failed = [], False
     for row in inputs:
-        for complex_ in ("simplicial",) + (() if args.no_cubical else ("cubical",)):
+        runs = [(c, b) for c in ("simplicial",) + (() if args.no_cubical else ("cubical",))
+                for b in args.backends.split(",")]
+        for complex_, backend in runs:
             try:
-                r = run(args.topogpu, row, complex_, args.cores, args.timeout)
+                r = run(args.topogpu, row, complex_, backend, args.cores, args.timeout)
             except (RuntimeError, subprocess.TimeoutExpired) as e:
-                print(f"FAILED {row[0]} {complex_}: {e}", file=sys.stderr)
+                print(f"FAILED {row[0]} {complex_} {backend}: {e}", file=sys.stderr)
                 failed = True
                 continue
             if complex_ == "simplicial" and not euler_ok(r, row[2]):
@@ -114,7 +120,7 @@ def main():
                       f"{r['critical_cells']}", file=sys.stderr)
                 failed = True
             rows.append(r)
-            print(f"{r['input']:>20} {complex_:>10} {r['process_seconds']:8.2f} s "
+            print(f"{r['input']:>20} {complex_:>10} {backend:>4} {r['process_seconds']:8.2f} s "
                   f"{r['peak_rss_gb']:6.2f} GB  {r['timings']}")
     result = {"cores": args.cores or os.cpu_count(), "rows": rows}
     with open(os.path.join(args.out, "bench_msc_simplicial.json"), "w") as f:

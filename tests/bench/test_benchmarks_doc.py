@@ -89,6 +89,9 @@ def main():
         from bench_msc import TTK_REFERENCE
         expect("Morse-Smale complex", 0, len(msc["rows"]) + len(TTK_REFERENCE),
                "inputs and quoted TTK rows")
+    simplicial = load("msc_simplicial_h200.json")
+    if simplicial:
+        expect("Simplicial Morse-Smale complex", 0, len(simplicial["rows"]), "runs")
     geodesic = load("geodesic_h200.json")
     if geodesic:
         expect("Geodesic distance", 0, len(geodesic["rows"]), "runs")

@@ -348,6 +348,35 @@ Targets of the issue, evaluated from the rows above by `bench_msc.evaluate_targe
     return msc_section
 
 
+def section_msc_simplicial():
+    """TTK's (simplicial) Morse-Smale complex beside the cubical one (bench_msc_simplicial.py)."""
+    source = os.path.join(root, "docs/bench-results/msc_simplicial_h200.json")
+    if not os.path.exists(source):
+        return ""
+    data = json.load(open(source))
+    lines = []
+    for r in data["rows"]:
+        stages = ", ".join(f"{k} {v:.2f}" for k, v in r["timings"].items() if v >= 0.05)
+        lines.append(f"| {r['input']} | {r['complex']} | {r.get('backend', 'cpu')} | "
+                     f"{r['process_seconds']:.2f} | {r['peak_rss_gb']:.2f} | "
+                     f"{' / '.join(str(n) for n in r['critical_cells'])} | {stages} |")
+    return """
+## Simplicial Morse-Smale complex (TTK's), CPU and GPU
+
+`python3 tests/bench/bench_msc_simplicial.py --topogpu build-gpu/bin/topogpu --volumes VOLUMES --only engine,aneurism --backends cpu,gpu --out OUT`
+on the GPU host (""" + str(data["cores"]) + """ CPU threads): `topogpu msc --complex simplicial`
+(TTK 1.2's critical cells, separatrices and segmentation on the Freudenthal tets) beside the
+cubical complex as the baseline, process wall time and peak resident memory of the whole
+run (`/usr/bin/time -v`) with the program's stages; every simplicial row is checked
+against Euler's relation. TTK 1.2's MorseSmaleComplex on the same host, measured from
+outside for issue 21: engine 12.2 s (16.5 s whole run), 8.7 GB. Stages under 0.05 s are
+left out of the list.
+
+| input | complex | backend | process s | peak RSS GB | critical cells | stages (s) |
+|---|---|---|---:|---:|---|---|
+""" + "\n".join(lines) + "\n"
+
+
 def section_geodesic():
     """Geodesic distance: table, targets, end to end (bench_geodesic.py)."""
     # Geodesic distance (bench_geodesic.py on the GPU host): table and the issue's targets.
@@ -553,7 +582,7 @@ is written by `tests/bench/write_benchmarks_doc.py` from
 
 """ + section_critical_points(data) + (
         section_explicit_backend() + section_smoother() + section_discrete_gradient() +
-        section_msc(msc_source, page_dir) + section_geodesic() + section_rips() +
+        section_msc(msc_source, page_dir) + section_msc_simplicial() + section_geodesic() + section_rips() +
         section_gale(page_dir)) + """
 
 ## Dev box (2 cores, no GPU)
