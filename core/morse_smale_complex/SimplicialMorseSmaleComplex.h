@@ -459,12 +459,17 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
     return SimplexId(std::lower_bound(facets.begin(), facets.end(), f) - facets.begin());
   };
   // Boundary roots reached by an exit, numbered in facet order (a root whose cell is a
-  // critical maximum is that maximum).
+  // critical maximum is that maximum). An exit's root is looked up once, in parallel,
+  // and kept in next as -1 - root index (most cells exit on a background-heavy volume).
   std::vector<SimplexId> rootLabel(facets.size(), -1);
   std::vector<char> reached(facets.size(), 0);
-  for (SimplexId c = 0; c < nCells; ++c)
-    if (next[c] < 0)
-      reached[boundaryRoot[facetIndex(-1 - next[c])]] = 1;
+  tbb::parallel_for(SimplexId(0), nCells, [&](SimplexId c) {
+    if (next[c] < 0) {
+      const SimplexId root = boundaryRoot[facetIndex(-1 - next[c])];
+      next[c] = -1 - root;
+      __atomic_store_n(&reached[root], char(1), __ATOMIC_RELAXED);
+    }
+  });
   for (std::size_t i = 0; i < facets.size(); ++i) {
     if (!reached[i])
       continue;
@@ -481,8 +486,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   output.cellAscendingManifold.resize(std::size_t(nCells));
   tbb::parallel_for(SimplexId(0), nCells, [&](SimplexId c) {
     output.cellAscendingManifold[c] =
-        ManifoldLabel(next[c] >= 0 ? maximumOf[next[c]]
-                                   : rootLabel[boundaryRoot[facetIndex(-1 - next[c])]]);
+        ManifoldLabel(next[c] >= 0 ? maximumOf[next[c]] : rootLabel[-1 - next[c]]);
   });
   // A vertex: the label of the highest cell of its star.
   detail::vertexDescendingLabels(tri, top, nVertices, rank, output);
