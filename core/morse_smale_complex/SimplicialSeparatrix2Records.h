@@ -19,6 +19,10 @@
 #include "core/morse_smale_complex/OutputRecords.h"
 #include "core/morse_smale_complex/SimplicialSeparatrices2.h"
 
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <vector>
@@ -29,7 +33,7 @@ namespace detail {
 
 // Ids -> their rank among the sorted distinct ids (the point of each vertex or tet).
 inline std::vector<SimplexId> distinctIds(std::vector<SimplexId> ids) {
-  std::sort(ids.begin(), ids.end());
+  tbb::parallel_sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   return ids;
 }
@@ -58,7 +62,8 @@ inline void addWallData(const separatrices2::simplicial::WallAttributes& attribu
 
 } // namespace detail
 
-// The records of the walls computed with keepCells (no polygons otherwise).
+// The records of the walls computed with keepCells (no polygons otherwise). Parallel
+// over the wall cells (TBB); the points in id order whatever the thread count.
 template <typename Triangulation>
 void buildSeparatrices2(const Triangulation& tri,
                         const separatrices2::simplicial::Output& walls,
@@ -66,62 +71,72 @@ void buildSeparatrices2(const Triangulation& tri,
                         Separatrix2Records& out) {
   out = Separatrix2Records();
   SimplexId separatrixId = 0;
+  auto each = [](std::size_t n, auto&& f) { tbb::parallel_for(std::size_t(0), n, f); };
 
   // Descending walls: their triangles.
   const separatrices2::Walls& down = walls.descending;
-  std::vector<SimplexId> corners;
-  corners.reserve(3 * down.cells.size());
-  for (const SimplexId t : down.cells)
-    for (int k = 0; k < 3; ++k)
-      corners.push_back(tri.getTriangleVertex(t, k));
+  std::vector<SimplexId> corners(3 * down.cells.size());
+  each(corners.size(), [&](std::size_t i) {
+    corners[i] = tri.getTriangleVertex(down.cells[i / 3], int(i % 3));
+  });
   const std::vector<SimplexId> vertices = detail::distinctIds(corners);
-  for (const SimplexId v : vertices) {
-    double p[3];
-    points.position(v, p);
-    out.points.insert(out.points.end(), p, p + 3);
-  }
-  for (std::size_t i = 0; i + 1 < down.offsets.size(); ++i, ++separatrixId) {
-    for (std::size_t k = down.offsets[i]; k < down.offsets[i + 1]; ++k) {
-      for (std::size_t j = 0; j < 3; ++j)
-        out.connectivity.push_back(detail::pointOf(vertices, corners[3 * k + j]));
-      out.offsets.push_back(SimplexId(out.connectivity.size()));
-    }
+  out.points.resize(3 * vertices.size());
+  each(vertices.size(),
+       [&](std::size_t i) { points.position(vertices[i], &out.points[3 * i]); });
+  out.connectivity.resize(corners.size());
+  each(corners.size(), [&](std::size_t i) {
+    out.connectivity[i] = detail::pointOf(vertices, corners[i]);
+  });
+  for (std::size_t k = 0; k < down.cells.size(); ++k)
+    out.offsets.push_back(SimplexId(3 * (k + 1)));
+  for (std::size_t i = 0; i < down.size(); ++i, ++separatrixId)
     detail::addWallData(walls.descendingAttributes, i, down.saddles[i], separatrixId, 2,
                         down.offsets[i + 1] - down.offsets[i], values, out);
-  }
 
   // Ascending walls: the dual polygons of their edges with more than two tets around.
   const separatrices2::Walls& up = walls.ascending;
-  std::vector<SimplexId> polygonOffsets{0}, tets, fan;
-  for (const SimplexId e : up.cells) {
-    separatrices2::simplicial::dualPolygon(tri, e, fan);
-    if (fan.size() > 2)
-      tets.insert(tets.end(), fan.begin(), fan.end());
-    polygonOffsets.push_back(SimplexId(tets.size()));
-  }
+  std::vector<std::size_t> fanOffsets(up.cells.size() + 1, 0);
+  each(up.cells.size(), [&](std::size_t k) {
+    const int n = tri.getEdgeTetNumber(up.cells[k]);
+    fanOffsets[k + 1] = n > 2 ? std::size_t(n) : 0;
+  });
+  for (std::size_t k = 0; k < up.cells.size(); ++k)
+    fanOffsets[k + 1] += fanOffsets[k];
+  std::vector<SimplexId> tets(fanOffsets.back());
+  tbb::enumerable_thread_specific<std::vector<SimplexId>> fans;
+  each(up.cells.size(), [&](std::size_t k) {
+    if (fanOffsets[k + 1] == fanOffsets[k])
+      return;
+    std::vector<SimplexId>& fan = fans.local();
+    separatrices2::simplicial::dualPolygon(tri, up.cells[k], fan);
+    std::copy(fan.begin(), fan.end(), tets.begin() + std::ptrdiff_t(fanOffsets[k]));
+  });
   const std::vector<SimplexId> centres = detail::distinctIds(tets);
-  const SimplexId firstCentre = SimplexId(out.points.size() / 3);
-  for (const SimplexId c : centres) {
-    double p[3] = {0, 0, 0};
+  const std::size_t firstCentre = out.points.size() / 3;
+  out.points.resize(out.points.size() + 3 * centres.size());
+  each(centres.size(), [&](std::size_t i) {
+    double* p = &out.points[3 * (firstCentre + i)];
+    p[0] = p[1] = p[2] = 0;
     for (int k = 0; k < 4; ++k) {
       double x[3];
-      points.position(tri.getCellVertex(c, k), x);
+      points.position(tri.getCellVertex(centres[i], k), x);
       for (int a = 0; a < 3; ++a)
         p[a] += 0.25 * x[a];
     }
-    out.points.insert(out.points.end(), p, p + 3);
-  }
-  for (std::size_t i = 0; i + 1 < up.offsets.size(); ++i, ++separatrixId) {
+  });
+  const std::size_t base = out.connectivity.size();
+  out.connectivity.resize(base + tets.size());
+  each(tets.size(), [&](std::size_t j) {
+    out.connectivity[base + j] =
+        SimplexId(firstCentre) + detail::pointOf(centres, tets[j]);
+  });
+  for (std::size_t i = 0; i < up.size(); ++i, ++separatrixId) {
     std::size_t drawn = 0;
-    for (std::size_t k = up.offsets[i]; k < up.offsets[i + 1]; ++k) {
-      if (polygonOffsets[k + 1] == polygonOffsets[k])
-        continue;
-      for (SimplexId j = polygonOffsets[k]; j < polygonOffsets[k + 1]; ++j)
-        out.connectivity.push_back(firstCentre +
-                                   detail::pointOf(centres, tets[std::size_t(j)]));
-      out.offsets.push_back(SimplexId(out.connectivity.size()));
-      ++drawn;
-    }
+    for (std::size_t k = up.offsets[i]; k < up.offsets[i + 1]; ++k)
+      if (fanOffsets[k + 1] > fanOffsets[k]) {
+        out.offsets.push_back(SimplexId(base + fanOffsets[k + 1]));
+        ++drawn;
+      }
     detail::addWallData(walls.ascendingAttributes, i, up.saddles[i], separatrixId, 1,
                         drawn, values, out);
   }

@@ -174,8 +174,10 @@ void addSimplicialWalls(Triangulation& tri,
     result.report.warnings.push_back(wallsTooLarge(e));
     return;
   }
+  const topogpu::Timer timer;
   msc::simplicial::buildSeparatrices2(tri, walls, run.values, points,
                                       records.separatrices2);
+  result.report.timings.emplace_back("2-separatrix records", timer.seconds());
 }
 
 // Ports 0-2 from the records (a port switched off stays empty).
