@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace topogpu::morse_smale_complex::simplicial {
@@ -62,30 +63,57 @@ inline void addWallData(const separatrices2::simplicial::WallAttributes& attribu
 
 } // namespace detail
 
+// Polygon corners allowed per cell of separatrices2::Parameters::maxCells: a triangle has
+// 3, the dual polygon of a grid's edge 4 or 6; a mesh's edge with many tets around it
+// makes a larger one, so the corners are bounded apart from the cells.
+constexpr std::size_t kCornersPerWallCell = 6;
+
 // The records of the walls computed with keepCells (no polygons otherwise). Parallel
-// over the wall cells (TBB); the points in id order whatever the thread count.
+// over the wall cells (TBB); the points in id order whatever the thread count. Throws
+// Error, before drawing anything, when the polygons would have more than
+// kCornersPerWallCell x parameters.maxCells corners (the Error names both).
 template <typename Triangulation>
 void buildSeparatrices2(const Triangulation& tri,
                         const separatrices2::simplicial::Output& walls,
                         const ScalarArrayView& values, const PointGeometry& points,
+                        const separatrices2::Parameters& parameters,
                         Separatrix2Records& out) {
   out = Separatrix2Records();
+  // The corners first: 3 per triangle, the tets around each edge drawn.
+  const separatrices2::Walls& up = walls.ascending;
+  std::vector<std::size_t> fanOffsets(up.cells.size() + 1, 0);
+  tbb::parallel_for(std::size_t(0), up.cells.size(), [&](std::size_t k) {
+    const int n = tri.getEdgeTetNumber(up.cells[k]);
+    fanOffsets[k + 1] = n > 2 ? std::size_t(n) : 0;
+  });
+  for (std::size_t k = 0; k < up.cells.size(); ++k)
+    fanOffsets[k + 1] += fanOffsets[k];
+  const std::size_t corners = 3 * walls.descending.cells.size() + fanOffsets.back();
+  const std::size_t limit = kCornersPerWallCell * parameters.maxCells;
+  if (corners > limit)
+    throw Error("2-separatrices: drawing the walls takes " + std::to_string(corners) +
+                " polygon corners, more than the limit of " + std::to_string(limit) +
+                " (" + std::to_string(kCornersPerWallCell) + " per cell of the " +
+                std::to_string(parameters.maxCells) +
+                "-cell limit: edges with many tetrahedra around them draw large "
+                "polygons); compute them on a smaller or smoothed field, or switch "
+                "them off");
   SimplexId separatrixId = 0;
   auto each = [](std::size_t n, auto&& f) { tbb::parallel_for(std::size_t(0), n, f); };
 
   // Descending walls: their triangles.
   const separatrices2::Walls& down = walls.descending;
-  std::vector<SimplexId> corners(3 * down.cells.size());
-  each(corners.size(), [&](std::size_t i) {
-    corners[i] = tri.getTriangleVertex(down.cells[i / 3], int(i % 3));
+  std::vector<SimplexId> triangleCorners(3 * down.cells.size());
+  each(triangleCorners.size(), [&](std::size_t i) {
+    triangleCorners[i] = tri.getTriangleVertex(down.cells[i / 3], int(i % 3));
   });
-  const std::vector<SimplexId> vertices = detail::distinctIds(corners);
+  const std::vector<SimplexId> vertices = detail::distinctIds(triangleCorners);
   out.points.resize(3 * vertices.size());
   each(vertices.size(),
        [&](std::size_t i) { points.position(vertices[i], &out.points[3 * i]); });
-  out.connectivity.resize(corners.size());
-  each(corners.size(), [&](std::size_t i) {
-    out.connectivity[i] = detail::pointOf(vertices, corners[i]);
+  out.connectivity.resize(triangleCorners.size());
+  each(triangleCorners.size(), [&](std::size_t i) {
+    out.connectivity[i] = detail::pointOf(vertices, triangleCorners[i]);
   });
   for (std::size_t k = 0; k < down.cells.size(); ++k)
     out.offsets.push_back(SimplexId(3 * (k + 1)));
@@ -94,14 +122,6 @@ void buildSeparatrices2(const Triangulation& tri,
                         down.offsets[i + 1] - down.offsets[i], values, out);
 
   // Ascending walls: the dual polygons of their edges with more than two tets around.
-  const separatrices2::Walls& up = walls.ascending;
-  std::vector<std::size_t> fanOffsets(up.cells.size() + 1, 0);
-  each(up.cells.size(), [&](std::size_t k) {
-    const int n = tri.getEdgeTetNumber(up.cells[k]);
-    fanOffsets[k + 1] = n > 2 ? std::size_t(n) : 0;
-  });
-  for (std::size_t k = 0; k < up.cells.size(); ++k)
-    fanOffsets[k + 1] += fanOffsets[k];
   std::vector<SimplexId> tets(fanOffsets.back());
   tbb::enumerable_thread_specific<std::vector<SimplexId>> fans;
   each(up.cells.size(), [&](std::size_t k) {

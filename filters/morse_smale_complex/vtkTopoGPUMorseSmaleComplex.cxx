@@ -151,9 +151,9 @@ topogpu::separatrices2::Parameters wallParametersOf(vtkTopoGPUMorseSmaleComplex*
 }
 
 // Walls too large to draw: the rest of the complex is still worth having.
-topogpu::Warning wallsTooLarge(const topogpu::Error& e) {
+topogpu::Warning wallsTooLarge(const topogpu::Error& e, const std::string& size = "") {
   return {topogpu::WarningCode::Separatrices2TooLarge,
-          std::string(e.what()) +
+          std::string(e.what()) + size +
               " (ComputeAscendingSeparatrices2 / ComputeDescendingSeparatrices2); port 2 "
               "is left empty"};
 }
@@ -167,17 +167,31 @@ void addSimplicialWalls(Triangulation& tri,
                         msc::simplicial::Output& result, msc::Records& records) {
   namespace ss2 = topogpu::separatrices2::simplicial;
   ss2::Output walls;
+  bool computed = false;
   try {
     ss2::compute(tri, result.gradient, result.rank.data(), parameters,
                  run.monitor.stage(0.85, 1), walls, result.report);
+    computed = true;
+    const topogpu::Timer timer;
+    msc::simplicial::buildSeparatrices2(tri, walls, run.values, points, parameters,
+                                        records.separatrices2);
+    result.report.timings.emplace_back("2-separatrix records", timer.seconds());
   } catch (const topogpu::Error& e) {
-    result.report.warnings.push_back(wallsTooLarge(e));
-    return;
+    records.separatrices2 = msc::Separatrix2Records();
+    std::string size;
+    if (!computed) {
+      // The size asked for, counted without keeping the cells (one wall per thread).
+      topogpu::separatrices2::Parameters counting = parameters;
+      counting.keepCells = false;
+      ss2::compute(tri, result.gradient, result.rank.data(), counting, run.monitor, walls,
+                   result.report);
+      size =
+          "; they hold " +
+          std::to_string(walls.descending.totalCells() + walls.ascending.totalCells()) +
+          " cells in all";
+    }
+    result.report.warnings.push_back(wallsTooLarge(e, size));
   }
-  const topogpu::Timer timer;
-  msc::simplicial::buildSeparatrices2(tri, walls, run.values, points,
-                                      records.separatrices2);
-  result.report.timings.emplace_back("2-separatrix records", timer.seconds());
 }
 
 // Ports 0-2 from the records (a port switched off stays empty).

@@ -148,13 +148,16 @@ def oracle_walls(cx, pairs, values):
                 yield "visit", pairs[t]
 
     descending, ascending = [], []
+    oracle_walls.cells = 0  # all walls' cells, drawn or not
     for t in critical[2]:
         wall, reached = bfs(t, down)
+        oracle_walls.cells += len(wall)
         low = min(vmin(e) for e in reached) if reached else min(vmin(f) for f in wall)
         count = (t in cx.boundary_triangles) + sum(e in cx.boundary_edges for e in reached)
         descending.append((frozenset(wall), (vmax(t), low), count))
     for e in critical[1]:
         wall, reached = bfs(e, up)
+        oracle_walls.cells += len(wall)
         high = max(vmax(t) for t in reached) if reached else max(vmax(f) for f in wall)
         count = (e in cx.boundary_edges) + sum(t in cx.boundary_triangles for t in reached)
         drawn = frozenset(f for f in wall if len(cx.edge_tets[f]) > 2)
@@ -296,6 +299,8 @@ def case_limit():
     2 empty, the rest of the complex intact; a 2D image has no walls (empty, silent)."""
     pts, tets, values = grid(6, 4)
     source, _ = pv_helpers.image_source((6, 6, 6), values)
+    oracle_walls(Complex(pts, tets), gradient_pairs(source, Complex(pts, tets), True),
+                 values)
     os.environ["TOPOGPU_SEPARATRICES2_MAX_CELLS"] = "20"
     try:
         msc = TopoGPUMorseSmaleComplex(Input=source, Complex="Simplicial", **WALLS)
@@ -309,8 +314,11 @@ def case_limit():
     assert out[2].VTKObject.GetNumberOfCells() == 0, "port 2 not empty beyond the limit"
     assert out[0].VTKObject.GetNumberOfPoints() > 0 and out[1].VTKObject.GetNumberOfCells() > 0
     assert not messages.errors, messages.errors
-    assert any("limit of 20 cells" in w and "ComputeAscendingSeparatrices2" in w
-               for w in messages.warnings), messages.warnings
+    # the warning names the limit, the size asked for (the oracle's wall cells) and the
+    # switches
+    size = "they hold %d cells in all" % oracle_walls.cells
+    assert any("limit of 20 cells" in w and size in w and "ComputeAscendingSeparatrices2" in w
+               for w in messages.warnings), (size, messages.warnings)
     flat, _ = pv_helpers.image_source((8, 8, 1), np.random.default_rng(2).random(64))
     msc = TopoGPUMorseSmaleComplex(Input=flat, Complex="Simplicial", **WALLS)
     msc.SelectInputScalars = ["POINTS", "s"]
