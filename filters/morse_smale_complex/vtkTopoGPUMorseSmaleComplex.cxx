@@ -183,8 +183,8 @@ void addSimplicialWalls(Triangulation& tri,
       // The size asked for, counted without keeping the cells (one wall per thread).
       topogpu::separatrices2::Parameters counting = parameters;
       counting.keepCells = false;
-      ss2::compute(tri, result.gradient, result.rank.data(), counting, run.monitor, walls,
-                   result.report);
+      ss2::compute(tri, result.gradient, result.rank.data(), counting,
+                   run.monitor.stage(0.85, 1), walls, result.report);
       size =
           "; they hold " +
           std::to_string(walls.descending.totalCells() + walls.ascending.totalCells()) +

@@ -99,7 +99,7 @@ TEST_F(WheelRecords, TrianglesOnVerticesAndTheHubsDualPolygon) {
     for (int a = 0; a < 3; ++a)
       EXPECT_EQ(out.points[std::size_t(3 * v + a)], wheel.xyz[std::size_t(3 * v + a)]);
   std::set<std::set<SimplexId>> triangles;
-  for (int k = 0; k < 2; ++k)
+  for (std::ptrdiff_t k = 0; k < 2; ++k)
     triangles.insert(
         {out.connectivity.begin() + 3 * k, out.connectivity.begin() + 3 * k + 3});
   EXPECT_EQ(triangles, (std::set<std::set<SimplexId>>{{0, 1, 2}, {0, 1, 3}}));
