@@ -1,7 +1,7 @@
 // The output records (OutputRecords.h) of the simplicial complex
 // (SimplicialMorseSmaleComplex.h), through any triangulation backend: cells are
 // simplices (dimension + id), points at their barycentres, the vertex order the one
-// execute kept (Output::rank). 2-separatrices are not computed on this complex.
+// execute kept (Output::rank). Port 2 (the walls): SimplicialSeparatrix2Records.h.
 #pragma once
 
 #include "core/morse_smale_complex/RecordBuilders.h"

@@ -33,6 +33,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -211,30 +212,41 @@ template <typename Triangulation>
 void dualPolygon(const Triangulation& tri, SimplexId e, std::vector<SimplexId>& tets) {
   tets.clear();
   const int n = tri.getEdgeTetNumber(e);
-  for (int i = 0; i < n; ++i)
+  // Each tet around e is e plus two other vertices; two tets are neighbours in the fan
+  // (share a triangle) when they share one of those. Read once, compared cheaply.
+  std::vector<std::array<SimplexId, 2>> others(static_cast<std::size_t>(n));
+  const SimplexId a = tri.getEdgeVertex(e, 0), b = tri.getEdgeVertex(e, 1);
+  for (int i = 0; i < n; ++i) {
     tets.push_back(tri.getEdgeTet(e, i));
-  // Two tets around e are neighbours in the fan when they share a triangle (3 vertices).
-  auto adjacent = [&](SimplexId a, SimplexId b) {
-    int shared = 0;
-    for (int i = 0; i < 4; ++i)
-      for (int j = 0; j < 4; ++j)
-        shared += tri.getCellVertex(a, i) == tri.getCellVertex(b, j) ? 1 : 0;
-    return shared == 3;
+    int k = 0;
+    for (int j = 0; j < 4 && k < 2; ++j) {
+      const SimplexId v = tri.getCellVertex(tets.back(), j);
+      if (v != a && v != b)
+        others[std::size_t(i)][std::size_t(k++)] = v;
+    }
+  }
+  auto adjacent = [&](std::size_t i, std::size_t j) {
+    const auto &p = others[i], &q = others[j];
+    return p[0] == q[0] || p[0] == q[1] || p[1] == q[0] || p[1] == q[1];
+  };
+  auto swapTets = [&](std::size_t i, std::size_t j) {
+    std::swap(tets[i], tets[j]);
+    std::swap(others[i], others[j]);
   };
   // An open fan (boundary edge) starts at a tet with one neighbour in it.
   for (std::size_t i = 0; i < tets.size(); ++i) {
     int neighbours = 0;
     for (std::size_t j = 0; j < tets.size(); ++j)
-      neighbours += i != j && adjacent(tets[i], tets[j]) ? 1 : 0;
+      neighbours += i != j && adjacent(i, j) ? 1 : 0;
     if (neighbours < 2) {
-      std::swap(tets[0], tets[i]);
+      swapTets(0, i);
       break;
     }
   }
   for (std::size_t i = 1; i < tets.size(); ++i)
     for (std::size_t j = i; j < tets.size(); ++j)
-      if (adjacent(tets[i - 1], tets[j])) {
-        std::swap(tets[i], tets[j]);
+      if (adjacent(i - 1, j)) {
+        swapTets(i, j);
         break;
       }
 }

@@ -10,6 +10,7 @@
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/Separatrices2.h"
 #include "core/morse_smale_complex/SimplicialRecords.h"
+#include "core/morse_smale_complex/SimplicialSeparatrix2Records.h"
 #include "frontend/EnvironmentKnobs.h"
 
 #include <vtkCellData.h>
@@ -138,6 +139,61 @@ msc::RecordSwitches switchesOf(vtkTopoGPUMorseSmaleComplex* self) {
   return on;
 }
 
+// TTK's 2-separatrix switches and the filter's bound on their cells.
+topogpu::separatrices2::Parameters wallParametersOf(vtkTopoGPUMorseSmaleComplex* self,
+                                                    unsigned long long maxCells) {
+  topogpu::separatrices2::Parameters parameters;
+  parameters.ascending = self->GetComputeAscendingSeparatrices2();
+  parameters.descending = self->GetComputeDescendingSeparatrices2();
+  if (maxCells > 0)
+    parameters.maxCells = std::size_t(maxCells);
+  return parameters;
+}
+
+// Walls too large to draw: the rest of the complex is still worth having.
+topogpu::Warning wallsTooLarge(const topogpu::Error& e, const std::string& size = "") {
+  return {topogpu::WarningCode::Separatrices2TooLarge,
+          std::string(e.what()) + size +
+              " (ComputeAscendingSeparatrices2 / ComputeDescendingSeparatrices2); port 2 "
+              "is left empty"};
+}
+
+// Port 2 of the simplicial complex: the walls asked for, drawn as TTK's; the warnings
+// and timings go to result.report.
+template <typename Triangulation>
+void addSimplicialWalls(Triangulation& tri,
+                        const topogpu::separatrices2::Parameters& parameters,
+                        topogpu::vtk::FilterRun& run, const msc::PointGeometry& points,
+                        msc::simplicial::Output& result, msc::Records& records) {
+  namespace ss2 = topogpu::separatrices2::simplicial;
+  ss2::Output walls;
+  bool computed = false;
+  try {
+    ss2::compute(tri, result.gradient, result.rank.data(), parameters,
+                 run.monitor.stage(0.85, 1), walls, result.report);
+    computed = true;
+    const topogpu::Timer timer;
+    msc::simplicial::buildSeparatrices2(tri, walls, run.values, points, parameters,
+                                        records.separatrices2);
+    result.report.timings.emplace_back("2-separatrix records", timer.seconds());
+  } catch (const topogpu::Error& e) {
+    records.separatrices2 = msc::Separatrix2Records();
+    std::string size;
+    if (!computed) {
+      // The size asked for, counted without keeping the cells (one wall per thread).
+      topogpu::separatrices2::Parameters counting = parameters;
+      counting.keepCells = false;
+      ss2::compute(tri, result.gradient, result.rank.data(), counting,
+                   run.monitor.stage(0.85, 1), walls, result.report);
+      size =
+          "; they hold " +
+          std::to_string(walls.descending.totalCells() + walls.ascending.totalCells()) +
+          " cells in all";
+    }
+    result.report.warnings.push_back(wallsTooLarge(e, size));
+  }
+}
+
 // Ports 0-2 from the records (a port switched off stays empty).
 void writeRecords(topogpu::vtk::FilterRun& run, const msc::Records& records,
                   const msc::RecordSwitches& on, bool walls) {
@@ -227,19 +283,13 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
   msc::buildRecords(result, run.values, points, switchesOf(this), records);
   if (walls && d == 3) {
     namespace s2 = topogpu::separatrices2;
-    s2::Parameters wallParameters;
-    wallParameters.ascending = this->ComputeAscendingSeparatrices2;
-    wallParameters.descending = this->ComputeDescendingSeparatrices2;
-    if (this->Separatrices2MaxCells > 0)
-      wallParameters.maxCells = std::size_t(this->Separatrices2MaxCells);
     s2::Output wallsOut;
     try {
-      s2::compute(result.gradient, wallParameters, run.monitor.stage(0.85, 1), wallsOut,
-                  run.report);
+      s2::compute(result.gradient, wallParametersOf(this, this->Separatrices2MaxCells),
+                  run.monitor.stage(0.85, 1), wallsOut, run.report);
     } catch (const topogpu::Error& e) {
       // Too large to draw: the rest of the complex is still worth having.
-      run.report.warnings.push_back({topogpu::WarningCode::Separatrices2TooLarge,
-                                     std::string(e.what()) + "; port 2 is left empty"});
+      run.report.warnings.push_back(wallsTooLarge(e));
       wallsOut.clear();
     }
     msc::buildSeparatrices2(result, wallsOut, run.values, points, records.separatrices2);
@@ -276,19 +326,21 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
   parameters.vertexOrder = run.vertexOrder;
   parameters.computeSaddleConnections = this->ComputeSaddleConnectors;
   parameters.keepConnectionPaths = this->ComputeSaddleConnectors;
-  if (this->ComputeAscendingSeparatrices2 || this->ComputeDescendingSeparatrices2)
-    run.report.warnings.push_back(
-        {topogpu::WarningCode::Separatrices2Unsupported,
-         "2-separatrices are not computed on the simplicial complex; port 2 is empty"});
   std::vector<topogpu::Warning> warnings = run.report.warnings;
+  const bool walls =
+      this->ComputeAscendingSeparatrices2 || this->ComputeDescendingSeparatrices2;
   smsc::Output result;
   msc::Records records;
   topogpu::Timer outputTimer;
   const DataSetPoints points(run.input);
   run.visitWithGale([&](auto& tri) {
-    smsc::execute(tri, run.values, parameters, run.monitor, result);
+    smsc::execute(tri, run.values, parameters,
+                  walls ? run.monitor.stage(0, 0.85) : run.monitor, result);
     outputTimer.reset();
     smsc::buildRecords(tri, result, run.values, points, switchesOf(this), records);
+    if (walls)
+      addSimplicialWalls(tri, wallParametersOf(this, this->Separatrices2MaxCells), run,
+                         points, result, records);
   });
   run.report = result.report;
   for (const topogpu::Warning& w : warnings)
@@ -299,7 +351,7 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
     for (topogpu::Warning& warning : (*gale)->warnings())
       if (warning.code != topogpu::WarningCode::GaleNoGpuProducer) // said when built
         run.report.warnings.push_back(std::move(warning));
-  writeRecords(run, records, switchesOf(this), false);
+  writeRecords(run, records, switchesOf(this), walls);
 
   writeSegmentation(run,
                     {this->ComputeAscendingSegmentation,
