@@ -36,6 +36,7 @@
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
+#include "core/morse_smale_complex/SimplicialGridGpuPath.h"
 
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -44,6 +45,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace topogpu::morse_smale_complex::simplicial {
@@ -51,7 +53,9 @@ namespace topogpu::morse_smale_complex::simplicial {
 namespace sg = discrete_gradient::simplicial;
 
 struct Parameters {
-  Backend backend = Backend::Auto; // the gradient's (the GPU on grids); the rest: CPU
+  // The GPU on implicit grids (gradient, labels, arcs; SimplicialGridGpuPath.h), else
+  // the CPU.
+  Backend backend = Backend::Auto;
   bool computeSaddleConnections = true;
   // Keep one V-path per saddle connection (for drawing; off for counts only).
   bool keepConnectionPaths = false;
@@ -412,9 +416,18 @@ template <typename Triangulation>
 void execute(Triangulation& tri, const ScalarArrayView& values,
              const Parameters& parameters, const Monitor& monitor, Output& output) {
   output = Output();
-  sg::execute(tri, values, sg::Parameters{parameters.backend, parameters.vertexOrder},
+  // Implicit grids on the GPU: the device path (SimplicialGridGpuPath.h); after a
+  // device failure the CPU runs with its warning.
+  RunReport fallback;
+  if constexpr (std::is_same_v<Triangulation, ImplicitTriangulation>)
+    if (detail::runGridGpuPath(tri, values, parameters, monitor, output, fallback))
+      return;
+  const Backend backend = fallback.warnings.empty() ? parameters.backend : Backend::Cpu;
+  sg::execute(tri, values, sg::Parameters{backend, parameters.vertexOrder},
               monitor.stage(0, 0.5), output.gradient, &output.rank);
   output.report = output.gradient.report;
+  output.report.warnings.insert(output.report.warnings.begin(), fallback.warnings.begin(),
+                                fallback.warnings.end());
   const sg::Output& g = output.gradient;
   const int top = g.dimension;
   if (top < 2)
