@@ -85,7 +85,9 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
     output.report.timings.emplace_back("boundary forest (cpu)", timer.seconds());
   };
   hooks.label = [&](const std::vector<char>& reached, std::vector<std::int32_t>& label) {
+    Timer timer;
     labelRoots(tri, top, arrays.criticalCells[top], reached, output, label);
+    output.report.timings.emplace_back("boundary maxima (cpu)", timer.seconds());
   };
   gpu::computeSimplicialGridLabels(grid, values, monitor.stage(0, 0.85), hooks, arrays,
                                    output.rank, labels, output.report);
@@ -135,12 +137,7 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
   monitor.checkAbort();
   if (parameters.computeSaddleConnections && grid.dims.dimension == 3)
     saddleConnections(tri, output.gradient, parameters, output);
-  for (const ManifoldLabel l : output.descendingManifold)
-    output.unlabelledDescending += l < 0;
-  for (const ManifoldLabel l : output.ascendingManifold)
-    output.unlabelledAscending += l < 0;
-  for (const ManifoldLabel l : output.cellAscendingManifold)
-    output.unlabelledCells += l < 0;
+  countUnlabelled(output);
   monitor.report(1.0);
   return true;
 }

@@ -410,6 +410,15 @@ void saddleConnections(const Triangulation& tri, const sg::Output& g,
   output.report.timings.emplace_back("saddle connections (cpu)", timer.seconds());
 }
 
+inline void countUnlabelled(Output& output) {
+  for (const ManifoldLabel l : output.descendingManifold)
+    output.unlabelledDescending += l < 0;
+  for (const ManifoldLabel l : output.ascendingManifold)
+    output.unlabelledAscending += l < 0;
+  for (const ManifoldLabel l : output.cellAscendingManifold)
+    output.unlabelledCells += l < 0;
+}
+
 } // namespace detail
 
 template <typename Triangulation>
@@ -532,12 +541,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   if (parameters.computeSaddleConnections && top == 3)
     detail::saddleConnections(tri, g, parameters, output);
 
-  for (const ManifoldLabel l : output.descendingManifold)
-    output.unlabelledDescending += l < 0;
-  for (const ManifoldLabel l : output.ascendingManifold)
-    output.unlabelledAscending += l < 0;
-  for (const ManifoldLabel l : output.cellAscendingManifold)
-    output.unlabelledCells += l < 0;
+  detail::countUnlabelled(output);
   monitor.report(1.0);
 }
 
