@@ -26,4 +26,12 @@ void computeSimplicialGridForests(const discrete_gradient::simplicial::GridSimpl
   throwNoCuda("simplicial morse-smale complex");
 }
 
+void computeSimplicialGridLabels(const discrete_gradient::simplicial::GridSimplices&,
+                                 const ScalarArrayView&, const Monitor&,
+                                 const SimplicialGridBoundaryHooks&,
+                                 SimplicialGradientArrays&, std::vector<SimplexId>&,
+                                 SimplicialGridLabels&, RunReport&) {
+  throwNoCuda("simplicial morse-smale complex");
+}
+
 } // namespace topogpu::gpu

@@ -37,6 +37,7 @@
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "core/morse_smale_complex/LocalIndex.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
+#include "core/morse_smale_complex/SimplicialGridGpuPath.h"
 
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -45,6 +46,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace topogpu::morse_smale_complex::simplicial {
@@ -52,7 +54,9 @@ namespace topogpu::morse_smale_complex::simplicial {
 namespace sg = discrete_gradient::simplicial;
 
 struct Parameters {
-  Backend backend = Backend::Auto; // the gradient's (the GPU on grids); the rest: CPU
+  // The GPU on implicit grids (gradient, labels, arcs; SimplicialGridGpuPath.h), else
+  // the CPU.
+  Backend backend = Backend::Auto;
   bool computeSaddleConnections = true;
   // Keep one V-path per saddle connection (for drawing; off for counts only).
   bool keepConnectionPaths = false;
@@ -409,15 +413,33 @@ void saddleConnections(const Triangulation& tri, const sg::Output& g,
   output.report.timings.emplace_back("saddle connections (cpu)", timer.seconds());
 }
 
+inline void countUnlabelled(Output& output) {
+  for (const ManifoldLabel l : output.descendingManifold)
+    output.unlabelledDescending += l < 0;
+  for (const ManifoldLabel l : output.ascendingManifold)
+    output.unlabelledAscending += l < 0;
+  for (const ManifoldLabel l : output.cellAscendingManifold)
+    output.unlabelledCells += l < 0;
+}
+
 } // namespace detail
 
 template <typename Triangulation>
 void execute(Triangulation& tri, const ScalarArrayView& values,
              const Parameters& parameters, const Monitor& monitor, Output& output) {
   output = Output();
-  sg::execute(tri, values, sg::Parameters{parameters.backend, parameters.vertexOrder},
+  // Implicit grids on the GPU: the device path (SimplicialGridGpuPath.h); after a
+  // device failure the CPU runs with its warning.
+  RunReport fallback;
+  if constexpr (std::is_same_v<Triangulation, ImplicitTriangulation>)
+    if (detail::runGridGpuPath(tri, values, parameters, monitor, output, fallback))
+      return;
+  const Backend backend = fallback.warnings.empty() ? parameters.backend : Backend::Cpu;
+  sg::execute(tri, values, sg::Parameters{backend, parameters.vertexOrder},
               monitor.stage(0, 0.5), output.gradient, &output.rank);
   output.report = output.gradient.report;
+  output.report.warnings.insert(output.report.warnings.begin(), fallback.warnings.begin(),
+                                fallback.warnings.end());
   const sg::Output& g = output.gradient;
   const int top = g.dimension;
   if (top < 2)
@@ -526,12 +548,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   if (parameters.computeSaddleConnections && top == 3)
     detail::saddleConnections(tri, g, parameters, output);
 
-  for (const ManifoldLabel l : output.descendingManifold)
-    output.unlabelledDescending += l < 0;
-  for (const ManifoldLabel l : output.ascendingManifold)
-    output.unlabelledAscending += l < 0;
-  for (const ManifoldLabel l : output.cellAscendingManifold)
-    output.unlabelledCells += l < 0;
+  detail::countUnlabelled(output);
   monitor.report(1.0);
 }
 

@@ -5,6 +5,8 @@
 #include "base/ScalarArray.h"
 #include "core/discrete_gradient/DiscreteGradientGpu.h"
 
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace topogpu::gpu {
@@ -27,5 +29,43 @@ void computeSimplicialGridForests(
     const ScalarArrayView& values, const Monitor& monitor,
     SimplicialGradientArrays& gradient, std::vector<SimplexId>& order,
     SimplicialGridForests& forests, RunReport& report);
+
+// The labels and arcs of the complex, computed on the device (simplicial::execute's
+// definitions, its CPU stages' twins):
+//  - minimumOf as above (DescendingManifold);
+//  - cellLabel per top cell: the index in the maxima of its ascending path's end;
+//  - vertexLabel per vertex: the cellLabel of the highest top cell of its star;
+//  - saddle1Ends, 2 per 1-saddle (critical edges, ascending): its vertices' minima;
+//  - facetSaddleEnds, 2 per (d-1)-saddle (critical facets, ascending): its top cells'
+//    labels in no particular order, -1 for the missing one of a boundary facet.
+struct SimplicialGridLabels {
+  std::vector<SimplexId> minimumOf, saddle1Ends, facetSaddleEnds;
+  std::vector<std::int32_t> cellLabel, vertexLabel;
+};
+
+// The host's part of the ascending labels (paths that leave through the boundary go on
+// over the boundary facets: simplicial::detail::boundaryForest):
+//  - forest(order, facets, roots): from the vertex order, the boundary facets (ascending
+//    ids) and the index of each one's root in them;
+//  - label(reached, rootLabel): from the roots some path reaches (reached[i] for facet
+//    i), each reached root's index in the maxima (others: anything).
+struct SimplicialGridBoundaryHooks {
+  std::function<void(const std::vector<SimplexId>& order, std::vector<SimplexId>& facets,
+                     std::vector<SimplexId>& roots)>
+      forest;
+  std::function<void(const std::vector<char>& reached,
+                     std::vector<std::int32_t>& rootLabel)>
+      label;
+};
+
+// The gradient (into gradient, order) as computeSimplicialGridForests, then the forests,
+// labels and arc ends on the device, downloading only the results. Progress 0..1.
+// Throws GpuError on a CUDA failure, Error on a corrupt gradient, Aborted on abort.
+void computeSimplicialGridLabels(const discrete_gradient::simplicial::GridSimplices& grid,
+                                 const ScalarArrayView& values, const Monitor& monitor,
+                                 const SimplicialGridBoundaryHooks& hooks,
+                                 SimplicialGradientArrays& gradient,
+                                 std::vector<SimplexId>& order,
+                                 SimplicialGridLabels& labels, RunReport& report);
 
 } // namespace topogpu::gpu

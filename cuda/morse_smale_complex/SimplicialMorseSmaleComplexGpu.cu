@@ -45,10 +45,36 @@ sg::ConstGradientBytes constPointers(DeviceSimplicialGradient& gradient) {
   return {{bytes.bytes[0], bytes.bytes[1], bytes.bytes[2], bytes.bytes[3]}};
 }
 
-void download(const thrust::device_vector<SimplexId>& from, std::vector<SimplexId>& to) {
+template <typename T>
+void download(const thrust::device_vector<T>& from, std::vector<T>& to) {
   to.resize(from.size());
-  downloadStaged(thrust::raw_pointer_cast(from.data()), from.size() * sizeof(SimplexId),
+  downloadStaged(thrust::raw_pointer_cast(from.data()), from.size() * sizeof(T),
                  to.data(), nullptr);
+}
+
+// Both forests on the device: minimumOf (per vertex, the index of its minimum among
+// the ascending minima) and topRoot (per top cell, its root or -1 - exit facet).
+void forestsOnDevice(const sg::GridSimplices& grid, DeviceSimplicialGradient& gradient,
+                     const std::vector<SimplexId>& minima, const Monitor& monitor,
+                     thrust::device_vector<SimplexId>& minimumOf,
+                     thrust::device_vector<SimplexId>& topRoot) {
+  const int top = grid.dims.dimension;
+  const SimplexId n = sg::simplexCount(grid, 0), cells = sg::simplexCount(grid, top);
+  minimumOf.resize(std::size_t(n));
+  descendingKernel<<<blocksFor(n), kBlock>>>(grid, constPointers(gradient), n,
+                                             thrust::raw_pointer_cast(minimumOf.data()));
+  cudaCheck(cudaGetLastError(), "descending successors");
+  pointerJump(minimumOf, monitor);
+  const thrust::device_vector<SimplexId> deviceMinima(minima.begin(), minima.end());
+  thrust::lower_bound(deviceMinima.begin(), deviceMinima.end(), minimumOf.begin(),
+                      minimumOf.end(), minimumOf.begin());
+  monitor.checkAbort();
+  topRoot.resize(std::size_t(cells));
+  ascendingKernel<<<blocksFor(cells), kBlock>>>(grid, constPointers(gradient), cells,
+                                                thrust::raw_pointer_cast(topRoot.data()));
+  cudaCheck(cudaGetLastError(), "ascending successors");
+  pointerJump(topRoot, monitor);
+  stageDone("forests");
 }
 
 } // namespace
@@ -64,30 +90,11 @@ void computeSimplicialGridForests(const sg::GridSimplices& grid,
     gradientOnDevice(grid, values, monitor.stage(0, 0.5), rank, gradient, out, report);
 
     Timer timer;
-    const int top = grid.dims.dimension;
-    const SimplexId n = sg::simplexCount(grid, 0), cells = sg::simplexCount(grid, top);
-    // Minima: each vertex's root, then its index among the (ascending) minima.
-    thrust::device_vector<SimplexId> next(std::size_t(n), 0);
-    descendingKernel<<<blocksFor(n), kBlock>>>(grid, constPointers(gradient), n,
-                                               thrust::raw_pointer_cast(next.data()));
-    cudaCheck(cudaGetLastError(), "descending successors");
-    pointerJump(next, monitor);
-    const auto& minima = out.criticalCells[0];
-    const thrust::device_vector<SimplexId> deviceMinima(minima.begin(), minima.end());
-    thrust::lower_bound(deviceMinima.begin(), deviceMinima.end(), next.begin(),
-                        next.end(), next.begin());
-    download(next, forests.minimumOf);
-    monitor.report(0.65);
-    monitor.checkAbort();
-
-    // Maxima: each top cell's root, or its exit through the boundary.
-    next.resize(std::size_t(cells));
-    ascendingKernel<<<blocksFor(cells), kBlock>>>(grid, constPointers(gradient), cells,
-                                                  thrust::raw_pointer_cast(next.data()));
-    cudaCheck(cudaGetLastError(), "ascending successors");
-    pointerJump(next, monitor);
-    download(next, forests.topRoot);
-    stageDone("forests");
+    thrust::device_vector<SimplexId> minimumOf, topRoot;
+    forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.5, 0.8),
+                    minimumOf, topRoot);
+    download(minimumOf, forests.minimumOf);
+    download(topRoot, forests.topRoot);
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     report.timings.emplace_back("forests (gpu)", timer.seconds());
     monitor.report(0.8);
@@ -95,9 +102,271 @@ void computeSimplicialGridForests(const sg::GridSimplices& grid,
 
     timer.reset();
     downloadGradient(gradient, out);
-    order.resize(rank.size());
-    downloadStaged(thrust::raw_pointer_cast(rank.data()), rank.size() * sizeof(SimplexId),
-                   order.data(), nullptr);
+    download(rank, order);
+    stageDone("download");
+    report.timings.emplace_back("download (gpu)", timer.seconds());
+    monitor.report(1.0);
+  });
+}
+
+namespace {
+
+static_assert(sizeof(SimplexId) == sizeof(unsigned long long));
+
+// The index of x in the ascending ids[0..n) (x is there).
+__device__ SimplexId indexOf(const SimplexId* ids, SimplexId n, SimplexId x) {
+  SimplexId lo = 0;
+  while (n > 0) {
+    const SimplexId half = n / 2;
+    if (ids[lo + half] < x) {
+      lo += half + 1;
+      n -= half + 1;
+    } else {
+      n = half;
+    }
+  }
+  return lo;
+}
+
+struct BoundaryView {
+  const SimplexId* facets; // boundary facets, ascending
+  const SimplexId* roots;  // per boundary facet, its root's index
+  SimplexId count;
+  __device__ SimplexId rootOfExit(SimplexId exit) const {
+    return roots[indexOf(facets, count, -1 - exit)];
+  }
+};
+
+__global__ void reachedKernel(const SimplexId* topRoot, SimplexId cells,
+                              BoundaryView boundary, char* reached) {
+  const SimplexId c = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c < cells && topRoot[c] < 0)
+    reached[boundary.rootOfExit(topRoot[c])] = 1;
+}
+
+__global__ void cellLabelKernel(const SimplexId* topRoot, SimplexId cells,
+                                const SimplexId* maxima, SimplexId nMaxima,
+                                BoundaryView boundary, const std::int32_t* rootLabel,
+                                std::int32_t* label) {
+  const SimplexId c = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= cells)
+    return;
+  const SimplexId r = topRoot[c];
+  label[c] = r >= 0 ? std::int32_t(indexOf(maxima, nMaxima, r))
+                    : rootLabel[boundary.rootOfExit(r)];
+}
+
+// The label of the highest top cell of v's star (its vertices' ranks, decreasing,
+// lexicographically largest): the cells of the cubes around v whose chain passes v.
+__global__ void vertexLabelKernel(sg::GridSimplices g, const SimplexId* rank,
+                                  const std::int32_t* cellLabel, std::int32_t* label) {
+  const SimplexId v = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (v >= sg::simplexCount(g, 0))
+    return;
+  const int top = g.dims.dimension, span = grid::cellSpanMask(top);
+  SimplexId c[3];
+  grid::vertexCoords(g.dims, v, c);
+  SimplexId best = -1, bestKey[4] = {-1, -1, -1, -1};
+  for (int m = 0; m <= span; ++m) {
+    SimplexId base[3];
+    for (int a = 0; a < 3; ++a)
+      base[a] = c[a] - ((m >> a) & 1);
+    if (!grid::anchorValid(g.dims, base, span))
+      continue;
+    const SimplexId first = grid::vertexAt(g.dims, base);
+    for (int t = 0; t < grid::cellTypeCount(top); ++t) {
+      int chain[4] = {0, 0, 0, 0};
+      bool contains = false;
+      for (int step = 0; step <= top; ++step) {
+        chain[step] = grid::cellChainMask(top, t, step);
+        contains = contains || chain[step] == m;
+      }
+      if (!contains)
+        continue;
+      SimplexId key[4] = {-1, -1, -1, -1};
+      for (int j = 0; j <= top; ++j) {
+        key[j] = rank[first + grid::maskOffset(g.dims, chain[j])];
+        for (int l = j; l > 0 && key[l - 1] < key[l]; --l) {
+          const SimplexId x = key[l];
+          key[l] = key[l - 1];
+          key[l - 1] = x;
+        }
+      }
+      int higher = best < 0 ? 1 : 0;
+      for (int j = 0; j <= top && higher == 0; ++j)
+        higher = key[j] > bestKey[j] ? 1 : key[j] < bestKey[j] ? -1 : 0;
+      if (higher > 0) {
+        best = sg::gridSimplexId(g, top, base, chain + 1);
+        for (int j = 0; j < 4; ++j)
+          bestKey[j] = key[j];
+      }
+    }
+  }
+  label[v] = best >= 0 ? cellLabel[best] : -1;
+}
+
+__global__ void saddle1Kernel(sg::GridSimplices g, const SimplexId* saddles,
+                              SimplexId count, const SimplexId* minimumOf,
+                              SimplexId* ends) {
+  const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count)
+    return;
+  SimplexId vertices[2];
+  sg::gridSimplexVertices(g, 1, saddles[i], vertices);
+  ends[2 * i] = minimumOf[vertices[0]];
+  ends[2 * i + 1] = minimumOf[vertices[1]];
+}
+
+// Each top cell writes its label into the slots of its critical facets: the first
+// writer takes slot 0 (ends start at -1), the second slot 1.
+__global__ void facetSaddleKernel(sg::GridSimplices g, const std::uint8_t* facetBytes,
+                                  const std::int32_t* cellLabel, const SimplexId* saddles,
+                                  SimplexId count, SimplexId* ends) {
+  const int top = g.dims.dimension;
+  const SimplexId c = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= sg::simplexCount(g, top))
+    return;
+  SimplexId base[3];
+  int chain[4];
+  sg::gridSimplexChain(g, top, c, base, chain);
+  for (int s = 0; s <= top; ++s) { // the facet without vertex s
+    SimplexId facetBase[3];
+    int masks[3], k = 0;
+    for (int a = 0; a < 3; ++a)
+      facetBase[a] = base[a] + (s == 0 ? (chain[1] >> a) & 1 : 0);
+    for (int i = s == 0 ? 2 : 1; i <= top; ++i)
+      if (i != s)
+        masks[k++] = s == 0 ? chain[i] ^ chain[1] : chain[i];
+    const SimplexId f = sg::gridSimplexId(g, top - 1, facetBase, masks);
+    if (facetBytes[f] != sg::kCritical)
+      continue;
+    auto* slot =
+        reinterpret_cast<unsigned long long*>(ends + 2 * indexOf(saddles, count, f));
+    const auto label = static_cast<unsigned long long>(SimplexId(cellLabel[c]));
+    if (atomicCAS(slot, ~0ull, label) != ~0ull)
+      slot[1] = label;
+  }
+}
+
+template <typename T> thrust::device_vector<T> upload(const std::vector<T>& from) {
+  return thrust::device_vector<T>(from.begin(), from.end());
+}
+
+template <typename T> T* raw(thrust::device_vector<T>& v) {
+  return thrust::raw_pointer_cast(v.data());
+}
+template <typename T> const T* raw(const thrust::device_vector<T>& v) {
+  return thrust::raw_pointer_cast(v.data());
+}
+
+// The maxima's labels of the top cells: roots on the device, exits through the host's
+// boundary forest (the hooks' time is added to hostSeconds: they report it themselves).
+thrust::device_vector<std::int32_t>
+cellLabels(const thrust::device_vector<SimplexId>& topRoot,
+           const std::vector<SimplexId>& order, const std::vector<SimplexId>& maxima,
+           const SimplicialGridBoundaryHooks& hooks, double& hostSeconds) {
+  const SimplexId cells = SimplexId(topRoot.size());
+  std::vector<SimplexId> facets, roots;
+  Timer host;
+  hooks.forest(order, facets, roots);
+  hostSeconds += host.seconds();
+  const thrust::device_vector<SimplexId> deviceFacets = upload(facets),
+                                         deviceRoots = upload(roots);
+  const BoundaryView boundary{raw(deviceFacets), raw(deviceRoots),
+                              SimplexId(facets.size())};
+  thrust::device_vector<char> deviceReached(facets.size(), 0);
+  reachedKernel<<<blocksFor(cells), kBlock>>>(raw(topRoot), cells, boundary,
+                                              raw(deviceReached));
+  cudaCheck(cudaGetLastError(), "boundary roots reached");
+  std::vector<char> reached;
+  download(deviceReached, reached);
+  std::vector<std::int32_t> rootLabel(facets.size(), -1);
+  host.reset();
+  hooks.label(reached, rootLabel);
+  hostSeconds += host.seconds();
+  const thrust::device_vector<std::int32_t> deviceRootLabel = upload(rootLabel);
+  const thrust::device_vector<SimplexId> deviceMaxima = upload(maxima);
+  thrust::device_vector<std::int32_t> label(static_cast<std::size_t>(cells));
+  cellLabelKernel<<<blocksFor(cells), kBlock>>>(raw(topRoot), cells, raw(deviceMaxima),
+                                                SimplexId(maxima.size()), boundary,
+                                                raw(deviceRootLabel), raw(label));
+  cudaCheck(cudaGetLastError(), "top cell labels");
+  return label;
+}
+
+// The arcs' ends: per 1-saddle its vertices' minima, per (d-1)-saddle its cells' labels.
+void arcEnds(const sg::GridSimplices& grid, DeviceSimplicialGradient& gradient,
+             const SimplicialGradientArrays& out,
+             const thrust::device_vector<SimplexId>& minimumOf,
+             const thrust::device_vector<std::int32_t>& cellLabel,
+             SimplicialGridLabels& labels) {
+  const int top = grid.dims.dimension;
+  const auto& saddles1 = out.criticalCells[1];
+  const thrust::device_vector<SimplexId> deviceSaddles1 = upload(saddles1);
+  thrust::device_vector<SimplexId> ends(2 * saddles1.size(), -1);
+  const SimplexId n1 = SimplexId(saddles1.size());
+  if (n1 > 0) {
+    saddle1Kernel<<<blocksFor(n1), kBlock>>>(grid, raw(deviceSaddles1), n1,
+                                             raw(minimumOf), raw(ends));
+    cudaCheck(cudaGetLastError(), "1-saddle arcs");
+  }
+  download(ends, labels.saddle1Ends);
+
+  const auto& saddles = out.criticalCells[top - 1];
+  const thrust::device_vector<SimplexId> deviceSaddles = upload(saddles);
+  ends.assign(2 * saddles.size(), -1);
+  const SimplexId cells = SimplexId(cellLabel.size());
+  if (!saddles.empty()) {
+    facetSaddleKernel<<<blocksFor(cells), kBlock>>>(grid, raw(gradient.bytes[top - 1]),
+                                                    raw(cellLabel), raw(deviceSaddles),
+                                                    SimplexId(saddles.size()), raw(ends));
+    cudaCheck(cudaGetLastError(), "saddle-maximum arcs");
+  }
+  download(ends, labels.facetSaddleEnds);
+}
+
+} // namespace
+
+void computeSimplicialGridLabels(const sg::GridSimplices& grid,
+                                 const ScalarArrayView& values, const Monitor& monitor,
+                                 const SimplicialGridBoundaryHooks& hooks,
+                                 SimplicialGradientArrays& out,
+                                 std::vector<SimplexId>& order,
+                                 SimplicialGridLabels& labels, RunReport& report) {
+  translateCudaFailures("simplicial morse-smale complex", [&] {
+    thrust::device_vector<SimplexId> rank;
+    DeviceSimplicialGradient gradient;
+    gradientOnDevice(grid, values, monitor.stage(0, 0.4), rank, gradient, out, report);
+
+    Timer timer;
+    download(rank, order);
+    thrust::device_vector<SimplexId> minimumOf, topRoot;
+    forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.4, 0.6),
+                    minimumOf, topRoot);
+    report.timings.emplace_back("forests (gpu)", timer.seconds());
+
+    timer.reset();
+    double hostSeconds = 0;
+    const int top = grid.dims.dimension;
+    const thrust::device_vector<std::int32_t> cellLabel =
+        cellLabels(topRoot, order, out.criticalCells[top], hooks, hostSeconds);
+    topRoot = thrust::device_vector<SimplexId>();
+    thrust::device_vector<std::int32_t> vertexLabel(rank.size());
+    vertexLabelKernel<<<blocksFor(SimplexId(rank.size())), kBlock>>>(
+        grid, raw(rank), raw(cellLabel), raw(vertexLabel));
+    cudaCheck(cudaGetLastError(), "vertex labels");
+    arcEnds(grid, gradient, out, minimumOf, cellLabel, labels);
+    stageDone("labels");
+    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+    report.timings.emplace_back("labels and arcs (gpu)", timer.seconds() - hostSeconds);
+    monitor.report(0.8);
+    monitor.checkAbort();
+
+    timer.reset();
+    download(minimumOf, labels.minimumOf);
+    download(cellLabel, labels.cellLabel);
+    download(vertexLabel, labels.vertexLabel);
+    downloadGradient(gradient, out);
     stageDone("download");
     report.timings.emplace_back("download (gpu)", timer.seconds());
     monitor.report(1.0);

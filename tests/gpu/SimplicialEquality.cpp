@@ -158,8 +158,15 @@ bool sameComplex(const smsc::Output& a, const smsc::Output& b) {
         return x.saddle1 == y.saddle1 && x.saddle2 == y.saddle2 &&
                x.multiplicity == y.multiplicity;
       });
+  const bool paths = std::equal(a.connectionPaths.begin(), a.connectionPaths.end(),
+                                b.connectionPaths.begin(), b.connectionPaths.end());
   return sameGradient(a.gradient, b.gradient) && a.rank == b.rank && maxima &&
-         connections && a.ascendingManifold == b.ascendingManifold &&
+         connections && paths && a.connectionsComputed == b.connectionsComputed &&
+         a.boundaryFacets == b.boundaryFacets && a.boundaryNext == b.boundaryNext &&
+         a.unlabelledDescending == b.unlabelledDescending &&
+         a.unlabelledAscending == b.unlabelledAscending &&
+         a.unlabelledCells == b.unlabelledCells &&
+         a.ascendingManifold == b.ascendingManifold &&
          a.descendingManifold == b.descendingManifold &&
          a.cellAscendingManifold == b.cellAscendingManifold &&
          sameArcs(a.saddle1Minimum, b.saddle1Minimum) &&
@@ -224,6 +231,44 @@ void compareForests(const std::string& name, const Dims& dims,
               report.totalSeconds());
 }
 
+// The Morse-Smale complex's device path: a failure after each of its stages and a
+// 1-byte budget give the CPU's complex (the gradient too on the CPU) with a warning.
+void complexFallbacks(ImplicitTriangulation& tri, const ScalarArrayView& values,
+                      bool injectFaults, EqualityChecks& checks) {
+  smsc::Parameters parameters;
+  parameters.backend = Backend::Cpu;
+  parameters.keepConnectionPaths = true;
+  smsc::Output cpu, out;
+  smsc::execute(tri, values, parameters, Monitor{}, cpu);
+  parameters.backend = Backend::Gpu;
+  smsc::execute(tri, values, parameters, Monitor{}, out);
+  checks.expect(out.report.backend == "gpu" && sameComplex(cpu, out),
+                "simplicial msc with connection paths: GPU differs from the CPU or did "
+                "not run (" +
+                    firstWarning(out.report) + ")");
+  const std::vector<const char*> stages =
+      injectFaults ? std::vector<const char*>{"gradient", "forests", "labels", "download"}
+                   : std::vector<const char*>{};
+  for (const char* stage : stages) {
+    gpu::setInjectedFault(stage, "gpu_equality");
+    smsc::execute(tri, values, parameters, Monitor{}, out);
+    gpu::setInjectedFault("", "");
+    checks.expect(
+        out.report.backend == "cpu" && out.gradient.report.backend == "cpu" &&
+            out.report.hasWarning(WarningCode::GpuOutOfMemory) && sameComplex(cpu, out),
+        std::string("simplicial msc, fault in '") + stage +
+            "': no CPU rerun with a warning (" + firstWarning(out.report) + ")");
+  }
+  setDeviceMemoryBudgetCap(DeviceMemoryBudgetCap{1, "gpu_equality"});
+  smsc::execute(tri, values, parameters, Monitor{}, out);
+  setDeviceMemoryBudgetCap(std::nullopt);
+  checks.expect(out.report.backend == "cpu" &&
+                    out.report.hasWarning(WarningCode::GpuMemoryInsufficient) &&
+                    sameComplex(cpu, out),
+                "simplicial msc within a 1-byte budget: no CPU run with a warning (" +
+                    firstWarning(out.report) + ")");
+}
+
 // A failure injected after a stage's allocation, and a budget too small for the run:
 // the CPU's result, a warning saying why.
 void fallbacks(const Dims& dims, const ScalarArrayView& values, bool injectFaults,
@@ -245,6 +290,7 @@ void fallbacks(const Dims& dims, const ScalarArrayView& values, bool injectFault
         std::string("simplicial gradient, fault in '") + stage +
             "': no CPU rerun with a warning (" + firstWarning(out.report) + ")");
   }
+  complexFallbacks(tri, values, injectFaults, checks);
   setDeviceMemoryBudgetCap(DeviceMemoryBudgetCap{1, "gpu_equality"});
   sg::execute(tri, values, {Backend::Gpu}, Monitor{}, out);
   setDeviceMemoryBudgetCap(std::nullopt);
@@ -288,6 +334,8 @@ void syntheticFields(bool hostOnly, bool injectFaults, EqualityChecks& checks) {
     if (!hostOnly && n <= 200000) {
       compareComplex(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), checks);
       compareComplex(tagOf("sines float64", dims), dims, viewOf(smooth), checks);
+      compareComplex(tagOf("noise float32", dims), dims, viewOf(noise), checks);
+      compareComplex(tagOf("constant float32", dims), dims, viewOf(constant), checks);
     }
     if (!hostOnly && dims[0] == 65)
       fallbacks(dims, viewOf(noise), injectFaults, checks);

@@ -1,0 +1,145 @@
+#include "SimplicialGridGpuPath.h"
+
+#include "core/common/BackendSelection.h"
+#include "core/common/Fallback.h"
+#include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
+#include "core/morse_smale_complex/SimplicialMorseSmaleComplexGpu.h"
+#include "triangulation/implicit/ImplicitTriangulation.h"
+
+#include <algorithm>
+
+namespace topogpu::morse_smale_complex::simplicial::detail {
+
+namespace {
+
+// The gradient's device memory, then the forests (with pointer jumping's copy) and
+// the labels beside the gradient's bytes and the order.
+std::size_t deviceBytes(const sg::GridSimplices& grid, const ScalarArrayView& values) {
+  const std::size_t n = std::size_t(sg::simplexCount(grid, 0)),
+                    cells = std::size_t(sg::simplexCount(grid, grid.dims.dimension));
+  std::size_t simplices = 0;
+  for (int d = 0; d <= grid.dims.dimension; ++d)
+    simplices += std::size_t(sg::simplexCount(grid, d));
+  const std::size_t labels = n * 2 * sizeof(SimplexId) + simplices +
+                             cells * (2 * sizeof(SimplexId) + sizeof(std::int32_t)) +
+                             n * sizeof(std::int32_t);
+  return std::max(sg::detail::gridDeviceBytes(grid.dims, values), labels);
+}
+
+// The arcs of one saddle from its path ends (-1: none), equal ends merged.
+void appendArcs(SimplexId saddle, SimplexId a, SimplexId b, std::vector<Arc>& arcs) {
+  if (a > b)
+    std::swap(a, b);
+  if (a < 0 || a == b) {
+    if (b >= 0)
+      arcs.push_back({saddle, b, a == b ? 2 : 1});
+    return;
+  }
+  arcs.push_back({saddle, a, 1});
+  arcs.push_back({saddle, b, 1});
+}
+
+// The boundary maxima reached and every root's label (simplicial::execute's rule).
+void labelRoots(ImplicitTriangulation& tri, int top,
+                const std::vector<SimplexId>& criticalTop,
+                const std::vector<char>& reached, Output& output,
+                std::vector<std::int32_t>& rootLabel) {
+  output.maxima.clear();
+  for (const SimplexId c : criticalTop)
+    output.maxima.push_back({top, c});
+  const auto& facets = output.boundaryFacets;
+  for (std::size_t i = 0; i < facets.size(); ++i) {
+    if (!reached[i])
+      continue;
+    const SimplexId cell = sg::getFacetStar(tri, top, facets[i], 0);
+    const auto at = std::lower_bound(criticalTop.begin(), criticalTop.end(), cell);
+    if (at != criticalTop.end() && *at == cell) {
+      rootLabel[i] = std::int32_t(at - criticalTop.begin());
+    } else {
+      rootLabel[i] = std::int32_t(output.maxima.size());
+      output.maxima.push_back({top - 1, facets[i]});
+      ++output.boundaryMaxima;
+    }
+  }
+  morse_smale_complex::detail::checkLabelRange(SimplexId(output.maxima.size()), "maxima");
+}
+
+void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
+                 const sg::GridSimplices& grid, const Monitor& monitor, Output& output) {
+  sg::Output& g = output.gradient;
+  const int top = grid.dims.dimension;
+  g.dimension = top;
+  g.simplexCounts = {tri.getNumberOfVertices(), tri.getNumberOfEdges(),
+                     tri.getNumberOfTriangles(),
+                     top == 3 ? tri.getNumberOfCells() : SimplexId(0)};
+  gpu::SimplicialGradientArrays arrays;
+  gpu::SimplicialGridLabels labels;
+  gpu::SimplicialGridBoundaryHooks hooks;
+  hooks.forest = [&](const std::vector<SimplexId>& order, std::vector<SimplexId>& facets,
+                     std::vector<SimplexId>& roots) {
+    Timer timer;
+    boundaryForest(tri, top, order.data(), output);
+    facets = output.boundaryFacets;
+    roots = output.boundaryNext;
+    discrete_gradient::jumpToRoots(roots, monitor);
+    output.report.timings.emplace_back("boundary forest (cpu)", timer.seconds());
+  };
+  hooks.label = [&](const std::vector<char>& reached, std::vector<std::int32_t>& label) {
+    Timer timer;
+    labelRoots(tri, top, arrays.criticalCells[top], reached, output, label);
+    output.report.timings.emplace_back("boundary maxima (cpu)", timer.seconds());
+  };
+  gpu::computeSimplicialGridLabels(grid, values, monitor.stage(0, 0.85), hooks, arrays,
+                                   output.rank, labels, output.report);
+  g.gradient = std::move(arrays.gradient);
+  g.criticalCells = std::move(arrays.criticalCells);
+  g.criticalVertices = std::move(arrays.criticalVertices);
+  for (int k = 0; k <= top; ++k)
+    g.counts[k] = SimplexId(g.criticalCells[k].size());
+  g.report = output.report;
+  morse_smale_complex::detail::checkLabelRange(SimplexId(g.criticalCells[0].size()),
+                                               "minima");
+  output.descendingManifold.assign(labels.minimumOf.begin(), labels.minimumOf.end());
+  output.cellAscendingManifold = std::move(labels.cellLabel);
+  output.ascendingManifold = std::move(labels.vertexLabel);
+  for (std::size_t i = 0; i < g.criticalCells[1].size(); ++i)
+    appendArcs(g.criticalCells[1][i], labels.saddle1Ends[2 * i],
+               labels.saddle1Ends[2 * i + 1], output.saddle1Minimum);
+  for (std::size_t i = 0; i < g.criticalCells[top - 1].size(); ++i)
+    appendArcs(g.criticalCells[top - 1][i], labels.facetSaddleEnds[2 * i],
+               labels.facetSaddleEnds[2 * i + 1], output.saddleMaximum);
+}
+
+} // namespace
+
+bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
+                    const Parameters& parameters, const Monitor& monitor, Output& output,
+                    RunReport& fallback) {
+  validateVertexField(tri.getNumberOfVertices(), values);
+  const sg::GridSimplices grid = sg::gridSimplicesOf(tri.dims());
+  if (grid.dims.dimension < 2)
+    return false;     // the CPU path says why
+  RunReport decision; // the CPU path repeats the decision's warnings
+  const Backend resolved =
+      resolveBackend(parameters.backend, deviceBytes(grid, values), decision);
+  if (resolved != Backend::Gpu)
+    return false;
+  tri.precondition(kRequiredRelations);
+  bool ran = true;
+  runWithFallback(
+      resolved, "simplicial Morse-Smale complex", fallback,
+      [&] { runOnDevice(tri, values, grid, monitor, output); }, [&] { ran = false; });
+  if (!ran) {
+    output = Output();
+    return false;
+  }
+  output.report.backend = output.gradient.report.backend = "gpu";
+  monitor.checkAbort();
+  if (parameters.computeSaddleConnections && grid.dims.dimension == 3)
+    saddleConnections(tri, output.gradient, parameters, output);
+  countUnlabelled(output);
+  monitor.report(1.0);
+  return true;
+}
+
+} // namespace topogpu::morse_smale_complex::simplicial::detail

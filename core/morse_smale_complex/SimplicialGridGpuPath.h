@@ -1,0 +1,33 @@
+// The simplicial Morse-Smale complex of an implicit grid on the device: the gradient,
+// both V-path forests, the manifold labels and the saddle-extremum arcs run there
+// (gpu::computeSimplicialGridLabels), the boundary forest of the ascending paths that
+// leave the grid and the saddle connections on the host; the output is the CPU path's,
+// field for field.
+#pragma once
+
+#include "base/ScalarArray.h"
+#include "base/Types.h"
+
+namespace topogpu {
+class ImplicitTriangulation;
+}
+
+namespace topogpu::morse_smale_complex::simplicial {
+
+struct Parameters;
+struct Output;
+
+namespace detail {
+
+// Runs the device path when parameters.backend resolves to the GPU for this grid (the
+// gradient's rule, with the labels' memory counted) and returns true with output
+// complete. Returns false when the CPU must run: the backend resolved to the CPU, or the
+// device failed (fallback then holds the warning to report, and output is cleared).
+// Throws Error for bad input, Aborted on abort.
+bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
+                    const Parameters& parameters, const Monitor& monitor, Output& output,
+                    RunReport& fallback);
+
+} // namespace detail
+
+} // namespace topogpu::morse_smale_complex::simplicial
