@@ -370,7 +370,9 @@ cubical complex as the baseline, process wall time and peak resident memory of t
 run (`/usr/bin/time -v`) with the program's stages; every simplicial row is checked
 against Euler's relation. TTK 1.2's MorseSmaleComplex on the same host, measured from
 outside for issue 21: engine 12.2 s (16.5 s whole run), 8.7 GB. Stages under 0.05 s are
-left out of the list.
+left out of the list. On the GPU the simplicial gradient, both V-path forests, the labels
+and the arcs run on the device; the boundary forest and the saddle connections still run
+on the CPU (the largest stage left).
 
 | input | complex | backend | process s | peak RSS GB | critical cells | stages (s) |
 |---|---|---|---:|---:|---|---|
