@@ -167,7 +167,7 @@ expect_error("msc --persistence-pairs on the simplicial complex",
              ["msc", *bucky, "--complex", "simplicial", "--persistence-pairs", "--json"],
              "not yet implemented")
 # msc on the simplicial complex: TTK's critical cells and 1-separatrices, every vertex in
-# a ascending manifold (TTK's msc_unassigned_vertices.descending is 0 too)
+# a descending manifold (TTK's msc_unassigned_vertices.descending is 0 too)
 for name in ("bucky_32x32x32_uint8.raw", "m4_density_25x22x31_float32.raw"):
     r = topogpu("msc", *raw_args(name), "--complex", "simplicial", "--separatrices", "--json",
                 timeout=120)

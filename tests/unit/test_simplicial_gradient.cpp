@@ -8,7 +8,7 @@
 //  - the homology changes of the lower-star filtration (a Z/2 boundary-matrix reduction
 //    written here), which Robins et al. prove the critical cells are;
 //  - the Euler characteristic of the complex from its simplex counts;
-//  - 1-separatrices and the ascending segmentation: TTK's msc_separatrices1 counts on
+//  - 1-separatrices and the descending segmentation: TTK's msc_separatrices1 counts on
 //    every volume, and walks over the brute-force pairs on small grids;
 //  - the Morse-Smale complex (core/morse_smale_complex/SimplicialMorseSmaleComplex.h):
 //    labels, arcs and saddle-connection multiplicities against walks and a path
