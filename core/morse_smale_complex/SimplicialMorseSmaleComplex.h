@@ -163,15 +163,14 @@ template <typename Triangulation>
 void boundaryForest(const Triangulation& tri, int top, const SimplexId* rank,
                     Output& out) {
   const SimplexId nFacets = out.gradient.simplexCounts[top - 1];
-  std::vector<char> isBoundary(std::size_t(nFacets), 0);
-  // The backend's boundary flags: counting cofaces is slow on the implicit grid.
+  std::vector<std::uint8_t> isBoundary(std::size_t(nFacets), 0);
+  // The backend's boundary flags: counting cofaces is slow on the implicit grid. The
+  // list is compacted in parallel (a grid's facets are mostly interior).
   tbb::parallel_for(SimplexId(0), nFacets, [&](SimplexId f) {
     isBoundary[f] = top == 3 ? tri.isTriangleOnBoundary(f) : tri.isEdgeOnBoundary(f);
   });
-  out.boundaryFacets.clear();
-  for (SimplexId f = 0; f < nFacets; ++f)
-    if (isBoundary[f])
-      out.boundaryFacets.push_back(f);
+  SimplexId unusedCount = 0;
+  out.boundaryFacets = sg::detail::selectCells(isBoundary, 1, unusedCount);
   const auto& facets = out.boundaryFacets;
   auto facetVertex = [&](SimplexId f, int j) {
     return top == 3 ? tri.getTriangleVertex(f, j) : tri.getEdgeVertex(f, j);
