@@ -58,45 +58,23 @@ void compute(const discrete_gradient::Output& gradient, const Parameters& parame
                 std::to_string(cubical::cellCount(g)));
   const Timer timer;
   const std::uint8_t* bytes = gradient.gradient.data();
-  const std::size_t limit = parameters.maxCells;
-  auto tooLarge = [&](const char* kind) {
-    return separatrices2::detail::wallsTooLarge(kind, limit);
-  };
-  const bool both = parameters.ascending && parameters.descending;
-  bool over = false;
-  if (parameters.descending) {
-    detail::walkWalls(
-        gradient.criticalCells[2],
-        [&](SimplexId q, auto& visit, auto& reach) {
-          descendingStep(g, bytes, q, visit, reach);
-        },
-        parameters.keepCells, limit, both ? monitor.stage(0, 0.5) : monitor,
-        output.descending, over);
-    if (over) {
-      output.clear();
-      throw tooLarge("descending");
-    }
-  }
-  if (parameters.ascending) {
-    detail::walkWalls(
-        gradient.criticalCells[1],
-        [&](SimplexId e, auto& visit, auto& reach) {
-          SimplexId next[saddle_connections::graph::kMaxOutDegree];
-          const int count = saddle_connections::graph::successors(g, bytes, e, next);
-          for (int k = 0; k < count; ++k) {
-            if (bytes[next[k]] == cubical::kCritical)
-              reach(next[k]);
-            else
-              visit(next[k]);
-          }
-        },
-        parameters.keepCells, limit - output.descending.cells.size(),
-        both ? monitor.stage(0.5, 1) : monitor, output.ascending, over);
-    if (over) {
-      output.clear();
-      throw tooLarge(both ? "ascending and descending" : "ascending");
-    }
-  }
+  detail::walkAskedWalls(
+      parameters, gradient.criticalCells[2],
+      [&](SimplexId q, auto& visit, auto& reach) {
+        descendingStep(g, bytes, q, visit, reach);
+      },
+      gradient.criticalCells[1],
+      [&](SimplexId e, auto& visit, auto& reach) {
+        SimplexId next[saddle_connections::graph::kMaxOutDegree];
+        const int count = saddle_connections::graph::successors(g, bytes, e, next);
+        for (int k = 0; k < count; ++k) {
+          if (bytes[next[k]] == cubical::kCritical)
+            reach(next[k]);
+          else
+            visit(next[k]);
+        }
+      },
+      monitor, output.descending, output.ascending);
   report.timings.emplace_back("2-separatrices (cpu)", timer.seconds());
   monitor.report(1.0);
 }

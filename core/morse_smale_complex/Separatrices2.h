@@ -40,6 +40,42 @@ struct Output {
   void clear() { *this = Output(); }
 };
 
+namespace detail {
+
+// Both kinds of walls as parameters asks, for either complex (its steps as in
+// walkWalls): the descending walls of the 2-saddles first, then the ascending walls of
+// the 1-saddles within what the first left of maxCells, the progress split between them
+// when both run. Throws wallsTooLarge, both walls cleared, when the limit is reached.
+template <typename DescendingStep, typename AscendingStep>
+void walkAskedWalls(const Parameters& parameters, const std::vector<SimplexId>& saddles2,
+                    DescendingStep&& descendingStep,
+                    const std::vector<SimplexId>& saddles1, AscendingStep&& ascendingStep,
+                    const Monitor& monitor, Walls& descending, Walls& ascending) {
+  const std::size_t limit = parameters.maxCells;
+  const bool both = parameters.ascending && parameters.descending;
+  auto fail = [&](const char* kind) {
+    descending = Walls();
+    ascending = Walls();
+    return wallsTooLarge(kind, limit);
+  };
+  bool over = false;
+  if (parameters.descending) {
+    walkWalls(saddles2, descendingStep, parameters.keepCells, limit,
+              both ? monitor.stage(0, 0.5) : monitor, descending, over);
+    if (over)
+      throw fail("descending");
+  }
+  if (parameters.ascending) {
+    walkWalls(saddles1, ascendingStep, parameters.keepCells,
+              limit - descending.cells.size(), both ? monitor.stage(0.5, 1) : monitor,
+              ascending, over);
+    if (over)
+      throw fail(both ? "ascending and descending" : "ascending");
+  }
+}
+
+} // namespace detail
+
 // The walls asked for by parameters, of a complete gradient. Throws Error when the walls
 // would hold more than parameters.maxCells cells (no partial output), Aborted on abort.
 // Progress 0..1 over the saddles; the time goes to report.timings.

@@ -150,60 +150,40 @@ void compute(Triangulation& tri, const sg::Output& g, const SimplexId* rank,
   }
   tri.precondition(kRequiredRelations);
   const Timer timer;
-  const std::size_t limit = parameters.maxCells;
-  auto tooLarge = [&](const char* kind) {
-    return separatrices2::detail::wallsTooLarge(kind, limit);
-  };
-  const bool both = parameters.ascending && parameters.descending;
-  bool over = false;
-  if (parameters.descending) {
-    separatrices2::detail::walkWalls(
-        g.criticalCells[2],
-        [&](SimplexId t, auto& visit, auto& reach) {
-          for (int j = 0; j < 3; ++j) {
-            const SimplexId e = tri.getTriangleEdge(t, j);
-            if (sg::isCritical(g, 1, e)) {
-              reach(e);
-              continue;
-            }
-            const SimplexId next = sg::getPairedCell(tri, g, 1, e, false);
-            if (next >= 0 && next != t)
-              visit(next);
+  separatrices2::detail::walkAskedWalls(
+      parameters, g.criticalCells[2],
+      [&](SimplexId t, auto& visit, auto& reach) {
+        for (int j = 0; j < 3; ++j) {
+          const SimplexId e = tri.getTriangleEdge(t, j);
+          if (sg::isCritical(g, 1, e)) {
+            reach(e);
+            continue;
           }
-        },
-        parameters.keepCells, limit, both ? monitor.stage(0, 0.5) : monitor,
-        output.descending, over);
-    if (over) {
-      output.clear();
-      throw tooLarge("descending");
-    }
+          const SimplexId next = sg::getPairedCell(tri, g, 1, e, false);
+          if (next >= 0 && next != t)
+            visit(next);
+        }
+      },
+      g.criticalCells[1],
+      [&](SimplexId e, auto& visit, auto& reach) {
+        sg::findCoface(tri, 1, e, [&](SimplexId t) {
+          if (sg::isCritical(g, 2, t)) {
+            reach(t);
+            return false;
+          }
+          const SimplexId next = sg::getPairedCell(tri, g, 2, t, true);
+          if (next >= 0 && next != e)
+            visit(next);
+          return false; // every triangle of e
+        });
+      },
+      monitor, output.descending, output.ascending);
+  if (parameters.descending)
     detail::wallAttributes(tri, output.descending, 2, 1, true, rank,
                            output.descendingAttributes);
-  }
-  if (parameters.ascending) {
-    separatrices2::detail::walkWalls(
-        g.criticalCells[1],
-        [&](SimplexId e, auto& visit, auto& reach) {
-          sg::findCoface(tri, 1, e, [&](SimplexId t) {
-            if (sg::isCritical(g, 2, t)) {
-              reach(t);
-              return false;
-            }
-            const SimplexId next = sg::getPairedCell(tri, g, 2, t, true);
-            if (next >= 0 && next != e)
-              visit(next);
-            return false; // every triangle of e
-          });
-        },
-        parameters.keepCells, limit - output.descending.cells.size(),
-        both ? monitor.stage(0.5, 1) : monitor, output.ascending, over);
-    if (over) {
-      output.clear();
-      throw tooLarge(both ? "ascending and descending" : "ascending");
-    }
+  if (parameters.ascending)
     detail::wallAttributes(tri, output.ascending, 1, 2, false, rank,
                            output.ascendingAttributes);
-  }
   report.timings.emplace_back("2-separatrices (cpu)", timer.seconds());
   monitor.report(1.0);
 }
