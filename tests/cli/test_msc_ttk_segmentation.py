@@ -12,6 +12,8 @@
     mesh), setDescendingSegmentation and setFinalSegmentation;
   * --ascending-through-boundary: every vertex labelled, and the critical cells, maxima
     and arcs identical to the default run's (only the labels change).
+On a host with a GPU the grids run there (--backend auto), so this also checks the
+device's labels; each volume's line names the backend that ran.
 
     python3 test_msc_ttk_segmentation.py TOPOGPU_BINARY SHARED_DATA_DIR
 """
@@ -278,7 +280,7 @@ if os.path.isdir(VOLUMES):
             continue
         want = reference[name]["msc_unassigned_vertices"]
         got = out["unlabelled_vertices"]
-        print(f"{name}: unlabelled {got}, TTK {want}")
+        print(f"{name} ({out['backend']}): unlabelled {got}, TTK {want}")
         check(got == want, f"{name}: unlabelled vertices {got} != TTK 1.2's {want}")
 else:
     print("no shared volumes at", VOLUMES, "(the grids above still ran)")
