@@ -65,15 +65,15 @@ void writeSeparatricesFile(const std::string& path, const std::string& complex,
   std::ofstream file(path);
   if (!file)
     throw Error("cannot write the separatrices file '" + path + "'");
-  file << "{\"format\":\"topogpu-separatrices1\",\"version\":1,\"complex\":\"" << complex
-       << "\",\"dimension\":" << dimension << ",\"count\":" << records.size();
+  file << "{\"format\":\"topogpu-separatrices1\",\"version\":2,\"complex\":\"" << complex
+       << "\",\"dimension\":" << dimension << ",\"count\":" << records.size()
+       << ",\"separatrices\":" << records.separatrices;
   writeList(file, "points", records.points);
   file << ",\"point_data\":{";
   writeList(file, "CellDimension", records.cellDimension, true);
   writeList(file, "CellId", records.cellId);
   writeList(file, "ttkMaskScalarField", records.mask);
   file << "}";
-  writeList(file, "offsets", records.offsets);
   writeList(file, "connectivity", records.connectivity);
   std::vector<double> difference(records.functionMaximum.size());
   for (std::size_t i = 0; i < difference.size(); ++i)

@@ -42,16 +42,17 @@ vtkSmartPointer<vtkPoints> pointsOf(const std::vector<double>& xyz) {
   return points;
 }
 
+vtkSmartPointer<vtkIdTypeArray> idsOf(const std::vector<SimplexId>& ids) {
+  auto array = vtkSmartPointer<vtkIdTypeArray>::New();
+  array->SetNumberOfTuples(vtkIdType(ids.size()));
+  std::copy(ids.begin(), ids.end(), array->GetPointer(0));
+  return array;
+}
+
 vtkSmartPointer<vtkCellArray> cellsOf(const std::vector<SimplexId>& offsets,
                                       const std::vector<SimplexId>& connectivity) {
-  auto o = vtkSmartPointer<vtkIdTypeArray>::New();
-  o->SetNumberOfTuples(vtkIdType(offsets.size()));
-  std::copy(offsets.begin(), offsets.end(), o->GetPointer(0));
-  auto c = vtkSmartPointer<vtkIdTypeArray>::New();
-  c->SetNumberOfTuples(vtkIdType(connectivity.size()));
-  std::copy(connectivity.begin(), connectivity.end(), c->GetPointer(0));
   auto cells = vtkSmartPointer<vtkCellArray>::New();
-  cells->SetData(o, c);
+  cells->SetData(idsOf(offsets), idsOf(connectivity));
   return cells;
 }
 
@@ -116,7 +117,9 @@ void addSeparatrixCellData(vtkCellData* cd, const Records& records) {
 
 void writeSeparatrices1(vtkPolyData* output, const msc::Separatrix1Records& records) {
   output->SetPoints(pointsOf(records.points));
-  output->SetLines(cellsOf(records.offsets, records.connectivity));
+  auto lines = vtkSmartPointer<vtkCellArray>::New();
+  lines->SetData(2, idsOf(records.connectivity)); // TTK's line cells: two points each
+  output->SetLines(lines);
   vtkPointData* pd = output->GetPointData();
   pd->AddArray(column<vtkSignedCharArray>("ttkMaskScalarField", records.mask));
   pd->AddArray(column<vtkSignedCharArray>("CellDimension", records.cellDimension));

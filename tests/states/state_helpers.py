@@ -4,6 +4,7 @@ loaded state's screenshot (and, with TOPOGPU_UPDATE_DOCS=1, copying it to the
 documentation image; *state_test.py)."""
 import os
 import shutil
+import sys
 
 import numpy as np
 
@@ -11,6 +12,10 @@ from paraview import simple
 from paraview import servermanager
 from paraview.simple import GetActiveView, GetRenderViews, SaveScreenshot
 from vtkmodules.numpy_interface import dataset_adapter as dsa
+from vtkmodules.util.numpy_support import vtk_to_numpy
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pvpython"))
+import separatrix_lines  # noqa: E402
 
 
 def slice_and_view(field, opacity):
@@ -78,15 +83,17 @@ def check_complex(msc):
     dest = np.asarray(sep.CellData["DestinationId"])
     poly = sep.VTKObject
     assert poly.GetNumberOfCells() > 0, "no separatrices"
-    for c in range(poly.GetNumberOfCells()):
-        cell = poly.GetCell(c)
-        first, last = cell.GetPointId(0), cell.GetPointId(cell.GetNumberOfPoints() - 1)
+    # TTK's line cells, one per V-path step, chained per SeparatrixId
+    paths = separatrix_lines.paths(vtk_to_numpy(poly.GetLines().GetConnectivityArray()),
+                                   np.asarray(sep.CellData["SeparatrixId"]), [source, dest])
+    for c, ids in paths:
+        first, last = ids[0], ids[-1]
         assert (pdim[first], pid[first]) in critical and pid[first] == source[c], c
         assert (pdim[last], pid[last]) in critical and pid[last] == dest[c], c
         assert pdim[first] in (1, 2) and pdim[last] in (0, 2, 3), c
     for name in ("DescendingManifold", "AscendingManifold", "MorseSmaleManifold"):
         assert np.asarray(seg.PointData[name]).min() >= 0, name + " leaves vertices unlabelled"
-    return counts, poly.GetNumberOfCells()
+    return counts, len(paths)
 
 
 def colour_critical_points(display, view, array="CellDimension"):
