@@ -1,5 +1,6 @@
 """What the state scripts share: the demo view's slice and outline (make_*state.py),
-the Morse-Smale complex's checks and critical-point colours (msc_*.py) and saving the
+a filter's ports shown as ParaView's Apply shows them, the Morse-Smale complex's checks
+and critical-point colours (msc_*.py) and saving the
 loaded state's screenshot (and, with TOPOGPU_UPDATE_DOCS=1, copying it to the
 documentation image; *state_test.py)."""
 import os
@@ -39,6 +40,39 @@ def slice_and_view(field, opacity):
     outline = simple.Show(field, view)
     outline.SetRepresentationType("Outline")
     return view
+
+
+def show_as_apply(proxy, view):
+    """Each output port of proxy shown in view as the GUI's Apply shows it (the pipeline
+    controller's ShowInPreferredView, which reads the proxy's hints: representation,
+    colouring, ports not drawn). Returns the displays, None for a port not drawn."""
+    proxy.UpdatePipeline()
+    controller = servermanager.vtkSMParaViewPipelineControllerWithRendering()
+    shown = []
+    for port in range(proxy.SMProxy.GetNumberOfOutputPorts()):
+        where = controller.ShowInPreferredView(proxy.SMProxy, port, view.SMProxy)
+        shown.append(simple.GetRepresentation(simple.OutputPort(proxy, port), view)
+                     if where else None)
+    return shown
+
+
+def check_default_display(msc, view):
+    """The Morse-Smale complex drawn with the plugin's display defaults (what Apply
+    gives): critical points as sprites coloured by CellDimension and 1-separatrices by
+    SeparatrixType, both categorical; the 2-separatrices and the segmentation not drawn."""
+    def display(port):  # the port's representation if drawn (never creates one)
+        d = servermanager.GetRepresentation(simple.OutputPort(msc, port), view)
+        return d if d is not None and d.Visibility == 1 else None
+    points, lines = display(0), display(1)
+    assert points is not None and points.Representation == "Point Gaussian", \
+        "critical points are not drawn as sprites"
+    assert list(points.ColorArrayName) == ["POINTS", "CellDimension"], points.ColorArrayName
+    assert lines is not None and list(lines.ColorArrayName) == ["CELLS", "SeparatrixType"], \
+        "1-separatrices are not coloured by SeparatrixType"
+    for array in ("CellDimension", "SeparatrixType"):
+        assert simple.GetColorTransferFunction(array).InterpretValuesAsCategories == 1, array
+    assert display(2) is None and display(3) is None, \
+        "the 2-separatrices or the segmentation are drawn over the complex"
 
 
 def load_state_from_argv(argv, namespace):
