@@ -4,6 +4,7 @@
 #include <charconv>
 #include <fstream>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace topogpu::cli {
@@ -52,10 +53,10 @@ void writeList(std::ofstream& file, const char* name, const std::vector<T>& valu
 
 void writeSeparatricesFile(const std::string& path, const std::string& complex,
                            int dimension,
-                           const morse_smale_complex::Separatrix1Records& records) {
+                           morse_smale_complex::Separatrix1Records&& records) {
   if (path.size() > 4 && path.compare(path.size() - 4, 4, ".vtp") == 0) {
 #if TOPOGPU_WITH_VTK
-    writeSeparatricesVtp(path, records);
+    writeSeparatricesVtp(path, std::move(records));
     return;
 #else
     throw Error("this build has no VTK: --separatrices-out writes JSON only (got '" +

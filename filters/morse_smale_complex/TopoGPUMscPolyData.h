@@ -16,10 +16,11 @@ void writeCriticalPoints(vtkPolyData* output,
                          const morse_smale_complex::CriticalPointRecords& records,
                          vtkDataArray* scalars);
 // Port 1: a line cell per V-path step (TTK 1.2's), the separatrix's data on each.
+// The separatrix writers consume their records, each column freed once copied.
 void writeSeparatrices1(vtkPolyData* output,
-                        const morse_smale_complex::Separatrix1Records& records);
+                        morse_smale_complex::Separatrix1Records&& records);
 // Port 2: a polygon per wall cell.
 void writeSeparatrices2(vtkPolyData* output,
-                        const morse_smale_complex::Separatrix2Records& records);
+                        morse_smale_complex::Separatrix2Records&& records);
 
 } // namespace topogpu::vtk
