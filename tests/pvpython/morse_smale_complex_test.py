@@ -377,6 +377,12 @@ def case_documentation():
         for false in ("empty for now", "not computed yet", "on the image's cubical complex"):
             assert false not in " ".join(text.split()), "help says %r: %s" % (false, text)
     assert "mesh" in doc.GetLongHelp() and "simplices" in doc.GetLongHelp(), doc.GetLongHelp()
+    # port 1 holds TTK's line cells (one per V-path step), not one polyline per separatrix
+    for name in (None, "ComputeAscendingSeparatrices1", "ComputeDescendingSeparatrices1",
+                 "ComputeSaddleConnectors"):
+        d = doc if name is None else msc.SMProxy.GetProperty(name).GetDocumentation()
+        text = " ".join((d.GetLongHelp() + " " + d.GetDescription()).split())
+        assert "polyline" not in text and "line cell" in text, (name, text)
     gradient = TopoGPUDiscreteGradient(Input=Wavelet()).SMProxy.GetDocumentation()
     assert "on the image's cubical complex" not in gradient.GetLongHelp() and \
         "mesh" in gradient.GetLongHelp(), gradient.GetLongHelp()

@@ -35,16 +35,7 @@ msc = TopoGPUMorseSmaleComplex(registrationName="MorseSmaleComplex", Input=field
 msc.SelectInputScalars = ["POINTS", "RTData"]
 
 view = state_helpers.slice_and_view(field, opacity=0.6)
-points, lines, _, _ = state_helpers.show_as_apply(msc, view)
-# Sizes only, for the 1000x800 screenshot: sprites of 0.4 cells (ParaView's default is
-# a few pixels here) and lines of 2 pixels.
-points.GaussianRadius = 0.4
-lines.LineWidth = 2.0
-state_helpers.check_default_display(msc, view)
-for array, corner in (("CellDimension", "Upper Right Corner"),
-                      ("SeparatrixType", "Upper Left Corner")):
-    bar = GetScalarBar(GetColorTransferFunction(array), view)
-    bar.Title, bar.ComponentTitle, bar.WindowLocation = array, "", corner
+state_helpers.show_msc_defaults(msc, view, sprite_radius=0.4)  # sprites of 0.4 cells
 
 scale = 0.75 if tets else 1.0  # the mesh's Wavelet is smaller
 view.CameraPosition = [34.0 * scale, -62.0 * scale, 51.0 * scale]

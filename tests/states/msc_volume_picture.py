@@ -78,15 +78,7 @@ outline = Show(reader, view)
 outline.SetRepresentationType("Outline")
 ColorBy(outline, None)
 
-points, lines, _, _ = state_helpers.show_as_apply(msc, view)
-# Sizes only, for the 1000x800 screenshot: sprites of 0.45 voxels, lines of 2 pixels.
-points.GaussianRadius = 0.45 * max(1.0, max(dims) / 96)
-lines.LineWidth = 2.0
-state_helpers.check_default_display(msc, view)
-for array, corner in (("CellDimension", "Upper Right Corner"),
-                      ("SeparatrixType", "Upper Left Corner")):
-    bar = GetScalarBar(GetColorTransferFunction(array), view)
-    bar.Title, bar.ComponentTitle, bar.WindowLocation = array, "", corner
+for bar in state_helpers.show_msc_defaults(msc, view, 0.45 * max(1.0, max(dims) / 96)):
     bar.ScalarBarLength = 0.22
 text = Text(registrationName="Caption")
 text.Text = (f"{args.volume} {'x'.join(map(str, dims))}, simplicial complex (TTK's): "

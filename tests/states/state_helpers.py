@@ -75,6 +75,24 @@ def check_default_display(msc, view):
         "the 2-separatrices or the segmentation are drawn over the complex"
 
 
+def show_msc_defaults(msc, view, sprite_radius):
+    """The Morse-Smale complex drawn as Apply draws it (show_as_apply, then checked by
+    check_default_display), sized for a 1000x800 screenshot: sprites of sprite_radius
+    (ParaView's default is a few pixels there) and lines of 2 pixels; the two legends
+    titled, in the upper corners. Returns the legends (scalar bars)."""
+    points, lines, _, _ = show_as_apply(msc, view)
+    points.GaussianRadius = sprite_radius
+    lines.LineWidth = 2.0
+    check_default_display(msc, view)
+    bars = []
+    for array, corner in (("CellDimension", "Upper Right Corner"),
+                          ("SeparatrixType", "Upper Left Corner")):
+        bar = simple.GetScalarBar(simple.GetColorTransferFunction(array), view)
+        bar.Title, bar.ComponentTitle, bar.WindowLocation = array, "", corner
+        bars.append(bar)
+    return bars
+
+
 def load_state_from_argv(argv, namespace):
     """The state tests' command line, PLUGIN STATE.pvsm SCREENSHOT.png [DOCS_IMAGE.png]:
     loads the plugin into namespace (the script's globals) and the state; returns
