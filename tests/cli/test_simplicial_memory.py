@@ -7,7 +7,8 @@
   * the estimate is an upper bound of the memory the run really takes, within 1.5x: the
     kernel's peak resident set (VmHWM, the JSON's peak_host_memory_mib) of the run minus
     that of the same command on a 2x2x2 grid (the program and its libraries), on 3D
-    random and smooth grids of 96^3 to 128^3 vertices (CPU path: --backend cpu);
+    random and smooth grids of 96^3 to 128^3 vertices (CPU path: --backend cpu; the GPU
+    path's host side too where `topogpu info` finds a device);
   * bad --memory-budget values are refused, naming the option.
 
     python3 test_simplicial_memory.py TOPOGPU_BINARY SHARED_DATA_DIR
@@ -98,18 +99,19 @@ def budget_refusal(tmp, command, path, dims):
               is not None, f"{label}: --memory-budget 64G runs")
 
 
-def peak_bound(tmp, name, values, dims, baseline):
-    path = raw_case(tmp, name, values, np.float32)
-    out = run_json("msc", path, dims, "--backend", "cpu")
+def peak_bound(path, name, dims, baseline, backend):
+    out = run_json("msc", path, dims, "--backend", backend)
     if out is None:
         return
+    check(out["backend"] == backend, f"{name}: ran on {out['backend']}, not {backend}")
     estimate = out["host_memory_estimate_mib"]
     used = out["peak_host_memory_mib"] - baseline
-    print(f"{name} {dims}: estimate {estimate:.1f} MiB, peak RSS {out['peak_host_memory_mib']:.1f}"
-          f" MiB - baseline {baseline:.1f} = {used:.1f} MiB, ratio {estimate / used:.2f}",
-          flush=True)
+    print(f"{name} {dims} ({backend}): estimate {estimate:.1f} MiB, peak RSS "
+          f"{out['peak_host_memory_mib']:.1f} MiB - baseline {baseline:.1f} = {used:.1f} MiB, "
+          f"ratio {estimate / used:.2f}", flush=True)
     check(used <= estimate <= 1.5 * used,
-          f"{name}: the estimate {estimate:.1f} MiB bounds the run's {used:.1f} MiB within 1.5x")
+          f"{name} ({backend}): the estimate {estimate:.1f} MiB bounds the run's {used:.1f} MiB"
+          " within 1.5x")
 
 
 def main():
@@ -124,16 +126,21 @@ def main():
                          ["msc", "--raw", small, "--dims", "14,12,10", "--type", "float32",
                           "--memory-budget", bad], "--memory-budget")
 
+        # The GPU path's host side too where there is a device (its baseline: the tiny
+        # grid on the device, the driver's memory included).
+        info = json.loads(cli_helpers.topogpu("info", "--json").stdout or "{}")
+        backends = ["cpu", "gpu"] if info.get("gpu") else ["cpu"]
         tiny = raw_case(tmp, "tiny", rng.uniform(0, 1, (2, 2, 2)), np.float32)
-        base = run_json("msc", tiny, (2, 2, 2), "--backend", "cpu")
-        if base is None:
-            return
-        baseline = base["peak_host_memory_mib"]
         cases = [("random128", rng.uniform(0, 1, (128, 128, 128)), (128, 128, 128)),
                  ("smooth128", smooth((128, 128, 128), 3), (128, 128, 128)),
                  ("random96x112x80", rng.uniform(0, 1, (80, 112, 96)), (96, 112, 80))]
-        for name, values, d in cases:
-            peak_bound(tmp, name, values, d, baseline)
+        paths = [(name, raw_case(tmp, name, values, np.float32), d) for name, values, d in cases]
+        for backend in backends:
+            base = run_json("msc", tiny, (2, 2, 2), "--backend", backend)
+            if base is None:
+                continue
+            for name, path, d in paths:
+                peak_bound(path, name, d, base["peak_host_memory_mib"], backend)
 
 
 main()
