@@ -7,8 +7,9 @@
   * the estimate is an upper bound of the memory the run really takes, within 1.5x: the
     kernel's peak resident set (VmHWM, the JSON's peak_host_memory_mib) of the run minus
     that of the same command on a 2x2x2 grid (the program and its libraries), on 3D
-    random and smooth grids of 96^3 to 128^3 vertices (CPU path: --backend cpu; the GPU
-    path's host side too where `topogpu info` finds a device);
+    random and smooth grids of 96^3 to 128^3 vertices and a random 1500^2 grid (CPU
+    path: --backend cpu; the GPU path's host side too where `topogpu info` finds a
+    device);
   * bad --memory-budget values are refused, naming the option.
 
     python3 test_simplicial_memory.py TOPOGPU_BINARY SHARED_DATA_DIR
@@ -133,7 +134,8 @@ def main():
         tiny = raw_case(tmp, "tiny", rng.uniform(0, 1, (2, 2, 2)), np.float32)
         cases = [("random128", rng.uniform(0, 1, (128, 128, 128)), (128, 128, 128)),
                  ("smooth128", smooth((128, 128, 128), 3), (128, 128, 128)),
-                 ("random96x112x80", rng.uniform(0, 1, (80, 112, 96)), (96, 112, 80))]
+                 ("random96x112x80", rng.uniform(0, 1, (80, 112, 96)), (96, 112, 80)),
+                 ("random1500x1500", rng.uniform(0, 1, (1500, 1500)), (1500, 1500))]
         paths = [(name, raw_case(tmp, name, values, np.float32), d) for name, values, d in cases]
         for backend in backends:
             base = run_json("msc", tiny, (2, 2, 2), "--backend", backend)
