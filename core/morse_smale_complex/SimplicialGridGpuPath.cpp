@@ -141,6 +141,9 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
     return false;
   }
   output.report.backend = output.gradient.report.backend = "gpu";
+  // Again with the critical simplices found, before the host's saddle connections.
+  refuseOverBudget(size, output.gradient.counts, HostPath::Gpu, connections, true,
+                   parameters.memoryBudget);
   output.hostMemoryEstimate =
       complexHostBytes(size, output.gradient.counts, HostPath::Gpu, connections);
   monitor.checkAbort();
