@@ -2,6 +2,7 @@
 
 #include "core/common/BackendSelection.h"
 #include "core/common/Fallback.h"
+#include "core/morse_smale_complex/SimplicialHostMemory.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplexGpu.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -126,6 +127,9 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
       resolveBackend(parameters.backend, deviceBytes(grid, values), decision);
   if (resolved != Backend::Gpu)
     return false;
+  const sg::ComplexSize size = sg::gridComplexSize(tri.dims(), values);
+  const bool connections = parameters.computeSaddleConnections;
+  refuseOverBudget(size, {}, HostPath::Gpu, connections, true, parameters.memoryBudget);
   tri.precondition(kRequiredRelations);
   bool ran = true;
   runWithFallback(
@@ -137,6 +141,11 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
     return false;
   }
   output.report.backend = output.gradient.report.backend = "gpu";
+  // Again with the critical simplices found, before the host's saddle connections.
+  refuseOverBudget(size, output.gradient.counts, HostPath::Gpu, connections, true,
+                   parameters.memoryBudget);
+  output.hostMemoryEstimate =
+      complexHostBytes(size, output.gradient.counts, HostPath::Gpu, connections);
   monitor.checkAbort();
   if (parameters.computeSaddleConnections && grid.dims.dimension == 3)
     saddleConnections(tri, output.gradient, parameters, output);
