@@ -15,6 +15,8 @@ import itertools
 
 import numpy as np
 
+from freudenthal import freudenthal_tets
+
 
 def faces_of(tops):
     """Every face (sorted vertex tuple) of the top simplices, by dimension."""
@@ -31,15 +33,7 @@ def grid_simplices(nx, ny, nz):
     x fastest); a 2D grid's pixel ABCD gives ABC, BCD (the first two axes of size > 1)."""
     dims = [n for n in (nx, ny, nz) if n > 1]
     if len(dims) == 3:
-        vid = lambda x, y, z: x + nx * (y + ny * z)  # noqa: E731
-        tets = []
-        for z, y, x in itertools.product(range(nz - 1), range(ny - 1), range(nx - 1)):
-            A, B, C, D = vid(x, y, z), vid(x + 1, y, z), vid(x, y + 1, z), vid(x + 1, y + 1, z)
-            E, F, G, H = (vid(x, y, z + 1), vid(x + 1, y, z + 1), vid(x, y + 1, z + 1),
-                          vid(x + 1, y + 1, z + 1))
-            tets += [(A, B, C, G), (B, C, D, G), (A, B, E, G), (B, E, F, G), (B, F, G, H),
-                     (B, D, G, H)]
-        return tets
+        return freudenthal_tets(nx, ny, nz)
     strides = [s for s, n in zip((1, nx, nx * ny), (nx, ny, nz)) if n > 1]
     (n0, n1), (s0, s1) = dims, strides
     triangles = []
