@@ -1,5 +1,7 @@
 #include "DiscreteMorseSandwich.h"
 
+#include <tbb/parallel_invoke.h>
+
 #include <algorithm>
 #include <iterator>
 #include <string>
@@ -135,9 +137,21 @@ void pairCriticalCells(const SandwichInput& input, const Monitor& monitor,
             "1-saddle to minimum");
   checkEnds(input.saddleMaxima, input.counts[std::size_t(d - 1)],
             input.counts[std::size_t(d)], true, "saddle to maximum");
-  minimumSaddlePairs(input, result);
-  monitor.checkAbort();
-  saddleMaximumPairs(input, result);
+  // In 3D the two union-finds touch disjoint cells (minima and 1-saddles, 2-saddles and
+  // maxima) and run side by side; in 2D the dual skips the 1-saddles paired first.
+  if (d == 3) {
+    SandwichResult top;
+    top.paired[2].swap(result.paired[2]);
+    top.paired[3].swap(result.paired[3]);
+    tbb::parallel_invoke([&] { minimumSaddlePairs(input, result); },
+                         [&] { saddleMaximumPairs(input, top); });
+    result.paired[2].swap(top.paired[2]);
+    result.paired[3].swap(top.paired[3]);
+    result.pairs.insert(result.pairs.end(), top.pairs.begin(), top.pairs.end());
+  } else {
+    minimumSaddlePairs(input, result);
+    saddleMaximumPairs(input, result);
+  }
   monitor.checkAbort();
   if (d == 3 && input.hasBoundary)
     saddleSaddlePairs(input, monitor, result);

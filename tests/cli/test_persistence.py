@@ -48,8 +48,9 @@ def read_diagram(path):
 
 def run(tmp, name, domain, *extra):
     out = os.path.join(tmp, name + ".csv")
-    result = cli_helpers.topogpu("persistence", *domain, "--backend", "cpu", "--out", out,
-                                 *extra, timeout=300, memory=None)
+    backend = () if "--backend" in extra else ("--backend", "cpu")
+    result = cli_helpers.topogpu("persistence", *domain, *backend, "--out", out, *extra,
+                                 timeout=300, memory=None)
     if result.returncode != 0:
         check(False, f"{name}: rc {result.returncode}: {result.stderr.strip()[-300:]}")
         return None
@@ -155,6 +156,22 @@ with tempfile.TemporaryDirectory() as tmp:
     z, y, x = np.mgrid[0:12, 0:11, 0:10]
     grid_case(tmp, "smooth3d",
               (np.sin(x / 2.0) * np.cos(y / 2.5) + np.sin(z / 3.0)).astype(np.float32), False)
+
+    # ---- one diagram whatever the triangulation backend or the complex's device ---------
+    values = rng.integers(0, 5, (6, 7, 5)).astype(np.uint8)
+    path = cli_helpers.raw_case(tmp, "backends", values, np.uint8)
+    grid = ("--raw", path, "--dims", "5,7,6", "--type", "uint8")
+    keys = ("PairType", "IsFinite", "Birth", "Death", "BirthVertex", "DeathVertex",
+            "BirthCriticalType", "DeathCriticalType")
+    reference = run(tmp, "implicit", grid)
+    for name, extra in (("explicit", ("--triangulation", "explicit")),
+                        ("gale-cpu", ("--triangulation", "gale-cpu", "--segment-size", "16")),
+                        ("gpu", ("--backend", "gpu"))):
+        rows = run(tmp, name, grid, *extra)
+        if rows is not None and reference is not None:
+            check([tuple(r[k] for k in keys) for r in rows] ==
+                  [tuple(r[k] for k in keys) for r in reference],
+                  f"{name}: diagram differs from the implicit grid's")
 
     # ---- meshes ------------------------------------------------------------------------
     nx, ny, nz = 5, 5, 4
