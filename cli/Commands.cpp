@@ -136,7 +136,12 @@ Command persistenceCommand() {
                {"--curve", "FILE",
                 "write the persistence curve as CSV (PairType, -1 for all pairs; "
                 "Persistence; NumberOfPairs of at least that persistence)"},
-               {"--no-pairs", "", "leave the pairs out of the JSON (counts only)"}},
+               {"--no-pairs", "", "leave the pairs out of the JSON (counts only)"},
+               {"--saddle-connections", "",
+                "simplicial complex in 3D: take the (1-saddle, 2-saddle) pairs from the "
+                "saddle connections (every 2-saddle's wall, V-paths counted mod 2) "
+                "instead of the boundary expansion: the same pairs, slower (a "
+                "cross-check)"}},
               runOptions()}),
       "Pairs the critical cells of the Morse-Smale complex's gradient in the lower-star "
       "filtration: (minimum, 1-saddle) pairs (PairType 0), (1-saddle, 2-saddle) pairs "

@@ -83,6 +83,7 @@ int runPersistence(const Arguments& args, CommandContext& context) {
   } else {
     pd::Parameters parameters;
     parameters.backend = run.backend;
+    parameters.saddleConnections = args.has("--saddle-connections");
     domain.visitWithGale([&](auto& triangulation) {
       for (int r = 0; r < run.repeat; ++r) {
         const Timer wall;

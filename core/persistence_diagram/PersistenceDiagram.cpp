@@ -96,7 +96,11 @@ void buildDiagram(int dimension, const std::array<std::vector<CriticalCell>, 4>&
                          return rank[a.birthVertex] < rank[b.birthVertex];
                        if (a.type != b.type)
                          return a.type < b.type;
-                       return rank[a.deathVertex] < rank[b.deathVertex];
+                       if (a.deathVertex != b.deathVertex)
+                         return rank[a.deathVertex] < rank[b.deathVertex];
+                       if (a.birthCell != b.birthCell)
+                         return a.birthCell < b.birthCell;
+                       return a.deathCell < b.deathCell;
                      });
 }
 

@@ -11,7 +11,7 @@
 //    makes a pair of type k (type 2 for a surface's unpaired maximum) that dies at the
 //    global maximum, IsFinite 0 (the global minimum's on a grid);
 //  - records sorted by the birth vertex's rank (TTK's sortPersistenceDiagram), ties by
-//    type and death rank.
+//    type, death rank, then the cells' ids (one order whatever found the pairs).
 #pragma once
 
 #include "base/ScalarArray.h"

@@ -10,6 +10,7 @@
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/persistence_diagram/DiscreteMorseSandwich.h"
 #include "core/persistence_diagram/PersistenceDiagram.h"
+#include "core/persistence_diagram/SaddleBoundaryExpansion.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
@@ -25,6 +26,11 @@ namespace smsc = morse_smale_complex::simplicial;
 struct Parameters {
   Backend backend = Backend::Auto; // the complex's (the pairing runs on the CPU)
   VertexOrderSource vertexOrder{};
+  // 3D: the (1-saddle, 2-saddle) pairs from the saddle connections (every 2-saddle's
+  // whole wall, V-paths counted mod 2) reduced as the Morse boundary, instead of the
+  // boundary expansion (SaddleBoundaryExpansion.h): the same pairs, slower; a
+  // cross-check.
+  bool saddleConnections = false;
 };
 
 // The diagram of values on tri. Throws Error for bad input (NaN/Inf, size mismatch, a
@@ -35,8 +41,9 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
              const Parameters& parameters, const Monitor& monitor, Diagram& diagram,
              smsc::Output* complexOut = nullptr);
 
-// The pairs of a complex already computed (with its saddle connections in 3D, any
-// multiplicity mode: only the parity is read).
+// The pairs of a complex already computed. In 3D the (1-saddle, 2-saddle) pairs come from
+// its saddle connections when it has them (any multiplicity mode: only the parity is
+// read), else from the boundary expansion.
 template <typename Triangulation>
 void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
                       const ScalarArrayView& values, const Monitor& monitor,
@@ -175,6 +182,13 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   timer.reset();
   SandwichResult pairs;
   pairCriticalCells(input, monitor, pairs);
+  if (d == 3 && !input.hasBoundary) {
+    std::vector<SimplexId> saddles2(cells[2].size());
+    for (std::size_t p = 0; p < saddles2.size(); ++p)
+      saddles2[p] = cells[2][p].id;
+    expandSaddleBoundaries(tri, g, complex.rank.data(), saddles2, position[1], monitor,
+                           pairs);
+  }
   diagram.report.timings.emplace_back("pairing (cpu)", timer.seconds());
   timer.reset();
   buildDiagram(d, cells, pairs, values, complex.rank.data(), diagram);
@@ -191,7 +205,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   smsc::Parameters msc;
   msc.backend = parameters.backend;
   msc.vertexOrder = parameters.vertexOrder;
-  msc.computeSaddleConnections = true;
+  msc.computeSaddleConnections = parameters.saddleConnections;
   msc.connectionParity = true;
   smsc::execute(tri, values, msc, monitor.stage(0, 0.9), complex);
   RunReport report = complex.report;

@@ -5,6 +5,8 @@ PersistenceDiagram) against oracles written without the project's code
   * GUDHI's lower-star persistence of the same simplices (TTK's Freudenthal split of the
     grid, or the mesh's cells): the multisets of finite pairs (dimension, birth, death)
     with death > birth, and of essential classes (dimension, birth), must be equal;
+  * in 3D the pairs from the boundary expansion (the default) and from the saddle
+    connections (--saddle-connections) must be the same rows;
   * on the smallest cases a brute-force Z/2 reduction of the whole complex in the
     lexicographic order: the pairs (dimension, birth vertex, death vertex) whose two
     vertices differ, and the essential classes by vertex, must be equal.
@@ -96,6 +98,12 @@ def grid_case(tmp, name, values, brute):
     if brute:
         compare_brute(name, rows, tops, flat)
     # the diagram's own invariants: TTK's order (birth vertex rank), persistence
+    if nz > 1:
+        # the (1-saddle, 2-saddle) pairs from the saddle connections: the same rows
+        other = run(tmp, name + "_connections", ("--raw", path, "--dims", f"{nx},{ny},{nz}",
+                                                 "--type", TYPES[values.dtype.type]),
+                    "--saddle-connections")
+        check(other == rows, f"{name}: --saddle-connections gives other rows")
     rank = oracle.vertex_ranks(flat)
     births = [rank[r["BirthVertex"]] for r in rows]
     check(births == sorted(births), f"{name}: rows not sorted by the birth vertex's order")
