@@ -12,7 +12,9 @@
 #include "core/persistence_diagram/PersistenceDiagram.h"
 #include "core/persistence_diagram/SaddleBoundaryExpansion.h"
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
@@ -134,6 +136,29 @@ void saddleMaximumEnds(const Triangulation& tri, const smsc::Output& complex,
   });
 }
 
+// The dual union-find pairs a (d-1)-saddle with the maxima on its two sides: a facet of
+// three or more cells (a non-manifold mesh) has no such two sides.
+template <typename Triangulation>
+void checkManifoldFacets(const Triangulation& tri, int top, SimplexId nFacets) {
+  namespace sg = discrete_gradient::simplicial;
+  if constexpr (isGridTriangulation<Triangulation>)
+    return; // a grid's facets have one or two cells
+  const SimplexId bad = tbb::parallel_reduce(
+      tbb::blocked_range<SimplexId>(0, nFacets), SimplexId(-1),
+      [&](const tbb::blocked_range<SimplexId>& r, SimplexId found) {
+        for (SimplexId f = r.begin(); f < r.end() && found < 0; ++f)
+          if (sg::getFacetStarNumber(tri, top, f) > 2)
+            found = f;
+        return found;
+      },
+      [](SimplexId a, SimplexId b) { return a >= 0 ? a : b; });
+  if (bad >= 0)
+    throw Error("the persistence diagram needs a manifold mesh: " +
+                std::string(top == 3 ? "triangle " : "edge ") + std::to_string(bad) +
+                " is a face of " + std::to_string(sg::getFacetStarNumber(tri, top, bad)) +
+                (top == 3 ? " tetrahedra" : " triangles") + " (at most 2)");
+}
+
 } // namespace detail
 
 template <typename Triangulation>
@@ -149,6 +174,7 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
     throw Error("persistence pairs: the complex (" + std::to_string(complex.rank.size()) +
                 " vertices) and the field (" + std::to_string(values.size) +
                 " values) do not match");
+  detail::checkManifoldFacets(tri, d, g.simplexCounts[std::size_t(d - 1)]);
   std::array<std::vector<CriticalCell>, 4> cells;
   std::array<std::vector<SimplexId>, 4> position;
   detail::sortCriticalCells(tri, complex, cells, position);

@@ -260,6 +260,11 @@ with tempfile.TemporaryDirectory() as tmp:
     flat_rows = run(tmp, "flat", ("--raw", flat, "--dims", "3,3,3", "--type", "float32"))
     check(flat_rows is not None and len(flat_rows) == 1 and flat_rows[0]["IsFinite"] == 0
           and flat_rows[0]["Persistence"] == 0, f"constant field: {flat_rows}")
+    book = os.path.join(tmp, "book.vtk")  # three triangles on one edge: not a manifold
+    write_vtk(book, [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1)],
+              [(0, 1, 2), (0, 1, 3), (0, 1, 4)], [0.0, 1.0, 2.0, 3.0, 4.0])
+    cli_helpers.expect_error("non-manifold", ["persistence", "--mesh", book, "--array", "f"],
+                             "manifold")
     one = cli_helpers.raw_case(tmp, "one", [1.0], np.float32)
     cli_helpers.expect_error("1 vertex", ["persistence", "--raw", one, "--dims", "1,1,1",
                                           "--type", "float32"], "2D or 3D")
