@@ -19,7 +19,6 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,56 +46,80 @@ void expandSaddleBoundaries(const Triangulation& tri,
   };
   // Per 1-saddle position: the 2-saddle position owning it; per 2-saddle: its boundary.
   std::vector<SimplexId> owner(criticalEdges.size(), -1);
-  std::vector<std::vector<Entry>> stored(saddles2.size());
-  std::set<Entry> chain;
-  auto toggle = [&](const Entry& e) {
-    const auto it = chain.find(e);
-    if (it != chain.end())
-      chain.erase(it);
-    else
-      chain.insert(e);
+  std::vector<std::vector<SimplexId>> stored(saddles2.size());
+  // The chain: a flag per edge (membership, toggled in O(1)) and a max-heap of its edges
+  // by filtration key whose entries for edges toggled out are dropped when they surface.
+  std::vector<char> inChain(std::size_t(g.simplexCounts[1]), 0);
+  std::vector<Entry> heap;
+  SimplexId size = 0;
+  auto toggle = [&](SimplexId e) {
+    if (inChain[std::size_t(e)]) {
+      inChain[std::size_t(e)] = 0;
+      --size;
+      return;
+    }
+    inChain[std::size_t(e)] = 1;
+    ++size;
+    heap.emplace_back(morse_smale_complex::simplicial::detail::keyOf(tri, 1, e, rank), e);
+    std::push_heap(heap.begin(), heap.end());
+  };
+  auto youngest = [&]() {
+    while (!inChain[std::size_t(heap.front().second)]) {
+      std::pop_heap(heap.begin(), heap.end());
+      heap.pop_back();
+    }
+    return heap.front().second;
   };
   auto toggleTriangle = [&](SimplexId t) {
-    for (int k = 0; k < 3; ++k) {
-      const SimplexId e = tri.getTriangleEdge(t, k);
-      toggle({morse_smale_complex::simplicial::detail::keyOf(tri, 1, e, rank), e});
-    }
+    for (int k = 0; k < 3; ++k)
+      toggle(tri.getTriangleEdge(t, k));
+  };
+  // Empties the chain, keeping its edges in `kept` when given.
+  auto drain = [&](std::vector<SimplexId>* kept) {
+    for (const Entry& e : heap)
+      if (inChain[std::size_t(e.second)]) {
+        inChain[std::size_t(e.second)] = 0;
+        if (kept)
+          kept->push_back(e.second);
+      }
+    heap.clear();
+    size = 0;
   };
   for (std::size_t j = 0; j < saddles2.size(); ++j) {
     if ((j & 255) == 0)
       monitor.checkAbort();
     if (result.paired[2][j])
       continue; // clearing: paired with a maximum
-    chain.clear();
     toggleTriangle(saddles2[j]);
-    while (!chain.empty()) {
-      const Entry tau = *chain.rbegin();
-      const SimplexId t = sg::getPairedCell(tri, g, 1, tau.second, false);
+    while (size > 0) {
+      const SimplexId tau = youngest();
+      const SimplexId t = sg::getPairedCell(tri, g, 1, tau, false);
       if (t >= 0) {
         toggleTriangle(t);
         continue;
       }
-      const SimplexId p = positionOf(tau.second);
+      const SimplexId p = positionOf(tau);
       if (p < 0)
         throw Error("internal error: the boundary expansion of 2-saddle " +
                     std::to_string(saddles2[j]) + " stopped at edge " +
-                    std::to_string(tau.second) + ", which is not a free 1-saddle");
+                    std::to_string(tau) + ", which is not a 1-saddle");
       if (owner[std::size_t(p)] >= 0) {
-        for (const Entry& e : stored[std::size_t(owner[std::size_t(p)])])
+        for (const SimplexId e : stored[std::size_t(owner[std::size_t(p)])])
           toggle(e);
         continue;
       }
       if (result.paired[1][std::size_t(p)])
         throw Error("internal error: the boundary expansion of 2-saddle " +
                     std::to_string(saddles2[j]) + " reached 1-saddle " +
-                    std::to_string(tau.second) + ", paired with a minimum");
+                    std::to_string(tau) + ", paired with a minimum");
       owner[std::size_t(p)] = SimplexId(j);
-      stored[j].assign(chain.begin(), chain.end());
+      drain(&stored[j]);
       result.pairs.push_back({1, p, SimplexId(j)});
       result.paired[1][std::size_t(p)] = 1;
       result.paired[2][j] = 1;
       break;
     }
+    drain(nullptr); // a 2-saddle whose boundary vanished (an essential 2-cycle)
   }
 }
 
