@@ -11,8 +11,8 @@ PersistenceDiagram) against oracles written without the project's code
     lexicographic order: the pairs (dimension, birth vertex, death vertex) whose two
     vertices differ, and the essential classes by vertex, must be equal.
 
-Cases: 2D and 3D grids (random float32, tie-heavy uint8 with 2-4 levels, smooth), a tet
-mesh with a tunnel (an essential 1-cycle), a closed torus surface (essential classes of
+Cases: 2D and 3D grids (random float32, tie-heavy uint8 with 2-4 levels, smooth), tet
+meshes with a tunnel and with a cavity (essential 1- and 2-cycles), an annulus, a closed torus surface (essential classes of
 dimensions 0, 1, 1, 2), two shared volumes (m4_density, bucky); the cubical complex's
 diagram file against the CLI's own cubical pairs (msc --persistence-pairs, checked
 against GUDHI's cubical persistence by test_msc_persistence.py); the files' format; bad
@@ -192,6 +192,18 @@ with tempfile.TemporaryDirectory() as tmp:
     remap = {v: i for i, v in enumerate(used)}
     tunnel = [tuple(remap[v] for v in t) for t in tunnel]
     mesh_case(tmp, "tets_tunnel", [pts[v] for v in used], tunnel, rng.random(len(used)))
+    # a cavity: the tets of one inner voxel removed (one essential 2-cycle, an unpaired
+    # 2-saddle: both its sides reach the boundary)
+    n4 = 5
+    pts4 = [(x, y, z) for z in range(n4) for y in range(n4) for x in range(n4)]
+    cavity = [t for t in oracle.grid_simplices(n4, n4, n4)
+              if not all(2 <= c <= 3 for v in t for c in pts4[v])]
+    mesh_case(tmp, "tets_cavity", pts4, cavity, rng.random(len(pts4)), brute=False)
+    # an annulus of triangles (an essential 1-cycle around the hole)
+    pts2 = [(x, y, 0) for y in range(6) for x in range(6)]
+    ring = [t for t in oracle.grid_simplices(6, 6, 1)
+            if not all(2 <= pts2[v][0] <= 3 and 2 <= pts2[v][1] <= 3 for v in t)]
+    mesh_case(tmp, "annulus", pts2, ring, rng.random(len(pts2)))
     points, triangles = torus(9, 7)
     mesh_case(tmp, "torus", points, triangles, rng.random(len(points)))
     mesh_case(tmp, "torus_ties", points, triangles, rng.integers(0, 3, len(points)))
