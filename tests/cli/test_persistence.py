@@ -22,8 +22,10 @@ input.
 """
 import collections
 import csv
+import json
 import math
 import os
+import re
 import sys
 import tempfile
 
@@ -229,7 +231,6 @@ with tempfile.TemporaryDirectory() as tmp:
     msc = cli_helpers.topogpu("msc", *domain, "--backend", "cpu", "--persistence-pairs",
                               "--json")
     if rows is not None and msc.returncode == 0:
-        import json
         pairs = json.loads(msc.stdout)["persistence_pairs"]["pairs"]
         # the msc JSON's values have float32's 9 digits: compare as float32
         f32 = lambda x: float(np.float32(x))  # noqa: E731
@@ -248,7 +249,6 @@ with tempfile.TemporaryDirectory() as tmp:
                                  "float32", "--curve", curve, "--json", "--out",
                                  os.path.join(tmp, "curve_diagram.csv"))
     if result.returncode == 0:
-        import json
         out = json.loads(result.stdout)
         rows = read_diagram(os.path.join(tmp, "curve_diagram.csv"))
         check(len(out["pairs"]) == len(rows), "JSON pairs != diagram rows")
@@ -263,6 +263,22 @@ with tempfile.TemporaryDirectory() as tmp:
             check([p for p in points if p[0] == t] == expect, f"curve of type {t}")
     else:
         check(False, f"curve run: {result.stderr[-300:]}")
+
+    # ---- the .vtu diagram (VTK builds): TTK's layout, 2 points per pair + the diagonal ----
+    info = cli_helpers.topogpu("info", "--json")
+    if info.returncode == 0 and json.loads(info.stdout).get("vtk_build"):
+        vtu = os.path.join(tmp, "diagram.vtu")
+        result = cli_helpers.topogpu("persistence", "--raw", path, "--dims", "5,6,6", "--type",
+                                     "float32", "--backend", "cpu", "--out", vtu)
+        rows = read_diagram(os.path.join(tmp, "curve_diagram.csv"))
+        text = open(vtu, errors="replace").read() if result.returncode == 0 else ""
+        names = re.findall(r'Name="([A-Za-z]+)"', text)
+        check(f'NumberOfPoints="{2 * len(rows) + 2}"' in text
+              and f'NumberOfCells="{len(rows) + 1}"' in text
+              and all(n in names for n in ("ttkVertexScalarField", "CriticalType", "Coordinates",
+                                           "PairIdentifier", "PairType", "Persistence",
+                                           "Birth", "Death", "IsFinite")),
+              f".vtu diagram: rc {result.returncode}, arrays {names}")
 
     # ---- bad input ---------------------------------------------------------------------
     nan = cli_helpers.raw_case(tmp, "nan", [0, 1, float("nan"), 3, 4, 5, 6, 7], np.float32)
