@@ -40,6 +40,7 @@ std::string pairList(const pd::Diagram& diagram) {
 
 std::string countList(const std::array<SimplexId, 4>& counts, int n) {
   std::vector<std::string> items;
+  items.reserve(std::size_t(n));
   for (int k = 0; k < n; ++k)
     items.push_back(std::to_string(counts[std::size_t(k)]));
   return jsonArray(items);

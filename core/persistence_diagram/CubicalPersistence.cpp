@@ -187,7 +187,7 @@ void computePersistence(const Output& complex, const ScalarArrayView& values,
     // maximum) pairs by d-1 too: the same number.
     p.dimension = s.type;
     p.birth = pairs.cellAt[std::size_t(s.type)][std::size_t(s.birth)];
-    p.death = pairs.cellAt[std::size_t(s.type + 1)][std::size_t(s.death)];
+    p.death = pairs.cellAt[std::size_t(s.type) + 1][std::size_t(s.death)];
     const SimplexId vb = highestVertex(g, p.birth, rank),
                     vd = highestVertex(g, p.death, rank);
     p.birthRank = rank[vb];

@@ -72,7 +72,7 @@ void buildDiagram(int dimension, const std::array<std::vector<CriticalCell>, 4>&
   };
   for (const SandwichPair& s : pairs.pairs) {
     const auto& births = cells[std::size_t(s.type)];
-    const auto& deaths = cells[std::size_t(s.type + 1)];
+    const auto& deaths = cells[std::size_t(s.type) + 1];
     if (s.birth < 0 || s.birth >= SimplexId(births.size()) || s.death < 0 ||
         s.death >= SimplexId(deaths.size()))
       throw Error("persistence diagram: a pair (type " + std::to_string(s.type) +
