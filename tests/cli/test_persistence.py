@@ -73,6 +73,29 @@ def compare_gudhi(name, rows, tops, values):
           f"{name}: essential classes {sorted(ours_e)} != GUDHI's {sorted(essential)}")
 
 
+def ttk_conventions(name, rows, values, dimension):
+    """TTK 1.2's PersistenceDiagram (DMS backend) labels: CriticalType of both ends per
+    PairType and finiteness, values read at ttkVertexScalarField, essential pairs dying at
+    the global maximum."""
+    values = np.asarray(values, dtype=np.float64)
+    top = int(oracle.vertex_ranks(values).argmax())
+    for r in rows:
+        t, finite = r["PairType"], r["IsFinite"] == 1
+        if t == 0:
+            expect = (0, 1 if finite else 3)
+        elif t == 1:
+            expect = (1, 2) if dimension == 3 and finite else (1, 3) if dimension == 3 else (2, 3)
+        else:
+            expect = (2 if finite or dimension == 3 else 3, 3)
+        ok = ((r["BirthCriticalType"], r["DeathCriticalType"]) == expect
+              and r["Birth"] == values[r["BirthVertex"]] and r["Death"] == values[r["DeathVertex"]]
+              and (finite or r["DeathVertex"] == top))
+        if not ok:
+            check(False, f"{name}: row {r} breaks TTK's conventions (types {expect})")
+            return
+    check(True, "")
+
+
 def compare_brute(name, rows, tops, values):
     pairs, essential = oracle.brute_force_pairs(tops, values)
     theirs = collections.Counter(p for p in pairs if p[1] != p[2])
@@ -96,6 +119,7 @@ def grid_case(tmp, name, values, brute):
         return
     tops = oracle.grid_simplices(nx, ny, nz)
     flat = values.ravel()
+    ttk_conventions(name, rows, flat, 3 if nz > 1 else 2)
     compare_gudhi(name, rows, tops, flat)
     if brute:
         compare_brute(name, rows, tops, flat)
@@ -133,6 +157,7 @@ def mesh_case(tmp, name, points, cells, values, brute=True):
     if rows is None:
         return
     compare_gudhi(name, rows, cells, values)
+    ttk_conventions(name, rows, values, len(cells[0]) - 1)
     if brute:
         compare_brute(name, rows, cells, values)
 
