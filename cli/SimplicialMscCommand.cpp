@@ -133,10 +133,6 @@ JsonObject wallCounts(const separatrices2::simplicial::Output& walls) {
   return sep2;
 }
 
-int gradientDimension(const smsc::Output& output) {
-  return output.gradient.dimension;
-}
-
 // "persistence_pairs" as the cubical complex's (MorseSmaleComplexCommand.cpp): the
 // finite pairs [dim, birth_rank, death_rank, birth_cell, death_cell, birth_value,
 // death_value] of positive rank persistence, the essential minima, the saddles and
@@ -215,9 +211,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
       result.totals.push_back(wall.seconds());
     }
     if (pairs) {
-      if (!connectors && gradientDimension(output) == 3)
-        throw Error("--persistence-pairs needs the saddle connections in 3D (drop "
-                    "--no-saddle-connections)");
+      // 3D: from the saddle connections, or without them from the boundary expansion
       persistence_diagram::diagramOfComplex(triangulation, output, domain.values,
                                             Monitor{}, diagram);
       for (const auto& t : diagram.report.timings)

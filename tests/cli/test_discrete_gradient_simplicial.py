@@ -178,6 +178,11 @@ if r_msc.returncode == 0 and r_pd.returncode == 0:
     check(positive == mine and listed["essential_minima"] == 1,
           f"msc --persistence-pairs (simplicial) != persistence: {len(mine)} vs "
           f"{len(positive)} pairs, {listed['essential_minima']} essential minima")
+    # without the saddle connections: the boundary expansion's pairs, the same
+    r_nc = topogpu("msc", *bucky, "--complex", "simplicial", "--persistence-pairs",
+                   "--no-saddle-connections", "--json", timeout=120)
+    check(r_nc.returncode == 0 and sorted(json.loads(r_nc.stdout)["persistence_pairs"]["pairs"])
+          == sorted(listed["pairs"]), "msc --persistence-pairs --no-saddle-connections differs")
 else:
     check(False, f"msc/persistence on bucky: {r_msc.stderr[-200:]} {r_pd.stderr[-200:]}")
 # msc on the simplicial complex: TTK's critical cells and 1-separatrices, every vertex in
