@@ -93,8 +93,9 @@ Command morseSmaleComplexCommand() {
                {"--persistence-pairs", "",
                 "add the persistence pairs of the lower-star filtration (the Discrete "
                 "Morse Sandwich of `topogpu persistence`, either complex): (minimum, "
-                "1-saddle), ((d-1)-saddle, maximum) and, in 3D with the saddle "
-                "connections, (1-saddle, 2-saddle), as \"persistence_pairs\""},
+                "1-saddle), ((d-1)-saddle, maximum) and, in 3D, (1-saddle, 2-saddle) "
+                "(cubical complex: with the saddle connections only), as "
+                "\"persistence_pairs\""},
                complexOption()},
               runOptions()}),
       "Counts the critical cells (\"critical_cells\": [n0, n1, n2, n3]), the "
