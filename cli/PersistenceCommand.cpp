@@ -8,6 +8,7 @@
 #include "GaleReport.h"
 #include "PersistenceFiles.h"
 #include "Report.h"
+#include "SeparatricesFile.h"
 
 #include "base/Timer.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
@@ -72,7 +73,10 @@ void runCubical(const RunOptions& run, Domain& domain, pd::Diagram& diagram,
 
 int runPersistence(const Arguments& args, CommandContext& context) {
   const RunOptions run = parseRunOptions(args);
-  Domain domain = loadDomain(args, context, true);
+  // A .vtu diagram's Coordinates are the critical vertices' positions: a mesh's points.
+  const std::string out = args.has("--out") ? args.get("--out") : "";
+  const bool vtu = out.size() >= 4 && out.compare(out.size() - 4, 4, ".vtu") == 0;
+  Domain domain = loadDomain(args, context, true, vtu);
   const std::string complex = chooseComplex(args, domain);
   context.activity = "computing the persistence diagram of '" + domain.input + "' (" +
                      std::to_string(domain.numberOfVertices()) + " vertices, " + complex +
@@ -114,7 +118,7 @@ int runPersistence(const Arguments& args, CommandContext& context) {
       std::to_string(e[1]) + " (type 1), " + std::to_string(e[2]) + " (type 2)");
   if (args.has("--out")) {
     const Timer timer;
-    writeDiagramFile(args.get("--out"), diagram);
+    writeDiagramFile(out, diagram, vtu ? domainPoints(args, domain).get() : nullptr);
     diagram.report.timings.emplace_back("diagram file", timer.seconds());
   }
   if (args.has("--curve")) {

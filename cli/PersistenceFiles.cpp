@@ -29,12 +29,14 @@ std::ofstream openFile(const std::string& path, const char* what) {
 } // namespace
 
 void writeDiagramFile(const std::string& path,
-                      const persistence_diagram::Diagram& diagram) {
+                      const persistence_diagram::Diagram& diagram,
+                      const morse_smale_complex::PointGeometry* points) {
   if (endsWith(path, ".vtu")) {
 #if TOPOGPU_WITH_VTK
-    writeDiagramVtu(path, diagram);
+    writeDiagramVtu(path, diagram, points);
     return;
 #else
+    (void)points;
     throw Error("'" + path + "': .vtu needs the CLI built with VTK; write a .csv");
 #endif
   }

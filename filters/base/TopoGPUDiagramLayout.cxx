@@ -15,7 +15,7 @@
 namespace topogpu::vtk {
 
 void writeDiagramLayout(vtkUnstructuredGrid* grid, const std::vector<DiagramRow>& rows,
-                        const DiagramDiagonal& diagonal) {
+                        const DiagramDiagonal& diagonal, bool withPositions) {
   const vtkIdType pairs = vtkIdType(rows.size());
   auto points = vtkSmartPointer<vtkPoints>::New();
   points->SetDataTypeToDouble(); // the input's units may pass single precision
@@ -33,16 +33,22 @@ void writeDiagramLayout(vtkUnstructuredGrid* grid, const std::vector<DiagramRow>
   auto isFinite = namedArray<vtkUnsignedCharArray>("IsFinite", pairs + 1);
   auto cells = vtkSmartPointer<vtkCellArray>::New();
   cells->AllocateExact(pairs + 1, 2 * (pairs + 1));
-  const auto setPoint = [&](vtkIdType p, double x, double y, vtkIdType vertex, int type) {
+  const auto setPoint = [&](vtkIdType p, double x, double y, vtkIdType vertex, int type,
+                            const std::array<double, 3>* position = nullptr) {
     points->SetPoint(p, x, y, 0.0);
-    coordinates->SetTuple3(p, x, y, 0.0);
+    if (position)
+      coordinates->SetTuple3(p, (*position)[0], (*position)[1], (*position)[2]);
+    else
+      coordinates->SetTuple3(p, x, y, 0.0);
     vertexId->SetValue(p, int(vertex));
     criticalType->SetValue(p, type);
   };
   for (vtkIdType id = 0; id < pairs; ++id) {
     const DiagramRow& row = rows[std::size_t(id)];
-    setPoint(2 * id, row.birth, row.birth, row.birthVertex, row.birthType);
-    setPoint(2 * id + 1, row.birth, row.death, row.deathVertex, row.deathType);
+    setPoint(2 * id, row.birth, row.birth, row.birthVertex, row.birthType,
+             withPositions ? &row.birthPosition : nullptr);
+    setPoint(2 * id + 1, row.birth, row.death, row.deathVertex, row.deathType,
+             withPositions ? &row.deathPosition : nullptr);
     const vtkIdType line[2] = {2 * id, 2 * id + 1};
     cells->InsertNextCell(2, line);
     pairId->SetValue(id, int(id));

@@ -2,12 +2,14 @@
 // diagram and the scalar field's diagram (and the CLI's .vtu): two points per pair, at
 // (birth, birth) and (birth, death), joined by a line cell; a last cell on two points of
 // its own for the diagonal (PairIdentifier and PairType -1). Point arrays
-// ttkVertexScalarField, CriticalType, Coordinates; cell arrays PairIdentifier, PairType,
-// Persistence, Birth, Death, IsFinite.
+// ttkVertexScalarField, CriticalType, Coordinates (TTK's: the critical vertex's position
+// in the domain; a diagram without a domain, as the Rips one, puts the point's own
+// there); cell arrays PairIdentifier, PairType, Persistence, Birth, Death, IsFinite.
 #pragma once
 
 #include <vtkType.h>
 
+#include <array>
 #include <vector>
 
 class vtkUnstructuredGrid;
@@ -20,6 +22,8 @@ struct DiagramRow {
   double birth = 0, death = 0; // death as drawn (an essential pair's stand-in)
   vtkIdType birthVertex = -1, deathVertex = -1; // ttkVertexScalarField (-1: none)
   int birthType = 0, deathType = 0;             // CriticalType
+  // The two vertices' positions in the domain, when it has one.
+  std::array<double, 3> birthPosition{}, deathPosition{};
 };
 
 // The diagonal's two points, from (low, low) to (high, high), and its Persistence.
@@ -28,8 +32,8 @@ struct DiagramDiagonal {
 };
 
 // Fills grid (points, line cells, arrays; PairType the active cell scalars). Each row's
-// PairIdentifier is its index.
+// PairIdentifier is its index. withPositions: Coordinates are the rows' positions.
 void writeDiagramLayout(vtkUnstructuredGrid* grid, const std::vector<DiagramRow>& rows,
-                        const DiagramDiagonal& diagonal);
+                        const DiagramDiagonal& diagonal, bool withPositions = false);
 
 } // namespace topogpu::vtk
