@@ -81,15 +81,20 @@ Command morseSmaleComplexCommand() {
                 "(meant for small grids and tests)"},
                {"--no-saddle-connections", "",
                 "skip the 1-saddle to 2-saddle arcs (the expensive stage)"},
+               {"--ascending-through-boundary", "",
+                "simplicial complex: label every vertex's AscendingManifold, an "
+                "ascending path that leaves through the boundary going on over the "
+                "boundary facets to a boundary maximum (default: TTK 1.2's rule, such "
+                "paths and the vertices whose first star cell takes one unlabelled, -1)"},
                {"--separatrices", "",
                 "simplicial complex: also count the 1-separatrices as TTK 1.2's "
                 "MorseSmaleComplex does (\"separatrices1\") and the 2-separatrices' "
                 "walls (\"separatrices2\"; passes over the gradient, so off by "
                 "default)"},
                {"--separatrices-out", "FILE",
-                "write the 1-separatrices (polylines along the V-paths, TTK's point and "
-                "cell arrays) as JSON, or as VTK's .vtp when FILE ends in .vtp "
-                "(docs/cli.md, \"Separatrices file\")"},
+                "write the 1-separatrices (TTK's line cells, one per V-path step, with "
+                "TTK's point and cell arrays) as JSON, or as VTK's .vtp when FILE ends "
+                "in .vtp (docs/cli.md, \"Separatrices file\")"},
                {"--persistence-pairs", "",
                 "add the persistence pairs of the lower-star filtration (the Discrete "
                 "Morse Sandwich of `topogpu persistence`, either complex): (minimum, "
@@ -103,7 +108,9 @@ Command morseSmaleComplexCommand() {
       "2D "
       "the saddle-maximum arcs start at 1-saddles and are still counted under "
       "saddle2_maximum), the boundary maxima where ascending paths leave the box, and "
-      "the unlabelled vertices and cells (counted; 0 with the boundary rule), and in 3D "
+      "the unlabelled vertices and cells (\"unlabelled_vertices\": {\"ascending\", "
+      "\"descending\", \"morse_smale\"}, \"unlabelled_cells\"; 0 with the cubical "
+      "complex's boundary rule and --ascending-through-boundary), and in 3D "
       "the 1-saddle to 2-saddle arcs with their numbers of V-paths "
       "(\"saddle1_saddle2\", "
       "\"saddle1_saddle2_multiplicity_sum\"). --persistence-pairs adds "

@@ -23,12 +23,14 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <utility>
 
 namespace topogpu::cli {
 
 namespace {
 
 namespace smsc = morse_smale_complex::simplicial;
+namespace sg = discrete_gradient::simplicial;
 
 template <typename Id> std::string idList(const std::vector<Id>& ids) {
   std::string s = "[";
@@ -89,9 +91,25 @@ void writeDetails(const std::string& path, const Triangulation& tri,
     file << (i ? ",[" : "[") << simplex(tri, 1, c.saddle1) << ","
          << simplex(tri, 2, c.saddle2) << "," << c.multiplicity << "]";
   }
+  // The gradient's pairs that the segmentations follow (for oracles): each vertex's
+  // edge and each top cell's facet, null when critical.
+  file << "],\"vertex_pairs\":[";
+  for (SimplexId v = 0; v < g.simplexCounts[0]; ++v) {
+    const SimplexId e = sg::getPairedCell(tri, g, 0, v, false);
+    file << (v ? "," : "") << (e < 0 ? std::string("null") : simplex(tri, 1, e));
+  }
+  file << "],\"cell_pairs\":[";
+  for (SimplexId c = 0; c < g.simplexCounts[top]; ++c) {
+    const SimplexId f = sg::getPairedCell(tri, g, top, c, true);
+    file << (c ? ",[" : "[") << simplex(tri, top, c) << ","
+         << (f < 0 ? std::string("null") : simplex(tri, top - 1, f)) << "]";
+  }
   file << "],\"DescendingManifold\":" << idList(out.descendingManifold)
        << ",\"AscendingManifold\":" << idList(out.ascendingManifold)
-       << ",\"CellAscendingManifold\":" << idList(out.cellAscendingManifold) << "}\n";
+       << ",\"CellAscendingManifold\":" << idList(out.cellAscendingManifold)
+       << ",\"MorseSmaleManifold\":"
+       << idList(smsc::morseSmaleLabels(out.descendingManifold, out.ascendingManifold))
+       << "}\n";
   if (!file)
     throw Error("cannot write the details file '" + path + "'");
 }
@@ -172,6 +190,41 @@ void addPersistencePairs(const persistence_diagram::Diagram& diagram,
             : ", " + std::to_string(essential[2]) + " 2-saddles"));
 }
 
+// The unlabelled counts and the vertex segmentation's cells (TTK's AscendingManifold,
+// DescendingManifold and MorseSmaleManifold ids in use), so backends compare without
+// --details.
+void addSegmentation(const smsc::Output& output, smsc::AscendingSegmentation rule,
+                     CommandResult& result) {
+  const std::vector<SimplexId> cells =
+      smsc::morseSmaleLabels(output.descendingManifold, output.ascendingManifold);
+  JsonObject missing;
+  missing.add("ascending", static_cast<long long>(output.unlabelledAscending));
+  missing.add("descending", static_cast<long long>(output.unlabelledDescending));
+  missing.add("morse_smale",
+              static_cast<long long>(std::count_if(cells.begin(), cells.end(),
+                                                   [](SimplexId l) { return l < 0; })));
+  result.fields.add("unlabelled_vertices", missing);
+  result.fields.add("unlabelled_cells", static_cast<long long>(output.unlabelledCells));
+  result.fields.add("ascending_segmentation", rule == smsc::AscendingSegmentation::Ttk
+                                                  ? "ttk"
+                                                  : "through-boundary");
+  const long long ascendingCells = distinctLabels(output.ascendingManifold);
+  const long long descendingCells = distinctLabels(output.descendingManifold);
+  const long long morseSmaleCells =
+      cells.empty()
+          ? 0
+          : static_cast<long long>(*std::max_element(cells.begin(), cells.end())) + 1;
+  JsonObject segmentation;
+  segmentation.add("ascending", ascendingCells);
+  segmentation.add("descending", descendingCells);
+  segmentation.add("morse_smale", morseSmaleCells);
+  result.fields.add("segmentation", segmentation);
+  result.lines.push_back("segmentation: " + std::to_string(ascendingCells) +
+                         " ascending, " + std::to_string(descendingCells) +
+                         " descending, " + std::to_string(morseSmaleCells) +
+                         " Morse-Smale cells");
+}
+
 } // namespace
 
 int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& context,
@@ -190,6 +243,8 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
   smsc::Parameters parameters;
   parameters.backend = run.backend;
   parameters.computeSaddleConnections = connectors;
+  if (args.has("--ascending-through-boundary"))
+    parameters.ascendingSegmentation = smsc::AscendingSegmentation::ThroughBoundary;
   const bool separatricesOut = args.has("--separatrices-out");
   parameters.keepConnectionPaths = connectors && separatricesOut;
   morse_smale_complex::Records records;
@@ -227,7 +282,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
       smsc::buildRecords(triangulation, output, domain.values,
                          *domainPoints(args, domain), on, records);
       writeSeparatricesFile(args.get("--separatrices-out"), "simplicial",
-                            output.gradient.dimension, records.separatrices1);
+                            output.gradient.dimension, std::move(records.separatrices1));
       output.report.timings.emplace_back("separatrices file", timer.seconds());
     }
   });
@@ -262,30 +317,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
     result.fields.add("separatrices1", sep);
     result.fields.add("separatrices2", wallCounts(walls));
   }
-  JsonObject missing;
-  missing.add("ascending", static_cast<long long>(output.unlabelledAscending));
-  missing.add("descending", static_cast<long long>(output.unlabelledDescending));
-  result.fields.add("unlabelled_vertices", missing);
-  result.fields.add("unlabelled_cells", static_cast<long long>(output.unlabelledCells));
-  // The vertex segmentation's cells (TTK's AscendingManifold, DescendingManifold and
-  // MorseSmaleManifold ids in use), so backends compare without --details.
-  const std::vector<SimplexId> cells =
-      smsc::morseSmaleLabels(output.descendingManifold, output.ascendingManifold);
-  const long long ascendingCells = distinctLabels(output.ascendingManifold);
-  const long long descendingCells = distinctLabels(output.descendingManifold);
-  const long long morseSmaleCells =
-      cells.empty()
-          ? 0
-          : static_cast<long long>(*std::max_element(cells.begin(), cells.end())) + 1;
-  JsonObject segmentation;
-  segmentation.add("ascending", ascendingCells);
-  segmentation.add("descending", descendingCells);
-  segmentation.add("morse_smale", morseSmaleCells);
-  result.fields.add("segmentation", segmentation);
-  result.lines.push_back("segmentation: " + std::to_string(ascendingCells) +
-                         " ascending, " + std::to_string(descendingCells) +
-                         " descending, " + std::to_string(morseSmaleCells) +
-                         " Morse-Smale cells");
+  addSegmentation(output, parameters.ascendingSegmentation, result);
 
   const bool is2D = gradient.dimension == 2;
   result.lines.push_back("critical cells: " + items[0] + " minima, " + items[1] +
@@ -308,11 +340,14 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
         (connectors
              ? ", " + std::to_string(ttk.saddleConnectors.size()) + " saddle connectors"
              : std::string()));
-  result.lines.push_back("unlabelled: " + std::to_string(output.unlabelledAscending) +
-                         " vertices (ascending; only vertices in no cell), " +
-                         std::to_string(output.unlabelledDescending) +
-                         " vertices (descending), " +
-                         std::to_string(output.unlabelledCells) + " cells");
+  result.lines.push_back(
+      "unlabelled: " + std::to_string(output.unlabelledAscending) +
+      " vertices (ascending; " +
+      (parameters.ascendingSegmentation == smsc::AscendingSegmentation::Ttk
+           ? "TTK's rule: paths leaving the boundary"
+           : "only vertices in no cell") +
+      "), " + std::to_string(output.unlabelledDescending) + " vertices (descending), " +
+      std::to_string(output.unlabelledCells) + " cells");
   if (pairs)
     addPersistencePairs(diagram, output.rank, result);
   result.report = output.report;

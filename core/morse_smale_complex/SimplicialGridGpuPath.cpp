@@ -65,7 +65,8 @@ void labelRoots(ImplicitTriangulation& tri, int top,
 }
 
 void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
-                 const sg::GridSimplices& grid, const Monitor& monitor, Output& output) {
+                 const sg::GridSimplices& grid, const Parameters& parameters,
+                 const Monitor& monitor, Output& output) {
   sg::Output& g = output.gradient;
   const int top = grid.dims.dimension;
   g.dimension = top;
@@ -89,8 +90,9 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
     labelRoots(tri, top, arrays.criticalCells[top], reached, output, label);
     output.report.timings.emplace_back("boundary maxima (cpu)", timer.seconds());
   };
-  gpu::computeSimplicialGridLabels(grid, values, monitor.stage(0, 0.85), hooks, arrays,
-                                   output.rank, labels, output.report);
+  const bool ttkRule = parameters.ascendingSegmentation == AscendingSegmentation::Ttk;
+  gpu::computeSimplicialGridLabels(grid, values, monitor.stage(0, 0.85), hooks, ttkRule,
+                                   arrays, output.rank, labels, output.report);
   g.gradient = std::move(arrays.gradient);
   g.criticalCells = std::move(arrays.criticalCells);
   g.criticalVertices = std::move(arrays.criticalVertices);
@@ -128,7 +130,8 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
   bool ran = true;
   runWithFallback(
       resolved, "simplicial Morse-Smale complex", fallback,
-      [&] { runOnDevice(tri, values, grid, monitor, output); }, [&] { ran = false; });
+      [&] { runOnDevice(tri, values, grid, parameters, monitor, output); },
+      [&] { ran = false; });
   if (!ran) {
     output = Output();
     return false;

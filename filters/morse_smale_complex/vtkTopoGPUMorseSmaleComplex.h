@@ -11,11 +11,12 @@
  * - port 0, critical points (vtkPolyData of vertices at the cells' barycentres):
  *   CellDimension, CellId, the input scalar's name (the cell's value, the input's
  *   type), IsOnBoundary, ttkVertexScalarField, ManifoldSize, and IsBoundaryMaximum;
- * - port 1, 1-separatrices (vtkPolyData, one polyline per V-path): point data
+ * - port 1, 1-separatrices (vtkPolyData, TTK's line cells: one per V-path step, the
+ *   separatrix's cell data on each, one SeparatrixId per V-path): point data
  *   ttkMaskScalarField, CellDimension, CellId; cell data SourceId, DestinationId,
  *   SeparatrixId, SeparatrixType, SeparatrixFunctionMaximum/Minimum/Difference
  *   (double), NumberOfCriticalPointsOnBoundary, Multiplicity;
- * - port 2, 2-separatrices (vtkPolyData of polygons; cubical complex of 3D images):
+ * - port 2, 2-separatrices (vtkPolyData of polygons; 3D, both complexes, tet meshes):
  *   cell data SourceId, SeparatrixId, SeparatrixType, SeparatrixFunctionMaximum/
  *   Minimum/Difference (double), NumberOfCriticalPointsOnBoundary;
  * - port 3, segmentation: the input with the point arrays DescendingManifold,
@@ -59,6 +60,13 @@ public:
   vtkSetMacro(ComputeFinalSegmentation, bool);
   vtkGetMacro(ComputeFinalSegmentation, bool);
   ///@}
+
+  /** The simplicial complex's AscendingManifold: off (default), TTK 1.2's rule (an
+   * ascending path leaving through the boundary, and the vertices whose first star cell
+   * takes one, unlabelled: -1); on, every vertex labelled, such paths going on over the
+   * boundary facets to a boundary maximum (the cubical complex's rule). */
+  vtkSetMacro(AscendingThroughBoundary, bool);
+  vtkGetMacro(AscendingThroughBoundary, bool);
 
   enum { COMPLEX_CUBICAL = 0, COMPLEX_SIMPLICIAL = 1 };
   /** The cell complex of image data; meshes always use the simplicial one. */
@@ -109,6 +117,7 @@ private:
   bool ComputeAscendingSegmentation = true;
   bool ComputeDescendingSegmentation = true;
   bool ComputeFinalSegmentation = true;
+  bool AscendingThroughBoundary = false;
   int Complex = COMPLEX_SIMPLICIAL;
   int Triangulation = 0;
   // The 2-separatrices' cell limit; 0: the core's default. Tests lower it with
