@@ -105,10 +105,11 @@ Command morseSmaleComplexCommand() {
                 "TTK's point and cell arrays) as JSON, or as VTK's .vtp when FILE ends "
                 "in .vtp (docs/cli.md, \"Separatrices file\")"},
                {"--persistence-pairs", "",
-                "cancel arcs in order of persistence and add the pairs (minimum, "
-                "1-saddle) and ((d-1)-saddle, maximum), and in 3D with the saddle "
-                "connections the (1-saddle, 2-saddle) pairs from the Morse "
-                "complex's boundary, as \"persistence_pairs\""},
+                "add the persistence pairs of the lower-star filtration (the Discrete "
+                "Morse Sandwich of `topogpu persistence`, either complex): (minimum, "
+                "1-saddle), ((d-1)-saddle, maximum) and, in 3D, (1-saddle, 2-saddle) "
+                "(cubical complex: with the saddle connections only), as "
+                "\"persistence_pairs\""},
                complexOption(),
                simplicialMemoryBudgetOption()},
               runOptions()}),
@@ -125,11 +126,53 @@ Command morseSmaleComplexCommand() {
       "\"saddle1_saddle2_multiplicity_sum\"). --persistence-pairs adds "
       "\"persistence_pairs\": {\"pairs\": [[dim, birth_rank, death_rank, birth_cell, "
       "death_cell, birth_value, death_value], ...], \"essential_minima\", "
-      "\"saddles_left\", \"maxima_left\"} (cubical complex). --complex simplicial (the "
+      "\"saddles_left\", \"maxima_left\"} (in 2D the (1-saddle, maximum) pairs have dim "
+      "1; "
+      "on the simplicial complex only pairs of positive rank persistence are listed). "
+      "--complex simplicial (the "
       "default, any --triangulation): the same keys on the simplicial gradient (ids are "
       "simplex ids; --details lists simplices as vertex lists), \"simplices\", and "
       "with --separatrices TTK 1.2's separatrix counts as \"separatrices1\".",
       runMorseSmaleComplex};
+}
+
+Command persistenceCommand() {
+  return {
+      "persistence",
+      "persistence diagram of a scalar field (TTK's PersistenceDiagram, Discrete Morse "
+      "Sandwich) on the simplicial complex of any triangulation, or on a grid's "
+      "cubical complex",
+      {"--raw FILE --dims X,Y,Z --type T [--out FILE] [--curve FILE] [options]",
+       "--mesh FILE --array NAME [--out FILE] [--curve FILE] [options]"},
+      concat({domainOptions(),
+              galeOptions(),
+              {complexOption(),
+               {"--out", "FILE",
+                "write the diagram: one row per pair as CSV, or TTK's diagram layout "
+                "when FILE ends in .vtu (VTK builds; docs/cli.md, \"Persistence "
+                "diagram files\")"},
+               {"--curve", "FILE",
+                "write the persistence curve as CSV (PairType, -1 for all pairs; "
+                "Persistence; NumberOfPairs of at least that persistence)"},
+               {"--no-pairs", "", "leave the pairs out of the JSON (counts only)"},
+               {"--saddle-connections", "",
+                "simplicial complex in 3D: take the (1-saddle, 2-saddle) pairs from the "
+                "saddle connections (every 2-saddle's wall, V-paths counted mod 2) "
+                "instead of the boundary expansion: the same pairs, slower (a "
+                "cross-check)"}},
+              runOptions()}),
+      "Pairs the critical cells of the Morse-Smale complex's gradient in the lower-star "
+      "filtration: (minimum, 1-saddle) pairs (PairType 0), (1-saddle, 2-saddle) pairs "
+      "in 3D (1) and (saddle, maximum) pairs (d-1: 2 in 3D, 1 in 2D); an unpaired "
+      "critical cell of dimension k is an essential class of type k dying at the "
+      "global maximum (IsFinite 0: the global minimum on a grid). The JSON has "
+      "\"critical_cells\", \"pair_counts\" {\"finite\", \"essential\"} per type and "
+      "\"pairs\": [[type, birth, death, birth_vertex, death_vertex, "
+      "birth_cell_dimension, birth_cell, death_cell_dimension, death_cell, "
+      "is_finite]] sorted by the birth vertex's order (TTK's); the pairing's stages are "
+      "timed as \"pairing input\", \"pairing\" and \"diagram records\". --backend "
+      "gpu runs the complex on the device (implicit grids) and the pairing on the CPU.",
+      runPersistence};
 }
 
 Command smoothCommand() {
@@ -272,6 +315,7 @@ const std::vector<Command>& commandTable() {
   static const std::vector<Command> table = {criticalPointsCommand(),
                                              discreteGradientCommand(),
                                              morseSmaleComplexCommand(),
+                                             persistenceCommand(),
                                              smoothCommand(),
                                              geodesicCommand(),
                                              ripsCommand(),

@@ -51,6 +51,7 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context);
 // msc on the simplicial complex (SimplicialMscCommand.cpp), after the domain is loaded.
 int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& context,
                                    Domain& domain);
+int runPersistence(const Arguments& args, CommandContext& context);
 int runRips(const Arguments& args, CommandContext& context);
 int runInfo(const Arguments& args, CommandContext& context);
 int runSmooth(const Arguments& args, CommandContext& context);

@@ -10,7 +10,7 @@
 #include "base/Timer.h"
 #include "core/morse_smale_complex/CubicalRecords.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
-#include "core/morse_smale_complex/Persistence.h"
+#include "core/persistence_diagram/CubicalPersistence.h"
 
 #include <array>
 #include <fstream>
@@ -70,7 +70,7 @@ void writeDetails(const std::string& path, const morse_smale_complex::Output& ou
 // {"pairs": [[dim, birth_rank, death_rank, birth_cell, death_cell, birth_value,
 // death_value], ...], ...}: ranks (the vertex order) make the pairs comparable with a
 // persistence diagram of the lower-star filtration whatever the ties in the values.
-JsonObject persistenceJson(const morse_smale_complex::Persistence& persistence) {
+JsonObject persistenceJson(const persistence_diagram::Persistence& persistence) {
   std::string pairs = "[";
   for (std::size_t i = 0; i < persistence.pairs.size(); ++i) {
     const auto& p = persistence.pairs[i];
@@ -162,8 +162,8 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
       " vertices (descending), " + std::to_string(output.unlabelledCells) + " cells");
   if (pairs) {
     Timer timer;
-    morse_smale_complex::Persistence persistence;
-    morse_smale_complex::computePersistence(output, domain.values, output.rank.data(),
+    persistence_diagram::Persistence persistence;
+    persistence_diagram::computePersistence(output, domain.values, output.rank.data(),
                                             persistence);
     output.report.timings.emplace_back("persistence pairs (cpu)", timer.seconds());
     result.fields.add("persistence_pairs", persistenceJson(persistence));

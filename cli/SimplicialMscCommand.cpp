@@ -18,8 +18,10 @@
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/morse_smale_complex/SimplicialRecords.h"
 #include "core/morse_smale_complex/SimplicialSeparatrices2.h"
+#include "core/persistence_diagram/SimplicialPersistence.h"
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <utility>
 
@@ -151,16 +153,78 @@ JsonObject wallCounts(const separatrices2::simplicial::Output& walls) {
   return sep2;
 }
 
-// The -1 labels of the ascending, descending and Morse-Smale (cells) segmentations.
-JsonObject unlabelledVertices(const smsc::Output& output,
-                              const std::vector<SimplexId>& cells) {
+// "persistence_pairs" as the cubical complex's (MorseSmaleComplexCommand.cpp): the
+// finite pairs [dim, birth_rank, death_rank, birth_cell, death_cell, birth_value,
+// death_value] of positive rank persistence, the essential minima, the saddles and
+// maxima left (the diagram's other essential classes).
+void addPersistencePairs(const persistence_diagram::Diagram& diagram,
+                         const std::vector<SimplexId>& rank, CommandResult& result) {
+  std::string list = "[";
+  std::array<long long, 4> essential{};
+  std::size_t n = 0;
+  for (const auto& p : diagram.pairs) {
+    if (!p.isFinite) {
+      ++essential[std::size_t(p.type)];
+      continue;
+    }
+    const SimplexId rb = rank[std::size_t(p.birthVertex)],
+                    rd = rank[std::size_t(p.deathVertex)];
+    if (rd <= rb)
+      continue; // zero persistence, inside one lower star
+    list += (n++ ? ",[" : "[") + std::to_string(p.type) + "," + std::to_string(rb) + "," +
+            std::to_string(rd) + "," + std::to_string(p.birthCell) + "," +
+            std::to_string(p.deathCell) + "," + jsonNumber(p.birth) + "," +
+            jsonNumber(p.death) + "]";
+  }
+  JsonObject out;
+  out.addRaw("pairs", list + "]");
+  out.add("essential_minima", essential[0]);
+  const bool is2D = diagram.dimension == 2;
+  out.addRaw("saddles_left", "[" + std::to_string(essential[1]) + "," +
+                                 std::to_string(is2D ? 0 : essential[2]) + "]");
+  out.add("maxima_left", is2D ? essential[2] : 0LL);
+  result.fields.add("persistence_pairs", out);
+  result.lines.push_back(
+      "persistence pairs: " + std::to_string(n) +
+      " of positive persistence; essential: " + std::to_string(essential[0]) +
+      " minima, " + std::to_string(essential[1]) + " 1-saddles" +
+      (is2D ? ", " + std::to_string(essential[2]) + " maxima"
+            : ", " + std::to_string(essential[2]) + " 2-saddles"));
+}
+
+// The unlabelled counts and the vertex segmentation's cells (TTK's AscendingManifold,
+// DescendingManifold and MorseSmaleManifold ids in use), so backends compare without
+// --details.
+void addSegmentation(const smsc::Output& output, smsc::AscendingSegmentation rule,
+                     CommandResult& result) {
+  const std::vector<SimplexId> cells =
+      smsc::morseSmaleLabels(output.descendingManifold, output.ascendingManifold);
   JsonObject missing;
   missing.add("ascending", static_cast<long long>(output.unlabelledAscending));
   missing.add("descending", static_cast<long long>(output.unlabelledDescending));
   missing.add("morse_smale",
               static_cast<long long>(std::count_if(cells.begin(), cells.end(),
                                                    [](SimplexId l) { return l < 0; })));
-  return missing;
+  result.fields.add("unlabelled_vertices", missing);
+  result.fields.add("unlabelled_cells", static_cast<long long>(output.unlabelledCells));
+  result.fields.add("ascending_segmentation", rule == smsc::AscendingSegmentation::Ttk
+                                                  ? "ttk"
+                                                  : "through-boundary");
+  const long long ascendingCells = distinctLabels(output.ascendingManifold);
+  const long long descendingCells = distinctLabels(output.descendingManifold);
+  const long long morseSmaleCells =
+      cells.empty()
+          ? 0
+          : static_cast<long long>(*std::max_element(cells.begin(), cells.end())) + 1;
+  JsonObject segmentation;
+  segmentation.add("ascending", ascendingCells);
+  segmentation.add("descending", descendingCells);
+  segmentation.add("morse_smale", morseSmaleCells);
+  result.fields.add("segmentation", segmentation);
+  result.lines.push_back("segmentation: " + std::to_string(ascendingCells) +
+                         " ascending, " + std::to_string(descendingCells) +
+                         " descending, " + std::to_string(morseSmaleCells) +
+                         " Morse-Smale cells");
 }
 
 } // namespace
@@ -168,9 +232,6 @@ JsonObject unlabelledVertices(const smsc::Output& output,
 int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& context,
                                    Domain& domain) {
   namespace sg = discrete_gradient::simplicial;
-  if (args.has("--persistence-pairs"))
-    throw Error("--persistence-pairs is not yet implemented for the simplicial complex "
-                "(--complex simplicial, or a mesh)");
   const RunOptions run = parseRunOptions(args);
   const bool connectors = !args.has("--no-saddle-connections");
   // TTK 1.2's own separatrix counts are a second pass over the gradient: only when asked.
@@ -190,6 +251,8 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
   const bool separatricesOut = args.has("--separatrices-out");
   parameters.keepConnectionPaths = connectors && separatricesOut;
   morse_smale_complex::Records records;
+  const bool pairs = args.has("--persistence-pairs");
+  persistence_diagram::Diagram diagram;
   domain.visitWithGale([&](auto& triangulation) {
     for (int r = 0; r < run.repeat; ++r) {
       const Timer wall;
@@ -204,6 +267,13 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
         countWalls(triangulation, output, walls);
       }
       result.totals.push_back(wall.seconds());
+    }
+    if (pairs) {
+      // 3D: from the saddle connections, or without them from the boundary expansion
+      persistence_diagram::diagramOfComplex(triangulation, output, domain.values,
+                                            Monitor{}, diagram);
+      for (const auto& t : diagram.report.timings)
+        output.report.timings.push_back(t);
     }
     if (args.has("--details"))
       writeDetails(args.get("--details"), triangulation, output);
@@ -250,31 +320,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
     result.fields.add("separatrices1", sep);
     result.fields.add("separatrices2", wallCounts(walls));
   }
-  // The vertex segmentation's cells (TTK's AscendingManifold, DescendingManifold and
-  // MorseSmaleManifold ids in use), so backends compare without --details.
-  const std::vector<SimplexId> cells =
-      smsc::morseSmaleLabels(output.descendingManifold, output.ascendingManifold);
-  result.fields.add("unlabelled_vertices", unlabelledVertices(output, cells));
-  result.fields.add("unlabelled_cells", static_cast<long long>(output.unlabelledCells));
-  result.fields.add("ascending_segmentation",
-                    parameters.ascendingSegmentation == smsc::AscendingSegmentation::Ttk
-                        ? "ttk"
-                        : "through-boundary");
-  const long long ascendingCells = distinctLabels(output.ascendingManifold);
-  const long long descendingCells = distinctLabels(output.descendingManifold);
-  const long long morseSmaleCells =
-      cells.empty()
-          ? 0
-          : static_cast<long long>(*std::max_element(cells.begin(), cells.end())) + 1;
-  JsonObject segmentation;
-  segmentation.add("ascending", ascendingCells);
-  segmentation.add("descending", descendingCells);
-  segmentation.add("morse_smale", morseSmaleCells);
-  result.fields.add("segmentation", segmentation);
-  result.lines.push_back("segmentation: " + std::to_string(ascendingCells) +
-                         " ascending, " + std::to_string(descendingCells) +
-                         " descending, " + std::to_string(morseSmaleCells) +
-                         " Morse-Smale cells");
+  addSegmentation(output, parameters.ascendingSegmentation, result);
 
   const bool is2D = gradient.dimension == 2;
   result.lines.push_back("critical cells: " + items[0] + " minima, " + items[1] +
@@ -306,6 +352,8 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
       "), " + std::to_string(output.unlabelledDescending) + " vertices (descending), " +
       std::to_string(output.unlabelledCells) + " cells");
   result.fields.add("host_memory_estimate_mib", output.hostMemoryEstimate / kMiB);
+  if (pairs)
+    addPersistencePairs(diagram, output.rank, result);
   result.report = output.report;
   addGaleReport(domain, result);
   printResult(context, domain, result);

@@ -74,6 +74,9 @@ struct Parameters {
   bool computeSaddleConnections = true;
   // Keep one V-path per saddle connection (for drawing; off for counts only).
   bool keepConnectionPaths = false;
+  // Count the V-paths mod 2 (what the persistence pairs read): a multiplicity is then 1
+  // and only odd connections are listed; no count can overflow.
+  bool connectionParity = false;
   // The vertex order: the front end's (sorted once per field), else its own.
   VertexOrderSource vertexOrder{};
   // Host memory the run may use, in bytes: a path whose estimate is larger
@@ -254,7 +257,8 @@ inline std::uint64_t addSaturating(std::uint64_t a, std::uint64_t b, bool& overf
 // order; each 1-saddle reached gets the sum of its wall triangles' path counts.
 template <typename Triangulation>
 void wallConnections(const Triangulation& tri, const sg::Output& g, SimplexId s2,
-                     bool keepPaths, WallScratch& w, std::vector<Connection>& found,
+                     bool keepPaths, bool parity, WallScratch& w,
+                     std::vector<Connection>& found,
                      std::vector<std::vector<sg::Cell>>& foundPaths, bool& overflow) {
   bool inserted = false;
   w.localOf.clear();
@@ -300,7 +304,8 @@ void wallConnections(const Triangulation& tri, const sg::Output& g, SimplexId s2
     const SimplexId i = w.order[head];
     for (SimplexId k = w.successorOffsets[i]; k < w.successorOffsets[i + 1]; ++k) {
       const SimplexId j = w.successors[k];
-      w.paths[j] = addSaturating(w.paths[j], w.paths[i], overflow);
+      w.paths[j] = parity ? w.paths[j] ^ w.paths[i]
+                          : addSaturating(w.paths[j], w.paths[i], overflow);
       if (--w.inDegree[j] == 0)
         w.order.push_back(j);
     }
@@ -314,7 +319,9 @@ void wallConnections(const Triangulation& tri, const sg::Output& g, SimplexId s2
     Connection c{hits[k].first, s2, 0};
     std::size_t end = k;
     for (; end < hits.size() && hits[end].first == c.saddle1; ++end)
-      c.multiplicity = addSaturating(c.multiplicity, w.paths[hits[end].second], overflow);
+      c.multiplicity =
+          parity ? c.multiplicity ^ w.paths[hits[end].second]
+                 : addSaturating(c.multiplicity, w.paths[hits[end].second], overflow);
     if (c.multiplicity > 0) {
       found.push_back(c);
       if (keepPaths) {
@@ -437,7 +444,8 @@ void saddleConnections(const Triangulation& tri, const sg::Output& g,
   tbb::parallel_for(std::size_t(0), saddles2.size(), [&](std::size_t i) {
     bool overflow = false;
     detail::wallConnections(tri, g, saddles2[i], parameters.keepConnectionPaths,
-                            scratch.local(), found[i], paths[i], overflow);
+                            parameters.connectionParity, scratch.local(), found[i],
+                            paths[i], overflow);
     if (overflow)
       overflowed.local() = 1;
   });

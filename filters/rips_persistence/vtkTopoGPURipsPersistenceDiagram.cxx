@@ -2,6 +2,7 @@
 
 #include "TopoGPUArrays.h"
 #include "TopoGPUColouring.h"
+#include "TopoGPUDiagramLayout.h"
 #include "TopoGPUDistributedPiece.h"
 #include "TopoGPUFilterRun.h"
 #include "TopoGPUGatherToRoot.h"
@@ -385,23 +386,8 @@ void writeDiagram(const rp::Result& result, double infiniteDeath,
                   vtkInformationVector* outputVector) {
   const vtkIdType pairs = firstId.back();
 
-  // Output 0: the diagram, TTK's layout (2 points per pair, then the diagonal's 2).
-  auto points = vtkSmartPointer<vtkPoints>::New();
-  points->SetDataTypeToDouble(); // the input's units may pass single precision
-  points->SetNumberOfPoints(2 * pairs + 2);
-  auto vertexId = namedArray<vtkIntArray>("ttkVertexScalarField", 2 * pairs + 2);
-  auto criticalType = namedArray<vtkIntArray>("CriticalType", 2 * pairs + 2);
-  auto coordinates = namedArray<vtkFloatArray>("Coordinates", 0);
-  coordinates->SetNumberOfComponents(3);
-  coordinates->SetNumberOfTuples(2 * pairs + 2);
-  auto pairId = namedArray<vtkIntArray>("PairIdentifier", pairs + 1);
-  auto pairType = namedArray<vtkIntArray>("PairType", pairs + 1);
-  auto persistence = namedArray<vtkDoubleArray>("Persistence", pairs + 1);
-  auto birth = namedArray<vtkDoubleArray>("Birth", pairs + 1);
-  auto death = namedArray<vtkDoubleArray>("Death", pairs + 1);
-  auto isFinite = namedArray<vtkUnsignedCharArray>("IsFinite", pairs + 1);
-  auto cells = vtkSmartPointer<vtkCellArray>::New();
-  cells->AllocateExact(pairs + 1, 2 * (pairs + 1));
+  // Output 0: the diagram, TTK's layout (TopoGPUDiagramLayout.h).
+  std::vector<topogpu::vtk::DiagramRow> rows(static_cast<std::size_t>(pairs));
   // Output 1: the bars as a table.
   auto tableId = namedArray<vtkIntArray>("PairIdentifier", pairs);
   auto tableDimension = namedArray<vtkIntArray>("Dimension", pairs);
@@ -409,12 +395,6 @@ void writeDiagram(const rp::Result& result, double infiniteDeath,
   auto tableDeath = namedArray<vtkDoubleArray>("Death", pairs);
 
   double lowest = std::numeric_limits<double>::infinity(), longest = 0;
-  const auto setPoint = [&](vtkIdType p, double x, double y, int type) {
-    points->SetPoint(p, x, y, 0.0);
-    coordinates->SetTuple3(p, x, y, 0.0);
-    vertexId->SetValue(p, -1);
-    criticalType->SetValue(p, type);
-  };
   for (std::size_t dim = 0; dim < result.intervals.size(); ++dim) {
     const int k = int(dim);
     for (std::size_t b = 0; b < result.intervals[dim].size(); ++b) {
@@ -422,16 +402,13 @@ void writeDiagram(const rp::Result& result, double infiniteDeath,
       const vtkIdType id = firstId[dim] + vtkIdType(b);
       const bool finite = std::isfinite(bar.death);
       const double drawn = finite ? bar.death : infiniteDeath;
-      setPoint(2 * id, bar.birth, bar.birth, std::min(k, 3));
-      setPoint(2 * id + 1, bar.birth, drawn, std::min(k + 1, 3));
-      const vtkIdType line[2] = {2 * id, 2 * id + 1};
-      cells->InsertNextCell(2, line);
-      pairId->SetValue(id, int(id));
-      pairType->SetValue(id, k);
-      persistence->SetValue(id, drawn - bar.birth);
-      birth->SetValue(id, bar.birth);
-      death->SetValue(id, drawn);
-      isFinite->SetValue(id, finite ? 1 : 0);
+      topogpu::vtk::DiagramRow& row = rows[std::size_t(id)];
+      row.pairType = k;
+      row.isFinite = finite;
+      row.birth = bar.birth;
+      row.death = drawn;
+      row.birthType = std::min(k, 3);
+      row.deathType = std::min(k + 1, 3);
       tableId->SetValue(id, int(id));
       tableDimension->SetValue(id, k);
       tableBirth->SetValue(id, bar.birth);
@@ -449,31 +426,9 @@ void writeDiagram(const rp::Result& result, double infiniteDeath,
   if (!std::isfinite(lowest))
     lowest = 0;
   const double margin = (infiniteDeath - lowest) / 20;
-  setPoint(2 * pairs, lowest - margin, lowest - margin, -1);
-  setPoint(2 * pairs + 1, infiniteDeath, infiniteDeath, -1);
-  const vtkIdType diagonal[2] = {2 * pairs, 2 * pairs + 1};
-  cells->InsertNextCell(2, diagonal);
-  pairId->SetValue(pairs, -1);
-  pairType->SetValue(pairs, -1);
-  persistence->SetValue(pairs, 2 * longest);
-  birth->SetValue(pairs, 0);
-  death->SetValue(pairs, 0);
-  isFinite->SetValue(pairs, 0);
-
   auto* diagram = vtkUnstructuredGrid::GetData(outputVector, 0);
-  diagram->SetPoints(points);
-  diagram->SetCells(VTK_LINE, cells);
-  for (vtkAbstractArray* array : {static_cast<vtkAbstractArray*>(vertexId),
-                                  static_cast<vtkAbstractArray*>(criticalType),
-                                  static_cast<vtkAbstractArray*>(coordinates)})
-    diagram->GetPointData()->AddArray(array);
-  for (vtkAbstractArray* array :
-       {static_cast<vtkAbstractArray*>(pairId), static_cast<vtkAbstractArray*>(pairType),
-        static_cast<vtkAbstractArray*>(persistence),
-        static_cast<vtkAbstractArray*>(birth), static_cast<vtkAbstractArray*>(death),
-        static_cast<vtkAbstractArray*>(isFinite)})
-    diagram->GetCellData()->AddArray(array);
-  diagram->GetCellData()->SetActiveScalars("PairType");
+  topogpu::vtk::writeDiagramLayout(diagram, rows,
+                                   {lowest - margin, infiniteDeath, 2 * longest});
 
   vtkFieldData* fd = diagram->GetFieldData();
   addValue(fd, "RipsEnclosingRadius", result.enclosingRadius);

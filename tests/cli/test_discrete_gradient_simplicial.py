@@ -163,9 +163,28 @@ expect_error("unknown complex", ["discrete-gradient", *bucky, "--complex", "cube
 expect_error("separatrices on the cubical complex",
              ["discrete-gradient", *bucky, "--complex", "cubical", "--separatrices", "--json"],
              "--complex simplicial")
-expect_error("msc --persistence-pairs on the simplicial complex",
-             ["msc", *bucky, "--complex", "simplicial", "--persistence-pairs", "--json"],
-             "not yet implemented")
+# msc --persistence-pairs on the simplicial complex: the pairs of `topogpu persistence`
+# (checked against GUDHI by test_persistence.py), those of positive rank persistence
+r_msc = topogpu("msc", *bucky, "--complex", "simplicial", "--persistence-pairs", "--json",
+                timeout=120)
+r_pd = topogpu("persistence", *bucky, "--json", timeout=120)
+if r_msc.returncode == 0 and r_pd.returncode == 0:
+    listed = json.loads(r_msc.stdout)["persistence_pairs"]
+    diagram = json.loads(r_pd.stdout)["pairs"]
+    # [type, birth, death, birth_vertex, death_vertex, ..., is_finite]: positive value
+    # persistence implies positive rank persistence
+    positive = sorted((p[0], p[1], p[2]) for p in diagram if p[9] and p[2] > p[1])
+    mine = sorted((p[0], p[5], p[6]) for p in listed["pairs"] if p[6] > p[5])
+    check(positive == mine and listed["essential_minima"] == 1,
+          f"msc --persistence-pairs (simplicial) != persistence: {len(mine)} vs "
+          f"{len(positive)} pairs, {listed['essential_minima']} essential minima")
+    # without the saddle connections: the boundary expansion's pairs, the same
+    r_nc = topogpu("msc", *bucky, "--complex", "simplicial", "--persistence-pairs",
+                   "--no-saddle-connections", "--json", timeout=120)
+    check(r_nc.returncode == 0 and sorted(json.loads(r_nc.stdout)["persistence_pairs"]["pairs"])
+          == sorted(listed["pairs"]), "msc --persistence-pairs --no-saddle-connections differs")
+else:
+    check(False, f"msc/persistence on bucky: {r_msc.stderr[-200:]} {r_pd.stderr[-200:]}")
 # msc on the simplicial complex: TTK's critical cells, 1-separatrices and unlabelled
 # vertices (msc_unassigned_vertices: TTK's segmentation rule)
 for name in ("bucky_32x32x32_uint8.raw", "m4_density_25x22x31_float32.raw"):

@@ -6,7 +6,8 @@
 // on the GPU's gradient (labels, maxima, arcs, saddle connections). The CPU's critical
 // cells satisfy Euler's relation on a box (n0 - n1 + n2 - n3 = 1), counted independently
 // of the pairing. A CUDA failure mid-run and a too-small device budget fall back to the
-// CPU's result with a warning.
+// CPU's result with a warning. The persistence diagram read off the device's complex is
+// the CPU's, row for row.
 #include "tests/gpu/SimplicialEquality.h"
 
 #include "base/ScalarArray.h"
@@ -17,6 +18,7 @@
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplexGpu.h"
+#include "core/persistence_diagram/SimplicialPersistence.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
@@ -358,6 +360,34 @@ void fallbacks(const Dims& dims, const ScalarArrayView& values, bool injectFault
           firstWarning(out.report) + ")");
 }
 
+// The persistence diagram (core/persistence_diagram): the device's complex, then the
+// CPU's pairing, must give the CPU run's rows exactly.
+void compareDiagram(const std::string& name, const Dims& dims,
+                    const ScalarArrayView& values, EqualityChecks& checks) {
+  namespace pd = persistence_diagram;
+  ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+  pd::Parameters parameters;
+  parameters.backend = Backend::Cpu;
+  pd::Diagram cpu, gpu;
+  pd::execute(tri, values, parameters, Monitor{}, cpu);
+  parameters.backend = Backend::Gpu;
+  pd::execute(tri, values, parameters, Monitor{}, gpu);
+  auto rows = [](const pd::Diagram& d) {
+    std::vector<std::array<double, 9>> out;
+    for (const auto& p : d.pairs)
+      out.push_back({double(p.type), double(p.birthCell), double(p.deathCell),
+                     double(p.birthVertex), double(p.deathVertex), p.birth, p.death,
+                     double(p.birthType), double(p.isFinite)});
+    return out;
+  };
+  checks.expect(gpu.report.backend == "gpu", name + ": persistence diagram ran on " +
+                                                 gpu.report.backend + " (" +
+                                                 firstWarning(gpu.report) + ")");
+  checks.expect(rows(cpu) == rows(gpu), name + ": persistence diagram differs (" +
+                                            std::to_string(cpu.pairs.size()) + " vs " +
+                                            std::to_string(gpu.pairs.size()) + " pairs)");
+}
+
 void syntheticFields(bool hostOnly, bool injectFaults, EqualityChecks& checks) {
   std::mt19937 rng(17);
   const Dims shapes[] = {{33, 17, 9}, {64, 64, 1},  {2, 2, 2},    {40, 1, 30},
@@ -392,6 +422,8 @@ void syntheticFields(bool hostOnly, bool injectFaults, EqualityChecks& checks) {
       compareComplex(tagOf("sines float64", dims), dims, viewOf(smooth), checks);
       compareComplex(tagOf("noise float32", dims), dims, viewOf(noise), checks);
       compareComplex(tagOf("constant float32", dims), dims, viewOf(constant), checks);
+      compareDiagram(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), checks);
+      compareDiagram(tagOf("noise float32", dims), dims, viewOf(noise), checks);
     }
     if (!hostOnly && dims[0] == 65)
       fallbacks(dims, viewOf(noise), injectFaults, checks);
@@ -406,8 +438,10 @@ void realVolumes(const std::string& folder, bool hostOnly, EqualityChecks& check
       return;
     compareForests(name, dims, values, checks);
     // The complex's CPU stages take minutes on the largest volumes.
-    if (dims[0] * dims[1] * dims[2] <= 300000)
+    if (dims[0] * dims[1] * dims[2] <= 300000) {
       compareComplex(name, dims, values, checks);
+      compareDiagram(name, dims, values, checks);
+    }
   });
 }
 

@@ -169,6 +169,17 @@ run() {
       { status=$?; echo "Rips benchmark failed: see bench_rips.log"; tail -20 "$OUT_DIR/bench_rips.log"; }
     cat "$OUT_DIR/bench_rips.md" 2>/dev/null || true
   fi
+  # Persistence diagrams (issue 22): CPU and GPU diagrams identical on the issue's volumes,
+  # GUDHI's lower-star persistence on those of at most 300k vertices when the python has
+  # it; stage times and peak memory. BENCH_PERSISTENCE=1 runs it (default 0).
+  if [ "${BENCH_PERSISTENCE:-0}" = 1 ]; then
+    echo "== benchmark: persistence diagram (CPU vs GPU, GUDHI)"
+    python3 tests/bench/bench_persistence.py "$BUILD_DIR/bin/topogpu" --volumes-dir "$VOLUMES" \
+      --gpu --only "${PERSISTENCE_ONLY:-bucky,m4_density,fuel,neghip,engine}" \
+      >"$OUT_DIR/bench_persistence.log" 2>&1 ||
+      { status=$?; echo "persistence benchmark failed: see bench_persistence.log"; tail -20 "$OUT_DIR/bench_persistence.log"; }
+    tail -1 "$OUT_DIR/bench_persistence.log" 2>/dev/null || true
+  fi
   echo "== exit $status"
   return $status
 }

@@ -1,5 +1,6 @@
-// Persistence pairs of the Morse-Smale complex (arc cancellation, Persistence.h) and the
-// complex on analytic fields, against oracles that share nothing with the modules:
+// Persistence pairs of the Morse-Smale complex (the Discrete Morse Sandwich on the
+// cubical complex, CubicalPersistence.h) and the complex on analytic fields, against
+// oracles that share nothing with the modules:
 //  * the lower-star persistence of the grid itself, without any gradient: H0 by Kruskal's
 //    union-find with the elder rule over the grid's edges (increasing value), H_{d-1} by
 //    the dual union-find over the top cells and one node "outside" through the facets
@@ -13,7 +14,7 @@
 //  * a ramp: no pair.
 #include "BruteForce.h"
 #include "UnitHelpers.h"
-#include "core/morse_smale_complex/Persistence.h"
+#include "core/persistence_diagram/CubicalPersistence.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
 #include <gtest/gtest.h>
@@ -32,6 +33,7 @@ namespace topogpu::test {
 namespace {
 
 namespace msc = morse_smale_complex;
+namespace pd = persistence_diagram;
 using Coord = std::array<SimplexId, 3>;
 using Triple = std::array<SimplexId, 3>; // dimension, birth rank, death rank
 
@@ -173,8 +175,8 @@ template <typename T>
 void checkPersistence(const Coord& dims, const std::vector<T>& values,
                       const std::string& tag) {
   const msc::Output out = run(dims, values);
-  msc::Persistence p;
-  msc::computePersistence(out, viewOf(values), p);
+  pd::Persistence p;
+  pd::computePersistence(out, viewOf(values), p);
   const cubical::Grid& g = out.gradient.grid;
   const int d = g.dimension;
   std::multiset<Triple> got;
@@ -262,8 +264,8 @@ TEST(MscPersistence, RampHasNoPairs) {
         for (SimplexId x = 0; x < dims[0]; ++x)
           ramp.push_back(0.5 * double(x) + 0.3 * double(y) + 0.2 * double(z));
     const msc::Output out = run(dims, ramp);
-    msc::Persistence p;
-    msc::computePersistence(out, viewOf(ramp), p);
+    pd::Persistence p;
+    pd::computePersistence(out, viewOf(ramp), p);
     EXPECT_TRUE(p.pairs.empty());
     EXPECT_EQ(p.minima, std::vector<SimplexId>{0});
     EXPECT_TRUE(p.maxima.empty() && p.saddles1.empty() && p.saddlesTop.empty());
@@ -273,11 +275,11 @@ TEST(MscPersistence, RampHasNoPairs) {
 TEST(MscPersistence, BadInput) {
   const std::vector<float> values(60, 1.f);
   const msc::Output out = run(Coord{5, 4, 3}, values);
-  msc::Persistence p;
+  pd::Persistence p;
   expectError(
-      [&] { msc::computePersistence(out, viewOf(std::vector<float>(59, 1.f)), p); },
+      [&] { pd::computePersistence(out, viewOf(std::vector<float>(59, 1.f)), p); },
       "do not match");
-  EXPECT_NO_THROW(msc::computePersistence(out, viewOf(values), p));
+  EXPECT_NO_THROW(pd::computePersistence(out, viewOf(values), p));
   EXPECT_TRUE(p.pairs.empty()); // a constant field: one minimum (the vertex order)
 }
 
@@ -359,8 +361,8 @@ TEST(MscAnalytic, SumOfGaussians) {
     for (SimplexId m : maxima)
       tops.insert(highestVertex(dims, m, f));
     EXPECT_EQ(tops, std::set<SimplexId>(nearest.begin(), nearest.end())) << tag;
-    msc::Persistence p;
-    msc::computePersistence(up, viewOf(f), p);
+    pd::Persistence p;
+    pd::computePersistence(up, viewOf(f), p);
     std::set<SimplexId> dying;
     for (const auto& pair : p.pairs)
       if (pair.dimension == d - 1)
@@ -376,8 +378,8 @@ TEST(MscAnalytic, SumOfGaussians) {
       minimumVertices.insert(highestVertex(dims, m, f));
     EXPECT_EQ(minimumVertices, std::set<SimplexId>(nearest.begin(), nearest.end()))
         << tag;
-    msc::Persistence q;
-    msc::computePersistence(down, viewOf(wells), q);
+    pd::Persistence q;
+    pd::computePersistence(down, viewOf(wells), q);
     const std::size_t deepest =
         std::size_t(std::max_element(bumps.begin(), bumps.end(),
                                      [](const Bump& a, const Bump& b) {
@@ -609,8 +611,8 @@ TEST(MscAnalytic, ProductOfSines) {
       EXPECT_EQ(tops.count(s.nearestVertex(x)), 1u) << tag;
     for (const auto& x : prediction.interiorMinima)
       EXPECT_EQ(bottoms.count(s.nearestVertex(x)), 1u) << tag;
-    msc::Persistence p;
-    msc::computePersistence(out, viewOf(f), p);
+    pd::Persistence p;
+    pd::computePersistence(out, viewOf(f), p);
     SimplexId low = 0;
     for (const auto& pair : p.pairs)
       low += pair.dimension == 0 ? 1 : 0;

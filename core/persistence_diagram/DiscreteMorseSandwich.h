@@ -1,0 +1,61 @@
+// The persistence pairs of a Morse complex by the Discrete Morse Sandwich (Guillou,
+// Vidal and Tierny 2023, TTK's PersistenceDiagram default), on any complex: the input
+// numbers each dimension's critical cells by their position in the filtration, so the
+// simplicial and the cubical complexes share this routine.
+//  * type 0: (minimum, 1-saddle) by a union-find over the 1-saddles in filtration order,
+//    each joining the minima its two descending paths reach; a saddle joining two
+//    components kills the younger one (the elder rule);
+//  * type d-1: ((d-1)-saddle, maximum) by the dual union-find over the (d-1)-saddles not
+//    yet paired, in reverse order, with the maxima their two ascending paths reach;
+//    every exit through the boundary reaches one virtual maximum "outside", older than
+//    every maximum, so it never dies (TTK's boundary rule);
+//  * type 1 in 3D: (1-saddle, 2-saddle) by the Z/2 reduction of the Morse boundary
+//    (2-saddle columns, 1-saddle rows, an entry per odd number of V-paths) restricted to
+//    the saddles left: 2-saddles paired with maxima create H2 classes and their columns
+//    reduce to zero (clearing), 1-saddles paired with minima are never a reduced column's
+//    pivot (compression).
+// Cells left unpaired are the essential classes.
+#pragma once
+
+#include "base/Types.h"
+
+#include <array>
+#include <utility>
+#include <vector>
+
+namespace topogpu::persistence_diagram {
+
+// An ascending path that leaves the domain (or the missing side of a boundary facet).
+constexpr SimplexId kOutside = -1;
+
+struct SandwichInput {
+  int dimension = 0;                 // 2 or 3
+  std::array<SimplexId, 4> counts{}; // critical cells per dimension
+  // Per 1-saddle (by position), the positions of the minima of its two descending
+  // paths (equal when both reach one minimum).
+  std::vector<SimplexId> saddle1Minima;
+  // Per (d-1)-saddle (by position), the positions of the maxima of its two ascending
+  // paths, kOutside for an exit.
+  std::vector<SimplexId> saddleMaxima;
+  // 3D: the Morse boundary over Z/2, (2-saddle position, 1-saddle position) for each
+  // pair joined by an odd number of V-paths, each pair at most once.
+  std::vector<std::pair<SimplexId, SimplexId>> boundary;
+  bool hasBoundary = false; // 3D: the saddle connections were computed
+};
+
+struct SandwichPair {
+  int type = 0;        // TTK's PairType: 0, 1 (3D), d-1
+  SimplexId birth = 0; // position of the creator (dimension type)
+  SimplexId death = 0; // position of the destroyer (dimension type + 1)
+};
+
+struct SandwichResult {
+  std::vector<SandwichPair> pairs;         // type 0, then type d-1, then (3D) type 1
+  std::array<std::vector<char>, 4> paired; // per dimension, per position
+};
+
+// Throws Error when the input is inconsistent (an end out of range), Aborted on abort.
+void pairCriticalCells(const SandwichInput& input, const Monitor& monitor,
+                       SandwichResult& result);
+
+} // namespace topogpu::persistence_diagram

@@ -1,0 +1,245 @@
+// The persistence diagram of a scalar field on a simplicial complex (triangle and tet
+// meshes, the implicit grid's Freudenthal triangulation, GALE): the simplicial
+// Morse-Smale complex's critical cells, arcs and saddle connections (counted mod 2)
+// handed to the Discrete Morse Sandwich (DiscreteMorseSandwich.h). The filtration order
+// of the critical cells is TTK's: the lexicographic order of their vertices' ranks
+// sorted decreasingly.
+#pragma once
+
+#include "base/Timer.h"
+#include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
+#include "core/persistence_diagram/DiscreteMorseSandwich.h"
+#include "core/persistence_diagram/PersistenceDiagram.h"
+#include "core/persistence_diagram/SaddleBoundaryExpansion.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+#include <tbb/parallel_sort.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+namespace topogpu::persistence_diagram {
+
+namespace smsc = morse_smale_complex::simplicial;
+
+struct Parameters {
+  Backend backend = Backend::Auto; // the complex's (the pairing runs on the CPU)
+  VertexOrderSource vertexOrder{};
+  // 3D: the (1-saddle, 2-saddle) pairs from the saddle connections (every 2-saddle's
+  // whole wall, V-paths counted mod 2) reduced as the Morse boundary, instead of the
+  // boundary expansion (SaddleBoundaryExpansion.h): the same pairs, slower; a
+  // cross-check.
+  bool saddleConnections = false;
+};
+
+// The diagram of values on tri. Throws Error for bad input (NaN/Inf, size mismatch, a
+// complex of dimension < 2), Aborted on abort. complexOut, when given, receives the
+// Morse-Smale complex the pairs were read from.
+template <typename Triangulation>
+void execute(Triangulation& tri, const ScalarArrayView& values,
+             const Parameters& parameters, const Monitor& monitor, Diagram& diagram,
+             smsc::Output* complexOut = nullptr);
+
+// The pairs of a complex already computed. In 3D the (1-saddle, 2-saddle) pairs come from
+// its saddle connections when it has them (any multiplicity mode: only the parity is
+// read), else from the boundary expansion.
+template <typename Triangulation>
+void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
+                      const ScalarArrayView& values, const Monitor& monitor,
+                      Diagram& diagram);
+
+// ---- implementation ------------------------------------------------------------------
+
+namespace detail {
+
+inline SimplexId indexIn(const std::vector<SimplexId>& sorted, SimplexId id) {
+  const auto it = std::lower_bound(sorted.begin(), sorted.end(), id);
+  if (it == sorted.end() || *it != id)
+    throw Error("persistence pairs: a Morse-Smale arc ends at a cell that is not "
+                "critical");
+  return SimplexId(it - sorted.begin());
+}
+
+// Each dimension's critical cells in filtration order (cells), and the position of the
+// i-th critical cell of the complex's ascending list (position).
+template <typename Triangulation>
+void sortCriticalCells(const Triangulation& tri, const smsc::Output& complex,
+                       std::array<std::vector<CriticalCell>, 4>& cells,
+                       std::array<std::vector<SimplexId>, 4>& position) {
+  namespace sg = discrete_gradient::simplicial;
+  const SimplexId* rank = complex.rank.data();
+  for (int k = 0; k <= complex.gradient.dimension; ++k) {
+    const std::vector<SimplexId>& ids = complex.gradient.criticalCells[std::size_t(k)];
+    std::vector<std::pair<std::array<SimplexId, 4>, SimplexId>> keyed(ids.size());
+    tbb::parallel_for(std::size_t(0), ids.size(), [&](std::size_t i) {
+      keyed[i] = {smsc::detail::keyOf(tri, k, ids[i], rank), SimplexId(i)};
+    });
+    tbb::parallel_sort(keyed.begin(), keyed.end());
+    auto& out = cells[std::size_t(k)];
+    auto& pos = position[std::size_t(k)];
+    out.resize(ids.size());
+    pos.resize(ids.size());
+    tbb::parallel_for(std::size_t(0), ids.size(), [&](std::size_t p) {
+      const SimplexId i = keyed[p].second;
+      out[p] = {ids[std::size_t(i)],
+                sg::detail::highestVertex(tri, k, ids[std::size_t(i)], rank)};
+      pos[std::size_t(i)] = SimplexId(p);
+    });
+  }
+}
+
+// The maxima a (d-1)-saddle's ascending paths reach, with every exit "outside". The
+// complex labels an exit by its boundary root, which may be a critical maximum's facet:
+// a coface labelled with such a maximum is walked again to tell the two apart.
+template <typename Triangulation>
+void saddleMaximumEnds(const Triangulation& tri, const smsc::Output& complex,
+                       const std::vector<SimplexId>& maximumPosition,
+                       const std::vector<SimplexId>& saddlePosition,
+                       std::vector<SimplexId>& ends) {
+  namespace sg = discrete_gradient::simplicial;
+  const sg::Output& g = complex.gradient;
+  const int top = g.dimension;
+  const std::vector<SimplexId>& maxima = g.criticalCells[std::size_t(top)];
+  std::vector<char> ambiguous(maxima.size(), 0);
+  for (std::size_t i = 0; i < complex.boundaryFacets.size(); ++i) {
+    if (complex.boundaryNext[i] != SimplexId(i))
+      continue; // not a root
+    const SimplexId cell = sg::getFacetStar(tri, top, complex.boundaryFacets[i], 0);
+    const auto at = std::lower_bound(maxima.begin(), maxima.end(), cell);
+    if (at != maxima.end() && *at == cell)
+      ambiguous[std::size_t(at - maxima.begin())] = 1;
+  }
+  auto endOf = [&](SimplexId c) -> SimplexId {
+    const auto label = complex.cellAscendingManifold[std::size_t(c)];
+    if (label < 0 || complex.maxima[std::size_t(label)].dimension != top)
+      return kOutside; // a boundary maximum: the path left
+    if (ambiguous[std::size_t(label)])
+      for (SimplexId next = sg::ascendingSuccessor(tri, g, c);;
+           c = next, next = sg::ascendingSuccessor(tri, g, c)) {
+        if (next < 0)
+          return kOutside;
+        if (next == c)
+          break;
+      }
+    return maximumPosition[std::size_t(label)];
+  };
+  const std::vector<SimplexId>& saddles = g.criticalCells[std::size_t(top - 1)];
+  ends.assign(2 * saddles.size(), kOutside);
+  tbb::parallel_for(std::size_t(0), saddles.size(), [&](std::size_t i) {
+    const SimplexId p = saddlePosition[i];
+    const int n = sg::getFacetStarNumber(tri, top, saddles[i]);
+    for (int k = 0; k < n && k < 2; ++k)
+      ends[std::size_t(2 * p + k)] = endOf(sg::getFacetStar(tri, top, saddles[i], k));
+  });
+}
+
+// The dual union-find pairs a (d-1)-saddle with the maxima on its two sides: a facet of
+// three or more cells (a non-manifold mesh) has no such two sides.
+template <typename Triangulation>
+void checkManifoldFacets(const Triangulation& tri, int top, SimplexId nFacets) {
+  namespace sg = discrete_gradient::simplicial;
+  if constexpr (isGridTriangulation<Triangulation>)
+    return; // a grid's facets have one or two cells
+  const SimplexId bad = tbb::parallel_reduce(
+      tbb::blocked_range<SimplexId>(0, nFacets), SimplexId(-1),
+      [&](const tbb::blocked_range<SimplexId>& r, SimplexId found) {
+        for (SimplexId f = r.begin(); f < r.end() && found < 0; ++f)
+          if (sg::getFacetStarNumber(tri, top, f) > 2)
+            found = f;
+        return found;
+      },
+      [](SimplexId a, SimplexId b) { return a >= 0 ? a : b; });
+  if (bad >= 0)
+    throw Error("the persistence diagram needs a manifold mesh: " +
+                std::string(top == 3 ? "triangle " : "edge ") + std::to_string(bad) +
+                " is a face of " + std::to_string(sg::getFacetStarNumber(tri, top, bad)) +
+                (top == 3 ? " tetrahedra" : " triangles") + " (at most 2)");
+}
+
+} // namespace detail
+
+template <typename Triangulation>
+void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
+                      const ScalarArrayView& values, const Monitor& monitor,
+                      Diagram& diagram) {
+  Timer timer;
+  const auto& g = complex.gradient;
+  const int d = g.dimension;
+  if (d != 2 && d != 3)
+    throw Error("the persistence diagram needs triangles or tetrahedra");
+  if (SimplexId(complex.rank.size()) != values.size)
+    throw Error("persistence pairs: the complex (" + std::to_string(complex.rank.size()) +
+                " vertices) and the field (" + std::to_string(values.size) +
+                " values) do not match");
+  detail::checkManifoldFacets(tri, d, g.simplexCounts[std::size_t(d - 1)]);
+  std::array<std::vector<CriticalCell>, 4> cells;
+  std::array<std::vector<SimplexId>, 4> position;
+  detail::sortCriticalCells(tri, complex, cells, position);
+  SandwichInput input;
+  input.dimension = d;
+  for (int k = 0; k <= d; ++k)
+    input.counts[std::size_t(k)] = SimplexId(cells[std::size_t(k)].size());
+  // Type 0: the 1-saddles' two minima (arcs listed per saddle; multiplicity 2 when both
+  // paths reach one minimum).
+  input.saddle1Minima.assign(2 * cells[1].size(), -1);
+  std::vector<char> filled(cells[1].size(), 0);
+  for (const smsc::Arc& arc : complex.saddle1Minimum) {
+    const SimplexId s =
+        position[1][std::size_t(detail::indexIn(g.criticalCells[1], arc.saddle))];
+    const SimplexId m = position[0][std::size_t(arc.extremum)];
+    for (int k = 0; k < arc.multiplicity && filled[std::size_t(s)] < 2; ++k)
+      input.saddle1Minima[std::size_t(2 * s + filled[std::size_t(s)]++)] = m;
+  }
+  detail::saddleMaximumEnds(tri, complex, position[std::size_t(d)],
+                            position[std::size_t(d - 1)], input.saddleMaxima);
+  if (d == 3 && complex.connectionsComputed) {
+    input.hasBoundary = true;
+    input.boundary.reserve(complex.connections.size());
+    for (const smsc::Connection& c : complex.connections)
+      if (c.multiplicity % 2 == 1)
+        input.boundary.emplace_back(
+            position[2][std::size_t(detail::indexIn(g.criticalCells[2], c.saddle2))],
+            position[1][std::size_t(detail::indexIn(g.criticalCells[1], c.saddle1))]);
+  }
+  diagram.report.timings.emplace_back("pairing input (cpu)", timer.seconds());
+  timer.reset();
+  SandwichResult pairs;
+  pairCriticalCells(input, monitor, pairs);
+  if (d == 3 && !input.hasBoundary) {
+    std::vector<SimplexId> saddles2(cells[2].size());
+    for (std::size_t p = 0; p < saddles2.size(); ++p)
+      saddles2[p] = cells[2][p].id;
+    expandSaddleBoundaries(tri, g, complex.rank.data(), saddles2, position[1], monitor,
+                           pairs);
+  }
+  diagram.report.timings.emplace_back("pairing (cpu)", timer.seconds());
+  timer.reset();
+  buildDiagram(d, cells, pairs, values, complex.rank.data(), diagram);
+  diagram.report.timings.emplace_back("diagram records (cpu)", timer.seconds());
+}
+
+template <typename Triangulation>
+void execute(Triangulation& tri, const ScalarArrayView& values,
+             const Parameters& parameters, const Monitor& monitor, Diagram& diagram,
+             smsc::Output* complexOut) {
+  diagram = Diagram();
+  smsc::Output own;
+  smsc::Output& complex = complexOut ? *complexOut : own;
+  smsc::Parameters msc;
+  msc.backend = parameters.backend;
+  msc.vertexOrder = parameters.vertexOrder;
+  msc.computeSaddleConnections = parameters.saddleConnections;
+  msc.connectionParity = true;
+  smsc::execute(tri, values, msc, monitor.stage(0, 0.9), complex);
+  RunReport report = complex.report;
+  diagramOfComplex(tri, complex, values, monitor, diagram);
+  for (auto& t : diagram.report.timings)
+    report.timings.push_back(t);
+  diagram.report = report;
+  monitor.report(1.0);
+}
+
+} // namespace topogpu::persistence_diagram

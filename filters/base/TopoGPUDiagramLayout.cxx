@@ -1,0 +1,87 @@
+#include "TopoGPUDiagramLayout.h"
+
+#include "TopoGPUArrays.h"
+
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkDoubleArray.h>
+#include <vtkFloatArray.h>
+#include <vtkIntArray.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkUnsignedCharArray.h>
+#include <vtkUnstructuredGrid.h>
+
+namespace topogpu::vtk {
+
+void writeDiagramLayout(vtkUnstructuredGrid* grid, const std::vector<DiagramRow>& rows,
+                        const DiagramDiagonal& diagonal, bool withPositions) {
+  const vtkIdType pairs = vtkIdType(rows.size());
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble(); // the input's units may pass single precision
+  points->SetNumberOfPoints(2 * pairs + 2);
+  auto vertexId = namedArray<vtkIntArray>("ttkVertexScalarField", 2 * pairs + 2);
+  auto criticalType = namedArray<vtkIntArray>("CriticalType", 2 * pairs + 2);
+  auto coordinates = namedArray<vtkFloatArray>("Coordinates", 0);
+  coordinates->SetNumberOfComponents(3);
+  coordinates->SetNumberOfTuples(2 * pairs + 2);
+  auto pairId = namedArray<vtkIntArray>("PairIdentifier", pairs + 1);
+  auto pairType = namedArray<vtkIntArray>("PairType", pairs + 1);
+  auto persistence = namedArray<vtkDoubleArray>("Persistence", pairs + 1);
+  auto birth = namedArray<vtkDoubleArray>("Birth", pairs + 1);
+  auto death = namedArray<vtkDoubleArray>("Death", pairs + 1);
+  auto isFinite = namedArray<vtkUnsignedCharArray>("IsFinite", pairs + 1);
+  auto cells = vtkSmartPointer<vtkCellArray>::New();
+  cells->AllocateExact(pairs + 1, 2 * (pairs + 1));
+  const auto setPoint = [&](vtkIdType p, double x, double y, vtkIdType vertex, int type,
+                            const std::array<double, 3>* position = nullptr) {
+    points->SetPoint(p, x, y, 0.0);
+    if (position)
+      coordinates->SetTuple3(p, (*position)[0], (*position)[1], (*position)[2]);
+    else
+      coordinates->SetTuple3(p, x, y, 0.0);
+    vertexId->SetValue(p, int(vertex));
+    criticalType->SetValue(p, type);
+  };
+  for (vtkIdType id = 0; id < pairs; ++id) {
+    const DiagramRow& row = rows[std::size_t(id)];
+    setPoint(2 * id, row.birth, row.birth, row.birthVertex, row.birthType,
+             withPositions ? &row.birthPosition : nullptr);
+    setPoint(2 * id + 1, row.birth, row.death, row.deathVertex, row.deathType,
+             withPositions ? &row.deathPosition : nullptr);
+    const vtkIdType line[2] = {2 * id, 2 * id + 1};
+    cells->InsertNextCell(2, line);
+    pairId->SetValue(id, int(id));
+    pairType->SetValue(id, row.pairType);
+    persistence->SetValue(id, row.death - row.birth);
+    birth->SetValue(id, row.birth);
+    death->SetValue(id, row.death);
+    isFinite->SetValue(id, row.isFinite ? 1 : 0);
+  }
+  setPoint(2 * pairs, diagonal.low, diagonal.low, -1, -1);
+  setPoint(2 * pairs + 1, diagonal.high, diagonal.high, -1, -1);
+  const vtkIdType line[2] = {2 * pairs, 2 * pairs + 1};
+  cells->InsertNextCell(2, line);
+  pairId->SetValue(pairs, -1);
+  pairType->SetValue(pairs, -1);
+  persistence->SetValue(pairs, diagonal.persistence);
+  birth->SetValue(pairs, 0);
+  death->SetValue(pairs, 0);
+  isFinite->SetValue(pairs, 0);
+
+  grid->SetPoints(points);
+  grid->SetCells(VTK_LINE, cells);
+  for (vtkAbstractArray* array : {static_cast<vtkAbstractArray*>(vertexId),
+                                  static_cast<vtkAbstractArray*>(criticalType),
+                                  static_cast<vtkAbstractArray*>(coordinates)})
+    grid->GetPointData()->AddArray(array);
+  for (vtkAbstractArray* array :
+       {static_cast<vtkAbstractArray*>(pairId), static_cast<vtkAbstractArray*>(pairType),
+        static_cast<vtkAbstractArray*>(persistence),
+        static_cast<vtkAbstractArray*>(birth), static_cast<vtkAbstractArray*>(death),
+        static_cast<vtkAbstractArray*>(isFinite)})
+    grid->GetCellData()->AddArray(array);
+  grid->GetCellData()->SetActiveScalars("PairType");
+}
+
+} // namespace topogpu::vtk

@@ -1,0 +1,39 @@
+// TTK's persistence diagram layout (ttkPersistenceDiagram's output), shared by the Rips
+// diagram and the scalar field's diagram (and the CLI's .vtu): two points per pair, at
+// (birth, birth) and (birth, death), joined by a line cell; a last cell on two points of
+// its own for the diagonal (PairIdentifier and PairType -1). Point arrays
+// ttkVertexScalarField, CriticalType, Coordinates (TTK's: the critical vertex's position
+// in the domain; a diagram without a domain, as the Rips one, puts the point's own
+// there); cell arrays PairIdentifier, PairType, Persistence, Birth, Death, IsFinite.
+#pragma once
+
+#include <vtkType.h>
+
+#include <array>
+#include <vector>
+
+class vtkUnstructuredGrid;
+
+namespace topogpu::vtk {
+
+struct DiagramRow {
+  int pairType = 0;
+  bool isFinite = true;
+  double birth = 0, death = 0; // death as drawn (an essential pair's stand-in)
+  vtkIdType birthVertex = -1, deathVertex = -1; // ttkVertexScalarField (-1: none)
+  int birthType = 0, deathType = 0;             // CriticalType
+  // The two vertices' positions in the domain, when it has one.
+  std::array<double, 3> birthPosition{}, deathPosition{};
+};
+
+// The diagonal's two points, from (low, low) to (high, high), and its Persistence.
+struct DiagramDiagonal {
+  double low = 0, high = 0, persistence = 0;
+};
+
+// Fills grid (points, line cells, arrays; PairType the active cell scalars). Each row's
+// PairIdentifier is its index. withPositions: Coordinates are the rows' positions.
+void writeDiagramLayout(vtkUnstructuredGrid* grid, const std::vector<DiagramRow>& rows,
+                        const DiagramDiagonal& diagonal, bool withPositions = false);
+
+} // namespace topogpu::vtk

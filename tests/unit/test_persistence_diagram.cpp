@@ -1,0 +1,165 @@
+// The persistence diagram's core (core/persistence_diagram/): the Discrete Morse
+// Sandwich's pairing on hand-made inputs whose pairs the elder rule gives by hand, its
+// errors, one diagram on the implicit grid and on the same tets stored explicitly, a
+// non-manifold mesh refused, abort. The diagrams themselves are checked against GUDHI and
+// a brute-force reduction by tests/cli/test_persistence.py.
+#include "BruteForce.h"
+#include "UnitHelpers.h"
+#include "core/persistence_diagram/DiscreteMorseSandwich.h"
+#include "core/persistence_diagram/SimplicialPersistence.h"
+#include "triangulation/explicit/ExplicitTriangulation.h"
+#include "triangulation/implicit/ImplicitTriangulation.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <random>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace topogpu::test {
+namespace {
+
+namespace pd = persistence_diagram;
+
+std::set<std::tuple<int, SimplexId, SimplexId>> pairsOf(const pd::SandwichResult& r) {
+  std::set<std::tuple<int, SimplexId, SimplexId>> out;
+  for (const auto& p : r.pairs)
+    out.insert({p.type, p.birth, p.death});
+  return out;
+}
+
+void expectError(const pd::SandwichInput& input, const std::string& needle) {
+  pd::SandwichResult result;
+  try {
+    pd::pairCriticalCells(input, Monitor{}, result);
+    ADD_FAILURE() << "no error, wanted '" << needle << "'";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+TEST(DiscreteMorseSandwich, ElderRuleByHand) {
+  // 2D: minima 0 < 1 < 2; saddle 0 joins minima 1 and 2 (kills 2), saddle 1 joins 0 and
+  // the component of 1 (kills 1); saddle 2 has both paths at minimum 0 (no pair). One
+  // maximum: saddle 2 joins it and the outside (it dies there); saddles 0 and 1 are
+  // taken.
+  pd::SandwichInput in;
+  in.dimension = 2;
+  in.counts = {3, 3, 1, 0};
+  in.saddle1Minima = {1, 2, 0, 2, 0, 0};
+  in.saddleMaxima = {0, pd::kOutside, 0, pd::kOutside, 0, pd::kOutside};
+  pd::SandwichResult r;
+  pd::pairCriticalCells(in, Monitor{}, r);
+  EXPECT_EQ(pairsOf(r), (std::set<std::tuple<int, SimplexId, SimplexId>>{
+                            {0, 2, 0}, {0, 1, 1}, {1, 2, 0}}));
+  EXPECT_EQ(r.paired[0], (std::vector<char>{0, 1, 1})); // minimum 0: essential
+}
+
+TEST(DiscreteMorseSandwich, SaddleSaddleReductionByHand) {
+  // 3D: 1-saddles 0, 1, 2 (none paired with minima: every path ends at minimum 0);
+  // 2-saddles 0, 1, 2 with boundaries {0, 1}, {1} and {2}; 2-saddle 2 is paired with the
+  // maximum (cleared). Column 0 takes row 1; column 1 plus column 0 is {0}: row 0.
+  pd::SandwichInput in;
+  in.dimension = 3;
+  in.counts = {1, 3, 3, 1};
+  in.saddle1Minima = {0, 0, 0, 0, 0, 0};
+  in.saddleMaxima = {pd::kOutside, pd::kOutside, pd::kOutside, pd::kOutside, 0,
+                     pd::kOutside};
+  in.boundary = {{0, 0}, {0, 1}, {1, 1}, {2, 2}};
+  in.hasBoundary = true;
+  pd::SandwichResult r;
+  pd::pairCriticalCells(in, Monitor{}, r);
+  EXPECT_EQ(pairsOf(r), (std::set<std::tuple<int, SimplexId, SimplexId>>{
+                            {2, 2, 0}, {1, 1, 0}, {1, 0, 1}}));
+  EXPECT_EQ(r.paired[1], (std::vector<char>{1, 1, 0})); // 1-saddle 2: essential
+}
+
+TEST(DiscreteMorseSandwich, BadInputIsNamed) {
+  pd::SandwichInput in;
+  in.dimension = 4;
+  expectError(in, "2D or 3D");
+  in.dimension = 2;
+  in.counts = {2, 1, 1, 0};
+  in.saddle1Minima = {0};
+  in.saddleMaxima = {0, pd::kOutside};
+  expectError(in, "path ends");
+  in.saddle1Minima = {0, 5};
+  expectError(in, "is not one of the 2 extrema");
+  in.saddle1Minima = {0, 1};
+  in.saddleMaxima = {0, -3};
+  expectError(in, "is not one of the 1 extrema");
+  in.dimension = 3;
+  in.counts = {2, 1, 1, 1};
+  in.saddleMaxima = {0, pd::kOutside};
+  in.boundary = {{0, 4}};
+  in.hasBoundary = true;
+  expectError(in, "not between critical saddles");
+}
+
+// (type, birth vertex, death vertex, birth, death, finite) per row.
+std::vector<std::tuple<int, SimplexId, SimplexId, double, double, bool>>
+rowsOf(const pd::Diagram& d) {
+  std::vector<std::tuple<int, SimplexId, SimplexId, double, double, bool>> rows;
+  for (const auto& p : d.pairs)
+    rows.emplace_back(p.type, p.birthVertex, p.deathVertex, p.birth, p.death, p.isFinite);
+  return rows;
+}
+
+TEST(PersistenceDiagram, ImplicitGridEqualsItsTetsStoredExplicitly) {
+  std::mt19937 rng(22);
+  for (const auto& dims : {std::array<SimplexId, 3>{6, 5, 4}, {7, 6, 1}, {4, 4, 4}}) {
+    const SimplexId n = dims[0] * dims[1] * dims[2];
+    std::vector<float> values(static_cast<std::size_t>(n));
+    std::uniform_int_distribution<int> level(0, 6);
+    for (float& v : values)
+      v = float(level(rng));
+    ImplicitTriangulation grid(dims[0], dims[1], dims[2]);
+    const int dimension = dims[2] > 1 ? 3 : 2;
+    ExplicitTriangulation mesh(n, dimension,
+                               flatten(ttkGridCells(dims[0], dims[1], dims[2])));
+    pd::Parameters parameters;
+    parameters.backend = Backend::Cpu;
+    pd::Diagram a, b;
+    pd::execute(grid, viewOf(values), parameters, Monitor{}, a);
+    pd::execute(mesh, viewOf(values), parameters, Monitor{}, b);
+    EXPECT_EQ(rowsOf(a), rowsOf(b)) << dims[0] << "x" << dims[1] << "x" << dims[2];
+    EXPECT_EQ(a.essentialPairs[0], 1);
+    // the boundary expansion and the saddle connections give the same pairs
+    parameters.saddleConnections = true;
+    pd::Diagram c;
+    pd::execute(grid, viewOf(values), parameters, Monitor{}, c);
+    EXPECT_EQ(rowsOf(a), rowsOf(c));
+  }
+}
+
+TEST(PersistenceDiagram, NonManifoldMeshIsRefused) {
+  // three triangles on the edge (0, 1)
+  ExplicitTriangulation mesh(5, 2, {0, 1, 2, 0, 1, 3, 0, 1, 4});
+  const std::vector<float> values{0, 1, 2, 3, 4};
+  pd::Diagram d;
+  try {
+    pd::execute(mesh, viewOf(values), pd::Parameters{}, Monitor{}, d);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("manifold"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PersistenceDiagram, AbortAndBadValues) {
+  ImplicitTriangulation grid(5, 5, 5);
+  std::vector<float> values(125);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = float((i * 37) % 11);
+  Monitor abort;
+  abort.abortRequested = [] { return true; };
+  pd::Diagram d;
+  EXPECT_THROW(pd::execute(grid, viewOf(values), pd::Parameters{}, abort, d), Aborted);
+  values[7] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_THROW(pd::execute(grid, viewOf(values), pd::Parameters{}, Monitor{}, d), Error);
+}
+
+} // namespace
+} // namespace topogpu::test
