@@ -12,9 +12,19 @@ namespace topogpu::morse_smale_complex::simplicial::detail {
 
 namespace {
 
+// The saddle connections run on the device (3D, counts only: the paths are traced on
+// the host).
+bool connectionsOnDevice(const sg::GridSimplices& grid, const Parameters& parameters) {
+  return parameters.computeSaddleConnections && !parameters.keepConnectionPaths &&
+         grid.dims.dimension == 3;
+}
+
 // The gradient's device memory, then the forests (with pointer jumping's copy) and
-// the labels beside the gradient's bytes and the order.
-std::size_t deviceBytes(const sg::GridSimplices& grid, const ScalarArrayView& values) {
+// the labels beside the gradient's bytes and the order, with the saddle connections'
+// reach marks (one byte per edge) and, as the cubical complex's estimate, frontier
+// slots for a third of the edges.
+std::size_t deviceBytes(const sg::GridSimplices& grid, const ScalarArrayView& values,
+                        bool connections) {
   const std::size_t n = std::size_t(sg::simplexCount(grid, 0)),
                     cells = std::size_t(sg::simplexCount(grid, grid.dims.dimension));
   std::size_t simplices = 0;
@@ -23,7 +33,10 @@ std::size_t deviceBytes(const sg::GridSimplices& grid, const ScalarArrayView& va
   const std::size_t labels = n * 2 * sizeof(SimplexId) + simplices +
                              cells * (2 * sizeof(SimplexId) + sizeof(std::int32_t)) +
                              n * sizeof(std::int32_t);
-  return std::max(sg::detail::gridDeviceBytes(grid.dims, values), labels);
+  const std::size_t edges = std::size_t(sg::simplexCount(grid, 1));
+  const std::size_t saddles =
+      connections ? edges + edges / 3 * 6 * sizeof(SimplexId) : std::size_t(0);
+  return std::max(sg::detail::gridDeviceBytes(grid.dims, values), labels + saddles);
 }
 
 // The arcs of one saddle from its path ends (-1: none), equal ends merged.
@@ -64,8 +77,26 @@ void labelRoots(ImplicitTriangulation& tri, int top,
   morse_smale_complex::detail::checkLabelRange(SimplexId(output.maxima.size()), "maxima");
 }
 
+// The device's connections as the CPU's (saddleConnections), with its overflow Error.
+void takeConnections(const gpu::SimplicialGridConnections& found, Output& output) {
+  if (found.overflow)
+    throwConnectionOverflow();
+  output.connections.resize(found.arcs.size());
+  bool overflow = false;
+  for (std::size_t i = 0; i < found.arcs.size(); ++i) {
+    const saddle_connections::Arc& a = found.arcs[i];
+    output.connections[i] = {a.saddle1, a.saddle2, a.multiplicity};
+    output.connectionMultiplicitySum =
+        addSaturating(output.connectionMultiplicitySum, a.multiplicity, overflow);
+  }
+  if (overflow)
+    throwConnectionOverflow();
+  output.connectionsComputed = true;
+}
+
 void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
-                 const sg::GridSimplices& grid, const Monitor& monitor, Output& output) {
+                 const sg::GridSimplices& grid, bool connections, const Monitor& monitor,
+                 Output& output) {
   sg::Output& g = output.gradient;
   const int top = grid.dims.dimension;
   g.dimension = top;
@@ -89,8 +120,10 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
     labelRoots(tri, top, arrays.criticalCells[top], reached, output, label);
     output.report.timings.emplace_back("boundary maxima (cpu)", timer.seconds());
   };
+  gpu::SimplicialGridConnections found;
   gpu::computeSimplicialGridLabels(grid, values, monitor.stage(0, 0.85), hooks, arrays,
-                                   output.rank, labels, output.report);
+                                   output.rank, labels, output.report,
+                                   connections ? &found : nullptr);
   g.gradient = std::move(arrays.gradient);
   g.criticalCells = std::move(arrays.criticalCells);
   g.criticalVertices = std::move(arrays.criticalVertices);
@@ -108,6 +141,8 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
   for (std::size_t i = 0; i < g.criticalCells[top - 1].size(); ++i)
     appendArcs(g.criticalCells[top - 1][i], labels.facetSaddleEnds[2 * i],
                labels.facetSaddleEnds[2 * i + 1], output.saddleMaximum);
+  if (connections)
+    takeConnections(found, output);
 }
 
 } // namespace
@@ -120,23 +155,25 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
   if (grid.dims.dimension < 2)
     return false;     // the CPU path says why
   RunReport decision; // the CPU path repeats the decision's warnings
-  const Backend resolved =
-      resolveBackend(parameters.backend, deviceBytes(grid, values), decision);
+  const bool connections = connectionsOnDevice(grid, parameters);
+  const Backend resolved = resolveBackend(
+      parameters.backend, deviceBytes(grid, values, connections), decision);
   if (resolved != Backend::Gpu)
     return false;
   tri.precondition(kRequiredRelations);
   bool ran = true;
   runWithFallback(
       resolved, "simplicial Morse-Smale complex", fallback,
-      [&] { runOnDevice(tri, values, grid, monitor, output); }, [&] { ran = false; });
+      [&] { runOnDevice(tri, values, grid, connections, monitor, output); },
+      [&] { ran = false; });
   if (!ran) {
     output = Output();
     return false;
   }
   output.report.backend = output.gradient.report.backend = "gpu";
   monitor.checkAbort();
-  if (parameters.computeSaddleConnections && grid.dims.dimension == 3)
-    saddleConnections(tri, output.gradient, parameters, output);
+  if (parameters.computeSaddleConnections && grid.dims.dimension == 3 && !connections)
+    saddleConnections(tri, output.gradient, parameters, output); // with their paths
   countUnlabelled(output);
   monitor.report(1.0);
   return true;
