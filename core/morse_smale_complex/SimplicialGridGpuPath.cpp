@@ -20,23 +20,26 @@ bool connectionsOnDevice(const sg::GridSimplices& grid, const Parameters& parame
 }
 
 // The gradient's device memory, then the forests (with pointer jumping's copy) and
-// the labels beside the gradient's bytes and the order, with the saddle connections'
-// reach marks (one byte per edge) and, as the cubical complex's estimate, frontier
-// slots for a third of the edges.
+// the labels beside the gradient's bytes and the order; then the saddle connections
+// beside what is left of them (the order, the minima, the cells' and vertices' labels):
+// one reach mark per edge and, as the cubical complex's estimate, frontier slots for a
+// third of the edges.
 std::size_t deviceBytes(const sg::GridSimplices& grid, const ScalarArrayView& values,
                         bool connections) {
   const std::size_t n = std::size_t(sg::simplexCount(grid, 0)),
-                    cells = std::size_t(sg::simplexCount(grid, grid.dims.dimension));
+                    cells = std::size_t(sg::simplexCount(grid, grid.dims.dimension)),
+                    edges = std::size_t(sg::simplexCount(grid, 1));
   std::size_t simplices = 0;
   for (int d = 0; d <= grid.dims.dimension; ++d)
     simplices += std::size_t(sg::simplexCount(grid, d));
   const std::size_t labels = n * 2 * sizeof(SimplexId) + simplices +
                              cells * (2 * sizeof(SimplexId) + sizeof(std::int32_t)) +
                              n * sizeof(std::int32_t);
-  const std::size_t edges = std::size_t(sg::simplexCount(grid, 1));
-  const std::size_t saddles =
-      connections ? edges + edges / 3 * 6 * sizeof(SimplexId) : std::size_t(0);
-  return std::max(sg::detail::gridDeviceBytes(grid.dims, values), labels + saddles);
+  const std::size_t saddles = connections ? n * 2 * sizeof(SimplexId) + simplices +
+                                                (cells + n) * sizeof(std::int32_t) +
+                                                edges + edges / 3 * 6 * sizeof(SimplexId)
+                                          : std::size_t(0);
+  return std::max({sg::detail::gridDeviceBytes(grid.dims, values), labels, saddles});
 }
 
 // The arcs of one saddle from its path ends (-1: none), equal ends merged.
