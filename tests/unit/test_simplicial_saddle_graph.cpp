@@ -8,11 +8,13 @@
 //    complex's saddle connections (simplicial::execute, each 2-saddle's wall walked
 //    down), pair for pair with the multiplicities;
 // on random and tie-heavy 3D grids and 2D grids (where an edge has at most 2 triangles);
+//  - a GPU request gives the CPU's connections (here: without a device, with a warning);
 //  - the CPU wall walk's overflow rule, which the device's must equal: on hand-built
 //    chains of k diamonds (2^k V-paths), a count past 2^64 - 1 is an Error only where it
 //    reaches a 1-saddle (the device counts only from the 1-saddles).
 #include "UnitHelpers.h"
 
+#include "core/common/BackendSelection.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/morse_smale_complex/SimplicialSaddleGraph.h"
@@ -168,6 +170,34 @@ TEST(SimplicialSaddleGraph, PathCountsAreTheCpuConnections) {
   // The sample has arcs, some of them with several V-paths.
   EXPECT_GT(arcs, 100u);
   EXPECT_GT(multiple, 0u);
+}
+
+// A GPU request with the connections on the device (no paths asked): without a usable
+// device the CPU runs, says why, and gives the same connections (with a device,
+// gpu_equality compares the two); with or without, the result is the CPU's.
+TEST(SimplicialSaddleGraph, GpuRequestGivesTheCpuConnections) {
+  std::mt19937 rng(11);
+  ImplicitTriangulation tri(11, 9, 8);
+  const std::vector<float> values = randomLevels(rng, 11 * 9 * 8, 3);
+  smsc::Parameters parameters;
+  parameters.backend = Backend::Cpu;
+  smsc::Output cpu, requested;
+  smsc::execute(tri, viewOf(values), parameters, Monitor{}, cpu);
+  parameters.backend = Backend::Gpu;
+  smsc::execute(tri, viewOf(values), parameters, Monitor{}, requested);
+  ASSERT_FALSE(cpu.connections.empty());
+  if (!gpuAvailable()) {
+    EXPECT_EQ(requested.report.backend, "cpu");
+    EXPECT_TRUE(requested.report.hasWarning(WarningCode::GpuUnavailable));
+  }
+  EXPECT_TRUE(requested.connectionsComputed);
+  ASSERT_EQ(requested.connections.size(), cpu.connections.size());
+  for (std::size_t i = 0; i < cpu.connections.size(); ++i) {
+    EXPECT_EQ(requested.connections[i].saddle1, cpu.connections[i].saddle1);
+    EXPECT_EQ(requested.connections[i].saddle2, cpu.connections[i].saddle2);
+    EXPECT_EQ(requested.connections[i].multiplicity, cpu.connections[i].multiplicity);
+  }
+  EXPECT_EQ(requested.connectionMultiplicitySum, cpu.connectionMultiplicitySum);
 }
 
 // A chain of k diamonds below the 2-saddle (q, a, b) of a triangle complex: each
