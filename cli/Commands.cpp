@@ -81,6 +81,11 @@ Command morseSmaleComplexCommand() {
                 "(meant for small grids and tests)"},
                {"--no-saddle-connections", "",
                 "skip the 1-saddle to 2-saddle arcs (the expensive stage)"},
+               {"--ascending-through-boundary", "",
+                "simplicial complex: label every vertex's AscendingManifold, an "
+                "ascending path that leaves through the boundary going on over the "
+                "boundary facets to a boundary maximum (default: TTK 1.2's rule, such "
+                "paths and the vertices whose first star cell takes one unlabelled, -1)"},
                {"--separatrices", "",
                 "simplicial complex: also count the 1-separatrices as TTK 1.2's "
                 "MorseSmaleComplex does (\"separatrices1\") and the 2-separatrices' "
@@ -102,7 +107,9 @@ Command morseSmaleComplexCommand() {
       "2D "
       "the saddle-maximum arcs start at 1-saddles and are still counted under "
       "saddle2_maximum), the boundary maxima where ascending paths leave the box, and "
-      "the unlabelled vertices and cells (counted; 0 with the boundary rule), and in 3D "
+      "the unlabelled vertices and cells (\"unlabelled_vertices\": {\"ascending\", "
+      "\"descending\", \"morse_smale\"}, \"unlabelled_cells\"; 0 with the cubical "
+      "complex's boundary rule and --ascending-through-boundary), and in 3D "
       "the 1-saddle to 2-saddle arcs with their numbers of V-paths "
       "(\"saddle1_saddle2\", "
       "\"saddle1_saddle2_multiplicity_sum\"). --persistence-pairs adds "

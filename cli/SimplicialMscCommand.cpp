@@ -27,6 +27,7 @@ namespace topogpu::cli {
 namespace {
 
 namespace smsc = morse_smale_complex::simplicial;
+namespace sg = discrete_gradient::simplicial;
 
 template <typename Id> std::string idList(const std::vector<Id>& ids) {
   std::string s = "[";
@@ -87,9 +88,25 @@ void writeDetails(const std::string& path, const Triangulation& tri,
     file << (i ? ",[" : "[") << simplex(tri, 1, c.saddle1) << ","
          << simplex(tri, 2, c.saddle2) << "," << c.multiplicity << "]";
   }
+  // The gradient's pairs that the segmentations follow (for oracles): each vertex's
+  // edge and each top cell's facet, null when critical.
+  file << "],\"vertex_pairs\":[";
+  for (SimplexId v = 0; v < g.simplexCounts[0]; ++v) {
+    const SimplexId e = sg::getPairedCell(tri, g, 0, v, false);
+    file << (v ? "," : "") << (e < 0 ? std::string("null") : simplex(tri, 1, e));
+  }
+  file << "],\"cell_pairs\":[";
+  for (SimplexId c = 0; c < g.simplexCounts[top]; ++c) {
+    const SimplexId f = sg::getPairedCell(tri, g, top, c, true);
+    file << (c ? ",[" : "[") << simplex(tri, top, c) << ","
+         << (f < 0 ? std::string("null") : simplex(tri, top - 1, f)) << "]";
+  }
   file << "],\"DescendingManifold\":" << idList(out.descendingManifold)
        << ",\"AscendingManifold\":" << idList(out.ascendingManifold)
-       << ",\"CellAscendingManifold\":" << idList(out.cellAscendingManifold) << "}\n";
+       << ",\"CellAscendingManifold\":" << idList(out.cellAscendingManifold)
+       << ",\"MorseSmaleManifold\":"
+       << idList(smsc::morseSmaleLabels(out.descendingManifold, out.ascendingManifold))
+       << "}\n";
   if (!file)
     throw Error("cannot write the details file '" + path + "'");
 }
@@ -152,6 +169,8 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
   smsc::Parameters parameters;
   parameters.backend = run.backend;
   parameters.computeSaddleConnections = connectors;
+  if (args.has("--ascending-through-boundary"))
+    parameters.ascendingSegmentation = smsc::AscendingSegmentation::ThroughBoundary;
   const bool separatricesOut = args.has("--separatrices-out");
   parameters.keepConnectionPaths = connectors && separatricesOut;
   morse_smale_complex::Records records;
@@ -215,15 +234,22 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
     result.fields.add("separatrices1", sep);
     result.fields.add("separatrices2", wallCounts(walls));
   }
-  JsonObject missing;
-  missing.add("ascending", static_cast<long long>(output.unlabelledAscending));
-  missing.add("descending", static_cast<long long>(output.unlabelledDescending));
-  result.fields.add("unlabelled_vertices", missing);
-  result.fields.add("unlabelled_cells", static_cast<long long>(output.unlabelledCells));
   // The vertex segmentation's cells (TTK's AscendingManifold, DescendingManifold and
   // MorseSmaleManifold ids in use), so backends compare without --details.
   const std::vector<SimplexId> cells =
       smsc::morseSmaleLabels(output.descendingManifold, output.ascendingManifold);
+  JsonObject missing;
+  missing.add("ascending", static_cast<long long>(output.unlabelledAscending));
+  missing.add("descending", static_cast<long long>(output.unlabelledDescending));
+  missing.add("morse_smale",
+              static_cast<long long>(std::count_if(cells.begin(), cells.end(),
+                                                   [](SimplexId l) { return l < 0; })));
+  result.fields.add("unlabelled_vertices", missing);
+  result.fields.add("unlabelled_cells", static_cast<long long>(output.unlabelledCells));
+  result.fields.add("ascending_segmentation",
+                    parameters.ascendingSegmentation == smsc::AscendingSegmentation::Ttk
+                        ? "ttk"
+                        : "through-boundary");
   const long long ascendingCells = distinctLabels(output.ascendingManifold);
   const long long descendingCells = distinctLabels(output.descendingManifold);
   const long long morseSmaleCells =
@@ -261,11 +287,14 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
         (connectors
              ? ", " + std::to_string(ttk.saddleConnectors.size()) + " saddle connectors"
              : std::string()));
-  result.lines.push_back("unlabelled: " + std::to_string(output.unlabelledAscending) +
-                         " vertices (ascending; only vertices in no cell), " +
-                         std::to_string(output.unlabelledDescending) +
-                         " vertices (descending), " +
-                         std::to_string(output.unlabelledCells) + " cells");
+  result.lines.push_back(
+      "unlabelled: " + std::to_string(output.unlabelledAscending) +
+      " vertices (ascending; " +
+      (parameters.ascendingSegmentation == smsc::AscendingSegmentation::Ttk
+           ? "TTK's rule: paths leaving the boundary"
+           : "only vertices in no cell") +
+      "), " + std::to_string(output.unlabelledDescending) + " vertices (descending), " +
+      std::to_string(output.unlabelledCells) + " cells");
   result.report = output.report;
   addGaleReport(domain, result);
   printResult(context, domain, result);

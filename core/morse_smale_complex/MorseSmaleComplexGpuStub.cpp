@@ -28,7 +28,7 @@ void computeSimplicialGridForests(const discrete_gradient::simplicial::GridSimpl
 
 void computeSimplicialGridLabels(const discrete_gradient::simplicial::GridSimplices&,
                                  const ScalarArrayView&, const Monitor&,
-                                 const SimplicialGridBoundaryHooks&,
+                                 const SimplicialGridBoundaryHooks&, bool,
                                  SimplicialGradientArrays&, std::vector<SimplexId>&,
                                  SimplicialGridLabels&, RunReport&,
                                  SimplicialGridConnections*) {

@@ -98,8 +98,8 @@ void takeConnections(const gpu::SimplicialGridConnections& found, Output& output
 }
 
 void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
-                 const sg::GridSimplices& grid, bool connections, const Monitor& monitor,
-                 Output& output) {
+                 const sg::GridSimplices& grid, const Parameters& parameters,
+                 const Monitor& monitor, Output& output) {
   sg::Output& g = output.gradient;
   const int top = grid.dims.dimension;
   g.dimension = top;
@@ -123,9 +123,11 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
     labelRoots(tri, top, arrays.criticalCells[top], reached, output, label);
     output.report.timings.emplace_back("boundary maxima (cpu)", timer.seconds());
   };
+  const bool ttkRule = parameters.ascendingSegmentation == AscendingSegmentation::Ttk;
+  const bool connections = connectionsOnDevice(grid, parameters);
   gpu::SimplicialGridConnections found;
-  gpu::computeSimplicialGridLabels(grid, values, monitor.stage(0, 0.85), hooks, arrays,
-                                   output.rank, labels, output.report,
+  gpu::computeSimplicialGridLabels(grid, values, monitor.stage(0, 0.85), hooks, ttkRule,
+                                   arrays, output.rank, labels, output.report,
                                    connections ? &found : nullptr);
   g.gradient = std::move(arrays.gradient);
   g.criticalCells = std::move(arrays.criticalCells);
@@ -167,7 +169,7 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
   bool ran = true;
   runWithFallback(
       resolved, "simplicial Morse-Smale complex", fallback,
-      [&] { runOnDevice(tri, values, grid, connections, monitor, output); },
+      [&] { runOnDevice(tri, values, grid, parameters, monitor, output); },
       [&] { ran = false; });
   if (!ran) {
     output = Output();

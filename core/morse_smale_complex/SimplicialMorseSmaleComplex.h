@@ -20,8 +20,15 @@
 //    edges the lexicographic key of triangles stalls below a higher vertex (a linear
 //    ramp got 4 roots); across vertices a root's highest vertex is a local maximum of f
 //    on the boundary surface and the root the highest boundary facet around it;
-//  - AscendingManifold per vertex: the label of the highest cell of its star (largest
-//    key), the grid's rule. Only a vertex in no cell (unreferenced) has none (-1);
+//  - AscendingManifold per vertex and per top cell, by default TTK 1.2's rule
+//    (MorseSmaleComplex::setAscendingSegmentation): a cell whose ascending path leaves
+//    through a boundary facet has none (-1), and a vertex takes the label of the first
+//    cell of its star in TTK's triangulation's order (TtkVertexStar.h on grids, the
+//    lowest cell id on meshes), so many boundary-near vertices have none. With
+//    AscendingSegmentation::ThroughBoundary the cells keep the labels above and a vertex
+//    takes the label of the highest cell of its star (largest key), the grid's rule:
+//    only a vertex in no cell (unreferenced) has none (-1). The arcs below read the
+//    labels above whatever the rule;
 //  - arcs: from each 1-saddle (critical edge) the minima of its two vertices; from each
 //    (d-1)-saddle the maxima of its cofaces; one arc of multiplicity 2 when both paths
 //    reach the same extremum;
@@ -38,6 +45,7 @@
 #include "core/morse_smale_complex/LocalIndex.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/SimplicialGridGpuPath.h"
+#include "core/morse_smale_complex/TtkVertexStar.h"
 
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -53,10 +61,15 @@ namespace topogpu::morse_smale_complex::simplicial {
 
 namespace sg = discrete_gradient::simplicial;
 
+// The rule of AscendingManifold (above): TTK 1.2's, or every vertex in a cell labelled
+// through the boundary facets.
+enum class AscendingSegmentation { Ttk, ThroughBoundary };
+
 struct Parameters {
   // The GPU on implicit grids (gradient, labels, arcs; SimplicialGridGpuPath.h), else
   // the CPU.
   Backend backend = Backend::Auto;
+  AscendingSegmentation ascendingSegmentation = AscendingSegmentation::Ttk;
   bool computeSaddleConnections = true;
   // Keep one V-path per saddle connection (for drawing; off for counts only).
   bool keepConnectionPaths = false;
@@ -130,8 +143,8 @@ template <typename Triangulation>
 void ascendingPath(const Triangulation& tri, const Output& out, SimplexId c,
                    std::vector<sg::Cell>& path);
 
-// One id per (DescendingManifold, AscendingManifold) pair present, in the pairs' order
-// (-1 where either is -1): TTK's MorseSmaleManifold.
+// One id per (DescendingManifold, AscendingManifold) pair present, in the pairs' order,
+// the vertices where either is -1 sharing the first id: TTK's MorseSmaleManifold.
 std::vector<SimplexId> morseSmaleLabels(const std::vector<ManifoldLabel>& descending,
                                         const std::vector<ManifoldLabel>& ascending);
 
@@ -389,6 +402,33 @@ void vertexDescendingLabels(const Triangulation& tri, int top, SimplexId nVertic
   });
 }
 
+// TTK's ascending labels from the cells' (cellAscendingManifold, exits already -1): each
+// vertex takes its first star cell's, TTK's implicit triangulation's on grids, the
+// lowest cell id on meshes (TTK's explicit triangulation lists a vertex's star by cell
+// id).
+template <typename Triangulation>
+void ttkVertexLabels(const Triangulation& tri, SimplexId nVertices, Output& output) {
+  output.ascendingManifold.assign(std::size_t(nVertices), -1);
+  const auto& cellLabel = output.cellAscendingManifold;
+  if constexpr (std::is_same_v<Triangulation, ImplicitTriangulation>) {
+    const sg::GridSimplices grid = sg::gridSimplicesOf(tri.dims());
+    tbb::parallel_for(SimplexId(0), nVertices, [&](SimplexId v) {
+      const SimplexId c = ttkFirstStarCell(grid, v);
+      output.ascendingManifold[v] = c >= 0 ? cellLabel[c] : ManifoldLabel(-1);
+    });
+  } else {
+    tbb::parallel_for(SimplexId(0), nVertices, [&](SimplexId v) {
+      const int n = tri.getVertexStarNumber(v);
+      SimplexId first = -1;
+      for (int i = 0; i < n; ++i) {
+        const SimplexId c = tri.getVertexStar(v, i);
+        first = first < 0 ? c : std::min(first, c);
+      }
+      output.ascendingManifold[v] = first >= 0 ? cellLabel[first] : ManifoldLabel(-1);
+    });
+  }
+}
+
 // The 1-saddle to 2-saddle connections (3D), from each 2-saddle's wall in parallel,
 // gathered in 2-saddle order.
 template <typename Triangulation>
@@ -522,13 +562,11 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
     output.cellAscendingManifold[c] =
         ManifoldLabel(next[c] >= 0 ? maximumOf[next[c]] : rootLabel[-1 - next[c]]);
   });
-  // A vertex: the label of the highest cell of its star.
-  detail::vertexDescendingLabels(tri, top, nVertices, rank, output);
   output.report.timings.emplace_back("manifolds (cpu)", timer.seconds());
-  monitor.report(0.8);
+  monitor.report(0.75);
   monitor.checkAbort();
 
-  // Saddle-extremum arcs.
+  // Saddle-extremum arcs (from the labels through the boundary, whatever the rule).
   timer.reset();
   auto addArcs = [](SimplexId saddle, std::vector<SimplexId>& ends,
                     std::vector<Arc>& arcs) {
@@ -553,6 +591,19 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
     addArcs(s, ends, output.saddleMaximum);
   }
   output.report.timings.emplace_back("arcs (cpu)", timer.seconds());
+
+  // The vertices' labels: TTK's rule unlabels the cells that leave first.
+  timer.reset();
+  if (parameters.ascendingSegmentation == AscendingSegmentation::Ttk) {
+    tbb::parallel_for(SimplexId(0), nCells, [&](SimplexId c) {
+      if (next[c] < 0)
+        output.cellAscendingManifold[c] = -1;
+    });
+    detail::ttkVertexLabels(tri, nVertices, output);
+  } else {
+    detail::vertexDescendingLabels(tri, top, nVertices, rank, output);
+  }
+  output.report.timings.emplace_back("vertex labels (cpu)", timer.seconds());
   monitor.report(0.85);
   monitor.checkAbort();
 
@@ -579,11 +630,10 @@ morseSmaleLabels(const std::vector<ManifoldLabel>& descending,
   std::vector<SimplexId> pairs = keys;
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  pairs.erase(std::remove(pairs.begin(), pairs.end(), SimplexId(-1)), pairs.end());
+  // TTK's setFinalSegmentation: a vertex without one of its labels is one more pair
+  // (key -1, so id 0 when there is one), never -1.
   for (SimplexId& k : keys)
-    k = k < 0
-            ? -1
-            : SimplexId(std::lower_bound(pairs.begin(), pairs.end(), k) - pairs.begin());
+    k = SimplexId(std::lower_bound(pairs.begin(), pairs.end(), k) - pairs.begin());
   return keys;
 }
 

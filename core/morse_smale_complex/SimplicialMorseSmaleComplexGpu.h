@@ -34,11 +34,14 @@ void computeSimplicialGridForests(
 // The labels and arcs of the complex, computed on the device (simplicial::execute's
 // definitions, its CPU stages' twins):
 //  - minimumOf as above (DescendingManifold);
-//  - cellLabel per top cell: the index in the maxima of its ascending path's end;
-//  - vertexLabel per vertex: the cellLabel of the highest top cell of its star;
+//  - cellLabel per top cell: the index in the maxima of its ascending path's end; with
+//    TTK's rule (ttkRule), -1 for a path that leaves through the boundary;
+//  - vertexLabel per vertex: the cellLabel of the highest top cell of its star; with
+//    TTK's rule, of its first star cell in TTK's order (ttkFirstStarCell);
 //  - saddle1Ends, 2 per 1-saddle (critical edges, ascending): its vertices' minima;
 //  - facetSaddleEnds, 2 per (d-1)-saddle (critical facets, ascending): its top cells'
-//    labels in no particular order, -1 for the missing one of a boundary facet.
+//    labels through the boundary (whatever the rule) in no particular order, -1 for the
+//    missing one of a boundary facet.
 struct SimplicialGridLabels {
   std::vector<SimplexId> minimumOf, saddle1Ends, facetSaddleEnds;
   std::vector<std::int32_t> cellLabel, vertexLabel;
@@ -75,7 +78,7 @@ struct SimplicialGridConnections {
 // 0..1. Throws GpuError on a CUDA failure, Error on a corrupt gradient, Aborted on abort.
 void computeSimplicialGridLabels(const discrete_gradient::simplicial::GridSimplices& grid,
                                  const ScalarArrayView& values, const Monitor& monitor,
-                                 const SimplicialGridBoundaryHooks& hooks,
+                                 const SimplicialGridBoundaryHooks& hooks, bool ttkRule,
                                  SimplicialGradientArrays& gradient,
                                  std::vector<SimplexId>& order,
                                  SimplicialGridLabels& labels, RunReport& report,

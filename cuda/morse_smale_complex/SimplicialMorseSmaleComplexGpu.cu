@@ -3,6 +3,7 @@
 #include "base/Timer.h"
 #include "core/common/GpuDevice.h"
 #include "core/discrete_gradient/GridSimplicialForest.h"
+#include "core/morse_smale_complex/TtkVertexStar.h"
 #include "cuda/common/CudaCheck.h"
 #include "cuda/common/HostCopy.h"
 #include "cuda/discrete_gradient/SimplicialGradientDevice.cuh"
@@ -206,6 +207,24 @@ __global__ void vertexLabelKernel(sg::GridSimplices g, const SimplexId* rank,
   label[v] = best >= 0 ? cellLabel[best] : -1;
 }
 
+// TTK's rule: the cells whose path leaves through the boundary lose their label, then
+// each vertex takes its first star cell's (simplicial::detail::ttkVertexLabels).
+__global__ void unlabelExitsKernel(const SimplexId* topRoot, SimplexId cells,
+                                   std::int32_t* label) {
+  const SimplexId c = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c < cells && topRoot[c] < 0)
+    label[c] = -1;
+}
+
+__global__ void ttkVertexLabelKernel(sg::GridSimplices g, const std::int32_t* cellLabel,
+                                     std::int32_t* label) {
+  const SimplexId v = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (v >= sg::simplexCount(g, 0))
+    return;
+  const SimplexId c = morse_smale_complex::simplicial::ttkFirstStarCell(g, v);
+  label[v] = c >= 0 ? cellLabel[c] : -1;
+}
+
 __global__ void saddle1Kernel(sg::GridSimplices g, const SimplexId* saddles,
                               SimplexId count, const SimplexId* minimumOf,
                               SimplexId* ends) {
@@ -330,7 +349,7 @@ void arcEnds(const sg::GridSimplices& grid, DeviceSimplicialGradient& gradient,
 
 void computeSimplicialGridLabels(const sg::GridSimplices& grid,
                                  const ScalarArrayView& values, const Monitor& monitor,
-                                 const SimplicialGridBoundaryHooks& hooks,
+                                 const SimplicialGridBoundaryHooks& hooks, bool ttkRule,
                                  SimplicialGradientArrays& out,
                                  std::vector<SimplexId>& order,
                                  SimplicialGridLabels& labels, RunReport& report,
@@ -350,14 +369,26 @@ void computeSimplicialGridLabels(const sg::GridSimplices& grid,
     timer.reset();
     double hostSeconds = 0;
     const int top = grid.dims.dimension;
-    const thrust::device_vector<std::int32_t> cellLabel =
+    thrust::device_vector<std::int32_t> cellLabel =
         cellLabels(topRoot, order, out.criticalCells[top], hooks, hostSeconds);
+    // The arcs read the labels through the boundary, whatever the rule.
+    arcEnds(grid, gradient, out, minimumOf, cellLabel, labels);
+    const SimplexId cells = SimplexId(cellLabel.size()),
+                    vertices = SimplexId(rank.size());
+    if (ttkRule) {
+      unlabelExitsKernel<<<blocksFor(cells), kBlock>>>(raw(topRoot), cells,
+                                                       raw(cellLabel));
+      cudaCheck(cudaGetLastError(), "cell labels (TTK's rule)");
+    }
     topRoot = thrust::device_vector<SimplexId>();
     thrust::device_vector<std::int32_t> vertexLabel(rank.size());
-    vertexLabelKernel<<<blocksFor(SimplexId(rank.size())), kBlock>>>(
-        grid, raw(rank), raw(cellLabel), raw(vertexLabel));
+    if (ttkRule)
+      ttkVertexLabelKernel<<<blocksFor(vertices), kBlock>>>(grid, raw(cellLabel),
+                                                            raw(vertexLabel));
+    else
+      vertexLabelKernel<<<blocksFor(vertices), kBlock>>>(grid, raw(rank), raw(cellLabel),
+                                                         raw(vertexLabel));
     cudaCheck(cudaGetLastError(), "vertex labels");
-    arcEnds(grid, gradient, out, minimumOf, cellLabel, labels);
     stageDone("labels");
     report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
     report.timings.emplace_back("labels and arcs (gpu)", timer.seconds() - hostSeconds);

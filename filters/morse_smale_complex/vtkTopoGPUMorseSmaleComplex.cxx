@@ -236,7 +236,8 @@ void vtkTopoGPUMorseSmaleComplex::PrintSelf(ostream& os, vtkIndent indent) {
       {"ComputeDescendingSeparatrices2", this->ComputeDescendingSeparatrices2},
       {"ComputeAscendingSegmentation", this->ComputeAscendingSegmentation},
       {"ComputeDescendingSegmentation", this->ComputeDescendingSegmentation},
-      {"ComputeFinalSegmentation", this->ComputeFinalSegmentation}};
+      {"ComputeFinalSegmentation", this->ComputeFinalSegmentation},
+      {"AscendingThroughBoundary", this->AscendingThroughBoundary}};
   for (const auto& [name, on] : switches)
     os << indent << name << ": " << on << "\n";
   os << indent << "Complex: " << (this->Complex ? "Simplicial" : "Cubical") << "\n";
@@ -326,6 +327,8 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
   parameters.vertexOrder = run.vertexOrder;
   parameters.computeSaddleConnections = this->ComputeSaddleConnectors;
   parameters.keepConnectionPaths = this->ComputeSaddleConnectors;
+  if (this->AscendingThroughBoundary)
+    parameters.ascendingSegmentation = smsc::AscendingSegmentation::ThroughBoundary;
   std::vector<topogpu::Warning> warnings = run.report.warnings;
   const bool walls =
       this->ComputeAscendingSeparatrices2 || this->ComputeDescendingSeparatrices2;

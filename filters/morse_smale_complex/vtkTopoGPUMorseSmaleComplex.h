@@ -60,6 +60,13 @@ public:
   vtkGetMacro(ComputeFinalSegmentation, bool);
   ///@}
 
+  /** The simplicial complex's AscendingManifold: off (default), TTK 1.2's rule (an
+   * ascending path leaving through the boundary, and the vertices whose first star cell
+   * takes one, unlabelled: -1); on, every vertex labelled, such paths going on over the
+   * boundary facets to a boundary maximum (the cubical complex's rule). */
+  vtkSetMacro(AscendingThroughBoundary, bool);
+  vtkGetMacro(AscendingThroughBoundary, bool);
+
   enum { COMPLEX_CUBICAL = 0, COMPLEX_SIMPLICIAL = 1 };
   /** The cell complex of image data; meshes always use the simplicial one. */
   vtkSetClampMacro(Complex, int, COMPLEX_CUBICAL, COMPLEX_SIMPLICIAL);
@@ -109,6 +116,7 @@ private:
   bool ComputeAscendingSegmentation = true;
   bool ComputeDescendingSegmentation = true;
   bool ComputeFinalSegmentation = true;
+  bool AscendingThroughBoundary = false;
   int Complex = COMPLEX_SIMPLICIAL;
   int Triangulation = 0;
   // The 2-separatrices' cell limit; 0: the core's default. Tests lower it with

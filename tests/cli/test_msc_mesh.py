@@ -118,8 +118,15 @@ with tempfile.TemporaryDirectory() as tmp:
         compare(f"{name}: explicit vs gale-cpu", results["explicit"], results["gale-cpu"])
         out = results["explicit"][0]
         if out is not None:
-            check(out["unlabelled_vertices"] == {"ascending": 0, "descending": 0}
-                  and out["unlabelled_cells"] == 0, f"{name}: unlabelled {out}")
+            # TTK's rule (the default) leaves ascending paths through the boundary
+            # unlabelled (cli.msc_ttk_segmentation); through the boundary none is
+            check(out["unlabelled_vertices"]["descending"] == 0
+                  and out["unlabelled_vertices"]["morse_smale"] == 0,
+                  f"{name}: unlabelled {out['unlabelled_vertices']}")
+            wide = run("msc", *base, "--ascending-through-boundary")
+            check(wide is not None and wide["unlabelled_vertices"] == {
+                "ascending": 0, "descending": 0, "morse_smale": 0}
+                and wide["unlabelled_cells"] == 0, f"{name}: unlabelled {wide}")
             a = out["arcs"]
             check(a["saddle1_minimum_multiplicity_sum"] == 2 * out["critical_cells"][1],
                   f"{name}: two descending paths per 1-saddle: {a}")
@@ -159,12 +166,16 @@ with tempfile.TemporaryDirectory() as tmp:
     vtk = os.path.join(tmp, "grid_tets.vtk")
     write_vtk(vtk, points, tets, values)
     raw = cli_helpers.raw_case(tmp, "grid", values, np.float64)
+    # the labels through the boundary: TTK's rule takes a vertex's first star cell,
+    # which the implicit grid and a mesh of its tets number differently
     grid = msc_with_details(tmp, "implicit", "--raw", raw, "--dims", f"{nx},{ny},{nz}",
-                            "--type", "float64", "--complex", "simplicial")
+                            "--type", "float64", "--complex", "simplicial",
+                            "--ascending-through-boundary")
     for kind in ("explicit", "gale-cpu"):
         compare(f"tetrahedralized grid ({kind}) vs implicit grid",
                 msc_with_details(tmp, "mesh" + kind, "--mesh", vtk, "--array", "f",
-                                 "--triangulation", kind), grid)
+                                 "--triangulation", kind, "--ascending-through-boundary"),
+                grid)
 
     # ---- Euler on meshes with holes and two components ---------------------------------
     for seed in range(3):
@@ -182,13 +193,15 @@ with tempfile.TemporaryDirectory() as tmp:
                   [vals[v] for v in used])
         chi = euler_of_tets(both)
         for kind in ("explicit", "gale-cpu"):
-            out = run("msc", "--mesh", path, "--array", "f", "--triangulation", kind)
+            out = run("msc", "--mesh", path, "--array", "f", "--triangulation", kind,
+                      "--ascending-through-boundary")
             if out is None:
                 continue
             c = out["critical_cells"]
             check(c[0] - c[1] + c[2] - c[3] == chi,
                   f"holes{seed} ({kind}): critical cells {c}, chi {chi} counted from the tets")
-            check(out["unlabelled_vertices"] == {"ascending": 0, "descending": 0},
+            check(out["unlabelled_vertices"] == {"ascending": 0, "descending": 0,
+                                                 "morse_smale": 0},
                   f"holes{seed} ({kind}): unlabelled {out['unlabelled_vertices']}")
 
 cli_helpers.finish()

@@ -2222,11 +2222,11 @@ void galeGpuMorseSmale() {
       std::sort(t.begin(), t.end());
       maxima.push_back(t);
     }
-    std::vector<std::vector<SimplexId>> labels;
+    std::vector<std::vector<SimplexId>> labels; // none: -1 (TTK's ascending rule)
     for (const auto l : out.ascendingManifold)
-      labels.push_back(maxima[std::size_t(l)]);
+      labels.push_back(l < 0 ? std::vector<SimplexId>{} : maxima[std::size_t(l)]);
     for (const auto l : out.cellAscendingManifold)
-      labels.push_back(maxima[std::size_t(l)]);
+      labels.push_back(l < 0 ? std::vector<SimplexId>{} : maxima[std::size_t(l)]);
     return std::make_tuple(out.gradient.counts, out.descendingManifold, labels,
                            out.saddle1Minimum.size(), out.saddleMaximum.size(),
                            out.connections.size(), out.connectionMultiplicitySum,

@@ -41,8 +41,15 @@ def wmt_path(name):
 
 
 def wmt_filter(kind, source, scalar):
-    make = TopoGPUDiscreteGradient if kind == "gradient" else TopoGPUMorseSmaleComplex  # noqa
-    return make(Input=source, SelectInputScalars=["POINTS", scalar], Backend="CPU")
+    if kind == "gradient":
+        return TopoGPUDiscreteGradient(  # noqa: F405
+            Input=source, SelectInputScalars=["POINTS", scalar], Backend="CPU")
+    # The regions compared below do not depend on the cells' order with the rule through
+    # the boundary; TTK's rule (the default) labels a vertex by its lowest cell id, and
+    # the gathered mesh numbers its cells in another order.
+    return TopoGPUMorseSmaleComplex(  # noqa: F405
+        Input=source, SelectInputScalars=["POINTS", scalar], Backend="CPU",
+        AscendingThroughBoundary=1)
 
 
 def wmt_arrays(data):

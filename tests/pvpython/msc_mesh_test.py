@@ -58,7 +58,11 @@ def euler(cells):
 
 
 def run(source, **properties):
-    msc = TopoGPUMorseSmaleComplex(Input=source)
+    # The checks below (every vertex labelled, labels equal across triangulations) are
+    # those of the rule through the boundary; TTK's rule (the default) labels a vertex by
+    # its first star cell, which differs between an image and its tets
+    # (cli.msc_ttk_segmentation checks it).
+    msc = TopoGPUMorseSmaleComplex(Input=source, AscendingThroughBoundary=1)
     messages = Messages(msc)
     msc.SelectInputScalars = ["POINTS", "s"]
     for key, value in properties.items():

@@ -301,4 +301,48 @@ def case_cli():
                                           numpy_support.vtk_to_numpy(b)), a.GetName()
 
 
+def case_segmentation_rule():
+    """Port 3 on the simplicial complex follows TTK 1.2's rule by default: the point and
+    cell AscendingManifold, DescendingManifold and MorseSmaleManifold equal the CLI's
+    --details (which cli.msc_ttk_segmentation checks against a brute force of TTK's
+    rule), UnlabelledVertices counts the -1s (some); AscendingThroughBoundary labels
+    every vertex and leaves ports 0 and 1 and DescendingManifold as they were."""
+    cli = os.environ.get("TOPOGPU_CLI", "")
+    if not cli:
+        print("segmentation_rule: no TOPOGPU_CLI, skipped")
+        return
+    dims = (7, 6, 5)
+    values = np.random.default_rng(11).integers(0, 6, int(np.prod(dims))).astype(np.uint8)
+    source, _ = pv_helpers.image_source(dims, values)
+    with tempfile.TemporaryDirectory() as tmp:
+        raw, path = os.path.join(tmp, "f.raw"), os.path.join(tmp, "details.json")
+        values.tofile(raw)
+        r = subprocess.run([cli, "msc", "--raw", raw, "--dims", "7,6,5", "--type", "uint8",
+                            "--details", path], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        with open(path) as f:
+            details = json.load(f)
+    ttk = run(source)
+    seg = dsa.WrapDataObject(ttk[3])
+    for name in ("AscendingManifold", "DescendingManifold", "MorseSmaleManifold"):
+        assert np.array_equal(np.asarray(seg.PointData[name]), details[name]), name
+    ascending = np.asarray(seg.PointData["AscendingManifold"])
+    unlabelled = int(np.asarray(dsa.WrapDataObject(ttk[0]).FieldData["UnlabelledVertices"])[0])
+    assert unlabelled == int((ascending < 0).sum()) > 0, unlabelled
+    assert np.asarray(seg.PointData["MorseSmaleManifold"]).min() >= 0
+    wide = run(source, AscendingThroughBoundary=1)
+    wide_seg = dsa.WrapDataObject(wide[3])
+    assert np.asarray(wide_seg.PointData["AscendingManifold"]).min() >= 0
+    assert np.array_equal(np.asarray(wide_seg.PointData["DescendingManifold"]),
+                          details["DescendingManifold"])
+    for port in (0, 1):
+        a, b = dsa.WrapDataObject(ttk[port]), dsa.WrapDataObject(wide[port])
+        assert np.array_equal(np.asarray(a.Points), np.asarray(b.Points)), port
+        for name in ("CellDimension", "CellId"):
+            assert np.array_equal(np.asarray(a.PointData[name]),
+                                  np.asarray(b.PointData[name])), (port, name)
+    print("segmentation_rule: %d of %d vertices unlabelled (TTK's rule), as the CLI"
+          % (unlabelled, len(ascending)))
+
+
 pv_helpers.run_case(globals(), CASE)

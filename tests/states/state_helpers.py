@@ -84,8 +84,13 @@ def check_complex(msc):
         assert (pdim[first], pid[first]) in critical and pid[first] == source[c], c
         assert (pdim[last], pid[last]) in critical and pid[last] == dest[c], c
         assert pdim[first] in (1, 2) and pdim[last] in (0, 2, 3), c
-    for name in ("DescendingManifold", "AscendingManifold", "MorseSmaleManifold"):
+    for name in ("DescendingManifold", "MorseSmaleManifold"):
         assert np.asarray(seg.PointData[name]).min() >= 0, name + " leaves vertices unlabelled"
+    # AscendingManifold: -1 only where TTK's rule leaves a vertex (the simplicial
+    # complex's default), as many as UnlabelledVertices says
+    ascending = np.asarray(seg.PointData["AscendingManifold"])
+    assert ascending.min() >= -1 and int((ascending < 0).sum()) == int(
+        np.asarray(cp.FieldData["UnlabelledVertices"])[0]), "AscendingManifold labels"
     return counts, poly.GetNumberOfCells()
 
 

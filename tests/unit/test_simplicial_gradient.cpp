@@ -725,10 +725,14 @@ void checkSegmentation(Triangulation& tri, const smsc::Output& out) {
   EXPECT_EQ(up, cofaceTotal);
 }
 
+// The rule through the boundary unless told (the tests above check its invariants).
 template <typename Triangulation, typename T>
-smsc::Output runMsc(Triangulation& tri, const std::vector<T>& values) {
+smsc::Output
+runMsc(Triangulation& tri, const std::vector<T>& values,
+       smsc::AscendingSegmentation rule = smsc::AscendingSegmentation::ThroughBoundary) {
   smsc::Output out;
   smsc::Parameters parameters;
+  parameters.ascendingSegmentation = rule;
   parameters.keepConnectionPaths = true;
   smsc::execute(tri, viewOf(values), parameters, Monitor{}, out);
   return out;
@@ -817,6 +821,98 @@ TEST(SimplicialMorseSmaleComplex, MatchesBruteForceOnEveryBackend) {
       }
     }
   }
+}
+
+// TTK 1.2's AscendingManifold on a mesh (MorseSmaleComplex::setAscendingSegmentation),
+// written again on tuples: a cell follows its V-path up to a critical cell, none when the
+// path leaves through a boundary facet; a vertex takes the label of its star's first cell
+// in TTK's explicit triangulation, the lowest cell id (cells: the mesh's, by id).
+std::vector<Extremum> bruteTtkVertexMaxima(const BruteComplex& cx, const BruteGradient& g,
+                                           const std::vector<Tuple>& cells) {
+  const int top = cx.dimension;
+  std::map<Tuple, Tuple> downOf;
+  for (const auto& [face, coface] : g.up)
+    downOf[coface] = face;
+  std::map<Tuple, std::vector<Tuple>> cofaces;
+  for (Tuple c : cells) {
+    std::sort(c.begin(), c.end());
+    for (std::size_t drop = 0; drop < c.size(); ++drop) {
+      Tuple f = c;
+      f.erase(f.begin() + long(drop));
+      cofaces[f].push_back(c);
+    }
+  }
+  auto maximumOf = [&](Tuple c) -> Extremum {
+    while (!g.critical.count(c)) {
+      const auto& around = cofaces[downOf.at(c)];
+      if (around.size() < 2)
+        return {-1, {}};
+      c = around[0] == c ? around[1] : around[0];
+    }
+    return {top, c};
+  };
+  std::vector<Extremum> out(std::size_t(cx.numberOfVertices), Extremum{-1, {}});
+  std::vector<char> done(std::size_t(cx.numberOfVertices), 0);
+  for (Tuple c : cells) {
+    std::sort(c.begin(), c.end());
+    for (const SimplexId v : c)
+      if (!done[std::size_t(v)]) {
+        done[std::size_t(v)] = 1;
+        out[std::size_t(v)] = maximumOf(c);
+      }
+  }
+  return out;
+}
+
+// TTK's rule on meshes (explicit and GALE, random sub-complexes of Kuhn grids and TTK's
+// own grid cells) against the brute force above; the complex itself (critical cells,
+// maxima, arcs, connections) is the one of the rule through the boundary.
+TEST(SimplicialMorseSmaleComplex, TtkAscendingRuleOnMeshesMatchesBruteForce) {
+  std::mt19937 rng(29);
+  std::vector<std::pair<SimplexId, std::vector<Tuple>>> cases;
+  for (const auto& n : {std::array<SimplexId, 3>{6, 5, 1}, {5, 4, 4}, {3, 4, 5}})
+    cases.emplace_back(n[0] * n[1] * n[2], ttkGridCells(n[0], n[1], n[2]));
+  for (int index = 2; cases.size() < 9; ++index) {
+    const RandomMesh m = randomMesh(index, rng);
+    if (!m.cells.empty())
+      cases.emplace_back(m.numberOfVertices, m.cells);
+  }
+  SimplexId labelled = 0, unlabelledTotal = 0; // both kinds occur (not vacuous)
+  for (const auto& [nv, cells] : cases) {
+    for (int levels : {3, 1000}) {
+      const int dimension = int(cells.front().size()) - 1;
+      SCOPED_TRACE(std::to_string(nv) + " vertices, levels " + std::to_string(levels));
+      const std::vector<float> values = randomLevels(rng, std::size_t(nv), levels);
+      const BruteComplex cx(nv, dimension, cells);
+      const BruteGradient brute = bruteGradient(cx, ranksOf(values));
+      const std::vector<Extremum> expected = bruteTtkVertexMaxima(cx, brute, cells);
+      ExplicitTriangulation mesh(nv, dimension, flatten(cells));
+      const smsc::Output ttk = runMsc(mesh, values, smsc::AscendingSegmentation::Ttk);
+      const smsc::Output wide = runMsc(mesh, values);
+      const MscTuples got = mscTuples(mesh, ttk), reference = mscTuples(mesh, wide);
+      EXPECT_EQ(got.maximumOf, expected);
+      EXPECT_EQ(got.minimumOf, reference.minimumOf);
+      EXPECT_EQ(got.saddleMaxima, reference.saddleMaxima);
+      EXPECT_EQ(got.connections, reference.connections);
+      EXPECT_EQ(ttk.boundaryMaxima, wide.boundaryMaxima);
+      SimplexId unlabelled = 0;
+      for (const Extremum& e : expected)
+        unlabelled += e.first < 0;
+      EXPECT_EQ(ttk.unlabelledAscending, unlabelled);
+      unlabelledTotal += unlabelled;
+      labelled += nv - unlabelled;
+      const std::vector<double> points =
+          randomUniform(rng, std::size_t(3 * nv), 0.0, 1.0);
+      gale::Parameters galeParameters;
+      galeParameters.segmentCapacity = 4;
+      auto galeMesh = GaleTriangulation::fromExplicit(mesh, points, galeParameters);
+      const smsc::Output galeOut =
+          runMsc(*galeMesh, values, smsc::AscendingSegmentation::Ttk);
+      EXPECT_EQ(mscTuples(*galeMesh, galeOut).maximumOf, expected) << "GALE";
+    }
+  }
+  EXPECT_GT(unlabelledTotal, 0);
+  EXPECT_GT(labelled, 0);
 }
 
 // A linear ramp on a box: one minimum, no critical top cell (Euler: 1 = 1), so every
