@@ -45,8 +45,6 @@ enum class WarningCode {
   TiesBrokenByCoordinates,
   // the 2-separatrices exceed their cell limit: port left empty
   Separatrices2TooLarge,
-  // no 2-separatrices on the simplicial complex: port empty
-  Separatrices2Unsupported,
   // GALE's GPU producer could not start: CPU producers
   GaleNoGpuProducer,
   // one part of GALE's GPU producer failed: the CPU does that part
@@ -96,8 +94,6 @@ inline const char* warningCodeName(WarningCode code) {
     return "ties_broken_by_coordinates";
   case WarningCode::Separatrices2TooLarge:
     return "separatrices2_too_large";
-  case WarningCode::Separatrices2Unsupported:
-    return "separatrices2_unsupported";
   case WarningCode::GaleNoGpuProducer:
     return "gale_no_gpu_producer";
   case WarningCode::GaleGpuPartFailed:

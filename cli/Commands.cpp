@@ -92,9 +92,9 @@ Command morseSmaleComplexCommand() {
                 "walls (\"separatrices2\"; passes over the gradient, so off by "
                 "default)"},
                {"--separatrices-out", "FILE",
-                "write the 1-separatrices (polylines along the V-paths, TTK's point and "
-                "cell arrays) as JSON, or as VTK's .vtp when FILE ends in .vtp "
-                "(docs/cli.md, \"Separatrices file\")"},
+                "write the 1-separatrices (TTK's line cells, one per V-path step, with "
+                "TTK's point and cell arrays) as JSON, or as VTK's .vtp when FILE ends "
+                "in .vtp (docs/cli.md, \"Separatrices file\")"},
                {"--persistence-pairs", "",
                 "cancel arcs in order of persistence and add the pairs (minimum, "
                 "1-saddle) and ((d-1)-saddle, maximum), and in 3D with the saddle "

@@ -15,6 +15,7 @@
 #include <array>
 #include <fstream>
 #include <memory>
+#include <utility>
 
 namespace topogpu::cli {
 
@@ -194,7 +195,8 @@ int runMorseSmaleComplex(const Arguments& args, CommandContext& context) {
     morse_smale_complex::buildRecords(output, domain.values, *domainPoints(args, domain),
                                       on, records);
     writeSeparatricesFile(args.get("--separatrices-out"), "cubical",
-                          output.gradient.grid.dimension, records.separatrices1);
+                          output.gradient.grid.dimension,
+                          std::move(records.separatrices1));
     output.report.timings.emplace_back("separatrices file", timer.seconds());
   }
   result.report = output.report;

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <fstream>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace topogpu::cli {
@@ -52,10 +53,10 @@ void writeList(std::ofstream& file, const char* name, const std::vector<T>& valu
 
 void writeSeparatricesFile(const std::string& path, const std::string& complex,
                            int dimension,
-                           const morse_smale_complex::Separatrix1Records& records) {
+                           morse_smale_complex::Separatrix1Records&& records) {
   if (path.size() > 4 && path.compare(path.size() - 4, 4, ".vtp") == 0) {
 #if TOPOGPU_WITH_VTK
-    writeSeparatricesVtp(path, records);
+    writeSeparatricesVtp(path, std::move(records));
     return;
 #else
     throw Error("this build has no VTK: --separatrices-out writes JSON only (got '" +
@@ -65,15 +66,15 @@ void writeSeparatricesFile(const std::string& path, const std::string& complex,
   std::ofstream file(path);
   if (!file)
     throw Error("cannot write the separatrices file '" + path + "'");
-  file << "{\"format\":\"topogpu-separatrices1\",\"version\":1,\"complex\":\"" << complex
-       << "\",\"dimension\":" << dimension << ",\"count\":" << records.size();
+  file << "{\"format\":\"topogpu-separatrices1\",\"version\":2,\"complex\":\"" << complex
+       << "\",\"dimension\":" << dimension << ",\"count\":" << records.size()
+       << ",\"separatrices\":" << records.separatrices;
   writeList(file, "points", records.points);
   file << ",\"point_data\":{";
   writeList(file, "CellDimension", records.cellDimension, true);
   writeList(file, "CellId", records.cellId);
   writeList(file, "ttkMaskScalarField", records.mask);
   file << "}";
-  writeList(file, "offsets", records.offsets);
   writeList(file, "connectivity", records.connectivity);
   std::vector<double> difference(records.functionMaximum.size());
   for (std::size_t i = 0; i < difference.size(); ++i)

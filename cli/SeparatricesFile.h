@@ -21,15 +21,15 @@ std::unique_ptr<morse_smale_complex::PointGeometry> domainPoints(const Arguments
 
 // Writes records to path: a .vtp file (VTK's XML polydata, the filter's port 1) where the
 // CLI is built with VTK, else the JSON format; Error naming the file when it cannot be
-// written.
+// written. Consumes the records (the .vtp's copy frees each column once copied).
 void writeSeparatricesFile(const std::string& path, const std::string& complex,
                            int dimension,
-                           const morse_smale_complex::Separatrix1Records& records);
+                           morse_smale_complex::Separatrix1Records&& records);
 
 #if TOPOGPU_WITH_VTK
 // The .vtp file (VtkOutput.cxx).
 void writeSeparatricesVtp(const std::string& path,
-                          const morse_smale_complex::Separatrix1Records& records);
+                          morse_smale_complex::Separatrix1Records&& records);
 #endif
 
 } // namespace topogpu::cli

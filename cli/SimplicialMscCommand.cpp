@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <utility>
 
 namespace topogpu::cli {
 
@@ -199,7 +200,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
       smsc::buildRecords(triangulation, output, domain.values,
                          *domainPoints(args, domain), on, records);
       writeSeparatricesFile(args.get("--separatrices-out"), "simplicial",
-                            output.gradient.dimension, records.separatrices1);
+                            output.gradient.dimension, std::move(records.separatrices1));
       output.report.timings.emplace_back("separatrices file", timer.seconds());
     }
   });

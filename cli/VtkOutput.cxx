@@ -8,12 +8,14 @@
 #include <vtkPolyData.h>
 #include <vtkXMLPolyDataWriter.h>
 
+#include <utility>
+
 namespace topogpu::cli {
 
 void writeSeparatricesVtp(const std::string& path,
-                          const morse_smale_complex::Separatrix1Records& records) {
+                          morse_smale_complex::Separatrix1Records&& records) {
   vtkNew<vtkPolyData> poly;
-  topogpu::vtk::writeSeparatrices1(poly, records);
+  topogpu::vtk::writeSeparatrices1(poly, std::move(records));
   vtkNew<vtkXMLPolyDataWriter> writer;
   writer->SetFileName(path.c_str());
   writer->SetInputData(poly);

@@ -4,7 +4,8 @@
 
 Writes OUTPUT/field.vti (the input), OUTPUT/critical_points.vtp (CellDimension, CellId,
 RTData, IsOnBoundary, ManifoldSize, IsBoundaryMaximum), OUTPUT/separatrices.vtp (the
-1-separatrices as poly lines: SourceId, DestinationId, SeparatrixType, Multiplicity, ...),
+1-separatrices as TTK's line cells, one per V-path step: SourceId, DestinationId,
+SeparatrixId, SeparatrixType, Multiplicity, ...),
 OUTPUT/segmentation.vti (DescendingManifold, AscendingManifold, MorseSmaleManifold) and
 OUTPUT/morse_smale_complex.png (critical points and separatrices over a slice of the
 field), and prints the counts, the backend and the time per stage.
@@ -51,7 +52,9 @@ print(f"field: Wavelet {2 * n + 1}x{2 * n + 1}x{2 * (n // 2) + 1} points; "
 for name, count in zip(("minima", "1-saddles", "2-saddles", "maxima"), counts):
     print(f"  {name:10s} {count}")
 print(f"  boundary maxima {int(fd['BoundaryMaximumCount'][0])}")
-print(f"  1-separatrices {lines.GetNumberOfCells()} (arcs {list(fd['ArcCounts'][:2])})")
+separatrices = len(set(lines.CellData["SeparatrixId"].tolist()))  # TTK: a line per step
+print(f"  1-separatrices {separatrices} in {lines.GetNumberOfCells()} lines "
+      f"(arcs {list(fd['ArcCounts'][:2])})")
 stages = fd["TopoGPUTimingStages"]
 for i in range(stages.GetNumberOfValues()):
     print(f"    {stages.GetValue(i):28s} {float(fd['TopoGPUTimings'][i]):.3f} s")

@@ -126,7 +126,7 @@ void buildRecords(const Output& result, const ScalarArrayView& values,
       separatrices.addSaddle(s, paths, d - 1);
     }
   }
-  // Saddle-saddle arcs (3D): one polyline per connected pair along one of its V-paths,
+  // Saddle-saddle arcs (3D): one separatrix per connected pair along one of its V-paths,
   // from the 2-saddle down to the 1-saddle; Multiplicity counts them all.
   if (on.saddleConnectors && d == 3) {
     for (const saddle_connections::Arc& arc : result.saddleConnections.arcs) {

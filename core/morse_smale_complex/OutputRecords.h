@@ -6,10 +6,12 @@
 //  - a cell's value is the largest of its vertices' (the lower-star filtration's), its
 //    vertex (TTK's ttkVertexScalarField) the highest of them in the vertex order;
 //  - a point sits at its cell's barycentre (PointGeometry gives the vertices');
-//  - 1-separatrices are one polyline each, saddle first, along the V-path to the
-//    extremum (type 0 from a 1-saddle down, d-1 from a (d-1)-saddle up, 1 from a 2-saddle
-//    down to a 1-saddle), numbered per saddle: the paths of one saddle that reach the
-//    same extremum share a SeparatrixId and carry their count as Multiplicity.
+//  - a 1-separatrix is one V-path, saddle first, to its extremum (type 0 from a
+//    1-saddle down, d-1 from a (d-1)-saddle up, 1 from a 2-saddle down to a 1-saddle),
+//    drawn as TTK 1.2 draws it: a point per cell of the path and one line cell per step
+//    (consecutive steps share their point), each line carrying the separatrix's cell
+//    data; every V-path has its own SeparatrixId (numbered in output order, as TTK's),
+//    and Multiplicity says how many of its saddle's paths reach the same extremum.
 #pragma once
 
 #include "base/Types.h"
@@ -74,19 +76,20 @@ struct CriticalPointRecords {
   std::size_t size() const { return cellId.size(); }
 };
 
-// Port 1: polylines (offsets + connectivity into the points).
+// Port 1: line cells (two point ids each in `connectivity`), the cell data per line.
 struct Separatrix1Records {
   std::vector<double> points; // xyz
   std::vector<signed char> cellDimension;
   std::vector<SimplexId> cellId;
-  std::vector<signed char> mask; // ttkMaskScalarField: 0 at both ends, 1 between
-  std::vector<SimplexId> offsets{0}, connectivity;
+  std::vector<signed char> mask;       // ttkMaskScalarField: 0 at both ends, 1 between
+  std::vector<SimplexId> connectivity; // line i: points connectivity[2i], [2i + 1]
   std::vector<SimplexId> sourceId, destinationId, separatrixId;
   std::vector<signed char> separatrixType;
   std::vector<double> functionMaximum, functionMinimum;
   std::vector<SimplexId> multiplicity;
   std::vector<signed char> onBoundary; // NumberOfCriticalPointsOnBoundary
-  std::size_t size() const { return sourceId.size(); }
+  SimplexId separatrices = 0;          // V-paths drawn: SeparatrixIds 0 .. separatrices-1
+  std::size_t size() const { return sourceId.size(); } // line cells
 };
 
 // Port 2: polygons (offsets + connectivity), cell data per polygon.

@@ -45,29 +45,23 @@ public:
       : cells_(cells), values_(values), out_(out) {}
 
   // The paths of one saddle (each from the saddle's face or coface to its extremum),
-  // sorted by extremum: the paths that reach one extremum share a SeparatrixId and
-  // carry their number as Multiplicity.
-  void addSaddle(const Cell& saddle, std::vector<std::vector<Cell>>& paths, int type) {
+  // one separatrix each, in the order given; Multiplicity counts the saddle's paths
+  // that reach the same extremum.
+  void addSaddle(const Cell& saddle, const std::vector<std::vector<Cell>>& paths,
+                 int type) {
     auto end = [&](const std::vector<Cell>& p) { return cells_.key(p.back()); };
-    std::sort(paths.begin(), paths.end(),
-              [&](const auto& a, const auto& b) { return end(a) < end(b); });
-    for (std::size_t k = 0; k < paths.size(); ++k) {
+    for (const auto& path : paths) {
       SimplexId same = 0;
       for (const auto& q : paths)
-        same += end(q) == end(paths[k]);
-      if (k > 0 && end(paths[k]) != end(paths[k - 1]))
-        ++nextId_;
-      add(saddle, paths[k], nextId_, type, same);
+        same += end(q) == end(path);
+      add(saddle, path, type, same);
     }
-    if (!paths.empty())
-      ++nextId_;
   }
 
-  // One path of its own SeparatrixId (a saddle connector: path from the 2-saddle's face
-  // down to the 1-saddle).
+  // One path (a saddle connector: path from the 2-saddle's face down to the 1-saddle).
   void addOwn(const Cell& saddle, const std::vector<Cell>& path, int type,
               SimplexId multiplicity) {
-    add(saddle, path, nextId_++, type, multiplicity);
+    add(saddle, path, type, multiplicity);
   }
 
 private:
@@ -78,34 +72,43 @@ private:
     out_.cellDimension.push_back(static_cast<signed char>(cells_.dimension(c)));
     out_.cellId.push_back(cells_.id(c));
     out_.mask.push_back(end ? 0 : 1);
-    out_.connectivity.push_back(SimplexId(out_.cellId.size()) - 1);
   }
 
-  void add(const Cell& saddle, const std::vector<Cell>& path, SimplexId id, int type,
+  // TTK's layout: the path's points, then a line per step with the separatrix's data.
+  void add(const Cell& saddle, const std::vector<Cell>& path, int type,
            SimplexId multiplicity) {
+    if (path.empty())
+      return;
+    const SimplexId first = SimplexId(out_.cellId.size());
     addPoint(saddle, true);
     for (std::size_t k = 0; k < path.size(); ++k)
       addPoint(path[k], k + 1 == path.size());
-    out_.offsets.push_back(SimplexId(out_.connectivity.size()));
+    const std::size_t n = path.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      out_.connectivity.push_back(first + SimplexId(k));
+      out_.connectivity.push_back(first + SimplexId(k) + 1);
+    }
     const Cell& extremum = path.back();
-    out_.sourceId.push_back(cells_.id(saddle));
-    out_.destinationId.push_back(cells_.id(extremum));
-    out_.separatrixId.push_back(id);
-    out_.separatrixType.push_back(static_cast<signed char>(type));
-    out_.multiplicity.push_back(multiplicity);
-    out_.onBoundary.push_back(static_cast<signed char>(int(cells_.onBoundary(saddle)) +
-                                                       int(cells_.onBoundary(extremum))));
+    auto repeat = [n](auto& column, auto value) {
+      column.insert(column.end(), n, value);
+    };
+    repeat(out_.sourceId, cells_.id(saddle));
+    repeat(out_.destinationId, cells_.id(extremum));
+    repeat(out_.separatrixId, out_.separatrices++);
+    repeat(out_.separatrixType, static_cast<signed char>(type));
+    repeat(out_.multiplicity, multiplicity);
+    repeat(out_.onBoundary, static_cast<signed char>(int(cells_.onBoundary(saddle)) +
+                                                     int(cells_.onBoundary(extremum))));
     // A V-path is monotone: its range is that of its two critical ends (TTK's).
     const double a = valueAt(values_, cells_.vertex(saddle));
     const double b = valueAt(values_, cells_.vertex(extremum));
-    out_.functionMaximum.push_back(std::max(a, b));
-    out_.functionMinimum.push_back(std::min(a, b));
+    repeat(out_.functionMaximum, std::max(a, b));
+    repeat(out_.functionMinimum, std::min(a, b));
   }
 
   const Cells& cells_;
   const ScalarArrayView& values_;
   Separatrix1Records& out_;
-  SimplexId nextId_ = 0;
 };
 
 } // namespace topogpu::morse_smale_complex

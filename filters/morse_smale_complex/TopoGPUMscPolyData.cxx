@@ -14,6 +14,7 @@
 #include <vtkSmartPointer.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace topogpu::vtk {
@@ -32,6 +33,13 @@ vtkSmartPointer<ArrayT> column(const char* name, const std::vector<T>& values,
   return array;
 }
 
+// A record column moved out, so that the statement copying it frees it: the separatrix
+// ports can hold tens of millions of cells, and each column is then held twice only
+// while it is copied, not the whole port.
+template <typename T> std::vector<T> taken(std::vector<T>& values) {
+  return std::move(values);
+}
+
 vtkSmartPointer<vtkPoints> pointsOf(const std::vector<double>& xyz) {
   auto coordinates = vtkSmartPointer<vtkDoubleArray>::New();
   coordinates->SetNumberOfComponents(3);
@@ -42,16 +50,17 @@ vtkSmartPointer<vtkPoints> pointsOf(const std::vector<double>& xyz) {
   return points;
 }
 
+vtkSmartPointer<vtkIdTypeArray> idsOf(const std::vector<SimplexId>& ids) {
+  auto array = vtkSmartPointer<vtkIdTypeArray>::New();
+  array->SetNumberOfTuples(vtkIdType(ids.size()));
+  std::copy(ids.begin(), ids.end(), array->GetPointer(0));
+  return array;
+}
+
 vtkSmartPointer<vtkCellArray> cellsOf(const std::vector<SimplexId>& offsets,
                                       const std::vector<SimplexId>& connectivity) {
-  auto o = vtkSmartPointer<vtkIdTypeArray>::New();
-  o->SetNumberOfTuples(vtkIdType(offsets.size()));
-  std::copy(offsets.begin(), offsets.end(), o->GetPointer(0));
-  auto c = vtkSmartPointer<vtkIdTypeArray>::New();
-  c->SetNumberOfTuples(vtkIdType(connectivity.size()));
-  std::copy(connectivity.begin(), connectivity.end(), c->GetPointer(0));
   auto cells = vtkSmartPointer<vtkCellArray>::New();
-  cells->SetData(o, c);
+  cells->SetData(idsOf(offsets), idsOf(connectivity));
   return cells;
 }
 
@@ -102,34 +111,38 @@ namespace {
 
 // The cell data both separatrix ports have (TTK 1.2's), from either record kind.
 template <typename Records>
-void addSeparatrixCellData(vtkCellData* cd, const Records& records) {
-  cd->AddArray(column<vtkIdTypeArray>("SourceId", records.sourceId));
-  cd->AddArray(column<vtkIdTypeArray>("SeparatrixId", records.separatrixId));
-  cd->AddArray(column<vtkSignedCharArray>("SeparatrixType", records.separatrixType));
-  addFunctionRange(cd, records.functionMaximum, records.functionMinimum);
+void addSeparatrixCellData(vtkCellData* cd, Records& records) {
+  cd->AddArray(column<vtkIdTypeArray>("SourceId", taken(records.sourceId)));
+  cd->AddArray(column<vtkIdTypeArray>("SeparatrixId", taken(records.separatrixId)));
   cd->AddArray(
-      column<vtkSignedCharArray>("NumberOfCriticalPointsOnBoundary", records.onBoundary));
+      column<vtkSignedCharArray>("SeparatrixType", taken(records.separatrixType)));
+  addFunctionRange(cd, taken(records.functionMaximum), taken(records.functionMinimum));
+  cd->AddArray(column<vtkSignedCharArray>("NumberOfCriticalPointsOnBoundary",
+                                          taken(records.onBoundary)));
   cd->SetActiveScalars("SeparatrixType");
 }
 
 } // namespace
 
-void writeSeparatrices1(vtkPolyData* output, const msc::Separatrix1Records& records) {
-  output->SetPoints(pointsOf(records.points));
-  output->SetLines(cellsOf(records.offsets, records.connectivity));
+void writeSeparatrices1(vtkPolyData* output, msc::Separatrix1Records&& records) {
+  output->SetPoints(pointsOf(taken(records.points)));
+  auto lines = vtkSmartPointer<vtkCellArray>::New();
+  lines->SetData(2,
+                 idsOf(taken(records.connectivity))); // TTK's line cells: two points each
+  output->SetLines(lines);
   vtkPointData* pd = output->GetPointData();
-  pd->AddArray(column<vtkSignedCharArray>("ttkMaskScalarField", records.mask));
-  pd->AddArray(column<vtkSignedCharArray>("CellDimension", records.cellDimension));
-  pd->AddArray(column<vtkIdTypeArray>("CellId", records.cellId));
+  pd->AddArray(column<vtkSignedCharArray>("ttkMaskScalarField", taken(records.mask)));
+  pd->AddArray(column<vtkSignedCharArray>("CellDimension", taken(records.cellDimension)));
+  pd->AddArray(column<vtkIdTypeArray>("CellId", taken(records.cellId)));
   vtkCellData* cd = output->GetCellData();
   addSeparatrixCellData(cd, records);
-  cd->AddArray(column<vtkIdTypeArray>("DestinationId", records.destinationId));
-  cd->AddArray(column<vtkIdTypeArray>("Multiplicity", records.multiplicity));
+  cd->AddArray(column<vtkIdTypeArray>("DestinationId", taken(records.destinationId)));
+  cd->AddArray(column<vtkIdTypeArray>("Multiplicity", taken(records.multiplicity)));
 }
 
-void writeSeparatrices2(vtkPolyData* output, const msc::Separatrix2Records& records) {
-  output->SetPoints(pointsOf(records.points));
-  output->SetPolys(cellsOf(records.offsets, records.connectivity));
+void writeSeparatrices2(vtkPolyData* output, msc::Separatrix2Records&& records) {
+  output->SetPoints(pointsOf(taken(records.points)));
+  output->SetPolys(cellsOf(taken(records.offsets), taken(records.connectivity)));
   addSeparatrixCellData(output->GetCellData(), records);
 }
 

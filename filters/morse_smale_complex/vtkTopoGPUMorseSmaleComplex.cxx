@@ -29,6 +29,7 @@
 #include <array>
 #include <limits>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -194,8 +195,8 @@ void addSimplicialWalls(Triangulation& tri,
   }
 }
 
-// Ports 0-2 from the records (a port switched off stays empty).
-void writeRecords(topogpu::vtk::FilterRun& run, const msc::Records& records,
+// Ports 0-2 from the records (a port switched off stays empty), which it consumes.
+void writeRecords(topogpu::vtk::FilterRun& run, msc::Records&& records,
                   const msc::RecordSwitches& on, bool walls) {
   namespace tv = topogpu::vtk;
   if (on.criticalPoints)
@@ -203,10 +204,10 @@ void writeRecords(topogpu::vtk::FilterRun& run, const msc::Records& records,
                             records.criticalPoints, run.scalars);
   if (on.descending1 || on.ascending1 || on.saddleConnectors)
     tv::writeSeparatrices1(vtkPolyData::GetData(run.outputVector, 1),
-                           records.separatrices1);
+                           std::move(records.separatrices1));
   if (walls)
     tv::writeSeparatrices2(vtkPolyData::GetData(run.outputVector, 2),
-                           records.separatrices2);
+                           std::move(records.separatrices2));
 }
 
 } // namespace
@@ -295,7 +296,7 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
     }
     msc::buildSeparatrices2(result, wallsOut, run.values, points, records.separatrices2);
   }
-  writeRecords(run, records, switchesOf(this), walls && d == 3);
+  writeRecords(run, std::move(records), switchesOf(this), walls && d == 3);
 
   writeSegmentation(run,
                     {this->ComputeAscendingSegmentation,
@@ -354,7 +355,7 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
     for (topogpu::Warning& warning : (*gale)->warnings())
       if (warning.code != topogpu::WarningCode::GaleNoGpuProducer) // said when built
         run.report.warnings.push_back(std::move(warning));
-  writeRecords(run, records, switchesOf(this), walls);
+  writeRecords(run, std::move(records), switchesOf(this), walls);
 
   writeSegmentation(run,
                     {this->ComputeAscendingSegmentation,

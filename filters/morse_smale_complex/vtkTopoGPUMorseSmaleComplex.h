@@ -11,11 +11,12 @@
  * - port 0, critical points (vtkPolyData of vertices at the cells' barycentres):
  *   CellDimension, CellId, the input scalar's name (the cell's value, the input's
  *   type), IsOnBoundary, ttkVertexScalarField, ManifoldSize, and IsBoundaryMaximum;
- * - port 1, 1-separatrices (vtkPolyData, one polyline per V-path): point data
+ * - port 1, 1-separatrices (vtkPolyData, TTK's line cells: one per V-path step, the
+ *   separatrix's cell data on each, one SeparatrixId per V-path): point data
  *   ttkMaskScalarField, CellDimension, CellId; cell data SourceId, DestinationId,
  *   SeparatrixId, SeparatrixType, SeparatrixFunctionMaximum/Minimum/Difference
  *   (double), NumberOfCriticalPointsOnBoundary, Multiplicity;
- * - port 2, 2-separatrices (vtkPolyData of polygons; cubical complex of 3D images):
+ * - port 2, 2-separatrices (vtkPolyData of polygons; 3D, both complexes, tet meshes):
  *   cell data SourceId, SeparatrixId, SeparatrixType, SeparatrixFunctionMaximum/
  *   Minimum/Difference (double), NumberOfCriticalPointsOnBoundary;
  * - port 3, segmentation: the input with the point arrays DescendingManifold,

@@ -2,14 +2,16 @@
   * the file's separatrices are valid, checked here from the input field and the input's
     cells built independently (TTK's Freudenthal split, tests/oracles/freudenthal.py, for
     the simplicial complex; the grid's boxes for the cubical one), each point located by
-    its position (a cell's barycentre): each polyline runs from a saddle to an extremum of
-    the right dimension for its SeparatrixType, consecutive cells are face and coface (or,
+    its position (a cell's barycentre): the file holds TTK's line cells (two points per
+    V-path step, a separatrix's lines consecutive and chained, its cell data on each:
+    tests/pvpython/separatrix_lines.py), each separatrix runs from a saddle to an
+    extremum of the right dimension for its SeparatrixType, consecutive cells are face and coface (or,
     on the boundary part of an ascending path, boundary facets sharing a vertex), the
     values (a cell's: the largest of its vertices') are monotone along it, its ends are
     marked (ttkMaskScalarField 0) and SeparatrixFunctionMaximum/Minimum/Difference are
     its ends' values;
-  * on shared volumes with --complex simplicial, the counts equal TTK 1.2's reference
-    counts (ttk-reference/volumes.json, msc_separatrices1: descending, ascending without
+  * on shared volumes with --complex simplicial, the separatrix counts (distinct
+    SeparatrixIds) equal TTK 1.2's reference counts (ttk-reference/volumes.json, msc_separatrices1: descending, ascending without
     the paths that leave through the boundary, saddle connectors);
   * a file that cannot be written is an error naming it.
 """
@@ -25,6 +27,7 @@ from cli_helpers import check, expect_error, np, topogpu  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracles"))
 from freudenthal import freudenthal_tets  # noqa: E402
+import separatrix_lines  # noqa: E402  (tests/pvpython, on the path through cli_helpers)
 
 TOPOGPU, DATA = cli_helpers.arguments()
 
@@ -40,10 +43,15 @@ def separatrices(tmp, raw, dims, dtype, complex_):
     with open(path) as f:
         sep = json.load(f)
     n = sep["count"]
-    check(len(sep["offsets"]) == n + 1 and sep["offsets"][-1] == len(sep["connectivity"])
+    check(len(sep["connectivity"]) == 2 * n
           and len(sep["points"]) == 3 * len(sep["point_data"]["CellId"])
           and all(len(v) == n for v in sep["cell_data"].values()),
           f"{raw} {complex_}: inconsistent file")
+    # TTK's line cells, one per step, chained per SeparatrixId: one path per separatrix
+    cd = sep["cell_data"]
+    sep["paths"] = separatrix_lines.paths(sep["connectivity"], cd["SeparatrixId"],
+                                          list(cd.values()))
+    check(len(sep["paths"]) == sep["separatrices"], f"{raw} {complex_}: separatrix count")
     return sep
 
 
@@ -90,11 +98,9 @@ def validate(label, sep, values, cell_of, complex_):
     pts = np.asarray(sep["points"]).reshape(-1, 3)
     pdim = sep["point_data"]["CellDimension"]
     mask = sep["point_data"]["ttkMaskScalarField"]
-    off, conn = sep["offsets"], sep["connectivity"]
     cd = sep["cell_data"]
     bad = []
-    for i in range(sep["count"]):
-        ids = conn[off[i]:off[i + 1]]
+    for i, ids in sep["paths"]:
         cells = [cell_of(pts[j]) for j in ids]
         dims = [dimension_of(c, complex_) for c in cells]
         vals = [max(values[list(c)]) for c in cells]
@@ -122,21 +128,22 @@ def validate(label, sep, values, cell_of, complex_):
             cd["SeparatrixFunctionDifference"][i] == hi - lo
         if not ok:
             bad.append((i, t, dims, vals))
-    check(sep["count"] > 0 and not bad, f"{label}: {len(bad)} invalid of {sep['count']}: "
-                                         f"{bad[:3]}")
+    check(sep["paths"] and not bad, f"{label}: {len(bad)} invalid of {len(sep['paths'])}: "
+                                    f"{bad[:3]}")
 
 
 def ttk_counts(sep):
     """TTK 1.2's count: its ascending separatrices end at a critical maximum without
     leaving through the boundary (no boundary facets in a row, not ending at one)."""
     d = sep["dimension"]
-    types = np.asarray(sep["cell_data"]["SeparatrixType"])
+    line_types = np.asarray(sep["cell_data"]["SeparatrixType"])
     pdim = np.asarray(sep["point_data"]["CellDimension"])
-    off, conn = sep["offsets"], np.asarray(sep["connectivity"])
+    types = np.asarray([line_types[i] for i, _ in sep["paths"]])
     ascending = 0
-    for i in np.nonzero(types == d - 1)[0]:
-        dd = pdim[conn[off[i]:off[i + 1]]]
-        ascending += dd[-1] == d and not np.any((dd[1:] == d - 1) & (dd[:-1] == d - 1))
+    for i, ids in sep["paths"]:
+        dd = pdim[ids]
+        ascending += line_types[i] == d - 1 and dd[-1] == d and not np.any(
+            (dd[1:] == d - 1) & (dd[:-1] == d - 1))
     return {"descending": int(np.sum(types == 0)), "ascending": int(ascending),
             "saddle_connectors": int(np.sum(types == 1))}
 

@@ -123,7 +123,7 @@ def check(msc, img, values, name="s"):
         "MorseSmaleManifold is not one id per (ascending, descending) pair"
     assert len(np.unique(ms[first])) == len(first)
     assert sep2.VTKObject.GetNumberOfPoints() == 0, "2-separatrices are off by default"
-    # Port 1: polylines along V-paths, endpoints named by SourceId/DestinationId.
+    # Port 1: TTK's line cells along V-paths, endpoints named by SourceId/DestinationId.
     poly = sep.VTKObject
     pc = refined(sep.Points, img)
     pv = cell_values(pc, values, n)
@@ -135,10 +135,8 @@ def check(msc, img, values, name="s"):
     fmax = np.asarray(sep.CellData["SeparatrixFunctionMaximum"])
     fdiff = np.asarray(sep.CellData["SeparatrixFunctionDifference"])
     critical = set(ids.tolist())
-    arcs = {}
-    for c in range(poly.GetNumberOfCells()):
-        cell = poly.GetCell(c)
-        p = np.array([cell.GetPointId(i) for i in range(cell.GetNumberOfPoints())])
+    arcs, keys = {}, {}
+    for c, p in pv_helpers.separatrix_paths(poly):
         assert len(p) >= 2
         step = np.abs(np.diff(pc[p], axis=0)).sum(axis=1)
         # V-path steps join a face and a coface; where an ascending path has left the
@@ -146,12 +144,13 @@ def check(msc, img, values, name="s"):
         facet = (pdim[p] == dimension - 1) & on_boundary(pc[p], n)
         ridge = (step == 2) & facet[:-1] & facet[1:]
         assert np.all((step == 1) | ridge), \
-            "polyline %d: consecutive cells are not adjacent: %s" % (c, pc[p].tolist())
+            "separatrix at line %d: consecutive cells are not adjacent: %s" % (
+                c, pc[p].tolist())
         v = pv[p]
         descending = types[c] == 0
         assert types[c] in (0, dimension - 1)
         assert np.all(np.diff(v) <= 0) if descending else np.all(np.diff(v) >= 0), \
-            "polyline %d is not monotone" % c
+            "separatrix at line %d is not monotone" % c
         assert pdim[p[0]] == (1 if descending else dimension - 1) and pid[p[0]] == source[c]
         assert pid[p[-1]] == dest[c]
         assert pdim[p[-1]] == 0 if descending else pdim[p[-1]] >= dimension - 1
@@ -161,7 +160,10 @@ def check(msc, img, values, name="s"):
         assert np.isclose(fdiff[c], v.max() - v.min())
         key = (int(descending), int(saddle), int(extremum))
         arcs[key] = arcs.get(key, 0) + 1
+        keys[c] = key
     mult = np.asarray(sep.CellData["Multiplicity"])
+    # each V-path its own separatrix; Multiplicity: its saddle's paths to that extremum
+    assert all(mult[c] == arcs[key] for c, key in keys.items()), "Multiplicity"
     return cp, sep, seg, ids, dims, bmax, arcs, mult
 
 
@@ -375,6 +377,12 @@ def case_documentation():
         for false in ("empty for now", "not computed yet", "on the image's cubical complex"):
             assert false not in " ".join(text.split()), "help says %r: %s" % (false, text)
     assert "mesh" in doc.GetLongHelp() and "simplices" in doc.GetLongHelp(), doc.GetLongHelp()
+    # port 1 holds TTK's line cells (one per V-path step), not one polyline per separatrix
+    for name in (None, "ComputeAscendingSeparatrices1", "ComputeDescendingSeparatrices1",
+                 "ComputeSaddleConnectors"):
+        d = doc if name is None else msc.SMProxy.GetProperty(name).GetDocumentation()
+        text = " ".join((d.GetLongHelp() + " " + d.GetDescription()).split())
+        assert "polyline" not in text and "line cell" in text, (name, text)
     gradient = TopoGPUDiscreteGradient(Input=Wavelet()).SMProxy.GetDocumentation()
     assert "on the image's cubical complex" not in gradient.GetLongHelp() and \
         "mesh" in gradient.GetLongHelp(), gradient.GetLongHelp()
@@ -464,9 +472,9 @@ def case_saddle_connectors():
         types = np.asarray(sep.CellData["SeparatrixType"])
         multiplicity = np.asarray(sep.CellData["Multiplicity"])
         got = {}
-        for c in np.flatnonzero(types == 1):
-            pts = [sep.VTKObject.GetCell(int(c)).GetPointId(k)
-                   for k in range(sep.VTKObject.GetCell(int(c)).GetNumberOfPoints())]
+        for c, pts in pv_helpers.separatrix_paths(sep.VTKObject):
+            if types[c] != 1:
+                continue
             steps = np.abs(np.diff(coords[pts], axis=0)).sum(axis=1)
             assert np.all(steps == 1), "saddle connector jumps between cells"
             dims_along = (coords[pts] % 2).sum(axis=1)

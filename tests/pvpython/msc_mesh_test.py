@@ -124,12 +124,10 @@ def check_outputs(out, top, nv, chi, edges):
     # separatrices: from a saddle to an extremum of the right dimension
     types = np.asarray(sep.CellData["SeparatrixType"])
     pdim = np.asarray(sep.PointData["CellDimension"])
-    lines = sep.VTKObject.GetLines()
-    offsets = numpy_support.vtk_to_numpy(lines.GetOffsetsArray())
-    conn = numpy_support.vtk_to_numpy(lines.GetConnectivityArray())
-    assert len(types) > 0
-    for i, t in enumerate(types):
-        ids = conn[offsets[i]:offsets[i + 1]]
+    paths = pv_helpers.separatrix_paths(sep.VTKObject)
+    assert len(paths) > 0
+    for i, ids in paths:
+        t = types[i]
         first, last = pdim[ids[0]], pdim[ids[-1]]
         if t == 0:
             assert first == 1 and last == 0, (t, first, last)

@@ -8,7 +8,7 @@ the critical points' value array named and typed as the input scalar); and that 
 function range of each separatrix is the input field's values at its two ends; and that
 `topogpu msc --separatrices-out` writes what port 1 holds.
 
-Oracle for the values: the input's own cells, in numpy. Each polyline's first and last
+Oracle for the values: the input's own cells, in numpy. Each separatrix's first and last
 points are located among the barycentres of the input's simplices (a tet mesh whose
 points are jittered, so barycentres are distinct) or the centres of the grid's cubical
 cells, and the end's value is the largest input value over that cell's vertices.
@@ -35,7 +35,8 @@ from vtkmodules.numpy_interface import dataset_adapter as dsa  # noqa: E402
 from vtkmodules.util import numpy_support  # noqa: E402
 from vtkmodules.vtkCommonCore import (VTK_CHAR, VTK_DOUBLE, VTK_FLOAT, VTK_INT,  # noqa: E402
                                        VTK_SIGNED_CHAR, vtkPoints)
-from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkUnstructuredGrid  # noqa: E402
+from vtkmodules.vtkCommonDataModel import (VTK_LINE, vtkCellArray,  # noqa: E402
+                                            vtkUnstructuredGrid)
 from vtkmodules.vtkIOXML import vtkXMLPolyDataReader  # noqa: E402
 
 PLUGIN, DATA, CASE = pv_helpers.load_plugin(globals())
@@ -99,31 +100,29 @@ def check_types(out, input_type, port3_class, walls):
     assert out[0].GetNumberOfVerts() == out[0].GetNumberOfPoints() > 0
     check_arrays(out[1].GetPointData(), TTK_POINTS1, input_class, "port 1 points")
     check_arrays(out[1].GetCellData(), TTK_CELLS1, input_class, "port 1 cells")
+    # TTK's 1-separatrices: a VTK_LINE of two points per V-path step, the separatrix's
+    # cell data on each line (pv_helpers.separatrix_paths checks the rest of the layout)
     assert out[1].GetNumberOfLines() == out[1].GetNumberOfCells() > 0
+    assert all(out[1].GetCellType(c) == VTK_LINE for c in range(out[1].GetNumberOfCells()))
+    paths = pv_helpers.separatrix_paths(out[1])
+    assert len(paths) < out[1].GetNumberOfCells(), "no separatrix of several steps"
     if walls:
         check_arrays(out[2].GetCellData(), TTK_CELLS2, input_class, "port 2 cells")
         assert out[2].GetNumberOfPolys() == out[2].GetNumberOfCells() > 0
 
 
-def polylines(poly):
-    lines = poly.GetLines()
-    offsets = numpy_support.vtk_to_numpy(lines.GetOffsetsArray())
-    conn = numpy_support.vtk_to_numpy(lines.GetConnectivityArray())
-    return [conn[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1)]
-
-
 def check_ranges(out, value_at):
     """SeparatrixFunctionMaximum/Minimum/Difference against value_at(point) of each
-    polyline's two ends; the critical points' value array against value_at too."""
+    separatrix's two ends; the critical points' value array against value_at too."""
     sep = dsa.WrapDataObject(out[1])
     points = np.asarray(sep.Points)
     mask = np.asarray(sep.PointData["ttkMaskScalarField"])
     high = np.asarray(sep.CellData["SeparatrixFunctionMaximum"])
     low = np.asarray(sep.CellData["SeparatrixFunctionMinimum"])
     diff = np.asarray(sep.CellData["SeparatrixFunctionDifference"])
-    lines = polylines(out[1])
-    assert len(lines) == len(high) > 0
-    for i, ids in enumerate(lines):
+    lines = pv_helpers.separatrix_paths(out[1])
+    assert len(lines) > 0
+    for i, ids in lines:
         a, b = value_at(points[ids[0]]), value_at(points[ids[-1]])
         assert high[i] == max(a, b) and low[i] == min(a, b), (i, high[i], low[i], a, b)
         assert diff[i] == high[i] - low[i], i
@@ -230,19 +229,20 @@ def case_simplicial_image():
     high = np.asarray(sep.CellData["SeparatrixFunctionMaximum"])
     low = np.asarray(sep.CellData["SeparatrixFunctionMinimum"])
     checked = 0
-    for i, ids in enumerate(polylines(out[1])):
+    paths = pv_helpers.separatrix_paths(out[1])
+    for i, ids in paths:
         a, b = value_at(points[ids[0]]), value_at(points[ids[-1]])
         if a is None or b is None:
             continue
         assert high[i] == max(a, b) and low[i] == min(a, b), (i, high[i], low[i], a, b)
         checked += 1
-    assert checked > len(high) // 2, (checked, len(high))
+    assert checked > len(paths) // 2, (checked, len(paths))
 
 
 def case_cli():
     """The CLI's --separatrices-out file (a separate front end, written from the core's
     records) equals port 1 on the same field, both complexes: counts, every cell array,
-    the polylines and their points; and its .vtp file, read back by VTK, holds port 1's
+    the line cells and their points; and its .vtp file, read back by VTK, holds port 1's
     arrays with their types."""
     cli = os.environ.get("TOPOGPU_CLI", "")
     if not cli:
@@ -269,13 +269,12 @@ def case_cli():
             out = run(source, Complex=complex_, ComputeSaddleConnectors=1)
             poly = dsa.WrapDataObject(out[1])
             assert sep["count"] == out[1].GetNumberOfLines() > 0, complex_
+            assert sep["separatrices"] == len(pv_helpers.separatrix_paths(out[1])), complex_
             for name, values_ in sep["cell_data"].items():
                 assert np.array_equal(np.asarray(poly.CellData[name]), values_), name
             for name, values_ in sep["point_data"].items():
                 assert np.array_equal(np.asarray(poly.PointData[name]), values_), name
             lines = out[1].GetLines()
-            assert np.array_equal(numpy_support.vtk_to_numpy(lines.GetOffsetsArray()),
-                                  sep["offsets"])
             assert np.array_equal(numpy_support.vtk_to_numpy(lines.GetConnectivityArray()),
                                   sep["connectivity"])
             assert np.allclose(np.asarray(poly.Points).ravel(), sep["points"])

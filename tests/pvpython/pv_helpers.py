@@ -147,3 +147,21 @@ def write_random_ties(path, dims, seed, levels):
     writer.SetInputData(img)
     assert writer.Write() == 1
     print("wrote", path)
+
+
+def separatrix_paths(poly):
+    """The Morse-Smale complex's port 1 (a vtkPolyData of TTK's line cells) as
+    separatrix_lines.paths: [(first line's cell index, point ids)] per SeparatrixId, every
+    cell a line of two points and every cell array constant along a separatrix."""
+    import numpy as np
+    from vtkmodules.util.numpy_support import vtk_to_numpy
+
+    import separatrix_lines
+    lines = poly.GetLines()
+    offsets = vtk_to_numpy(lines.GetOffsetsArray())
+    assert poly.GetNumberOfCells() == poly.GetNumberOfLines() and np.all(
+        np.diff(offsets) == 2), "port 1 holds cells other than lines of two points"
+    cd = poly.GetCellData()
+    arrays = [vtk_to_numpy(cd.GetArray(k)) for k in range(cd.GetNumberOfArrays())]
+    return separatrix_lines.paths(vtk_to_numpy(lines.GetConnectivityArray()),
+                                  vtk_to_numpy(cd.GetArray("SeparatrixId")), arrays)

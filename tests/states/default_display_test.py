@@ -20,6 +20,9 @@ import sys
 from paraview import servermanager
 from paraview.simple import *  # noqa: F401,F403
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import state_helpers  # noqa: E402
+
 LoadPlugin(sys.argv[1], remote=False, ns=globals())
 
 CELL_DIMENSION = ["minimum", "1-saddle", "2-saddle", "maximum"]
@@ -29,17 +32,11 @@ PAIR_TYPE = ["vertex-edge", "edge-face", "face-cell"]
 
 view = CreateView("RenderView")
 view.ViewSize = [600, 500]
-controller = servermanager.vtkSMParaViewPipelineControllerWithRendering()
 
 
 def apply(proxy):
     """Each port shown as Apply shows it: the display, or None when it is not drawn."""
-    proxy.UpdatePipeline()
-    shown = []
-    for port in range(proxy.SMProxy.GetNumberOfOutputPorts()):
-        where = controller.ShowInPreferredView(proxy.SMProxy, port, view.SMProxy)
-        shown.append(GetRepresentation(OutputPort(proxy, port), view) if where else None)
-    return shown
+    return state_helpers.show_as_apply(proxy, view)
 
 
 def expect(display, what, representation, association, array, labels):

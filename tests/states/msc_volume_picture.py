@@ -1,10 +1,11 @@
 """The Morse-Smale complex of a real volume, rendered for the docs
 (docs/images/msc-<volume>.png): the raw volume read by ParaView's Image Reader, the
-TopoGPU Morse-Smale Complex filter, its critical points as spheres coloured by
-CellDimension, its 1-separatrices as tubes coloured by SeparatrixType, and the
-segmentation as the middle z layer coloured by MorseSmaleManifold (labels
-scrambled so neighbouring cells differ), with the volume's outline. Checks what it draws
-(Euler on the critical cells, every vertex labelled, separatrices joining critical points).
+TopoGPU Morse-Smale Complex filter with its defaults (the simplicial complex, TTK's), its
+ports shown as Apply shows them (critical points as sprites coloured by CellDimension,
+1-separatrices as lines coloured by SeparatrixType, both with their categorical legends;
+the 2-separatrices and the segmentation not drawn), over a translucent grey middle z
+slice of the volume and its outline. Checks what it draws (Euler on the critical cells,
+every vertex labelled, separatrices joining critical points, the display defaults).
 
 Usage: pvbatch msc_volume_picture.py PLUGIN DATA_DIR SCREENSHOT.png [DOCS_IMAGE.png]
        [--volume silicium] [--zoom 1.15]
@@ -54,11 +55,10 @@ reader.ScalarArrayName = args.volume
 
 msc = TopoGPUMorseSmaleComplex(registrationName="MorseSmaleComplex", Input=reader)  # noqa: F405
 msc.SelectInputScalars = ["POINTS", args.volume]
-msc.Complex = "Cubical"
-msc.Backend = "Auto"
 msc.UpdatePipeline()
 
 # What is drawn, checked: a picture of a wrong complex must not reach the docs.
+assert msc.Complex == "Simplicial", msc.Complex
 counts, separatrices = state_helpers.check_complex(msc)
 
 view = GetActiveViewOrCreate("RenderView")
@@ -66,52 +66,24 @@ view.ViewSize = [1000, 800]
 view.Background = [0.32, 0.34, 0.43]
 view.OrientationAxesVisibility = 1
 
-# The segmentation: the labels of the middle z layer of vertices (a VOI, so no label is
-# interpolated), hashed so that adjacent cells get far apart colours.
-layer = ExtractSubset(registrationName="SegmentationLayer", Input=OutputPort(msc, 3))
+# Context: the volume's middle z layer in grey, translucent, and its outline.
+layer = ExtractSubset(registrationName="MiddleLayer", Input=reader)
 layer.VOI = [0, dims[0] - 1, 0, dims[1] - 1, dims[2] // 2, dims[2] // 2]
-scrambled = PythonCalculator(registrationName="ScrambledLabels", Input=layer)
-scrambled.Expression = "(inputs[0].PointData['MorseSmaleManifold'] * 2654435761) % 1024"
-scrambled.ArrayName = "MorseSmaleManifold (scrambled)"
-slice_display = Show(scrambled, view)
-ColorBy(slice_display, ("POINTS", "MorseSmaleManifold (scrambled)"))
-labels_lut = GetColorTransferFunction("MorseSmaleManifoldscrambled")
-labels_lut.ApplyPreset("Rainbow Uniform", True)
-labels_lut.RescaleTransferFunction(0.0, 1023.0)
-slice_display.Opacity = 0.75
+slice_display = Show(layer, view)
+ColorBy(slice_display, ("POINTS", args.volume))
+GetColorTransferFunction(args.volume).ApplyPreset("Grayscale", True)
+slice_display.Opacity = 0.5
 slice_display.SetScalarBarVisibility(view, False)
 outline = Show(reader, view)
 outline.SetRepresentationType("Outline")
 ColorBy(outline, None)
 
-glyphs = Glyph(registrationName="CriticalPointGlyphs", Input=OutputPort(msc, 0),
-               GlyphType="Sphere")
-glyphs.ScaleArray = ["POINTS", "No scale array"]
-glyphs.ScaleFactor = 1.3 * max(1.0, max(dims) / 96)
-glyphs.GlyphMode = "All Points"
-# Port 1 is an unstructured grid of poly lines (TTK's type); Tube wants poly data.
-tubes = Tube(registrationName="SeparatrixTubes",
-             Input=ExtractSurface(Input=OutputPort(msc, 1)))
-tubes.Radius = 0.15 * max(1.0, max(dims) / 96)
-
-tube_display = Show(tubes, view)
-ColorBy(tube_display, ("CELLS", "SeparatrixType"))
-sep_lut = GetColorTransferFunction("SeparatrixType")
-sep_lut.InterpretValuesAsCategories = 1
-# ComputeSaddleConnectors is off (the default): no saddle-saddle arcs (type 1) drawn.
-sep_lut.Annotations = ["0", "1-saddle to minimum", "2", "2-saddle to maximum"]
-sep_lut.IndexedColors = [0.30, 0.45, 0.95, 0.95, 0.35, 0.30]
-tube_display.SetScalarBarVisibility(view, True)
-glyph_display = Show(glyphs, view)
-dim_lut = state_helpers.colour_critical_points(glyph_display, view)
-for lut, title, corner in ((dim_lut, "CellDimension", "Upper Right Corner"),
-                           (sep_lut, "SeparatrixType", "Upper Left Corner")):
-    bar = GetScalarBar(lut, view)
-    bar.Title, bar.ComponentTitle, bar.WindowLocation = title, "", corner
+for bar in state_helpers.show_msc_defaults(msc, view, 0.45 * max(1.0, max(dims) / 96)):
     bar.ScalarBarLength = 0.22
 text = Text(registrationName="Caption")
-text.Text = (f"{args.volume} {'x'.join(map(str, dims))}: {counts[0]} minima, {counts[1]} "
-             f"1-saddles, {counts[2]} 2-saddles, {counts[3]} maxima; slice: MorseSmaleManifold")
+text.Text = (f"{args.volume} {'x'.join(map(str, dims))}, simplicial complex (TTK's): "
+             f"{counts[0]} minima, {counts[1]} 1-saddles, {counts[2]} 2-saddles, "
+             f"{counts[3]} maxima; {separatrices} 1-separatrices")
 caption = Show(text, view)
 caption.WindowLocation = "Lower Center"
 caption.FontSize = 14

@@ -1,9 +1,11 @@
 """What the state scripts share: the demo view's slice and outline (make_*state.py),
-the Morse-Smale complex's checks and critical-point colours (msc_*.py) and saving the
+a filter's ports shown as ParaView's Apply shows them, the Morse-Smale complex's checks
+and critical-point colours (msc_*.py) and saving the
 loaded state's screenshot (and, with TOPOGPU_UPDATE_DOCS=1, copying it to the
 documentation image; *state_test.py)."""
 import os
 import shutil
+import sys
 
 import numpy as np
 
@@ -11,6 +13,10 @@ from paraview import simple
 from paraview import servermanager
 from paraview.simple import GetActiveView, GetRenderViews, SaveScreenshot
 from vtkmodules.numpy_interface import dataset_adapter as dsa
+from vtkmodules.util.numpy_support import vtk_to_numpy
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pvpython"))
+import separatrix_lines  # noqa: E402
 
 
 def slice_and_view(field, opacity):
@@ -34,6 +40,57 @@ def slice_and_view(field, opacity):
     outline = simple.Show(field, view)
     outline.SetRepresentationType("Outline")
     return view
+
+
+def show_as_apply(proxy, view):
+    """Each output port of proxy shown in view as the GUI's Apply shows it (the pipeline
+    controller's ShowInPreferredView, which reads the proxy's hints: representation,
+    colouring, ports not drawn). Returns the displays, None for a port not drawn."""
+    proxy.UpdatePipeline()
+    controller = servermanager.vtkSMParaViewPipelineControllerWithRendering()
+    shown = []
+    for port in range(proxy.SMProxy.GetNumberOfOutputPorts()):
+        where = controller.ShowInPreferredView(proxy.SMProxy, port, view.SMProxy)
+        shown.append(simple.GetRepresentation(simple.OutputPort(proxy, port), view)
+                     if where else None)
+    return shown
+
+
+def check_default_display(msc, view):
+    """The Morse-Smale complex drawn with the plugin's display defaults (what Apply
+    gives): critical points as sprites coloured by CellDimension and 1-separatrices by
+    SeparatrixType, both categorical; the 2-separatrices and the segmentation not drawn."""
+    def display(port):  # the port's representation if drawn (never creates one)
+        d = servermanager.GetRepresentation(simple.OutputPort(msc, port), view)
+        return d if d is not None and d.Visibility == 1 else None
+    points, lines = display(0), display(1)
+    assert points is not None and points.Representation == "Point Gaussian", \
+        "critical points are not drawn as sprites"
+    assert list(points.ColorArrayName) == ["POINTS", "CellDimension"], points.ColorArrayName
+    assert lines is not None and list(lines.ColorArrayName) == ["CELLS", "SeparatrixType"], \
+        "1-separatrices are not coloured by SeparatrixType"
+    for array in ("CellDimension", "SeparatrixType"):
+        assert simple.GetColorTransferFunction(array).InterpretValuesAsCategories == 1, array
+    assert display(2) is None and display(3) is None, \
+        "the 2-separatrices or the segmentation are drawn over the complex"
+
+
+def show_msc_defaults(msc, view, sprite_radius):
+    """The Morse-Smale complex drawn as Apply draws it (show_as_apply, then checked by
+    check_default_display), sized for a 1000x800 screenshot: sprites of sprite_radius
+    (ParaView's default is a few pixels there) and lines of 2 pixels; the two legends
+    titled, in the upper corners. Returns the legends (scalar bars)."""
+    points, lines, _, _ = show_as_apply(msc, view)
+    points.GaussianRadius = sprite_radius
+    lines.LineWidth = 2.0
+    check_default_display(msc, view)
+    bars = []
+    for array, corner in (("CellDimension", "Upper Right Corner"),
+                          ("SeparatrixType", "Upper Left Corner")):
+        bar = simple.GetScalarBar(simple.GetColorTransferFunction(array), view)
+        bar.Title, bar.ComponentTitle, bar.WindowLocation = array, "", corner
+        bars.append(bar)
+    return bars
 
 
 def load_state_from_argv(argv, namespace):
@@ -78,9 +135,11 @@ def check_complex(msc):
     dest = np.asarray(sep.CellData["DestinationId"])
     poly = sep.VTKObject
     assert poly.GetNumberOfCells() > 0, "no separatrices"
-    for c in range(poly.GetNumberOfCells()):
-        cell = poly.GetCell(c)
-        first, last = cell.GetPointId(0), cell.GetPointId(cell.GetNumberOfPoints() - 1)
+    # TTK's line cells, one per V-path step, chained per SeparatrixId
+    paths = separatrix_lines.paths(vtk_to_numpy(poly.GetLines().GetConnectivityArray()),
+                                   np.asarray(sep.CellData["SeparatrixId"]), [source, dest])
+    for c, ids in paths:
+        first, last = ids[0], ids[-1]
         assert (pdim[first], pid[first]) in critical and pid[first] == source[c], c
         assert (pdim[last], pid[last]) in critical and pid[last] == dest[c], c
         assert pdim[first] in (1, 2) and pdim[last] in (0, 2, 3), c
@@ -91,7 +150,7 @@ def check_complex(msc):
     ascending = np.asarray(seg.PointData["AscendingManifold"])
     assert ascending.min() >= -1 and int((ascending < 0).sum()) == int(
         np.asarray(cp.FieldData["UnlabelledVertices"])[0]), "AscendingManifold labels"
-    return counts, poly.GetNumberOfCells()
+    return counts, len(paths)
 
 
 def colour_critical_points(display, view, array="CellDimension"):
