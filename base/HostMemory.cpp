@@ -1,5 +1,7 @@
 #include "HostMemory.h"
 
+#include "Types.h"
+
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -60,6 +62,26 @@ double availableHostMemory() {
         std::min(available,
                  std::max(0.0, cgroupMax - fileNumber("/sys/fs/cgroup/memory.current")));
   return available;
+}
+
+std::string byteSize(double bytes) {
+  char text[48];
+  if (bytes >= 1024.0 * 1024 * 1024)
+    std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+  else if (bytes >= 1024.0 * 1024)
+    std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1024.0 * 1024));
+  else
+    std::snprintf(text, sizeof text, "%.1f KiB", bytes / 1024.0);
+  return text;
+}
+
+void refuseOverHostMemoryBudget(double estimate, double budget, const std::string& what,
+                                const std::string& advice) {
+  if (!(estimate > budget))
+    return;
+  throw Error(what + " would need about " + byteSize(estimate) +
+              " of host memory, more than the memory budget of " + byteSize(budget) +
+              (advice.empty() ? std::string() : "; " + advice));
 }
 
 } // namespace topogpu

@@ -2,6 +2,8 @@
 // parameter and never ask the system themselves).
 #pragma once
 
+#include <string>
+
 namespace topogpu {
 
 // Bytes this process can still allocate: the least of /proc/meminfo's MemAvailable
@@ -9,5 +11,15 @@ namespace topogpu {
 // address-space and data-segment limits leave (ulimit -v, -d) and what its cgroup's
 // memory.max leaves; infinity when none can be read.
 double availableHostMemory();
+
+// "3.5 GiB", "120.0 MiB", "2.0 KiB".
+std::string byteSize(double bytes);
+
+// Throws Error when an estimate exceeds the budget (bytes; infinity: unlimited), before
+// anything is allocated, so that the run is refused rather than killed by the system:
+// "<what> would need about <estimate> of host memory, more than the memory budget of
+// <budget>; <advice>".
+void refuseOverHostMemoryBudget(double estimate, double budget, const std::string& what,
+                                const std::string& advice);
 
 } // namespace topogpu

@@ -1,5 +1,6 @@
 #include "Arguments.h"
 
+#include "base/HostMemory.h"
 #include "base/Types.h"
 
 #include <algorithm>
@@ -113,6 +114,26 @@ bool parseReal(const std::string& text, double& value) {
     return false;
   value = parsed;
   return true;
+}
+
+double parseByteSize(const std::string& text) {
+  const std::string digits = text.empty() ? text : text.substr(0, text.size() - 1);
+  const char unit = text.empty() ? '\0' : char(std::toupper(text.back()));
+  const double scale = unit == 'K'   ? 1024.0
+                       : unit == 'M' ? 1024.0 * 1024
+                       : unit == 'G' ? 1024.0 * 1024 * 1024
+                                     : 0;
+  double value = 0;
+  if (!parseReal(scale > 0 ? digits : text, value) || !(value > 0) || std::isinf(value))
+    throw Error("--memory-budget must be a size > 0 in bytes, or with K, M or G "
+                "(e.g. 4G), got '" +
+                text + "'");
+  return scale > 0 ? value * scale : value;
+}
+
+double memoryBudgetOption(const Arguments& args) {
+  return args.has("--memory-budget") ? parseByteSize(args.get("--memory-budget"))
+                                     : availableHostMemory();
 }
 
 std::array<SimplexId, 3> parseDims(const std::string& text) {

@@ -45,6 +45,14 @@ std::int64_t parseInteger(const std::string& text, const std::string& what,
 // The caller names the option in its Error.
 bool parseReal(const std::string& text, double& value);
 
+// "4G", "512M", "100K" (powers of 1024) or a plain byte count, > 0; throws Error naming
+// --memory-budget otherwise.
+double parseByteSize(const std::string& text);
+
+// --memory-budget in bytes, or the host's available memory without it (the default of
+// every subcommand that estimates its memory).
+double memoryBudgetOption(const Arguments& args);
+
 // Parses --dims: "X,Y,Z" (or "X,Y" for 2D), positive integers, nothing else.
 std::array<SimplexId, 3> parseDims(const std::string& text);
 

@@ -29,6 +29,14 @@ OptionSpec complexOption() {
 
 namespace {
 
+// The simplicial complex's host memory check (msc, discrete-gradient).
+OptionSpec simplicialMemoryBudgetOption() {
+  return {"--memory-budget", "SIZE",
+          "host memory the run may use, in bytes or with K, M or G (default: the "
+          "available memory); simplicial complex: a run whose estimate (JSON "
+          "\"host_memory_estimate_mib\") is larger is refused with the estimate"};
+}
+
 // The rows of the table, one per subcommand.
 Command criticalPointsCommand() {
   return {"critical-points",
@@ -54,7 +62,8 @@ Command discreteGradientCommand() {
                {"--separatrices", "",
                 "simplicial complex: also count the 1-separatrices as TTK's "
                 "MorseSmaleComplex does (\"separatrices1\": ascending, descending, "
-                "saddle_connectors)"}},
+                "saddle_connectors)"},
+               simplicialMemoryBudgetOption()},
               runOptions()}),
       "Counts the critical cells of each dimension (JSON key \"critical_cells\": "
       "[n0, n1, n2, n3], n3 = 0 in 2D): minima, 1-saddles, 2-saddles, maxima of the "
@@ -100,7 +109,8 @@ Command morseSmaleComplexCommand() {
                 "1-saddle) and ((d-1)-saddle, maximum), and in 3D with the saddle "
                 "connections the (1-saddle, 2-saddle) pairs from the Morse "
                 "complex's boundary, as \"persistence_pairs\""},
-               complexOption()},
+               complexOption(),
+               simplicialMemoryBudgetOption()},
               runOptions()}),
       "Counts the critical cells (\"critical_cells\": [n0, n1, n2, n3]), the "
       "saddle-extremum arcs (\"arcs\": {\"saddle1_minimum\", \"saddle2_maximum\"}; in "

@@ -70,11 +70,12 @@ int runDiscreteGradient(const Arguments& args, CommandContext& context) {
   result.fields.add("complex", complex);
   if (complex == "simplicial") {
     discrete_gradient::simplicial::Output output;
+    discrete_gradient::simplicial::Parameters parameters{run.backend};
+    parameters.memoryBudget = memoryBudgetOption(args);
     domain.visitWithGale([&](auto& triangulation) {
       for (int r = 0; r < run.repeat; ++r) {
-        discrete_gradient::simplicial::execute(
-            triangulation, domain.values,
-            discrete_gradient::simplicial::Parameters{run.backend}, Monitor{}, output);
+        discrete_gradient::simplicial::execute(triangulation, domain.values, parameters,
+                                               Monitor{}, output);
         result.totals.push_back(output.report.totalSeconds());
       }
     });
@@ -88,6 +89,8 @@ int runDiscreteGradient(const Arguments& args, CommandContext& context) {
     result.fields.addRaw("simplices", jsonArray(simplices));
     result.fields.add("cells", static_cast<long long>(total));
     result.fields.add("gradient_bytes", static_cast<long long>(output.memoryBytes()));
+    result.fields.add("host_memory_estimate_mib",
+                      output.hostMemoryEstimate / (1024.0 * 1024.0));
     result.lines.push_back("simplices: " + simplices[0] + " vertices, " + simplices[1] +
                            " edges, " + simplices[2] + " triangles, " + simplices[3] +
                            " tets (one gradient byte each)");

@@ -5,14 +5,12 @@
 #include "Json.h"
 #include "Report.h"
 
-#include "base/HostMemory.h"
 #include "base/Timer.h"
 #include "core/common/BackendSelection.h"
 #include "core/rips_persistence/RipsPersistence.h"
 #include "frontend/EnvironmentKnobs.h"
 #include "triangulation/io/MeshFiles.h"
 
-#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -33,22 +31,6 @@ double parseThreshold(const std::string& text) {
     throw Error("--threshold must be > 0 (a threshold of " + text +
                 " leaves no edge), got '" + text + "'");
   return value;
-}
-
-// "4G", "512M", "100K" (powers of 1024) or a plain byte count.
-double parseByteSize(const std::string& text) {
-  const std::string digits = text.empty() ? text : text.substr(0, text.size() - 1);
-  const char unit = text.empty() ? '\0' : char(std::toupper(text.back()));
-  const double scale = unit == 'K'   ? 1024.0
-                       : unit == 'M' ? 1024.0 * 1024
-                       : unit == 'G' ? 1024.0 * 1024 * 1024
-                                     : 0;
-  double value = 0;
-  if (!parseReal(scale > 0 ? digits : text, value) || !(value > 0) || std::isinf(value))
-    throw Error("--memory-budget must be a size > 0 in bytes, or with K, M or G "
-                "(e.g. 4G), got '" +
-                text + "'");
-  return scale > 0 ? value * scale : value;
 }
 
 std::string intervalText(const rips_persistence::Interval& interval) {
@@ -91,9 +73,7 @@ int runRips(const Arguments& args, CommandContext& context) {
   parameters.backend = parseBackend(args.get("--backend", "auto"));
   parameters.cocycles = args.has("--cocycles");
   parameters.boundEveryColumn = frontend::ripsBoundEveryColumnFromEnvironment();
-  parameters.memoryBudget = args.has("--memory-budget")
-                                ? parseByteSize(args.get("--memory-budget"))
-                                : availableHostMemory();
+  parameters.memoryBudget = memoryBudgetOption(args);
   if (!args.has("<FILE>"))
     throw Error("no input FILE given (see 'topogpu rips --help')");
   const std::string path = args.get("<FILE>");

@@ -30,6 +30,8 @@ namespace {
 namespace smsc = morse_smale_complex::simplicial;
 namespace sg = discrete_gradient::simplicial;
 
+constexpr double kMiB = 1024.0 * 1024.0;
+
 template <typename Id> std::string idList(const std::vector<Id>& ids) {
   std::string s = "[";
   for (std::size_t i = 0; i < ids.size(); ++i)
@@ -149,6 +151,18 @@ JsonObject wallCounts(const separatrices2::simplicial::Output& walls) {
   return sep2;
 }
 
+// The -1 labels of the ascending, descending and Morse-Smale (cells) segmentations.
+JsonObject unlabelledVertices(const smsc::Output& output,
+                              const std::vector<SimplexId>& cells) {
+  JsonObject missing;
+  missing.add("ascending", static_cast<long long>(output.unlabelledAscending));
+  missing.add("descending", static_cast<long long>(output.unlabelledDescending));
+  missing.add("morse_smale",
+              static_cast<long long>(std::count_if(cells.begin(), cells.end(),
+                                                   [](SimplexId l) { return l < 0; })));
+  return missing;
+}
+
 } // namespace
 
 int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& context,
@@ -170,6 +184,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
   smsc::Parameters parameters;
   parameters.backend = run.backend;
   parameters.computeSaddleConnections = connectors;
+  parameters.memoryBudget = memoryBudgetOption(args);
   if (args.has("--ascending-through-boundary"))
     parameters.ascendingSegmentation = smsc::AscendingSegmentation::ThroughBoundary;
   const bool separatricesOut = args.has("--separatrices-out");
@@ -239,13 +254,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
   // MorseSmaleManifold ids in use), so backends compare without --details.
   const std::vector<SimplexId> cells =
       smsc::morseSmaleLabels(output.descendingManifold, output.ascendingManifold);
-  JsonObject missing;
-  missing.add("ascending", static_cast<long long>(output.unlabelledAscending));
-  missing.add("descending", static_cast<long long>(output.unlabelledDescending));
-  missing.add("morse_smale",
-              static_cast<long long>(std::count_if(cells.begin(), cells.end(),
-                                                   [](SimplexId l) { return l < 0; })));
-  result.fields.add("unlabelled_vertices", missing);
+  result.fields.add("unlabelled_vertices", unlabelledVertices(output, cells));
   result.fields.add("unlabelled_cells", static_cast<long long>(output.unlabelledCells));
   result.fields.add("ascending_segmentation",
                     parameters.ascendingSegmentation == smsc::AscendingSegmentation::Ttk
@@ -296,6 +305,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
            : "only vertices in no cell") +
       "), " + std::to_string(output.unlabelledDescending) + " vertices (descending), " +
       std::to_string(output.unlabelledCells) + " cells");
+  result.fields.add("host_memory_estimate_mib", output.hostMemoryEstimate / kMiB);
   result.report = output.report;
   addGaleReport(domain, result);
   printResult(context, domain, result);

@@ -23,6 +23,7 @@
 // helpers answer through the triangulation's faces and cofaces (kPairRelations).
 #pragma once
 
+#include "base/HostMemory.h"
 #include "base/ScalarArray.h"
 #include "base/Timer.h"
 #include "base/Types.h"
@@ -32,6 +33,7 @@
 #include "core/common/VertexOrder.h"
 #include "core/discrete_gradient/GridSimplicialForest.h"
 #include "core/discrete_gradient/GridSimplicialLowerStar.h"
+#include "core/discrete_gradient/SimplicialHostMemory.h"
 #include "core/discrete_gradient/SimplicialLowerStar.h"
 #include "triangulation/Relations.h"
 
@@ -42,6 +44,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -67,6 +70,9 @@ struct Parameters {
   Backend backend = Backend::Auto;
   // The vertex order: the front end's (sorted once per field), else its own.
   VertexOrderSource vertexOrder{};
+  // Host memory the run may use, in bytes: a larger estimate (SimplicialHostMemory.h)
+  // is refused before the gradient is allocated.
+  double memoryBudget = std::numeric_limits<double>::infinity();
 };
 
 struct Output {
@@ -80,6 +86,9 @@ struct Output {
   std::array<std::vector<SimplexId>, 4> criticalCells;
   std::array<std::vector<SimplexId>, 4> criticalVertices;
   std::array<SimplexId, 4> counts{}; // n0 n1 n2 n3 (n3 = 0 in 2D)
+  // Host bytes the run needed by its estimate (SimplicialHostMemory.h), with the
+  // critical simplices it found.
+  double hostMemoryEstimate = 0;
   RunReport report;
 
   void clear() { *this = Output(); }
@@ -304,6 +313,10 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   output.simplexCounts = {tri.getNumberOfVertices(), tri.getNumberOfEdges(),
                           tri.getNumberOfTriangles(),
                           dim == 3 ? tri.getNumberOfCells() : SimplexId(0)};
+  const ComplexSize size{dim, output.simplexCounts, scalarTypeSize(values.type)};
+  refuseOverHostMemoryBudget(gradientHostBytes(size, 0), parameters.memoryBudget,
+                             "the simplicial discrete gradient of " + describe(size),
+                             "raise the memory budget or use a smaller field");
   auto cpu = [&] { detail::runCpu(tri, values, parameters, monitor, output, keepOrder); };
   if constexpr (isGridTriangulation<Triangulation>) {
     const Backend resolved = resolveBackend(
@@ -325,8 +338,12 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
     output.report.backend = "cpu";
     cpu();
   }
-  for (int k = 0; k <= dim; ++k)
+  SimplexId critical = 0;
+  for (int k = 0; k <= dim; ++k) {
     output.counts[k] = SimplexId(output.criticalCells[k].size());
+    critical += output.counts[k];
+  }
+  output.hostMemoryEstimate = gradientHostBytes(size, critical);
   if constexpr (CountsNonManifoldFacets<Triangulation>::value) {
     if (tri.getNumberOfNonManifoldFacets() > 0)
       output.report.warnings.push_back(

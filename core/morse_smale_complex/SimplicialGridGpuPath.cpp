@@ -2,6 +2,7 @@
 
 #include "core/common/BackendSelection.h"
 #include "core/common/Fallback.h"
+#include "core/morse_smale_complex/SimplicialHostMemory.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplexGpu.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -160,11 +161,14 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
   if (grid.dims.dimension < 2)
     return false;     // the CPU path says why
   RunReport decision; // the CPU path repeats the decision's warnings
-  const bool connections = connectionsOnDevice(grid, parameters);
+  const bool deviceConnections = connectionsOnDevice(grid, parameters);
   const Backend resolved = resolveBackend(
-      parameters.backend, deviceBytes(grid, values, connections), decision);
+      parameters.backend, deviceBytes(grid, values, deviceConnections), decision);
   if (resolved != Backend::Gpu)
     return false;
+  const sg::ComplexSize size = sg::gridComplexSize(tri.dims(), values);
+  const bool connections = parameters.computeSaddleConnections;
+  refuseOverBudget(size, {}, HostPath::Gpu, connections, true, parameters.memoryBudget);
   tri.precondition(kRequiredRelations);
   bool ran = true;
   runWithFallback(
@@ -176,8 +180,14 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
     return false;
   }
   output.report.backend = output.gradient.report.backend = "gpu";
+  // Again with the critical simplices found, before the host's saddle connections.
+  refuseOverBudget(size, output.gradient.counts, HostPath::Gpu, connections, true,
+                   parameters.memoryBudget);
+  output.hostMemoryEstimate =
+      complexHostBytes(size, output.gradient.counts, HostPath::Gpu, connections);
   monitor.checkAbort();
-  if (parameters.computeSaddleConnections && grid.dims.dimension == 3 && !connections)
+  if (parameters.computeSaddleConnections && grid.dims.dimension == 3 &&
+      !deviceConnections)
     saddleConnections(tri, output.gradient, parameters, output); // with their paths
   countUnlabelled(output);
   monitor.report(1.0);

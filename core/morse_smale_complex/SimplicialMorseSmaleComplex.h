@@ -45,6 +45,7 @@
 #include "core/morse_smale_complex/LocalIndex.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/SimplicialGridGpuPath.h"
+#include "core/morse_smale_complex/SimplicialHostMemory.h"
 #include "core/morse_smale_complex/TtkVertexStar.h"
 
 #include <tbb/enumerable_thread_specific.h>
@@ -75,6 +76,9 @@ struct Parameters {
   bool keepConnectionPaths = false;
   // The vertex order: the front end's (sorted once per field), else its own.
   VertexOrderSource vertexOrder{};
+  // Host memory the run may use, in bytes: a path whose estimate is larger
+  // (SimplicialHostMemory.h) is refused before it allocates.
+  double memoryBudget = std::numeric_limits<double>::infinity();
 };
 
 // A saddle-extremum arc: the saddle's simplex id and the extremum's index (into the
@@ -116,6 +120,9 @@ struct Output {
   // on its steepest ascent (itself at a root).
   std::vector<SimplexId> boundaryFacets, boundaryNext;
   SimplexId unlabelledDescending = 0, unlabelledAscending = 0, unlabelledCells = 0;
+  // Host bytes the path that ran needed by its estimate (SimplicialHostMemory.h), with
+  // the critical simplices found.
+  double hostMemoryEstimate = 0;
   RunReport report;
 };
 
@@ -450,12 +457,19 @@ void saddleConnections(const Triangulation& tri, const sg::Output& g,
   bool overflow = false;
   for (const char o : overflowed)
     overflow = overflow || o != 0;
+  // Reserved, and each 2-saddle's list freed once copied: growing by doubling would
+  // hold up to three times the connections (SimplicialHostMemory.h counts two).
+  std::size_t total = 0;
+  for (const auto& f : found)
+    total += f.size();
+  output.connections.reserve(total);
   for (std::size_t i = 0; i < found.size(); ++i) {
     for (const Connection& c : found[i]) {
       output.connections.push_back(c);
       output.connectionMultiplicitySum = detail::addSaturating(
           output.connectionMultiplicitySum, c.multiplicity, overflow);
     }
+    std::vector<Connection>().swap(found[i]);
     for (auto& p : paths[i])
       output.connectionPaths.push_back(std::move(p));
   }
@@ -463,6 +477,24 @@ void saddleConnections(const Triangulation& tri, const sg::Output& g,
     throwConnectionOverflow();
   output.connectionsComputed = true;
   output.report.timings.emplace_back("saddle connections (cpu)", timer.seconds());
+}
+
+// The simplex counts before the gradient: the grid's from its dims, a mesh's once the
+// relations both stages read are built (the gradient's own check then finds them).
+template <typename Triangulation>
+sg::ComplexSize complexSize(Triangulation& tri, const ScalarArrayView& values) {
+  if constexpr (isGridTriangulation<Triangulation>) {
+    return sg::gridComplexSize(tri.dims(), values);
+  } else {
+    validateVertexField(tri.getNumberOfVertices(), values);
+    tri.precondition(sg::kRequiredRelations | kRequiredRelations);
+    const int dim = tri.getDimension();
+    return {dim,
+            {tri.getNumberOfVertices(), tri.getNumberOfEdges(),
+             tri.getNumberOfTriangles(),
+             dim == 3 ? tri.getNumberOfCells() : SimplexId(0)},
+            scalarTypeSize(values.type)};
+  }
 }
 
 inline void countUnlabelled(Output& output) {
@@ -487,9 +519,20 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
     if (detail::runGridGpuPath(tri, values, parameters, monitor, output, fallback))
       return;
   const Backend backend = fallback.warnings.empty() ? parameters.backend : Backend::Cpu;
-  sg::execute(tri, values, sg::Parameters{backend, parameters.vertexOrder},
+  const bool connections = parameters.computeSaddleConnections;
+  const bool implicitGrid = std::is_same_v<Triangulation, ImplicitTriangulation>;
+  refuseOverBudget(detail::complexSize(tri, values), {}, HostPath::Cpu, connections,
+                   implicitGrid, parameters.memoryBudget);
+  sg::execute(tri, values,
+              sg::Parameters{backend, parameters.vertexOrder, parameters.memoryBudget},
               monitor.stage(0, 0.5), output.gradient, &output.rank);
+  const sg::ComplexSize size{output.gradient.dimension, output.gradient.simplexCounts,
+                             scalarTypeSize(values.type)};
+  refuseOverBudget(size, output.gradient.counts, HostPath::Cpu, connections, implicitGrid,
+                   parameters.memoryBudget);
   output.report = output.gradient.report;
+  output.hostMemoryEstimate =
+      complexHostBytes(size, output.gradient.counts, HostPath::Cpu, connections);
   output.report.warnings.insert(output.report.warnings.begin(), fallback.warnings.begin(),
                                 fallback.warnings.end());
   const sg::Output& g = output.gradient;

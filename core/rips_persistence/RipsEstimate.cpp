@@ -192,17 +192,6 @@ std::string thresholdText(double t) {
 
 } // namespace
 
-std::string byteSize(double bytes) {
-  char text[48];
-  if (bytes >= 1024.0 * 1024 * 1024)
-    std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
-  else if (bytes >= 1024.0 * 1024)
-    std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1024.0 * 1024));
-  else
-    std::snprintf(text, sizeof text, "%.1f KiB", bytes / 1024.0);
-  return text;
-}
-
 std::string simplexCount(const Estimate& estimate, int k) {
   const char* name = simplexName(k);
   return std::string(k <= estimate.exactUpTo ? "" : "at most ") +

@@ -14,6 +14,7 @@
 #include "RipsInput.h"
 #include "RipsPersistence.h"
 
+#include "base/HostMemory.h"
 #include "base/Types.h"
 
 #include <limits>
@@ -76,9 +77,6 @@ std::string describeSimplices(const Estimate& estimate, int upTo);
 
 // "9.98e+09 triangles" (the simplices of dimension k; "at most" when a bound).
 std::string simplexCount(const Estimate& estimate, int k);
-
-// "3.5 GiB", "120.0 MiB".
-std::string byteSize(double bytes);
 
 namespace detail {
 // The estimate at the stored `threshold` with the (stored) enclosing radius known;

@@ -3,6 +3,7 @@
 #include "TopoGPUArrays.h"
 #include "TopoGPUColouring.h"
 #include "TopoGPUFilterRun.h"
+#include "TopoGPUMemoryBudget.h"
 
 #include "base/Timer.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
@@ -256,6 +257,7 @@ void vtkTopoGPUDiscreteGradient::PrintSelf(ostream& os, vtkIndent indent) {
   this->Superclass::PrintSelf(os, indent);
   os << indent << "Complex: " << (this->Complex ? "Simplicial" : "Cubical") << "\n";
   os << indent << "Triangulation: " << this->Triangulation << "\n";
+  os << indent << "MemoryBudget: " << this->MemoryBudget << "\n";
   os << indent << "ComputeGradientGlyphs: " << this->ComputeGradientGlyphs << "\n";
 }
 
@@ -324,6 +326,7 @@ void vtkTopoGPUDiscreteGradient::ComputeSimplicial(topogpu::vtk::FilterRun& run)
   sg::Parameters parameters;
   parameters.backend = run.backend;
   parameters.vertexOrder = run.vertexOrder;
+  parameters.memoryBudget = topogpu::vtk::memoryBudgetBytes(this->MemoryBudget);
   sg::Output result;
   std::vector<CriticalCell> rows;
   vtkDataSet* input = run.input;

@@ -58,6 +58,10 @@ public:
   // producers; an image stored as a mesh runs the simplicial complex. Same output.
   vtkSetClampMacro(Triangulation, int, 0, 3);
   vtkGetMacro(Triangulation, int);
+  // Host memory the simplicial complex may use, in MiB; 0 (the default): the memory
+  // available when the run starts. A run whose estimate is larger is refused with it.
+  vtkSetMacro(MemoryBudget, double);
+  vtkGetMacro(MemoryBudget, double);
   // Port 1: the gradient pairs as lines (TTK's ComputeGradientGlyphs, on by default).
   vtkSetMacro(ComputeGradientGlyphs, bool);
   vtkGetMacro(ComputeGradientGlyphs, bool);
@@ -89,6 +93,7 @@ private:
 #endif
   int Complex = COMPLEX_SIMPLICIAL;
   int Triangulation = 0;
+  double MemoryBudget = 0;
   bool ComputeGradientGlyphs = true;
 
   vtkTopoGPUDiscreteGradient(const vtkTopoGPUDiscreteGradient&) = delete;

@@ -3,6 +3,7 @@
 #include "TopoGPUArrays.h"
 #include "TopoGPUColouring.h"
 #include "TopoGPUFilterRun.h"
+#include "TopoGPUMemoryBudget.h"
 #include "TopoGPUMscPolyData.h"
 
 #include "base/Timer.h"
@@ -243,6 +244,7 @@ void vtkTopoGPUMorseSmaleComplex::PrintSelf(ostream& os, vtkIndent indent) {
     os << indent << name << ": " << on << "\n";
   os << indent << "Complex: " << (this->Complex ? "Simplicial" : "Cubical") << "\n";
   os << indent << "Triangulation: " << this->Triangulation << "\n";
+  os << indent << "MemoryBudget: " << this->MemoryBudget << "\n";
 }
 
 int vtkTopoGPUMorseSmaleComplex::FillOutputPortInformation(int port,
@@ -326,6 +328,7 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
   smsc::Parameters parameters;
   parameters.backend = run.backend;
   parameters.vertexOrder = run.vertexOrder;
+  parameters.memoryBudget = topogpu::vtk::memoryBudgetBytes(this->MemoryBudget);
   parameters.computeSaddleConnections = this->ComputeSaddleConnectors;
   parameters.keepConnectionPaths = this->ComputeSaddleConnectors;
   if (this->AscendingThroughBoundary)

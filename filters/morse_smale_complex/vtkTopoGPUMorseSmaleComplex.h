@@ -80,6 +80,10 @@ public:
    */
   vtkSetClampMacro(Triangulation, int, 0, 3);
   vtkGetMacro(Triangulation, int);
+  // Host memory the simplicial complex may use, in MiB; 0 (the default): the memory
+  // available when the run starts. A run whose estimate is larger is refused with it.
+  vtkSetMacro(MemoryBudget, double);
+  vtkGetMacro(MemoryBudget, double);
 
 protected:
   vtkTopoGPUMorseSmaleComplex();
@@ -120,6 +124,7 @@ private:
   bool AscendingThroughBoundary = false;
   int Complex = COMPLEX_SIMPLICIAL;
   int Triangulation = 0;
+  double MemoryBudget = 0;
   // The 2-separatrices' cell limit; 0: the core's default. Tests lower it with
   // TOPOGPU_SEPARATRICES2_MAX_CELLS, read when the filter is made.
   unsigned long long Separatrices2MaxCells = 0;

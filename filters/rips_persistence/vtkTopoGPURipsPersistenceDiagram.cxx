@@ -5,8 +5,8 @@
 #include "TopoGPUDistributedPiece.h"
 #include "TopoGPUFilterRun.h"
 #include "TopoGPUGatherToRoot.h"
+#include "TopoGPUMemoryBudget.h"
 
-#include "base/HostMemory.h"
 #include "base/Timer.h"
 #include "core/rips_persistence/RipsEstimate.h"
 #include "core/rips_persistence/RipsPersistence.h"
@@ -565,9 +565,7 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
     throw outside("Threads",
                   "between 0 (all cores) and " + std::to_string(rp::kMaxThreads),
                   this->Threads);
-  if (!(this->MemoryBudget >= 0))
-    throw outside("Memory Budget", ">= 0 MiB (0: the available memory)",
-                  this->MemoryBudget);
+  const double memoryBudget = topogpu::vtk::memoryBudgetBytes(this->MemoryBudget);
   topogpu::Timer inputTimer;
   const Cloud cloud = readCloud(run.inputObject, this->InputMode);
   run.report.timings.emplace_back("input", inputTimer.seconds());
@@ -583,8 +581,7 @@ void vtkTopoGPURipsPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
   parameters.backend = run.backend;
   parameters.cocycles = this->ComputeCocycles;
   parameters.boundEveryColumn = topogpu::frontend::ripsBoundEveryColumnFromEnvironment();
-  parameters.memoryBudget = this->MemoryBudget > 0 ? this->MemoryBudget * 1024.0 * 1024.0
-                                                   : topogpu::availableHostMemory();
+  parameters.memoryBudget = memoryBudget;
   // The run's size before it starts: a default threshold whose run would not stay
   // interactive is lowered; an explicit one is kept, with a warning.
   // The bounds only (a pass over the distances): the triangles counted exactly would

@@ -287,6 +287,51 @@ void compareForests(const std::string& name, const Dims& dims,
               report.totalSeconds());
 }
 
+// The host memory budget: under the GPU path's estimate the run is refused, naming it;
+// between that estimate and the CPU path's the GPU runs, and the CPU rerun after a device
+// failure is refused, naming the CPU path.
+void hostBudgets(ImplicitTriangulation& tri, const ScalarArrayView& values,
+                 const smsc::Output& cpu, bool injectFaults, EqualityChecks& checks) {
+  smsc::Parameters parameters;
+  parameters.backend = Backend::Gpu;
+  smsc::Output out;
+  auto refusal = [&](const char* fault) {
+    std::string message;
+    gpu::setInjectedFault(fault, "gpu_equality");
+    try {
+      smsc::execute(tri, values, parameters, Monitor{}, out);
+    } catch (const Error& e) {
+      message = e.what();
+    }
+    gpu::setInjectedFault("", "");
+    return message;
+  };
+  parameters.memoryBudget = 1;
+  std::string message = refusal("");
+  checks.expect(message.find("(GPU path)") != std::string::npos &&
+                    message.find("more than the memory budget of") != std::string::npos,
+                "simplicial msc under a 1-byte host budget: '" + message + "'");
+  const sg::ComplexSize size = sg::gridComplexSize(tri.dims(), values);
+  const double gpuBytes =
+      smsc::complexHostBytes(size, cpu.gradient.counts, smsc::HostPath::Gpu, true);
+  const double cpuBytes = smsc::complexHostBytes(size, {}, smsc::HostPath::Cpu, true);
+  if (!(gpuBytes < cpuBytes))
+    return;
+  parameters.memoryBudget = (gpuBytes + cpuBytes) / 2;
+  message = refusal("");
+  checks.expect(message.empty() && out.report.backend == "gpu" && sameComplex(cpu, out),
+                "simplicial msc between the GPU and CPU estimates: the GPU does not run "
+                "it ('" +
+                    message + "')");
+  if (!injectFaults)
+    return;
+  message = refusal("labels");
+  checks.expect(message.find("(CPU path)") != std::string::npos,
+                "simplicial msc, CPU rerun over the host budget after a device failure: "
+                "not refused ('" +
+                    message + "')");
+}
+
 // The Morse-Smale complex's device path: a failure after each of stages and a 1-byte
 // budget give the CPU's complex (the gradient too on the CPU) with a warning. With
 // keepPaths the saddle connections are traced on the CPU; without, they are counted on
@@ -327,6 +372,9 @@ void complexFallbacks(ImplicitTriangulation& tri, const ScalarArrayView& values,
                     " connection paths within a 1-byte budget: no CPU run with a "
                     "warning (" +
                     firstWarning(out.report) + ")");
+  // The host budgets with the connections on the device (no paths, as hostBudgets asks).
+  if (!keepPaths)
+    hostBudgets(tri, values, cpu, !stages.empty(), checks);
 }
 
 // A failure injected after a stage's allocation, and a budget too small for the run:
