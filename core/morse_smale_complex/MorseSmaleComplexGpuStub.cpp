@@ -30,7 +30,8 @@ void computeSimplicialGridLabels(const discrete_gradient::simplicial::GridSimpli
                                  const ScalarArrayView&, const Monitor&,
                                  const SimplicialGridBoundaryHooks&, bool,
                                  SimplicialGradientArrays&, std::vector<SimplexId>&,
-                                 SimplicialGridLabels&, RunReport&) {
+                                 SimplicialGridLabels&, RunReport&,
+                                 SimplicialGridConnections*) {
   throwNoCuda("simplicial morse-smale complex");
 }
 

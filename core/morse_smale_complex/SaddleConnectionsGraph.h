@@ -54,4 +54,22 @@ TOPOGPU_HD int successors(const cubical::Grid& g, const std::uint8_t* gradient,
   return count;
 }
 
+// The cubical graph as the device pipeline reads it (SaddleConnectionsDevice.cuh; the
+// simplicial one is SimplicialSaddleGraph.h): refined ids are unique across dimensions,
+// so a node is its cell's id, and a 2-saddle is a node whose byte is critical.
+struct CubicalGridGraph {
+  static constexpr int kMaxOutDegree = graph::kMaxOutDegree;
+  cubical::Grid grid;
+  const std::uint8_t* gradient;
+
+  TOPOGPU_HD SimplexId markedNodes() const { return cubical::cellCount(grid); }
+  TOPOGPU_HD bool isCritical(SimplexId node) const {
+    return gradient[node] == cubical::kCritical;
+  }
+  TOPOGPU_HD SimplexId cellId(SimplexId node) const { return node; }
+  TOPOGPU_HD int successors(SimplexId edge, SimplexId out[kMaxOutDegree]) const {
+    return graph::successors(grid, gradient, edge, out);
+  }
+};
+
 } // namespace topogpu::saddle_connections::graph

@@ -13,18 +13,35 @@ namespace topogpu::morse_smale_complex::simplicial::detail {
 
 namespace {
 
+// The saddle connections run on the device (3D, counts only: the paths are traced on
+// the host; the device counts saturate, so the parity mode, which cannot overflow, stays
+// on the host too).
+bool connectionsOnDevice(const sg::GridSimplices& grid, const Parameters& parameters) {
+  return parameters.computeSaddleConnections && !parameters.keepConnectionPaths &&
+         !parameters.connectionParity && grid.dims.dimension == 3;
+}
+
 // The gradient's device memory, then the forests (with pointer jumping's copy) and
-// the labels beside the gradient's bytes and the order.
-std::size_t deviceBytes(const sg::GridSimplices& grid, const ScalarArrayView& values) {
+// the labels beside the gradient's bytes and the order; then the saddle connections
+// beside what is left of them (the order, the minima, the cells' and vertices' labels):
+// one reach mark per edge and, as the cubical complex's estimate, frontier slots for a
+// third of the edges.
+std::size_t deviceBytes(const sg::GridSimplices& grid, const ScalarArrayView& values,
+                        bool connections) {
   const std::size_t n = std::size_t(sg::simplexCount(grid, 0)),
-                    cells = std::size_t(sg::simplexCount(grid, grid.dims.dimension));
+                    cells = std::size_t(sg::simplexCount(grid, grid.dims.dimension)),
+                    edges = std::size_t(sg::simplexCount(grid, 1));
   std::size_t simplices = 0;
   for (int d = 0; d <= grid.dims.dimension; ++d)
     simplices += std::size_t(sg::simplexCount(grid, d));
   const std::size_t labels = n * 2 * sizeof(SimplexId) + simplices +
                              cells * (2 * sizeof(SimplexId) + sizeof(std::int32_t)) +
                              n * sizeof(std::int32_t);
-  return std::max(sg::detail::gridDeviceBytes(grid.dims, values), labels);
+  const std::size_t saddles = connections ? n * 2 * sizeof(SimplexId) + simplices +
+                                                (cells + n) * sizeof(std::int32_t) +
+                                                edges + edges / 3 * 6 * sizeof(SimplexId)
+                                          : std::size_t(0);
+  return std::max({sg::detail::gridDeviceBytes(grid.dims, values), labels, saddles});
 }
 
 // The arcs of one saddle from its path ends (-1: none), equal ends merged.
@@ -65,6 +82,23 @@ void labelRoots(ImplicitTriangulation& tri, int top,
   morse_smale_complex::detail::checkLabelRange(SimplexId(output.maxima.size()), "maxima");
 }
 
+// The device's connections as the CPU's (saddleConnections), with its overflow Error.
+void takeConnections(const gpu::SimplicialGridConnections& found, Output& output) {
+  if (found.overflow)
+    throwConnectionOverflow();
+  output.connections.resize(found.arcs.size());
+  bool overflow = false;
+  for (std::size_t i = 0; i < found.arcs.size(); ++i) {
+    const saddle_connections::Arc& a = found.arcs[i];
+    output.connections[i] = {a.saddle1, a.saddle2, a.multiplicity};
+    output.connectionMultiplicitySum =
+        addSaturating(output.connectionMultiplicitySum, a.multiplicity, overflow);
+  }
+  if (overflow)
+    throwConnectionOverflow();
+  output.connectionsComputed = true;
+}
+
 void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
                  const sg::GridSimplices& grid, const Parameters& parameters,
                  const Monitor& monitor, Output& output) {
@@ -92,8 +126,11 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
     output.report.timings.emplace_back("boundary maxima (cpu)", timer.seconds());
   };
   const bool ttkRule = parameters.ascendingSegmentation == AscendingSegmentation::Ttk;
+  const bool connections = connectionsOnDevice(grid, parameters);
+  gpu::SimplicialGridConnections found;
   gpu::computeSimplicialGridLabels(grid, values, monitor.stage(0, 0.85), hooks, ttkRule,
-                                   arrays, output.rank, labels, output.report);
+                                   arrays, output.rank, labels, output.report,
+                                   connections ? &found : nullptr);
   g.gradient = std::move(arrays.gradient);
   g.criticalCells = std::move(arrays.criticalCells);
   g.criticalVertices = std::move(arrays.criticalVertices);
@@ -111,6 +148,8 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
   for (std::size_t i = 0; i < g.criticalCells[top - 1].size(); ++i)
     appendArcs(g.criticalCells[top - 1][i], labels.facetSaddleEnds[2 * i],
                labels.facetSaddleEnds[2 * i + 1], output.saddleMaximum);
+  if (connections)
+    takeConnections(found, output);
 }
 
 } // namespace
@@ -123,8 +162,9 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
   if (grid.dims.dimension < 2)
     return false;     // the CPU path says why
   RunReport decision; // the CPU path repeats the decision's warnings
-  const Backend resolved =
-      resolveBackend(parameters.backend, deviceBytes(grid, values), decision);
+  const bool deviceConnections = connectionsOnDevice(grid, parameters);
+  const Backend resolved = resolveBackend(
+      parameters.backend, deviceBytes(grid, values, deviceConnections), decision);
   if (resolved != Backend::Gpu)
     return false;
   const sg::ComplexSize size = sg::gridComplexSize(tri.dims(), values);
@@ -147,8 +187,9 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
   output.hostMemoryEstimate =
       complexHostBytes(size, output.gradient.counts, HostPath::Gpu, connections);
   monitor.checkAbort();
-  if (parameters.computeSaddleConnections && grid.dims.dimension == 3)
-    saddleConnections(tri, output.gradient, parameters, output);
+  if (parameters.computeSaddleConnections && grid.dims.dimension == 3 &&
+      !deviceConnections)
+    saddleConnections(tri, output.gradient, parameters, output); // with their paths
   countUnlabelled(output);
   monitor.report(1.0);
   return true;

@@ -1,7 +1,8 @@
 // The simplicial Morse-Smale complex of an implicit grid on the device: the gradient,
-// both V-path forests, the manifold labels and the saddle-extremum arcs run there
-// (gpu::computeSimplicialGridLabels), the boundary forest of the ascending paths that
-// leave the grid and the saddle connections on the host; the output is the CPU path's,
+// both V-path forests, the manifold labels, the saddle-extremum arcs and the saddle
+// connections run there (gpu::computeSimplicialGridLabels), the boundary forest of the
+// ascending paths that leave the grid on the host, and the connections too when their
+// paths are asked for (Parameters::keepConnectionPaths); the output is the CPU path's,
 // field for field.
 #pragma once
 

@@ -241,8 +241,14 @@ struct WallScratch {
   LocalIndex localOf; // triangle id -> index in the wall
   std::vector<SimplexId> triangles, parent, successorOffsets, successors, inDegree, order;
   std::vector<std::uint64_t> paths;
+  std::vector<char> saturated; // more than 2^64 - 1 paths reach the triangle
   std::vector<std::pair<SimplexId, SimplexId>> hits; // (1-saddle, wall triangle)
 };
+
+// The Error of a connection count beyond 2^64 - 1 (the CPU and the device path).
+[[noreturn]] inline void throwConnectionOverflow() {
+  throw Error("saddle connections: more than 2^64 - 1 V-paths between saddles");
+}
 
 inline std::uint64_t addSaturating(std::uint64_t a, std::uint64_t b, bool& overflow) {
   if (a > std::numeric_limits<std::uint64_t>::max() - b) {
@@ -254,7 +260,9 @@ inline std::uint64_t addSaturating(std::uint64_t a, std::uint64_t b, bool& overf
 
 // The V-paths down the descending wall of 2-saddle s2: its triangles (a DAG: triangle t
 // -> the triangle paired with each of t's edges but t's own), counted in topological
-// order; each 1-saddle reached gets the sum of its wall triangles' path counts.
+// order; each 1-saddle reached gets the sum of its wall triangles' path counts. A count
+// past 2^64 - 1 is an overflow only where it reaches a 1-saddle (the device pipeline
+// counts the paths from the 1-saddles, so it never sees the others).
 template <typename Triangulation>
 void wallConnections(const Triangulation& tri, const sg::Output& g, SimplexId s2,
                      bool keepPaths, bool parity, WallScratch& w,
@@ -297,6 +305,7 @@ void wallConnections(const Triangulation& tri, const sg::Output& g, SimplexId s2
   for (const SimplexId s : w.successors)
     ++w.inDegree[s];
   w.paths.assign(n, 0);
+  w.saturated.assign(n, 0);
   w.paths[0] = 1;
   w.order.clear();
   w.order.push_back(0);
@@ -304,8 +313,13 @@ void wallConnections(const Triangulation& tri, const sg::Output& g, SimplexId s2
     const SimplexId i = w.order[head];
     for (SimplexId k = w.successorOffsets[i]; k < w.successorOffsets[i + 1]; ++k) {
       const SimplexId j = w.successors[k];
-      w.paths[j] = parity ? w.paths[j] ^ w.paths[i]
-                          : addSaturating(w.paths[j], w.paths[i], overflow);
+      if (parity) {
+        w.paths[j] ^= w.paths[i];
+      } else {
+        bool saturated = w.saturated[i] != 0;
+        w.paths[j] = addSaturating(w.paths[j], w.paths[i], saturated);
+        w.saturated[j] = char(w.saturated[j] || saturated);
+      }
       if (--w.inDegree[j] == 0)
         w.order.push_back(j);
     }
@@ -318,10 +332,14 @@ void wallConnections(const Triangulation& tri, const sg::Output& g, SimplexId s2
   for (std::size_t k = 0; k < hits.size();) {
     Connection c{hits[k].first, s2, 0};
     std::size_t end = k;
-    for (; end < hits.size() && hits[end].first == c.saddle1; ++end)
-      c.multiplicity =
-          parity ? c.multiplicity ^ w.paths[hits[end].second]
-                 : addSaturating(c.multiplicity, w.paths[hits[end].second], overflow);
+    for (; end < hits.size() && hits[end].first == c.saddle1; ++end) {
+      if (parity) {
+        c.multiplicity ^= w.paths[hits[end].second];
+        continue;
+      }
+      overflow = overflow || w.saturated[hits[end].second] != 0;
+      c.multiplicity = addSaturating(c.multiplicity, w.paths[hits[end].second], overflow);
+    }
     if (c.multiplicity > 0) {
       found.push_back(c);
       if (keepPaths) {
@@ -469,7 +487,7 @@ void saddleConnections(const Triangulation& tri, const sg::Output& g,
       output.connectionPaths.push_back(std::move(p));
   }
   if (overflow)
-    throw Error("saddle connections: more than 2^64 - 1 V-paths between saddles");
+    throwConnectionOverflow();
   output.connectionsComputed = true;
   output.report.timings.emplace_back("saddle connections (cpu)", timer.seconds());
 }

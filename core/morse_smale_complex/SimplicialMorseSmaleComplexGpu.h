@@ -4,6 +4,7 @@
 
 #include "base/ScalarArray.h"
 #include "core/discrete_gradient/DiscreteGradientGpu.h"
+#include "core/morse_smale_complex/SaddleConnections.h"
 
 #include <cstdint>
 #include <functional>
@@ -61,14 +62,26 @@ struct SimplicialGridBoundaryHooks {
       label;
 };
 
+// The 1-saddle to 2-saddle connections of a 3D grid's gradient, counted on the device
+// by the cubical complex's pipeline (docs/saddle-connections.md) on the simplicial DAG
+// (SimplicialSaddleGraph.h): arcs as (edge id, triangle id, number of V-paths), by
+// 2-saddle then 1-saddle id (simplicial::execute's order). overflow: some pair has more
+// than 2^64 - 1 V-paths (arcs then empty).
+struct SimplicialGridConnections {
+  std::vector<saddle_connections::Arc> arcs;
+  bool overflow = false;
+};
+
 // The gradient (into gradient, order) as computeSimplicialGridForests, then the forests,
-// labels and arc ends on the device, downloading only the results. Progress 0..1.
-// Throws GpuError on a CUDA failure, Error on a corrupt gradient, Aborted on abort.
+// labels and arc ends on the device, downloading only the results; with connections
+// (3D grids), the saddle connections too, on the gradient still on the device. Progress
+// 0..1. Throws GpuError on a CUDA failure, Error on a corrupt gradient, Aborted on abort.
 void computeSimplicialGridLabels(const discrete_gradient::simplicial::GridSimplices& grid,
                                  const ScalarArrayView& values, const Monitor& monitor,
                                  const SimplicialGridBoundaryHooks& hooks, bool ttkRule,
                                  SimplicialGradientArrays& gradient,
                                  std::vector<SimplexId>& order,
-                                 SimplicialGridLabels& labels, RunReport& report);
+                                 SimplicialGridLabels& labels, RunReport& report,
+                                 SimplicialGridConnections* connections = nullptr);
 
 } // namespace topogpu::gpu

@@ -8,6 +8,7 @@
 #include "cuda/common/HostCopy.h"
 #include "cuda/discrete_gradient/SimplicialGradientDevice.cuh"
 #include "cuda/morse_smale_complex/PointerJumpingDevice.cuh"
+#include "cuda/morse_smale_complex/SaddleConnectionsDevice.cuh"
 
 #include <thrust/binary_search.h>
 #include <thrust/device_vector.h>
@@ -351,7 +352,8 @@ void computeSimplicialGridLabels(const sg::GridSimplices& grid,
                                  const SimplicialGridBoundaryHooks& hooks, bool ttkRule,
                                  SimplicialGradientArrays& out,
                                  std::vector<SimplexId>& order,
-                                 SimplicialGridLabels& labels, RunReport& report) {
+                                 SimplicialGridLabels& labels, RunReport& report,
+                                 SimplicialGridConnections* connections) {
   translateCudaFailures("simplicial morse-smale complex", [&] {
     thrust::device_vector<SimplexId> rank;
     DeviceSimplicialGradient gradient;
@@ -392,6 +394,11 @@ void computeSimplicialGridLabels(const sg::GridSimplices& grid,
     report.timings.emplace_back("labels and arcs (gpu)", timer.seconds() - hostSeconds);
     monitor.report(0.8);
     monitor.checkAbort();
+
+    if (connections != nullptr) // before downloadGradient frees the bytes
+      simplicialSaddleConnectionsOnDevice(
+          grid, raw(gradient.bytes[1]), raw(gradient.bytes[2]), out.criticalCells[1],
+          out.criticalCells[2], monitor.stage(0.8, 0.9), *connections, report);
 
     timer.reset();
     download(minimumOf, labels.minimumOf);

@@ -5,9 +5,12 @@
 // vertex, the root or boundary exit of every top cell) and the Morse-Smale complex built
 // on the GPU's gradient (labels, maxima, arcs, saddle connections). The CPU's critical
 // cells satisfy Euler's relation on a box (n0 - n1 + n2 - n3 = 1), counted independently
-// of the pairing. A CUDA failure mid-run and a too-small device budget fall back to the
-// CPU's result with a warning. The persistence diagram read off the device's complex is
-// the CPU's, row for row.
+// of the pairing. The saddle connections counted on the device (counts only; the CPU
+// traces them when their paths are asked for) equal the CPU's walls on every volume and
+// synthetic field, 2D (none) included. A CUDA failure mid-run (the saddle connections'
+// stages too) and a too-small device budget fall back to the CPU's result with a
+// warning. The persistence diagram read off the device's complex is the CPU's, row for
+// row.
 #include "tests/gpu/SimplicialEquality.h"
 
 #include "base/ScalarArray.h"
@@ -148,12 +151,8 @@ bool sameArcs(const std::vector<smsc::Arc>& a, const std::vector<smsc::Arc>& b) 
                     });
 }
 
-bool sameComplex(const smsc::Output& a, const smsc::Output& b) {
-  const bool maxima =
-      std::equal(a.maxima.begin(), a.maxima.end(), b.maxima.begin(), b.maxima.end(),
-                 [](const smsc::Extremum& x, const smsc::Extremum& y) {
-                   return x.dimension == y.dimension && x.id == y.id;
-                 });
+// The connections in order with their multiplicities, their paths and sum.
+bool sameConnections(const smsc::Output& a, const smsc::Output& b) {
   const bool connections = std::equal(
       a.connections.begin(), a.connections.end(), b.connections.begin(),
       b.connections.end(), [](const smsc::Connection& x, const smsc::Connection& y) {
@@ -162,9 +161,19 @@ bool sameComplex(const smsc::Output& a, const smsc::Output& b) {
       });
   const bool paths = std::equal(a.connectionPaths.begin(), a.connectionPaths.end(),
                                 b.connectionPaths.begin(), b.connectionPaths.end());
+  return connections && paths && a.connectionsComputed == b.connectionsComputed &&
+         a.connectionMultiplicitySum == b.connectionMultiplicitySum;
+}
+
+bool sameComplex(const smsc::Output& a, const smsc::Output& b) {
+  const bool maxima =
+      std::equal(a.maxima.begin(), a.maxima.end(), b.maxima.begin(), b.maxima.end(),
+                 [](const smsc::Extremum& x, const smsc::Extremum& y) {
+                   return x.dimension == y.dimension && x.id == y.id;
+                 });
   return sameGradient(a.gradient, b.gradient) && a.rank == b.rank && maxima &&
-         connections && paths && a.connectionsComputed == b.connectionsComputed &&
-         a.boundaryFacets == b.boundaryFacets && a.boundaryNext == b.boundaryNext &&
+         sameConnections(a, b) && a.boundaryFacets == b.boundaryFacets &&
+         a.boundaryNext == b.boundaryNext &&
          a.unlabelledDescending == b.unlabelledDescending &&
          a.unlabelledAscending == b.unlabelledAscending &&
          a.unlabelledCells == b.unlabelledCells &&
@@ -173,8 +182,45 @@ bool sameComplex(const smsc::Output& a, const smsc::Output& b) {
          a.cellAscendingManifold == b.cellAscendingManifold &&
          sameArcs(a.saddle1Minimum, b.saddle1Minimum) &&
          sameArcs(a.saddleMaximum, b.saddleMaximum) &&
-         a.boundaryMaxima == b.boundaryMaxima &&
-         a.connectionMultiplicitySum == b.connectionMultiplicitySum;
+         a.boundaryMaxima == b.boundaryMaxima;
+}
+
+double timingOf(const RunReport& report, const std::string& stage) {
+  for (const auto& [name, seconds] : report.timings)
+    if (name == stage)
+      return seconds;
+  return -1;
+}
+
+// The saddle connections counted on the device (no paths asked) against the CPU's walls
+// (simplicial::detail::saddleConnections) on the GPU's gradient, which compareGradient
+// holds equal to the CPU's: the same pairs in the same order (2-saddle, then 1-saddle),
+// multiplicities and sum; the stage reported as the GPU's, none in 2D.
+void compareConnections(const std::string& name, const Dims& dims,
+                        const ScalarArrayView& values, EqualityChecks& checks) {
+  ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+  smsc::Parameters parameters;
+  parameters.backend = Backend::Gpu;
+  smsc::Output gpu, cpu;
+  smsc::execute(tri, values, parameters, Monitor{}, gpu);
+  const bool volume = gpu.gradient.dimension == 3;
+  const double gpuSeconds = timingOf(gpu.report, "saddle connections (gpu)");
+  checks.expect(gpu.report.backend == "gpu" && (gpuSeconds >= 0) == volume &&
+                    timingOf(gpu.report, "saddle connections (cpu)") < 0,
+                name + ": saddle connections did not run on the device in 3D only (" +
+                    firstWarning(gpu.report) + ")");
+  if (volume) {
+    tri.precondition(smsc::kRequiredRelations);
+    smsc::detail::saddleConnections(tri, gpu.gradient, parameters, cpu);
+  }
+  checks.expect(
+      sameConnections(cpu, gpu),
+      name + ": saddle connections differ: " + std::to_string(cpu.connections.size()) +
+          " on the CPU, " + std::to_string(gpu.connections.size()) + " on the GPU");
+  std::printf("  %-40s saddle connections: %zu, %llu V-paths | cpu %.4f s gpu %.4f s\n",
+              name.c_str(), cpu.connections.size(),
+              (unsigned long long)cpu.connectionMultiplicitySum,
+              timingOf(cpu.report, "saddle connections (cpu)"), gpuSeconds);
 }
 
 // Both AscendingManifold rules (TTK's, the default, and through the boundary): every
@@ -288,24 +334,26 @@ void hostBudgets(ImplicitTriangulation& tri, const ScalarArrayView& values,
                     message + "')");
 }
 
-// The Morse-Smale complex's device path: a failure after each of its stages and a
-// 1-byte budget give the CPU's complex (the gradient too on the CPU) with a warning.
+// The Morse-Smale complex's device path: a failure after each of stages and a 1-byte
+// budget give the CPU's complex (the gradient too on the CPU) with a warning. With
+// keepPaths the saddle connections are traced on the CPU; without, they are counted on
+// the device, and their stages are among those that can fail.
 void complexFallbacks(ImplicitTriangulation& tri, const ScalarArrayView& values,
-                      bool injectFaults, EqualityChecks& checks) {
+                      bool keepPaths, const std::vector<const char*>& stages,
+                      EqualityChecks& checks) {
   smsc::Parameters parameters;
   parameters.backend = Backend::Cpu;
-  parameters.keepConnectionPaths = true;
+  parameters.keepConnectionPaths = keepPaths;
   smsc::Output cpu, out;
   smsc::execute(tri, values, parameters, Monitor{}, cpu);
+  checks.expect(!cpu.connections.empty(),
+                "complex fallbacks: a field with no connection");
   parameters.backend = Backend::Gpu;
   smsc::execute(tri, values, parameters, Monitor{}, out);
   checks.expect(out.report.backend == "gpu" && sameComplex(cpu, out),
-                "simplicial msc with connection paths: GPU differs from the CPU or did "
-                "not run (" +
+                std::string("simplicial msc ") + (keepPaths ? "with" : "without") +
+                    " connection paths: GPU differs from the CPU or did not run (" +
                     firstWarning(out.report) + ")");
-  const std::vector<const char*> stages =
-      injectFaults ? std::vector<const char*>{"gradient", "forests", "labels", "download"}
-                   : std::vector<const char*>{};
   for (const char* stage : stages) {
     gpu::setInjectedFault(stage, "gpu_equality");
     smsc::execute(tri, values, parameters, Monitor{}, out);
@@ -322,9 +370,13 @@ void complexFallbacks(ImplicitTriangulation& tri, const ScalarArrayView& values,
   checks.expect(out.report.backend == "cpu" &&
                     out.report.hasWarning(WarningCode::GpuMemoryInsufficient) &&
                     sameComplex(cpu, out),
-                "simplicial msc within a 1-byte budget: no CPU run with a warning (" +
+                std::string("simplicial msc ") + (keepPaths ? "with" : "without") +
+                    " connection paths within a 1-byte budget: no CPU run with a "
+                    "warning (" +
                     firstWarning(out.report) + ")");
-  hostBudgets(tri, values, cpu, injectFaults, checks);
+  // The host budgets with the connections on the device (no paths, as hostBudgets asks).
+  if (!keepPaths)
+    hostBudgets(tri, values, cpu, !stages.empty(), checks);
 }
 
 // A failure injected after a stage's allocation, and a budget too small for the run:
@@ -348,7 +400,16 @@ void fallbacks(const Dims& dims, const ScalarArrayView& values, bool injectFault
         std::string("simplicial gradient, fault in '") + stage +
             "': no CPU rerun with a warning (" + firstWarning(out.report) + ")");
   }
-  complexFallbacks(tri, values, injectFaults, checks);
+  using Stages = std::vector<const char*>;
+  complexFallbacks(tri, values, true,
+                   injectFaults ? Stages{"gradient", "forests", "labels", "download"}
+                                : Stages{},
+                   checks);
+  complexFallbacks(tri, values, false,
+                   injectFaults ? Stages{"saddle reachability", "saddle DAG minor",
+                                         "saddle path counting", "saddle connections"}
+                                : Stages{},
+                   checks);
   setDeviceMemoryBudgetCap(DeviceMemoryBudgetCap{1, "gpu_equality"});
   sg::execute(tri, values, {Backend::Gpu}, Monitor{}, out);
   setDeviceMemoryBudgetCap(std::nullopt);
@@ -416,6 +477,9 @@ void syntheticFields(bool hostOnly, bool injectFaults, EqualityChecks& checks) {
     if (!hostOnly) {
       compareForests(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), checks);
       compareForests(tagOf("noise float32", dims), dims, viewOf(noise), checks);
+      compareConnections(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), checks);
+      compareConnections(tagOf("noise float32", dims), dims, viewOf(noise), checks);
+      compareConnections(tagOf("constant float32", dims), dims, viewOf(constant), checks);
     }
     if (!hostOnly && n <= 200000) {
       compareComplex(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), checks);
@@ -437,6 +501,7 @@ void realVolumes(const std::string& folder, bool hostOnly, EqualityChecks& check
     if (hostOnly)
       return;
     compareForests(name, dims, values, checks);
+    compareConnections(name, dims, values, checks);
     // The complex's CPU stages take minutes on the largest volumes.
     if (dims[0] * dims[1] * dims[2] <= 300000) {
       compareComplex(name, dims, values, checks);
