@@ -21,7 +21,7 @@ bool connectionsOnDevice(const sg::GridSimplices& grid, const Parameters& parame
          !parameters.connectionParity && grid.dims.dimension == 3;
 }
 
-// The gradient's device memory, then the forests (with pointer jumping's copy) and
+// The gradient's device memory, then the forests (pointer jumping in place) and
 // the labels beside the gradient's bytes and the order; then the saddle connections
 // beside what is left of them (the order, the minima, the cells' and vertices' labels):
 // one reach mark per edge and, as the cubical complex's estimate, frontier slots for a
@@ -35,7 +35,7 @@ std::size_t deviceBytes(const sg::GridSimplices& grid, const ScalarArrayView& va
   for (int d = 0; d <= grid.dims.dimension; ++d)
     simplices += std::size_t(sg::simplexCount(grid, d));
   const std::size_t labels = n * 2 * sizeof(SimplexId) + simplices +
-                             cells * (2 * sizeof(SimplexId) + sizeof(std::int32_t)) +
+                             cells * (sizeof(SimplexId) + sizeof(std::int32_t)) +
                              n * sizeof(std::int32_t);
   const std::size_t saddles = connections ? n * 2 * sizeof(SimplexId) + simplices +
                                                 (cells + n) * sizeof(std::int32_t) +

@@ -53,18 +53,22 @@ __global__ void topCellSuccessorKernel(cubical::Grid grid, SimplexId n,
     root[t] = cubical::topCellSuccessor(grid, gradient, t);
 }
 
-// One pointer-jumping round (double buffered, as the CPU's): negative entries are
-// terminal; *changed is set when any entry moved.
-__global__ void jumpKernel(SimplexId n, const SimplexId* root, SimplexId* next,
-                           int* changed) {
+// One pointer-jumping round, in place: negative entries are terminal; *changed is set
+// when any entry moved. A concurrent write to root[p] stores an ancestor of p, so every
+// entry read is still an ancestor of i and the roots reached do not depend on the
+// schedule; in place saves the second array (half the forest's memory on large grids).
+__global__ void jumpKernel(SimplexId n, SimplexId* root, int* changed) {
   const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   const SimplexId p = root[i];
-  const SimplexId q = p >= 0 ? root[p] : p;
-  next[i] = q;
-  if (q != p)
+  if (p < 0)
+    return;
+  const SimplexId q = root[p];
+  if (q != p) {
+    root[i] = q;
     *changed = 1;
+  }
 }
 
 } // namespace
@@ -73,15 +77,12 @@ void pointerJump(thrust::device_vector<SimplexId>& root, const Monitor& monitor)
   const SimplexId n = SimplexId(root.size());
   if (n == 0)
     return;
-  thrust::device_vector<SimplexId> next(root.size());
   thrust::device_vector<int> changed(1);
   for (;;) {
     changed[0] = 0;
     jumpKernel<<<blocksFor(n), kBlock>>>(n, thrust::raw_pointer_cast(root.data()),
-                                         thrust::raw_pointer_cast(next.data()),
                                          thrust::raw_pointer_cast(changed.data()));
     cudaCheck(cudaGetLastError(), "pointer jumping");
-    root.swap(next);
     monitor.checkAbort();
     if (changed[0] == 0)
       return;

@@ -296,7 +296,7 @@ Walked walk(const DiamondChain& chain) {
   Walked w;
   smsc::detail::WallScratch scratch;
   std::vector<std::vector<sg::Cell>> paths;
-  smsc::detail::wallConnections(chain.tri, chain.g, chain.saddle2, false, scratch,
+  smsc::detail::wallConnections(chain.tri, chain.g, chain.saddle2, false, false, scratch,
                                 w.found, paths, w.overflow);
   return w;
 }
