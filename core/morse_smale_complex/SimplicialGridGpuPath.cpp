@@ -101,7 +101,7 @@ void takeConnections(const gpu::SimplicialGridConnections& found, Output& output
 
 void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
                  const sg::GridSimplices& grid, const Parameters& parameters,
-                 const Monitor& monitor, Output& output) {
+                 bool connections, const Monitor& monitor, Output& output) {
   sg::Output& g = output.gradient;
   const int top = grid.dims.dimension;
   g.dimension = top;
@@ -126,7 +126,6 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
     output.report.timings.emplace_back("boundary maxima (cpu)", timer.seconds());
   };
   const bool ttkRule = parameters.ascendingSegmentation == AscendingSegmentation::Ttk;
-  const bool connections = connectionsOnDevice(grid, parameters);
   gpu::SimplicialGridConnections found;
   gpu::computeSimplicialGridLabels(grid, values, monitor.stage(0, 0.85), hooks, ttkRule,
                                    arrays, output.rank, labels, output.report,
@@ -162,9 +161,24 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
   if (grid.dims.dimension < 2)
     return false;     // the CPU path says why
   RunReport decision; // the CPU path repeats the decision's warnings
-  const bool deviceConnections = connectionsOnDevice(grid, parameters);
-  const Backend resolved = resolveBackend(
+  bool deviceConnections = connectionsOnDevice(grid, parameters);
+  Backend resolved = resolveBackend(
       parameters.backend, deviceBytes(grid, values, deviceConnections), decision);
+  RunReport withoutConnections;
+  std::vector<Warning> warnings;
+  if (resolved != Backend::Gpu && deviceConnections &&
+      resolveBackend(parameters.backend, deviceBytes(grid, values, false),
+                     withoutConnections) == Backend::Gpu) {
+    // Only the saddle connections' frontiers do not fit: the rest stays on the device
+    // and the connections walk their walls on the host, as with their paths.
+    deviceConnections = false;
+    resolved = Backend::Gpu;
+    warnings.push_back(
+        {WarningCode::GpuMemoryInsufficient,
+         "the saddle connections need about " +
+             std::to_string(deviceBytes(grid, values, true) >> 30) +
+             " GiB of GPU memory, more than is free; they run on the CPU"});
+  }
   if (resolved != Backend::Gpu)
     return false;
   const sg::ComplexSize size = sg::gridComplexSize(tri.dims(), values);
@@ -174,13 +188,17 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
   bool ran = true;
   runWithFallback(
       resolved, "simplicial Morse-Smale complex", fallback,
-      [&] { runOnDevice(tri, values, grid, parameters, monitor, output); },
+      [&] {
+        runOnDevice(tri, values, grid, parameters, deviceConnections, monitor, output);
+      },
       [&] { ran = false; });
   if (!ran) {
     output = Output();
     return false;
   }
   output.report.backend = output.gradient.report.backend = "gpu";
+  output.report.warnings.insert(output.report.warnings.begin(), warnings.begin(),
+                                warnings.end());
   // Again with the critical simplices found, before the host's saddle connections.
   refuseOverBudget(size, output.gradient.counts, HostPath::Gpu, connections, true,
                    parameters.memoryBudget);
