@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <vector>
 
 namespace topogpu::persistence_diagram {
@@ -33,6 +34,9 @@ struct Parameters {
   // boundary expansion (SaddleBoundaryExpansion.h): the same pairs, slower; a
   // cross-check.
   bool saddleConnections = false;
+  // Host memory the complex may use, in bytes (the Morse-Smale complex's estimate and
+  // refusal, SimplicialHostMemory.h).
+  double memoryBudget = std::numeric_limits<double>::infinity();
 };
 
 // The diagram of values on tri. Throws Error for bad input (NaN/Inf, size mismatch, a
@@ -233,6 +237,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   msc.vertexOrder = parameters.vertexOrder;
   msc.computeSaddleConnections = parameters.saddleConnections;
   msc.connectionParity = true;
+  msc.memoryBudget = parameters.memoryBudget;
   smsc::execute(tri, values, msc, monitor.stage(0, 0.9), complex);
   RunReport report = complex.report;
   diagramOfComplex(tri, complex, values, monitor, diagram);

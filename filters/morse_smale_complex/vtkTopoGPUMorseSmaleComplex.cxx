@@ -2,6 +2,7 @@
 
 #include "TopoGPUArrays.h"
 #include "TopoGPUColouring.h"
+#include "TopoGPUDataSetPoints.h"
 #include "TopoGPUFilterRun.h"
 #include "TopoGPUMemoryBudget.h"
 #include "TopoGPUMscPolyData.h"
@@ -39,21 +40,10 @@ vtkStandardNewMacro(vtkTopoGPUMorseSmaleComplex);
 namespace {
 
 using topogpu::SimplexId;
+using topogpu::vtk::DataSetPoints;
 using topogpu::vtk::labelArray;
 using topogpu::vtk::namedArray;
 namespace msc = topogpu::morse_smale_complex;
-
-// The input's points, for the core's records (the image's own geometry, a mesh's points).
-class DataSetPoints final : public msc::PointGeometry {
-public:
-  explicit DataSetPoints(vtkDataSet* input) : input_(input) {}
-  void position(SimplexId v, double p[3]) const override {
-    input_->GetPoint(vtkIdType(v), p);
-  }
-
-private:
-  vtkDataSet* input_;
-};
 
 // What the segmentation port holds (the three switches).
 struct SegmentationSwitches {
