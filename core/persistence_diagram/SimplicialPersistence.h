@@ -210,6 +210,7 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   }
   diagram.report.timings.emplace_back("pairing input (cpu)", timer.seconds());
   timer.reset();
+  monitor.report(0.3);
   SandwichResult pairs;
   pairCriticalCells(input, monitor, pairs);
   if (d == 3 && !input.hasBoundary) {
@@ -221,6 +222,7 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   }
   diagram.report.timings.emplace_back("pairing (cpu)", timer.seconds());
   timer.reset();
+  monitor.report(0.8);
   buildDiagram(d, cells, pairs, values, complex.rank.data(), diagram);
   diagram.report.timings.emplace_back("diagram records (cpu)", timer.seconds());
 }
@@ -240,7 +242,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   msc.memoryBudget = parameters.memoryBudget;
   smsc::execute(tri, values, msc, monitor.stage(0, 0.9), complex);
   RunReport report = complex.report;
-  diagramOfComplex(tri, complex, values, monitor, diagram);
+  diagramOfComplex(tri, complex, values, monitor.stage(0.9, 1), diagram);
   for (auto& t : diagram.report.timings)
     report.timings.push_back(t);
   diagram.report = report;

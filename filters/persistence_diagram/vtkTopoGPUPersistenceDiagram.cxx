@@ -129,8 +129,8 @@ void vtkTopoGPUPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
       msc::execute(triangulation, run.values, parameters, run.monitor.stage(0, 0.9),
                    complex);
     });
-    pd::diagramOfCubicalComplex(complex, run.values, complex.rank.data(), run.monitor,
-                                diagram);
+    pd::diagramOfCubicalComplex(complex, run.values, complex.rank.data(),
+                                run.monitor.stage(0.9, 1), diagram);
     topogpu::RunReport report = complex.report;
     for (const auto& t : diagram.report.timings)
       report.timings.push_back(t);

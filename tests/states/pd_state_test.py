@@ -61,18 +61,8 @@ axes = display.DataAxesGrid
 assert axes.GridAxesVisibility == 1 and (axes.XTitle, axes.YTitle) == ("Birth", "Death")
 
 state_helpers.save_screenshot(screenshot, docs_image)
-from vtkmodules.vtkIOImage import vtkPNGReader  # noqa: E402
-reader = vtkPNGReader()
-reader.SetFileName(screenshot)
-reader.Update()
-rgb = numpy_support.vtk_to_numpy(reader.GetOutput().GetPointData().GetScalars())[:, :3]
-
-
-def pixels(colour):
-    return int(np.sum(np.all(np.abs(rgb.astype(int) - np.array(colour) * 255) < 40, axis=1)))
-
-
-seen = [pixels(c) for c in ((0.84, 0.15, 0.16), (0.12, 0.47, 0.71), (0.17, 0.63, 0.17))]
+seen = state_helpers.colour_pixels(screenshot, ((0.84, 0.15, 0.16), (0.12, 0.47, 0.71),
+                                                 (0.17, 0.63, 0.17)))
 assert all(n > 50 for n in seen), "pair types not visible: %s pixels" % seen
 print("state: %d pairs (%d of positive persistence) = GUDHI's; %s; %s pixels per type; %s" % (
     len(ptype), sum(mine.values()), display.GetXMLName(), seen, screenshot))
