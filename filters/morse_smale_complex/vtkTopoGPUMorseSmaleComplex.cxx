@@ -342,12 +342,7 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
   run.report = result.report;
   for (const topogpu::Warning& w : warnings)
     run.report.warnings.push_back(w);
-  // A GALE producer that failed during the run (CPU producers took over).
-  if (auto* gale =
-          std::get_if<std::shared_ptr<topogpu::GaleTriangulation>>(run.triangulation))
-    for (topogpu::Warning& warning : (*gale)->warnings())
-      if (warning.code != topogpu::WarningCode::GaleNoGpuProducer) // said when built
-        run.report.warnings.push_back(std::move(warning));
+  run.addGaleRunWarnings();
   writeRecords(run, std::move(records), switchesOf(this), walls);
 
   writeSegmentation(run,

@@ -143,16 +143,11 @@ void vtkTopoGPUPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
     run.visitWithGale([&](auto& triangulation) {
       pd::execute(triangulation, run.values, parameters, run.monitor, diagram);
     });
-    // A GALE producer that failed during the run (CPU producers took over).
-    if (auto* gale =
-            std::get_if<std::shared_ptr<topogpu::GaleTriangulation>>(run.triangulation))
-      for (topogpu::Warning& warning : (*gale)->warnings())
-        if (warning.code != topogpu::WarningCode::GaleNoGpuProducer) // said when built
-          warnings.push_back(std::move(warning));
   }
   run.report = diagram.report;
   for (const topogpu::Warning& w : warnings)
     run.report.warnings.push_back(w);
+  run.addGaleRunWarnings();
 
   const topogpu::Timer outputTimer;
   const topogpu::vtk::DataSetPoints points(run.input);

@@ -212,6 +212,11 @@ def case_mesh():
     same_as_cli("mesh", ours, cli_diagram(mesh))
     finite = same_as_gudhi("mesh", ours, tets, values)
     curves_as_gudhi("mesh", curves, finite, 3)
+    # the same diagram on every triangulation backend (GALE's cell ids differ; the
+    # diagram names vertices only)
+    for backend in ("Explicit", "GALE (CPU producers)"):
+        other, _, _ = run_filter(mesh, Triangulation=backend)
+        same_as_cli("mesh, %s" % backend, other, ours)
     essential = ours["PairType"][(ours["IsFinite"] == 0) & (ours["PairIdentifier"] >= 0)]
     assert sorted(essential) == [0, 1], "the tunnel's essential class: %s" % essential
     print("mesh: %d tets, the tunnel's essential 1-cycle" % len(tets))
