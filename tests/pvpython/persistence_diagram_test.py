@@ -132,8 +132,9 @@ def cli_diagram(data, *options):
 
 
 def run_filter(data, **properties):
+    properties.setdefault("Backend", "CPU")
     f = TopoGPUPersistenceDiagram(Input=producer(data), ScalarField=["POINTS", "f"],  # noqa: F405
-                                  Backend="CPU", **properties)
+                                  **properties)
     messages = Messages(f)
     f.UpdatePipeline()
     assert not messages.errors, messages.errors
@@ -233,6 +234,19 @@ def case_cubical():
             not np.array_equal(simplicial["Birth"], ours["Birth"]), \
             "Complex = Cubical gave the simplicial diagram"
     print("cubical: as the CLI's --complex cubical, not the simplicial diagram")
+
+
+def case_backends():
+    """Backend Auto and GPU (on the device where there is one, else the CPU with a
+    warning) give the CPU's diagram, both complexes; TopoGPUBackend names what ran."""
+    data = image(np.random.default_rng(10).random((12, 13, 14)).astype(np.float32))
+    for complex_ in ("Simplicial", "Cubical"):
+        cpu, _, _ = run_filter(data, Complex=complex_)
+        for backend in ("Auto", "GPU"):
+            ours, _, grid = run_filter(data, Complex=complex_, Backend=backend)
+            same_as_cli("%s %s" % (complex_, backend), ours, cpu)
+            ran = grid.GetFieldData().GetAbstractArray("TopoGPUBackend").GetValue(0)
+            print("%s, Backend %s: ran on %s, the CPU's diagram" % (complex_, backend, ran))
 
 
 def case_bad_inputs():
