@@ -14,8 +14,6 @@
 #include <vtkXMLPolyDataWriter.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 
-#include <algorithm>
-
 #include <utility>
 
 namespace topogpu::cli {
@@ -33,24 +31,8 @@ void writeSeparatricesVtp(const std::string& path,
 
 void writeDiagramVtu(const std::string& path, const persistence_diagram::Diagram& diagram,
                      const morse_smale_complex::PointGeometry* points) {
-  std::vector<topogpu::vtk::DiagramRow> rows(diagram.pairs.size());
-  // TTK's diagonal: from the lowest to the highest birth.
-  topogpu::vtk::DiagramDiagonal diagonal;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const persistence_diagram::DiagramPair& p = diagram.pairs[i];
-    topogpu::vtk::DiagramRow& row = rows[i];
-    row = {p.type,        p.isFinite,    p.birth,     p.death,
-           p.birthVertex, p.deathVertex, p.birthType, p.deathType};
-    if (points) {
-      points->position(p.birthVertex, row.birthPosition.data());
-      points->position(p.deathVertex, row.deathPosition.data());
-    }
-    diagonal.low = i ? std::min(diagonal.low, p.birth) : p.birth;
-    diagonal.high = i ? std::max(diagonal.high, p.birth) : p.birth;
-    diagonal.persistence = std::max(diagonal.persistence, 2 * p.persistence());
-  }
   vtkNew<vtkUnstructuredGrid> grid;
-  topogpu::vtk::writeDiagramLayout(grid, rows, diagonal, points != nullptr);
+  topogpu::vtk::writeScalarFieldDiagram(grid, diagram, points);
   vtkNew<vtkXMLUnstructuredGridWriter> writer;
   writer->SetFileName(path.c_str());
   writer->SetInputData(grid);

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <vector>
 
 namespace topogpu::persistence_diagram {
@@ -33,6 +34,9 @@ struct Parameters {
   // boundary expansion (SaddleBoundaryExpansion.h): the same pairs, slower; a
   // cross-check.
   bool saddleConnections = false;
+  // Host memory the complex may use, in bytes (the Morse-Smale complex's estimate and
+  // refusal, SimplicialHostMemory.h).
+  double memoryBudget = std::numeric_limits<double>::infinity();
 };
 
 // The diagram of values on tri. Throws Error for bad input (NaN/Inf, size mismatch, a
@@ -206,6 +210,7 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   }
   diagram.report.timings.emplace_back("pairing input (cpu)", timer.seconds());
   timer.reset();
+  monitor.report(0.3);
   SandwichResult pairs;
   pairCriticalCells(input, monitor, pairs);
   if (d == 3 && !input.hasBoundary) {
@@ -217,6 +222,7 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   }
   diagram.report.timings.emplace_back("pairing (cpu)", timer.seconds());
   timer.reset();
+  monitor.report(0.8);
   buildDiagram(d, cells, pairs, values, complex.rank.data(), diagram);
   diagram.report.timings.emplace_back("diagram records (cpu)", timer.seconds());
 }
@@ -233,9 +239,10 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   msc.vertexOrder = parameters.vertexOrder;
   msc.computeSaddleConnections = parameters.saddleConnections;
   msc.connectionParity = true;
+  msc.memoryBudget = parameters.memoryBudget;
   smsc::execute(tri, values, msc, monitor.stage(0, 0.9), complex);
   RunReport report = complex.report;
-  diagramOfComplex(tri, complex, values, monitor, diagram);
+  diagramOfComplex(tri, complex, values, monitor.stage(0.9, 1), diagram);
   for (auto& t : diagram.report.timings)
     report.timings.push_back(t);
   diagram.report = report;

@@ -63,4 +63,11 @@ std::vector<Category> gradientPairTypeCategories() {
           {2, "face-cell", {0.99, 0.68, 0.38}}};
 }
 
+std::vector<Category> pairTypeCategories() {
+  return {{-1, "diagonal", {0.45, 0.45, 0.45}}, {0, "H0", {0.84, 0.15, 0.16}},
+          {1, "H1", {0.12, 0.47, 0.71}},        {2, "H2", {0.17, 0.63, 0.17}},
+          {3, "H3", {0.58, 0.40, 0.74}},        {4, "H4", {1.00, 0.50, 0.05}},
+          {5, "H5", {0.55, 0.34, 0.29}}};
+}
+
 } // namespace topogpu::vtk

@@ -31,5 +31,9 @@ std::vector<Category> separatrixTypeCategories();
 // TTK's gradient glyphs' PairType: the dimension of a pair's lower cell (0 vertex-edge,
 // 1 edge-face, 2 face-cell: triangle-tet or square-voxel).
 std::vector<Category> gradientPairTypeCategories();
+// A persistence diagram's PairType, the homology dimension (TTK's: 0 minimum-saddle,
+// 1 saddle-saddle in 3D or saddle-maximum in 2D, 2 saddle-maximum in 3D; a Rips
+// diagram's dimensions), the diagonal (-1) grey. Both diagram filters register it.
+std::vector<Category> pairTypeCategories();
 
 } // namespace topogpu::vtk

@@ -12,6 +12,8 @@
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 
+#include <algorithm>
+
 namespace topogpu::vtk {
 
 void writeDiagramLayout(vtkUnstructuredGrid* grid, const std::vector<DiagramRow>& rows,
@@ -82,6 +84,27 @@ void writeDiagramLayout(vtkUnstructuredGrid* grid, const std::vector<DiagramRow>
         static_cast<vtkAbstractArray*>(isFinite)})
     grid->GetCellData()->AddArray(array);
   grid->GetCellData()->SetActiveScalars("PairType");
+}
+
+void writeScalarFieldDiagram(vtkUnstructuredGrid* grid,
+                             const persistence_diagram::Diagram& diagram,
+                             const morse_smale_complex::PointGeometry* points) {
+  std::vector<DiagramRow> rows(diagram.pairs.size());
+  DiagramDiagonal diagonal;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const persistence_diagram::DiagramPair& p = diagram.pairs[i];
+    DiagramRow& row = rows[i];
+    row = {p.type,        p.isFinite,    p.birth,     p.death,
+           p.birthVertex, p.deathVertex, p.birthType, p.deathType};
+    if (points) {
+      points->position(p.birthVertex, row.birthPosition.data());
+      points->position(p.deathVertex, row.deathPosition.data());
+    }
+    diagonal.low = i ? std::min(diagonal.low, p.birth) : p.birth;
+    diagonal.high = i ? std::max(diagonal.high, p.birth) : p.birth;
+    diagonal.persistence = std::max(diagonal.persistence, 2 * p.persistence());
+  }
+  writeDiagramLayout(grid, rows, diagonal, points != nullptr);
 }
 
 } // namespace topogpu::vtk

@@ -7,6 +7,9 @@
 // there); cell arrays PairIdentifier, PairType, Persistence, Birth, Death, IsFinite.
 #pragma once
 
+#include "core/morse_smale_complex/OutputRecords.h"
+#include "core/persistence_diagram/PersistenceDiagram.h"
+
 #include <vtkType.h>
 
 #include <array>
@@ -35,5 +38,13 @@ struct DiagramDiagonal {
 // PairIdentifier is its index. withPositions: Coordinates are the rows' positions.
 void writeDiagramLayout(vtkUnstructuredGrid* grid, const std::vector<DiagramRow>& rows,
                         const DiagramDiagonal& diagonal, bool withPositions = false);
+
+// A scalar field's diagram records (core/persistence_diagram) in that layout, as
+// ttkPersistenceDiagram: the diagonal from the lowest to the highest birth, its
+// Persistence twice the largest; Coordinates the critical vertices' positions when
+// points is given. The filter's output and the CLI's .vtu.
+void writeScalarFieldDiagram(vtkUnstructuredGrid* grid,
+                             const persistence_diagram::Diagram& diagram,
+                             const morse_smale_complex::PointGeometry* points);
 
 } // namespace topogpu::vtk

@@ -10,7 +10,10 @@
 #include "base/Types.h"
 #include "core/common/VertexOrder.h"
 
+#include <memory>
 #include <string>
+#include <utility>
+#include <variant>
 
 class vtkDataArray;
 class vtkDataObject;
@@ -69,6 +72,15 @@ struct FilterRun {
   // The same, GALE included (modules with a GALE path).
   template <typename F> decltype(auto) visitWithGale(F&& f) {
     return topogpu::vtk::visitWithGale(*triangulation, std::forward<F>(f));
+  }
+  // Modules with a GALE path, after their core call: the warnings of a GALE producer
+  // that failed during the run (CPU producers took over) to report (not the missing GPU
+  // producer: said when the triangulation was built).
+  void addGaleRunWarnings() {
+    if (auto* gale = std::get_if<std::shared_ptr<GaleTriangulation>>(triangulation))
+      for (Warning& warning : (*gale)->warnings())
+        if (warning.code != WarningCode::GaleNoGpuProducer)
+          report.warnings.push_back(std::move(warning));
   }
 };
 

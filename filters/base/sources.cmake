@@ -13,7 +13,7 @@ list(APPEND topogpu_filter_sources
      base/TopoGPUPointWelding.cxx
      base/TopoGPUTriangulationRegistry.cxx)
 list(APPEND topogpu_filter_private_headers base/TopoGPUFilterRun.h base/TopoGPUColouring.h
-     base/TopoGPUArrays.h base/TopoGPUDiagramLayout.h base/TopoGPUDistributedPiece.h base/TopoGPUGatherToRoot.h
+     base/TopoGPUArrays.h base/TopoGPUDataSetPoints.h base/TopoGPUDiagramLayout.h base/TopoGPUDistributedPiece.h base/TopoGPUGatherToRoot.h
      base/TopoGPUImageGather.h base/TopoGPUMemoryBudget.h base/TopoGPUPointWelding.h
      base/TopoGPUTriangulationRegistry.h)
 list(APPEND topogpu_filter_include_dirs "${CMAKE_CURRENT_LIST_DIR}")

@@ -61,12 +61,7 @@ void vtkTopoGPUCriticalPoints::Compute(topogpu::vtk::FilterRun& run) {
     cp::execute(triangulation, run.values, parameters, run.monitor, result);
   });
   run.report = result.report;
-  // A GALE producer that failed during the run (a GPU error, CPU producers took over).
-  if (auto* gale =
-          std::get_if<std::shared_ptr<topogpu::GaleTriangulation>>(run.triangulation))
-    for (topogpu::Warning& warning : (*gale)->warnings())
-      if (warning.code != topogpu::WarningCode::GaleNoGpuProducer) // said when built
-        run.report.warnings.push_back(std::move(warning));
+  run.addGaleRunWarnings();
 
   if (run.piece != nullptr && !run.piece->orderedByGlobalIds()) {
     // A distributed mesh without global point ids breaks ties in the coordinates' order

@@ -2,6 +2,7 @@
 
 #include "TopoGPUArrays.h"
 #include "TopoGPUColouring.h"
+#include "TopoGPUDataSetPoints.h"
 #include "TopoGPUFilterRun.h"
 #include "TopoGPUMemoryBudget.h"
 #include "TopoGPUMscPolyData.h"
@@ -39,21 +40,10 @@ vtkStandardNewMacro(vtkTopoGPUMorseSmaleComplex);
 namespace {
 
 using topogpu::SimplexId;
+using topogpu::vtk::DataSetPoints;
 using topogpu::vtk::labelArray;
 using topogpu::vtk::namedArray;
 namespace msc = topogpu::morse_smale_complex;
-
-// The input's points, for the core's records (the image's own geometry, a mesh's points).
-class DataSetPoints final : public msc::PointGeometry {
-public:
-  explicit DataSetPoints(vtkDataSet* input) : input_(input) {}
-  void position(SimplexId v, double p[3]) const override {
-    input_->GetPoint(vtkIdType(v), p);
-  }
-
-private:
-  vtkDataSet* input_;
-};
 
 // What the segmentation port holds (the three switches).
 struct SegmentationSwitches {
@@ -352,12 +342,7 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
   run.report = result.report;
   for (const topogpu::Warning& w : warnings)
     run.report.warnings.push_back(w);
-  // A GALE producer that failed during the run (CPU producers took over).
-  if (auto* gale =
-          std::get_if<std::shared_ptr<topogpu::GaleTriangulation>>(run.triangulation))
-    for (topogpu::Warning& warning : (*gale)->warnings())
-      if (warning.code != topogpu::WarningCode::GaleNoGpuProducer) // said when built
-        run.report.warnings.push_back(std::move(warning));
+  run.addGaleRunWarnings();
   writeRecords(run, std::move(records), switchesOf(this), walls);
 
   writeSegmentation(run,

@@ -282,13 +282,7 @@ vtkTopoGPURipsPersistenceDiagram::vtkTopoGPURipsPersistenceDiagram() {
   // The diagram's legend: one colour per homology dimension (TTK's PairType), the
   // diagonal grey.
   topogpu::vtk::registerCategoricalColours("PairType", "Pair type (dimension)",
-                                           {{-1, "diagonal", {0.45, 0.45, 0.45}},
-                                            {0, "H0", {0.84, 0.15, 0.16}},
-                                            {1, "H1", {0.12, 0.47, 0.71}},
-                                            {2, "H2", {0.17, 0.63, 0.17}},
-                                            {3, "H3", {0.58, 0.40, 0.74}},
-                                            {4, "H4", {1.00, 0.50, 0.05}},
-                                            {5, "H5", {0.55, 0.34, 0.29}}});
+                                           topogpu::vtk::pairTypeCategories());
   this->NeedsInputScalars = false;
   this->NeedsTriangulation = false;
   this->SetNumberOfOutputPorts(kPorts);

@@ -50,6 +50,10 @@ msc.DescendingSegmentation = 1
 msc.MorseSmaleComplexSegmentation = 1
 msc.ReturnSaddleConnectors = 0
 msc.UpdatePipeline()
+diagram = TTKPersistenceDiagram(Input=field)
+diagram.ScalarField = ['POINTS', 'RTData']
+diagram.ForceInputOffsetField = 0
+diagram.UpdatePipeline()
 """
 
 CODE = re.compile(r"^`([^`]+)`$")
@@ -132,13 +136,13 @@ def case_msc():
     print(ported)
     scope = dict(globals())
     exec(ported, scope)
-    msc, gradient, cp = scope["msc"], scope["gradient"], scope["cp"]
+    msc, gradient, cp, diagram = scope["msc"], scope["gradient"], scope["cp"], scope["diagram"]
 
     # the outputs carry the page's TTK arrays, on the ports it names
     fetched = {}
     for (label, port), names in ports.items():
         proxy = {"Critical points": cp, "Discrete gradient": gradient,
-                 "Morse-Smale complex": msc}[label]
+                 "Morse-Smale complex": msc, "Persistence diagram": diagram}[label]
         proxy.UpdatePipeline()
         data = servermanager.Fetch(proxy, idx=port)
         fetched[(label, port)] = data
@@ -154,6 +158,12 @@ def case_msc():
     gradient_counts = list(gradient_out.FieldData["CriticalCellCounts"])
     assert msc_counts == gradient_counts, (msc_counts, gradient_counts)
     assert msc_counts[0] - msc_counts[1] + msc_counts[2] - msc_counts[3] == 1, msc_counts
+    # the diagram pairs the complex's critical cells: each in one pair, an essential
+    # class's alone
+    pd_out = dsa.WrapDataObject(fetched[("Persistence diagram", 0)])
+    assert list(pd_out.FieldData["CriticalCellCounts"]) == msc_counts, msc_counts
+    finite = np.asarray(pd_out.CellData["IsFinite"])[:-1]
+    assert 2 * finite.sum() + (finite == 0).sum() == sum(msc_counts), (finite, msc_counts)
     types = np.asarray(dsa.WrapDataObject(fetched[("Critical points", 0)]).PointData[
         "CriticalType"])
     pl_minima = sorted(np.asarray(dsa.WrapDataObject(fetched[("Critical points", 0)]).PointData[

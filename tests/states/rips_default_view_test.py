@@ -66,18 +66,10 @@ Render(view)
 SaveScreenshot(screenshot, view, ImageResolution=[900, 700])
 
 # The bars in the picture: pixels of H0's red and H1's blue (the legend is off).
-from vtkmodules.vtkIOImage import vtkPNGReader  # noqa: E402
-reader = vtkPNGReader()
-reader.SetFileName(screenshot)
-reader.Update()
-image = numpy_support.vtk_to_numpy(reader.GetOutput().GetPointData().GetScalars())[:, :3]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import state_helpers  # noqa: E402
 
-
-def pixels(rgb):
-    return int(np.sum(np.all(np.abs(image.astype(int) - np.array(rgb) * 255) < 40, axis=1)))
-
-
-red, blue = pixels((0.84, 0.15, 0.16)), pixels((0.12, 0.47, 0.71))
+red, blue = state_helpers.colour_pixels(screenshot, ((0.84, 0.15, 0.16), (0.12, 0.47, 0.71)))
 assert red > 100 and blue > 100, "bars not visible: %d red and %d blue pixels" % (red, blue)
 print("default view: %s, PairType categories %s, axes %s/%s, essential at %.3g (radius %.3g), "
       "%d H0 and %d H1 pixels; %s" % (display.GetXMLName(), sorted(labels.values()), axes.XTitle,

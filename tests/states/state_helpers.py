@@ -116,6 +116,18 @@ def save_screenshot(screenshot, docs_image):
     print("state: OK, screenshot", screenshot)
 
 
+def colour_pixels(png, colours, tolerance=40):
+    """The number of pixels of the PNG within tolerance (0-255 per channel) of each rgb
+    colour (0-1 components) in colours."""
+    from vtkmodules.vtkIOImage import vtkPNGReader
+    reader = vtkPNGReader()
+    reader.SetFileName(png)
+    reader.Update()
+    rgb = vtk_to_numpy(reader.GetOutput().GetPointData().GetScalars())[:, :3].astype(int)
+    return [int(np.sum(np.all(np.abs(rgb - np.array(c) * 255) < tolerance, axis=1)))
+            for c in colours]
+
+
 def check_complex(msc):
     """Checks what a TopoGPUMorseSmaleComplex proxy computed, so that a wrong complex never
     reaches a picture: Euler on the critical cells (boundary maxima aside), every
