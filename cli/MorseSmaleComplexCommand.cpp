@@ -4,6 +4,7 @@
 // cancellation; --separatrices-out writes the 1-separatrices (SeparatricesFile.h).
 #include "Commands.h"
 #include "Domain.h"
+#include "PersistencePairsJson.h"
 #include "Report.h"
 #include "SeparatricesFile.h"
 
@@ -67,25 +68,15 @@ void writeDetails(const std::string& path, const morse_smale_complex::Output& ou
     throw Error("cannot write the details file '" + path + "'");
 }
 
-// {"pairs": [[dim, birth_rank, death_rank, birth_cell, death_cell, birth_value,
-// death_value], ...], ...}: ranks (the vertex order) make the pairs comparable with a
-// persistence diagram of the lower-star filtration whatever the ties in the values.
 JsonObject persistenceJson(const persistence_diagram::Persistence& persistence) {
-  std::string pairs = "[";
-  for (std::size_t i = 0; i < persistence.pairs.size(); ++i) {
-    const auto& p = persistence.pairs[i];
-    pairs += (i ? ",[" : "[") + std::to_string(p.dimension) + "," +
-             std::to_string(p.birthRank) + "," + std::to_string(p.deathRank) + "," +
-             std::to_string(p.birth) + "," + std::to_string(p.death) + "," +
-             jsonNumber(p.birthValue) + "," + jsonNumber(p.deathValue) + "]";
-  }
-  JsonObject out;
-  out.addRaw("pairs", pairs + "]");
-  out.add("essential_minima", static_cast<long long>(persistence.minima.size()));
-  out.addRaw("saddles_left", "[" + std::to_string(persistence.saddles1.size()) + "," +
-                                 std::to_string(persistence.saddlesTop.size()) + "]");
-  out.add("maxima_left", static_cast<long long>(persistence.maxima.size()));
-  return out;
+  PersistencePairsJson json;
+  for (const auto& p : persistence.pairs)
+    json.add(p.dimension, p.birthRank, p.deathRank, p.birth, p.death, p.birthValue,
+             p.deathValue);
+  return json.object(static_cast<long long>(persistence.minima.size()),
+                     static_cast<long long>(persistence.saddles1.size()),
+                     static_cast<long long>(persistence.saddlesTop.size()),
+                     static_cast<long long>(persistence.maxima.size()));
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include "Commands.h"
 #include "Domain.h"
 #include "GaleReport.h"
+#include "PersistencePairsJson.h"
 #include "Report.h"
 #include "SeparatricesFile.h"
 
@@ -159,9 +160,8 @@ JsonObject wallCounts(const separatrices2::simplicial::Output& walls) {
 // maxima left (the diagram's other essential classes).
 void addPersistencePairs(const persistence_diagram::Diagram& diagram,
                          const std::vector<SimplexId>& rank, CommandResult& result) {
-  std::string list = "[";
+  PersistencePairsJson json;
   std::array<long long, 4> essential{};
-  std::size_t n = 0;
   for (const auto& p : diagram.pairs) {
     if (!p.isFinite) {
       ++essential[std::size_t(p.type)];
@@ -171,19 +171,13 @@ void addPersistencePairs(const persistence_diagram::Diagram& diagram,
                     rd = rank[std::size_t(p.deathVertex)];
     if (rd <= rb)
       continue; // zero persistence, inside one lower star
-    list += (n++ ? ",[" : "[") + std::to_string(p.type) + "," + std::to_string(rb) + "," +
-            std::to_string(rd) + "," + std::to_string(p.birthCell) + "," +
-            std::to_string(p.deathCell) + "," + jsonNumber(p.birth) + "," +
-            jsonNumber(p.death) + "]";
+    json.add(p.type, rb, rd, p.birthCell, p.deathCell, p.birth, p.death);
   }
-  JsonObject out;
-  out.addRaw("pairs", list + "]");
-  out.add("essential_minima", essential[0]);
+  const std::size_t n = json.size();
   const bool is2D = diagram.dimension == 2;
-  out.addRaw("saddles_left", "[" + std::to_string(essential[1]) + "," +
-                                 std::to_string(is2D ? 0 : essential[2]) + "]");
-  out.add("maxima_left", is2D ? essential[2] : 0LL);
-  result.fields.add("persistence_pairs", out);
+  result.fields.add("persistence_pairs",
+                    json.object(essential[0], essential[1], is2D ? 0 : essential[2],
+                                is2D ? essential[2] : 0LL));
   result.lines.push_back(
       "persistence pairs: " + std::to_string(n) +
       " of positive persistence; essential: " + std::to_string(essential[0]) +

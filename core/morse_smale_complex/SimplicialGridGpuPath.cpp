@@ -1,5 +1,6 @@
 #include "SimplicialGridGpuPath.h"
 
+#include "base/HostMemory.h"
 #include "core/common/BackendSelection.h"
 #include "core/common/Fallback.h"
 #include "core/morse_smale_complex/SimplicialHostMemory.h"
@@ -162,8 +163,8 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
     return false;     // the CPU path says why
   RunReport decision; // the CPU path repeats the decision's warnings
   bool deviceConnections = connectionsOnDevice(grid, parameters);
-  Backend resolved = resolveBackend(
-      parameters.backend, deviceBytes(grid, values, deviceConnections), decision);
+  const std::size_t bytes = deviceBytes(grid, values, deviceConnections);
+  Backend resolved = resolveBackend(parameters.backend, bytes, decision);
   RunReport withoutConnections;
   std::vector<Warning> warnings;
   if (resolved != Backend::Gpu && deviceConnections &&
@@ -173,11 +174,9 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
     // and the connections walk their walls on the host, as with their paths.
     deviceConnections = false;
     resolved = Backend::Gpu;
-    warnings.push_back(
-        {WarningCode::GpuMemoryInsufficient,
-         "the saddle connections need about " +
-             std::to_string(deviceBytes(grid, values, true) >> 30) +
-             " GiB of GPU memory, more than is free; they run on the CPU"});
+    warnings.push_back({WarningCode::GpuMemoryInsufficient,
+                        "the saddle connections need about " + byteSize(double(bytes)) +
+                            " of GPU memory, more than is free; they run on the CPU"});
   }
   if (resolved != Backend::Gpu)
     return false;

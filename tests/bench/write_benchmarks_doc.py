@@ -348,12 +348,17 @@ Targets of the issue, evaluated from the rows above by `bench_msc.evaluate_targe
     return msc_section
 
 
+def bench_result(name):
+    """docs/bench-results/NAME as JSON, None when that run has not been made."""
+    source = os.path.join(root, "docs/bench-results", name)
+    return json.load(open(source)) if os.path.exists(source) else None
+
+
 def section_msc_simplicial():
     """TTK's (simplicial) Morse-Smale complex beside the cubical one (bench_msc_simplicial.py)."""
-    source = os.path.join(root, "docs/bench-results/msc_simplicial_h200.json")
-    if not os.path.exists(source):
+    data = bench_result("msc_simplicial_h200.json")
+    if data is None:
         return ""
-    data = json.load(open(source))
     lines = []
     for r in data["rows"]:
         stages = ", ".join(f"{k} {v:.2f}" for k, v in r["timings"].items() if v >= 0.05)
@@ -385,10 +390,9 @@ they ran on the host (the run's warning) while everything else stayed on the dev
 
 def section_persistence():
     """Persistence diagram of scalar fields (bench_persistence.py on the GPU host)."""
-    source = os.path.join(root, "docs/bench-results/persistence_h200.json")
-    if not os.path.exists(source):
+    data = bench_result("persistence_h200.json")
+    if data is None:
         return ""
-    data = json.load(open(source))
     lines = []
     for v in data["volumes"]:
         lines.append(f"| {v['volume']} | {v['vertices']} | {v['pairs']} | "
