@@ -59,7 +59,7 @@ readConstraintsCsv(const std::string& path) {
       throw Error("'" + path + "' row " + std::to_string(row) + " has " +
                   std::to_string(cells.size()) + " cells, the header " +
                   std::to_string(header.size()));
-    for (int end = 0; end < 2; ++end)
+    for (std::size_t end = 0; end < 2; ++end)
       constraints.push_back({integerCell(cells[columns[2 * end]], path, row),
                              int(integerCell(cells[columns[2 * end + 1]], path, row))});
   }

@@ -55,8 +55,9 @@ readConstraintsVtk(const std::string& path) {
                 "' has no point array ttkVertexScalarField (TTK's diagram layout)");
   std::vector<topological_simplification::Constraint> constraints;
   for (vtkIdType i = 0; i < data->GetNumberOfPoints(); ++i)
-    constraints.push_back({SimplexId(vertex->GetTuple1(i)),
-                           type != nullptr ? int(type->GetTuple1(i)) : -1});
+    if (vertex->GetTuple1(i) != -1) // -1: the diagonal's ends, no vertex
+      constraints.push_back({SimplexId(vertex->GetTuple1(i)),
+                             type != nullptr ? int(type->GetTuple1(i)) : -1});
   return constraints;
 }
 

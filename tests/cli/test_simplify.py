@@ -228,12 +228,33 @@ def constraint_case(tmp, name, domain, threshold, simplified, order):
     kept = [line for line in lines[1:] if line.split(",")[col["IsFinite"]] == "0" or
             float(line.split(",")[col["Persistence"]]) >= threshold]
     cpath = cli_helpers.write(tmp, name + "_kept.csv", "\n".join([lines[0]] + kept) + "\n")
-    report, out = run(tmp, name + "_constraints", domain, "--constraints", cpath)
-    if report is None:
-        return
-    s2, o2 = read_output(out, "Scalars")
-    check(np.array_equal(s2.view(np.uint8), simplified.view(np.uint8)) and
-          np.array_equal(o2, order), f"{name}: constraint mode differs from the threshold")
+    # TTK's layout: the diagram .vtu thresholded on Persistence by VTK (the diagonal,
+    # whose ends name no vertex, passes too)
+    vtu_path = os.path.join(tmp, name + "_diagram.vtu")
+    r = cli_helpers.topogpu("persistence", *domain, "--backend", "cpu", "--out", vtu_path)
+    check(r.returncode == 0, f"{name}: persistence .vtu failed {r.stderr[-200:]}")
+    reader = vtk.vtkXMLUnstructuredGridReader()
+    reader.SetFileName(vtu_path)
+    cut = vtk.vtkThreshold()
+    cut.SetInputConnection(reader.GetOutputPort())
+    cut.SetInputArrayToProcess(0, 0, 0, vtk.vtkDataObject.FIELD_ASSOCIATION_CELLS,
+                               "Persistence")
+    cut.SetThresholdFunction(vtk.vtkThreshold.THRESHOLD_UPPER)
+    cut.SetUpperThreshold(threshold)
+    writer = vtk.vtkXMLUnstructuredGridWriter()
+    writer.SetInputConnection(cut.GetOutputPort())
+    vpath = os.path.join(tmp, name + "_kept.vtu")
+    writer.SetFileName(vpath)
+    writer.Write()
+    for label, constraints in (("csv", cpath), ("vtu", vpath)):
+        report, out = run(tmp, f"{name}_constraints_{label}", domain, "--constraints",
+                          constraints)
+        if report is None:
+            continue
+        s2, o2 = read_output(out, "Scalars")
+        check(np.array_equal(s2.view(np.uint8), simplified.view(np.uint8)) and
+              np.array_equal(o2, order),
+              f"{name}: constraint mode ({label}) differs from the threshold")
 
 
 def mesh_case(tmp, name, points, cells, values, fraction):
