@@ -166,7 +166,6 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
           detail::simplifyGridOnGpu(tri.dims(), values, rank, extrema,
                                     parameters.maximumIterations,
                                     monitor.stage(0.6, 0.95), output, flattened);
-          report.timings.emplace_back("sweeps (gpu)", timer.seconds());
         },
         cpu);
   } else {
