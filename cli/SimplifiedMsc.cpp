@@ -27,7 +27,7 @@ std::vector<double> persistenceThresholds(const Arguments& args) {
     thresholds.push_back(T);
   }
   if (thresholds.empty() || (!text.empty() && text.back() == ','))
-    throw Error(option + ": '" + text + "' is not a list of thresholds");
+    throw Error(option + ": '" + text + "' is not a list of persistence thresholds");
   if (one && thresholds.size() > 1)
     throw Error("--persistence-threshold takes one value (--persistence-thresholds a "
                 "list): got '" +

@@ -18,55 +18,98 @@ namespace topogpu::morse_smale_complex::simplicial {
 
 namespace detail {
 
-// Extends path (ending at an extremum of side s) through the cancelled pairs to the
-// representative; false when that is the outside.
-template <typename Triangulation>
-bool reroute(const Triangulation& tri, const Output& complex,
-             const CancellationHierarchy& hierarchy, const SimplifiedComplex& answer,
-             int s, std::vector<sg::Cell>& path) {
-  const auto& g = complex.gradient;
-  const int d = g.dimension;
-  const auto& side = hierarchy.sides[std::size_t(s)];
-  const auto& rep = answer.representative[std::size_t(s)];
-  auto extremumOf = [&](const sg::Cell& c) -> SimplexId {
-    if (s == 0 || c.dimension == d) {
-      const auto& list = g.criticalCells[std::size_t(c.dimension)];
-      const auto it = std::lower_bound(list.begin(), list.end(), c.id);
-      return it != list.end() && *it == c.id ? SimplexId(it - list.begin()) : -1;
-    }
-    return -1; // a boundary maximum: never cancelled
-  };
-  for (SimplexId steps = 0; steps <= SimplexId(side.extremum.size()); ++steps) {
+// Extends paths that end at a removed extremum through the cancelled pairs, in
+// Gyulassy et al.'s order: when the pair (e, s) is cancelled, the pairs before it in the
+// hierarchy's order already are, so one of s's two arcs, rerouted through them, ends at
+// e; the path goes back up that arc to s and down s's other arc. The way up per pair is
+// kept, so each is walked once.
+template <typename Triangulation> class Rerouter {
+public:
+  Rerouter(const Triangulation& tri, const Output& complex,
+           const CancellationHierarchy& hierarchy, const SimplifiedComplex& answer, int s)
+      : tri_(tri), complex_(complex), side_(hierarchy.sides[std::size_t(s)]),
+        rep_(answer.representative[std::size_t(s)]), s_(s), up_(side_.extremum.size()),
+        other_(side_.extremum.size()), done_(side_.extremum.size(), 0) {}
+
+  // path (ending at an extremum of this side) continued to its representative; false
+  // when that is the outside.
+  bool reroute(std::vector<sg::Cell>& path) {
     const SimplexId e = extremumOf(path.back());
-    if (e < 0 || rep[std::size_t(e)] == e)
-      return true;
-    if (rep[std::size_t(e)] == kOutsidePartner)
+    if (e >= 0 && rep_[std::size_t(e)] == kOutsidePartner)
       return false;
-    const SimplexId pair = side.pairOf[std::size_t(e)];
-    const SimplexId saddle = side.saddle[std::size_t(pair)];
-    // The saddle's two sides: the one reaching e, walked back, then the other.
-    const int n = s == 0 ? 2 : sg::getFacetStarNumber(tri, d, saddle);
-    int own = -1;
-    std::vector<std::vector<sg::Cell>> sides(static_cast<std::size_t>(n));
-    for (int k = 0; k < n; ++k) {
-      if (s == 0)
-        descendingPath(tri, complex, tri.getEdgeVertex(saddle, k), sides[std::size_t(k)]);
-      else
-        ascendingPath(tri, complex, sg::getFacetStar(tri, d, saddle, k),
-                      sides[std::size_t(k)]);
-      if (own < 0 && extremumOf(sides[std::size_t(k)].back()) == e)
-        own = k;
-    }
-    if (own < 0 || n < 2)
-      return false;
-    const auto& mine = sides[std::size_t(own)];
-    path.insert(path.end(), mine.rbegin() + 1, mine.rend());
-    path.push_back({s == 0 ? 1 : d - 1, saddle});
-    const auto& other = sides[std::size_t(1 - own)];
-    path.insert(path.end(), other.begin(), other.end());
+    return extend(path, SimplexId(side_.extremum.size()));
   }
-  return false;
-}
+
+private:
+  SimplexId extremumOf(const sg::Cell& c) const {
+    const auto& g = complex_.gradient;
+    if (s_ == 1 && c.dimension != g.dimension)
+      return -1; // a boundary maximum: never cancelled
+    const auto& list = g.criticalCells[std::size_t(c.dimension)];
+    const auto it = std::lower_bound(list.begin(), list.end(), c.id);
+    return it != list.end() && *it == c.id ? SimplexId(it - list.begin()) : -1;
+  }
+
+  // Continues path through the pairs cancelled before `limit` (their hierarchy order)
+  // that are cancelled in the answer.
+  bool extend(std::vector<sg::Cell>& path, SimplexId limit) {
+    while (true) {
+      const SimplexId e = extremumOf(path.back());
+      if (e < 0 || rep_[std::size_t(e)] == e)
+        return true;
+      const SimplexId p = side_.pairOf[std::size_t(e)];
+      if (p < 0 || p >= limit)
+        return true;
+      if (!prepare(p))
+        return false;
+      const auto& up = up_[std::size_t(p)];
+      path.insert(path.end(), up.begin() + 1, up.end());
+      path.insert(path.end(), other_[std::size_t(p)].begin(),
+                  other_[std::size_t(p)].end());
+    }
+  }
+
+  // The way from pair p's extremum up to its saddle (extremum first, saddle last) and
+  // the saddle's other arc.
+  bool prepare(SimplexId p) {
+    if (done_[std::size_t(p)])
+      return done_[std::size_t(p)] == 1;
+    done_[std::size_t(p)] = 2;
+    const SimplexId e = side_.extremum[std::size_t(p)];
+    const SimplexId saddle = side_.saddle[std::size_t(p)];
+    const int d = complex_.gradient.dimension;
+    const int n = s_ == 0 ? 2 : sg::getFacetStarNumber(tri_, d, saddle);
+    if (n < 2)
+      return false;
+    std::vector<sg::Cell> arcs[2];
+    for (int k = 0; k < 2; ++k) {
+      if (s_ == 0)
+        descendingPath(tri_, complex_, tri_.getEdgeVertex(saddle, k), arcs[k]);
+      else
+        ascendingPath(tri_, complex_, sg::getFacetStar(tri_, d, saddle, k), arcs[k]);
+    }
+    for (int k = 0; k < 2; ++k) {
+      std::vector<sg::Cell> mine = arcs[k];
+      if (!extend(mine, p) || extremumOf(mine.back()) != e)
+        continue;
+      std::vector<sg::Cell>& up = up_[std::size_t(p)];
+      up.assign(mine.rbegin(), mine.rend());
+      up.push_back({s_ == 0 ? 1 : d - 1, saddle});
+      other_[std::size_t(p)] = std::move(arcs[1 - k]);
+      done_[std::size_t(p)] = 1;
+      return true;
+    }
+    return false;
+  }
+
+  const Triangulation& tri_;
+  const Output& complex_;
+  const CancellationHierarchy::Side& side_;
+  const std::vector<SimplexId>& rep_;
+  int s_;
+  std::vector<std::vector<sg::Cell>> up_, other_;
+  std::vector<char> done_; // 0 not yet, 1 ready, 2 no way (or being prepared)
+};
 
 } // namespace detail
 
@@ -113,6 +156,8 @@ void buildSimplifiedRecords(Triangulation& tri, const Output& complex,
   Separatrix1Builder<SimplexCells<Triangulation>> separatrices(cells, values,
                                                                out.separatrices1);
   std::vector<std::vector<Cell>> paths;
+  detail::Rerouter<Triangulation> down(tri, complex, hierarchy, answer, 0),
+      up(tri, complex, hierarchy, answer, 1);
   if (on.descending1) {
     for (std::size_t j = 0; j < g.criticalCells[1].size(); ++j) {
       if (saddleGone(1, j))
@@ -121,7 +166,7 @@ void buildSimplifiedRecords(Triangulation& tri, const Output& complex,
       paths.assign(2, {});
       for (int k = 0; k < 2; ++k) {
         descendingPath(tri, complex, tri.getEdgeVertex(e, k), paths[std::size_t(k)]);
-        detail::reroute(tri, complex, hierarchy, answer, 0, paths[std::size_t(k)]);
+        down.reroute(paths[std::size_t(k)]);
       }
       separatrices.addSaddle({1, e}, paths, 0);
     }
@@ -136,7 +181,7 @@ void buildSimplifiedRecords(Triangulation& tri, const Output& complex,
       for (int k = 0; k < n; ++k) {
         std::vector<Cell> path;
         ascendingPath(tri, complex, sg::getFacetStar(tri, d, s, k), path);
-        if (detail::reroute(tri, complex, hierarchy, answer, 1, path))
+        if (up.reroute(path))
           paths.push_back(std::move(path));
       }
       separatrices.addSaddle({d - 1, s}, paths, d - 1);
