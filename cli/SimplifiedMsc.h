@@ -21,10 +21,6 @@
 
 namespace topogpu::cli {
 
-// "auto" in a threshold list: the filter's legible default (at most this many minima
-// and critical maxima).
-constexpr SimplexId kLegibleExtrema = 20;
-
 // The thresholds asked for (empty without the options); throws Error naming the option
 // for a value that is not a number >= 0 or "auto" (-1 in the list).
 std::vector<double> persistenceThresholds(const Arguments& args);
@@ -133,9 +129,9 @@ void answerThresholds(const Triangulation& tri,
   std::vector<std::string> answers;
   for (const double asked : thresholds) {
     const Timer timer;
-    const double T =
-        asked < 0 ? smsc::legibleThreshold(hierarchy, kLegibleExtrema, kLegibleExtrema)
-                  : asked;
+    const double T = asked < 0 ? smsc::legibleThreshold(hierarchy, smsc::kLegibleExtrema,
+                                                        smsc::kLegibleExtrema)
+                               : asked;
     smsc::simplify(complex, hierarchy, T, rule, answer);
     const double seconds = timer.seconds();
     answers.push_back(simplifiedJson(answer, asked < 0, seconds).str());

@@ -104,7 +104,9 @@ void simplify(const Output& complex, const CancellationHierarchy& hierarchy, dou
               AscendingSegmentation rule, SimplifiedComplex& answer);
 
 // The smallest threshold that leaves at most `minima` minima and `maxima` critical
-// maxima (0 when the complex has no more): the automatic default of the filter.
+// maxima (0 when the complex has no more): the automatic default of the filter and of
+// the CLI's "auto", with kLegibleExtrema for both.
+constexpr SimplexId kLegibleExtrema = 20;
 double legibleThreshold(const CancellationHierarchy& hierarchy, SimplexId minima,
                         SimplexId maxima);
 

@@ -197,4 +197,46 @@ void buildSimplifiedRecords(Triangulation& tri, const Output& complex,
   }
 }
 
+// Port 2 of the answer: the walls (polygons) whose source saddle is kept, their
+// SeparatrixIds numbered again in order (the points stay).
+inline void keepWallsOfKeptSaddles(const Output& complex, const SimplifiedComplex& answer,
+                                   Separatrix2Records& walls) {
+  const auto& g = complex.gradient;
+  const int d = g.dimension;
+  auto kept = [&](int type, SimplexId source) {
+    // type 2: a 2-saddle's descending wall; 1: a 1-saddle's ascending wall
+    const int dim = type == 2 ? 2 : 1;
+    const auto& list = g.criticalCells[std::size_t(dim)];
+    const std::size_t p =
+        std::size_t(std::lower_bound(list.begin(), list.end(), source) - list.begin());
+    if (p >= list.size() || list[p] != source)
+      return true;
+    return !((dim == 1 && answer.saddleCancelled[0][p]) ||
+             (dim == d - 1 && answer.saddleCancelled[1][p]));
+  };
+  Separatrix2Records out;
+  out.points = std::move(walls.points);
+  SimplexId lastOld = -1, next = -1;
+  for (std::size_t i = 0; i < walls.size(); ++i) {
+    if (!kept(walls.separatrixType[i], walls.sourceId[i]))
+      continue;
+    out.connectivity.insert(out.connectivity.end(),
+                            walls.connectivity.begin() + std::ptrdiff_t(walls.offsets[i]),
+                            walls.connectivity.begin() +
+                                std::ptrdiff_t(walls.offsets[i + 1]));
+    out.offsets.push_back(SimplexId(out.connectivity.size()));
+    if (walls.separatrixId[i] != lastOld) {
+      lastOld = walls.separatrixId[i];
+      ++next;
+    }
+    out.sourceId.push_back(walls.sourceId[i]);
+    out.separatrixId.push_back(next);
+    out.separatrixType.push_back(walls.separatrixType[i]);
+    out.functionMaximum.push_back(walls.functionMaximum[i]);
+    out.functionMinimum.push_back(walls.functionMinimum[i]);
+    out.onBoundary.push_back(walls.onBoundary[i]);
+  }
+  walls = std::move(out);
+}
+
 } // namespace topogpu::morse_smale_complex::simplicial
