@@ -124,7 +124,7 @@ void answerThresholds(const Triangulation& tri,
   namespace smsc = morse_smale_complex::simplicial;
   const Timer build;
   smsc::buildHierarchy(complex, persistence_diagram::extremumPairs(tri, diagram, complex),
-                       hierarchy);
+                       persistence_diagram::saddlePairs(diagram), hierarchy);
   const double buildSeconds = build.seconds();
   std::vector<std::string> answers;
   for (const double asked : thresholds) {

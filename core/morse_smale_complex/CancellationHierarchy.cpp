@@ -127,6 +127,7 @@ void relabel(const std::vector<ManifoldLabel>& in, const std::vector<SimplexId>&
 } // namespace
 
 void buildHierarchy(const Output& complex, const std::vector<ExtremumPair>& pairs,
+                    const std::vector<SaddlePair>& saddlePairs,
                     CancellationHierarchy& hierarchy) {
   hierarchy = CancellationHierarchy();
   const sg::Output& g = complex.gradient;
@@ -222,6 +223,20 @@ void buildHierarchy(const Output& complex, const std::vector<ExtremumPair>& pair
       hierarchy.sides[std::size_t(s)].saddlePosition[k] =
           positionOf(g.criticalCells[std::size_t(s == 0 ? 1 : d - 1)],
                      hierarchy.sides[std::size_t(s)].saddle[k]);
+  std::vector<SaddlePair> sorted = saddlePairs;
+  std::sort(sorted.begin(), sorted.end(), [](const SaddlePair& x, const SaddlePair& y) {
+    return x.persistence != y.persistence ? x.persistence < y.persistence
+                                          : x.saddle1 < y.saddle1;
+  });
+  for (const SaddlePair& p : sorted) {
+    const SimplexId p1 = positionOf(g.criticalCells[1], p.saddle1),
+                    p2 = d == 3 ? positionOf(g.criticalCells[2], p.saddle2) : -1;
+    if (p1 < 0 || p2 < 0 || !(p.persistence >= 0))
+      throw Error("cancellation hierarchy: a saddle-saddle pair names cells the complex "
+                  "does not have");
+    hierarchy.saddlePairs.emplace_back(p1, p2);
+    hierarchy.saddlePersistence.push_back(p.persistence);
+  }
   hierarchy.connectionPosition.resize(complex.connections.size());
   for (std::size_t i = 0; i < complex.connections.size(); ++i)
     hierarchy.connectionPosition[i] = {
@@ -281,6 +296,16 @@ void simplify(const Output& complex, const CancellationHierarchy& hierarchy, dou
               : end;
     }
   }
+  // Saddle-saddle pairs below T: both saddles go (3D: side 1's saddles are 2-saddles).
+  const std::size_t saddleCancelled =
+      std::size_t(std::lower_bound(hierarchy.saddlePersistence.begin(),
+                                   hierarchy.saddlePersistence.end(), T) -
+                  hierarchy.saddlePersistence.begin());
+  for (std::size_t k = 0; k < saddleCancelled; ++k) {
+    answer.saddleCancelled[0][std::size_t(hierarchy.saddlePairs[k].first)] = 1;
+    answer.saddleCancelled[1][std::size_t(hierarchy.saddlePairs[k].second)] = 1;
+  }
+  answer.cancelledPairs += SimplexId(saddleCancelled);
   answer.counts = g.counts;
   answer.counts[0] = SimplexId(answer.kept[0].size());
   answer.boundaryMaxima = complex.boundaryMaxima;

@@ -15,9 +15,11 @@
 //    saddles' filtration order (decreasing for maxima), each extremum merged into its
 //    partner's set, so that e is the root on one side of s and the other side's arc end
 //    is the partner.
-//  - Saddle-saddle pairs are never cancelled (their cancellation changes the complex's
-//    walls, not only its labels): the answer keeps every saddle that is not the partner
-//    of a cancelled extremum.
+//  - A (1-saddle, 2-saddle) pair (3D) of persistence < T is cancelled too: both saddles
+//    leave the complex with their arcs, saddle connections and walls. No label changes
+//    (the regions are the extrema's); Gyulassy et al. would also join each 2-saddle
+//    connected to the 1-saddle to each 1-saddle connected to the 2-saddle: those new
+//    saddle connections are not made here.
 //  - The answer relabels the per-vertex DescendingManifold and AscendingManifold and the
 //    per-cell AscendingManifold (extrema numbered again in the order of the kept ones),
 //    reroutes the arcs of the kept saddles to the representatives of their ends and
@@ -48,6 +50,12 @@ struct ExtremumPair {
   std::array<SimplexId, 4> saddleKey{};
 };
 
+// A (1-saddle, 2-saddle) persistence pair (3D), simplex ids.
+struct SaddlePair {
+  SimplexId saddle1 = -1, saddle2 = -1;
+  double persistence = 0;
+};
+
 // The partner "outside": a boundary facet's missing side.
 constexpr SimplexId kOutsidePartner = -2;
 
@@ -70,6 +78,10 @@ struct CancellationHierarchy {
   // The complex's arcs' saddle positions (saddle1Minimum, saddleMaximum) and its
   // connections' (1-saddle, 2-saddle) positions, so an answer looks nothing up.
   std::array<std::vector<SimplexId>, 2> arcPosition;
+  // The saddle-saddle pairs (positions in criticalCells[1] and [2]) in increasing
+  // persistence.
+  std::vector<std::pair<SimplexId, SimplexId>> saddlePairs;
+  std::vector<double> saddlePersistence;
   std::vector<std::pair<SimplexId, SimplexId>> connectionPosition;
 };
 
@@ -96,6 +108,7 @@ struct SimplifiedComplex {
 
 // Throws Error when a pair names a cell the complex does not have.
 void buildHierarchy(const Output& complex, const std::vector<ExtremumPair>& pairs,
+                    const std::vector<SaddlePair>& saddlePairs,
                     CancellationHierarchy& hierarchy);
 
 // The complex at threshold T (>= 0; 0 keeps it whole). rule: the complex's own

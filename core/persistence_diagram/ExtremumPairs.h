@@ -1,5 +1,6 @@
-// The extremum-saddle pairs of a simplicial complex's persistence diagram in the form
-// the cancellation hierarchy reads (core/morse_smale_complex/CancellationHierarchy.h):
+// The persistence pairs of a simplicial complex's diagram in the form the cancellation
+// hierarchy reads (core/morse_smale_complex/CancellationHierarchy.h): the extremum-saddle
+// pairs
 // type 0 (minimum, 1-saddle) and type d-1 ((d-1)-saddle, maximum), finite ones only
 // (an essential extremum is never cancelled), extrema as indices into the complex's
 // minima and maxima.
@@ -39,6 +40,17 @@ extremumPairs(const Triangulation& tri, const Diagram& diagram,
            p.persistence(),
            smsc::detail::keyOf(tri, d - 1, p.birthCell, complex.rank.data())});
   }
+  return pairs;
+}
+
+// The (1-saddle, 2-saddle) pairs (3D), finite ones.
+inline std::vector<morse_smale_complex::simplicial::SaddlePair>
+saddlePairs(const Diagram& diagram) {
+  std::vector<morse_smale_complex::simplicial::SaddlePair> pairs;
+  if (diagram.dimension == 3)
+    for (const DiagramPair& p : diagram.pairs)
+      if (p.isFinite && p.type == 1)
+        pairs.push_back({p.birthCell, p.deathCell, p.persistence()});
   return pairs;
 }
 

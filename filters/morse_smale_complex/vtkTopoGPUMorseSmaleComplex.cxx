@@ -241,7 +241,7 @@ void buildCachedHierarchy(Triangulation& tri, topogpu::vtk::FilterRun& run,
   msc::simplicial::buildHierarchy(
       cache.complex,
       topogpu::persistence_diagram::extremumPairs(tri, diagram, cache.complex),
-      cache.hierarchy);
+      topogpu::persistence_diagram::saddlePairs(diagram), cache.hierarchy);
   cache.hierarchyReport.timings = diagram.report.timings;
   cache.hierarchyReport.timings.emplace_back("cancellation hierarchy (cpu)",
                                              timer.seconds());

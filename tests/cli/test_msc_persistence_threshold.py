@@ -2,9 +2,10 @@
 simplified at persistence T, answered from the cancellation hierarchy) against oracles
 written here, without the project's code:
 
-  * the kept minima and critical maxima are exactly the extrema of the pairs of
-    persistence >= T (and the essential classes) of GUDHI's lower-star diagram of the same
-    simplices (tests/oracles/simplicial_persistence.py), compared as multisets of values;
+  * the kept minima, saddles and critical maxima are exactly the critical cells of the
+    pairs of persistence >= T (and the essential classes) of GUDHI's lower-star diagram
+    of the same simplices (tests/oracles/simplicial_persistence.py), compared as
+    multisets of values;
   * each DescendingManifold region of the answer is the union of the input complex's
     regions of the minima whose representative it is: the representative from an
     elder-rule union-find written here over the input's 1-saddles (their two vertices'
@@ -122,6 +123,15 @@ def check_case(tmp, name, domain, tops, values, thresholds):
                           + [b for k, b in essential if k == dim])
         check(kept_max == want_max, f"{label}: kept maxima {kept_max[:8]} != GUDHI's "
               f"{want_max[:8]} ({len(kept_max)} vs {len(want_max)})")
+        # saddles: those of the pairs of persistence >= T (saddle-saddle pairs below T
+        # are cancelled too), and the essential ones
+        for k in range(1, dim):
+            kept = sorted(float(values[c].max()) for c in answer["critical_cells"][k])
+            want = sorted([d for j, b, d in finite if j == k - 1 and d - b >= T]
+                          + [b for j, b, d in finite if j == k and d - b >= T]
+                          + [b for j, b in essential if j == k])
+            check(kept == want, f"{label}: kept {k}-saddles {kept[:6]} != GUDHI's "
+                  f"{want[:6]} ({len(kept)} vs {len(want)})")
         check(summary["simplified"][0]["critical_cells"][0] == len(want_min),
               f"{label}: JSON's minima count")
         # DescendingManifold: the input's regions merged by the oracle's representatives
@@ -244,9 +254,9 @@ with tempfile.TemporaryDirectory() as tmp:
         check([a["persistence_threshold"] for a in answers][0::2] == [0.1, 100]
               and answers[1]["automatic"] and not answers[0]["automatic"],
               f"--persistence-thresholds: {[a['persistence_threshold'] for a in answers]}")
-        # saddle-saddle pairs are not cancelled: their 1-saddles keep their arcs
-        check(answers[2]["critical_cells"][0] == 1 and answers[2]["critical_cells"][3] == 0
-              and answers[2]["critical_cells"][1] == answers[2]["critical_cells"][2],
+        # every finite pair cancelled: a 3D box keeps its essential minimum only
+        check(answers[2]["critical_cells"] == [1, 0, 0, 0]
+              and answers[2]["arcs"]["saddle1_minimum"] == 0,
               f"T above the largest persistence: {answers[2]['critical_cells']}")
         auto = answers[1]
         check(auto["critical_cells"][0] <= 20 and auto["critical_cells"][3] <= 20

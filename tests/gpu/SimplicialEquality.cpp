@@ -467,7 +467,7 @@ void compareSimplified(const std::string& name, const Dims& dims,
     pd::execute(tri, values, parameters, Monitor{}, diagram, &complexes[std::size_t(k)]);
     smsc::buildHierarchy(complexes[std::size_t(k)],
                          pd::extremumPairs(tri, diagram, complexes[std::size_t(k)]),
-                         hierarchies[std::size_t(k)]);
+                         pd::saddlePairs(diagram), hierarchies[std::size_t(k)]);
   }
   const double automatic = smsc::legibleThreshold(hierarchies[0], smsc::kLegibleExtrema,
                                                   smsc::kLegibleExtrema);
