@@ -24,22 +24,19 @@ coordinate as the field; essential classes of every dimension).
     python3 test_msc_persistence_threshold.py TOPOGPU_BINARY SHARED_DATA_DIR
 """
 import collections
+import importlib.util
 import json
-import math
 import os
 import sys
 import tempfile
 
+if importlib.util.find_spec("gudhi") is None:
+    print("SKIP: gudhi is not available to this python")
+    sys.exit(77)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracles"))
 import cli_helpers  # noqa: E402
 import simplicial_persistence as oracle  # noqa: E402
 from cli_helpers import check, np  # noqa: E402
-
-try:
-    import gudhi  # noqa: F401
-except ImportError:
-    print("SKIP: gudhi is not available to this python")
-    sys.exit(77)
 
 TOPOGPU, DATA = cli_helpers.arguments()
 TYPES = {np.float32: "float32", np.uint8: "uint8"}
@@ -210,17 +207,18 @@ def grid_case(tmp, name, values, thresholds):
 def torus_case(tmp, rng):
     """A torus surface whose z coordinates carry noise (the field: --array z)."""
     n, m = 14, 9
-    points, triangles = [], []
-    vid = lambda i, j: (i % n) * m + (j % m)  # noqa: E731
-    for i in range(n):
-        for j in range(m):
-            u, v = 2 * math.pi * i / n, 2 * math.pi * j / m
-            points.append(((2 + math.cos(v)) * math.cos(u), (2 + math.cos(v)) * math.sin(u),
-                           math.sin(v) + 0.3 * rng.random()))
-            triangles += [(vid(i, j), vid(i + 1, j), vid(i, j + 1)),
-                          (vid(i + 1, j), vid(i + 1, j + 1), vid(i, j + 1))]
+    u, v = np.meshgrid(2 * np.pi * np.arange(n) / n, 2 * np.pi * np.arange(m) / m,
+                       indexing="ij")
+    ring = 2 + np.cos(v)
+    points = np.stack([ring * np.cos(u), ring * np.sin(u),
+                       np.sin(v) + 0.3 * rng.random(v.shape)], axis=-1).reshape(-1, 3)
+    i, j = (a.ravel() for a in np.meshgrid(np.arange(n), np.arange(m), indexing="ij"))
+    at = lambda a, b: (a % n) * m + (b % m)  # noqa: E731
+    triangles = np.concatenate([np.stack([at(i, j), at(i + 1, j), at(i, j + 1)], axis=1),
+                                np.stack([at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)],
+                                         axis=1)]).tolist()
     text = f"OFF\n{len(points)} {len(triangles)} 0\n"
-    text += "".join(f"{x!r} {y!r} {z!r}\n" for x, y, z in points)
+    text += "".join(f"{float(x)!r} {float(y)!r} {float(z)!r}\n" for x, y, z in points)
     text += "".join(f"3 {a} {b} {c}\n" for a, b, c in triangles)
     path = cli_helpers.write(tmp, "torus.off", text)
     coords, _ = cli_helpers.read_off(path)
