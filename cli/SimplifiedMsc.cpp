@@ -5,6 +5,15 @@
 
 namespace topogpu::cli {
 
+namespace {
+
+[[noreturn]] void notAThreshold(const std::string& option, const std::string& item) {
+  throw Error(option + ": '" + item +
+              "' is not a persistence threshold (a number >= 0, or auto)");
+}
+
+} // namespace
+
 std::vector<double> persistenceThresholds(const Arguments& args) {
   const bool one = args.has("--persistence-threshold"),
              many = args.has("--persistence-thresholds");
@@ -22,8 +31,7 @@ std::vector<double> persistenceThresholds(const Arguments& args) {
     if (item == "auto")
       T = -1;
     else if (!parseReal(item, T) || !(T >= 0))
-      throw Error(option + ": '" + item +
-                  "' is not a persistence threshold (a number >= 0, or auto)");
+      notAThreshold(option, item);
     thresholds.push_back(T);
   }
   if (thresholds.empty() || (!text.empty() && text.back() == ','))

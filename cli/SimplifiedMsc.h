@@ -146,8 +146,8 @@ void answerThresholds(const Triangulation& tri,
   result.fields.add("hierarchy_seconds", buildSeconds);
   result.fields.add("largest_persistence", hierarchy.largestPersistence);
   result.fields.add("hierarchy_pairs",
-                    static_cast<long long>(hierarchy.sides[0].extremum.size() +
-                                           hierarchy.sides[1].extremum.size()));
+                    static_cast<long long>(hierarchy.sides[0].extremum.size()) +
+                        static_cast<long long>(hierarchy.sides[1].extremum.size()));
   result.fields.add("inconsistent_pairs",
                     static_cast<long long>(hierarchy.inconsistentPairs));
 }

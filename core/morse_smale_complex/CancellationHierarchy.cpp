@@ -193,13 +193,13 @@ void buildHierarchy(const Output& complex, const std::vector<ExtremumPair>& pair
     }
   }
   for (auto& side : hierarchy.sides) {
-    // Increasing persistence, ties by extremum: one order whatever listed the pairs.
+    // Increasing persistence, ties in the elder rule's order (the replay's): a pair
+    // whose extremum lies in another's component when that one dies has at most its
+    // persistence and must be cancelled first, equal values included.
     std::vector<std::size_t> idx(side.extremum.size());
     std::iota(idx.begin(), idx.end(), std::size_t(0));
-    std::sort(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) {
-      return side.persistence[x] != side.persistence[y]
-                 ? side.persistence[x] < side.persistence[y]
-                 : side.extremum[x] < side.extremum[y];
+    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) {
+      return side.persistence[x] < side.persistence[y];
     });
     auto permute = [&](auto& column) {
       auto copy = column;

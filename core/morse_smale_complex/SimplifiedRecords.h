@@ -22,14 +22,19 @@ namespace detail {
 // Gyulassy et al.'s order: when the pair (e, s) is cancelled, the pairs before it in the
 // hierarchy's order already are, so one of s's two arcs, rerouted through them, ends at
 // e; the path goes back up that arc to s and down s's other arc. The way up per pair is
-// kept, so each is walked once.
+// kept, so each is walked once. A concatenated path contains every cancelled arc it
+// passes, which grows without bound on large fields (engine: billions of cells): past
+// `budget` cells in all, the remaining paths go from the removed extremum straight to
+// its representative (one step; `straight` says whether that happened).
 template <typename Triangulation> class Rerouter {
 public:
   Rerouter(const Triangulation& tri, const Output& complex,
-           const CancellationHierarchy& hierarchy, const SimplifiedComplex& answer, int s)
+           const CancellationHierarchy& hierarchy, const SimplifiedComplex& answer, int s,
+           std::size_t budget)
       : tri_(tri), complex_(complex), side_(hierarchy.sides[std::size_t(s)]),
-        rep_(answer.representative[std::size_t(s)]), s_(s), up_(side_.extremum.size()),
-        other_(side_.extremum.size()), done_(side_.extremum.size(), 0) {}
+        rep_(answer.representative[std::size_t(s)]), s_(s), budget_(budget),
+        up_(side_.extremum.size()), other_(side_.extremum.size()),
+        done_(side_.extremum.size(), 0) {}
 
   // path (ending at an extremum of this side) continued to its representative; false
   // when that is the outside.
@@ -37,10 +42,43 @@ public:
     const SimplexId e = extremumOf(path.back());
     if (e >= 0 && rep_[std::size_t(e)] == kOutsidePartner)
       return false;
-    return extend(path, SimplexId(side_.extremum.size()));
+    if (!straight) {
+      std::vector<sg::Cell> whole = path;
+      bool over = false;
+      try {
+        // false: no way up found (an inconsistent hierarchy): this path goes straight
+        if (extend(whole, SimplexId(side_.extremum.size()))) {
+          used_ += whole.size();
+          over = used_ > budget_;
+          if (!over) {
+            path = std::move(whole);
+            return true;
+          }
+        }
+      } catch (const OverBudget&) {
+        over = true;
+      }
+      if (over) {
+        straight = true;
+        up_.assign(up_.size(), {});
+        other_.assign(other_.size(), {});
+      }
+    }
+    if (e >= 0 && rep_[std::size_t(e)] != e) {
+      const SimplexId r = rep_[std::size_t(e)];
+      const auto& g = complex_.gradient;
+      path.push_back(s_ == 0 ? sg::Cell{0, g.criticalCells[0][std::size_t(r)]}
+                             : sg::Cell{complex_.maxima[std::size_t(r)].dimension,
+                                        complex_.maxima[std::size_t(r)].id});
+    }
+    return true;
   }
 
+  bool straight = false;
+
 private:
+  struct OverBudget {};
+
   SimplexId extremumOf(const sg::Cell& c) const {
     const auto& g = complex_.gradient;
     if (s_ == 1 && c.dimension != g.dimension)
@@ -63,6 +101,8 @@ private:
       if (!prepare(p))
         return false;
       const auto& up = up_[std::size_t(p)];
+      if (path.size() + up.size() + other_[std::size_t(p)].size() > budget_)
+        throw OverBudget{};
       path.insert(path.end(), up.begin() + 1, up.end());
       path.insert(path.end(), other_[std::size_t(p)].begin(),
                   other_[std::size_t(p)].end());
@@ -93,6 +133,9 @@ private:
       if (!extend(mine, p) || extremumOf(mine.back()) != e)
         continue;
       std::vector<sg::Cell>& up = up_[std::size_t(p)];
+      kept_ += mine.size() + arcs[1 - k].size();
+      if (kept_ > budget_)
+        throw OverBudget{};
       up.assign(mine.rbegin(), mine.rend());
       up.push_back({s_ == 0 ? 1 : d - 1, saddle});
       other_[std::size_t(p)] = std::move(arcs[1 - k]);
@@ -107,11 +150,16 @@ private:
   const CancellationHierarchy::Side& side_;
   const std::vector<SimplexId>& rep_;
   int s_;
+  std::size_t budget_, used_ = 0, kept_ = 0;
   std::vector<std::vector<sg::Cell>> up_, other_;
   std::vector<char> done_; // 0 not yet, 1 ready, 2 no way (or being prepared)
 };
 
 } // namespace detail
+
+// The cells the rerouted paths of one side may hold in all before the rest go straight
+// from a removed extremum to its representative.
+constexpr std::size_t kReroutedCells = std::size_t(1) << 23;
 
 // Ports 0 and 1 of the answer, as `on` asks (saddle connectors need the complex's
 // connection paths).
@@ -120,7 +168,8 @@ void buildSimplifiedRecords(Triangulation& tri, const Output& complex,
                             const CancellationHierarchy& hierarchy,
                             const SimplifiedComplex& answer,
                             const ScalarArrayView& values, const PointGeometry& points,
-                            const RecordSwitches& on, Records& out) {
+                            const RecordSwitches& on, Records& out,
+                            std::size_t reroutedCells = kReroutedCells) {
   out = Records();
   tri.precondition(kRequiredRelations | Boundary);
   const sg::Output& g = complex.gradient;
@@ -156,8 +205,8 @@ void buildSimplifiedRecords(Triangulation& tri, const Output& complex,
   Separatrix1Builder<SimplexCells<Triangulation>> separatrices(cells, values,
                                                                out.separatrices1);
   std::vector<std::vector<Cell>> paths;
-  detail::Rerouter<Triangulation> down(tri, complex, hierarchy, answer, 0),
-      up(tri, complex, hierarchy, answer, 1);
+  detail::Rerouter<Triangulation> down(tri, complex, hierarchy, answer, 0, reroutedCells),
+      up(tri, complex, hierarchy, answer, 1, reroutedCells);
   if (on.descending1) {
     for (std::size_t j = 0; j < g.criticalCells[1].size(); ++j) {
       if (saddleGone(1, j))

@@ -239,6 +239,12 @@ with tempfile.TemporaryDirectory() as tmp:
     random3d = grid_case(tmp, "random3d", rng.random((7, 8, 9)).astype(np.float32),
                          (0.05, 0.2, 0.4, 2))
     grid_case(tmp, "ties3d", rng.integers(0, 3, (6, 7, 8)).astype(np.uint8), (1, 2, 5))
+    # a smooth field quantized to a few levels, as 8-bit volumes are: long runs of equal
+    # persistence, whose cancellations must follow the elder rule's order
+    z, y, x = np.mgrid[0:12, 0:13, 0:14]
+    grid_case(tmp, "quantized3d", np.round(3 * (np.sin(x / 1.7) * np.cos(y / 2.1)
+                                                + np.sin(z / 1.9) + 2)).astype(np.uint8),
+              (1, 2, 4))
     z, y, x = np.mgrid[0:10, 0:11, 0:12]
     grid_case(tmp, "smooth3d", (np.sin(x / 2.0) * np.cos(y / 2.5) + np.sin(z / 3.0)
                                 + 0.05 * rng.random((10, 11, 12))).astype(np.float32),
