@@ -257,6 +257,7 @@ void simplify(const Output& complex, const CancellationHierarchy& hierarchy, dou
       complex.connections.size() != hierarchy.connectionPosition.size())
     throw Error("cancellation hierarchy: built from another complex");
   answer.threshold = T;
+  answer.rule = rule;
   answer.cancelledPairs = answer.cycles = 0;
   std::array<std::vector<SimplexId>, 2> labelOf, arcEndOf;
   for (int s = 0; s < 2; ++s) {

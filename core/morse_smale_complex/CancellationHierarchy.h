@@ -88,6 +88,7 @@ struct CancellationHierarchy {
 // The complex of the simplified field at one threshold.
 struct SimplifiedComplex {
   double threshold = 0;
+  AscendingSegmentation rule = AscendingSegmentation::Ttk;
   // Per side: each extremum's representative (itself when kept, kOutsidePartner for the
   // outside) and its index among the kept ones (-1 when removed).
   std::array<std::vector<SimplexId>, 2> representative, newIndex;

@@ -195,8 +195,17 @@ void buildSimplifiedRecords(Triangulation& tri, const Output& complex,
         if (!saddleGone(k, j))
           addCriticalPoint(cells, values, Cell{k, g.criticalCells[std::size_t(k)][j]},
                            on.manifoldSizes ? 0 : -1, false, out.criticalPoints);
+    // Under TTK's rule no vertex is labelled by a boundary maximum: those that no kept
+    // arc reaches any more are left out (they follow the critical maxima, so no label
+    // changes meaning).
+    std::vector<char> reached(answer.kept[1].size(),
+                              answer.rule != AscendingSegmentation::Ttk);
+    for (const Arc& a : answer.saddleMaximum)
+      reached[std::size_t(a.extremum)] = 1;
     for (const SimplexId m : answer.kept[1]) {
       const Extremum& x = complex.maxima[std::size_t(m)];
+      if (x.dimension != d && !reached[std::size_t(answer.newIndex[1][std::size_t(m)])])
+        continue;
       addCriticalPoint(cells, values, Cell{x.dimension, x.id},
                        size(maximumSize, answer.newIndex[1][std::size_t(m)]),
                        x.dimension != d, out.criticalPoints);
