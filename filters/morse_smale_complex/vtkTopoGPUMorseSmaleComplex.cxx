@@ -303,6 +303,14 @@ vtkTopoGPUMorseSmaleComplex::vtkTopoGPUMorseSmaleComplex() {
 
 vtkTopoGPUMorseSmaleComplex::~vtkTopoGPUMorseSmaleComplex() = default;
 
+void vtkTopoGPUMorseSmaleComplex::SetPersistenceThreshold(double threshold) {
+  if (threshold == this->PersistenceThreshold) // NaN differs: set, then refused
+    return;
+  this->PersistenceThreshold = threshold;
+  this->Modified();
+  this->ThresholdMTime = this->GetMTime();
+}
+
 void vtkTopoGPUMorseSmaleComplex::PrintSelf(ostream& os, vtkIndent indent) {
   this->Superclass::PrintSelf(os, indent);
   const std::pair<const char*, bool> switches[] = {
@@ -426,8 +434,12 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
   topogpu::vtk::MscCache& cache = *this->Cache;
   const std::string key =
       cacheKey(run, parameters, this->MemoryBudget, walls, this->Separatrices2MaxCells);
-  if (cache.key != key)
+  // Reused when the field and the parameters are the same and the filter was modified
+  // by nothing but PersistenceThreshold since (a bare Modified() asks for a new run).
+  const vtkMTimeType now = this->GetMTime();
+  if (cache.key != key || (now != this->CacheMTime && now != this->ThresholdMTime))
     cache.clear();
+  this->CacheMTime = now;
   const bool fresh = cache.key.empty();
   const bool thresholded = asked != 0;
   smsc::SimplifiedComplex answer;

@@ -100,7 +100,7 @@ public:
    * automatic, the smallest threshold that leaves at most 20 minima and 20 maxima;
    * 0: the whole complex. Any other negative value or NaN is an error.
    */
-  vtkSetMacro(PersistenceThreshold, double);
+  void SetPersistenceThreshold(double threshold);
   vtkGetMacro(PersistenceThreshold, double);
   /** The threshold the last run used (the automatic one's value). */
   vtkGetMacro(PersistenceThresholdUsed, double);
@@ -156,6 +156,9 @@ private:
   double PersistenceThresholdUsed = 0;
   double PersistenceRange[2] = {0, 0};
   int ComplexComputations = 0;
+  // The filter's modification time after the last threshold change and after the last
+  // run: the cache serves a run only if nothing else modified the filter since.
+  vtkMTimeType ThresholdMTime = 0, CacheMTime = 0;
 #ifndef __VTK_WRAP__
   std::unique_ptr<topogpu::vtk::MscCache> Cache;
 #endif
