@@ -111,6 +111,16 @@ Command morseSmaleComplexCommand() {
                 "1-saddle), ((d-1)-saddle, maximum) and, in 3D, (1-saddle, 2-saddle) "
                 "(cubical complex: with the saddle connections only), as "
                 "\"persistence_pairs\""},
+               {"--persistence-threshold", "T",
+                "simplicial complex: the complex of the field simplified at persistence "
+                "T (absolute, >= 0; auto: the smallest T leaving at most 20 minima and "
+                "20 maxima), answered from the cancellation hierarchy without "
+                "recomputing the gradient, as \"simplified\"; --details and "
+                "--separatrices-out then write that complex"},
+               {"--persistence-thresholds", "T1,T2,...",
+                "as --persistence-threshold, each threshold answered in turn from one "
+                "hierarchy (timings per answer in \"simplified\"; the files hold the "
+                "last)"},
                complexOption(),
                simplicialMemoryBudgetOption()},
               runOptions()}),

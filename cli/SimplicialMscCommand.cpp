@@ -13,12 +13,14 @@
 #include "PersistencePairsJson.h"
 #include "Report.h"
 #include "SeparatricesFile.h"
+#include "SimplifiedMsc.h"
 
 #include "base/Timer.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/morse_smale_complex/SimplicialRecords.h"
 #include "core/morse_smale_complex/SimplicialSeparatrices2.h"
+#include "core/morse_smale_complex/SimplifiedRecords.h"
 #include "core/persistence_diagram/SimplicialPersistence.h"
 
 #include <algorithm>
@@ -227,6 +229,7 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
                                    Domain& domain) {
   namespace sg = discrete_gradient::simplicial;
   const RunOptions run = parseRunOptions(args);
+  const std::vector<double> thresholds = persistenceThresholds(args);
   const bool connectors = !args.has("--no-saddle-connections");
   // TTK 1.2's own separatrix counts are a second pass over the gradient: only when asked.
   const bool separatrices = args.has("--separatrices");
@@ -247,6 +250,8 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
   morse_smale_complex::Records records;
   const bool pairs = args.has("--persistence-pairs");
   persistence_diagram::Diagram diagram;
+  smsc::CancellationHierarchy hierarchy;
+  smsc::SimplifiedComplex answer;
   domain.visitWithGale([&](auto& triangulation) {
     for (int r = 0; r < run.repeat; ++r) {
       const Timer wall;
@@ -262,22 +267,32 @@ int runSimplicialMorseSmaleComplex(const Arguments& args, CommandContext& contex
       }
       result.totals.push_back(wall.seconds());
     }
-    if (pairs) {
+    if (pairs || !thresholds.empty()) {
       // 3D: from the saddle connections, or without them from the boundary expansion
       persistence_diagram::diagramOfComplex(triangulation, output, domain.values,
                                             Monitor{}, diagram);
       for (const auto& t : diagram.report.timings)
         output.report.timings.push_back(t);
     }
-    if (args.has("--details"))
+    if (!thresholds.empty())
+      answerThresholds(triangulation, output, diagram, thresholds,
+                       parameters.ascendingSegmentation, hierarchy, answer, result);
+    if (args.has("--details") && !thresholds.empty())
+      writeSimplifiedDetails(args.get("--details"), triangulation, output, answer);
+    else if (args.has("--details"))
       writeDetails(args.get("--details"), triangulation, output);
     if (separatricesOut) {
       const Timer timer;
       morse_smale_complex::RecordSwitches on;
       on.criticalPoints = false;
       on.saddleConnectors = connectors;
-      smsc::buildRecords(triangulation, output, domain.values,
-                         *domainPoints(args, domain), on, records);
+      if (thresholds.empty())
+        smsc::buildRecords(triangulation, output, domain.values,
+                           *domainPoints(args, domain), on, records);
+      else
+        smsc::buildSimplifiedRecords(triangulation, output, hierarchy, answer,
+                                     domain.values, *domainPoints(args, domain), on,
+                                     records);
       writeSeparatricesFile(args.get("--separatrices-out"), "simplicial",
                             output.gradient.dimension, std::move(records.separatrices1));
       output.report.timings.emplace_back("separatrices file", timer.seconds());

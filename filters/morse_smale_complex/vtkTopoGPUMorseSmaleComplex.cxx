@@ -5,6 +5,7 @@
 #include "TopoGPUDataSetPoints.h"
 #include "TopoGPUFilterRun.h"
 #include "TopoGPUMemoryBudget.h"
+#include "TopoGPUMscCache.h"
 #include "TopoGPUMscPolyData.h"
 
 #include "base/Timer.h"
@@ -13,11 +14,15 @@
 #include "core/morse_smale_complex/Separatrices2.h"
 #include "core/morse_smale_complex/SimplicialRecords.h"
 #include "core/morse_smale_complex/SimplicialSeparatrix2Records.h"
+#include "core/morse_smale_complex/SimplifiedRecords.h"
+#include "core/persistence_diagram/ExtremumPairs.h"
+#include "core/persistence_diagram/SimplicialPersistence.h"
 #include "frontend/EnvironmentKnobs.h"
 
 #include <vtkCellData.h>
 #include <vtkDataArray.h>
 #include <vtkDataSet.h>
+#include <vtkDoubleArray.h>
 #include <vtkFieldData.h>
 #include <vtkIdTypeArray.h>
 #include <vtkInformation.h>
@@ -30,6 +35,8 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <variant>
@@ -56,7 +63,8 @@ struct SegmentationSwitches {
 void writeSegmentation(topogpu::vtk::FilterRun& run, const SegmentationSwitches& on,
                        const std::vector<msc::ManifoldLabel>& ascending,
                        const std::vector<msc::ManifoldLabel>& descending,
-                       const std::vector<msc::ManifoldLabel>& cellAscending) {
+                       const std::vector<msc::ManifoldLabel>& cellAscending,
+                       const std::vector<SimplexId>* morseSmale = nullptr) {
   vtkDataSet* segmentation = vtkDataSet::GetData(run.outputVector, 3);
   segmentation->ShallowCopy(run.input);
   auto column = [](const char* name, const auto& values) {
@@ -72,8 +80,10 @@ void writeSegmentation(topogpu::vtk::FilterRun& run, const SegmentationSwitches&
   if (on.descending)
     segmentation->GetPointData()->AddArray(column("DescendingManifold", descending));
   if (on.final)
-    segmentation->GetPointData()->AddArray(column(
-        "MorseSmaleManifold", msc::simplicial::morseSmaleLabels(descending, ascending)));
+    segmentation->GetPointData()->AddArray(
+        column("MorseSmaleManifold",
+               morseSmale ? *morseSmale
+                          : msc::simplicial::morseSmaleLabels(descending, ascending)));
 }
 
 // Field data on every port: what was found.
@@ -201,6 +211,82 @@ void writeRecords(topogpu::vtk::FilterRun& run, msc::Records&& records,
                            std::move(records.separatrices2));
 }
 
+// What the simplicial complex depends on besides PersistenceThreshold and the output
+// switches: the field (array and its modification time), the triangulation, the
+// parameters (the MemoryBudget property, not the memory available at the run) and the
+// walls asked for.
+std::string cacheKey(const topogpu::vtk::FilterRun& run,
+                     const msc::simplicial::Parameters& parameters, double memoryBudget,
+                     bool walls, unsigned long long maxWallCells) {
+  const void* tri =
+      std::visit([](const auto& t) { return static_cast<const void*>(t.get()); },
+                 *run.triangulation);
+  std::ostringstream key;
+  key << static_cast<const void*>(run.scalars) << ' ' << run.scalars->GetMTime() << ' '
+      << tri << ' ' << run.input->GetNumberOfPoints() << ' '
+      << run.input->GetNumberOfCells() << ' ' << int(parameters.backend) << ' '
+      << memoryBudget << ' ' << parameters.computeSaddleConnections << ' '
+      << int(parameters.ascendingSegmentation) << ' ' << walls << ' ' << maxWallCells;
+  return key.str();
+}
+
+// The persistence pairs of the cached complex and its cancellation hierarchy.
+template <typename Triangulation>
+void buildCachedHierarchy(Triangulation& tri, topogpu::vtk::FilterRun& run,
+                          topogpu::vtk::MscCache& cache) {
+  topogpu::persistence_diagram::Diagram diagram;
+  topogpu::persistence_diagram::diagramOfComplex(tri, cache.complex, run.values,
+                                                 topogpu::Monitor{}, diagram);
+  const topogpu::Timer timer;
+  msc::simplicial::buildHierarchy(
+      cache.complex,
+      topogpu::persistence_diagram::extremumPairs(tri, diagram, cache.complex),
+      topogpu::persistence_diagram::saddlePairs(diagram), cache.hierarchy);
+  cache.hierarchyReport.timings = diagram.report.timings;
+  cache.hierarchyReport.timings.emplace_back("cancellation hierarchy (cpu)",
+                                             timer.seconds());
+  cache.hasHierarchy = true;
+}
+
+// Port 3 and the field data of the complex, or of its answer at a threshold.
+void writeOutputs(topogpu::vtk::FilterRun& run, const msc::simplicial::Output& complex,
+                  const msc::simplicial::SimplifiedComplex* answer,
+                  const SegmentationSwitches& on) {
+  const bool computed = complex.connectionsComputed;
+  if (answer == nullptr) {
+    writeSegmentation(run, on, complex.ascendingManifold, complex.descendingManifold,
+                      complex.cellAscendingManifold);
+    writeFieldData(
+        run,
+        {complex.gradient.counts,
+         complex.boundaryMaxima,
+         {vtkIdType(complex.saddle1Minimum.size()),
+          vtkIdType(complex.saddleMaximum.size()),
+          computed ? vtkIdType(complex.connections.size()) : -1},
+         {multiplicitySum(complex.saddle1Minimum), multiplicitySum(complex.saddleMaximum),
+          computed ? msc::clampedMultiplicity(complex.connectionMultiplicitySum) : -1},
+         complex.unlabelledAscending,
+         complex.unlabelledDescending});
+    return;
+  }
+  const auto& a = *answer;
+  writeSegmentation(run, on, a.ascendingManifold, a.descendingManifold,
+                    a.cellAscendingManifold, &a.morseSmaleManifold);
+  auto negatives = [](const std::vector<msc::ManifoldLabel>& labels) {
+    return SimplexId(std::count_if(labels.begin(), labels.end(),
+                                   [](msc::ManifoldLabel l) { return l < 0; }));
+  };
+  writeFieldData(run,
+                 {a.counts,
+                  a.boundaryMaxima,
+                  {vtkIdType(a.saddle1Minimum.size()), vtkIdType(a.saddleMaximum.size()),
+                   computed ? vtkIdType(a.connections.size()) : -1},
+                  {multiplicitySum(a.saddle1Minimum), multiplicitySum(a.saddleMaximum),
+                   computed ? msc::clampedMultiplicity(a.connectionMultiplicitySum) : -1},
+                  negatives(a.ascendingManifold),
+                  negatives(a.descendingManifold)});
+}
+
 } // namespace
 
 vtkTopoGPUMorseSmaleComplex::vtkTopoGPUMorseSmaleComplex() {
@@ -216,6 +302,14 @@ vtkTopoGPUMorseSmaleComplex::vtkTopoGPUMorseSmaleComplex() {
 }
 
 vtkTopoGPUMorseSmaleComplex::~vtkTopoGPUMorseSmaleComplex() = default;
+
+void vtkTopoGPUMorseSmaleComplex::SetPersistenceThreshold(double threshold) {
+  if (threshold == this->PersistenceThreshold) // NaN differs: set, then refused
+    return;
+  this->PersistenceThreshold = threshold;
+  this->Modified();
+  this->ThresholdMTime = this->GetMTime();
+}
 
 void vtkTopoGPUMorseSmaleComplex::PrintSelf(ostream& os, vtkIndent indent) {
   this->Superclass::PrintSelf(os, indent);
@@ -235,6 +329,8 @@ void vtkTopoGPUMorseSmaleComplex::PrintSelf(ostream& os, vtkIndent indent) {
   os << indent << "Complex: " << (this->Complex ? "Simplicial" : "Cubical") << "\n";
   os << indent << "Triangulation: " << this->Triangulation << "\n";
   os << indent << "MemoryBudget: " << this->MemoryBudget << "\n";
+  os << indent << "PersistenceThreshold: " << this->PersistenceThreshold << " (used "
+     << this->PersistenceThresholdUsed << ")\n";
 }
 
 int vtkTopoGPUMorseSmaleComplex::FillOutputPortInformation(int port,
@@ -312,9 +408,16 @@ void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
 }
 
 // The simplicial complex (meshes, or images with Complex = Simplicial / a stored
-// triangulation): the same ports and arrays, simplices in place of refined cells.
+// triangulation): the same ports and arrays, simplices in place of refined cells. The
+// complex, its cancellation hierarchy and its walls are kept (MscCache): a run that
+// changes only PersistenceThreshold answers from them.
 void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run) {
   namespace smsc = msc::simplicial;
+  const double asked = this->PersistenceThreshold;
+  if (!(asked >= 0 || asked == -1))
+    throw topogpu::Error("PersistenceThreshold must be a number >= 0, or -1 for the "
+                         "automatic threshold (got " +
+                         std::to_string(asked) + ")");
   smsc::Parameters parameters;
   parameters.backend = run.backend;
   parameters.vertexOrder = run.vertexOrder;
@@ -326,40 +429,82 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
   std::vector<topogpu::Warning> warnings = run.report.warnings;
   const bool walls =
       this->ComputeAscendingSeparatrices2 || this->ComputeDescendingSeparatrices2;
-  smsc::Output result;
+  if (!this->Cache)
+    this->Cache = std::make_unique<topogpu::vtk::MscCache>();
+  topogpu::vtk::MscCache& cache = *this->Cache;
+  const std::string key =
+      cacheKey(run, parameters, this->MemoryBudget, walls, this->Separatrices2MaxCells);
+  // Reused when the field and the parameters are the same and the filter was modified
+  // by nothing but PersistenceThreshold since (a bare Modified() asks for a new run).
+  const vtkMTimeType now = this->GetMTime();
+  if (cache.key != key || (now != this->CacheMTime && now != this->ThresholdMTime))
+    cache.clear();
+  this->CacheMTime = now;
+  const bool fresh = cache.key.empty();
+  const bool thresholded = asked != 0;
+  smsc::SimplifiedComplex answer;
   msc::Records records;
   topogpu::Timer outputTimer;
   const DataSetPoints points(run.input);
   run.visitWithGale([&](auto& tri) {
-    smsc::execute(tri, run.values, parameters,
-                  walls ? run.monitor.stage(0, 0.85) : run.monitor, result);
+    if (fresh) {
+      smsc::execute(tri, run.values, parameters,
+                    walls ? run.monitor.stage(0, 0.85) : run.monitor, cache.complex);
+      ++this->ComplexComputations;
+      if (walls) {
+        addSimplicialWalls(tri, wallParametersOf(this, this->Separatrices2MaxCells), run,
+                           points, cache.complex, records);
+        cache.walls = std::move(records.separatrices2);
+      }
+      cache.key = key;
+    }
+    if (thresholded && !cache.hasHierarchy)
+      buildCachedHierarchy(tri, run, cache);
     outputTimer.reset();
-    smsc::buildRecords(tri, result, run.values, points, switchesOf(this), records);
-    if (walls)
-      addSimplicialWalls(tri, wallParametersOf(this, this->Separatrices2MaxCells), run,
-                         points, result, records);
+    if (thresholded) {
+      const double T =
+          asked < 0 ? smsc::legibleThreshold(cache.hierarchy, smsc::kLegibleExtrema,
+                                             smsc::kLegibleExtrema)
+                    : asked;
+      smsc::simplify(cache.complex, cache.hierarchy, T, parameters.ascendingSegmentation,
+                     answer);
+      smsc::buildSimplifiedRecords(tri, cache.complex, cache.hierarchy, answer,
+                                   run.values, points, switchesOf(this), records);
+    } else {
+      smsc::buildRecords(tri, cache.complex, run.values, points, switchesOf(this),
+                         records);
+    }
+    if (walls) {
+      records.separatrices2 = cache.walls;
+      if (thresholded)
+        smsc::keepWallsOfKeptSaddles(cache.complex, answer, records.separatrices2);
+    }
   });
-  run.report = result.report;
+  this->PersistenceThresholdUsed = thresholded ? answer.threshold : 0.0;
+  this->PersistenceRange[0] = 0;
+  this->PersistenceRange[1] = cache.hasHierarchy ? cache.hierarchy.largestPersistence : 0;
+  // A run that reused the complex reports only its own stages.
+  run.report = fresh ? cache.complex.report : topogpu::RunReport();
+  if (fresh && thresholded)
+    for (const auto& t : cache.hierarchyReport.timings)
+      run.report.timings.push_back(t);
+  if (!fresh)
+    run.report.warnings = cache.complex.report.warnings;
+  if (thresholded)
+    for (const auto& t : answer.report.timings)
+      run.report.timings.push_back(t);
   for (const topogpu::Warning& w : warnings)
     run.report.warnings.push_back(w);
   run.addGaleRunWarnings();
   writeRecords(run, std::move(records), switchesOf(this), walls);
-
-  writeSegmentation(run,
-                    {this->ComputeAscendingSegmentation,
-                     this->ComputeDescendingSegmentation, this->ComputeFinalSegmentation},
-                    result.ascendingManifold, result.descendingManifold,
-                    result.cellAscendingManifold);
-  const bool computed = result.connectionsComputed;
-  writeFieldData(
-      run,
-      {result.gradient.counts,
-       result.boundaryMaxima,
-       {vtkIdType(result.saddle1Minimum.size()), vtkIdType(result.saddleMaximum.size()),
-        computed ? vtkIdType(result.connections.size()) : -1},
-       {multiplicitySum(result.saddle1Minimum), multiplicitySum(result.saddleMaximum),
-        computed ? msc::clampedMultiplicity(result.connectionMultiplicitySum) : -1},
-       result.unlabelledAscending,
-       result.unlabelledDescending});
+  writeOutputs(run, cache.complex, thresholded ? &answer : nullptr,
+               {this->ComputeAscendingSegmentation, this->ComputeDescendingSegmentation,
+                this->ComputeFinalSegmentation});
+  // The threshold used (the automatic one's value), on every port.
+  auto used = topogpu::vtk::namedArray<vtkDoubleArray>("PersistenceThreshold", 1);
+  used->SetValue(0, this->PersistenceThresholdUsed);
+  for (int port = 0; port < 4; ++port)
+    if (vtkDataObject* output = vtkDataObject::GetData(run.outputVector, port))
+      output->GetFieldData()->AddArray(used);
   run.report.timings.emplace_back("output", outputTimer.seconds());
 }

@@ -32,6 +32,14 @@
 #include "TopoGPUFiltersModule.h"
 #include "vtkTopoGPUAlgorithm.h"
 
+#include <memory>
+
+#ifndef __VTK_WRAP__
+namespace topogpu::vtk {
+struct MscCache;
+}
+#endif
+
 class TOPOGPUFILTERS_EXPORT vtkTopoGPUMorseSmaleComplex : public vtkTopoGPUAlgorithm {
 public:
   static vtkTopoGPUMorseSmaleComplex* New();
@@ -85,6 +93,22 @@ public:
   vtkSetMacro(MemoryBudget, double);
   vtkGetMacro(MemoryBudget, double);
 
+  /**
+   * Simplicial complex: the complex of the field simplified at this persistence
+   * (absolute, in the field's units), answered from the cancellation hierarchy kept for
+   * the field, so changing only this never recomputes the gradient. -1 (the default):
+   * automatic, the smallest threshold that leaves at most 20 minima and 20 maxima;
+   * 0: the whole complex. Any other negative value or NaN is an error.
+   */
+  void SetPersistenceThreshold(double threshold);
+  vtkGetMacro(PersistenceThreshold, double);
+  /** The threshold the last run used (the automatic one's value). */
+  vtkGetMacro(PersistenceThresholdUsed, double);
+  /** [0, the largest finite extremum-saddle persistence] after a thresholded run. */
+  vtkGetVector2Macro(PersistenceRange, double);
+  /** How many times this filter computed a Morse-Smale complex (tests, benchmarks). */
+  vtkGetMacro(ComplexComputations, int);
+
 protected:
   vtkTopoGPUMorseSmaleComplex();
   ~vtkTopoGPUMorseSmaleComplex() override;
@@ -128,6 +152,16 @@ private:
   // The 2-separatrices' cell limit; 0: the core's default. Tests lower it with
   // TOPOGPU_SEPARATRICES2_MAX_CELLS, read when the filter is made.
   unsigned long long Separatrices2MaxCells = 0;
+  double PersistenceThreshold = -1;
+  double PersistenceThresholdUsed = 0;
+  double PersistenceRange[2] = {0, 0};
+  int ComplexComputations = 0;
+  // The filter's modification time after the last threshold change and after the last
+  // run: the cache serves a run only if nothing else modified the filter since.
+  vtkMTimeType ThresholdMTime = 0, CacheMTime = 0;
+#ifndef __VTK_WRAP__
+  std::unique_ptr<topogpu::vtk::MscCache> Cache;
+#endif
 
 #ifndef __VTK_WRAP__
   void ComputeSimplicial(topogpu::vtk::FilterRun& run);

@@ -10,7 +10,8 @@
 // synthetic field, 2D (none) included. A CUDA failure mid-run (the saddle connections'
 // stages too) and a too-small device budget fall back to the CPU's result with a
 // warning. The persistence diagram read off the device's complex is the CPU's, row for
-// row.
+// row, and so is the complex answered at persistence thresholds from the cancellation
+// hierarchy of each (the answer runs on the host).
 #include "tests/gpu/SimplicialEquality.h"
 
 #include "base/ScalarArray.h"
@@ -19,8 +20,10 @@
 #include "core/discrete_gradient/PointerJumping.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
+#include "core/morse_smale_complex/CancellationHierarchy.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplexGpu.h"
+#include "core/persistence_diagram/ExtremumPairs.h"
 #include "core/persistence_diagram/SimplicialPersistence.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
@@ -449,6 +452,45 @@ void compareDiagram(const std::string& name, const Dims& dims,
                                             std::to_string(gpu.pairs.size()) + " pairs)");
 }
 
+// The complex at the automatic threshold and at half the largest persistence, from
+// the hierarchy of the CPU's and of the GPU's complex: equal answers.
+void compareSimplified(const std::string& name, const Dims& dims,
+                       const ScalarArrayView& values, EqualityChecks& checks) {
+  namespace pd = persistence_diagram;
+  ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+  pd::Parameters parameters;
+  std::array<smsc::Output, 2> complexes;
+  std::array<smsc::CancellationHierarchy, 2> hierarchies;
+  for (int k = 0; k < 2; ++k) {
+    parameters.backend = k == 0 ? Backend::Cpu : Backend::Gpu;
+    pd::Diagram diagram;
+    pd::execute(tri, values, parameters, Monitor{}, diagram, &complexes[std::size_t(k)]);
+    smsc::buildHierarchy(complexes[std::size_t(k)],
+                         pd::extremumPairs(tri, diagram, complexes[std::size_t(k)]),
+                         pd::saddlePairs(diagram), hierarchies[std::size_t(k)]);
+  }
+  const double automatic = smsc::legibleThreshold(hierarchies[0], smsc::kLegibleExtrema,
+                                                  smsc::kLegibleExtrema);
+  for (const double T : {automatic, 0.5 * hierarchies[0].largestPersistence}) {
+    std::array<smsc::SimplifiedComplex, 2> a;
+    for (int k = 0; k < 2; ++k)
+      smsc::simplify(complexes[std::size_t(k)], hierarchies[std::size_t(k)], T,
+                     smsc::AscendingSegmentation::Ttk, a[std::size_t(k)]);
+    const bool same = a[0].counts == a[1].counts && a[0].kept == a[1].kept &&
+                      a[0].descendingManifold == a[1].descendingManifold &&
+                      a[0].ascendingManifold == a[1].ascendingManifold &&
+                      a[0].cellAscendingManifold == a[1].cellAscendingManifold &&
+                      a[0].morseSmaleManifold == a[1].morseSmaleManifold &&
+                      sameArcs(a[0].saddle1Minimum, a[1].saddle1Minimum) &&
+                      sameArcs(a[0].saddleMaximum, a[1].saddleMaximum) &&
+                      a[0].keptConnections == a[1].keptConnections;
+    checks.expect(same && complexes[1].report.backend == "gpu",
+                  name + ": the complex at persistence " + std::to_string(T) +
+                      " differs between the CPU's and the GPU's hierarchy (GPU ran on " +
+                      complexes[1].report.backend + ")");
+  }
+}
+
 void syntheticFields(bool hostOnly, bool injectFaults, EqualityChecks& checks) {
   std::mt19937 rng(17);
   const Dims shapes[] = {{33, 17, 9}, {64, 64, 1},  {2, 2, 2},    {40, 1, 30},
@@ -488,6 +530,8 @@ void syntheticFields(bool hostOnly, bool injectFaults, EqualityChecks& checks) {
       compareComplex(tagOf("constant float32", dims), dims, viewOf(constant), checks);
       compareDiagram(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), checks);
       compareDiagram(tagOf("noise float32", dims), dims, viewOf(noise), checks);
+      compareSimplified(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), checks);
+      compareSimplified(tagOf("sines float64", dims), dims, viewOf(smooth), checks);
     }
     if (!hostOnly && dims[0] == 65)
       fallbacks(dims, viewOf(noise), injectFaults, checks);

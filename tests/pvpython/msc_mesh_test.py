@@ -62,7 +62,10 @@ def run(source, **properties):
     # those of the rule through the boundary; TTK's rule (the default) labels a vertex by
     # its first star cell, which differs between an image and its tets
     # (cli.msc_ttk_segmentation checks it).
-    msc = TopoGPUMorseSmaleComplex(Input=source, AscendingThroughBoundary=1)
+    # the whole complex (PersistenceThreshold 0: tests/pvpython/
+    # msc_persistence_threshold_test.py checks the thresholded one)
+    msc = TopoGPUMorseSmaleComplex(Input=source, AscendingThroughBoundary=1,
+                                   PersistenceThreshold=0)
     messages = Messages(msc)
     msc.SelectInputScalars = ["POINTS", "s"]
     for key, value in properties.items():

@@ -35,7 +35,9 @@ from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkUnstructuredGrid  # n
 from vtkmodules.vtkCommonCore import vtkPoints  # noqa: E402
 
 PLUGIN, DATA, CASE = pv_helpers.load_plugin(globals())
-WALLS = dict(ComputeAscendingSeparatrices2=1, ComputeDescendingSeparatrices2=1)
+# The whole complex (PersistenceThreshold 0): the oracles walk every saddle's wall.
+WALLS = dict(ComputeAscendingSeparatrices2=1, ComputeDescendingSeparatrices2=1,
+             PersistenceThreshold=0)
 
 
 def mesh_source(points, tets, values):

@@ -64,7 +64,8 @@ INTEGER_ARRAYS = ("vtkIdTypeArray", "vtkIntArray", "vtkLongArray", "vtkLongLongA
 
 
 def run(source, **properties):
-    msc = TopoGPUMorseSmaleComplex(Input=source)  # noqa: F405
+    # the whole complex (PersistenceThreshold 0), as TTK's and the CLI's
+    msc = TopoGPUMorseSmaleComplex(Input=source, PersistenceThreshold=0)  # noqa: F405
     messages = Messages(msc)
     msc.SelectInputScalars = ["POINTS", "s"]
     for key, value in properties.items():

@@ -133,6 +133,10 @@ def arrays(data):
 def case_msc():
     filters, properties, ports = read_page()
     ported = port_script(TTK_SCRIPT, filters, properties)
+    # the one line the page says to add for TTK's whole complex
+    assert "adds `msc.PersistenceThreshold = 0`" in open(PAGE).read().replace("\n", " ")
+    ported = ported.replace("msc.UpdatePipeline()",
+                            "msc.PersistenceThreshold = 0\nmsc.UpdatePipeline()", 1)
     print(ported)
     scope = dict(globals())
     exec(ported, scope)

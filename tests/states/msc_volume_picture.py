@@ -1,6 +1,7 @@
 """The Morse-Smale complex of a real volume, rendered for the docs
 (docs/images/msc-<volume>.png): the raw volume read by ParaView's Image Reader, the
-TopoGPU Morse-Smale Complex filter with its defaults (the simplicial complex, TTK's), its
+TopoGPU Morse-Smale Complex filter with its defaults (the simplicial complex, TTK's, at
+the automatic persistence threshold, named in the caption), its
 ports shown as Apply shows them (critical points as sprites coloured by CellDimension,
 1-separatrices as lines coloured by SeparatrixType, both with their categorical legends;
 the 2-separatrices and the segmentation not drawn), over a translucent grey middle z
@@ -81,8 +82,11 @@ ColorBy(outline, None)
 for bar in state_helpers.show_msc_defaults(msc, view, 0.45 * max(1.0, max(dims) / 96)):
     bar.ScalarBarLength = 0.22
 text = Text(registrationName="Caption")
-text.Text = (f"{args.volume} {'x'.join(map(str, dims))}, simplicial complex (TTK's): "
-             f"{counts[0]} minima, {counts[1]} 1-saddles, {counts[2]} 2-saddles, "
+msc.UpdatePropertyInformation()
+used = msc.GetPropertyValue("PersistenceThresholdUsed")
+text.Text = (f"{args.volume} {'x'.join(map(str, dims))}, simplicial complex (TTK's)"
+             + (f" at the automatic persistence threshold {used:g}" if used > 0 else "")
+             + f": {counts[0]} minima, {counts[1]} 1-saddles, {counts[2]} 2-saddles, "
              f"{counts[3]} maxima; {separatrices} 1-separatrices")
 caption = Show(text, view)
 caption.WindowLocation = "Lower Center"
