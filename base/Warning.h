@@ -55,6 +55,10 @@ enum class WarningCode {
   MixedCellsIgnored,
   // --drop-zero removed zero-valued vertices and their cells
   ZeroVerticesDropped,
+  // constraint points that are not extrema of the input were ignored
+  ConstraintIgnored,
+  // a kept extremum is no longer one after the simplification
+  KeptExtremumLost,
 };
 
 // The code's stable name in snake case ("gpu_unavailable").
@@ -104,6 +108,10 @@ inline const char* warningCodeName(WarningCode code) {
     return "mixed_cells_ignored";
   case WarningCode::ZeroVerticesDropped:
     return "zero_vertices_dropped";
+  case WarningCode::ConstraintIgnored:
+    return "constraint_ignored";
+  case WarningCode::KeptExtremumLost:
+    return "kept_extremum_lost";
   }
   return "?";
 }

@@ -1,0 +1,164 @@
+// One sweep of the simplification on the CPU (TopologicalSimplification.h), written for
+// the minimum sweep; the maximum sweep runs it on the mirrored ranks n-1-r. Every step
+// has a unique answer, so the CPU and the GPU (relaxation rounds, level-synchronous
+// breadth-first search, radix sorts) give the same keys, distances and order:
+//  - key(v) = min over vertex paths from a source to v of the path's highest rank (the
+//    minimax rank; a vertex no source reaches keeps key = its rank): a priority flood;
+//  - a vertex with key(v) > rank(v) is flattened: it takes the value of the vertex of
+//  rank
+//    key(v) (never flattened itself: a path reaching v through it has no higher rank
+//    before it), and dist(v) = its hop distance from that vertex inside
+//    {u : key(u) == key(v)} (connected: every vertex of a minimax path after that vertex
+//    has the same key);
+//  - the new rank of v is its position in the order of (key, dist, rank).
+#pragma once
+
+#include "base/ScalarArray.h"
+#include "base/Types.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
+#include <algorithm>
+#include <queue>
+#include <utility>
+#include <vector>
+
+namespace topogpu::topological_simplification::detail {
+
+// The minimax keys from the sources (source[v] != 0): Dijkstra's order on the bottleneck
+// metric (priority flood).
+template <typename Triangulation>
+void minimaxKeys(const Triangulation& tri, const SimplexId* rank, const char* source,
+                 std::vector<SimplexId>& key) {
+  const SimplexId n = SimplexId(key.size());
+  using Entry = std::pair<SimplexId, SimplexId>; // key, vertex
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  for (SimplexId v = 0; v < n; ++v) {
+    key[std::size_t(v)] = source[v] ? rank[v] : n;
+    if (source[v])
+      queue.emplace(rank[v], v);
+  }
+  while (!queue.empty()) {
+    const auto [k, v] = queue.top();
+    queue.pop();
+    if (k != key[std::size_t(v)])
+      continue;
+    const int degree = tri.getVertexNeighborNumber(v);
+    for (int i = 0; i < degree; ++i) {
+      const SimplexId u = tri.getVertexNeighbor(v, i);
+      const SimplexId candidate = std::max(k, rank[u]);
+      if (candidate < key[std::size_t(u)]) {
+        key[std::size_t(u)] = candidate;
+        queue.emplace(candidate, u);
+      }
+    }
+  }
+  tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) {
+    if (key[std::size_t(v)] == n)
+      key[std::size_t(v)] = rank[v]; // unreached: untouched
+  });
+}
+
+// dist of every flattened vertex (0 elsewhere): one breadth-first search from every
+// region's origin at once, each confined to its region (regions are disjoint, so one
+// queue in level order gives every region its own distances).
+template <typename Triangulation>
+void regionDistances(const Triangulation& tri, const SimplexId* rank,
+                     const SimplexId* vertexOfRank, const std::vector<SimplexId>& key,
+                     std::vector<SimplexId>& dist) {
+  const SimplexId n = SimplexId(key.size());
+  std::fill(dist.begin(), dist.end(), SimplexId(0));
+  std::vector<char> seen(std::size_t(n), 0);
+  std::vector<SimplexId> queue;
+  for (SimplexId v = 0; v < n; ++v) {
+    if (key[std::size_t(v)] == rank[v])
+      continue;
+    const SimplexId origin = vertexOfRank[key[std::size_t(v)]];
+    if (!seen[std::size_t(origin)]) {
+      seen[std::size_t(origin)] = 1;
+      queue.push_back(origin);
+    }
+  }
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const SimplexId x = queue[head];
+    const int degree = tri.getVertexNeighborNumber(x);
+    for (int i = 0; i < degree; ++i) {
+      const SimplexId u = tri.getVertexNeighbor(x, i);
+      if (seen[std::size_t(u)] || key[std::size_t(u)] != key[std::size_t(x)] ||
+          key[std::size_t(u)] == rank[u])
+        continue;
+      seen[std::size_t(u)] = 1;
+      dist[std::size_t(u)] = dist[std::size_t(x)] + 1;
+      queue.push_back(u);
+    }
+  }
+}
+
+// One sweep: rank (a permutation of 0..n-1) -> newRank; the flattened vertices take
+// their origin's value in values (the input's type, changed in place); flattened[v] is
+// set for them. Returns how many were flattened.
+template <typename Triangulation>
+SimplexId sweep(const Triangulation& tri, const SimplexId* rank, const char* source,
+                const ScalarArrayView& values, void* valuesOut, SimplexId* newRank,
+                char* flattened, const Monitor& monitor) {
+  const SimplexId n = values.size;
+  std::vector<SimplexId> vertexOfRank(static_cast<std::size_t>(n)),
+      key(static_cast<std::size_t>(n)), dist(static_cast<std::size_t>(n));
+  tbb::parallel_for(SimplexId(0), n,
+                    [&](SimplexId v) { vertexOfRank[std::size_t(rank[v])] = v; });
+  minimaxKeys(tri, rank, source, key);
+  monitor.checkAbort();
+  regionDistances(tri, rank, vertexOfRank.data(), key, dist);
+  monitor.checkAbort();
+  std::vector<SimplexId> sorted(vertexOfRank); // by (key, dist, rank)
+  tbb::parallel_sort(sorted.begin(), sorted.end(), [&](SimplexId a, SimplexId b) {
+    const auto ka = key[std::size_t(a)], kb = key[std::size_t(b)];
+    if (ka != kb)
+      return ka < kb;
+    const auto da = dist[std::size_t(a)], db = dist[std::size_t(b)];
+    if (da != db)
+      return da < db;
+    return rank[a] < rank[b];
+  });
+  tbb::parallel_for(SimplexId(0), n,
+                    [&](SimplexId p) { newRank[sorted[std::size_t(p)]] = p; });
+  SimplexId count = 0;
+  TOPOGPU_DISPATCH_SCALAR(values.type, {
+    auto* out = static_cast<ValueT*>(valuesOut);
+    for (SimplexId v = 0; v < n; ++v) {
+      if (key[std::size_t(v)] == rank[v])
+        continue;
+      out[v] = out[vertexOfRank[std::size_t(key[std::size_t(v)])]];
+      flattened[v] = 1;
+      ++count;
+    }
+  });
+  return count;
+}
+
+// Vertices with an empty lower link (minima: lower = true) or, away from the boundary,
+// an empty upper link (maxima).
+template <typename Triangulation>
+std::vector<char> extremumFlags(const Triangulation& tri, const SimplexId* rank,
+                                const char* boundary, SimplexId n, bool lower) {
+  std::vector<char> flags(std::size_t(n), 0);
+  tbb::parallel_for(tbb::blocked_range<SimplexId>(0, n),
+                    [&](const tbb::blocked_range<SimplexId>& r) {
+                      for (SimplexId v = r.begin(); v < r.end(); ++v) {
+                        if (!lower && boundary[v])
+                          continue;
+                        const int degree = tri.getVertexNeighborNumber(v);
+                        bool extremum = true;
+                        for (int i = 0; i < degree && extremum; ++i) {
+                          const SimplexId u = tri.getVertexNeighbor(v, i);
+                          extremum = lower ? rank[u] > rank[v] : rank[u] < rank[v];
+                        }
+                        flags[std::size_t(v)] = extremum ? 1 : 0;
+                      }
+                    });
+  return flags;
+}
+
+} // namespace topogpu::topological_simplification::detail
