@@ -9,7 +9,10 @@ a hidden random field, not by vertex id. With it:
     persistence (tests/oracles/simplicial_persistence.py) with the ranks as the
     filtration: every pair's two vertices, its type, and its Birth / Death read from the
     field at those vertices;
-  * both differ from the run without the order array (ties by vertex id), so the test
+  * the Discrete Gradient (simplicial, cubical) and Morse-Smale Complex filters' critical
+    vertices are the order's minima (the brute force; on the cubical complex, an empty
+    lower link among the axis neighbours);
+  * all differ from the run without the order array (ties by vertex id), so the test
     cannot pass by ignoring it;
   * bad order arrays (a rank twice, a rank out of range, the wrong size, a float array,
     ranks against the values) give an error naming the array and the problem, and an
@@ -224,6 +227,60 @@ def case_persistence():
         assert diagram_vertex_pairs(grid, values) == (pairs, classes), name
         print("%s: %d pairs as GUDHI's on the ranks (filter, CLI, --order-array)" % (
             name, sum(pairs.values())))
+
+
+def cubical_minima(shape, ranks):
+    """Vertices ranked below each of their axis neighbours: the cubical complex's
+    critical 0-cells (an empty lower link)."""
+    r = ranks.reshape(shape)
+    lowest = np.ones(shape, dtype=bool)
+    for axis in range(3):
+        if shape[axis] < 2:
+            continue
+        a = [slice(None)] * 3
+        b = [slice(None)] * 3
+        a[axis], b[axis] = slice(1, None), slice(None, -1)
+        lowest[tuple(a)] &= r[tuple(a)] < r[tuple(b)]
+        lowest[tuple(b)] &= r[tuple(b)] < r[tuple(a)]
+    return np.flatnonzero(lowest.ravel())
+
+
+def minima_of(proxy, port, id_array):
+    out = servermanager.Fetch(proxy, idx=port)
+    pd = out.GetPointData()
+    dims = numpy_support.vtk_to_numpy(pd.GetArray("CellDimension"))
+    ids = numpy_support.vtk_to_numpy(pd.GetArray(id_array))
+    return np.sort(ids[dims == 0]), out
+
+
+def case_gradient():
+    """The Discrete Gradient (simplicial and cubical) and the Morse-Smale Complex
+    (simplicial) filters: their critical vertices are the minima of the given order
+    (the brute force's on TTK's tets; an empty axis-neighbour lower link on the cubical
+    complex), not those of the vertex ids."""
+    shape = SHAPES["3d"]
+    values, ranks = tie_heavy(shape, 15)
+    simplicial = np.sort(ids_of_type(shape, ranks, cp_oracle.MINIMUM))
+    cubical = cubical_minima(shape, ranks)
+    for name, make, expect in (
+            ("gradient simplicial", lambda d: TopoGPUDiscreteGradient(  # noqa: F405
+                Input=producer(d), Complex="Simplicial", Backend="CPU"), simplicial),
+            ("gradient cubical", lambda d: TopoGPUDiscreteGradient(  # noqa: F405
+                Input=producer(d), Complex="Cubical", Backend="CPU"), cubical),
+            ("msc simplicial", lambda d: TopoGPUMorseSmaleComplex(  # noqa: F405
+                Input=producer(d), Backend="CPU"), simplicial)):
+        id_array = "CellId" if name.startswith("msc") else "ttkVertexScalarField"
+        got, out = minima_of(make(image(shape, values, ranks)), 0, id_array)
+        assert np.array_equal(got, expect), (name, got[:10], expect[:10])
+        assert order_taken(out) == "f_Order", name
+        plain, _ = minima_of(make(image(shape, values)), 0, id_array)
+        assert not np.array_equal(plain, expect), "%s: the order changes nothing" % name
+        print("%s: %d minima, the order's" % (name, len(got)))
+
+
+def ids_of_type(shape, ranks, kind):
+    ref = cp_oracle.classify(ranks, cp_oracle.grid_cells(dims_of(shape)), ranks.size)
+    return np.flatnonzero(ref.types == kind)
 
 
 def bad_orders():
