@@ -3,6 +3,7 @@
 #include "Domain.h"
 
 #include "core/scalar_field_smoother/ScalarFieldSmoother.h"
+#include "core/topological_simplification/TopologicalSimplification.h"
 
 namespace topogpu::cli {
 
@@ -195,6 +196,50 @@ Command smoothCommand() {
       runSmooth};
 }
 
+Command simplifyCommand() {
+  return {
+      "simplify",
+      "topological simplification of a scalar field (TTK's TopologicalSimplification, "
+      "LTS-style sweeps) on the simplicial complex",
+      {"--raw FILE --dims X,Y,Z --type T (--threshold T [--relative] | --constraints "
+       "FILE) [--out FILE] [options]",
+       "--mesh FILE --array NAME (--threshold T [--relative] | --constraints FILE) "
+       "[--out FILE] [options]"},
+      concat(
+          {domainOptions(),
+           {{"--threshold", "T",
+             "remove the minimum-saddle and saddle-maximum pairs of persistence "
+             "below T (absolute value)"},
+            {"--relative", "", "T is a fraction of the field's range (max - min)"},
+            {"--constraints", "FILE",
+             "keep exactly these extrema instead: a `topogpu persistence --out` CSV "
+             "(both ends of every row) or a TTK-layout diagram .vtu/.vtp (points with "
+             "ttkVertexScalarField and CriticalType, e.g. after a Threshold)"},
+            {"--iterations", "N",
+             "at most N rounds of the two sweeps (1 to " +
+                 std::to_string(topological_simplification::kMaxIterations) +
+                 ", default " +
+                 std::to_string(topological_simplification::kDefaultMaximumIterations) +
+                 ")"},
+            {"--out", "FILE",
+             "write the simplified field: .vti (grids), the input mesh's .vtu/.vtp "
+             "(VTK builds), with the input's array name and type plus <name>_Order; "
+             ".raw writes the values only (the order is lost)"}},
+           runOptions()}),
+      "Flattens the basin of every removed minimum (maximum) to its saddle's value and "
+      "orders it after (before) the saddle; every other vertex keeps its value and "
+      "relative order. The output's extrema are exactly the kept ones (the minima of "
+      "the pairs of persistence >= T, the maxima likewise, one minimum per component); "
+      "a kept pair keeps its birth and death unless one end lies in a flattened "
+      "region, where it moves by less than T; saddle-saddle pairs (3D) go only with "
+      "the regions that contain them. JSON: \"threshold\", \"iterations\", "
+      "\"kept_minima\", \"kept_maxima\", \"changed_vertices\", "
+      "\"flattened_vertices\", \"extra_extrema\", \"finite_pairs\" {\"kept\", "
+      "\"removed\"} per PairType, timings per stage (the input diagram's prefixed "
+      "\"diagram: \"). --backend gpu runs the sweeps on the device (implicit grids).",
+      runSimplify};
+}
+
 Command geodesicCommand() {
   return {
       "geodesic",
@@ -317,6 +362,7 @@ const std::vector<Command>& commandTable() {
                                              morseSmaleComplexCommand(),
                                              persistenceCommand(),
                                              smoothCommand(),
+                                             simplifyCommand(),
                                              geodesicCommand(),
                                              ripsCommand(),
                                              infoCommand()};

@@ -55,5 +55,6 @@ int runPersistence(const Arguments& args, CommandContext& context);
 int runRips(const Arguments& args, CommandContext& context);
 int runInfo(const Arguments& args, CommandContext& context);
 int runSmooth(const Arguments& args, CommandContext& context);
+int runSimplify(const Arguments& args, CommandContext& context);
 
 } // namespace topogpu::cli

@@ -3,7 +3,8 @@
 // has a unique answer, so the CPU and the GPU (relaxation rounds, level-synchronous
 // breadth-first search, radix sorts) give the same keys, distances and order:
 //  - key(v) = min over vertex paths from a source to v of the path's highest rank (the
-//    minimax rank; a vertex no source reaches keeps key = its rank): a priority flood;
+//    minimax rank; a vertex no source reaches keeps key = its rank): a priority flood
+//    (flood below);
 //  - a vertex with key(v) > rank(v) is flattened: it takes the value of the vertex of
 //  rank
 //    key(v) (never flattened itself: a path reaching v through it has no higher rank
@@ -21,77 +22,55 @@
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
-#include <queue>
 #include <utility>
 #include <vector>
 
 namespace topogpu::topological_simplification::detail {
 
-// The minimax keys from the sources (source[v] != 0): Dijkstra's order on the bottleneck
-// metric (priority flood).
+// The minimax keys and the region distances in one priority flood, linear in the
+// edges: the levels are taken in increasing rank; a vertex's key is final when it is
+// first reached (later levels are higher), as the current level when its rank is below
+// it (it joins the level's region, breadth-first from the level's origin, so its
+// distance is the hop count) and as its own rank otherwise (it waits as the origin of
+// that level). Ranks are a permutation, so the waiting origins are a flag per rank read
+// by one forward scan.
 template <typename Triangulation>
-void minimaxKeys(const Triangulation& tri, const SimplexId* rank, const char* source,
-                 std::vector<SimplexId>& key) {
+void flood(const Triangulation& tri, const SimplexId* rank, const SimplexId* vertexOfRank,
+           const char* source, std::vector<SimplexId>& key, std::vector<SimplexId>& dist,
+           const Monitor& monitor) {
   const SimplexId n = SimplexId(key.size());
-  using Entry = std::pair<SimplexId, SimplexId>; // key, vertex
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  std::vector<char> waiting(std::size_t(n), 0), seen(std::size_t(n), 0);
   for (SimplexId v = 0; v < n; ++v) {
-    key[std::size_t(v)] = source[v] ? rank[v] : n;
-    if (source[v])
-      queue.emplace(rank[v], v);
-  }
-  while (!queue.empty()) {
-    const auto [k, v] = queue.top();
-    queue.pop();
-    if (k != key[std::size_t(v)])
-      continue;
-    const int degree = tri.getVertexNeighborNumber(v);
-    for (int i = 0; i < degree; ++i) {
-      const SimplexId u = tri.getVertexNeighbor(v, i);
-      const SimplexId candidate = std::max(k, rank[u]);
-      if (candidate < key[std::size_t(u)]) {
-        key[std::size_t(u)] = candidate;
-        queue.emplace(candidate, u);
-      }
+    key[std::size_t(v)] = rank[v]; // unreached vertices keep their rank
+    dist[std::size_t(v)] = 0;
+    if (source[v]) {
+      seen[std::size_t(v)] = 1;
+      waiting[std::size_t(rank[v])] = 1;
     }
   }
-  tbb::parallel_for(SimplexId(0), n, [&](SimplexId v) {
-    if (key[std::size_t(v)] == n)
-      key[std::size_t(v)] = rank[v]; // unreached: untouched
-  });
-}
-
-// dist of every flattened vertex (0 elsewhere): one breadth-first search from every
-// region's origin at once, each confined to its region (regions are disjoint, so one
-// queue in level order gives every region its own distances).
-template <typename Triangulation>
-void regionDistances(const Triangulation& tri, const SimplexId* rank,
-                     const SimplexId* vertexOfRank, const std::vector<SimplexId>& key,
-                     std::vector<SimplexId>& dist) {
-  const SimplexId n = SimplexId(key.size());
-  std::fill(dist.begin(), dist.end(), SimplexId(0));
-  std::vector<char> seen(std::size_t(n), 0);
   std::vector<SimplexId> queue;
-  for (SimplexId v = 0; v < n; ++v) {
-    if (key[std::size_t(v)] == rank[v])
+  for (SimplexId level = 0; level < n; ++level) {
+    if (!waiting[std::size_t(level)])
       continue;
-    const SimplexId origin = vertexOfRank[key[std::size_t(v)]];
-    if (!seen[std::size_t(origin)]) {
-      seen[std::size_t(origin)] = 1;
-      queue.push_back(origin);
-    }
-  }
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const SimplexId x = queue[head];
-    const int degree = tri.getVertexNeighborNumber(x);
-    for (int i = 0; i < degree; ++i) {
-      const SimplexId u = tri.getVertexNeighbor(x, i);
-      if (seen[std::size_t(u)] || key[std::size_t(u)] != key[std::size_t(x)] ||
-          key[std::size_t(u)] == rank[u])
-        continue;
-      seen[std::size_t(u)] = 1;
-      dist[std::size_t(u)] = dist[std::size_t(x)] + 1;
-      queue.push_back(u);
+    if ((level & 0xfffff) == 0)
+      monitor.checkAbort();
+    queue.assign(1, vertexOfRank[level]);
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const SimplexId x = queue[head];
+      const int degree = tri.getVertexNeighborNumber(x);
+      for (int i = 0; i < degree; ++i) {
+        const SimplexId u = tri.getVertexNeighbor(x, i);
+        if (seen[std::size_t(u)])
+          continue;
+        seen[std::size_t(u)] = 1;
+        if (rank[u] < level) {
+          key[std::size_t(u)] = level;
+          dist[std::size_t(u)] = dist[std::size_t(x)] + 1;
+          queue.push_back(u);
+        } else {
+          waiting[std::size_t(rank[u])] = 1;
+        }
+      }
     }
   }
 }
@@ -108,9 +87,7 @@ SimplexId sweep(const Triangulation& tri, const SimplexId* rank, const char* sou
       key(static_cast<std::size_t>(n)), dist(static_cast<std::size_t>(n));
   tbb::parallel_for(SimplexId(0), n,
                     [&](SimplexId v) { vertexOfRank[std::size_t(rank[v])] = v; });
-  minimaxKeys(tri, rank, source, key);
-  monitor.checkAbort();
-  regionDistances(tri, rank, vertexOfRank.data(), key, dist);
+  flood(tri, rank, vertexOfRank.data(), source, key, dist, monitor);
   monitor.checkAbort();
   std::vector<SimplexId> sorted(vertexOfRank); // by (key, dist, rank)
   tbb::parallel_sort(sorted.begin(), sorted.end(), [&](SimplexId a, SimplexId b) {

@@ -54,6 +54,7 @@
 #include "cuda/gale/GaleGpu.h"
 #include "frontend/EnvironmentKnobs.h"
 #include "tests/gpu/SimplicialEquality.h"
+#include "tests/gpu/SimplificationEquality.h"
 #include "tests/unit/BruteForce.h"
 #include "tests/unit/EikonalMeshes.h"
 #include "tests/unit/EikonalTwin.h"
@@ -87,7 +88,7 @@ namespace {
 
 int failures = 0, checks = 0;
 bool hostOnly = false, injectFaults = true, geodesicOnly = false, ripsOnly = false,
-     galeOnly = false, simplicialOnly = false;
+     galeOnly = false, simplicialOnly = false, simplifyOnly = false;
 std::string surfaceFolder, ripsFolder;
 
 void expect(bool ok, const std::string& what) {
@@ -2290,6 +2291,8 @@ int main(int argc, char** argv) try {
       galeOnly = true;
     } else if (flag == "--simplicial-only") {
       simplicialOnly = true;
+    } else if (flag == "--simplify-only") {
+      simplifyOnly = true;
     } else if (flag == "--rips" && argc > 2) {
       ripsFolder = argv[2];
       --argc;
@@ -2317,6 +2320,16 @@ int main(int argc, char** argv) try {
     galeGpuMorseSmale();
     std::printf("%d passed, %d failed\n", checks - failures, failures);
     return failures == 0 ? 0 : 1;
+  }
+  if (simplifyOnly || (!hostOnly && !geodesicOnly && !simplicialOnly && !ripsOnly)) {
+    test::EqualityChecks simplification;
+    test::simplificationEquality(argc > 1 ? argv[1] : "", injectFaults, simplification);
+    checks += simplification.checks;
+    failures += simplification.failures;
+    if (simplifyOnly) {
+      std::printf("%d passed, %d failed\n", checks - failures, failures);
+      return failures == 0 ? 0 : 1;
+    }
   }
   if (ripsOnly) {
     if (hostOnly) { // the checks on the host twin (no faults, budgets or device memory)

@@ -180,6 +180,15 @@ run() {
       { status=$?; echo "persistence benchmark failed: see bench_persistence.log"; tail -20 "$OUT_DIR/bench_persistence.log"; }
     tail -1 "$OUT_DIR/bench_persistence.log" 2>/dev/null || true
   fi
+  # Topological simplification (issue 22): CPU and GPU outputs byte-identical on engine and
+  # aneurism, wall time, peak memory, stage times. BENCH_SIMPLIFY=1 runs it (default 0).
+  if [ "${BENCH_SIMPLIFY:-0}" = 1 ]; then
+    echo "== benchmark: topological simplification (CPU vs GPU)"
+    python3 tests/bench/bench_simplify.py "$BUILD_DIR/bin/topogpu" --volumes-dir "$VOLUMES" \
+      --json-out "$OUT_DIR/bench_simplify.json" >"$OUT_DIR/bench_simplify.log" 2>&1 ||
+      { status=$?; echo "simplification benchmark failed: see bench_simplify.log"; tail -20 "$OUT_DIR/bench_simplify.log"; }
+    grep -v '^{' "$OUT_DIR/bench_simplify.log" 2>/dev/null || true
+  fi
   echo "== exit $status"
   return $status
 }

@@ -48,6 +48,19 @@ def gudhi_diagram(tops, values):
     """Each dimension's faces inserted from the top down with their own value: GUDHI keeps
     the smaller of two values given to one simplex, so a face first created by a coface
     (at the coface's value) ends at its own."""
+    st = lower_star_tree(tops, values)
+    finite, essential = [], []
+    for dim, (b, d) in st.persistence(homology_coeff_field=2, min_persistence=-1,
+                                        persistence_dim_max=True):
+        if d == float("inf"):
+            essential.append((dim, b))
+        elif d > b:
+            finite.append((dim, b, d))
+    return finite, essential
+
+
+def lower_star_tree(tops, values):
+    """GUDHI's SimplexTree of every face of tops, each with its highest vertex value."""
     import gudhi
     values = np.asarray(values, dtype=np.float64)
     tops = np.sort(np.asarray(tops, dtype=np.int64), axis=1)
@@ -57,13 +70,25 @@ def gudhi_diagram(tops, values):
             [tops[:, list(c)] for c in itertools.combinations(range(tops.shape[1]), k)]),
             axis=0)
         st.insert_batch(faces.T.copy(), values[faces].max(axis=1))
+    return st
+
+
+def gudhi_vertex_pairs(tops, rank):
+    """GUDHI's pairs of the lower-star filtration of a vertex order (rank: a permutation),
+    as vertices: finite (dimension, birth vertex, death vertex) and essential (dimension,
+    birth vertex); each simplex stands for its vertex of highest rank. The ranks are
+    distinct, so these pairs do not depend on how GUDHI orders equal simplices."""
+    rank = np.asarray(rank, dtype=np.int64)
+    st = lower_star_tree(tops, rank)
+    st.compute_persistence(homology_coeff_field=2, min_persistence=-1,
+                           persistence_dim_max=True)
+    top = lambda s: max(s, key=lambda v: rank[v])  # noqa: E731
     finite, essential = [], []
-    for dim, (b, d) in st.persistence(homology_coeff_field=2, min_persistence=-1,
-                                        persistence_dim_max=True):
-        if d == float("inf"):
-            essential.append((dim, b))
-        elif d > b:
-            finite.append((dim, b, d))
+    for b, d in st.persistence_pairs():
+        if not d:
+            essential.append((len(b) - 1, top(b)))
+        elif top(d) != top(b):
+            finite.append((len(b) - 1, top(b), top(d)))
     return finite, essential
 
 

@@ -1,0 +1,130 @@
+// `topogpu simplify`'s VTK files: constraint points from a TTK-layout diagram and the
+// simplified field written into the input's own data set (SimplifyFiles.h).
+#include "SimplifyFiles.h"
+
+#include <vtkDataArray.h>
+#include <vtkDataSet.h>
+#include <vtkDataSetReader.h>
+#include <vtkIdTypeArray.h>
+#include <vtkImageData.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPolyData.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLDataSetWriter.h>
+#include <vtkXMLGenericDataObjectReader.h>
+
+#include <cstring>
+
+namespace topogpu::cli {
+
+namespace {
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+vtkSmartPointer<vtkDataSet> readAgain(const std::string& path) {
+  if (endsWith(path, ".vtk") || endsWith(path, ".VTK")) {
+    vtkNew<vtkDataSetReader> reader;
+    reader->SetFileName(path.c_str());
+    reader->ReadAllScalarsOn();
+    reader->Update();
+    return reader->GetOutput();
+  }
+  vtkNew<vtkXMLGenericDataObjectReader> reader;
+  reader->SetFileName(path.c_str());
+  reader->Update();
+  return vtkDataSet::SafeDownCast(reader->GetOutput());
+}
+
+int vtkTypeOf(ScalarType type) {
+  switch (type) {
+  case ScalarType::Int8:
+    return VTK_SIGNED_CHAR;
+  case ScalarType::UInt8:
+    return VTK_UNSIGNED_CHAR;
+  case ScalarType::Int16:
+    return VTK_SHORT;
+  case ScalarType::UInt16:
+    return VTK_UNSIGNED_SHORT;
+  case ScalarType::Int32:
+    return VTK_INT;
+  case ScalarType::UInt32:
+    return VTK_UNSIGNED_INT;
+  case ScalarType::Int64:
+    return VTK_LONG_LONG;
+  case ScalarType::UInt64:
+    return VTK_UNSIGNED_LONG_LONG;
+  case ScalarType::Float32:
+    return VTK_FLOAT;
+  case ScalarType::Float64:
+    return VTK_DOUBLE;
+  }
+  return VTK_DOUBLE;
+}
+
+} // namespace
+
+std::vector<topological_simplification::Constraint>
+readConstraintsVtk(const std::string& path) {
+  const vtkSmartPointer<vtkDataSet> data = readAgain(path);
+  if (data == nullptr)
+    throw Error("cannot read the constraints file '" + path + "'");
+  vtkDataArray* vertex = data->GetPointData()->GetArray("ttkVertexScalarField");
+  vtkDataArray* type = data->GetPointData()->GetArray("CriticalType");
+  if (vertex == nullptr)
+    throw Error("'" + path +
+                "' has no point array ttkVertexScalarField (TTK's diagram layout)");
+  std::vector<topological_simplification::Constraint> constraints;
+  for (vtkIdType i = 0; i < data->GetNumberOfPoints(); ++i)
+    constraints.push_back({SimplexId(vertex->GetTuple1(i)),
+                           type != nullptr ? int(type->GetTuple1(i)) : -1});
+  return constraints;
+}
+
+void writeSimplifiedFieldVtk(const std::string& path, const SimplifiedField& field) {
+  vtkSmartPointer<vtkDataSet> data;
+  if (field.input.empty()) {
+    auto image = vtkSmartPointer<vtkImageData>::New();
+    image->SetDimensions(int(field.dims[0]), int(field.dims[1]), int(field.dims[2]));
+    data = image;
+  } else {
+    const vtkSmartPointer<vtkDataSet> read = readAgain(field.input);
+    if (read == nullptr || read->GetNumberOfPoints() != field.values.size)
+      throw Error("cannot read '" + field.input + "' again to write '" + path + "'");
+    data.TakeReference(read->NewInstance());
+    data->ShallowCopy(read);
+  }
+  const char* expected = vtkImageData::SafeDownCast(data)          ? ".vti"
+                         : vtkPolyData::SafeDownCast(data)         ? ".vtp"
+                         : vtkUnstructuredGrid::SafeDownCast(data) ? ".vtu"
+                                                                   : nullptr;
+  if (expected == nullptr || !endsWith(path, expected))
+    throw Error("'" + path + "': this input's simplified field is written as " +
+                std::string(expected ? expected : ".raw"));
+  vtkSmartPointer<vtkDataArray> values;
+  values.TakeReference(vtkDataArray::CreateDataArray(vtkTypeOf(field.values.type)));
+  values->SetName(field.arrayName.c_str());
+  values->SetNumberOfTuples(field.values.size);
+  std::memcpy(values->GetVoidPointer(0), field.values.data,
+              std::size_t(field.values.size) * scalarTypeSize(field.values.type));
+  vtkNew<vtkIdTypeArray> order;
+  order->SetName((field.arrayName + "_Order").c_str());
+  order->SetNumberOfTuples(field.values.size);
+  for (SimplexId v = 0; v < field.values.size; ++v)
+    order->SetValue(v, vtkIdType((*field.order)[std::size_t(v)]));
+  data->GetPointData()->RemoveArray(field.arrayName.c_str());
+  data->GetPointData()->AddArray(values);
+  data->GetPointData()->AddArray(order);
+  data->GetPointData()->SetActiveScalars(field.arrayName.c_str());
+  vtkNew<vtkXMLDataSetWriter> writer;
+  writer->SetFileName(path.c_str());
+  writer->SetInputData(data);
+  if (writer->Write() != 1)
+    throw Error("cannot write the simplified field to '" + path + "'");
+}
+
+} // namespace topogpu::cli
