@@ -90,39 +90,12 @@ def oracle_types(shape, ranks):
     return ref.critical, ref.types[ref.critical], ref.counts
 
 
-def gudhi_vertex_pairs(shape, values, ranks):
-    """GUDHI's finite pairs on the ranks as (type, birth vertex, death vertex), and the
-    essential classes as (type, vertex)."""
+def gudhi_vertex_pairs(shape, ranks):
+    """GUDHI's pairs of the ranks' lower-star filtration, as vertices (Counters)."""
     nz, ny, nx = shape
-    finite, essential = persistence_oracle.gudhi_diagram(
-        persistence_oracle.grid_simplices(nx, ny, nz), ranks.astype(np.float64))
-    vertex_at = np.argsort(ranks)
-    pairs = collections.Counter((d, int(vertex_at[int(b)]), int(vertex_at[int(e)]))
-                                for d, b, e in finite)
-    classes = collections.Counter((d, int(vertex_at[int(b)])) for d, b in essential)
-    return pairs, classes
-
-
-def diagram_vertex_pairs(grid, values):
-    """Our diagram's pairs as (PairType, birth vertex, death vertex), its essential
-    classes, after checking Birth and Death against the field at those vertices."""
-    cd, pd = grid.GetCellData(), grid.GetPointData()
-    get = lambda d, n: numpy_support.vtk_to_numpy(d.GetArray(n))  # noqa: E731
-    pair, kind, birth, death, finite = (get(cd, n) for n in (
-        "PairIdentifier", "PairType", "Birth", "Death", "IsFinite"))
-    vertex = get(pd, "ttkVertexScalarField")
-    pairs, classes = collections.Counter(), collections.Counter()
-    for c in range(grid.GetNumberOfCells()):
-        if pair[c] < 0:
-            continue  # the diagonal
-        a, b = (int(vertex[grid.GetCell(c).GetPointId(k)]) for k in range(2))
-        assert birth[c] == values[a], (c, birth[c], values[a])
-        if finite[c]:
-            assert death[c] == values[b], (c, death[c], values[b])
-            pairs[(int(kind[c]), a, b)] += 1
-        else:
-            classes[(int(kind[c]), a)] += 1
-    return pairs, classes
+    finite, essential = persistence_oracle.gudhi_vertex_pairs(
+        persistence_oracle.grid_simplices(nx, ny, nz), ranks)
+    return collections.Counter(finite), collections.Counter(essential)
 
 
 def critical_points(data):
@@ -207,24 +180,24 @@ def case_critical_points():
 def case_persistence():
     for name, shape in SHAPES.items():
         values, ranks = tie_heavy(shape, 12)
-        pairs, classes = gudhi_vertex_pairs(shape, values, ranks)
+        pairs, classes = gudhi_vertex_pairs(shape, ranks)
         out, messages = diagram(image(shape, values, ranks))
         assert not messages.errors, messages.errors
-        ours, ours_classes = diagram_vertex_pairs(out, values)
+        ours, ours_classes = pv_helpers.diagram_vertex_pairs(out, values)
         assert ours == pairs, "%s: ours-GUDHI %s, GUDHI-ours %s" % (
             name, list((ours - pairs).items())[:5], list((pairs - ours).items())[:5])
         assert ours_classes == classes, (name, ours_classes, classes)
         plain, _ = diagram(image(shape, values))
-        assert diagram_vertex_pairs(plain, values)[0] != pairs, \
+        assert pv_helpers.diagram_vertex_pairs(plain, values)[0] != pairs, \
             "%s: the order changes nothing" % name
         # the CLI, with the automatic `f_Order` and with --order-array
         result, grid = cli(image(shape, values, ranks), "persistence")
         assert result["order_array"] == "f_Order", result
-        assert diagram_vertex_pairs(grid, values) == (pairs, classes), name
+        assert pv_helpers.diagram_vertex_pairs(grid, values) == (pairs, classes), name
         result, grid = cli(image(shape, values, ranks, order_name="hidden"), "persistence",
                            "--order-array", "hidden")
         assert result["order_array"] == "hidden", result
-        assert diagram_vertex_pairs(grid, values) == (pairs, classes), name
+        assert pv_helpers.diagram_vertex_pairs(grid, values) == (pairs, classes), name
         print("%s: %d pairs as GUDHI's on the ranks (filter, CLI, --order-array)" % (
             name, sum(pairs.values())))
 

@@ -31,8 +31,7 @@ import numpy as np
 from paraview import servermanager
 from vtkmodules.util import numpy_support
 from vtkmodules.vtkCommonDataModel import vtkImageData, vtkUnstructuredGrid
-from vtkmodules.vtkIOXML import (vtkXMLGenericDataObjectReader, vtkXMLImageDataWriter,
-                                 vtkXMLUnstructuredGridWriter)
+from vtkmodules.vtkIOXML import vtkXMLDataSetWriter, vtkXMLGenericDataObjectReader
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracles"))
@@ -58,24 +57,13 @@ def image(values):
     return img
 
 
-def tet_mesh(values, nx, ny, nz):
-    """TTK's split of an nx x ny x nz grid as an unstructured grid; returns the tets."""
-    from vtkmodules.vtkCommonCore import vtkPoints
-    tets = oracle.grid_simplices(nx, ny, nz)
-    mesh = vtkUnstructuredGrid()
-    points = vtkPoints()
-    points.SetDataTypeToDouble()
-    for z in range(nz):
-        for y in range(ny):
-            for x in range(nx):
-                points.InsertNextPoint(x, y, 0.5 * z)
-    mesh.SetPoints(points)
-    for tet in tets:
-        mesh.InsertNextCell(10, 4, tet)
-    a = numpy_support.numpy_to_vtk(np.ascontiguousarray(values, dtype=np.float64), deep=1)
-    a.SetName("f")
-    mesh.GetPointData().AddArray(a)
-    return tets, mesh
+def tet_mesh(values):
+    """An unstructured grid of tets (VTK's split of the image of values) with "f"."""
+    from vtkmodules.vtkFiltersGeneral import vtkDataSetTriangleFilter
+    split = vtkDataSetTriangleFilter()
+    split.SetInputData(image(values))
+    split.Update()
+    return split.GetOutput()
 
 
 def producer(data):
@@ -102,8 +90,7 @@ def field(out):
 
 
 def write(data, path):
-    writer = vtkXMLImageDataWriter() if isinstance(data, vtkImageData) \
-        else vtkXMLUnstructuredGridWriter()
+    writer = vtkXMLDataSetWriter()
     writer.SetFileName(path)
     writer.SetInputData(data)
     assert writer.Write() == 1, path
@@ -155,8 +142,7 @@ def case_cli():
         assert np.array_equal(field(relative)[1], field(out)[1]), name
         print("%s: %s removed, as the CLI's bit for bit" % (
             name, counts(out, "RemovedPairCounts").tolist()))
-    values = rng.random(5 * 5 * 4)
-    _, mesh = tet_mesh(values, 5, 5, 4)
+    mesh = tet_mesh(rng.random((4, 5, 5)))
     _, out, messages = simplify(mesh, PersistenceThreshold=0.3, ThresholdIsAbsolute=1)
     assert not messages.errors, messages.errors
     assert out.IsA("vtkUnstructuredGrid")
@@ -164,31 +150,15 @@ def case_cli():
     print("mesh: as the CLI's bit for bit")
 
 
-def vertex_pairs(grid):
-    """A diagram's finite pairs as (PairType, birth vertex, death vertex) and their
-    (PairType, Birth, Death) values."""
-    cd, pd = grid.GetCellData(), grid.GetPointData()
-    get = lambda d, n: numpy_support.vtk_to_numpy(d.GetArray(n))  # noqa: E731
-    pair, kind, birth, death, finite = (get(cd, n) for n in (
+def value_pairs(grid):
+    """A diagram's finite pairs of positive persistence as (PairType, Birth, Death)."""
+    get = lambda n: numpy_support.vtk_to_numpy(grid.GetCellData().GetArray(n))  # noqa: E731
+    pair, kind, birth, death, finite = (get(n) for n in (
         "PairIdentifier", "PairType", "Birth", "Death", "IsFinite"))
-    vertex = get(pd, "ttkVertexScalarField")
-    pairs, values = collections.Counter(), collections.Counter()
-    for c in range(grid.GetNumberOfCells()):
-        if pair[c] >= 0 and finite[c]:
-            a, b = (int(vertex[grid.GetCell(c).GetPointId(k)]) for k in range(2))
-            pairs[(int(kind[c]), a, b)] += 1
-            if death[c] > birth[c]:
-                values[(int(kind[c]), float(birth[c]), float(death[c]))] += 1
-    return pairs, values
-
-
-def gudhi_vertex_pairs(tops, ranks):
-    """GUDHI's finite pairs of the lower-star filtration of the ranks (distinct) as
-    (dimension, birth vertex, death vertex)."""
-    finite, _ = oracle.gudhi_diagram(tops, np.asarray(ranks, dtype=np.float64))
-    vertex_at = np.argsort(ranks)
-    return collections.Counter((d, int(vertex_at[int(b)]), int(vertex_at[int(e)]))
-                               for d, b, e in finite)
+    keep = (pair >= 0) & (finite == 1) & (death > birth)
+    return collections.Counter(zip(kind[keep].astype(int).tolist(),
+                                   birth[keep].astype(float).tolist(),
+                                   death[keep].astype(float).tolist()))
 
 
 def case_diagram():
@@ -207,8 +177,10 @@ def case_diagram():
     diagram.UpdatePipeline()
     grid = servermanager.Fetch(diagram)
     assert grid.GetFieldData().GetAbstractArray("TopoGPUOrderArray").GetValue(0) == "f_Order"
-    ours, ours_values = vertex_pairs(grid)
-    assert ours == gudhi_vertex_pairs(tops, new_order), "the output's pairs are not GUDHI's"
+    ours, _ = pv_helpers.diagram_vertex_pairs(grid, new_values)
+    finite, _ = oracle.gudhi_vertex_pairs(tops, new_order)
+    assert ours == collections.Counter(finite), "the output's pairs are not GUDHI's"
+    ours_values = value_pairs(grid)
 
     before, _ = oracle.gudhi_diagram(tops, values.ravel())
     # in 2D every pair is an extremum pair: those of persistence >= threshold stay
