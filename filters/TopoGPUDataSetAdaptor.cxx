@@ -364,7 +364,7 @@ bool isIntegralType(int type) {
 std::string attachOrderArray(vtkDataSet* input, const std::string& fieldName,
                              ScalarArrayView& values, std::vector<SimplexId>& ranks,
                              const std::string& orderName, bool renumber) {
-  const std::string name = orderName.empty() ? orderArrayName(fieldName) : orderName;
+  std::string name = orderName.empty() ? orderArrayName(fieldName) : orderName;
   vtkAbstractArray* found =
       input == nullptr ? nullptr : input->GetPointData()->GetAbstractArray(name.c_str());
   if (found == nullptr) {

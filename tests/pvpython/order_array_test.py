@@ -256,6 +256,24 @@ def ids_of_type(shape, ranks, kind):
     return np.flatnonzero(ref.types == kind)
 
 
+def case_stale_order():
+    """The smoother replaces the field: its output drops the field's order array (which
+    ranks the old values), so the critical points after it run on the smoothed field."""
+    shape = SHAPES["3d"]
+    values, ranks = tie_heavy(shape, 16)
+    smooth = TopoGPUScalarFieldSmoother(Input=producer(image(shape, values, ranks)),  # noqa: F405
+                                        NumberOfIterations=2, Backend="CPU")
+    assert servermanager.Fetch(smooth).GetPointData().GetArray("f_Order") is None
+    points = TopoGPUCriticalPoints(Input=smooth, Backend="CPU")  # noqa: F405
+    messages = Messages(points)
+    points.UpdatePipeline()
+    assert not messages.errors, messages.errors
+    out = servermanager.Fetch(points)
+    assert out.GetNumberOfPoints() > 0 and order_taken(out) is None
+    print("stale_order: the smoother's output has no f_Order; %d critical points after it"
+          % out.GetNumberOfPoints())
+
+
 def bad_orders():
     shape = SHAPES["3d"]
     values, ranks = tie_heavy(shape, 13)
