@@ -156,6 +156,25 @@ TOPOGPU_HD int displacementSlot(const SimplexId a[3], const SimplexId b[3]) {
   return int(b[0] - a[0] + 1) + 3 * int(b[1] - a[1] + 1) + 9 * int(b[2] - a[2] + 1);
 }
 
+// Calls f(u) for every Freudenthal neighbour u of vertex v (the implicit
+// triangulation's VV relation), in the neighbour order k = 0, 1, ... above.
+template <typename F> TOPOGPU_HD void forEachNeighbor(const Dims& d, SimplexId v, F&& f) {
+  SimplexId c[3];
+  vertexCoords(d, v, c);
+  const bool interior = isInteriorCoords(d, c);
+  for (int k = 0; k < 2 * edgeTypeCount(d.dimension); ++k) {
+    if (!interior) {
+      const int m = neighborMask(k), sign = neighborSign(k);
+      SimplexId n[3];
+      for (int a = 0; a < 3; ++a)
+        n[a] = c[a] + SimplexId(sign) * ((m >> a) & 1);
+      if (!anchorValid(d, n, 0))
+        continue;
+    }
+    f(v + neighborOffset(d, k));
+  }
+}
+
 } // namespace topogpu::grid
 
 namespace topogpu::grid {

@@ -2,6 +2,7 @@
 // simplified field written into the input's own data set (SimplifyFiles.h).
 #include "SimplifyFiles.h"
 
+#include <vtkAOSDataArrayTemplate.h>
 #include <vtkDataArray.h>
 #include <vtkDataSet.h>
 #include <vtkDataSetReader.h>
@@ -38,32 +39,6 @@ vtkSmartPointer<vtkDataSet> readAgain(const std::string& path) {
   reader->SetFileName(path.c_str());
   reader->Update();
   return vtkDataSet::SafeDownCast(reader->GetOutput());
-}
-
-int vtkTypeOf(ScalarType type) {
-  switch (type) {
-  case ScalarType::Int8:
-    return VTK_SIGNED_CHAR;
-  case ScalarType::UInt8:
-    return VTK_UNSIGNED_CHAR;
-  case ScalarType::Int16:
-    return VTK_SHORT;
-  case ScalarType::UInt16:
-    return VTK_UNSIGNED_SHORT;
-  case ScalarType::Int32:
-    return VTK_INT;
-  case ScalarType::UInt32:
-    return VTK_UNSIGNED_INT;
-  case ScalarType::Int64:
-    return VTK_LONG_LONG;
-  case ScalarType::UInt64:
-    return VTK_UNSIGNED_LONG_LONG;
-  case ScalarType::Float32:
-    return VTK_FLOAT;
-  case ScalarType::Float64:
-    return VTK_DOUBLE;
-  }
-  return VTK_DOUBLE;
 }
 
 } // namespace
@@ -106,7 +81,9 @@ void writeSimplifiedFieldVtk(const std::string& path, const SimplifiedField& fie
     throw Error("'" + path + "': this input's simplified field is written as " +
                 std::string(expected ? expected : ".raw"));
   vtkSmartPointer<vtkDataArray> values;
-  values.TakeReference(vtkDataArray::CreateDataArray(vtkTypeOf(field.values.type)));
+  TOPOGPU_DISPATCH_SCALAR(field.values.type, {
+    values = vtkSmartPointer<vtkAOSDataArrayTemplate<ValueT>>::New();
+  });
   values->SetName(field.arrayName.c_str());
   values->SetNumberOfTuples(field.values.size);
   std::memcpy(values->GetVoidPointer(0), field.values.data,

@@ -71,23 +71,12 @@ TOPOGPU_HD W smoothedGridValue(const grid::Dims& d, SimplexId v, const W* values
                                const std::uint8_t* mask) {
   if (mask != nullptr && mask[v] == 0)
     return values[v];
-  SimplexId c[3];
-  grid::vertexCoords(d, v, c);
-  const bool interior = grid::isInteriorCoords(d, c);
   NeighbourSum<W> sum(values[v]);
   SimplexId count = 1;
-  for (int k = 0; k < 2 * grid::edgeTypeCount(d.dimension); ++k) {
-    if (!interior) {
-      const int m = grid::neighborMask(k), sign = grid::neighborSign(k);
-      SimplexId n[3];
-      for (int a = 0; a < 3; ++a)
-        n[a] = c[a] + SimplexId(sign) * ((m >> a) & 1);
-      if (!grid::anchorValid(d, n, 0))
-        continue;
-    }
-    sum.add(values[v + grid::neighborOffset(d, k)]);
+  grid::forEachNeighbor(d, v, [&](SimplexId u) {
+    sum.add(values[u]);
     ++count;
-  }
+  });
   return sum.average(count);
 }
 

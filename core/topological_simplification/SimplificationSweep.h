@@ -89,8 +89,14 @@ SimplexId sweep(const Triangulation& tri, const SimplexId* rank, const char* sou
                     [&](SimplexId v) { vertexOfRank[std::size_t(rank[v])] = v; });
   flood(tri, rank, vertexOfRank.data(), source, key, dist, monitor);
   monitor.checkAbort();
-  std::vector<SimplexId> sorted(vertexOfRank); // by (key, dist, rank)
-  tbb::parallel_sort(sorted.begin(), sorted.end(), [&](SimplexId a, SimplexId b) {
+  // The order of (key, dist, rank): a vertex that keeps its key has (rank, 0, rank), so
+  // only the flattened ones are sorted, each group of key t placed right after the
+  // vertex of rank t.
+  std::vector<SimplexId> moved;
+  for (SimplexId v = 0; v < n; ++v)
+    if (key[std::size_t(v)] != rank[v])
+      moved.push_back(v);
+  tbb::parallel_sort(moved.begin(), moved.end(), [&](SimplexId a, SimplexId b) {
     const auto ka = key[std::size_t(a)], kb = key[std::size_t(b)];
     if (ka != kb)
       return ka < kb;
@@ -99,8 +105,16 @@ SimplexId sweep(const Triangulation& tri, const SimplexId* rank, const char* sou
       return da < db;
     return rank[a] < rank[b];
   });
-  tbb::parallel_for(SimplexId(0), n,
-                    [&](SimplexId p) { newRank[sorted[std::size_t(p)]] = p; });
+  SimplexId position = 0;
+  std::size_t next = 0;
+  for (SimplexId t = 0; t < n; ++t) {
+    const SimplexId v = vertexOfRank[std::size_t(t)];
+    if (key[std::size_t(v)] != t)
+      continue; // flattened: placed with its key's group
+    newRank[v] = position++;
+    for (; next < moved.size() && key[std::size_t(moved[next])] == t; ++next)
+      newRank[moved[next]] = position++;
+  }
   SimplexId count = 0;
   TOPOGPU_DISPATCH_SCALAR(values.type, {
     auto* out = static_cast<ValueT*>(valuesOut);

@@ -4,9 +4,9 @@
 // then key, from the rank order), so that the result is the CPU's bit for bit.
 #include "core/topological_simplification/TopologicalSimplificationGpu.h"
 
+#include "base/GridStencil.h"
 #include "base/Timer.h"
 #include "core/common/GpuDevice.h"
-#include "core/topological_simplification/SweepStencil.h"
 #include "cuda/common/CudaCheck.h"
 
 #include <thrust/copy.h>
@@ -20,8 +20,6 @@
 namespace topogpu::gpu {
 
 namespace {
-
-namespace ts = topological_simplification;
 
 constexpr int kBlock = 256;
 
@@ -55,7 +53,7 @@ __global__ void relaxKernel(grid::Dims dims, const SimplexId* rank, const char* 
   if (v >= grid::vertexCount(dims) || source[v])
     return;
   SimplexId best = key[v];
-  ts::forEachGridNeighbor(dims, v, [&](SimplexId u) {
+  grid::forEachNeighbor(dims, v, [&](SimplexId u) {
     const SimplexId k = key[u];
     const SimplexId candidate = k > rank[v] ? k : rank[v];
     if (candidate < best)
@@ -85,7 +83,7 @@ __global__ void levelKernel(grid::Dims dims, const SimplexId* rank, const Simple
   if (v >= grid::vertexCount(dims) || level[v] != -1)
     return;
   bool reached = false;
-  ts::forEachGridNeighbor(dims, v, [&](SimplexId u) {
+  grid::forEachNeighbor(dims, v, [&](SimplexId u) {
     if (key[u] != key[v])
       return;
     if (key[u] == rank[u] ? L == 0 : level[u] == L)
@@ -122,7 +120,7 @@ __global__ void extraKernel(grid::Dims dims, const SimplexId* rank,
   if (v >= grid::vertexCount(dims))
     return;
   bool minimum = true, maximum = !boundary[v];
-  ts::forEachGridNeighbor(dims, v, [&](SimplexId u) {
+  grid::forEachNeighbor(dims, v, [&](SimplexId u) {
     minimum = minimum && rank[u] > rank[v];
     maximum = maximum && rank[u] < rank[v];
   });

@@ -33,6 +33,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import cli_helpers  # noqa: E402
 import simplicial_persistence as oracle  # noqa: E402
 from cli_helpers import check, np  # noqa: E402
+from mesh_cases import TYPES, torus, write_vtk  # noqa: E402
 
 try:
     import gudhi  # noqa: F401
@@ -41,7 +42,6 @@ except ImportError:
     sys.exit(77)
 
 TOPOGPU, DATA = cli_helpers.arguments()
-TYPES = {np.float32: "float32", np.uint8: "uint8", np.int16: "int16", np.float64: "float64"}
 
 
 def read_diagram(path):
@@ -137,19 +137,6 @@ def grid_case(tmp, name, values, brute):
           f"{name}: Persistence != Death - Birth")
 
 
-def write_vtk(path, points, cells, values):
-    kind = {3: 5, 4: 10}[len(cells[0])]
-    with open(path, "w") as f:
-        f.write("# vtk DataFile Version 3.0\nmesh\nASCII\nDATASET UNSTRUCTURED_GRID\n")
-        f.write(f"POINTS {len(points)} double\n")
-        f.writelines(f"{x} {y} {z}\n" for x, y, z in points)
-        f.write(f"CELLS {len(cells)} {(len(cells[0]) + 1) * len(cells)}\n")
-        f.writelines(f"{len(c)} " + " ".join(map(str, c)) + "\n" for c in cells)
-        f.write(f"CELL_TYPES {len(cells)}\n" + f"{kind}\n" * len(cells))
-        f.write(f"POINT_DATA {len(points)}\nSCALARS f double 1\nLOOKUP_TABLE default\n")
-        f.writelines(f"{float(v)!r}\n" for v in values)
-
-
 def mesh_case(tmp, name, points, cells, values, brute=True):
     path = os.path.join(tmp, name + ".vtk")
     write_vtk(path, points, cells, values)
@@ -160,19 +147,6 @@ def mesh_case(tmp, name, points, cells, values, brute=True):
     ttk_conventions(name, rows, values, len(cells[0]) - 1)
     if brute:
         compare_brute(name, rows, cells, values)
-
-
-def torus(n, m):
-    points, triangles = [], []
-    vid = lambda i, j: (i % n) * m + (j % m)  # noqa: E731
-    for i in range(n):
-        for j in range(m):
-            u, v = 2 * math.pi * i / n, 2 * math.pi * j / m
-            points.append(((2 + math.cos(v)) * math.cos(u), (2 + math.cos(v)) * math.sin(u),
-                           math.sin(v)))
-            triangles += [(vid(i, j), vid(i + 1, j), vid(i, j + 1)),
-                          (vid(i + 1, j), vid(i + 1, j + 1), vid(i, j + 1))]
-    return points, triangles
 
 
 rng = np.random.default_rng(22)

@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import cli_helpers  # noqa: E402
 import simplicial_persistence as oracle  # noqa: E402
 from cli_helpers import check, np  # noqa: E402
+from mesh_cases import TYPES, torus, write_vtk  # noqa: E402
 
 try:
     import gudhi
@@ -41,7 +42,6 @@ except ImportError:
     sys.exit(77)
 
 TOPOGPU, DATA = cli_helpers.arguments()
-TYPES = {np.float32: "float32", np.uint8: "uint8", np.int16: "int16", np.float64: "float64"}
 
 
 def read_output(path, name):
@@ -236,19 +236,6 @@ def constraint_case(tmp, name, domain, threshold, simplified, order):
           np.array_equal(o2, order), f"{name}: constraint mode differs from the threshold")
 
 
-def write_vtk(path, points, cells, values):
-    kind = {3: 5, 4: 10}[len(cells[0])]
-    with open(path, "w") as f:
-        f.write("# vtk DataFile Version 3.0\nmesh\nASCII\nDATASET UNSTRUCTURED_GRID\n")
-        f.write(f"POINTS {len(points)} double\n")
-        f.writelines(f"{x} {y} {z}\n" for x, y, z in points)
-        f.write(f"CELLS {len(cells)} {(len(cells[0]) + 1) * len(cells)}\n")
-        f.writelines(f"{len(c)} " + " ".join(map(str, c)) + "\n" for c in cells)
-        f.write(f"CELL_TYPES {len(cells)}\n" + f"{kind}\n" * len(cells))
-        f.write(f"POINT_DATA {len(points)}\nSCALARS f double 1\nLOOKUP_TABLE default\n")
-        f.writelines(f"{float(v)!r}\n" for v in values)
-
-
 def mesh_case(tmp, name, points, cells, values, fraction):
     path = os.path.join(tmp, name + ".vtk")
     write_vtk(path, points, cells, values)
@@ -260,18 +247,6 @@ def mesh_case(tmp, name, points, cells, values, fraction):
     simplified, order = read_output(out, "f")
     verify(name, cells, np.asarray(values, dtype=np.float64), simplified, order, threshold,
            len(cells[0]) - 1, report)
-
-
-def torus(n, m):
-    points, triangles = [], []
-    vid = lambda i, j: (i % n) * m + (j % m)  # noqa: E731
-    for i in range(n):
-        for j in range(m):
-            u, v = 2 * np.pi * i / n, 2 * np.pi * j / m
-            points.append(((2 + np.cos(v)) * np.cos(u), (2 + np.cos(v)) * np.sin(u), np.sin(v)))
-            triangles += [(vid(i, j), vid(i + 1, j), vid(i, j + 1)),
-                          (vid(i + 1, j), vid(i + 1, j + 1), vid(i, j + 1))]
-    return points, triangles
 
 
 def bad_input(tmp):
