@@ -29,6 +29,10 @@ struct ScalarArrayView {
   const void* data = nullptr;
   ScalarType type = ScalarType::Float64;
   SimplexId size = 0;
+  // The vertex order given with the values (TTK's `<field>_Order` array: order[v] is v's
+  // rank), which every algorithm then takes instead of sorting the values: the only
+  // tie-break a flattened field (topological simplification) keeps. Null: sort them.
+  const SimplexId* order = nullptr;
 };
 
 std::size_t scalarTypeSize(ScalarType type);

@@ -69,7 +69,7 @@ Domain surfaceDomain(io::SurfaceMesh surface, const std::string& path,
 }
 
 Domain loadRaw(const Arguments& args, CommandContext& context) {
-  for (const char* meshOnly : {"--array"}) {
+  for (const char* meshOnly : {"--array", "--order-array"}) {
     if (args.has(meshOnly))
       throw Error(std::string(meshOnly) + " applies to --mesh inputs only");
   }
@@ -97,6 +97,9 @@ Domain loadMesh(const Arguments& args, CommandContext& context, bool keepPoints)
   const std::string name = lower(path);
   context.activity = "reading mesh '" + path + "'";
   io::readableFileSize(path, "mesh");
+  if (args.has("--order-array") && !endsWith(name, ".vtu") && !endsWith(name, ".vtp") &&
+      !endsWith(name, ".vti") && !endsWith(name, ".vtk"))
+    throw Error("--order-array applies to VTK files (.vtu .vtp .vti .vtk) only");
   if (endsWith(name, ".off"))
     return surfaceDomain(io::readOff(path), path, arrayName, true, keepPoints);
   if (endsWith(name, ".ply"))
@@ -107,7 +110,7 @@ Domain loadMesh(const Arguments& args, CommandContext& context, bool keepPoints)
     throw Error("unsupported mesh format of '" + path +
                 "' (expected .off .ply .vtu .vtp .vti .vtk)");
 #if TOPOGPU_WITH_VTK
-  return loadWithVtk(path, arrayName, keepPoints);
+  return loadWithVtk(path, arrayName, keepPoints, false, args.get("--order-array", ""));
 #else
   throw Error("this build has no VTK: --mesh reads only .off and .ply files (got '" +
               path + "')");
@@ -154,6 +157,12 @@ std::vector<OptionSpec> domainOptions() {
       },
       {"--array", "NAME",
        "point array of --mesh as the scalar field, or x, y, z (a coordinate)"},
+      {"--order-array", "NAME",
+       "integer point array of a VTK --mesh giving the vertex order (ranks, TTK's "
+       "<field>_Order) to take instead of sorting the field; default: the array's "
+       "<NAME>_Order when the file has one. It must be a permutation of 0..n-1 along "
+       "which "
+       "the values never decrease"},
       {"--triangulation", "implicit|explicit|gale-cpu|gale-gpu",
        "explicit on a grid stores its simplices as a mesh (the mesh backend on a known "
        "domain, for comparisons); gale-cpu / gale-gpu: the GALE "

@@ -29,6 +29,11 @@ struct Domain {
   // The triangulation (the front ends' one holder); none until loadDomain builds it.
   frontend::AnyTriangulation holder;
   ScalarArrayView values;
+  // The vertex order given with the values (a VTK input's `<array>_Order` point array, or
+  // --order-array's), which values.order points into, and the array's name; empty when
+  // the values are sorted.
+  std::vector<SimplexId> givenOrder;
+  std::string orderArray;
   std::vector<Warning> notes; // said to the user as warnings
   // How many of galeTriangulation's warnings were said when it was built (notes).
   std::size_t galeWarningsInNotes = 0;
@@ -73,8 +78,11 @@ Domain loadDomain(const Arguments& args, CommandContext& context, bool withGale 
 // .vtu .vtp .vti .vtk through VTK's readers and the filters' adaptor (VtkInput.cxx).
 // keepPoints also copies the point coordinates into Domain::points. trianglesOnly: a
 // cell that is not a triangle is an Error naming it (instead of being skipped).
+// orderName: the point array giving the vertex order (--order-array); empty: the
+// array's `<arrayName>_Order` when the file has one.
 Domain loadWithVtk(const std::string& path, const std::string& arrayName,
-                   bool keepPoints = false, bool trianglesOnly = false);
+                   bool keepPoints = false, bool trianglesOnly = false,
+                   const std::string& orderName = {});
 #endif
 
 // 0, 1, 2 for "x", "y", "z" (a coordinate as the scalar field), else -1.

@@ -47,6 +47,8 @@ void printResult(const CommandContext& context, const Domain& domain,
     out.add("vertices", static_cast<long long>(domain.numberOfVertices()));
     out.add("dimension", domain.dimension());
     out.add("triangulation", domain.triangulation);
+    if (!domain.orderArray.empty())
+      out.add("order_array", domain.orderArray);
     out.add("triangulation_seconds", domain.triangulationSeconds);
     JsonObject inputTimings;
     for (const auto& [stage, seconds] : domain.inputTimings)
@@ -70,6 +72,8 @@ void printResult(const CommandContext& context, const Domain& domain,
             << domain.numberOfVertices() << " vertices, " << domain.dimension() << "D, "
             << domain.triangulation << " triangulation), backend "
             << result.report.backend << "\n";
+  if (!domain.orderArray.empty())
+    std::cout << "  vertex order: the array " << domain.orderArray << "\n";
   for (const auto& line : result.lines)
     std::cout << "  " << line << "\n";
   for (const auto& [stage, seconds] : domain.inputTimings)

@@ -176,7 +176,7 @@ void probeInChild(const std::string& path) {
 } // namespace
 
 Domain loadWithVtk(const std::string& path, const std::string& arrayName, bool keepPoints,
-                   bool trianglesOnly) {
+                   bool trianglesOnly, const std::string& orderName) {
   // Errors reach the user once, through our message, not also as VTK's log lines.
   vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF);
   probeInChild(path);
@@ -214,6 +214,8 @@ Domain loadWithVtk(const std::string& path, const std::string& arrayName, bool k
   } else {
     domain.values = vtk::viewScalarArray(array, arrayName);
   }
+  domain.orderArray =
+      vtk::attachOrderArray(data, arrayName, domain.values, domain.givenOrder, orderName);
   if (keepPoints) {
     domain.points.resize(3 * std::size_t(data->GetNumberOfPoints()));
     for (vtkIdType v = 0; v < data->GetNumberOfPoints(); ++v)

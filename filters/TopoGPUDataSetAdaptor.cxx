@@ -1,5 +1,6 @@
 #include "TopoGPUDataSetAdaptor.h"
 
+#include "core/common/GivenVertexOrder.h"
 #include "cuda/gale/GaleGpu.h"
 
 #include <vtkCellArray.h>
@@ -19,8 +20,10 @@
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <numeric>
 #include <vector>
 
 namespace topogpu::vtk {
@@ -328,6 +331,76 @@ ScalarArrayView viewScalarArray(vtkDataArray* array, const std::string& name) {
                 std::string(array->GetDataTypeAsString()));
   }
   return view;
+}
+
+std::string orderArrayName(const std::string& fieldName) {
+  return fieldName + "_Order";
+}
+
+namespace {
+
+bool isIntegralType(int type) {
+  switch (type) {
+  case VTK_CHAR:
+  case VTK_SIGNED_CHAR:
+  case VTK_UNSIGNED_CHAR:
+  case VTK_SHORT:
+  case VTK_UNSIGNED_SHORT:
+  case VTK_INT:
+  case VTK_UNSIGNED_INT:
+  case VTK_LONG:
+  case VTK_UNSIGNED_LONG:
+  case VTK_LONG_LONG:
+  case VTK_UNSIGNED_LONG_LONG:
+  case VTK_ID_TYPE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+std::string attachOrderArray(vtkDataSet* input, const std::string& fieldName,
+                             ScalarArrayView& values, std::vector<SimplexId>& ranks,
+                             const std::string& orderName, bool renumber) {
+  std::string name = orderName.empty() ? orderArrayName(fieldName) : orderName;
+  vtkAbstractArray* found =
+      input == nullptr ? nullptr : input->GetPointData()->GetAbstractArray(name.c_str());
+  if (found == nullptr) {
+    if (!orderName.empty())
+      throw Error("no point array '" + name +
+                  "' (the order array asked for) on the input");
+    return {};
+  }
+  auto* array = vtkDataArray::SafeDownCast(found);
+  if (array == nullptr || !isIntegralType(array->GetDataType()))
+    throw Error("order array '" + name + "' has the type " +
+                std::string(found->GetDataTypeAsString()) +
+                "; a vertex order is an integer array (TTK's `<field>_Order`)");
+  if (array->GetNumberOfComponents() != 1)
+    throw Error("order array '" + name + "' has " +
+                std::to_string(array->GetNumberOfComponents()) +
+                " components; a vertex order has 1");
+  if (array->GetNumberOfTuples() != values.size)
+    throw Error("order array '" + name + "' has " +
+                std::to_string(array->GetNumberOfTuples()) + " values for " +
+                std::to_string(values.size) + " points");
+  ranks.resize(std::size_t(values.size));
+  switch (array->GetDataType()) {
+    vtkTemplateMacro({
+      const auto* given = static_cast<const VTK_TT*>(array->GetVoidPointer(0));
+      std::copy(given, given + values.size, ranks.begin());
+    });
+  }
+  if (renumber) {
+    std::vector<SimplexId> all(ranks.size());
+    std::iota(all.begin(), all.end(), SimplexId(0));
+    ranks = restrictVertexOrder(ranks.data(), all);
+  }
+  values.order = ranks.data();
+  checkGivenVertexOrder(values, "order array '" + name + "'", "'" + fieldName + "'");
+  return name;
 }
 
 } // namespace topogpu::vtk

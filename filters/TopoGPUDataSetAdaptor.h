@@ -55,4 +55,18 @@ std::string vtkCellTypeName(int type);
 // multi-component or non-numeric arrays.
 ScalarArrayView viewScalarArray(vtkDataArray* array, const std::string& nameForMessages);
 
+// TTK's name of the vertex order array of a field: `<field>_Order`.
+std::string orderArrayName(const std::string& fieldName);
+
+// The vertex order given with the field `values` views (TTK's `<fieldName>_Order` point
+// array, or the point array orderName when not empty, which must then exist), copied
+// into ranks and set as values.order. The array must be integral, one component, one
+// value per point and, unless renumber, a permutation of 0..n-1 consistent with the
+// values (checkGivenVertexOrder); renumber (a piece of a distributed field, whose ranks
+// are the whole field's) keeps only the ranks' relative order. Throws Error naming the
+// array and the problem. Returns the array's name, empty when there is none.
+std::string attachOrderArray(vtkDataSet* input, const std::string& fieldName,
+                             ScalarArrayView& values, std::vector<SimplexId>& ranks,
+                             const std::string& orderName = {}, bool renumber = false);
+
 } // namespace topogpu::vtk

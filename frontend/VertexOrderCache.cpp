@@ -46,6 +46,7 @@ std::uint64_t hashValues(const ScalarArrayView& values) {
 
 struct VertexOrderCache::Entry {
   const void* data = nullptr;
+  const SimplexId* givenOrder = nullptr;
   ScalarType type = ScalarType::Float64;
   SimplexId size = 0;
   std::uint64_t hash = 0;
@@ -55,14 +56,19 @@ struct VertexOrderCache::Entry {
 
 SharedVertexOrder VertexOrderCache::orderOf(const ScalarArrayView& values,
                                             const Monitor& monitor, bool& reused) {
-  const std::uint64_t hash = hashValues(values);
+  // A given order is part of the field: the same values with another order are
+  // another field.
+  std::uint64_t hash = hashValues(values);
+  if (values.order != nullptr)
+    hash ^= hashValues(ScalarArrayView{values.order, ScalarType::Int64, values.size}) +
+            0x9e3779b97f4a7c15ULL;
   std::shared_ptr<Entry> entry;
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     for (auto it = entries_.begin(); it != entries_.end(); ++it) {
       const Entry& e = **it;
-      if (e.data == values.data && e.type == values.type && e.size == values.size &&
-          e.hash == hash) {
+      if (e.data == values.data && e.givenOrder == values.order &&
+          e.type == values.type && e.size == values.size && e.hash == hash) {
         entry = *it;
         entries_.erase(it);
         break;
@@ -71,6 +77,7 @@ SharedVertexOrder VertexOrderCache::orderOf(const ScalarArrayView& values,
     if (!entry) {
       entry = std::make_shared<Entry>();
       entry->data = values.data;
+      entry->givenOrder = values.order;
       entry->type = values.type;
       entry->size = values.size;
       entry->hash = hash;

@@ -117,6 +117,12 @@ void packedSortOrder(const ValueT* values, SimplexId n, SimplexId* order,
 void computeVertexOrderCpu(const ScalarArrayView& values, SimplexId* order,
                            const Monitor& monitor) {
   monitor.checkAbort();
+  if (values.order != nullptr) {
+    forBatches(values.size, monitor, [&](SimplexId first, SimplexId last) {
+      std::copy(values.order + first, values.order + last, order + first);
+    });
+    return;
+  }
   bool done = false;
   TOPOGPU_DISPATCH_SCALAR(values.type, {
     const auto* v = static_cast<const ValueT*>(values.data);
@@ -183,8 +189,10 @@ VertexOrderView vertexOrderOf(const VertexOrderSource& source,
     view.own.resize(std::size_t(values.size));
     computeVertexOrderCpu(values, view.own.data(), monitor);
   }
-  report.timings.emplace_back(
-      view.reused ? "vertex order (cached)" : "vertex order (cpu)", timer.seconds());
+  report.timings.emplace_back(view.reused               ? "vertex order (cached)"
+                              : values.order != nullptr ? "vertex order (given)"
+                                                        : "vertex order (cpu)",
+                              timer.seconds());
   return view;
 }
 

@@ -11,7 +11,8 @@
 
 namespace topogpu {
 
-// CPU path: counting sort (8/16-bit values) or TBB parallel sort. Reports progress
+// CPU path: counting sort (8/16-bit values) or TBB parallel sort, or a copy of the
+// order given with the values (ScalarArrayView::order). Reports progress
 // 0..1 between its stages and throws Aborted when monitor asks.
 void computeVertexOrderCpu(const ScalarArrayView& values, SimplexId* order,
                            const Monitor& monitor = Monitor{});

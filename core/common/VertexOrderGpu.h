@@ -12,8 +12,10 @@ void computeVertexOrder(const ScalarArrayView& values, SimplexId* order,
 
 // The first stages of every grid kernel pipeline: uploads values, computes their vertex
 // order into deviceOrder (device memory, values.size entries) and frees the device copy
-// of the values. Records "upload (gpu)" and "vertex order (gpu)" timings and the device
-// memory in use in report; progress `uploaded` after the upload, abort checked there.
+// of the values; an order given with the values (ScalarArrayView::order) is uploaded
+// instead of sorting them. Records "upload (gpu)" and "vertex order (gpu)" timings and
+// the device memory in use in report; progress `uploaded` after the upload, abort checked
+// there.
 void uploadAndComputeVertexOrder(const ScalarArrayView& values, SimplexId* deviceOrder,
                                  const Monitor& monitor, double uploaded,
                                  RunReport& report);

@@ -14,6 +14,7 @@
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 class vtkDataArray;
 class vtkDataObject;
@@ -51,6 +52,10 @@ struct FilterRun {
   vtkInformationVector* outputVector = nullptr;
   vtkDataArray* scalars = nullptr; // the chosen point scalar (never a vtkBitArray)
   ScalarArrayView values;
+  // The vertex order given with the scalar (TTK's `<name>_Order` point array, checked),
+  // which values.order points into, and that array's name; empty when there is none.
+  std::vector<SimplexId> givenOrder;
+  std::string orderArray;
   AnyTriangulation* triangulation = nullptr;
   Backend backend = Backend::Auto;
   // Maps the core's own 0..1 onto the part of the progress bar left for it.

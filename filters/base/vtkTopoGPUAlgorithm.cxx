@@ -218,6 +218,7 @@ struct vtkTopoGPUAlgorithm::DataRequest {
   void compute();
   void computeOnTriangulation();
   void wireBackendAndMonitor();
+  void attachOrder(vtkDataSet* from, const std::string& name, bool renumber);
   void writeReport(double seconds);
 
   vtkTopoGPUAlgorithm& self;
@@ -311,6 +312,7 @@ void vtkTopoGPUAlgorithm::DataRequest::gatherWholeDomain() {
       std::string name;
       run.scalars = self.ResolveInputScalars(wholeInputs, input, name);
       run.values = topogpu::vtk::viewScalarArray(run.scalars, name);
+      attachOrder(input, name, true);
     }
     stages.emplace_back("gather to rank 0", meshTimer.seconds());
     return;
@@ -335,6 +337,12 @@ void vtkTopoGPUAlgorithm::DataRequest::gatherWholeDomain() {
     outcome = Outcome::OnRank0;
     return;
   }
+  if (input != nullptr &&
+      input->GetPointData()->GetAbstractArray(
+          topogpu::vtk::orderArrayName(domain.name).c_str()) != nullptr)
+    throw topogpu::Error("the order array '" + topogpu::vtk::orderArrayName(domain.name) +
+                         "' of a distributed image is not gathered with '" + domain.name +
+                         "': run this filter on one process, or without the order array");
   gathered = domain.image;
   input = gathered;
   run.scalars = domain.scalars;
@@ -355,6 +363,17 @@ void vtkTopoGPUAlgorithm::DataRequest::wireBackendAndMonitor() {
     progress(kCoreStart + (kCoreEnd - kCoreStart) * std::clamp(fraction, 0.0, 1.0));
   };
   run.monitor.abortRequested = [this]() { return self.CheckAbort(); };
+}
+
+// TTK's vertex order array of the input scalar (`<name>_Order`), when `from` has one:
+// every module then takes it instead of sorting the values (a simplified field's flat
+// regions are ordered by it alone). A piece of a distributed field holds the whole
+// field's ranks: renumbered, their relative order kept.
+void vtkTopoGPUAlgorithm::DataRequest::attachOrder(vtkDataSet* from,
+                                                   const std::string& name,
+                                                   bool renumber) {
+  run.orderArray = topogpu::vtk::attachOrderArray(from, name, run.values, run.givenOrder,
+                                                  {}, renumber);
 }
 
 void vtkTopoGPUAlgorithm::DataRequest::compute() {
@@ -390,6 +409,7 @@ void vtkTopoGPUAlgorithm::DataRequest::computeOnTriangulation() {
     if (piece)
       run.scalars = piece->carried(run.scalars);
     run.values = topogpu::vtk::viewScalarArray(run.scalars, name);
+    attachOrder(input, name, piece != nullptr || byPieces);
   }
 
   topogpu::Timer timer;
@@ -446,6 +466,12 @@ void vtkTopoGPUAlgorithm::DataRequest::writeReport(double seconds) {
   }
   if (vtkDataObject* output = vtkDataObject::GetData(outputVector, 0)) {
     vtkFieldData* fd = output->GetFieldData();
+    if (!run.orderArray.empty()) {
+      auto order = vtkSmartPointer<vtkStringArray>::New();
+      order->SetName("TopoGPUOrderArray"); // the vertex order taken (TTK's `_Order`)
+      order->InsertNextValue(run.orderArray);
+      fd->AddArray(order);
+    }
     fd->AddArray(backend);
     fd->AddArray(time);
     fd->AddArray(stageNames);

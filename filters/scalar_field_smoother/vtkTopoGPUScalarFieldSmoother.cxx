@@ -235,10 +235,14 @@ void vtkTopoGPUScalarFieldSmoother::Compute(topogpu::vtk::FilterRun& run) {
   // it in place, so it stays the active scalars when it was).
   vtkDataSet* output = vtkDataSet::GetData(run.outputVector, 0);
   output->ShallowCopy(run.piece ? run.piece->input() : run.input);
-  if (run.scalars->GetName() != nullptr)
+  if (run.scalars->GetName() != nullptr) {
     output->GetPointData()->AddArray(smoothed);
-  else // an unnamed input can only have been the active scalars
+    // The field's vertex order array (TTK's <name>_Order) ranks the old values.
+    output->GetPointData()->RemoveArray(
+        topogpu::vtk::orderArrayName(run.scalars->GetName()).c_str());
+  } else { // an unnamed input can only have been the active scalars
     output->GetPointData()->SetScalars(smoothed);
+  }
   // An image piece's outer ghost layers, read by the passes but short of neighbours
   // themselves, are left out: the output holds the extent asked for, all of it exact.
   auto* image = vtkImageData::SafeDownCast(output);

@@ -33,6 +33,7 @@
 #include <cmath>
 #include <cstdio>
 #include <dirent.h>
+#include <numeric>
 #include <random>
 #include <regex>
 #include <string>
@@ -77,6 +78,27 @@ bool forEachRawVolume(
     visit(name, dims, volume.view());
   }
   return true;
+}
+
+std::vector<SimplexId> ranksWithRandomTies(const ScalarArrayView& values,
+                                           std::uint32_t seed) {
+  std::vector<double> key(std::size_t(values.size));
+  TOPOGPU_DISPATCH_SCALAR(values.type, {
+    const auto* x = static_cast<const ValueT*>(values.data);
+    for (SimplexId v = 0; v < values.size; ++v)
+      key[std::size_t(v)] = double(x[v]);
+  });
+  std::vector<SimplexId> tieBreak(key.size()), byRank(key.size());
+  std::iota(tieBreak.begin(), tieBreak.end(), SimplexId(0));
+  std::shuffle(tieBreak.begin(), tieBreak.end(), std::mt19937(seed));
+  std::iota(byRank.begin(), byRank.end(), SimplexId(0));
+  std::sort(byRank.begin(), byRank.end(), [&](SimplexId a, SimplexId b) {
+    return key[a] != key[b] ? key[a] < key[b] : tieBreak[a] < tieBreak[b];
+  });
+  std::vector<SimplexId> rank(key.size());
+  for (std::size_t r = 0; r < byRank.size(); ++r)
+    rank[std::size_t(byRank[r])] = SimplexId(r);
+  return rank;
 }
 
 namespace {
@@ -523,7 +545,14 @@ void syntheticFields(bool hostOnly, bool injectFaults, EqualityChecks& checks) {
       compareConnections(tagOf("noise float32", dims), dims, viewOf(noise), checks);
       compareConnections(tagOf("constant float32", dims), dims, viewOf(constant), checks);
     }
+    // The ties broken by a given order (TTK's `<field>_Order`) instead of vertex ids.
+    const std::vector<SimplexId> given = ranksWithRandomTies(viewOf(ties), 23);
+    ScalarArrayView ordered = viewOf(ties);
+    ordered.order = given.data();
+    compareGradient(tagOf("ties, given order", dims), dims, ordered, hostOnly, checks);
     if (!hostOnly && n <= 200000) {
+      compareComplex(tagOf("ties, given order", dims), dims, ordered, checks);
+      compareDiagram(tagOf("ties, given order", dims), dims, ordered, checks);
       compareComplex(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), checks);
       compareComplex(tagOf("sines float64", dims), dims, viewOf(smooth), checks);
       compareComplex(tagOf("noise float32", dims), dims, viewOf(noise), checks);

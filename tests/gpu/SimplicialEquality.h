@@ -6,8 +6,10 @@
 #include "base/ScalarArray.h"
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace topogpu::test {
 
@@ -23,6 +25,11 @@ bool forEachRawVolume(
     const std::string& folder,
     const std::function<void(const std::string&, const std::array<SimplexId, 3>&,
                              const ScalarArrayView&)>& visit);
+
+// A vertex order of values that breaks their ties at random (not by vertex id), as TTK's
+// `<field>_Order` of a simplified field does: for ScalarArrayView::order.
+std::vector<SimplexId> ranksWithRandomTies(const ScalarArrayView& values,
+                                           std::uint32_t seed);
 
 // Synthetic fields, then every raw volume of volumeFolder (none when empty). hostOnly:
 // the CPU's invariants only (Euler's relation), no device; injectFaults: also the

@@ -476,6 +476,34 @@ void syntheticFields() {
   compareOrder("uint64", viewOf(u64));
 }
 
+// A vertex order given with the values (TTK's `<field>_Order`, ties broken at random):
+// uploaded instead of sorted, so both backends give the same critical points, gradient
+// and complex; and the CPU's critical points equal those of the ranks themselves (a
+// field without ties, whose own order is the given one).
+void givenOrderFields() {
+  std::mt19937 rng(29);
+  for (const auto& dims : syntheticShapes({96, 80, 64})) {
+    const SimplexId n = dims[0] * dims[1] * dims[2];
+    std::vector<std::uint8_t> ties(n);
+    for (auto& x : ties)
+      x = std::uint8_t(rng() % 3);
+    const std::vector<SimplexId> given = test::ranksWithRandomTies(viewOf(ties), 31);
+    ScalarArrayView ordered = viewOf(ties);
+    ordered.order = given.data();
+    const std::string tag = "ties, given order " + dimsTag(dims);
+    compareOrder(tag, ordered);
+    compareCriticalPoints(tag, dims, ordered);
+    compareDiscreteGradient(tag, dims, ordered);
+    compareMorseSmaleComplex(tag, dims, ordered);
+    ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
+    critical_points::Output withOrder, ofRanks;
+    critical_points::execute(tri, ordered, {Backend::Cpu}, Monitor{}, withOrder);
+    critical_points::execute(tri, viewOf(given), {Backend::Cpu}, Monitor{}, ofRanks);
+    expect(withOrder.vertexTypes == ofRanks.vertexTypes,
+           tag + ": the given order is not the one classified");
+  }
+}
+
 // The scalar field smoother: the GPU's output must equal the CPU's bit for bit (both
 // run SmootherStencil.h's function, same neighbour order, explicit round-to-nearest in
 // double, exact 128-bit sums for integers).
@@ -2325,6 +2353,7 @@ int main(int argc, char** argv) try {
   }
   if (!geodesicOnly) {
     syntheticFields();
+    givenOrderFields();
     saddleConnectionChains();
     if (argc > 1)
       realVolumes(argv[1]);

@@ -165,3 +165,31 @@ def separatrix_paths(poly):
     arrays = [vtk_to_numpy(cd.GetArray(k)) for k in range(cd.GetNumberOfArrays())]
     return separatrix_lines.paths(vtk_to_numpy(lines.GetConnectivityArray()),
                                   vtk_to_numpy(cd.GetArray("SeparatrixId")), arrays)
+
+
+def diagram_vertex_pairs(grid, values=None):
+    """A persistence diagram in TTK's layout (our Persistence Diagram filter's port 0)
+    as vertices: Counters of the finite pairs (PairType, birth vertex, death vertex) and
+    of the essential classes (PairType, birth vertex), the diagonal left out. With values
+    (the field per vertex), each pair's Birth and Death are checked against them."""
+    import collections
+    from vtkmodules.util import numpy_support
+
+    def get(data, name):
+        return numpy_support.vtk_to_numpy(data.GetArray(name))
+    cd, pd = grid.GetCellData(), grid.GetPointData()
+    pair, kind, birth, death, finite = (get(cd, n) for n in (
+        "PairIdentifier", "PairType", "Birth", "Death", "IsFinite"))
+    vertex = get(pd, "ttkVertexScalarField")
+    pairs, classes = collections.Counter(), collections.Counter()
+    for c in range(grid.GetNumberOfCells()):
+        if pair[c] < 0:
+            continue  # the diagonal
+        a, b = (int(vertex[grid.GetCell(c).GetPointId(k)]) for k in range(2))
+        assert values is None or birth[c] == values[a], (c, birth[c], values[a])
+        if finite[c]:
+            assert values is None or death[c] == values[b], (c, death[c], values[b])
+            pairs[(int(kind[c]), a, b)] += 1
+        else:
+            classes[(int(kind[c]), a)] += 1
+    return pairs, classes
