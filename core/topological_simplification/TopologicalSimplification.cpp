@@ -73,8 +73,13 @@ void selectExtrema(const pd::Diagram& diagram, const Parameters& parameters,
   extrema.keptMaximum.assign(n, 0);
   const int d = diagram.dimension;
   for (const pd::DiagramPair& p : diagram.pairs) {
-    if (isMinimumPair(p) && !p.isFinite)
+    if (isMinimumPair(p) && !p.isFinite) {
       extrema.keptMinimum[std::size_t(p.birthVertex)] = 1; // essential: one per component
+      // The essential row ends at the global maximum (TTK's diagram): kept as TTK keeps
+      // the global extrema, whatever its own pair's persistence.
+      if (p.deathVertex >= 0 && isMaximum[std::size_t(p.deathVertex)])
+        extrema.keptMaximum[std::size_t(p.deathVertex)] = 1;
+    }
     if (parameters.useConstraints)
       continue;
     if (isMinimumPair(p) && p.isFinite && p.persistence() >= threshold)

@@ -52,7 +52,8 @@ struct Parameters {
   double persistenceThreshold = 0;
   bool thresholdIsRelative = false;
   // Constraint mode: keep exactly these extrema (those that are extrema of the input),
-  // plus one minimum per connected component (the essential ones).
+  // plus one minimum per connected component (the essential ones). Both modes keep the
+  // global maximum when it is a critical maximum.
   bool useConstraints = false;
   std::vector<Constraint> constraints;
   VertexOrderSource vertexOrder{};

@@ -6,7 +6,8 @@ GUDHI's lower-star persistence on the same simplices, TTK's Freudenthal split of
      from the output's <field>_Order, by numpy) are exactly the kept ones: the birth
      vertices of GUDHI's 0-dimensional pairs of persistence >= T and the essential
      minima, the death vertices of GUDHI's (d-1)-dimensional pairs of persistence >= T
-     (and a closed surface's essential maximum);
+     (and a closed surface's essential maximum), and the global maximum when it is an
+     interior maximum of the input (TTK keeps the global extrema);
   2. every kept extremum pair whose two end vertices keep their value appears in the
      output's diagram (GUDHI on the output order, read with the output values) with its
      exact birth and death;
@@ -142,6 +143,11 @@ def verify(name, tops, values, simplified, order, threshold, d, report):
     f64, s64 = values.astype(np.float64), simplified.astype(np.float64)
     finite, essential = oracle.gudhi_vertex_pairs(tops, rank)
     kmin, kmax = kept_extrema(finite, essential, f64, d, threshold)
+    # the global maximum stays whatever its pair's persistence (TTK keeps the global
+    # extrema), when it is a maximum of the input
+    top = int(np.argmax(rank))
+    if top in extrema(neighbours, boundary, rank)[1]:
+        kmax.add(top)
     # (1) the output's extrema are the kept ones
     check(sorted(order) == list(range(n)), f"{name}: the order is not a permutation")
     check(np.all(np.diff(s64[np.argsort(order)]) >= 0),
