@@ -77,6 +77,12 @@ struct Parameters {
   // Count the V-paths mod 2 (what the persistence pairs read): a multiplicity is then 1
   // and only odd connections are listed; no count can overflow.
   bool connectionParity = false;
+  // Only what the persistence pairs read (core/persistence_diagram): the gradient, the
+  // vertices' DescendingManifold and the top cells' AscendingManifold (TTK's rule or
+  // through the boundary, as set), the boundary forest, the saddle connections when
+  // asked; the arcs, the vertices' AscendingManifold and the unlabelled counts are left
+  // empty (zero).
+  bool diagramOnly = false;
   // The vertex order: the front end's (sorted once per field), else its own.
   VertexOrderSource vertexOrder{};
   // Host memory the run may use, in bytes: a path whose estimate is larger
@@ -510,6 +516,38 @@ sg::ComplexSize complexSize(Triangulation& tri, const ScalarArrayView& values) {
   }
 }
 
+// The saddle-extremum arcs: per 1-saddle its vertices' minima, per (d-1)-saddle its
+// cofaces' maxima (cellAscendingManifold through the boundary), equal ends merged.
+template <typename Triangulation>
+void extremumArcs(const Triangulation& tri, const sg::Output& g,
+                  const std::vector<SimplexId>& minimumOf, Output& output) {
+  Timer timer;
+  const int top = g.dimension;
+  auto addArcs = [](SimplexId saddle, std::vector<SimplexId>& ends,
+                    std::vector<Arc>& arcs) {
+    std::sort(ends.begin(), ends.end());
+    for (std::size_t k = 0; k < ends.size();) {
+      std::size_t end = k;
+      while (end < ends.size() && ends[end] == ends[k])
+        ++end;
+      arcs.push_back({saddle, ends[k], int(end - k)});
+      k = end;
+    }
+  };
+  std::vector<SimplexId> ends;
+  for (const SimplexId e : g.criticalCells[1]) {
+    ends = {minimumOf[tri.getEdgeVertex(e, 0)], minimumOf[tri.getEdgeVertex(e, 1)]};
+    addArcs(e, ends, output.saddle1Minimum);
+  }
+  for (const SimplexId s : g.criticalCells[top - 1]) {
+    ends.clear();
+    for (int k = 0; k < sg::getFacetStarNumber(tri, top, s); ++k)
+      ends.push_back(output.cellAscendingManifold[sg::getFacetStar(tri, top, s, k)]);
+    addArcs(s, ends, output.saddleMaximum);
+  }
+  output.report.timings.emplace_back("arcs (cpu)", timer.seconds());
+}
+
 inline void countUnlabelled(Output& output) {
   for (const ManifoldLabel l : output.descendingManifold)
     output.unlabelledDescending += l < 0;
@@ -623,30 +661,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   monitor.checkAbort();
 
   // Saddle-extremum arcs (from the labels through the boundary, whatever the rule).
-  timer.reset();
-  auto addArcs = [](SimplexId saddle, std::vector<SimplexId>& ends,
-                    std::vector<Arc>& arcs) {
-    std::sort(ends.begin(), ends.end());
-    for (std::size_t k = 0; k < ends.size();) {
-      std::size_t end = k;
-      while (end < ends.size() && ends[end] == ends[k])
-        ++end;
-      arcs.push_back({saddle, ends[k], int(end - k)});
-      k = end;
-    }
-  };
-  std::vector<SimplexId> ends;
-  for (const SimplexId e : g.criticalCells[1]) {
-    ends = {minimumOf[tri.getEdgeVertex(e, 0)], minimumOf[tri.getEdgeVertex(e, 1)]};
-    addArcs(e, ends, output.saddle1Minimum);
-  }
-  for (const SimplexId s : g.criticalCells[top - 1]) {
-    ends.clear();
-    for (int k = 0; k < sg::getFacetStarNumber(tri, top, s); ++k)
-      ends.push_back(output.cellAscendingManifold[sg::getFacetStar(tri, top, s, k)]);
-    addArcs(s, ends, output.saddleMaximum);
-  }
-  output.report.timings.emplace_back("arcs (cpu)", timer.seconds());
+  if (!parameters.diagramOnly)
+    detail::extremumArcs(tri, g, minimumOf, output);
 
   // The vertices' labels: TTK's rule unlabels the cells that leave first.
   timer.reset();
@@ -655,8 +671,9 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
       if (next[c] < 0)
         output.cellAscendingManifold[c] = -1;
     });
-    detail::ttkVertexLabels(tri, nVertices, output);
-  } else {
+    if (!parameters.diagramOnly)
+      detail::ttkVertexLabels(tri, nVertices, output);
+  } else if (!parameters.diagramOnly) {
     detail::vertexDescendingLabels(tri, top, nVertices, rank, output);
   }
   output.report.timings.emplace_back("vertex labels (cpu)", timer.seconds());
@@ -667,7 +684,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   if (parameters.computeSaddleConnections && top == 3)
     detail::saddleConnections(tri, g, parameters, output);
 
-  detail::countUnlabelled(output);
+  if (!parameters.diagramOnly)
+    detail::countUnlabelled(output);
   monitor.report(1.0);
 }
 
