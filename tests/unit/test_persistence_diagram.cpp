@@ -111,14 +111,20 @@ rowsOf(const pd::Diagram& d) {
   return rows;
 }
 
+// n values drawn from the levels 0..top: a field with many ties.
+std::vector<float> randomLevels(SimplexId n, int top, std::mt19937& rng) {
+  std::vector<float> values(static_cast<std::size_t>(n));
+  std::uniform_int_distribution<int> level(0, top);
+  for (float& v : values)
+    v = float(level(rng));
+  return values;
+}
+
 TEST(PersistenceDiagram, ImplicitGridEqualsItsTetsStoredExplicitly) {
   std::mt19937 rng(22);
   for (const auto& dims : {std::array<SimplexId, 3>{6, 5, 4}, {7, 6, 1}, {4, 4, 4}}) {
     const SimplexId n = dims[0] * dims[1] * dims[2];
-    std::vector<float> values(static_cast<std::size_t>(n));
-    std::uniform_int_distribution<int> level(0, 6);
-    for (float& v : values)
-      v = float(level(rng));
+    const std::vector<float> values = randomLevels(n, 6, rng);
     ImplicitTriangulation grid(dims[0], dims[1], dims[2]);
     const int dimension = dims[2] > 1 ? 3 : 2;
     ExplicitTriangulation mesh(n, dimension,
@@ -174,10 +180,7 @@ TEST(PersistenceDiagram, LeanComplexGivesTheWholeComplexDiagram) {
   std::mt19937 rng(7);
   for (const auto& dims : {std::array<SimplexId, 3>{13, 11, 9}, {31, 27, 1}, {8, 8, 8}}) {
     const SimplexId n = dims[0] * dims[1] * dims[2];
-    std::vector<float> values(static_cast<std::size_t>(n));
-    std::uniform_int_distribution<int> level(0, 3);
-    for (float& v : values)
-      v = float(level(rng));
+    const std::vector<float> values = randomLevels(n, 3, rng);
     ImplicitTriangulation grid(dims[0], dims[1], dims[2]);
     ExplicitTriangulation mesh(n, dims[2] > 1 ? 3 : 2,
                                flatten(ttkGridCells(dims[0], dims[1], dims[2])));
