@@ -78,10 +78,11 @@ struct Parameters {
   // and only odd connections are listed; no count can overflow.
   bool connectionParity = false;
   // Only what the persistence pairs read (core/persistence_diagram): the gradient, the
-  // vertices' DescendingManifold and the top cells' AscendingManifold (TTK's rule or
-  // through the boundary, as set), the boundary forest, the saddle connections when
-  // asked; the arcs, the vertices' AscendingManifold and the unlabelled counts are left
-  // empty (zero).
+  // vertices' DescendingManifold, the AscendingManifold of the (d-1)-saddles' cofaces
+  // (the CPU walks only their paths: other cells may be -1; the device labels all), the
+  // boundary forest, the saddle connections when asked; the arcs, the vertices'
+  // AscendingManifold and the unlabelled counts are left empty (zero), and the boundary
+  // maxima are those the walked paths reach.
   bool diagramOnly = false;
   // The vertex order: the front end's (sorted once per field), else its own.
   VertexOrderSource vertexOrder{};
@@ -516,6 +517,27 @@ sg::ComplexSize complexSize(Triangulation& tri, const ScalarArrayView& values) {
   }
 }
 
+// diagramOnly's ascending forest: the paths from the (d-1)-saddles' cofaces only (the
+// pairs read no other cell's label); every other cell keeps kUnwalked.
+template <typename Triangulation>
+void saddleCofaceRoots(const Triangulation& tri, const sg::Output& g,
+                       std::vector<SimplexId>& next, const Monitor& monitor) {
+  const int top = g.dimension;
+  const std::vector<SimplexId>& saddles = g.criticalCells[top - 1];
+  std::vector<SimplexId> starts(2 * saddles.size(), -1);
+  tbb::parallel_for(std::size_t(0), saddles.size(), [&](std::size_t i) {
+    const int n = sg::getFacetStarNumber(tri, top, saddles[i]);
+    for (int k = 0; k < n && k < 2; ++k)
+      starts[2 * i + std::size_t(k)] = sg::getFacetStar(tri, top, saddles[i], k);
+  });
+  starts.erase(std::remove(starts.begin(), starts.end(), SimplexId(-1)), starts.end());
+  tbb::parallel_for(std::size_t(0), next.size(),
+                    [&](std::size_t c) { next[c] = discrete_gradient::kUnwalked; });
+  discrete_gradient::walkToRoots(
+      next, starts, [&](SimplexId c) { return sg::ascendingSuccessor(tri, g, c); },
+      monitor);
+}
+
 // The saddle-extremum arcs: per 1-saddle its vertices' minima, per (d-1)-saddle its
 // cofaces' maxima (cellAscendingManifold through the boundary), equal ends merged.
 template <typename Triangulation>
@@ -607,9 +629,13 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   // Maxima: the ascending forest over the top cells (an exit through facet f is -1 - f),
   // then the boundary forest for the exits.
   std::vector<SimplexId> next(std::size_t(nCells), 0);
-  tbb::parallel_for(SimplexId(0), nCells,
-                    [&](SimplexId c) { next[c] = sg::ascendingSuccessor(tri, g, c); });
-  discrete_gradient::jumpToRoots(next, monitor);
+  if (parameters.diagramOnly) {
+    detail::saddleCofaceRoots(tri, g, next, monitor);
+  } else {
+    tbb::parallel_for(SimplexId(0), nCells,
+                      [&](SimplexId c) { next[c] = sg::ascendingSuccessor(tri, g, c); });
+    discrete_gradient::jumpToRoots(next, monitor);
+  }
   detail::boundaryForest(tri, top, rank, output);
   std::vector<SimplexId> boundaryRoot = output.boundaryNext;
   discrete_gradient::jumpToRoots(boundaryRoot, monitor);
@@ -654,7 +680,9 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   output.cellAscendingManifold.resize(std::size_t(nCells));
   tbb::parallel_for(SimplexId(0), nCells, [&](SimplexId c) {
     output.cellAscendingManifold[c] =
-        ManifoldLabel(next[c] >= 0 ? maximumOf[next[c]] : rootLabel[-1 - next[c]]);
+        ManifoldLabel(next[c] == discrete_gradient::kUnwalked ? SimplexId(-1)
+                      : next[c] >= 0                          ? maximumOf[next[c]]
+                                                              : rootLabel[-1 - next[c]]);
   });
   output.report.timings.emplace_back("manifolds (cpu)", timer.seconds());
   monitor.report(0.75);
