@@ -198,8 +198,9 @@ void expandSaddleBoundaries(const Triangulation& tri,
     if (!result.paired[2][j])
       left.push_back(SimplexId(j));
   // Batches in filtration order: earlier boundaries are mostly final when later ones
-  // read them, and abort is checked between batches.
-  constexpr std::size_t kBatch = 1 << 14;
+  // read them, and abort is checked between batches. The claims need no barrier, so
+  // batches are large: each one waits for its longest expansion.
+  constexpr std::size_t kBatch = 1 << 16;
   for (std::size_t begin = 0; begin < left.size(); begin += kBatch) {
     monitor.checkAbort();
     const std::size_t end = std::min(left.size(), begin + kBatch);
