@@ -181,8 +181,9 @@ Command persistenceCommand() {
       "\"pairs\": [[type, birth, death, birth_vertex, death_vertex, "
       "birth_cell_dimension, birth_cell, death_cell_dimension, death_cell, "
       "is_finite]] sorted by the birth vertex's order (TTK's); the pairing's stages are "
-      "timed as \"pairing input\", \"pairing\" and \"diagram records\". --backend "
-      "gpu runs the complex on the device (implicit grids) and the pairing on the CPU.",
+      "timed as \"pairing input\", \"pairing\" (the extrema), \"pairing saddle-saddle\" "
+      "(3D) and \"diagram records\". --backend gpu runs the complex on the device "
+      "(implicit grids) and the pairing on the CPU, on all cores.",
       runPersistence};
 }
 

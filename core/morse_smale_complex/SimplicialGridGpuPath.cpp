@@ -141,13 +141,15 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
                                                "minima");
   output.descendingManifold.assign(labels.minimumOf.begin(), labels.minimumOf.end());
   output.cellAscendingManifold = std::move(labels.cellLabel);
-  output.ascendingManifold = std::move(labels.vertexLabel);
-  for (std::size_t i = 0; i < g.criticalCells[1].size(); ++i)
-    appendArcs(g.criticalCells[1][i], labels.saddle1Ends[2 * i],
-               labels.saddle1Ends[2 * i + 1], output.saddle1Minimum);
-  for (std::size_t i = 0; i < g.criticalCells[top - 1].size(); ++i)
-    appendArcs(g.criticalCells[top - 1][i], labels.facetSaddleEnds[2 * i],
-               labels.facetSaddleEnds[2 * i + 1], output.saddleMaximum);
+  if (!parameters.diagramOnly) { // the CPU path's lean output
+    output.ascendingManifold = std::move(labels.vertexLabel);
+    for (std::size_t i = 0; i < g.criticalCells[1].size(); ++i)
+      appendArcs(g.criticalCells[1][i], labels.saddle1Ends[2 * i],
+                 labels.saddle1Ends[2 * i + 1], output.saddle1Minimum);
+    for (std::size_t i = 0; i < g.criticalCells[top - 1].size(); ++i)
+      appendArcs(g.criticalCells[top - 1][i], labels.facetSaddleEnds[2 * i],
+                 labels.facetSaddleEnds[2 * i + 1], output.saddleMaximum);
+  }
   if (connections)
     takeConnections(found, output);
 }
@@ -207,7 +209,8 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
   if (parameters.computeSaddleConnections && grid.dims.dimension == 3 &&
       !deviceConnections)
     saddleConnections(tri, output.gradient, parameters, output); // with their paths
-  countUnlabelled(output);
+  if (!parameters.diagramOnly)
+    countUnlabelled(output);
   monitor.report(1.0);
   return true;
 }

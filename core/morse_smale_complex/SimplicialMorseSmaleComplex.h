@@ -77,6 +77,13 @@ struct Parameters {
   // Count the V-paths mod 2 (what the persistence pairs read): a multiplicity is then 1
   // and only odd connections are listed; no count can overflow.
   bool connectionParity = false;
+  // Only what the persistence pairs read (core/persistence_diagram): the gradient, the
+  // vertices' DescendingManifold, the AscendingManifold of the (d-1)-saddles' cofaces
+  // (the CPU walks only their paths: other cells may be -1; the device labels all), the
+  // boundary forest, the saddle connections when asked; the arcs, the vertices'
+  // AscendingManifold and the unlabelled counts are left empty (zero), and the boundary
+  // maxima are those the walked paths reach.
+  bool diagramOnly = false;
   // The vertex order: the front end's (sorted once per field), else its own.
   VertexOrderSource vertexOrder{};
   // Host memory the run may use, in bytes: a path whose estimate is larger
@@ -510,6 +517,59 @@ sg::ComplexSize complexSize(Triangulation& tri, const ScalarArrayView& values) {
   }
 }
 
+// diagramOnly's ascending forest: the paths from the (d-1)-saddles' cofaces only (the
+// pairs read no other cell's label); every other cell keeps kUnwalked.
+template <typename Triangulation>
+void saddleCofaceRoots(const Triangulation& tri, const sg::Output& g,
+                       std::vector<SimplexId>& next, const Monitor& monitor) {
+  const int top = g.dimension;
+  const std::vector<SimplexId>& saddles = g.criticalCells[top - 1];
+  std::vector<SimplexId> starts(2 * saddles.size(), -1);
+  tbb::parallel_for(std::size_t(0), saddles.size(), [&](std::size_t i) {
+    const int n = sg::getFacetStarNumber(tri, top, saddles[i]);
+    for (int k = 0; k < n && k < 2; ++k)
+      starts[2 * i + std::size_t(k)] = sg::getFacetStar(tri, top, saddles[i], k);
+  });
+  starts.erase(std::remove(starts.begin(), starts.end(), SimplexId(-1)), starts.end());
+  tbb::parallel_for(std::size_t(0), next.size(),
+                    [&](std::size_t c) { next[c] = discrete_gradient::kUnwalked; });
+  discrete_gradient::walkToRoots(
+      next, starts, [&](SimplexId c) { return sg::ascendingSuccessor(tri, g, c); },
+      monitor);
+}
+
+// The saddle-extremum arcs: per 1-saddle its vertices' minima, per (d-1)-saddle its
+// cofaces' maxima (cellAscendingManifold through the boundary), equal ends merged.
+template <typename Triangulation>
+void extremumArcs(const Triangulation& tri, const sg::Output& g,
+                  const std::vector<SimplexId>& minimumOf, Output& output) {
+  Timer timer;
+  const int top = g.dimension;
+  auto addArcs = [](SimplexId saddle, std::vector<SimplexId>& ends,
+                    std::vector<Arc>& arcs) {
+    std::sort(ends.begin(), ends.end());
+    for (std::size_t k = 0; k < ends.size();) {
+      std::size_t end = k;
+      while (end < ends.size() && ends[end] == ends[k])
+        ++end;
+      arcs.push_back({saddle, ends[k], int(end - k)});
+      k = end;
+    }
+  };
+  std::vector<SimplexId> ends;
+  for (const SimplexId e : g.criticalCells[1]) {
+    ends = {minimumOf[tri.getEdgeVertex(e, 0)], minimumOf[tri.getEdgeVertex(e, 1)]};
+    addArcs(e, ends, output.saddle1Minimum);
+  }
+  for (const SimplexId s : g.criticalCells[top - 1]) {
+    ends.clear();
+    for (int k = 0; k < sg::getFacetStarNumber(tri, top, s); ++k)
+      ends.push_back(output.cellAscendingManifold[sg::getFacetStar(tri, top, s, k)]);
+    addArcs(s, ends, output.saddleMaximum);
+  }
+  output.report.timings.emplace_back("arcs (cpu)", timer.seconds());
+}
+
 inline void countUnlabelled(Output& output) {
   for (const ManifoldLabel l : output.descendingManifold)
     output.unlabelledDescending += l < 0;
@@ -569,9 +629,13 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   // Maxima: the ascending forest over the top cells (an exit through facet f is -1 - f),
   // then the boundary forest for the exits.
   std::vector<SimplexId> next(std::size_t(nCells), 0);
-  tbb::parallel_for(SimplexId(0), nCells,
-                    [&](SimplexId c) { next[c] = sg::ascendingSuccessor(tri, g, c); });
-  discrete_gradient::jumpToRoots(next, monitor);
+  if (parameters.diagramOnly) {
+    detail::saddleCofaceRoots(tri, g, next, monitor);
+  } else {
+    tbb::parallel_for(SimplexId(0), nCells,
+                      [&](SimplexId c) { next[c] = sg::ascendingSuccessor(tri, g, c); });
+    discrete_gradient::jumpToRoots(next, monitor);
+  }
   detail::boundaryForest(tri, top, rank, output);
   std::vector<SimplexId> boundaryRoot = output.boundaryNext;
   discrete_gradient::jumpToRoots(boundaryRoot, monitor);
@@ -616,37 +680,17 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   output.cellAscendingManifold.resize(std::size_t(nCells));
   tbb::parallel_for(SimplexId(0), nCells, [&](SimplexId c) {
     output.cellAscendingManifold[c] =
-        ManifoldLabel(next[c] >= 0 ? maximumOf[next[c]] : rootLabel[-1 - next[c]]);
+        ManifoldLabel(next[c] == discrete_gradient::kUnwalked ? SimplexId(-1)
+                      : next[c] >= 0                          ? maximumOf[next[c]]
+                                                              : rootLabel[-1 - next[c]]);
   });
   output.report.timings.emplace_back("manifolds (cpu)", timer.seconds());
   monitor.report(0.75);
   monitor.checkAbort();
 
   // Saddle-extremum arcs (from the labels through the boundary, whatever the rule).
-  timer.reset();
-  auto addArcs = [](SimplexId saddle, std::vector<SimplexId>& ends,
-                    std::vector<Arc>& arcs) {
-    std::sort(ends.begin(), ends.end());
-    for (std::size_t k = 0; k < ends.size();) {
-      std::size_t end = k;
-      while (end < ends.size() && ends[end] == ends[k])
-        ++end;
-      arcs.push_back({saddle, ends[k], int(end - k)});
-      k = end;
-    }
-  };
-  std::vector<SimplexId> ends;
-  for (const SimplexId e : g.criticalCells[1]) {
-    ends = {minimumOf[tri.getEdgeVertex(e, 0)], minimumOf[tri.getEdgeVertex(e, 1)]};
-    addArcs(e, ends, output.saddle1Minimum);
-  }
-  for (const SimplexId s : g.criticalCells[top - 1]) {
-    ends.clear();
-    for (int k = 0; k < sg::getFacetStarNumber(tri, top, s); ++k)
-      ends.push_back(output.cellAscendingManifold[sg::getFacetStar(tri, top, s, k)]);
-    addArcs(s, ends, output.saddleMaximum);
-  }
-  output.report.timings.emplace_back("arcs (cpu)", timer.seconds());
+  if (!parameters.diagramOnly)
+    detail::extremumArcs(tri, g, minimumOf, output);
 
   // The vertices' labels: TTK's rule unlabels the cells that leave first.
   timer.reset();
@@ -655,8 +699,9 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
       if (next[c] < 0)
         output.cellAscendingManifold[c] = -1;
     });
-    detail::ttkVertexLabels(tri, nVertices, output);
-  } else {
+    if (!parameters.diagramOnly)
+      detail::ttkVertexLabels(tri, nVertices, output);
+  } else if (!parameters.diagramOnly) {
     detail::vertexDescendingLabels(tri, top, nVertices, rank, output);
   }
   output.report.timings.emplace_back("vertex labels (cpu)", timer.seconds());
@@ -667,7 +712,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   if (parameters.computeSaddleConnections && top == 3)
     detail::saddleConnections(tri, g, parameters, output);
 
-  detail::countUnlabelled(output);
+  if (!parameters.diagramOnly)
+    detail::countUnlabelled(output);
   monitor.report(1.0);
 }
 

@@ -41,7 +41,7 @@ struct Parameters {
 
 // The diagram of values on tri. Throws Error for bad input (NaN/Inf, size mismatch, a
 // complex of dimension < 2), Aborted on abort. complexOut, when given, receives the
-// Morse-Smale complex the pairs were read from.
+// Morse-Smale complex the pairs were read from (its diagramOnly part: no arcs).
 template <typename Triangulation>
 void execute(Triangulation& tri, const ScalarArrayView& values,
              const Parameters& parameters, const Monitor& monitor, Diagram& diagram,
@@ -186,17 +186,18 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   input.dimension = d;
   for (int k = 0; k <= d; ++k)
     input.counts[std::size_t(k)] = SimplexId(cells[std::size_t(k)].size());
-  // Type 0: the 1-saddles' two minima (arcs listed per saddle; multiplicity 2 when both
-  // paths reach one minimum).
+  // Type 0: the 1-saddles' two minima, those of the edge's vertices (the arcs' ends).
   input.saddle1Minima.assign(2 * cells[1].size(), -1);
-  std::vector<char> filled(cells[1].size(), 0);
-  for (const smsc::Arc& arc : complex.saddle1Minimum) {
-    const SimplexId s =
-        position[1][std::size_t(detail::indexIn(g.criticalCells[1], arc.saddle))];
-    const SimplexId m = position[0][std::size_t(arc.extremum)];
-    for (int k = 0; k < arc.multiplicity && filled[std::size_t(s)] < 2; ++k)
-      input.saddle1Minima[std::size_t(2 * s + filled[std::size_t(s)]++)] = m;
-  }
+  if (complex.descendingManifold.size() != complex.rank.size())
+    throw Error("persistence pairs: the complex has no DescendingManifold");
+  tbb::parallel_for(std::size_t(0), cells[1].size(), [&](std::size_t p) {
+    for (int k = 0; k < 2; ++k) {
+      const auto m =
+          complex.descendingManifold[std::size_t(tri.getEdgeVertex(cells[1][p].id, k))];
+      input.saddle1Minima[2 * p + std::size_t(k)] =
+          m < 0 ? SimplexId(-1) : position[0][std::size_t(m)];
+    }
+  });
   detail::saddleMaximumEnds(tri, complex, position[std::size_t(d)],
                             position[std::size_t(d - 1)], input.saddleMaxima);
   if (d == 3 && complex.connectionsComputed) {
@@ -213,15 +214,17 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   monitor.report(0.3);
   SandwichResult pairs;
   pairCriticalCells(input, monitor, pairs);
+  diagram.report.timings.emplace_back("pairing (cpu)", timer.seconds());
+  timer.reset();
   if (d == 3 && !input.hasBoundary) {
     std::vector<SimplexId> saddles2(cells[2].size());
     for (std::size_t p = 0; p < saddles2.size(); ++p)
       saddles2[p] = cells[2][p].id;
     expandSaddleBoundaries(tri, g, complex.rank.data(), saddles2, position[1], monitor,
                            pairs);
+    diagram.report.timings.emplace_back("pairing saddle-saddle (cpu)", timer.seconds());
+    timer.reset();
   }
-  diagram.report.timings.emplace_back("pairing (cpu)", timer.seconds());
-  timer.reset();
   monitor.report(0.8);
   buildDiagram(d, cells, pairs, values, complex.rank.data(), diagram);
   diagram.report.timings.emplace_back("diagram records (cpu)", timer.seconds());
@@ -239,6 +242,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   msc.vertexOrder = parameters.vertexOrder;
   msc.computeSaddleConnections = parameters.saddleConnections;
   msc.connectionParity = true;
+  msc.diagramOnly = true;
   msc.memoryBudget = parameters.memoryBudget;
   smsc::execute(tri, values, msc, monitor.stage(0, 0.9), complex);
   RunReport report = complex.report;

@@ -4,7 +4,16 @@ of each stage, the process wall time and peak memory of both (CPU; with --gpu al
 device backend, whose diagram must equal the CPU's).
 
     /usr/bin/python3 bench_persistence.py TOPOGPU [--volumes-dir DIR] [--gpu]
-        [--gudhi-max-vertices N] [--only NAME,...]
+        [--gudhi-max-vertices N] [--only NAME,...] [--ties N] [--previous JSON]
+        [--out JSON] [--machine TEXT]
+
+--ties N adds a generated tie-heavy uint8 field of N^3 vertices (ties_NxNxN_uint8.raw:
+a smooth field quantized to 8 levels plus noise in {0, 1}, seeded; 0: none). --previous
+reads an earlier summary (docs/bench-results/persistence_h200.json) and adds its process
+times per volume (previous_*_process_seconds). --out writes the summary in the layout
+tests/bench/write_benchmarks_doc.py reads (docs/bench-results/persistence_h200.json).
+Each run's stage timings (cpu_timings, gpu_timings) and peak host memory (cpu_peak_mib,
+gpu_peak_mib) and device memory (gpu_peak_device_mib) are kept.
 
 GUDHI runs in a child process (its own wall time and peak memory) only on volumes of at
 most --gudhi-max-vertices vertices (default 300000: its simplex tree holds every simplex);
@@ -41,6 +50,18 @@ print(json.dumps({"seconds": time.time() - start,
                   "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "finite": finite, "essential": essential}))
 """
+
+
+def tie_field(folder, n):
+    """A tie-heavy uint8 field of n^3 vertices: 8 levels of a smooth field plus noise."""
+    import numpy as np
+    z, y, x = np.meshgrid(*(np.arange(n, dtype=np.float64),) * 3, indexing="ij")
+    smooth = np.sin(x / 9.0) + np.sin(y / 7.0 + 1.0) + np.sin(z / 11.0 + 2.0)
+    levels = np.floor((smooth + 3.0) / 6.0 * 7.999).astype(np.uint8)
+    noise = np.random.default_rng(22).integers(0, 2, size=levels.shape, dtype=np.uint8)
+    name = f"ties_{n}x{n}x{n}_uint8.raw"
+    (levels + noise).tofile(os.path.join(folder, name))
+    return name, (n, n, n), "uint8"
 
 
 def volumes(folder, names):
@@ -82,7 +103,15 @@ def main():
     parser.add_argument("--gpu", action="store_true")
     parser.add_argument("--gudhi-max-vertices", type=int, default=300000)
     parser.add_argument("--only", default="")
+    parser.add_argument("--ties", type=int, default=160)
+    parser.add_argument("--previous", default="")
+    parser.add_argument("--out", default="")
+    parser.add_argument("--machine", default="")
     args = parser.parse_args()
+    previous = {}
+    if args.previous:
+        with open(args.previous) as f:
+            previous = {v["volume"]: v for v in json.load(f)["volumes"]}
     names = [n for n in args.only.split(",") if n]
     try:
         import gudhi  # noqa: F401
@@ -92,8 +121,11 @@ def main():
         print("note: no gudhi in this python: the GUDHI comparison is skipped", flush=True)
     summary, failures = [], 0
     with tempfile.TemporaryDirectory() as tmp:
-        for name, dims, dtype in volumes(args.volumes_dir, names):
-            path = os.path.join(args.volumes_dir, name)
+        todo = [(args.volumes_dir, v) for v in volumes(args.volumes_dir, names)]
+        if args.ties > 0 and (not names or "ties" in names):
+            todo.append((tmp, tie_field(tmp, args.ties)))
+        for folder, (name, dims, dtype) in todo:
+            path = os.path.join(folder, name)
             n = dims[0] * dims[1] * dims[2]
             row = {"volume": name, "vertices": n}
             out = os.path.join(tmp, "cpu.csv")
@@ -105,7 +137,7 @@ def main():
                        cpu_pairing_seconds=pairing,
                        cpu_complex_seconds=report["total_seconds"] - pairing,
                        cpu_peak_mib=report["peak_host_memory_mib"], pairs=len(rows),
-                       pair_counts=report["pair_counts"])
+                       pair_counts=report["pair_counts"], cpu_timings=timings)
             ours = multisets(rows)
             if args.gpu:
                 report_g, wall_g, rows_g = run_topogpu(args.topogpu, path, dims, dtype, "gpu",
@@ -115,7 +147,12 @@ def main():
                 row.update(gpu_process_seconds=wall_g,
                            gpu_total_seconds=report_g["total_seconds"],
                            gpu_peak_device_mib=report_g["peak_device_memory_mib"],
+                           gpu_peak_mib=report_g["peak_host_memory_mib"],
+                           gpu_timings=report_g["timings"],
                            gpu_backend=report_g["backend"], gpu_equals_cpu=same)
+            for key in ("cpu_process_seconds", "gpu_process_seconds"):
+                if key in previous.get(name, {}):
+                    row["previous_" + key] = previous[name][key]
             if has_gudhi and n <= args.gudhi_max_vertices:
                 dt = {"int16le": "<i2"}.get(dtype, dtype)
                 start = time.time()
@@ -134,7 +171,13 @@ def main():
                            equals_gudhi=same)
             print(json.dumps(row), flush=True)
             summary.append(row)
-    print(json.dumps({"volumes": summary, "failures": failures}))
+    result = {"volumes": summary, "failures": failures, "cores": os.cpu_count()}
+    if args.machine:
+        result["machine"] = args.machine
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(result, f, indent=1)
+    print(json.dumps(result))
     sys.exit(1 if failures else 0)
 
 

@@ -513,6 +513,26 @@ void compareSimplified(const std::string& name, const Dims& dims,
   }
 }
 
+// Tie-heavy fields as bench_persistence.py's generated one (a smooth field on 8 levels
+// plus noise in {0, 1}): many saddles whose boundaries meet, so the parallel pairing
+// (the saddle boundary expansion's concurrent claims) meets many conflicts.
+void tieHeavyDiagrams(EqualityChecks& checks) {
+  std::mt19937 rng(160);
+  for (const Dims& dims : {Dims{64, 64, 64}, Dims{96, 80, 72}, Dims{120, 90, 1}}) {
+    const SimplexId n = dims[0] * dims[1] * dims[2];
+    std::vector<std::uint8_t> values(static_cast<std::size_t>(n));
+    for (SimplexId v = 0; v < n; ++v) {
+      const SimplexId row = v / dims[0], layer = row / dims[1];
+      const double x = double(v % dims[0]), y = double(row % dims[1]), z = double(layer);
+      const double smooth =
+          std::sin(x / 9.0) + std::sin(y / 7.0 + 1.0) + std::sin(z / 11.0 + 2.0);
+      values[std::size_t(v)] =
+          std::uint8_t(std::floor((smooth + 3.0) / 6.0 * 7.999) + double(rng() % 2));
+    }
+    compareDiagram(tagOf("8 levels + noise uint8", dims), dims, viewOf(values), checks);
+  }
+}
+
 void syntheticFields(bool hostOnly, bool injectFaults, EqualityChecks& checks) {
   std::mt19937 rng(17);
   const Dims shapes[] = {{33, 17, 9}, {64, 64, 1},  {2, 2, 2},    {40, 1, 30},
@@ -565,6 +585,8 @@ void syntheticFields(bool hostOnly, bool injectFaults, EqualityChecks& checks) {
     if (!hostOnly && dims[0] == 65)
       fallbacks(dims, viewOf(noise), injectFaults, checks);
   }
+  if (!hostOnly)
+    tieHeavyDiagrams(checks);
 }
 
 void realVolumes(const std::string& folder, bool hostOnly, EqualityChecks& checks) {

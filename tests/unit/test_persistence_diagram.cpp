@@ -12,11 +12,14 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace topogpu::test {
@@ -108,14 +111,20 @@ rowsOf(const pd::Diagram& d) {
   return rows;
 }
 
+// n values drawn from the levels 0..top: a field with many ties.
+std::vector<float> randomLevels(SimplexId n, int top, std::mt19937& rng) {
+  std::vector<float> values(static_cast<std::size_t>(n));
+  std::uniform_int_distribution<int> level(0, top);
+  for (float& v : values)
+    v = float(level(rng));
+  return values;
+}
+
 TEST(PersistenceDiagram, ImplicitGridEqualsItsTetsStoredExplicitly) {
   std::mt19937 rng(22);
   for (const auto& dims : {std::array<SimplexId, 3>{6, 5, 4}, {7, 6, 1}, {4, 4, 4}}) {
     const SimplexId n = dims[0] * dims[1] * dims[2];
-    std::vector<float> values(static_cast<std::size_t>(n));
-    std::uniform_int_distribution<int> level(0, 6);
-    for (float& v : values)
-      v = float(level(rng));
+    const std::vector<float> values = randomLevels(n, 6, rng);
     ImplicitTriangulation grid(dims[0], dims[1], dims[2]);
     const int dimension = dims[2] > 1 ? 3 : 2;
     ExplicitTriangulation mesh(n, dimension,
@@ -132,6 +141,71 @@ TEST(PersistenceDiagram, ImplicitGridEqualsItsTetsStoredExplicitly) {
     pd::Diagram c;
     pd::execute(grid, viewOf(values), parameters, Monitor{}, c);
     EXPECT_EQ(rowsOf(a), rowsOf(c));
+  }
+}
+
+// The boundary expansion claims 1-saddles concurrently (SaddleBoundaryExpansion.h): on
+// fields with many 2-saddles whose boundaries meet (few levels: ties everywhere; a
+// smooth field plus noise), its pairs must be those of the serial column reduction of
+// the Morse boundary the saddle connections give (DiscreteMorseSandwich.cpp).
+TEST(PersistenceDiagram, ParallelExpansionEqualsSerialReductionOnTies) {
+  std::mt19937 rng(2022);
+  for (const auto& [dims, levels] :
+       {std::pair<std::array<SimplexId, 3>, int>{{24, 22, 20}, 2},
+        {{24, 24, 24}, 4},
+        {{30, 20, 16}, 64}}) {
+    const SimplexId n = dims[0] * dims[1] * dims[2];
+    std::vector<std::uint8_t> values(static_cast<std::size_t>(n));
+    std::uniform_int_distribution<int> level(0, levels - 1);
+    for (auto& v : values)
+      v = std::uint8_t(level(rng));
+    ImplicitTriangulation grid(dims[0], dims[1], dims[2]);
+    const ScalarArrayView view = viewOf(values);
+    pd::Parameters parameters;
+    parameters.backend = Backend::Cpu;
+    pd::Diagram expansion, reduction;
+    pd::execute(grid, view, parameters, Monitor{}, expansion);
+    parameters.saddleConnections = true;
+    pd::execute(grid, view, parameters, Monitor{}, reduction);
+    EXPECT_GT(expansion.finitePairs[1], 1000) << "too few saddle-saddle pairs to race";
+    EXPECT_EQ(rowsOf(expansion), rowsOf(reduction)) << levels << " levels";
+  }
+}
+
+// The diagram computes only what its pairs read (the complex's diagramOnly: no arcs, no
+// vertex AscendingManifold); the pairs read off the whole Morse-Smale complex (the msc
+// command's route) must be the same, on grids and meshes, 2D and 3D, with ties.
+TEST(PersistenceDiagram, LeanComplexGivesTheWholeComplexDiagram) {
+  namespace smsc = morse_smale_complex::simplicial;
+  std::mt19937 rng(7);
+  for (const auto& dims : {std::array<SimplexId, 3>{13, 11, 9}, {31, 27, 1}, {8, 8, 8}}) {
+    const SimplexId n = dims[0] * dims[1] * dims[2];
+    const std::vector<float> values = randomLevels(n, 3, rng);
+    ImplicitTriangulation grid(dims[0], dims[1], dims[2]);
+    ExplicitTriangulation mesh(n, dims[2] > 1 ? 3 : 2,
+                               flatten(ttkGridCells(dims[0], dims[1], dims[2])));
+    auto wholeComplexDiagram = [&](auto& tri) {
+      smsc::Parameters msc;
+      msc.backend = Backend::Cpu;
+      msc.computeSaddleConnections = false;
+      smsc::Output complex;
+      smsc::execute(tri, viewOf(values), msc, Monitor{}, complex);
+      EXPECT_FALSE(complex.saddle1Minimum.empty());
+      pd::Diagram d;
+      pd::diagramOfComplex(tri, complex, viewOf(values), Monitor{}, d);
+      return rowsOf(d);
+    };
+    pd::Parameters parameters;
+    parameters.backend = Backend::Cpu;
+    pd::Diagram lean;
+    smsc::Output leanComplex;
+    pd::execute(grid, viewOf(values), parameters, Monitor{}, lean, &leanComplex);
+    EXPECT_TRUE(leanComplex.saddle1Minimum.empty() &&
+                leanComplex.ascendingManifold.empty());
+    EXPECT_GT(lean.finitePairs[0], 10);
+    EXPECT_EQ(rowsOf(lean), wholeComplexDiagram(grid)) << dims[0] << "x" << dims[1];
+    pd::execute(mesh, viewOf(values), parameters, Monitor{}, lean);
+    EXPECT_EQ(rowsOf(lean), wholeComplexDiagram(mesh)) << dims[0] << "x" << dims[1];
   }
 }
 
