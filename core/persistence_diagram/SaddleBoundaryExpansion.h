@@ -11,12 +11,10 @@
 // This is the column reduction of the Morse boundary (DiscreteMorseSandwich.cpp) read off
 // the gradient's own cells: it touches only the part of a wall that the reduction needs,
 // where the saddle connections walk every wall whole.
-// In parallel, as the lock-free reduction of Morozov and Nigmetov ("Towards lockfree
-// persistent homology", 2020): every 2-saddle expands at once; an edge's owner is
-// claimed by compare-and-swap, an earlier 2-saddle taking an edge from a later one,
-// which then goes on from its published boundary. Each boundary only ever adds earlier
-// ones, so the final owners are the unique pivots of the reduced boundary: the pairs
-// are the serial expansion's.
+// In parallel: the steps before a 2-saddle's chain first stops at a critical edge read
+// the gradient only, so every 2-saddle of a batch takes them at once; the rest (owners,
+// pairs) follows in filtration order, from where each chain stopped. The pairs are the
+// serial expansion's.
 #pragma once
 
 #include "core/discrete_gradient/SimplicialGradient.h"
@@ -24,14 +22,11 @@
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/persistence_diagram/DiscreteMorseSandwich.h"
 
-#include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <array>
-#include <atomic>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,16 +64,6 @@ public:
       heap_.pop_back();
     }
     return heap_.front().edge;
-  }
-  // Appends the chain's edges to kept, leaving the chain as it is.
-  void collect(std::vector<SimplexId>& kept) {
-    for (const Entry& e : heap_)
-      if (parity_[std::size_t(e.slot)] == 1) {
-        parity_[std::size_t(e.slot)] = 2; // an edge may have several heap entries
-        kept.push_back(e.edge);
-      }
-    for (const Entry& e : heap_)
-      parity_[std::size_t(e.slot)] &= 1;
   }
   // Empties the chain, appending its edges to kept when given.
   void drain(std::vector<SimplexId>* kept) {
@@ -141,96 +126,78 @@ void expandSaddleBoundaries(const Triangulation& tri,
       toggleTriangle(chain, t);
     }
   };
-  // Per 1-saddle position: the 2-saddle position owning it; per 2-saddle: its boundary
-  // as last published (the snapshots live to the end: another thread may read one).
-  std::vector<std::atomic<SimplexId>> owner(criticalEdges.size());
-  std::vector<std::atomic<const std::vector<SimplexId>*>> stored(saddles2.size());
-  tbb::parallel_for(std::size_t(0), owner.size(), [&](std::size_t p) {
-    owner[p].store(-1, std::memory_order_relaxed);
-  });
-  tbb::parallel_for(std::size_t(0), stored.size(), [&](std::size_t j) {
-    stored[j].store(nullptr, std::memory_order_relaxed);
-  });
-  using Snapshots = std::vector<std::unique_ptr<std::vector<SimplexId>>>;
-  tbb::enumerable_thread_specific<Snapshots> snapshots;
-  tbb::enumerable_thread_specific<detail::EdgeChain> chains;
-  auto freeSaddle = [&](SimplexId j, SimplexId tau) {
-    const SimplexId p = positionOf(tau);
-    if (p < 0)
-      throw Error("internal error: the boundary expansion of 2-saddle " +
-                  std::to_string(saddles2[std::size_t(j)]) + " stopped at edge " +
-                  std::to_string(tau) + ", which is not a 1-saddle");
-    if (result.paired[1][std::size_t(p)])
-      throw Error("internal error: the boundary expansion of 2-saddle " +
-                  std::to_string(saddles2[std::size_t(j)]) + " reached 1-saddle " +
-                  std::to_string(tau) + ", paired with a minimum");
-    return p;
-  };
-  auto add = [&](detail::EdgeChain& chain, const std::vector<SimplexId>& edges) {
-    for (const SimplexId e : edges)
-      chain.toggle(e, keyOf);
-  };
-  // Reduces 2-saddle j's chain until it vanishes (an essential 2-cycle) or j owns its
-  // youngest edge; returns the later 2-saddle it took that edge from, else -1.
-  auto reduce = [&](SimplexId j, detail::EdgeChain& chain, Snapshots& own) {
-    for (stepAlongGradient(chain); !chain.empty(); stepAlongGradient(chain)) {
-      const SimplexId p = freeSaddle(j, chain.youngest());
-      SimplexId o = owner[std::size_t(p)].load(std::memory_order_acquire);
-      if (o >= 0 && o < j) {
-        add(chain, *stored[std::size_t(o)].load(std::memory_order_acquire));
-        continue;
-      }
-      own.push_back(std::make_unique<std::vector<SimplexId>>());
-      chain.collect(*own.back());
-      stored[std::size_t(j)].store(own.back().get(), std::memory_order_release);
-      if (owner[std::size_t(p)].compare_exchange_strong(o, j,
-                                                        std::memory_order_acq_rel)) {
-        chain.drain(nullptr);
-        return o;
-      }
-      // another 2-saddle claimed the edge meanwhile: look again
-    }
-    chain.drain(nullptr);
-    return SimplexId(-1);
-  };
+  // Per 1-saddle position: the 2-saddle position owning it; per 2-saddle: its boundary.
+  std::vector<SimplexId> owner(criticalEdges.size(), -1);
+  std::vector<std::vector<SimplexId>> stored(saddles2.size());
   std::vector<SimplexId> left; // the 2-saddles not cleared
   for (std::size_t j = 0; j < saddles2.size(); ++j)
     if (!result.paired[2][j])
       left.push_back(SimplexId(j));
-  // Batches in filtration order: earlier boundaries are mostly final when later ones
-  // read them, and abort is checked between batches. The claims need no barrier, so
-  // batches are large: each one waits for its longest expansion.
-  constexpr std::size_t kBatch = 1 << 16;
+  tbb::enumerable_thread_specific<detail::EdgeChain> chains;
+  detail::EdgeChain chain;
+  constexpr std::size_t kBatch = 1 << 14; // bounds the chains kept between the phases
+  // Per 2-saddle of a batch: its chain where the gradient's steps stopped, and the
+  // youngest edge there (-1: the chain vanished).
+  std::vector<std::vector<SimplexId>> started;
+  std::vector<SimplexId> stopped;
+  auto pair = [&](std::size_t j, SimplexId p) {
+    owner[std::size_t(p)] = SimplexId(j);
+    result.pairs.push_back({1, p, SimplexId(j)});
+    result.paired[1][std::size_t(p)] = 1;
+    result.paired[2][j] = 1;
+  };
+  auto freeSaddle = [&](std::size_t j, SimplexId tau) {
+    const SimplexId p = positionOf(tau);
+    if (p < 0)
+      throw Error("internal error: the boundary expansion of 2-saddle " +
+                  std::to_string(saddles2[j]) + " stopped at edge " +
+                  std::to_string(tau) + ", which is not a 1-saddle");
+    if (owner[std::size_t(p)] < 0 && result.paired[1][std::size_t(p)])
+      throw Error("internal error: the boundary expansion of 2-saddle " +
+                  std::to_string(saddles2[j]) + " reached 1-saddle " +
+                  std::to_string(tau) + ", paired with a minimum");
+    return p;
+  };
   for (std::size_t begin = 0; begin < left.size(); begin += kBatch) {
     monitor.checkAbort();
     const std::size_t end = std::min(left.size(), begin + kBatch);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end, 64),
-                      [&](const tbb::blocked_range<std::size_t>& r) {
-                        detail::EdgeChain& chain = chains.local();
-                        Snapshots& own = snapshots.local();
-                        for (std::size_t i = r.begin(); i < r.end(); ++i) {
-                          toggleTriangle(chain, saddles2[std::size_t(left[i])]);
-                          // a 2-saddle displaced goes on from its published boundary
-                          for (SimplexId j = reduce(left[i], chain, own); j >= 0;
-                               j = reduce(j, chain, own))
-                            add(chain,
-                                *stored[std::size_t(j)].load(std::memory_order_acquire));
-                        }
-                      });
-  }
-  // The pairs in 2-saddle order, as the serial expansion lists them.
-  std::vector<SimplexId> pivot(saddles2.size(), -1);
-  for (std::size_t p = 0; p < owner.size(); ++p) {
-    const SimplexId j = owner[p].load(std::memory_order_relaxed);
-    if (j >= 0)
-      pivot[std::size_t(j)] = SimplexId(p);
-  }
-  for (const SimplexId j : left)
-    if (pivot[std::size_t(j)] >= 0) {
-      result.pairs.push_back({1, pivot[std::size_t(j)], j});
-      result.paired[1][std::size_t(pivot[std::size_t(j)])] = 1;
-      result.paired[2][std::size_t(j)] = 1;
+    started.assign(end - begin, {});
+    stopped.assign(end - begin, -1);
+    tbb::parallel_for(begin, end, [&](std::size_t i) {
+      detail::EdgeChain& local = chains.local();
+      toggleTriangle(local, saddles2[std::size_t(left[i])]);
+      stepAlongGradient(local);
+      if (!local.empty())
+        stopped[i - begin] = local.youngest();
+      local.drain(&started[i - begin]);
+    });
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::size_t j = std::size_t(left[i]);
+      if (stopped[i - begin] < 0)
+        continue; // a boundary that vanished: an essential 2-cycle
+      // Mostly the edge where the chain stopped is free: the pair, with that chain.
+      SimplexId p = freeSaddle(j, stopped[i - begin]);
+      if (owner[std::size_t(p)] < 0) {
+        stored[j].swap(started[i - begin]);
+        pair(j, p);
+        continue;
+      }
+      for (const SimplexId e : started[i - begin])
+        chain.toggle(e, keyOf);
+      std::vector<SimplexId>().swap(started[i - begin]);
+      for (; !chain.empty(); stepAlongGradient(chain)) {
+        p = freeSaddle(j, chain.youngest());
+        if (owner[std::size_t(p)] >= 0) {
+          for (const SimplexId e : stored[std::size_t(owner[std::size_t(p)])])
+            chain.toggle(e, keyOf);
+          continue;
+        }
+        chain.drain(&stored[j]);
+        pair(j, p);
+      }
+      chain.drain(nullptr); // a boundary that vanished: an essential 2-cycle
     }
+  }
 }
 
 } // namespace topogpu::persistence_diagram

@@ -480,13 +480,16 @@ void compareSimplified(const std::string& name, const Dims& dims,
                        const ScalarArrayView& values, EqualityChecks& checks) {
   namespace pd = persistence_diagram;
   ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
-  pd::Parameters parameters;
+  // The whole complex, as the filter and the CLI build the hierarchy from it (the
+  // persistence path's own complex leaves out the arcs).
+  smsc::Parameters parameters;
   std::array<smsc::Output, 2> complexes;
   std::array<smsc::CancellationHierarchy, 2> hierarchies;
   for (int k = 0; k < 2; ++k) {
     parameters.backend = k == 0 ? Backend::Cpu : Backend::Gpu;
+    smsc::execute(tri, values, parameters, Monitor{}, complexes[std::size_t(k)]);
     pd::Diagram diagram;
-    pd::execute(tri, values, parameters, Monitor{}, diagram, &complexes[std::size_t(k)]);
+    pd::diagramOfComplex(tri, complexes[std::size_t(k)], values, Monitor{}, diagram);
     smsc::buildHierarchy(complexes[std::size_t(k)],
                          pd::extremumPairs(tri, diagram, complexes[std::size_t(k)]),
                          pd::saddlePairs(diagram), hierarchies[std::size_t(k)]);
