@@ -163,6 +163,11 @@ std::array<SimplexId, 3> parseDims(const std::string& text) {
   return dims;
 }
 
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 ScalarType parseScalarType(const std::string& name) {
   for (ScalarType t :
        {ScalarType::Int8, ScalarType::UInt8, ScalarType::Int16, ScalarType::UInt16,

@@ -60,4 +60,7 @@ std::array<SimplexId, 3> parseDims(const std::string& text);
 // throws Error on anything else.
 ScalarType parseScalarType(const std::string& name);
 
+// Whether s ends with suffix (file extensions).
+bool endsWith(const std::string& s, const std::string& suffix);
+
 } // namespace topogpu::cli

@@ -17,11 +17,6 @@ namespace topogpu::cli {
 
 namespace {
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 std::string lower(std::string s) {
   for (char& c : s)
     c = char(std::tolower(static_cast<unsigned char>(c)));

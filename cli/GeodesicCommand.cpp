@@ -32,11 +32,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 std::vector<SimplexId> parseSeeds(const std::string& text) {
   std::vector<SimplexId> seeds;
   std::size_t start = 0;

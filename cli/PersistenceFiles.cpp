@@ -1,16 +1,13 @@
 #include "PersistenceFiles.h"
 
+#include "Arguments.h"
+
 #include <cstdio>
 #include <fstream>
 
 namespace topogpu::cli {
 
 namespace {
-
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // Round-trip precision: a double's 17 significant digits.
 std::string number(double x) {

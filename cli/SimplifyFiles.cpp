@@ -1,16 +1,13 @@
 #include "SimplifyFiles.h"
 
+#include "Arguments.h"
+
 #include <fstream>
 #include <sstream>
 
 namespace topogpu::cli {
 
 namespace {
-
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 std::vector<std::string> splitCsv(const std::string& line) {
   std::vector<std::string> cells;

@@ -2,10 +2,13 @@
 // simplified field written into the input's own data set (SimplifyFiles.h).
 #include "SimplifyFiles.h"
 
+#include "Arguments.h"
+#include "VtkRead.h"
+#include "base/TopoGPUDiagramLayout.h"
+
 #include <vtkAOSDataArrayTemplate.h>
 #include <vtkDataArray.h>
 #include <vtkDataSet.h>
-#include <vtkDataSetReader.h>
 #include <vtkIdTypeArray.h>
 #include <vtkImageData.h>
 #include <vtkNew.h>
@@ -14,51 +17,14 @@
 #include <vtkSmartPointer.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLDataSetWriter.h>
-#include <vtkXMLGenericDataObjectReader.h>
 
 #include <cstring>
 
 namespace topogpu::cli {
 
-namespace {
-
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-vtkSmartPointer<vtkDataSet> readAgain(const std::string& path) {
-  if (endsWith(path, ".vtk") || endsWith(path, ".VTK")) {
-    vtkNew<vtkDataSetReader> reader;
-    reader->SetFileName(path.c_str());
-    reader->ReadAllScalarsOn();
-    reader->Update();
-    return reader->GetOutput();
-  }
-  vtkNew<vtkXMLGenericDataObjectReader> reader;
-  reader->SetFileName(path.c_str());
-  reader->Update();
-  return vtkDataSet::SafeDownCast(reader->GetOutput());
-}
-
-} // namespace
-
 std::vector<topological_simplification::Constraint>
 readConstraintsVtk(const std::string& path) {
-  const vtkSmartPointer<vtkDataSet> data = readAgain(path);
-  if (data == nullptr)
-    throw Error("cannot read the constraints file '" + path + "'");
-  vtkDataArray* vertex = data->GetPointData()->GetArray("ttkVertexScalarField");
-  vtkDataArray* type = data->GetPointData()->GetArray("CriticalType");
-  if (vertex == nullptr)
-    throw Error("'" + path +
-                "' has no point array ttkVertexScalarField (TTK's diagram layout)");
-  std::vector<topological_simplification::Constraint> constraints;
-  for (vtkIdType i = 0; i < data->GetNumberOfPoints(); ++i)
-    if (vertex->GetTuple1(i) != -1) // -1: the diagonal's ends, no vertex
-      constraints.push_back({SimplexId(vertex->GetTuple1(i)),
-                             type != nullptr ? int(type->GetTuple1(i)) : -1});
-  return constraints;
+  return vtk::diagramConstraints(readDataSet(path), "'" + path + "'");
 }
 
 void writeSimplifiedFieldVtk(const std::string& path, const SimplifiedField& field) {
@@ -68,8 +34,8 @@ void writeSimplifiedFieldVtk(const std::string& path, const SimplifiedField& fie
     image->SetDimensions(int(field.dims[0]), int(field.dims[1]), int(field.dims[2]));
     data = image;
   } else {
-    const vtkSmartPointer<vtkDataSet> read = readAgain(field.input);
-    if (read == nullptr || read->GetNumberOfPoints() != field.values.size)
+    const vtkSmartPointer<vtkDataSet> read = readDataSet(field.input);
+    if (read->GetNumberOfPoints() != field.values.size)
       throw Error("cannot read '" + field.input + "' again to write '" + path + "'");
     data.TakeReference(read->NewInstance());
     data->ShallowCopy(read);

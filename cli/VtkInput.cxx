@@ -7,6 +7,7 @@
 // file (TOPOGPU_TRUST_VTK_FILES=1 skips that first read, for benchmarks on known files).
 #include "Domain.h"
 #include "TopoGPUDataSetAdaptor.h"
+#include "VtkRead.h"
 
 #include <vtkCellData.h>
 #include <vtkDataSet.h>
@@ -101,6 +102,8 @@ bool endsWithClosingTag(const std::string& path) {
          end.compare(end.size() - tag.size(), tag.size(), tag) == 0;
 }
 
+} // namespace
+
 vtkSmartPointer<vtkDataSet> readDataSet(const std::string& path) {
   const CaptureVtkMessages capture;
   vtkSmartPointer<vtkDataSet> data;
@@ -136,6 +139,8 @@ vtkSmartPointer<vtkDataSet> readDataSet(const std::string& path) {
     throw Error("could not read a data set with points from '" + path + "'");
   return data;
 }
+
+namespace {
 
 // Reads `path` in a child process; throws Error when the reader kills the child.
 void probeInChild(const std::string& path) {

@@ -4,6 +4,7 @@
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
+#include <vtkDataSet.h>
 #include <vtkDoubleArray.h>
 #include <vtkFloatArray.h>
 #include <vtkIntArray.h>
@@ -105,6 +106,26 @@ void writeScalarFieldDiagram(vtkUnstructuredGrid* grid,
     diagonal.persistence = std::max(diagonal.persistence, 2 * p.persistence());
   }
   writeDiagramLayout(grid, rows, diagonal, points != nullptr);
+}
+
+std::vector<topological_simplification::Constraint>
+diagramConstraints(vtkDataSet* points, const std::string& source) {
+  vtkPointData* pd = points->GetPointData();
+  vtkDataArray* ids = pd->GetArray("ttkVertexScalarField");
+  if (ids == nullptr || ids->GetNumberOfComponents() != 1)
+    throw Error(source + " has no one-component point array ttkVertexScalarField (the "
+                         "vertex id of each constraint point, as a persistence diagram "
+                         "has)");
+  vtkDataArray* types = pd->GetArray("CriticalType");
+  std::vector<topological_simplification::Constraint> constraints;
+  for (vtkIdType i = 0; i < points->GetNumberOfPoints(); ++i) {
+    const auto vertex = SimplexId(ids->GetComponent(i, 0));
+    if (vertex < 0)
+      continue; // the diagram's diagonal (TTK's layout: no vertex)
+    constraints.push_back(
+        {vertex, types != nullptr ? int(types->GetComponent(i, 0)) : -1});
+  }
+  return constraints;
 }
 
 } // namespace topogpu::vtk

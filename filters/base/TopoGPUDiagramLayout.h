@@ -9,12 +9,15 @@
 
 #include "core/morse_smale_complex/OutputRecords.h"
 #include "core/persistence_diagram/PersistenceDiagram.h"
+#include "core/topological_simplification/TopologicalSimplification.h"
 
 #include <vtkType.h>
 
 #include <array>
+#include <string>
 #include <vector>
 
+class vtkDataSet;
 class vtkUnstructuredGrid;
 
 namespace topogpu::vtk {
@@ -46,5 +49,14 @@ void writeDiagramLayout(vtkUnstructuredGrid* grid, const std::vector<DiagramRow>
 void writeScalarFieldDiagram(vtkUnstructuredGrid* grid,
                              const persistence_diagram::Diagram& diagram,
                              const morse_smale_complex::PointGeometry* points);
+
+// The extrema a TTK-layout diagram's points name (TTK's TopologicalSimplification
+// constraints, e.g. a thresholded diagram): each point's ttkVertexScalarField, with its
+// CriticalType when present (-1: any extremum); a point without a vertex (id -1: the
+// diagonal) is skipped. Throws Error naming source when ttkVertexScalarField is missing
+// or has several components. The Topological Simplification filter's port 1 and
+// `topogpu simplify --constraints`.
+std::vector<topological_simplification::Constraint>
+diagramConstraints(vtkDataSet* points, const std::string& source);
 
 } // namespace topogpu::vtk

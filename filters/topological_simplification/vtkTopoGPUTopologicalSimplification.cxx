@@ -2,6 +2,7 @@
 
 #include "TopoGPUArrays.h"
 #include "TopoGPUDataSetAdaptor.h"
+#include "TopoGPUDiagramLayout.h"
 #include "TopoGPUFilterRun.h"
 #include "TopoGPUMemoryBudget.h"
 
@@ -30,30 +31,14 @@ namespace {
 namespace ts = topogpu::topological_simplification;
 using topogpu::vtk::namedArray;
 
-// TTK's constraint points (port 1): ttkVertexScalarField, and CriticalType when present
-// (-1: any extremum); a point without a vertex (id -1: a diagram's diagonal) is skipped.
+// TTK's constraint points (port 1), which must not be empty.
 std::vector<ts::Constraint> constraintsOf(vtkDataSet* points) {
   if (points == nullptr || points->GetNumberOfPoints() == 0)
     throw topogpu::Error(
         "the Constraints input has no points: connect a point set with the extrema to "
         "keep (e.g. a thresholded persistence diagram with at least one pair), or "
         "disconnect it to simplify by Persistence Threshold");
-  vtkPointData* pd = points->GetPointData();
-  vtkDataArray* ids = pd->GetArray("ttkVertexScalarField");
-  if (ids == nullptr || ids->GetNumberOfComponents() != 1)
-    throw topogpu::Error("the Constraints input has no one-component point array "
-                         "ttkVertexScalarField (the vertex id of each constraint point, "
-                         "as a persistence diagram has)");
-  vtkDataArray* types = pd->GetArray("CriticalType");
-  std::vector<ts::Constraint> constraints;
-  for (vtkIdType i = 0; i < points->GetNumberOfPoints(); ++i) {
-    const auto vertex = topogpu::SimplexId(ids->GetComponent(i, 0));
-    if (vertex < 0)
-      continue; // the diagram's diagonal (TTK's layout: no vertex)
-    constraints.push_back(
-        {vertex, types != nullptr ? int(types->GetComponent(i, 0)) : -1});
-  }
-  return constraints;
+  return topogpu::vtk::diagramConstraints(points, "the Constraints input");
 }
 
 // Per PairType (0..3) the number of pairs.
