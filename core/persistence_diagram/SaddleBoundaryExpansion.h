@@ -11,10 +11,15 @@
 // This is the column reduction of the Morse boundary (DiscreteMorseSandwich.cpp) read off
 // the gradient's own cells: it touches only the part of a wall that the reduction needs,
 // where the saddle connections walk every wall whole.
-// In parallel: the steps before a 2-saddle's chain first stops at a critical edge read
-// the gradient only, so every 2-saddle of a batch takes them at once; the rest (owners,
-// pairs) follows in filtration order, from where each chain stopped. The pairs are the
-// serial expansion's.
+// In parallel rounds over a batch of 2-saddles: every 2-saddle not yet settled expands
+// at once, adding only the boundaries of settled 2-saddles, until its youngest critical
+// edge is owned by none of them; then a scan in filtration order settles a 2-saddle
+// whose edge is younger than every edge an earlier unsettled 2-saddle stopped at. That
+// is its final partner: a column's youngest edge only gets older as it reduces, so no
+// earlier 2-saddle can come to own it, and later ones that reach it add this boundary as
+// in the serial reduction. The first unsettled 2-saddle always settles; the few left when
+// the rounds stop paying are reduced serially. The pairs and the stored boundaries are
+// the serial expansion's.
 #pragma once
 
 #include "core/discrete_gradient/SimplicialGradient.h"
@@ -35,63 +40,79 @@ namespace topogpu::persistence_diagram {
 
 namespace detail {
 
-// A chain of edges over Z/2: a parity per edge met (a local index: memory follows the
-// chain, not the complex) and a max-heap of its edges by filtration key whose entries
-// for edges toggled out are dropped when they surface.
+// An edge's filtration key: its vertices' ranks, the larger first (unique per edge).
+struct EdgeKey {
+  SimplexId high = 0, low = 0;
+  bool operator<(const EdgeKey& o) const {
+    return high != o.high ? high < o.high : low < o.low;
+  }
+  bool operator==(const EdgeKey& o) const { return high == o.high && low == o.low; }
+};
+
+// A chain of edges over Z/2, as a max-heap by filtration key that keeps one entry per
+// toggle: an edge's parity is the parity of its copies, which sit together at the top
+// when it is the youngest, so toggling costs one push and no lookup.
 class EdgeChain {
 public:
-  using Key = std::array<SimplexId, 4>;
-
   template <typename KeyOf> void toggle(SimplexId e, KeyOf&& keyOf) {
-    bool inserted = false;
-    const SimplexId slot = index_.insert(e, inserted);
-    if (inserted)
-      parity_.push_back(0);
-    parity_[std::size_t(slot)] ^= 1;
-    if (parity_[std::size_t(slot)]) {
-      ++size_;
-      heap_.push_back({keyOf(e), e, slot});
-      std::push_heap(heap_.begin(), heap_.end());
-    } else {
-      --size_;
-    }
+    heap_.push_back({keyOf(e), e});
+    std::push_heap(heap_.begin(), heap_.end());
   }
-  bool empty() const { return size_ == 0; }
-  // The youngest edge (the chain must not be empty).
+  // The youngest edge of the chain, -1 when it is empty; its copies at the top reduce to
+  // one.
   SimplexId youngest() {
-    while (!parity_[std::size_t(heap_.front().slot)]) {
-      std::pop_heap(heap_.begin(), heap_.end());
-      heap_.pop_back();
+    while (!heap_.empty()) {
+      const Entry top = heap_.front();
+      bool odd = false;
+      while (!heap_.empty() && heap_.front().key == top.key) {
+        std::pop_heap(heap_.begin(), heap_.end());
+        heap_.pop_back();
+        odd = !odd;
+      }
+      if (odd) {
+        heap_.push_back(top);
+        std::push_heap(heap_.begin(), heap_.end());
+        return top.edge;
+      }
     }
-    return heap_.front().edge;
+    return -1;
   }
-  // Empties the chain, appending its edges to kept when given.
+  // Empties the chain, appending its edges (those of odd parity) to kept when given.
   void drain(std::vector<SimplexId>* kept) {
-    if (kept)
-      for (const Entry& e : heap_)
-        if (parity_[std::size_t(e.slot)]) {
-          parity_[std::size_t(e.slot)] = 0;
-          kept->push_back(e.edge);
-        }
+    if (kept) {
+      std::sort(heap_.begin(), heap_.end(),
+                [](const Entry& x, const Entry& y) { return x.edge < y.edge; });
+      for (std::size_t i = 0; i < heap_.size();) {
+        std::size_t end = i;
+        while (end < heap_.size() && heap_[end].edge == heap_[i].edge)
+          ++end;
+        if ((end - i) % 2 == 1)
+          kept->push_back(heap_[i].edge);
+        i = end;
+      }
+    }
     heap_.clear();
-    parity_.clear();
-    index_.clear();
-    size_ = 0;
   }
 
 private:
   struct Entry {
-    Key key;
-    SimplexId edge, slot;
+    EdgeKey key;
+    SimplexId edge;
     bool operator<(const Entry& o) const { return key < o.key; }
   };
-  morse_smale_complex::LocalIndex index_;
-  std::vector<char> parity_;
   std::vector<Entry> heap_;
-  SimplexId size_ = 0;
 };
 
 } // namespace detail
+
+// How the 2-saddles are scheduled: batches bound the chains kept between rounds; the
+// rounds stop when fewer than serialBelow 2-saddles of a batch are left unsettled, or
+// when a round settles fewer than a 1/serialBelowShare of them.
+struct ExpansionSchedule {
+  std::size_t batch = std::size_t(1) << 16;
+  std::size_t serialBelow = 32;
+  std::size_t serialBelowShare = 4096;
+};
 
 // saddles2: the critical triangles by filtration position; saddle1Position: the position
 // of each critical edge, in the gradient's ascending list. Appends the type-1 pairs to
@@ -101,101 +122,134 @@ void expandSaddleBoundaries(const Triangulation& tri,
                             const discrete_gradient::simplicial::Output& g,
                             const SimplexId* rank, const std::vector<SimplexId>& saddles2,
                             const std::vector<SimplexId>& saddle1Position,
-                            const Monitor& monitor, SandwichResult& result) {
+                            const Monitor& monitor, SandwichResult& result,
+                            const ExpansionSchedule& schedule = {}) {
   namespace sg = discrete_gradient::simplicial;
   const std::vector<SimplexId>& criticalEdges = g.criticalCells[1];
-  auto positionOf = [&](SimplexId e) {
-    const auto it = std::lower_bound(criticalEdges.begin(), criticalEdges.end(), e);
-    return it != criticalEdges.end() && *it == e
-               ? saddle1Position[std::size_t(it - criticalEdges.begin())]
-               : SimplexId(-1);
-  };
   auto keyOf = [&](SimplexId e) {
-    return morse_smale_complex::simplicial::detail::keyOf(tri, 1, e, rank);
+    const SimplexId a = rank[tri.getEdgeVertex(e, 0)], b = rank[tri.getEdgeVertex(e, 1)];
+    return a > b ? detail::EdgeKey{a, b} : detail::EdgeKey{b, a};
   };
-  auto toggleTriangle = [&](detail::EdgeChain& chain, SimplexId t) {
-    for (int k = 0; k < 3; ++k)
-      chain.toggle(tri.getTriangleEdge(t, k), keyOf);
-  };
-  // The gradient's steps: until the youngest edge is critical (or the chain is empty).
-  auto stepAlongGradient = [&](detail::EdgeChain& chain) {
-    while (!chain.empty()) {
-      const SimplexId t = sg::getPairedCell(tri, g, 1, chain.youngest(), false);
-      if (t < 0)
-        return;
-      toggleTriangle(chain, t);
-    }
-  };
-  // Per 1-saddle position: the 2-saddle position owning it; per 2-saddle: its boundary.
+  // Per 1-saddle position: the settled 2-saddle owning it; per 2-saddle: its boundary.
   std::vector<SimplexId> owner(criticalEdges.size(), -1);
   std::vector<std::vector<SimplexId>> stored(saddles2.size());
-  std::vector<SimplexId> left; // the 2-saddles not cleared
-  for (std::size_t j = 0; j < saddles2.size(); ++j)
-    if (!result.paired[2][j])
-      left.push_back(SimplexId(j));
-  tbb::enumerable_thread_specific<detail::EdgeChain> chains;
-  detail::EdgeChain chain;
-  constexpr std::size_t kBatch = 1 << 14; // bounds the chains kept between the phases
-  // Per 2-saddle of a batch: its chain where the gradient's steps stopped, and the
-  // youngest edge there (-1: the chain vanished).
-  std::vector<std::vector<SimplexId>> started;
-  std::vector<SimplexId> stopped;
-  auto pair = [&](std::size_t j, SimplexId p) {
-    owner[std::size_t(p)] = SimplexId(j);
-    result.pairs.push_back({1, p, SimplexId(j)});
-    result.paired[1][std::size_t(p)] = 1;
-    result.paired[2][j] = 1;
-  };
-  auto freeSaddle = [&](std::size_t j, SimplexId tau) {
-    const SimplexId p = positionOf(tau);
-    if (p < 0)
+  // The position of the 1-saddle where 2-saddle j's chain stopped.
+  auto pivotOf = [&](std::size_t j, SimplexId tau) {
+    const auto it = std::lower_bound(criticalEdges.begin(), criticalEdges.end(), tau);
+    if (it == criticalEdges.end() || *it != tau)
       throw Error("internal error: the boundary expansion of 2-saddle " +
                   std::to_string(saddles2[j]) + " stopped at edge " +
                   std::to_string(tau) + ", which is not a 1-saddle");
+    const SimplexId p = saddle1Position[std::size_t(it - criticalEdges.begin())];
     if (owner[std::size_t(p)] < 0 && result.paired[1][std::size_t(p)])
       throw Error("internal error: the boundary expansion of 2-saddle " +
                   std::to_string(saddles2[j]) + " reached 1-saddle " +
                   std::to_string(tau) + ", paired with a minimum");
     return p;
   };
-  for (std::size_t begin = 0; begin < left.size(); begin += kBatch) {
-    monitor.checkAbort();
-    const std::size_t end = std::min(left.size(), begin + kBatch);
-    started.assign(end - begin, {});
-    stopped.assign(end - begin, -1);
-    tbb::parallel_for(begin, end, [&](std::size_t i) {
-      detail::EdgeChain& local = chains.local();
-      toggleTriangle(local, saddles2[std::size_t(left[i])]);
-      stepAlongGradient(local);
-      if (!local.empty())
-        stopped[i - begin] = local.youngest();
-      local.drain(&started[i - begin]);
-    });
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::size_t j = std::size_t(left[i]);
-      if (stopped[i - begin] < 0)
-        continue; // a boundary that vanished: an essential 2-cycle
-      // Mostly the edge where the chain stopped is free: the pair, with that chain.
-      SimplexId p = freeSaddle(j, stopped[i - begin]);
-      if (owner[std::size_t(p)] < 0) {
-        stored[j].swap(started[i - begin]);
-        pair(j, p);
+  // Expands 2-saddle j's chain, adding settled boundaries, until its youngest edge is a
+  // 1-saddle no settled 2-saddle owns (its position) or the chain vanishes (-1: an
+  // essential 2-cycle). Reads owner and stored only.
+  auto reduce = [&](detail::EdgeChain& chain, std::size_t j) -> SimplexId {
+    for (SimplexId tau = chain.youngest(); tau >= 0; tau = chain.youngest()) {
+      const SimplexId t = sg::getPairedCell(tri, g, 1, tau, false);
+      if (t >= 0) {
+        for (int k = 0; k < 3; ++k)
+          chain.toggle(tri.getTriangleEdge(t, k), keyOf);
         continue;
       }
-      for (const SimplexId e : started[i - begin])
+      const SimplexId p = pivotOf(j, tau);
+      const SimplexId o = owner[std::size_t(p)];
+      if (o < 0)
+        return p;
+      for (const SimplexId e : stored[std::size_t(o)])
         chain.toggle(e, keyOf);
-      std::vector<SimplexId>().swap(started[i - begin]);
-      for (; !chain.empty(); stepAlongGradient(chain)) {
-        p = freeSaddle(j, chain.youngest());
-        if (owner[std::size_t(p)] >= 0) {
-          for (const SimplexId e : stored[std::size_t(owner[std::size_t(p)])])
-            chain.toggle(e, keyOf);
+    }
+    return -1;
+  };
+  auto settle = [&](std::size_t j, SimplexId p, std::vector<SimplexId>& boundary) {
+    owner[std::size_t(p)] = SimplexId(j);
+    stored[j].swap(boundary);
+    result.pairs.push_back({1, p, SimplexId(j)});
+    result.paired[1][std::size_t(p)] = 1;
+    result.paired[2][j] = 1;
+  };
+  std::vector<SimplexId> left; // the 2-saddles not cleared
+  for (std::size_t j = 0; j < saddles2.size(); ++j)
+    if (!result.paired[2][j])
+      left.push_back(SimplexId(j));
+  tbb::enumerable_thread_specific<detail::EdgeChain> chains;
+  detail::EdgeChain chain;
+  // Per 2-saddle of the batch: its chain between rounds and where it stopped.
+  std::vector<std::vector<SimplexId>> kept;
+  std::vector<SimplexId> stopped;
+  // Offsets in the batch, in filtration order.
+  std::vector<std::size_t> active, next, work;
+  const std::size_t batch = std::max<std::size_t>(1, schedule.batch);
+  for (std::size_t begin = 0; begin < left.size(); begin += batch) {
+    const std::size_t end = std::min(left.size(), begin + batch);
+    kept.assign(end - begin, {});
+    stopped.assign(end - begin, -1);
+    active.resize(end - begin);
+    for (std::size_t i = 0; i < active.size(); ++i)
+      active[i] = i;
+    bool first = true;
+    while (!active.empty()) {
+      monitor.checkAbort();
+      if (!first && active.size() < schedule.serialBelow)
+        break;
+      // Only the 2-saddles whose edge a settled 2-saddle owns now have work to do.
+      work.clear();
+      for (const std::size_t i : active)
+        if (first || owner[std::size_t(stopped[i])] >= 0)
+          work.push_back(i);
+      tbb::parallel_for(std::size_t(0), work.size(), [&](std::size_t a) {
+        const std::size_t i = work[a], j = std::size_t(left[begin + i]);
+        detail::EdgeChain& local = chains.local();
+        if (first) {
+          for (int k = 0; k < 3; ++k)
+            local.toggle(tri.getTriangleEdge(saddles2[j], k), keyOf);
+        } else {
+          for (const SimplexId e : kept[i])
+            local.toggle(e, keyOf);
+          kept[i].clear();
+        }
+        stopped[i] = reduce(local, j);
+        local.drain(&kept[i]);
+      });
+      first = false;
+      // The scan: youngest is the youngest edge an earlier unsettled 2-saddle stopped at.
+      next.clear();
+      SimplexId youngest = -1;
+      for (const std::size_t i : active) {
+        const SimplexId p = stopped[i];
+        if (p < 0) // a boundary that vanished: an essential 2-cycle
+          continue;
+        if (owner[std::size_t(p)] < 0 && p > youngest) {
+          settle(std::size_t(left[begin + i]), p, kept[i]);
           continue;
         }
-        chain.drain(&stored[j]);
-        pair(j, p);
+        youngest = std::max(youngest, p);
+        next.push_back(i);
       }
-      chain.drain(nullptr); // a boundary that vanished: an essential 2-cycle
+      const std::size_t settled = active.size() - next.size();
+      active.swap(next);
+      if (settled * std::max<std::size_t>(1, schedule.serialBelowShare) < active.size())
+        break;
+    }
+    // The rest in filtration order: every earlier 2-saddle is settled or comes first.
+    for (const std::size_t i : active) {
+      if ((i & 1023) == 0)
+        monitor.checkAbort();
+      const std::size_t j = std::size_t(left[begin + i]);
+      for (const SimplexId e : kept[i])
+        chain.toggle(e, keyOf);
+      std::vector<SimplexId>().swap(kept[i]);
+      const SimplexId p = reduce(chain, j);
+      std::vector<SimplexId> boundary;
+      chain.drain(p >= 0 ? &boundary : nullptr);
+      if (p >= 0)
+        settle(j, p, boundary);
     }
   }
 }

@@ -37,6 +37,9 @@ struct Parameters {
   // Host memory the complex may use, in bytes (the Morse-Smale complex's estimate and
   // refusal, SimplicialHostMemory.h).
   double memoryBudget = std::numeric_limits<double>::infinity();
+  // How the boundary expansion schedules its parallel rounds (the pairs do not depend
+  // on it).
+  ExpansionSchedule expansion{};
 };
 
 // The diagram of values on tri. Throws Error for bad input (NaN/Inf, size mismatch, a
@@ -53,7 +56,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
 template <typename Triangulation>
 void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
                       const ScalarArrayView& values, const Monitor& monitor,
-                      Diagram& diagram);
+                      Diagram& diagram, const ExpansionSchedule& schedule = {});
 
 // ---- implementation ------------------------------------------------------------------
 
@@ -168,7 +171,7 @@ void checkManifoldFacets(const Triangulation& tri, int top, SimplexId nFacets) {
 template <typename Triangulation>
 void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
                       const ScalarArrayView& values, const Monitor& monitor,
-                      Diagram& diagram) {
+                      Diagram& diagram, const ExpansionSchedule& schedule) {
   Timer timer;
   const auto& g = complex.gradient;
   const int d = g.dimension;
@@ -221,7 +224,7 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
     for (std::size_t p = 0; p < saddles2.size(); ++p)
       saddles2[p] = cells[2][p].id;
     expandSaddleBoundaries(tri, g, complex.rank.data(), saddles2, position[1], monitor,
-                           pairs);
+                           pairs, schedule);
     diagram.report.timings.emplace_back("pairing saddle-saddle (cpu)", timer.seconds());
     timer.reset();
   }
@@ -246,7 +249,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   msc.memoryBudget = parameters.memoryBudget;
   smsc::execute(tri, values, msc, monitor.stage(0, 0.9), complex);
   RunReport report = complex.report;
-  diagramOfComplex(tri, complex, values, monitor.stage(0.9, 1), diagram);
+  diagramOfComplex(tri, complex, values, monitor.stage(0.9, 1), diagram,
+                   parameters.expansion);
   for (auto& t : diagram.report.timings)
     report.timings.push_back(t);
   diagram.report = report;

@@ -144,10 +144,12 @@ TEST(PersistenceDiagram, ImplicitGridEqualsItsTetsStoredExplicitly) {
   }
 }
 
-// The boundary expansion claims 1-saddles concurrently (SaddleBoundaryExpansion.h): on
-// fields with many 2-saddles whose boundaries meet (few levels: ties everywhere; a
-// smooth field plus noise), its pairs must be those of the serial column reduction of
-// the Morse boundary the saddle connections give (DiscreteMorseSandwich.cpp).
+// The boundary expansion settles 2-saddles in parallel rounds
+// (SaddleBoundaryExpansion.h): on fields with many 2-saddles whose boundaries meet (few
+// levels: ties everywhere; a smooth field plus noise), its pairs must be those of the
+// serial column reduction of the Morse boundary the saddle connections give
+// (DiscreteMorseSandwich.cpp), whatever the schedule: one batch, many small batches,
+// rounds cut short into the serial tail.
 TEST(PersistenceDiagram, ParallelExpansionEqualsSerialReductionOnTies) {
   std::mt19937 rng(2022);
   for (const auto& [dims, levels] :
@@ -163,12 +165,21 @@ TEST(PersistenceDiagram, ParallelExpansionEqualsSerialReductionOnTies) {
     const ScalarArrayView view = viewOf(values);
     pd::Parameters parameters;
     parameters.backend = Backend::Cpu;
-    pd::Diagram expansion, reduction;
-    pd::execute(grid, view, parameters, Monitor{}, expansion);
     parameters.saddleConnections = true;
+    pd::Diagram reduction;
     pd::execute(grid, view, parameters, Monitor{}, reduction);
-    EXPECT_GT(expansion.finitePairs[1], 1000) << "too few saddle-saddle pairs to race";
-    EXPECT_EQ(rowsOf(expansion), rowsOf(reduction)) << levels << " levels";
+    parameters.saddleConnections = false;
+    for (const pd::ExpansionSchedule schedule :
+         {pd::ExpansionSchedule{}, pd::ExpansionSchedule{97, 3, 2},
+          pd::ExpansionSchedule{4096, 1, 1000000}, pd::ExpansionSchedule{1, 1, 1}}) {
+      parameters.expansion = schedule;
+      pd::Diagram expansion;
+      pd::execute(grid, view, parameters, Monitor{}, expansion);
+      EXPECT_GT(expansion.finitePairs[1], 1000) << "too few saddle-saddle pairs to race";
+      EXPECT_EQ(rowsOf(expansion), rowsOf(reduction))
+          << levels << " levels, batch " << schedule.batch << ", serial below "
+          << schedule.serialBelow;
+    }
   }
 }
 
