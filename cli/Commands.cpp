@@ -170,7 +170,8 @@ Command persistenceCommand() {
                 "simplicial complex in 3D: take the (1-saddle, 2-saddle) pairs from the "
                 "saddle connections (every 2-saddle's wall, V-paths counted mod 2) "
                 "instead of the boundary expansion: the same pairs, slower (a "
-                "cross-check)"}},
+                "cross-check)"},
+               simplicialMemoryBudgetOption()},
               runOptions()}),
       "Pairs the critical cells of the Morse-Smale complex's gradient in the lower-star "
       "filtration: (minimum, 1-saddle) pairs (PairType 0), (1-saddle, 2-saddle) pairs "
@@ -235,7 +236,8 @@ Command simplifyCommand() {
             {"--out", "FILE",
              "write the simplified field: .vti (grids), the input mesh's .vtu/.vtp "
              "(VTK builds), with the input's array name and type plus <name>_Order; "
-             ".raw writes the values only (the order is lost)"}},
+             ".raw writes the values only (the order is lost)"},
+            simplicialMemoryBudgetOption()},
            runOptions()}),
       "Flattens the basin of every removed minimum (maximum) to its saddle's value and "
       "orders it after (before) the saddle; every other vertex keeps its value and "

@@ -89,6 +89,7 @@ int runPersistence(const Arguments& args, CommandContext& context) {
     pd::Parameters parameters;
     parameters.backend = run.backend;
     parameters.saddleConnections = args.has("--saddle-connections");
+    parameters.memoryBudget = memoryBudgetOption(args);
     domain.visitWithGale([&](auto& triangulation) {
       for (int r = 0; r < run.repeat; ++r) {
         const Timer wall;

@@ -40,6 +40,7 @@ ts::Parameters parameters(const Arguments& args, const RunOptions& run) {
   }
   p.maximumIterations = int(
       args.integer("--iterations", ts::kDefaultMaximumIterations, 1, ts::kMaxIterations));
+  p.memoryBudget = memoryBudgetOption(args);
   return p;
 }
 

@@ -1,5 +1,5 @@
-"""The host-memory estimate and budget of the simplicial complex in `topogpu msc` and
-`topogpu discrete-gradient`, end to end:
+"""The host-memory estimate and budget of the simplicial complex in `topogpu msc`,
+`topogpu discrete-gradient`, `topogpu persistence` and `topogpu simplify`, end to end:
   * a budget below the run's estimate is refused before the run: exit 1, the message
     names the estimate and the budget (GiB/MiB) and what to do, the JSON carries it as
     "error", nothing is printed on stdout without --json, and --details is not written;
@@ -10,6 +10,9 @@
     random and smooth grids of 96^3 to 128^3 vertices and a random 1500^2 grid (CPU
     path: --backend cpu; the GPU path's host side too where `topogpu info` finds a
     device);
+  * persistence and simplify (whose complex is the Morse-Smale complex's) refuse a budget
+    far below any estimate with the same message, and run as without a budget under a
+    large one;
   * bad --memory-budget values are refused, naming the option.
 
     python3 test_simplicial_memory.py TOPOGPU_BINARY SHARED_DATA_DIR
@@ -100,6 +103,26 @@ def budget_refusal(tmp, command, path, dims):
               is not None, f"{label}: --memory-budget 64G runs")
 
 
+def budget_passed_on(tmp, command, path, dims, *extra):
+    label = f"{command} {dims}"
+    args = [command, "--raw", path, "--dims", ",".join(map(str, dims)), "--type", "float32",
+            "--backend", "cpu", *extra]
+    out = os.path.join(tmp, f"{command}-refused.csv")
+    result = expect_error(f"{label} --memory-budget 10K", [*args, "--memory-budget", "10K",
+                                                          "--out", out],
+                          "of host memory, more than the memory budget of 10.0 KiB")
+    check("simplicial Morse-Smale complex" in result.stderr and "would need about" in
+          result.stderr, f"{label}: the message names the complex and its estimate: "
+          f"{result.stderr[-300:]!r}")
+    check(not os.path.exists(out), f"{label}: no --out file after the refusal")
+    free = run_json(command, path, dims, "--backend", "cpu", *extra)
+    large = run_json(command, path, dims, "--backend", "cpu", "--memory-budget", "64G",
+                     *extra)
+    check(free is not None and large is not None and
+          without_timings(free) == without_timings(large),
+          f"{label}: --memory-budget 64G runs as without a budget")
+
+
 def peak_bound(path, name, dims, baseline, backend):
     out = run_json("msc", path, dims, "--backend", backend)
     if out is None:
@@ -122,6 +145,8 @@ def main():
         small = raw_case(tmp, "small", rng.uniform(0, 1, dims[::-1]), np.float32)
         for command in ("msc", "discrete-gradient"):
             budget_refusal(tmp, command, small, dims)
+        budget_passed_on(tmp, "persistence", small, dims)
+        budget_passed_on(tmp, "simplify", small, dims, "--threshold", "0.2")
         for bad in ("lots", "0", "-5M", "12X"):
             expect_error(f"--memory-budget {bad}",
                          ["msc", "--raw", small, "--dims", "14,12,10", "--type", "float32",
