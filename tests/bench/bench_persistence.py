@@ -4,11 +4,14 @@ of each stage, the process wall time and peak memory of both (CPU; with --gpu al
 device backend, whose diagram must equal the CPU's).
 
     /usr/bin/python3 bench_persistence.py TOPOGPU [--volumes-dir DIR] [--gpu]
-        [--gudhi-max-vertices N] [--only NAME,...] [--ties N] [--previous JSON]
+        [--gudhi-max-vertices N] [--only NAME,...] [--ties N] [--large N] [--previous JSON]
         [--out JSON] [--machine TEXT]
 
 --ties N adds a generated tie-heavy uint8 field of N^3 vertices (ties_NxNxN_uint8.raw:
-a smooth field quantized to 8 levels plus noise in {0, 1}, seeded; 0: none). --previous
+a smooth field quantized to 8 levels plus noise in {0, 1}, seeded; 0: none). --large N
+adds a float32 field of N^3 vertices (smooth_NxNxN_float32.raw: the same smooth field plus
+seeded uniform noise of amplitude 0.05, written slab by slab), for the largest run a
+machine holds. --previous
 reads an earlier summary (docs/bench-results/persistence_h200.json) and adds its process
 times per volume (previous_*_process_seconds). --out writes the summary in the layout
 tests/bench/write_benchmarks_doc.py reads (docs/bench-results/persistence_h200.json).
@@ -64,6 +67,21 @@ def tie_field(folder, n):
     return name, (n, n, n), "uint8"
 
 
+def large_field(folder, n):
+    """A float32 field of n^3 vertices: the tie field's smooth part plus noise, by slabs."""
+    import numpy as np
+    name = f"smooth_{n}x{n}x{n}_float32.raw"
+    rng = np.random.default_rng(512)
+    y, x = np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64),
+                       indexing="ij")
+    plane = np.sin(x / 9.0) + np.sin(y / 7.0 + 1.0)
+    with open(os.path.join(folder, name), "wb") as f:
+        for z in range(n):
+            slab = plane + np.sin(z / 11.0 + 2.0) + rng.uniform(0.0, 0.05, size=plane.shape)
+            slab.astype(np.float32).tofile(f)
+    return name, (n, n, n), "float32"
+
+
 def volumes(folder, names):
     for name in sorted(os.listdir(folder)):
         m = re.match(r"(.+)_(\d+)x(\d+)x(\d+)_(uint8|int16le|float32|float64)\.raw$", name)
@@ -104,6 +122,7 @@ def main():
     parser.add_argument("--gudhi-max-vertices", type=int, default=300000)
     parser.add_argument("--only", default="")
     parser.add_argument("--ties", type=int, default=160)
+    parser.add_argument("--large", type=int, default=0)
     parser.add_argument("--previous", default="")
     parser.add_argument("--out", default="")
     parser.add_argument("--machine", default="")
@@ -124,6 +143,8 @@ def main():
         todo = [(args.volumes_dir, v) for v in volumes(args.volumes_dir, names)]
         if args.ties > 0 and (not names or "ties" in names):
             todo.append((tmp, tie_field(tmp, args.ties)))
+        if args.large > 0:
+            todo.append((tmp, large_field(tmp, args.large)))
         for folder, (name, dims, dtype) in todo:
             path = os.path.join(folder, name)
             n = dims[0] * dims[1] * dims[2]
