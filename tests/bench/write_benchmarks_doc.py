@@ -394,12 +394,26 @@ def section_persistence():
     if data is None:
         return ""
     lines = []
+    refusals = []
     for v in data["volumes"]:
-        lines.append(f"| {v['volume']} | {v['vertices']} | {v['pairs']} | "
-                     f"{v['cpu_process_seconds']:.2f} | {v['cpu_complex_seconds']:.2f} | "
-                     f"{v['cpu_pairing_seconds']:.2f} | {v['cpu_peak_mib'] / 1024:.2f} | "
+        if "cpu_error" in v:  # the CPU path refused by its host memory estimate
+            refusals.append(f"{v['volume']}: {v['cpu_error']}")
+            cpu = "refused (below) | - | - | -"
+            same = "-"
+        else:
+            cpu = (f"{v['cpu_process_seconds']:.2f} | {v['cpu_complex_seconds']:.2f} | "
+                   f"{v['cpu_pairing_seconds']:.2f} | {v['cpu_peak_mib'] / 1024:.2f}")
+            same = "yes" if v["gpu_equals_cpu"] else "NO"
+        lines.append(f"| {v['volume']} | {v['vertices']} | {v['pairs']} | {cpu} | "
                      f"{v['gpu_process_seconds']:.2f} | {v['gpu_peak_device_mib'] / 1024:.2f} | "
-                     f"{'yes' if v['gpu_equals_cpu'] else 'NO'} |")
+                     f"{same} |")
+    stage_lines = []
+    for v in data["volumes"]:
+        for side in ("cpu", "gpu"):
+            t = v.get(side + "_timings", {})
+            listed = ", ".join(f"{k} {s:.2f}" for k, s in t.items() if s >= 0.05)
+            if listed:
+                stage_lines.append(f"| {v['volume']} | {side} | {listed} |")
     engine = [v for v in data["volumes"] if v["volume"].startswith("engine")]
     targets = ""
     if engine:
@@ -429,7 +443,12 @@ installed (it was not on the GPU host).
 
 | volume | vertices | pairs | CPU process s | complex s | pairing s | CPU peak GB | GPU process s | device peak GB | GPU = CPU |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---|
-""" + "\n".join(lines) + "\n" + targets
+""" + "\n".join(lines) + "\n" + "".join(f"\nRefused on the CPU: {r}\n" for r in refusals) + """
+Stages of each run (seconds, those of at least 0.05 s; "diagram file" is the CSV written):
+
+| volume | backend | stages |
+|---|---|---|
+""" + "\n".join(stage_lines) + "\n" + targets
 
 
 def section_simplify():
