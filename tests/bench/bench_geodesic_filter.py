@@ -14,18 +14,14 @@ same update without VTK (bench_geodesic.py --update).
 """
 import argparse
 import json
+import os
+import sys
 import time
 
 from paraview.simple import *  # noqa: F401,F403
 
-
-def stages(proxy):
-    data = proxy.GetClientSideObject().GetOutputDataObject(0).GetFieldData()
-    names, seconds = data.GetAbstractArray("TopoGPUTimingStages"), data.GetArray(
-        "TopoGPUTimings")
-    if names is None or seconds is None:
-        return {}
-    return {names.GetValue(i): seconds.GetValue(i) for i in range(names.GetNumberOfValues())}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_helpers import filter_stages as stages  # noqa: E402
 
 
 def ran(proxy):

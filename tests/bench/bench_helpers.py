@@ -163,3 +163,25 @@ def smooth_input(out, n, seed=1, slab_bytes=1 << 27, workers=None):
     finally:
         _SLABS.clear()
     return (f"smooth {n}^3", path, (n, n, n), "float32")
+
+
+def filter_stages(proxy):
+    """A TopoGPU filter's own stages after its update, {stage: seconds}, from the output's
+    TopoGPUTimingStages and TopoGPUTimings field data (pvpython)."""
+    data = proxy.GetClientSideObject().GetOutputDataObject(0).GetFieldData()
+    names, seconds = data.GetAbstractArray("TopoGPUTimingStages"), data.GetArray(
+        "TopoGPUTimings")
+    if names is None or seconds is None:
+        return {}
+    return {names.GetValue(i): seconds.GetValue(i) for i in range(names.GetNumberOfValues())}
+
+
+def finish_summary(result, machine, out):
+    """Adds the machine's description, writes the summary to out (when given) and prints
+    it as the last line."""
+    if machine:
+        result["machine"] = machine
+    if out:
+        with open(out, "w") as f:
+            json.dump(result, f, indent=1)
+    print(json.dumps(result))

@@ -39,6 +39,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "oracles"))
 sys.path.insert(0, HERE)
+from bench_helpers import finish_summary, smooth_input  # noqa: E402
 
 TYPES = {"uint8": "uint8", "int16le": "int16", "float32": "float32", "float64": "float64"}
 
@@ -71,7 +72,6 @@ def tie_field(folder, n):
 
 def large_field(folder, n):
     """bench_helpers' smooth float32 field of n^3 vertices (slab by slab, in parallel)."""
-    from bench_helpers import smooth_input
     _, path, dims, dtype = smooth_input(folder, n)
     name = f"smooth_{n}x{n}x{n}_float32.raw"
     os.rename(path, os.path.join(folder, name))
@@ -198,12 +198,7 @@ def main():
             print(json.dumps(row), flush=True)
             summary.append(row)
     result = {"volumes": summary, "failures": failures, "cores": os.cpu_count()}
-    if args.machine:
-        result["machine"] = args.machine
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(result, f, indent=1)
-    print(json.dumps(result))
+    finish_summary(result, args.machine, args.out)
     sys.exit(1 if failures else 0)
 
 
