@@ -21,7 +21,7 @@ whose values equal an earlier one's reuses that one's oracle results.
     /usr/bin/python3 verify_persistence_volumes.py TOPOGPU [--volumes-dir DIR]
         [--only NAME,...] [--gudhi-max-vertices N] [--gudhi-memory-gib G]
         [--thresholds 0.01,0.05,0.2] [--no-simplify] [--simplify-max-vertices N]
-        [--out JSON] [--machine TEXT]
+        [--backend cpu|gpu|auto] [--out JSON] [--machine TEXT]
 
 Prints one JSON line per volume; exits 1 when any comparison fails (the failures are
 listed in the JSON's "failures").
@@ -44,6 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import volume_oracle as vo  # noqa: E402
 
+BACKEND = ["cpu"]  # --backend: topogpu's, for every run
 RAW_TYPES = {"uint8": ("uint8", "<u1"), "int16le": ("int16", "<i2"),
              "float32": ("float32", "<f4"), "float64": ("float64", "<f8")}
 
@@ -123,7 +124,7 @@ def topogpu(binary, *args):
 
 def diagram(binary, domain, complex_, out):
     report, wall = topogpu(binary, "persistence", *domain, "--complex", complex_,
-                           "--backend", "cpu", "--json", "--no-pairs", "--out", out)
+                           "--backend", BACKEND[0], "--json", "--no-pairs", "--out", out)
     return read_rows(out), {"process_seconds": round(wall, 3),
                             "total_seconds": report.get("total_seconds")}
 
@@ -223,7 +224,7 @@ def check_simplify(binary, volume, args, cache, rows, tmp, extra=(), absolute=Tr
         options = ["--relative"] if mode == "relative" else []
         try:
             report, wall = topogpu(binary, "simplify", *volume["domain"], "--threshold",
-                                   repr(t), *options, *extra, "--backend", "cpu", "--json",
+                                   repr(t), *options, *extra, "--backend", BACKEND[0], "--json",
                                    "--out", out)
             reader = vtk.vtkXMLImageDataReader()
             reader.SetFileName(out)
@@ -262,7 +263,8 @@ def write_summary(args, summary, failures):
     commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     result = {"volumes": summary, "failures": failures, "cores": os.cpu_count(),
-              "commit": commit, "gudhi_max_vertices": args.gudhi_max_vertices,
+              "commit": commit, "backend": args.backend,
+              "gudhi_max_vertices": args.gudhi_max_vertices,
               "gudhi_memory_gib": args.gudhi_memory_gib, "thresholds": args.thresholds}
     if args.machine:
         result["machine"] = args.machine
@@ -282,10 +284,12 @@ def main():
     parser.add_argument("--no-simplify", action="store_true")
     parser.add_argument("--simplify-max-vertices", type=int, default=1 << 40)
     parser.add_argument("--complexes", default="simplicial,cubical")
+    parser.add_argument("--backend", default="cpu", choices=("cpu", "gpu", "auto"))
     parser.add_argument("--out", default="")
     parser.add_argument("--machine", default="")
     args = parser.parse_args()
     args.thresholds = [float(t) for t in args.thresholds.split(",") if t]
+    BACKEND[0] = args.backend
     names = {n for n in args.only.split(",") if n}
     cache, summary, failures = {}, [], []
     with tempfile.TemporaryDirectory() as tmp:
