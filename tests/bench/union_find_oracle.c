@@ -36,6 +36,18 @@ static int inside(const int* d, int x, int y, int z) {
   return x >= 0 && y >= 0 && z >= 0 && x < d[0] && y < d[1] && z < d[2];
 }
 
+/* Whether the cell made of v at (x, y, z) and the k vertices at offsets other[k][3]
+ * lies in the grid and in v's lower star (every other vertex of lower rank). */
+static int in_lower_star(const int* d, const id* rank, id v, int x, int y, int z,
+                         const int* other, int k) {
+  for (int j = 0; j < k; ++j) {
+    const int X = x + other[3 * j], Y = y + other[3 * j + 1], Z = z + other[3 * j + 2];
+    if (!inside(d, X, Y, Z) || rank[X + (id)d[0] * (Y + (id)d[1] * Z)] > rank[v])
+      return 0;
+  }
+  return 1;
+}
+
 /* Dimension-0 pairs (birth vertex, death vertex) with val[death] > val[birth]; returns
  * their number, or -1 when cap is too small. chi[v] is set to 1 - (lower edges). */
 id lower_pairs(const int* d, const id* order, const id* rank, const double* val, int ne,
@@ -100,13 +112,7 @@ id upper_pairs(const int* d, const id* order, const id* rank, const double* val,
     const int x = (int)(v % d[0]), y = (int)((v / d[0]) % d[1]),
               z = (int)(v / ((id)d[0] * d[1]));
     for (int s = 0; s < ntop; ++s) {
-      int lower = 1;
-      for (int k = 0; k < tk && lower; ++k) {
-        const int* o = top_other + 21 * s + 3 * k;
-        const int X = x + o[0], Y = y + o[1], Z = z + o[2];
-        lower = inside(d, X, Y, Z) && rank[X + (id)d[0] * (Y + (id)d[1] * Z)] < rank[v];
-      }
-      if (!lower)
+      if (!in_lower_star(d, rank, v, x, y, z, top_other + 21 * s, tk))
         continue;
       const int* w = top_voxel + 3 * s;
       const id node =
@@ -117,13 +123,7 @@ id upper_pairs(const int* d, const id* order, const id* rank, const double* val,
       chi[v] += top_sign;
     }
     for (int f = 0; f < nf; ++f) {
-      int lower = 1;
-      for (int k = 0; k < fk && lower; ++k) {
-        const int* o = facet_other + 9 * f + 3 * k;
-        const int X = x + o[0], Y = y + o[1], Z = z + o[2];
-        lower = inside(d, X, Y, Z) && rank[X + (id)d[0] * (Y + (id)d[1] * Z)] < rank[v];
-      }
-      if (!lower)
+      if (!in_lower_star(d, rank, v, x, y, z, facet_other + 9 * f, fk))
         continue;
       chi[v] += facet_sign;
       id side[2];

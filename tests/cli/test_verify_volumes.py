@@ -13,8 +13,8 @@ smallest shared volumes, and the simplification's second sweep round:
      second round's minimum sweep removes. With the default iterations the guarantee
      holds; with --iterations 1 the same check must fail (so the loop is what makes it
      hold, and the check sees it);
-  3. the checks can fail: a diagram row changed, a vertex outside the removed regions
-     changed.
+  3. the union-find oracle against GUDHI on small random 2D and 3D grids (both
+     complexes); the checks can fail: a diagram row changed, a kept minimum raised.
 
     python3 test_verify_volumes.py TOPOGPU_BINARY SHARED_DATA_DIR
 """
@@ -115,6 +115,25 @@ def ring_case(tmp):
     return volume, rows
 
 
+def oracle_against_gudhi():
+    """The union-find oracle against GUDHI on small random grids (2D and 3D, tie-heavy
+    and distinct values, both complexes): GUDHI's diagram must pass its checks."""
+    rng = np.random.default_rng(25)
+    for trial in range(8):
+        dims = tuple(int(x) for x in rng.integers(2, 7, 3))
+        dims = dims[:2] + (1,) if trial % 4 == 0 else dims
+        n = int(np.prod(dims))
+        values = rng.integers(0, 3, n).astype(np.float64) if trial % 2 else rng.random(n)
+        for kind in ("simplicial", "cubical"):
+            finite, essential, info = vo.gudhi_diagram(kind, dims, values, 4 << 30)
+            rows = [{"PairType": k, "Birth": b, "Death": d, "IsFinite": 1}
+                    for (k, b, d), c in finite.items() for _ in range(c)]
+            rows += [{"PairType": k, "Birth": b, "Death": 0.0, "IsFinite": 0}
+                     for (k, b), c in essential.items() for _ in range(c)]
+            problems = vo.check_against_union_find(rows, vo.union_find(dims, values, kind))
+            check(not problems, f"union-find vs GUDHI, {kind} {dims}: {problems}")
+
+
 def checks_can_fail(tmp, volume, rows):
     uf = vo.union_find(volume["dims"], volume["values"].astype(np.float64))
     wrong = [dict(r) for r in rows]
@@ -138,6 +157,7 @@ def checks_can_fail(tmp, volume, rows):
 
 
 with tempfile.TemporaryDirectory() as tmp:
+    oracle_against_gudhi()
     shared_volumes(tmp)
     volume, rows = ring_case(tmp)
     checks_can_fail(tmp, volume, rows)
