@@ -21,7 +21,7 @@ whose values equal an earlier one's reuses that one's oracle results.
     /usr/bin/python3 verify_persistence_volumes.py TOPOGPU [--volumes-dir DIR]
         [--only NAME,...] [--gudhi-max-vertices N] [--gudhi-memory-gib G]
         [--thresholds 0.01,0.05,0.2] [--no-simplify] [--simplify-max-vertices N]
-        [--backend cpu|gpu|auto] [--out JSON] [--machine TEXT]
+        [--backend cpu|gpu|auto] [--out JSON] [--machine TEXT] [--note TEXT]...
 
 Prints one JSON line per volume; exits 1 when any comparison fails (the failures are
 listed in the JSON's "failures").
@@ -268,6 +268,8 @@ def write_summary(args, summary, failures):
               "gudhi_memory_gib": args.gudhi_memory_gib, "thresholds": args.thresholds}
     if args.machine:
         result["machine"] = args.machine
+    if args.note:
+        result["notes"] = args.note
     with open(args.out, "w") as f:
         json.dump(result, f, indent=1)
 
@@ -287,6 +289,8 @@ def main():
     parser.add_argument("--backend", default="cpu", choices=("cpu", "gpu", "auto"))
     parser.add_argument("--out", default="")
     parser.add_argument("--machine", default="")
+    parser.add_argument("--note", action="append", default=[],
+                        help="a paragraph for the page (e.g. a measurement made apart)")
     args = parser.parse_args()
     args.thresholds = [float(t) for t in args.thresholds.split(",") if t]
     BACKEND[0] = args.backend

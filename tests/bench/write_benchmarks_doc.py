@@ -512,6 +512,7 @@ keeps its value and relative order, the output's diagram by the oracle equals `t
 persistence` of the output, and per dimension the output's pairs equal the input's minus
 the removed ones up to a bottleneck distance below the threshold. Failures: """ + str(
         len(data["failures"])) + """. Times are process wall times on the shared 2-core box.
+""" + "".join(f"\n{note}\n" for note in data.get("notes", [])) + """
 
 | volume | vertices | simplicial diagram | cubical diagram | topogpu s (simplicial / cubical) | GUDHI simplicial s / peak GiB | union-find s | simplify runs passed |
 |---|---:|---|---|---:|---:|---:|---:|
