@@ -102,6 +102,10 @@ def main():
                           if k in REFERENCE.get(r["name"], {})]) for r in rips["rows"])
         expect("Vietoris-Rips persistence", 0,
                sum(len(r["runs"]) for r in rips["rows"]) + quoted, "runs and quoted rows")
+    verify = load("verify_persistence_devbox.json")
+    if verify:
+        expect("Persistence diagram and simplification on every shared volume", 0,
+               len(verify["volumes"]), "volumes")
     gale = load("gale_h200.json")
     if gale:
         expect("GALE vs the explicit backend", 0, len(gale["rows"]), "runs")

@@ -479,6 +479,65 @@ otherwise). Process wall time and peak memory of the whole run.
 """ + "\n".join(lines) + "\n"
 
 
+def section_verify():
+    """Diagrams and simplification of every shared volume against oracles (dev box)."""
+    data = bench_result("verify_persistence_devbox.json")
+    if data is None:
+        return ""
+
+    def oracle(r):
+        if "oracle" not in r:
+            return "error"
+        name = "GUDHI" if r["oracle"] == "gudhi" else "union-find + Euler"
+        return f"{name}{'' if r['equal'] else ' (DIFFERS)'}"
+
+    lines = []
+    for v in data["volumes"]:
+        s, c = v["simplicial"], v["cubical"]
+        g = s.get("gudhi", {})
+        gudhi = (f"{g['process_seconds']:.1f} / {g['peak_mib'] / 1024:.2f}" if "peak_mib" in g
+                 else "same values as " + s["oracle_of"] if "oracle_of" in s
+                 else "failed: " + g["error"] if "process_seconds" in g
+                 else "not run (size)")
+        runs = v.get("simplify", [])
+        simplify = f"{sum(r['ok'] for r in runs)} / {len(runs)}" if runs else "-"
+        lines.append(f"| {v['volume']} | {v['vertices']} | {oracle(s)} | {oracle(c)} | "
+                     f"{s['topogpu']['process_seconds']:.2f} / "
+                     f"{c['topogpu']['process_seconds']:.2f} | {gudhi} | "
+                     f"{s['union_find_seconds']:.1f} | {simplify} |")
+    return """
+## Persistence diagram and simplification on every shared volume, against oracles
+
+`/usr/bin/python3 tests/bench/verify_persistence_volumes.py build/bin/topogpu --out docs/bench-results/verify_persistence_devbox.json`
+on the dev box (""" + data.get("machine", "") + ", commit " + data.get("commit", "?") + """):
+`topogpu persistence --backend cpu` on every file of `shared/data/volumes` (the .vtk and
+.vti through `--mesh`, the .cube through VTK's reader into a .vti), simplicial (TTK's
+Freudenthal tets) and `--complex cubical`, against GUDHI's lower-star SimplexTree and
+cubical complex where GUDHI fits (at most """ + str(data["gudhi_max_vertices"]) + """
+vertices, its address space capped at """ + str(data["gudhi_memory_gib"]) + """ GiB):
+the multisets of finite pairs (type, birth, death) of positive persistence and of
+essential classes must be equal. On every volume the union-find oracle
+(`tests/bench/union_find_oracle.c`, written for this check) gives the exact pairs of
+dimension 0 and 2 and, through b1 = b0 + b2 - chi of every sublevel set, the number of
+dimension-1 classes alive at each value; where GUDHI ran it must agree with GUDHI, where
+it did not it is the oracle (so there the saddle-saddle pairs are checked through b1(t)
+only, not pair by pair). Then `topogpu simplify` at """ + ", ".join(
+        f"{t:g}" for t in data["thresholds"]) + """ of the range and at one absolute threshold
+(between two persistence values near the median), checked by
+`volume_oracle.simplification_check`: the output's extrema are exactly the kept ones,
+every raised (lowered) vertex lies in a removed minimum's (maximum's) region and stays at
+or below (above) the value where that region joins a kept extremum, every other vertex
+keeps its value and relative order, the output's diagram by the oracle equals `topogpu
+persistence` of the output, and per dimension the output's pairs equal the input's minus
+the removed ones up to a bottleneck distance below the threshold. Failures: """ + str(
+        len(data["failures"])) + """. Times are process wall times on the shared 2-core box.
+""" + "".join(f"\n{note}\n" for note in data.get("notes", [])) + """
+
+| volume | vertices | simplicial diagram | cubical diagram | topogpu s (simplicial / cubical) | GUDHI simplicial s / peak GiB | union-find s | simplify runs passed |
+|---|---:|---|---|---:|---:|---:|---:|
+""" + "\n".join(lines) + "\n"
+
+
 def section_msc_threshold():
     """PersistenceThreshold answers from the cancellation hierarchy (topogpu msc)."""
     data = bench_result("msc_threshold_h200.json")
@@ -708,7 +767,7 @@ is written by `tests/bench/write_benchmarks_doc.py` from
 
 """ + section_critical_points(data) + (
         section_explicit_backend() + section_smoother() + section_discrete_gradient() +
-        section_msc(msc_source, page_dir) + section_msc_simplicial() + section_persistence() + section_simplify() +
+        section_msc(msc_source, page_dir) + section_msc_simplicial() + section_persistence() + section_simplify() + section_verify() +
         section_msc_threshold() + section_geodesic() + section_rips() +
         section_gale(page_dir)) + """
 
