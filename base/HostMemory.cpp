@@ -64,12 +64,18 @@ double availableHostMemory() {
   return available;
 }
 
+std::string mebibytes(double bytes) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.1f MiB", bytes / kMiB);
+  return text;
+}
+
 std::string byteSize(double bytes) {
   char text[48];
-  if (bytes >= 1024.0 * 1024 * 1024)
-    std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
-  else if (bytes >= 1024.0 * 1024)
-    std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1024.0 * 1024));
+  if (bytes >= 1024.0 * kMiB)
+    std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * kMiB));
+  else if (bytes >= kMiB)
+    return mebibytes(bytes);
   else
     std::snprintf(text, sizeof text, "%.1f KiB", bytes / 1024.0);
   return text;

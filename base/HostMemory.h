@@ -12,8 +12,15 @@ namespace topogpu {
 // memory.max leaves; infinity when none can be read.
 double availableHostMemory();
 
+// Bytes in a MiB (the unit of the filters' MemoryBudget and the CLI's *_mib fields).
+inline constexpr double kMiB = 1024.0 * 1024.0;
+
 // "3.5 GiB", "120.0 MiB", "2.0 KiB".
 std::string byteSize(double bytes);
+
+// Always in MiB, one decimal, so that small inputs do not read as "0 MiB": "0.1 MiB",
+// "2048.0 MiB" (messages that compare two sizes).
+std::string mebibytes(double bytes);
 
 // Throws Error when an estimate exceeds the budget (bytes; infinity: unlimited), before
 // anything is allocated, so that the run is refused rather than killed by the system:

@@ -168,6 +168,12 @@ bool endsWith(const std::string& s, const std::string& suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+std::string lowerCase(std::string s) {
+  for (char& c : s)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 ScalarType parseScalarType(const std::string& name) {
   for (ScalarType t :
        {ScalarType::Int8, ScalarType::UInt8, ScalarType::Int16, ScalarType::UInt16,

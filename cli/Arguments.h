@@ -62,5 +62,7 @@ ScalarType parseScalarType(const std::string& name);
 
 // Whether s ends with suffix (file extensions).
 bool endsWith(const std::string& s, const std::string& suffix);
+// s in lower case (ASCII), for file extensions in any case.
+std::string lowerCase(std::string s);
 
 } // namespace topogpu::cli

@@ -6,6 +6,7 @@
 #include "GaleReport.h"
 #include "Report.h"
 
+#include "base/HostMemory.h"
 #include "base/Timer.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
@@ -89,8 +90,7 @@ int runDiscreteGradient(const Arguments& args, CommandContext& context) {
     result.fields.addRaw("simplices", jsonArray(simplices));
     result.fields.add("cells", static_cast<long long>(total));
     result.fields.add("gradient_bytes", static_cast<long long>(output.memoryBytes()));
-    result.fields.add("host_memory_estimate_mib",
-                      output.hostMemoryEstimate / (1024.0 * 1024.0));
+    result.fields.add("host_memory_estimate_mib", output.hostMemoryEstimate / kMiB);
     result.lines.push_back("simplices: " + simplices[0] + " vertices, " + simplices[1] +
                            " edges, " + simplices[2] + " triangles, " + simplices[3] +
                            " tets (one gradient byte each)");

@@ -7,7 +7,6 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include <cctype>
 #include <cstdint>
 #include <future>
 #include <limits>
@@ -16,12 +15,6 @@
 namespace topogpu::cli {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s)
-    c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // A triangle mesh read without VTK (.off, .ply) with the scalar array asked for.
 Domain surfaceDomain(io::SurfaceMesh surface, const std::string& path,
@@ -89,7 +82,7 @@ Domain loadMesh(const Arguments& args, CommandContext& context, bool keepPoints)
   }
   const std::string path = args.require("--mesh");
   const std::string arrayName = args.require("--array");
-  const std::string name = lower(path);
+  const std::string name = lowerCase(path);
   context.activity = "reading mesh '" + path + "'";
   io::readableFileSize(path, "mesh");
   if (args.has("--order-array") && !endsWith(name, ".vtu") && !endsWith(name, ".vtp") &&

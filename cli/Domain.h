@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+class vtkDataSet;
+
 namespace topogpu::cli {
 
 struct Domain {
@@ -39,6 +41,9 @@ struct Domain {
   std::size_t galeWarningsInNotes = 0;
   // x y z per vertex: filled only by loadWithVtk(..., keepPoints = true) (geodesic).
   std::vector<double> points;
+  // The data set a VTK file was read into (kept alive by storage), for a command that
+  // writes its result into a copy of the input (simplify --out); null for other inputs.
+  vtkDataSet* dataSet = nullptr;
 
   SimplexId numberOfVertices() const;
   int dimension() const;

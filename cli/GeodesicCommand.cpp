@@ -13,7 +13,6 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -25,12 +24,6 @@
 namespace topogpu::cli {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s)
-    c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::vector<SimplexId> parseSeeds(const std::string& text) {
   std::vector<SimplexId> seeds;
@@ -69,7 +62,7 @@ Surface loadSurface(const std::string& path, const std::string& speedArray,
   s.domain.triangulation = "explicit";
   context.activity = "reading mesh '" + path + "'";
   io::readableFileSize(path, "mesh");
-  const std::string name = lower(path);
+  const std::string name = lowerCase(path);
   if (endsWith(name, ".off") || endsWith(name, ".ply")) {
     const bool off = endsWith(name, ".off");
     io::SurfaceMesh mesh = off ? io::readOff(path) : io::readPly(path);

@@ -1,5 +1,6 @@
 #include "Json.h"
 
+#include "base/HostMemory.h"
 #include "base/PrintableText.h"
 #include "core/common/GpuDevice.h"
 
@@ -112,7 +113,7 @@ void addRunReport(JsonObject& out, const RunReport& report,
     runs.push_back(jsonNumber(t));
   out.addRaw("runs_total_seconds", jsonArray(runs));
   out.add("peak_host_memory_mib", peakHostMemoryMiB());
-  out.add("peak_device_memory_mib", double(report.peakDeviceBytes) / (1024.0 * 1024.0));
+  out.add("peak_device_memory_mib", double(report.peakDeviceBytes) / kMiB);
   if (report.backend == "gpu")
     out.add("device", gpu::deviceDescription());
 }

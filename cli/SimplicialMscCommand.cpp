@@ -15,6 +15,7 @@
 #include "SeparatricesFile.h"
 #include "SimplifiedMsc.h"
 
+#include "base/HostMemory.h"
 #include "base/Timer.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
@@ -34,8 +35,6 @@ namespace {
 
 namespace smsc = morse_smale_complex::simplicial;
 namespace sg = discrete_gradient::simplicial;
-
-constexpr double kMiB = 1024.0 * 1024.0;
 
 template <typename Id> std::string idList(const std::vector<Id>& ids) {
   std::string s = "[";

@@ -105,8 +105,9 @@ int runSimplify(const Arguments& args, CommandContext& context) {
                   " vertex(es): nothing to simplify, no file written");
     const Timer timer;
     SimplifiedField field;
-    field.input = args.has("--raw") ? "" : args.get("--mesh");
-    if (args.has("--raw"))
+    field.input = domain.dataSet;
+    field.rawVolume = args.has("--raw");
+    if (field.rawVolume)
       field.dims = parseDims(args.get("--dims"));
     field.arrayName = args.has("--raw") ? "Scalars" : args.get("--array");
     field.values = {output.values.data(), output.type, domain.values.size};

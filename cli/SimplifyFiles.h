@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+class vtkDataSet;
+
 namespace topogpu::cli {
 
 // Both ends of every row of a `topogpu persistence --out` CSV (BirthVertex with
@@ -20,11 +22,15 @@ namespace topogpu::cli {
 std::vector<topological_simplification::Constraint>
 readConstraints(const std::string& path);
 
-// The simplified field: path ends in .raw (values only), else .vti for a grid (input:
-// the .vti it came from, or "" for a raw volume of the given dims) or the input mesh's
-// own format (.vtu, .vtp) with the array replaced and <name>_Order added.
+// The simplified field: path ends in .raw (values only), else .vti for a grid (a raw
+// volume of the given dims, or a copy of the .vti it came from) or the input mesh's own
+// format (.vtu, .vtp) with the array replaced and <name>_Order added.
 struct SimplifiedField {
-  std::string input;                      // the VTK file read, "" for a raw volume
+  // The data set the input file was read into (Domain::dataSet), written again with the
+  // simplified array: the file is not read a second time. Null for a raw volume and for
+  // a mesh read without VTK (.off, .ply: .raw only).
+  vtkDataSet* input = nullptr;
+  bool rawVolume = false;
   std::array<SimplexId, 3> dims{1, 1, 1}; // a raw volume's
   std::string arrayName;
   ScalarArrayView values;

@@ -29,18 +29,17 @@ readConstraintsVtk(const std::string& path) {
 
 void writeSimplifiedFieldVtk(const std::string& path, const SimplifiedField& field) {
   vtkSmartPointer<vtkDataSet> data;
-  if (field.input.empty()) {
+  if (field.rawVolume) {
     auto image = vtkSmartPointer<vtkImageData>::New();
     image->SetDimensions(int(field.dims[0]), int(field.dims[1]), int(field.dims[2]));
     data = image;
-  } else {
-    const vtkSmartPointer<vtkDataSet> read = readDataSet(field.input);
-    if (read->GetNumberOfPoints() != field.values.size)
-      throw Error("cannot read '" + field.input + "' again to write '" + path + "'");
-    data.TakeReference(read->NewInstance());
-    data->ShallowCopy(read);
+  } else if (field.input != nullptr) {
+    // A copy that shares the input's arrays: the input's own point data stays as read.
+    data.TakeReference(field.input->NewInstance());
+    data->ShallowCopy(field.input);
   }
-  const char* expected = vtkImageData::SafeDownCast(data)          ? ".vti"
+  const char* expected = data == nullptr                           ? nullptr
+                         : vtkImageData::SafeDownCast(data)        ? ".vti"
                          : vtkPolyData::SafeDownCast(data)         ? ".vtp"
                          : vtkUnstructuredGrid::SafeDownCast(data) ? ".vtu"
                                                                    : nullptr;

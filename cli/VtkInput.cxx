@@ -196,6 +196,7 @@ Domain loadWithVtk(const std::string& path, const std::string& arrayName, bool k
   // The domain's views (values, and cells the adaptor may view) point into `data`.
   domain.storage =
       std::shared_ptr<const void>(data.GetPointer(), [keep = data](const void*) {});
+  domain.dataSet = data;
   vtkDataArray* array = data->GetPointData()->GetArray(arrayName.c_str());
   const int axis = coordinateAxis(arrayName);
   if (array == nullptr && axis >= 0) {

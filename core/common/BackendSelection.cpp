@@ -1,9 +1,9 @@
 #include "BackendSelection.h"
 
+#include "base/HostMemory.h"
 #include "core/common/GpuDevice.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <utility>
 
 namespace topogpu {
@@ -17,13 +17,6 @@ namespace {
 
 // Set by the front ends before a run (setDeviceMemoryBudgetCap), read by every run.
 std::optional<DeviceMemoryBudgetCap> budgetCap;
-
-// One decimal, so that small test inputs do not read as "0 MiB".
-std::string mebibytes(std::size_t bytes) {
-  char text[48];
-  std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / (1024.0 * 1024.0));
-  return text;
-}
 
 } // namespace
 
@@ -48,8 +41,8 @@ Backend chooseBackend(Backend requested, bool deviceUsable, const std::string& w
     } else if (deviceBytes > budgetBytes) {
       report.warnings.push_back(
           {WarningCode::GpuMemoryInsufficient,
-           "input needs about " + mebibytes(deviceBytes) + " of GPU memory but only " +
-               mebibytes(budgetBytes) + " are free" +
+           "input needs about " + mebibytes(double(deviceBytes)) +
+               " of GPU memory but only " + mebibytes(double(budgetBytes)) + " are free" +
                (budgetCap ? " (within " + budgetCap->source + ")" : std::string()) +
                "; running on the CPU"});
     } else {

@@ -14,6 +14,7 @@
 
 #include "core/rips_persistence/RipsBatching.h"
 
+#include "base/HostMemory.h"
 #include "base/Timer.h"
 #include "core/common/GpuDevice.h"
 #include "cuda/common/CudaCheck.h"
@@ -485,8 +486,8 @@ void ripsPointDistances(const std::vector<double>& points, SimplexId n, int dim,
     const std::size_t need = entries * sizeof(float) + points.size() * sizeof(double);
     if (need > budget)
       throw GpuError("the distance matrix of " + std::to_string(n) + " points needs " +
-                         std::to_string(need >> 20) + " MiB of device memory, " +
-                         std::to_string(budget >> 20) + " MiB are in the budget",
+                         mebibytes(double(need)) + " of device memory, " +
+                         mebibytes(double(budget)) + " are in the budget",
                      true);
     const DeviceBuffer<double> devicePoints(points.data(), points.size());
     DeviceBuffer<float> deviceLower(entries);

@@ -23,7 +23,6 @@
 #include <vtkUnsignedCharArray.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <vector>
@@ -69,12 +68,6 @@ constexpr int kHeaderDoubles = 15;
 // filter's TOPOGPU_WHOLE_DOMAIN_MEMORY_BYTES).
 double availableMemoryBytes(const std::optional<double>& forced) {
   return forced ? *forced : topogpu::availableHostMemory();
-}
-
-std::string mebibytes(double bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1024.0 * 1024.0));
-  return text;
 }
 
 vtkIdType extentPoints(const long* e) {

@@ -17,7 +17,7 @@ inline double memoryBudgetBytes(double mebibytes) {
     text << "Memory Budget must be >= 0 MiB (0: the available memory), got " << mebibytes;
     throw Error(text.str());
   }
-  return mebibytes > 0 ? mebibytes * 1024.0 * 1024.0 : availableHostMemory();
+  return mebibytes > 0 ? mebibytes * kMiB : availableHostMemory();
 }
 
 } // namespace topogpu::vtk

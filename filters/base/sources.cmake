@@ -1,6 +1,7 @@
 # filters/base: the base class every TopoGPU filter derives from (input array, cached
-# triangulation, backend, progress/abort, piece ownership, RunReport to field data).
-list(APPEND topogpu_filter_classes base/vtkTopoGPUAlgorithm)
+# triangulation, backend, progress/abort, piece ownership, RunReport to field data), and
+# the one of the filters on a cell complex (Complex, Triangulation, MemoryBudget).
+list(APPEND topogpu_filter_classes base/vtkTopoGPUAlgorithm base/vtkTopoGPUComplexAlgorithm)
 list(APPEND topogpu_filter_sources
      base/TopoGPUColouring.cxx
      base/TopoGPUDiagramLayout.cxx

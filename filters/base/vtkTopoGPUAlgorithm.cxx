@@ -78,7 +78,9 @@ vtkTypeBool vtkTopoGPUAlgorithm::ProcessRequest(vtkInformation* request,
   if (request->Has(vtkDemandDrivenPipeline::REQUEST_DATA_OBJECT()))
     return this->RequestDataObject(request, inputVector, outputVector);
   if (request->Has(vtkDemandDrivenPipeline::REQUEST_DATA()))
-    return this->RequestData(request, inputVector, outputVector);
+    return this->GathersOwnInput && IsDistributedRequest(outputVector)
+               ? this->RequestGatheredData(request, inputVector, outputVector)
+               : this->RequestData(request, inputVector, outputVector);
   if (request->Has(vtkStreamingDemandDrivenPipeline::REQUEST_UPDATE_EXTENT()))
     return this->RequestUpdateExtent(request, inputVector, outputVector);
   if (request->Has(vtkDemandDrivenPipeline::REQUEST_INFORMATION()))
@@ -128,9 +130,22 @@ int vtkTopoGPUAlgorithm::RequestInformation(vtkInformation*, vtkInformationVecto
   return 1;
 }
 
+int vtkTopoGPUAlgorithm::RequestGatheredData(vtkInformation* request,
+                                             vtkInformationVector** inputVector,
+                                             vtkInformationVector* outputVector) {
+  return this->RequestData(request, inputVector, outputVector);
+}
+
 int vtkTopoGPUAlgorithm::RequestUpdateExtent(vtkInformation* request,
                                              vtkInformationVector** inputVector,
                                              vtkInformationVector* outputVector) {
+  if (this->GathersOwnInput) {
+    for (int port = 0; port < this->GetNumberOfInputPorts(); ++port) {
+      if (vtkInformation* info = inputVector[port]->GetInformationObject(0))
+        info->Set(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS(), 0);
+    }
+    return 1;
+  }
   vtkInformation* outInfo =
       outputVector->GetInformationObject(requestingPort(request, outputVector));
   vtkInformation* inInfo = inputVector[0]->GetInformationObject(0);
@@ -414,7 +429,7 @@ void vtkTopoGPUAlgorithm::DataRequest::computeOnTriangulation() {
 
   topogpu::Timer timer;
   topogpu::gale::Parameters gale;
-  gale.randomAccess = self.TriangulationRandomAccess();
+  gale.randomAccess = self.TriangulationRandomAccess;
   // A rebuilt piece's triangulation views its cells: this run's alone.
   triangulation = topogpu::vtk::TriangulationRegistry::shared().acquire(
       input, topogpu::vtk::TriangulationChoice(self.TriangulationChoice()), gale,

@@ -113,6 +113,13 @@ protected:
                                   vtkInformationVector* outputVector);
   int RequestData(vtkInformation* request, vtkInformationVector** inputVector,
                   vtkInformationVector* outputVector);
+  // GathersOwnInput modules in a distributed run: gathers the inputs (collective), runs
+  // RequestData on rank 0 with the merged ones (topogpu::vtk::inputVectorOf) and marks
+  // the outputs with the rank holding the result (addResultRank). By default, the
+  // serial RequestData on the local piece.
+  virtual int RequestGatheredData(vtkInformation* request,
+                                  vtkInformationVector** inputVector,
+                                  vtkInformationVector* outputVector);
   // Empties every output port, each left a valid empty data set of its type (a
   // rectilinear grid with empty coordinate arrays, a point set with no points): what a
   // filter outputs after an error or an abort.
@@ -165,23 +172,25 @@ protected:
   virtual int TriangulationChoice() const {
     return 0;
   }
-  // True for modules that visit the mesh in any order (the Morse-Smale complex follows
-  // V-paths across it): GALE then keeps every computed segment within its byte cap
-  // (gale::Parameters::randomAccess).
-  virtual bool TriangulationRandomAccess() const {
-    return false;
-  }
-
   // Whether the module's result at a vertex depends on the vertex's star only
   // (critical points, smoother). In a distributed run with meshes the base then rebuilds
   // the piece around its vertices (TopoGPUDistributedPiece.h: welded points, ghost
   // layers, a shared vertex order); Compute() runs on it (run.input, run.piece), and on
   // a rank whose piece is empty ComputeEmptyPiece() runs instead.
   bool LocalResult = false;
+  // True for modules that visit the mesh in any order (the Morse-Smale complex follows
+  // V-paths across it): GALE then keeps every computed segment within its byte cap
+  // (gale::Parameters::randomAccess).
+  bool TriangulationRandomAccess = false;
   // The ghost layers around a rebuilt piece that a LocalResult module needs (the
   // critical points read whether the link's vertices lie on the boundary, so their
   // stars must be whole too: 2).
   int LocalGhostLayers = 1;
+  // Whether the module gathers its inputs to rank 0 its own way (the Rips diagram's
+  // tables and clouds, the geodesic distance's surface and seeds: gatherToRoot). Then no
+  // input port is asked for ghost layers (the pieces are merged: ghosts would only
+  // travel to be dropped) and a distributed REQUEST_DATA goes to RequestGatheredData.
+  bool GathersOwnInput = false;
   // Whether the module needs an input scalar (all of today's do).
   bool NeedsInputScalars = true;
   // Whether the module runs on a triangulation of a vtkDataSet input. When false (Rips

@@ -3,7 +3,6 @@
 #include "TopoGPUArrays.h"
 #include "TopoGPUColouring.h"
 #include "TopoGPUFilterRun.h"
-#include "TopoGPUMemoryBudget.h"
 
 #include "base/Timer.h"
 #include "core/discrete_gradient/DiscreteGradient.h"
@@ -27,9 +26,7 @@
 #include <vtkSmartPointer.h>
 
 #include <array>
-#include <memory>
 #include <string>
-#include <variant>
 #include <vector>
 
 vtkStandardNewMacro(vtkTopoGPUDiscreteGradient);
@@ -255,9 +252,6 @@ vtkTopoGPUDiscreteGradient::~vtkTopoGPUDiscreteGradient() = default;
 
 void vtkTopoGPUDiscreteGradient::PrintSelf(ostream& os, vtkIndent indent) {
   this->Superclass::PrintSelf(os, indent);
-  os << indent << "Complex: " << (this->Complex ? "Simplicial" : "Cubical") << "\n";
-  os << indent << "Triangulation: " << this->Triangulation << "\n";
-  os << indent << "MemoryBudget: " << this->MemoryBudget << "\n";
   os << indent << "ComputeGradientGlyphs: " << this->ComputeGradientGlyphs << "\n";
 }
 
@@ -270,11 +264,7 @@ int vtkTopoGPUDiscreteGradient::FillOutputPortInformation(int port,
 }
 
 void vtkTopoGPUDiscreteGradient::Compute(topogpu::vtk::FilterRun& run) {
-  // The cubical complex needs the implicit grid (meshes and images stored as meshes
-  // take the simplicial path).
-  if (this->Complex == COMPLEX_SIMPLICIAL ||
-      !std::holds_alternative<std::shared_ptr<topogpu::ImplicitTriangulation>>(
-          *run.triangulation)) {
+  if (!this->UsesCubicalComplex(run)) {
     this->ComputeSimplicial(run);
     return;
   }
@@ -326,7 +316,7 @@ void vtkTopoGPUDiscreteGradient::ComputeSimplicial(topogpu::vtk::FilterRun& run)
   sg::Parameters parameters;
   parameters.backend = run.backend;
   parameters.vertexOrder = run.vertexOrder;
-  parameters.memoryBudget = topogpu::vtk::memoryBudgetBytes(this->MemoryBudget);
+  parameters.memoryBudget = this->MemoryBudgetBytes();
   sg::Output result;
   std::vector<CriticalCell> rows;
   vtkDataSet* input = run.input;

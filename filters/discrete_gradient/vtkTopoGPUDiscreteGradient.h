@@ -40,28 +40,18 @@
 #define vtkTopoGPUDiscreteGradient_h
 
 #include "TopoGPUFiltersModule.h"
-#include "vtkTopoGPUAlgorithm.h"
+#include "vtkTopoGPUComplexAlgorithm.h"
 
-class TOPOGPUFILTERS_EXPORT vtkTopoGPUDiscreteGradient : public vtkTopoGPUAlgorithm {
+class TOPOGPUFILTERS_EXPORT vtkTopoGPUDiscreteGradient
+    : public vtkTopoGPUComplexAlgorithm {
 public:
   static vtkTopoGPUDiscreteGradient* New();
-  vtkTypeMacro(vtkTopoGPUDiscreteGradient, vtkTopoGPUAlgorithm);
+  vtkTypeMacro(vtkTopoGPUDiscreteGradient, vtkTopoGPUComplexAlgorithm);
   void PrintSelf(ostream& os, vtkIndent indent) override;
 
-  enum { COMPLEX_CUBICAL = 0, COMPLEX_SIMPLICIAL = 1 };
-  // The cell complex of image data (simplicial by default, as TTK's); meshes always use
-  // the simplicial one.
-  vtkSetClampMacro(Complex, int, COMPLEX_CUBICAL, COMPLEX_SIMPLICIAL);
-  vtkGetMacro(Complex, int);
-  // Triangulation backend of the simplicial complex: 0 Auto (implicit for images,
-  // explicit for meshes), 1 Explicit, 2 GALE with GPU producers, 3 GALE with CPU
-  // producers; an image stored as a mesh runs the simplicial complex. Same output.
-  vtkSetClampMacro(Triangulation, int, 0, 3);
-  vtkGetMacro(Triangulation, int);
-  // Host memory the simplicial complex may use, in MiB; 0 (the default): the memory
-  // available when the run starts. A run whose estimate is larger is refused with it.
-  vtkSetMacro(MemoryBudget, double);
-  vtkGetMacro(MemoryBudget, double);
+  // Complex, Triangulation (an image stored as a mesh runs the simplicial complex; the
+  // same output whichever is chosen) and MemoryBudget: vtkTopoGPUComplexAlgorithm.
+
   // Port 1: the gradient pairs as lines (TTK's ComputeGradientGlyphs, on by default).
   vtkSetMacro(ComputeGradientGlyphs, bool);
   vtkGetMacro(ComputeGradientGlyphs, bool);
@@ -75,25 +65,16 @@ protected:
 #ifndef __VTK_WRAP__
   void Compute(topogpu::vtk::FilterRun& run) override;
 #endif
-  bool NeedsWholeDomain() const override {
-    return true;
-  }
   // The vertex order (8 bytes) and one gradient byte per cell: 8 cubical cells per
   // vertex, or 26 simplices (1 vertex, 7 edges, 12 triangles, 6 tets).
   double WholeDomainBytesPerPoint() const override {
     return this->Complex == COMPLEX_SIMPLICIAL ? 34.0 : 16.0;
-  }
-  int TriangulationChoice() const override {
-    return this->Triangulation;
   }
 
 private:
 #ifndef __VTK_WRAP__
   void ComputeSimplicial(topogpu::vtk::FilterRun& run);
 #endif
-  int Complex = COMPLEX_SIMPLICIAL;
-  int Triangulation = 0;
-  double MemoryBudget = 0;
   bool ComputeGradientGlyphs = true;
 
   vtkTopoGPUDiscreteGradient(const vtkTopoGPUDiscreteGradient&) = delete;

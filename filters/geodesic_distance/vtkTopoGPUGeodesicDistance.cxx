@@ -16,6 +16,7 @@
 #include <vtkCellData.h>
 #include <vtkDataArray.h>
 #include <vtkDataSet.h>
+#include <vtkDemandDrivenPipeline.h>
 #include <vtkDoubleArray.h>
 #include <vtkFieldData.h>
 #include <vtkFloatArray.h>
@@ -35,7 +36,6 @@
 #include <vtkPolyData.h>
 #include <vtkSmartPointer.h>
 #include <vtkStaticPointLocator.h>
-#include <vtkStreamingDemandDrivenPipeline.h>
 #include <vtkStringArray.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
@@ -343,6 +343,8 @@ struct vtkTopoGPUGeodesicDistance::PreparedSurface {
 vtkTopoGPUGeodesicDistance::vtkTopoGPUGeodesicDistance() {
   this->Label = "TopoGPU Geodesic Distance";
   this->NeedsInputScalars = false;
+  // Both inputs are gathered to rank 0 (RequestGatheredData).
+  this->GathersOwnInput = true;
   this->SetNumberOfInputPorts(2);
   // Input array 1: the seed mask (points); 2: the speed (points or cells).
   this->SetInputArrayToProcess(1, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS,
@@ -425,26 +427,14 @@ int vtkTopoGPUGeodesicDistance::RequestInformation(vtkInformation* request,
   return this->Superclass::RequestInformation(request, inputVector, outputVector);
 }
 
-int vtkTopoGPUGeodesicDistance::RequestUpdateExtent(vtkInformation* request,
-                                                    vtkInformationVector** inputVector,
-                                                    vtkInformationVector* outputVector) {
-  this->Superclass::RequestUpdateExtent(request, inputVector, outputVector);
-  // The distance is computed on the whole (gathered) surface: ghost cells would only
-  // travel to be dropped.
-  for (int port = 0; port < 2; ++port) {
-    if (vtkInformation* inInfo = inputVector[port]->GetInformationObject(0))
-      inInfo->Set(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS(), 0);
-  }
-  return 1;
-}
-
 vtkTypeBool
 vtkTopoGPUGeodesicDistance::ProcessRequest(vtkInformation* request,
                                            vtkInformationVector** inputVector,
                                            vtkInformationVector* outputVector) {
-  if (request->Has(vtkDemandDrivenPipeline::REQUEST_DATA())) {
-    if (IsDistributedRequest(outputVector))
-      return this->RequestDistributedData(request, inputVector, outputVector);
+  // A distributed request goes to RequestGatheredData, whose merge refuses any cell that
+  // is not a triangle.
+  if (request->Has(vtkDemandDrivenPipeline::REQUEST_DATA()) &&
+      !IsDistributedRequest(outputVector)) {
     // Checked before the base class builds a triangulation, which would skip the other
     // cells with a warning only.
     const std::string problem =
@@ -458,9 +448,9 @@ vtkTopoGPUGeodesicDistance::ProcessRequest(vtkInformation* request,
   return this->Superclass::ProcessRequest(request, inputVector, outputVector);
 }
 
-int vtkTopoGPUGeodesicDistance::RequestDistributedData(
-    vtkInformation* request, vtkInformationVector** inputVector,
-    vtkInformationVector* outputVector) {
+int vtkTopoGPUGeodesicDistance::RequestGatheredData(vtkInformation* request,
+                                                    vtkInformationVector** inputVector,
+                                                    vtkInformationVector* outputVector) {
   vtkMultiProcessController* controller =
       vtkMultiProcessController::GetGlobalController();
   const int rank = controller->GetLocalProcessId();
@@ -497,7 +487,7 @@ int vtkTopoGPUGeodesicDistance::RequestDistributedData(
           hasSeeds ? topogpu::vtk::inputVectorOf(mergeSeedPoints(seedPieces))
                    : vtkSmartPointer<vtkInformationVector>::New();
       vtkInformationVector* inputs[2] = {surfaceVector, seedVector};
-      this->Superclass::ProcessRequest(request, inputs, outputVector);
+      this->RequestData(request, inputs, outputVector);
       // SeedIdentifier names seeds by global id, as Seed Ids do.
       auto* out = vtkDataSet::GetData(outputVector, 0);
       auto* labels = out == nullptr

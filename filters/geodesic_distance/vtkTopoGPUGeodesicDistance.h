@@ -147,7 +147,7 @@ protected:
   int FillOutputPortInformation(int port, vtkInformation* info) override;
   int RequestInformation(vtkInformation* request, vtkInformationVector** inputVector,
                          vtkInformationVector* outputVector) override;
-  int RequestUpdateExtent(vtkInformation* request, vtkInformationVector** inputVector,
+  int RequestGatheredData(vtkInformation* request, vtkInformationVector** inputVector,
                           vtkInformationVector* outputVector) override;
 #ifndef __VTK_WRAP__
   void Compute(topogpu::vtk::FilterRun& run) override;
@@ -156,9 +156,6 @@ protected:
 private:
   vtkTopoGPUGeodesicDistance(const vtkTopoGPUGeodesicDistance&) = delete;
   void operator=(const vtkTopoGPUGeodesicDistance&) = delete;
-
-  int RequestDistributedData(vtkInformation* request, vtkInformationVector** inputVector,
-                             vtkInformationVector* outputVector);
 
   int SeedMode = SEED_POINT_IDS;
   std::vector<vtkIdType> SeedIds;

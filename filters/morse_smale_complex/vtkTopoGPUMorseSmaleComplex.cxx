@@ -4,7 +4,6 @@
 #include "TopoGPUColouring.h"
 #include "TopoGPUDataSetPoints.h"
 #include "TopoGPUFilterRun.h"
-#include "TopoGPUMemoryBudget.h"
 #include "TopoGPUMscCache.h"
 #include "TopoGPUMscPolyData.h"
 
@@ -291,6 +290,7 @@ void writeOutputs(topogpu::vtk::FilterRun& run, const msc::simplicial::Output& c
 
 vtkTopoGPUMorseSmaleComplex::vtkTopoGPUMorseSmaleComplex() {
   this->Label = "TopoGPU Morse-Smale Complex";
+  this->TriangulationRandomAccess = true; // V-paths
   this->SetNumberOfOutputPorts(4);
   topogpu::vtk::registerCategoricalColours("CellDimension", "Critical cell dimension",
                                            topogpu::vtk::criticalIndexCategories());
@@ -326,9 +326,6 @@ void vtkTopoGPUMorseSmaleComplex::PrintSelf(ostream& os, vtkIndent indent) {
       {"AscendingThroughBoundary", this->AscendingThroughBoundary}};
   for (const auto& [name, on] : switches)
     os << indent << name << ": " << on << "\n";
-  os << indent << "Complex: " << (this->Complex ? "Simplicial" : "Cubical") << "\n";
-  os << indent << "Triangulation: " << this->Triangulation << "\n";
-  os << indent << "MemoryBudget: " << this->MemoryBudget << "\n";
   os << indent << "PersistenceThreshold: " << this->PersistenceThreshold << " (used "
      << this->PersistenceThresholdUsed << ")\n";
 }
@@ -343,11 +340,7 @@ int vtkTopoGPUMorseSmaleComplex::FillOutputPortInformation(int port,
 }
 
 void vtkTopoGPUMorseSmaleComplex::Compute(topogpu::vtk::FilterRun& run) {
-  // The cubical complex needs the implicit grid: meshes, images stored as meshes and
-  // Complex = Simplicial take the simplicial path.
-  if (this->Complex == COMPLEX_SIMPLICIAL ||
-      !std::holds_alternative<std::shared_ptr<topogpu::ImplicitTriangulation>>(
-          *run.triangulation)) {
+  if (!this->UsesCubicalComplex(run)) {
     this->ComputeSimplicial(run);
     return;
   }
@@ -421,7 +414,7 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
   smsc::Parameters parameters;
   parameters.backend = run.backend;
   parameters.vertexOrder = run.vertexOrder;
-  parameters.memoryBudget = topogpu::vtk::memoryBudgetBytes(this->MemoryBudget);
+  parameters.memoryBudget = this->MemoryBudgetBytes();
   parameters.computeSaddleConnections = this->ComputeSaddleConnectors;
   parameters.keepConnectionPaths = this->ComputeSaddleConnectors;
   if (this->AscendingThroughBoundary)

@@ -30,7 +30,7 @@
 #define vtkTopoGPUMorseSmaleComplex_h
 
 #include "TopoGPUFiltersModule.h"
-#include "vtkTopoGPUAlgorithm.h"
+#include "vtkTopoGPUComplexAlgorithm.h"
 
 #include <memory>
 
@@ -40,10 +40,11 @@ struct MscCache;
 }
 #endif
 
-class TOPOGPUFILTERS_EXPORT vtkTopoGPUMorseSmaleComplex : public vtkTopoGPUAlgorithm {
+class TOPOGPUFILTERS_EXPORT vtkTopoGPUMorseSmaleComplex
+    : public vtkTopoGPUComplexAlgorithm {
 public:
   static vtkTopoGPUMorseSmaleComplex* New();
-  vtkTypeMacro(vtkTopoGPUMorseSmaleComplex, vtkTopoGPUAlgorithm);
+  vtkTypeMacro(vtkTopoGPUMorseSmaleComplex, vtkTopoGPUComplexAlgorithm);
   void PrintSelf(ostream& os, vtkIndent indent) override;
 
   ///@{
@@ -76,22 +77,8 @@ public:
   vtkSetMacro(AscendingThroughBoundary, bool);
   vtkGetMacro(AscendingThroughBoundary, bool);
 
-  enum { COMPLEX_CUBICAL = 0, COMPLEX_SIMPLICIAL = 1 };
-  /** The cell complex of image data; meshes always use the simplicial one. */
-  vtkSetClampMacro(Complex, int, COMPLEX_CUBICAL, COMPLEX_SIMPLICIAL);
-  vtkGetMacro(Complex, int);
-  /**
-   * Triangulation backend for the simplicial complex: 0 Auto (implicit for images,
-   * explicit for meshes), 1 Explicit, 2 GALE with GPU producers, 3 GALE with CPU
-   * producers. Same output whichever is chosen (an image stored as a mesh runs the
-   * simplicial complex).
-   */
-  vtkSetClampMacro(Triangulation, int, 0, 3);
-  vtkGetMacro(Triangulation, int);
-  // Host memory the simplicial complex may use, in MiB; 0 (the default): the memory
-  // available when the run starts. A run whose estimate is larger is refused with it.
-  vtkSetMacro(MemoryBudget, double);
-  vtkGetMacro(MemoryBudget, double);
+  // Complex, Triangulation (an image stored as a mesh runs the simplicial complex; the
+  // same output whichever is chosen) and MemoryBudget: vtkTopoGPUComplexAlgorithm.
 
   /**
    * Simplicial complex: the complex of the field simplified at this persistence
@@ -117,19 +104,6 @@ protected:
 #ifndef __VTK_WRAP__
   void Compute(topogpu::vtk::FilterRun& run) override;
 #endif
-  bool NeedsWholeDomain() const override {
-    return true;
-  }
-  // The gradient's 16 bytes, the vertex order and roots (3 x 8), labels (4 x 8).
-  double WholeDomainBytesPerPoint() const override {
-    return 72.0;
-  }
-  int TriangulationChoice() const override {
-    return this->Triangulation;
-  }
-  bool TriangulationRandomAccess() const override {
-    return true;
-  }
 
 private:
   vtkTopoGPUMorseSmaleComplex(const vtkTopoGPUMorseSmaleComplex&) = delete;
@@ -146,9 +120,6 @@ private:
   bool ComputeDescendingSegmentation = true;
   bool ComputeFinalSegmentation = true;
   bool AscendingThroughBoundary = false;
-  int Complex = COMPLEX_SIMPLICIAL;
-  int Triangulation = 0;
-  double MemoryBudget = 0;
   // The 2-separatrices' cell limit; 0: the core's default. Tests lower it with
   // TOPOGPU_SEPARATRICES2_MAX_CELLS, read when the filter is made.
   unsigned long long Separatrices2MaxCells = 0;

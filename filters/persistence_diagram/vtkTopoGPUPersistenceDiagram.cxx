@@ -5,7 +5,6 @@
 #include "TopoGPUDataSetPoints.h"
 #include "TopoGPUDiagramLayout.h"
 #include "TopoGPUFilterRun.h"
-#include "TopoGPUMemoryBudget.h"
 
 #include "base/Timer.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
@@ -24,7 +23,6 @@
 #include <algorithm>
 #include <array>
 #include <string>
-#include <variant>
 #include <vector>
 
 vtkStandardNewMacro(vtkTopoGPUPersistenceDiagram);
@@ -88,19 +86,13 @@ void writeCounts(vtkUnstructuredGrid* grid, const pd::Diagram& diagram) {
 
 vtkTopoGPUPersistenceDiagram::vtkTopoGPUPersistenceDiagram() {
   this->Label = "TopoGPU Persistence Diagram";
+  this->TriangulationRandomAccess = true; // the Morse-Smale complex's V-paths
   this->SetNumberOfOutputPorts(2);
   topogpu::vtk::registerCategoricalColours("PairType", "Pair type (dimension)",
                                            topogpu::vtk::pairTypeCategories());
 }
 
 vtkTopoGPUPersistenceDiagram::~vtkTopoGPUPersistenceDiagram() = default;
-
-void vtkTopoGPUPersistenceDiagram::PrintSelf(ostream& os, vtkIndent indent) {
-  this->Superclass::PrintSelf(os, indent);
-  os << indent << "Complex: " << (this->Complex ? "Simplicial" : "Cubical") << "\n";
-  os << indent << "Triangulation: " << this->Triangulation << "\n";
-  os << indent << "MemoryBudget: " << this->MemoryBudget << "\n";
-}
 
 int vtkTopoGPUPersistenceDiagram::FillOutputPortInformation(int port,
                                                             vtkInformation* info) {
@@ -114,11 +106,7 @@ int vtkTopoGPUPersistenceDiagram::FillOutputPortInformation(int port,
 void vtkTopoGPUPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
   pd::Diagram diagram;
   std::vector<topogpu::Warning> warnings = run.report.warnings;
-  // The cubical complex needs the implicit grid: meshes and images stored as meshes
-  // take the simplicial path.
-  if (this->Complex == COMPLEX_CUBICAL &&
-      std::holds_alternative<std::shared_ptr<topogpu::ImplicitTriangulation>>(
-          *run.triangulation)) {
+  if (this->UsesCubicalComplex(run)) {
     namespace msc = topogpu::morse_smale_complex;
     msc::Parameters parameters;
     parameters.backend = run.backend;
@@ -139,7 +127,7 @@ void vtkTopoGPUPersistenceDiagram::Compute(topogpu::vtk::FilterRun& run) {
     pd::Parameters parameters;
     parameters.backend = run.backend;
     parameters.vertexOrder = run.vertexOrder;
-    parameters.memoryBudget = topogpu::vtk::memoryBudgetBytes(this->MemoryBudget);
+    parameters.memoryBudget = this->MemoryBudgetBytes();
     run.visitWithGale([&](auto& triangulation) {
       pd::execute(triangulation, run.values, parameters, run.monitor, diagram);
     });

@@ -24,27 +24,16 @@
 #define vtkTopoGPUPersistenceDiagram_h
 
 #include "TopoGPUFiltersModule.h"
-#include "vtkTopoGPUAlgorithm.h"
+#include "vtkTopoGPUComplexAlgorithm.h"
 
-class TOPOGPUFILTERS_EXPORT vtkTopoGPUPersistenceDiagram : public vtkTopoGPUAlgorithm {
+class TOPOGPUFILTERS_EXPORT vtkTopoGPUPersistenceDiagram
+    : public vtkTopoGPUComplexAlgorithm {
 public:
   static vtkTopoGPUPersistenceDiagram* New();
-  vtkTypeMacro(vtkTopoGPUPersistenceDiagram, vtkTopoGPUAlgorithm);
-  void PrintSelf(ostream& os, vtkIndent indent) override;
+  vtkTypeMacro(vtkTopoGPUPersistenceDiagram, vtkTopoGPUComplexAlgorithm);
 
-  enum { COMPLEX_CUBICAL = 0, COMPLEX_SIMPLICIAL = 1 };
-  /** The cell complex of image data (Simplicial, TTK's, the default); meshes always use
-   * the simplicial one. */
-  vtkSetClampMacro(Complex, int, COMPLEX_CUBICAL, COMPLEX_SIMPLICIAL);
-  vtkGetMacro(Complex, int);
-  /** Triangulation backend of the simplicial complex: 0 Auto, 1 Explicit, 2 GALE with GPU
-   * producers, 3 GALE with CPU producers. The same diagram whichever is chosen. */
-  vtkSetClampMacro(Triangulation, int, 0, 3);
-  vtkGetMacro(Triangulation, int);
-  // Host memory the simplicial complex may use, in MiB; 0 (the default): the memory
-  // available when the run starts. A run whose estimate is larger is refused with it.
-  vtkSetMacro(MemoryBudget, double);
-  vtkGetMacro(MemoryBudget, double);
+  // Complex, Triangulation (the same diagram whichever is chosen) and MemoryBudget:
+  // vtkTopoGPUComplexAlgorithm.
 
 protected:
   vtkTopoGPUPersistenceDiagram();
@@ -54,27 +43,10 @@ protected:
 #ifndef __VTK_WRAP__
   void Compute(topogpu::vtk::FilterRun& run) override;
 #endif
-  bool NeedsWholeDomain() const override {
-    return true;
-  }
-  // The Morse-Smale complex's (gradient, vertex order, labels).
-  double WholeDomainBytesPerPoint() const override {
-    return 72.0;
-  }
-  int TriangulationChoice() const override {
-    return this->Triangulation;
-  }
-  bool TriangulationRandomAccess() const override {
-    return true;
-  }
 
 private:
   vtkTopoGPUPersistenceDiagram(const vtkTopoGPUPersistenceDiagram&) = delete;
   void operator=(const vtkTopoGPUPersistenceDiagram&) = delete;
-
-  int Complex = COMPLEX_SIMPLICIAL;
-  int Triangulation = 0;
-  double MemoryBudget = 0;
 };
 
 #endif

@@ -30,7 +30,6 @@
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkSmartPointer.h>
-#include <vtkStreamingDemandDrivenPipeline.h>
 #include <vtkStringArray.h>
 #include <vtkTable.h>
 #include <vtkUnsignedCharArray.h>
@@ -285,6 +284,8 @@ vtkTopoGPURipsPersistenceDiagram::vtkTopoGPURipsPersistenceDiagram() {
                                            topogpu::vtk::pairTypeCategories());
   this->NeedsInputScalars = false;
   this->NeedsTriangulation = false;
+  // The whole cloud is gathered to rank 0 (RequestGatheredData).
+  this->GathersOwnInput = true;
   this->SetNumberOfOutputPorts(kPorts);
 }
 
@@ -321,28 +322,7 @@ int vtkTopoGPURipsPersistenceDiagram::FillOutputPortInformation(int port,
   return 1;
 }
 
-int vtkTopoGPURipsPersistenceDiagram::RequestUpdateExtent(
-    vtkInformation* request, vtkInformationVector** inputVector,
-    vtkInformationVector* outputVector) {
-  this->Superclass::RequestUpdateExtent(request, inputVector, outputVector);
-  // The whole cloud is gathered: ghost points would only travel to be dropped.
-  if (vtkInformation* inInfo = inputVector[0]->GetInformationObject(0))
-    inInfo->Set(vtkStreamingDemandDrivenPipeline::UPDATE_NUMBER_OF_GHOST_LEVELS(), 0);
-  return 1;
-}
-
-vtkTypeBool
-vtkTopoGPURipsPersistenceDiagram::ProcessRequest(vtkInformation* request,
-                                                 vtkInformationVector** inputVector,
-                                                 vtkInformationVector* outputVector) {
-  if (request->Has(vtkDemandDrivenPipeline::REQUEST_DATA())) {
-    if (IsDistributedRequest(outputVector))
-      return this->RequestDistributedData(request, inputVector, outputVector);
-  }
-  return this->Superclass::ProcessRequest(request, inputVector, outputVector);
-}
-
-int vtkTopoGPURipsPersistenceDiagram::RequestDistributedData(
+int vtkTopoGPURipsPersistenceDiagram::RequestGatheredData(
     vtkInformation* request, vtkInformationVector** inputVector,
     vtkInformationVector* outputVector) {
   vtkMultiProcessController* controller =
@@ -363,7 +343,7 @@ int vtkTopoGPURipsPersistenceDiagram::RequestDistributedData(
     if (merged) {
       const auto vector = topogpu::vtk::inputVectorOf(merged);
       vtkInformationVector* gathered[1] = {vector};
-      this->Superclass::ProcessRequest(request, gathered, outputVector);
+      this->RequestData(request, gathered, outputVector);
     }
   }
   topogpu::vtk::addResultRank(outputVector);

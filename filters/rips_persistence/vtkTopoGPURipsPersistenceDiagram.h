@@ -96,11 +96,9 @@ protected:
   vtkTopoGPURipsPersistenceDiagram();
   ~vtkTopoGPURipsPersistenceDiagram() override;
 
-  vtkTypeBool ProcessRequest(vtkInformation* request, vtkInformationVector** inputVector,
-                             vtkInformationVector* outputVector) override;
   int FillInputPortInformation(int port, vtkInformation* info) override;
   int FillOutputPortInformation(int port, vtkInformation* info) override;
-  int RequestUpdateExtent(vtkInformation* request, vtkInformationVector** inputVector,
+  int RequestGatheredData(vtkInformation* request, vtkInformationVector** inputVector,
                           vtkInformationVector* outputVector) override;
 #ifndef __VTK_WRAP__
   void Compute(topogpu::vtk::FilterRun& run) override;
@@ -109,9 +107,6 @@ protected:
 private:
   vtkTopoGPURipsPersistenceDiagram(const vtkTopoGPURipsPersistenceDiagram&) = delete;
   void operator=(const vtkTopoGPURipsPersistenceDiagram&) = delete;
-
-  int RequestDistributedData(vtkInformation* request, vtkInformationVector** inputVector,
-                             vtkInformationVector* outputVector);
 
   int InputMode = INPUT_POINT_CLOUD;
   int MaxDimension = 1;

@@ -58,6 +58,7 @@ pairCounts(const char* name, const std::vector<ts::pd::DiagramPair>& pairs) {
 
 vtkTopoGPUTopologicalSimplification::vtkTopoGPUTopologicalSimplification() {
   this->Label = "TopoGPU Topological Simplification";
+  this->TriangulationRandomAccess = true; // the input diagram's V-paths
   this->MaximumIterations = ts::kDefaultMaximumIterations;
   this->SetNumberOfInputPorts(2);
 }

@@ -62,9 +62,6 @@ protected:
   double WholeDomainBytesPerPoint() const override {
     return 96.0;
   }
-  bool TriangulationRandomAccess() const override {
-    return true;
-  }
 
 private:
   vtkTopoGPUTopologicalSimplification(const vtkTopoGPUTopologicalSimplification&) =

@@ -4,10 +4,12 @@ tally, the bad-input contract, and writing and reading the files the cases feed 
 A test script starts with `TOPOGPU, DATA = cli_helpers.arguments()` and ends with
 `cli_helpers.finish()`. Needs numpy; without it the importing test exits 77 (skipped).
 """
+import ctypes
 import json
 import os
 import re
 import resource
+import struct
 import subprocess
 import sys
 
@@ -71,6 +73,37 @@ def topogpu(*args, timeout=60, memory=3 << 30):
                               preexec_fn=memory_cap(memory) if memory else None)
     except subprocess.TimeoutExpired:
         return subprocess.CompletedProcess(args, "timeout", "", "timeout")
+
+
+def opens_during(path, *args, timeout=120):
+    """Runs the CLI and counts how many times it (or a child) opened `path`, by Linux's
+    inotify (IN_OPEN on the file): (result, count), count None where inotify is missing."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    # closes watched too: inotify merges an event into an identical one still queued,
+    # so only opens separated by a close are told apart
+    in_open, in_close, in_nonblock = 0x20, 0x08 | 0x10, 0x800
+    fd = libc.inotify_init1(in_nonblock) if hasattr(libc, "inotify_init1") else -1
+    if fd < 0 or libc.inotify_add_watch(fd, os.fsencode(path), in_open | in_close) < 0:
+        return topogpu(*args, timeout=timeout, memory=None), None
+    try:
+        result = topogpu(*args, timeout=timeout, memory=None)
+        events = b""
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            events += chunk
+        count, at = 0, 0
+        while at + 16 <= len(events):
+            _, mask, _, length = struct.unpack_from("iIII", events, at)
+            count += bool(mask & in_open)
+            at += 16 + length
+        return result, count
+    finally:
+        os.close(fd)
 
 
 def expect_error(label, args, needle=None, allow_success=False, memory=3 << 30):

@@ -276,6 +276,38 @@ def mesh_case(tmp, name, points, cells, values, fraction):
            len(cells[0]) - 1, report)
 
 
+def input_read_once(tmp):
+    """--out writes the simplified field into the input's data set as read for the run:
+    the input file is opened no more often than by the same run without --out (inotify
+    counts the opens, the checking read in a child process included)."""
+    points, triangles = torus(8, 6)
+    values = np.random.default_rng(3).random(len(points))
+    legacy = os.path.join(tmp, "once.vtk")
+    write_vtk(legacy, points, triangles, values)
+    reader = vtk.vtkUnstructuredGridReader()
+    reader.SetFileName(legacy)
+    writer = vtk.vtkXMLUnstructuredGridWriter()
+    writer.SetInputConnection(reader.GetOutputPort())
+    writer.SetFileName(os.path.join(tmp, "once.vtu"))
+    writer.Write()
+    for ext in (".vtk", ".vtu"):
+        path = os.path.join(tmp, "once" + ext)
+        domain = ("simplify", "--mesh", path, "--array", "f", "--threshold", "0.2",
+                  "--backend", "cpu")
+        plain, opened = cli_helpers.opens_during(path, *domain)
+        out = os.path.join(tmp, "once_out.vtu")
+        written, opened_out = cli_helpers.opens_during(path, *domain, "--out", out)
+        if opened is None:
+            print("note: no inotify here, the input's reads are not counted")
+            continue
+        check(plain.returncode == 0 and written.returncode == 0 and os.path.exists(out),
+              f"read once {ext}: rc {plain.returncode}/{written.returncode} "
+              f"{written.stderr[-300:]}")
+        check(opened > 0 and opened_out == opened,
+              f"read once {ext}: the input was opened {opened} times without --out, "
+              f"{opened_out} with --out")
+
+
 def bad_input(tmp):
     values = np.random.default_rng(5).random((6, 7)).astype(np.float32)
     path = cli_helpers.raw_case(tmp, "bad", values, np.float32)
@@ -340,5 +372,6 @@ with tempfile.TemporaryDirectory() as tmp:
     tets = oracle.grid_simplices(nx, ny, nz)
     pts = [(i, j, k) for k in range(nz) for j in range(ny) for i in range(nx)]
     mesh_case(tmp, "tets", pts, tets, rng.random(len(pts)), 0.5)
+    input_read_once(tmp)
     bad_input(tmp)
 cli_helpers.finish()

@@ -404,24 +404,9 @@ def case_progress_abort():
     surface = source_of(to_vtk(pts, tris))
     for solver in SOLVERS:
         f = TopoGPUGeodesicDistance(Input=surface, SeedIds=[0], Solver=solver)  # noqa: F405
-        messages = Messages(f)
-        algorithm, seen, abort_at = pv_helpers.watch_progress(f)
-        f.UpdatePipeline()
-        inner = [p for p in seen if 0.0 < p < 1.0]
-        assert len(set(inner)) >= 5, "%s: too few progress steps: %r" % (solver, seen)
-        assert inner == sorted(inner), "progress went backwards: %r" % inner
-        seen.clear()
-        abort_at[0] = 0.3
-        algorithm.Modified()
-        f.UpdatePipeline()
-        aborted = servermanager.Fetch(f)
-        assert aborted.GetNumberOfPoints() == 0, "aborted run left points"
-        assert not messages.errors, "abort reported errors: %r" % messages.errors
-        assert max(p for p in seen if p < 1.0) < 0.9, "abort came too late: %r" % seen
-        abort_at[0] = None
-        algorithm.SetAbortExecute(0)
-        algorithm.Modified()
-        f.UpdatePipeline()
+        pv_helpers.check_progress_and_abort(
+            f, Messages(f), [0.3], lambda p: servermanager.Fetch(p).GetNumberOfPoints(),
+            late=0.9)
         d = np.asarray(fetch(f).PointData["GeodesicDistance"])
         assert d.size == len(pts) and np.all(np.isfinite(d)), "run after abort incomplete"
     print("progress and abort: OK for %s" % ", ".join(SOLVERS))

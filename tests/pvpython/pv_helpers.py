@@ -63,6 +63,39 @@ def watch_progress(proxy):
     return algorithm, seen, abort_at
 
 
+def check_progress_and_abort(proxy, messages, abort_points, size, min_steps=5, late=None):
+    """The progress and abort contract of a filter (what ParaView's progress bar and abort
+    button rely on): a whole run reports at least min_steps distinct values in (0, 1),
+    never going back; a run aborted at each progress value in abort_points outputs
+    nothing (size(proxy), a count or a tuple of counts, all 0) and reports no error, and
+    with `late` its progress stayed below `late`; the run after the aborts is whole again
+    (the first run's size). Returns (the whole run's progress values in (0, 1), its
+    size); the proxy then holds the run after the aborts."""
+    algorithm, seen, abort_at = watch_progress(proxy)
+    proxy.UpdatePipeline()
+    full = size(proxy)
+    empty = tuple(0 for _ in full) if isinstance(full, tuple) else 0
+    inner = [p for p in seen if 0.0 < p < 1.0]
+    assert len(set(inner)) >= min_steps, "too few progress steps: %r" % seen
+    assert inner == sorted(inner), "progress went backwards: %r" % inner
+    for at in abort_points:
+        seen.clear()
+        abort_at[0] = at
+        algorithm.Modified()
+        proxy.UpdatePipeline()
+        assert size(proxy) == empty, "the run aborted at %g left an output" % at
+        assert not messages.errors, "abort at %g reported errors: %r" % (at, messages.errors)
+        if late is not None:
+            assert max(p for p in seen if p < 1.0) < late, \
+                "abort at %g came too late: %r" % (at, seen)
+        abort_at[0] = None
+        algorithm.SetAbortExecute(0)
+    algorithm.Modified()
+    proxy.UpdatePipeline()
+    assert size(proxy) == full, "the run after the abort is not whole"
+    return inner, full
+
+
 def fetch(proxy):
     """Updates the proxy and returns its output, wrapped for numpy access."""
     proxy.UpdatePipeline()

@@ -376,22 +376,9 @@ def case_extreme_scales():
 def case_progress_abort():
     points = np.random.default_rng(3).random((120, 3))
     f = TopoGPURipsPersistenceDiagram(Input=cloud_table(points), MaxDimension=3)  # noqa: F405
-    messages = Messages(f)
-    algorithm, seen, abort_at = pv_helpers.watch_progress(f)
-    f.UpdatePipeline()
-    inner = [p for p in seen if 0.0 < p < 1.0]
-    assert len(set(inner)) >= 3, "too few progress steps: %r" % seen
-    assert inner == sorted(inner), "progress went backwards: %r" % inner
-    seen.clear()
-    abort_at[0] = 0.15
-    algorithm.Modified()
-    f.UpdatePipeline()
-    assert servermanager.Fetch(f).GetNumberOfPoints() == 0, "aborted run left a diagram"
-    assert not messages.errors, "abort reported errors: %r" % messages.errors
-    abort_at[0] = None
-    algorithm.SetAbortExecute(0)
-    algorithm.Modified()
-    f.UpdatePipeline()
+    pv_helpers.check_progress_and_abort(
+        f, Messages(f), [0.15], lambda p: servermanager.Fetch(p).GetNumberOfPoints(),
+        min_steps=3)
     assert servermanager.Fetch(f).GetNumberOfCells() > 100, "run after abort incomplete"
     print("progress and abort: OK")
 

@@ -701,6 +701,38 @@ Result runTwin(const RipsInput& input, int maxDim, double threshold, SparseMode 
   return result;
 }
 
+// n points of the plane on a grid of `levels` integer coordinates (many equal
+// distances), with the device's views of their distances and of the binomials up to
+// maxK, and the diameter of a vertex list by definition (its longest edge).
+struct TiedCloud {
+  TiedCloud(std::mt19937& rng, int points, int levels, int maxK)
+      : n(points), d(matrixOf(coordinates(rng, points, levels), 2)), lower(lowerOf(d)),
+        table(n, maxK) {}
+  TiedCloud(const TiedCloud&) = delete;
+  TiedCloud& operator=(const TiedCloud&) = delete;
+
+  static std::vector<double> coordinates(std::mt19937& rng, int points, int levels) {
+    std::vector<double> xy(std::size_t(points) * 2);
+    for (double& x : xy)
+      x = double(rng() % unsigned(levels));
+    return xy;
+  }
+  float diameter(const std::vector<SimplexId>& v) const {
+    float m = 0;
+    for (std::size_t a = 0; a < v.size(); ++a)
+      for (std::size_t b = a + 1; b < v.size(); ++b)
+        m = std::max(m, float(d[std::size_t(v[a])][std::size_t(v[b])]));
+    return m;
+  }
+
+  const int n;
+  const std::vector<std::vector<double>> d;
+  const std::vector<float> lower;
+  const BinomialTable table;
+  const device::Binomials binomial{table.data(), n};
+  const device::DenseDistances graph{n, lower.data()};
+};
+
 // Every bar in the order the backend produced it.
 std::vector<std::tuple<int, float, float>> inOrder(const Result& result) {
   std::vector<std::tuple<int, float, float>> out;
@@ -850,24 +882,17 @@ TEST(RipsGpuHostTwin, AnInputFileThroughTheTwin) {
 TEST(RipsGpuHostTwin, CofacetsAndClearingAgainstDefinitions) {
   std::mt19937 rng(3);
   const int n = 11;
-  std::vector<double> points(std::size_t(n) * 2);
-  for (double& x : points)
-    x = double(rng() % 6);
-  const auto d = matrixOf(points, 2);
-  const std::vector<float> lower = lowerOf(d);
-  const BinomialTable table(n, 5);
-  const device::Binomials binomial{table.data(), n};
-  const device::DenseDistances graph{n, lower.data()};
+  const TiedCloud cloud(rng, n, 6, 5);
+  const auto& d = cloud.d;
+  const device::Binomials& binomial = cloud.binomial;
+  const device::DenseDistances& graph = cloud.graph;
   const float threshold = 4.5f;
   for (int k = 2; k <= 4; ++k) {
     const auto facets = colexSubsets(n, k);
     const auto cofacets = colexSubsets(n, k + 1);
     for (std::size_t r = 0; r < facets.size(); ++r) {
       const auto& f = facets[r];
-      float diameter = 0;
-      for (std::size_t a = 0; a < f.size(); ++a)
-        for (std::size_t b = a + 1; b < f.size(); ++b)
-          diameter = std::max(diameter, float(d[f[a]][f[b]]));
+      const float diameter = cloud.diameter(f);
       if (diameter > threshold)
         continue;
       std::vector<Simplex> expected;
@@ -914,20 +939,11 @@ TEST(RipsGpuHostTwin, CofacetsAndClearingAgainstDefinitions) {
 TEST(RipsGpuHostTwin, ApparentPairsAgainstTheLemma) {
   std::mt19937 rng(5);
   const int n = 10;
-  std::vector<double> points(std::size_t(n) * 2);
-  for (double& x : points)
-    x = double(rng() % 4);
-  const auto d = matrixOf(points, 2);
-  const std::vector<float> lower = lowerOf(d);
-  const BinomialTable table(n, 6);
-  const device::Binomials binomial{table.data(), n};
-  const device::DenseDistances graph{n, lower.data()};
+  const TiedCloud cloud(rng, n, 4, 6);
+  const device::Binomials& binomial = cloud.binomial;
+  const device::DenseDistances& graph = cloud.graph;
   const auto diameterOf = [&](const std::vector<SimplexId>& v) {
-    float m = 0;
-    for (std::size_t a = 0; a < v.size(); ++a)
-      for (std::size_t b = a + 1; b < v.size(); ++b)
-        m = std::max(m, float(d[v[a]][v[b]]));
-    return m;
+    return cloud.diameter(v);
   };
   // (diameter, index) older: smaller diameter, then larger index.
   const auto older = [](float da, SimplexId ia, float db, SimplexId ib) {
@@ -1196,6 +1212,35 @@ std::function<bool()> neverWaiting() {
   return [calls = 0]() mutable { return ++calls > 200; };
 }
 
+// A device start that the run itself finishes: at once (at <= 0), or as the run's
+// progress first reaches `at`, the run's monitor then never waiting forever
+// (neverWaiting).
+struct DeviceStartedAt {
+  explicit DeviceStartedAt(double at, detail::DeviceStart start = startedDevice()) {
+    if (at <= 0) {
+      promise.set_value(start);
+      ready = true;
+      return;
+    }
+    monitor.abortRequested = neverWaiting();
+    monitor.progress = [this, at, start](double f) {
+      if (f >= at && !ready) {
+        promise.set_value(start);
+        ready = true;
+      }
+    };
+  }
+  DeviceStartedAt(const DeviceStartedAt&) = delete;
+  DeviceStartedAt& operator=(const DeviceStartedAt&) = delete;
+  std::shared_future<detail::DeviceStart> future() {
+    return promise.get_future().share();
+  }
+
+  std::promise<detail::DeviceStart> promise;
+  bool ready = false;
+  Monitor monitor;
+};
+
 void expectTheCpuResult(const StartingRun& started, const std::vector<double>& points,
                         int maxDim, const std::string& tag) {
   const RipsInput cloud = fromPoints(points, 3);
@@ -1223,19 +1268,10 @@ TEST(RipsDeviceStart, DimensionsStartedMeanwhileRunOnTheCpu) {
   for (int trial = 0; trial < 12; ++trial) {
     const int n = 8 + trial % 5;
     const std::vector<double> points = randomPoints(rng, n, 3);
-    std::promise<detail::DeviceStart> device;
-    bool ready = false;
-    Monitor monitor;
-    // Progress 0.1 + 0.9 (dim - 1) / 3 as dimension dim starts: past 0.2, dimension 2.
-    monitor.progress = [&](double f) {
-      if (f > 0.2 && !ready) {
-        device.set_value(startedDevice());
-        ready = true;
-      }
-    };
-    monitor.abortRequested = neverWaiting();
+    // Progress 0.1 + 0.9 (dim - 1) / 3 as dimension dim starts: 0.4, dimension 2.
+    DeviceStartedAt device(0.25);
     const StartingRun run =
-        runStarting(fromPoints(points, 3), 3, device.get_future().share(), monitor, {});
+        runStarting(fromPoints(points, 3), 3, device.future(), device.monitor, {});
     const std::string tag = "trial " + std::to_string(trial);
     EXPECT_EQ(backends(run.result), "cpu gpu gpu") << tag;
     EXPECT_EQ(run.builders, 1) << tag;
@@ -1254,29 +1290,19 @@ TEST(RipsDeviceStart, ReadyAtOnceOrOnlyAtTheEnd) {
   std::mt19937 rng(67);
   const std::vector<double> points = randomPoints(rng, 11, 3);
   {
-    std::promise<detail::DeviceStart> device;
-    device.set_value(startedDevice());
+    DeviceStartedAt device(0);
     const StartingRun run =
-        runStarting(fromPoints(points, 3), 3, device.get_future().share(), Monitor{}, {});
+        runStarting(fromPoints(points, 3), 3, device.future(), device.monitor, {});
     EXPECT_EQ(backends(run.result), "gpu gpu gpu");
     EXPECT_EQ(run.distances, 1);
     EXPECT_EQ(run.report.backend, "gpu");
     expectTheCpuResult(run, points, 3, "ready at once");
   }
   {
-    std::promise<detail::DeviceStart> device;
-    bool ready = false;
-    Monitor monitor;
-    monitor.progress = [&](double f) {
-      if (f >= 1.0 && !ready) {
-        device.set_value(startedDevice());
-        ready = true;
-      }
-    };
-    monitor.abortRequested = neverWaiting();
+    DeviceStartedAt device(1.0);
     const StartingRun run =
-        runStarting(fromPoints(points, 3), 3, device.get_future().share(), monitor, {});
-    EXPECT_TRUE(ready);
+        runStarting(fromPoints(points, 3), 3, device.future(), device.monitor, {});
+    EXPECT_TRUE(device.ready);
     EXPECT_EQ(backends(run.result), "cpu cpu cpu");
     EXPECT_EQ(run.builders + run.distances, 0);
     EXPECT_EQ(run.report.backend, "gpu");
@@ -1327,21 +1353,9 @@ TEST(RipsDeviceStart, AnUnusableDeviceRunsTheCpuWithTheWarning) {
   const std::vector<double> points = randomPoints(rng, 9, 3);
   for (const bool absent : {true, false}) {
     for (const bool atOnce : {true, false}) {
-      std::promise<detail::DeviceStart> device;
-      const detail::DeviceStart start = startedDevice(!absent, 16);
-      Monitor monitor;
-      monitor.abortRequested = neverWaiting();
-      if (atOnce)
-        device.set_value(start);
-      else
-        monitor.progress = [&, ready = false](double f) mutable {
-          if (f >= 1.0 && !ready) {
-            device.set_value(start);
-            ready = true;
-          }
-        };
+      DeviceStartedAt device(atOnce ? 0 : 1.0, startedDevice(!absent, 16));
       const StartingRun run =
-          runStarting(fromPoints(points, 3), 2, device.get_future().share(), monitor, {},
+          runStarting(fromPoints(points, 3), 2, device.future(), device.monitor, {},
                       {{WarningCode::DiagonalEntriesIgnored, "a note from the reader"}});
       const std::string tag =
           std::string(absent ? "absent" : "16 bytes") + (atOnce ? ", at once" : ", late");
@@ -1372,10 +1386,9 @@ TEST(RipsDeviceStart, AnUnusableDeviceRunsTheCpuWithTheWarning) {
 TEST(RipsDeviceStart, ADeviceFailureFallsBackToTheCpu) {
   std::mt19937 rng(79);
   const std::vector<double> points = randomPoints(rng, 9, 3);
-  std::promise<detail::DeviceStart> device;
-  device.set_value(startedDevice());
-  const StartingRun run = runStarting(
-      fromPoints(points, 3), 2, device.get_future().share(), Monitor{}, {}, {}, true);
+  DeviceStartedAt device(0);
+  const StartingRun run = runStarting(fromPoints(points, 3), 2, device.future(),
+                                      device.monitor, {}, {}, true);
   EXPECT_EQ(run.report.backend, "cpu");
   ASSERT_EQ(run.report.warnings.size(), 1u);
   EXPECT_EQ(run.report.warnings[0].code, WarningCode::GpuFailed);
