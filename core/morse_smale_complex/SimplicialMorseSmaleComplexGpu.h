@@ -84,4 +84,19 @@ void computeSimplicialGridLabels(const discrete_gradient::simplicial::GridSimpli
                                  SimplicialGridLabels& labels, RunReport& report,
                                  SimplicialGridConnections* connections = nullptr);
 
+// What the persistence pairs read (simplicial::Parameters::diagramOnly), on the device:
+// the gradient as computeSimplicialGridForests (criticalCells and criticalVertices; of
+// the bytes only the edges' and triangles' in 3D, what the saddle boundary expansion
+// reads, none in 2D) and the vertex order, then the forests and the saddles' path ends
+// (SimplicialSaddleEnds.h's definitions: saddle1Ends, saddleMaximumEnds); with
+// connections (3D), the saddle connections too. No boundary forest: an ascending path
+// that leaves is "outside" whichever boundary maximum it would reach. Progress 0..1.
+// Throws GpuError on a CUDA failure, Error on a corrupt gradient, Aborted on abort.
+void computeSimplicialGridSaddleEnds(
+    const discrete_gradient::simplicial::GridSimplices& grid,
+    const ScalarArrayView& values, const Monitor& monitor,
+    SimplicialGradientArrays& gradient, std::vector<SimplexId>& order,
+    std::vector<SimplexId>& saddle1Ends, std::vector<SimplexId>& saddleMaximumEnds,
+    RunReport& report, SimplicialGridConnections* connections = nullptr);
+
 } // namespace topogpu::gpu

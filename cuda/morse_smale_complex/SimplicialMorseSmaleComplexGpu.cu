@@ -15,6 +15,7 @@
 #include <thrust/transform.h>
 
 #include <algorithm>
+#include <future>
 
 namespace topogpu::gpu {
 
@@ -52,6 +53,15 @@ void download(const thrust::device_vector<T>& from, std::vector<T>& to) {
   to.resize(from.size());
   downloadStaged(thrust::raw_pointer_cast(from.data()), from.size() * sizeof(T),
                  to.data(), nullptr);
+}
+
+// The same through staging buffers kept for several downloads.
+template <typename T>
+void download(StagedDownloads& staging, const thrust::device_vector<T>& from,
+              std::vector<T>& to) {
+  to.resize(from.size());
+  staging.download(thrust::raw_pointer_cast(from.data()), from.size() * sizeof(T),
+                   to.data(), nullptr);
 }
 
 // Both forests on the device: minimumOf (per vertex, the index of its minimum among
@@ -237,10 +247,29 @@ __global__ void saddle1Kernel(sg::GridSimplices g, const SimplexId* saddles,
   ends[2 * i + 1] = minimumOf[vertices[1]];
 }
 
-// Each top cell writes its label into the slots of its critical facets: the first
-// writer takes slot 0 (ends start at -1), the second slot 1.
+// The labels of the arcs: the top cells' own.
+struct CellLabels {
+  const std::int32_t* label;
+  __device__ SimplexId operator()(SimplexId c) const { return SimplexId(label[c]); }
+};
+
+// The ends of the pairs: the index of the maximum a top cell's ascending path reaches
+// (its root), -1 for an exit.
+struct CellMaxima {
+  const SimplexId* topRoot;
+  const SimplexId* maxima;
+  SimplexId count;
+  __device__ SimplexId operator()(SimplexId c) const {
+    return topRoot[c] >= 0 ? indexOf(maxima, count, topRoot[c]) : SimplexId(-1);
+  }
+};
+
+// Each top cell writes its label (labelOf) into the slots of its critical facets: the
+// first writer takes slot 0 (ends start at -1), the second slot 1. A label -1 written
+// first leaves slot 0 to the second writer, slot 1 keeping -1: the pair is the same.
+template <typename LabelOf>
 __global__ void facetSaddleKernel(sg::GridSimplices g, const std::uint8_t* facetBytes,
-                                  const std::int32_t* cellLabel, const SimplexId* saddles,
+                                  LabelOf labelOf, const SimplexId* saddles,
                                   SimplexId count, SimplexId* ends) {
   const int top = g.dims.dimension;
   const SimplexId c = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -262,7 +291,7 @@ __global__ void facetSaddleKernel(sg::GridSimplices g, const std::uint8_t* facet
       continue;
     auto* slot =
         reinterpret_cast<unsigned long long*>(ends + 2 * indexOf(saddles, count, f));
-    const auto label = static_cast<unsigned long long>(SimplexId(cellLabel[c]));
+    const auto label = static_cast<unsigned long long>(labelOf(c));
     if (atomicCAS(slot, ~0ull, label) != ~0ull)
       slot[1] = label;
   }
@@ -337,9 +366,9 @@ void arcEnds(const sg::GridSimplices& grid, DeviceSimplicialGradient& gradient,
   ends.assign(2 * saddles.size(), -1);
   const SimplexId cells = SimplexId(cellLabel.size());
   if (!saddles.empty()) {
-    facetSaddleKernel<<<blocksFor(cells), kBlock>>>(grid, raw(gradient.bytes[top - 1]),
-                                                    raw(cellLabel), raw(deviceSaddles),
-                                                    SimplexId(saddles.size()), raw(ends));
+    facetSaddleKernel<<<blocksFor(cells), kBlock>>>(
+        grid, raw(gradient.bytes[top - 1]), CellLabels{raw(cellLabel)},
+        raw(deviceSaddles), SimplexId(saddles.size()), raw(ends));
     cudaCheck(cudaGetLastError(), "saddle-maximum arcs");
   }
   download(ends, labels.facetSaddleEnds);
@@ -405,6 +434,97 @@ void computeSimplicialGridLabels(const sg::GridSimplices& grid,
     download(cellLabel, labels.cellLabel);
     download(vertexLabel, labels.vertexLabel);
     downloadGradient(gradient, out);
+    stageDone("download");
+    report.timings.emplace_back("download (gpu)", timer.seconds());
+    monitor.report(1.0);
+  });
+}
+
+namespace {
+
+// Per 1-saddle its vertices' minima, per (d-1)-saddle its cofaces' maxima or -1.
+void saddleEndsOnDevice(const sg::GridSimplices& grid, DeviceSimplicialGradient& gradient,
+                        const SimplicialGradientArrays& out,
+                        const thrust::device_vector<SimplexId>& minimumOf,
+                        const thrust::device_vector<SimplexId>& topRoot,
+                        thrust::device_vector<SimplexId>& saddle1Ends,
+                        thrust::device_vector<SimplexId>& saddleMaximumEnds) {
+  const int top = grid.dims.dimension;
+  const auto& saddles1 = out.criticalCells[1];
+  const SimplexId n1 = SimplexId(saddles1.size());
+  saddle1Ends.assign(2 * saddles1.size(), -1);
+  if (n1 > 0) {
+    const thrust::device_vector<SimplexId> deviceSaddles1 = upload(saddles1);
+    saddle1Kernel<<<blocksFor(n1), kBlock>>>(grid, raw(deviceSaddles1), n1,
+                                             raw(minimumOf), raw(saddle1Ends));
+    cudaCheck(cudaGetLastError(), "1-saddle ends");
+  }
+  const auto& saddles = out.criticalCells[top - 1];
+  saddleMaximumEnds.assign(2 * saddles.size(), -1);
+  if (saddles.empty())
+    return;
+  const thrust::device_vector<SimplexId> deviceSaddles = upload(saddles),
+                                         deviceMaxima = upload(out.criticalCells[top]);
+  const SimplexId cells = SimplexId(topRoot.size());
+  facetSaddleKernel<<<blocksFor(cells), kBlock>>>(
+      grid, raw(gradient.bytes[top - 1]),
+      CellMaxima{raw(topRoot), raw(deviceMaxima), SimplexId(deviceMaxima.size())},
+      raw(deviceSaddles), SimplexId(saddles.size()), raw(saddleMaximumEnds));
+  cudaCheck(cudaGetLastError(), "saddle-maximum ends");
+}
+
+} // namespace
+
+void computeSimplicialGridSaddleEnds(
+    const sg::GridSimplices& grid, const ScalarArrayView& values, const Monitor& monitor,
+    SimplicialGradientArrays& out, std::vector<SimplexId>& order,
+    std::vector<SimplexId>& saddle1Ends, std::vector<SimplexId>& saddleMaximumEnds,
+    RunReport& report, SimplicialGridConnections* connections) {
+  translateCudaFailures("simplicial morse-smale complex", [&] {
+    thrust::device_vector<SimplexId> rank;
+    DeviceSimplicialGradient gradient;
+    gradientOnDevice(grid, values, monitor.stage(0, 0.5), rank, gradient, out, report);
+
+    Timer timer;
+    // The host's large arrays are sized (zeroed, their pages faulted in: a core's work
+    // for a while) by another thread while the device runs the forests. The pairs read
+    // the gradient only in the saddle boundary expansion (3D): whether an edge is paired
+    // up with a triangle, and which.
+    const int top = grid.dims.dimension;
+    auto kept = [&](int d) { return top == 3 && (d == 1 || d == 2); };
+    auto sized = std::async(std::launch::async, [&] {
+      order.resize(rank.size());
+      for (int d = 0; d < 4; ++d)
+        out.gradient[std::size_t(d)].resize(
+            kept(d) ? gradient.bytes[std::size_t(d)].size() : 0);
+    });
+    thrust::device_vector<SimplexId> minimumOf, topRoot;
+    forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.5, 0.7),
+                    minimumOf, topRoot);
+    thrust::device_vector<SimplexId> ends1, endsTop;
+    saddleEndsOnDevice(grid, gradient, out, minimumOf, topRoot, ends1, endsTop);
+    stageDone("saddle ends");
+    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+    report.timings.emplace_back("forests and saddle ends (gpu)", timer.seconds());
+    monitor.report(0.8);
+    monitor.checkAbort();
+    minimumOf = thrust::device_vector<SimplexId>();
+    topRoot = thrust::device_vector<SimplexId>();
+
+    if (connections != nullptr && top == 3)
+      simplicialSaddleConnectionsOnDevice(
+          grid, raw(gradient.bytes[1]), raw(gradient.bytes[2]), out.criticalCells[1],
+          out.criticalCells[2], monitor.stage(0.8, 0.9), *connections, report);
+
+    timer.reset();
+    sized.get();
+    StagedDownloads staging;
+    download(staging, rank, order);
+    download(staging, ends1, saddle1Ends);
+    download(staging, endsTop, saddleMaximumEnds);
+    for (int d = 0; d < 4; ++d)
+      if (kept(d))
+        download(staging, gradient.bytes[std::size_t(d)], out.gradient[std::size_t(d)]);
     stageDone("download");
     report.timings.emplace_back("download (gpu)", timer.seconds());
     monitor.report(1.0);

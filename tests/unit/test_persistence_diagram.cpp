@@ -172,9 +172,10 @@ TEST(PersistenceDiagram, ParallelExpansionEqualsSerialReductionOnTies) {
   }
 }
 
-// The diagram computes only what its pairs read (the complex's diagramOnly: no arcs, no
-// vertex AscendingManifold); the pairs read off the whole Morse-Smale complex (the msc
-// command's route) must be the same, on grids and meshes, 2D and 3D, with ties.
+// The diagram computes only what its pairs read (the complex's diagramOnly: the saddles'
+// path ends, no labels, no arcs, no boundary forest); the pairs read off the whole
+// Morse-Smale complex's labels (the msc command's route) must be the same, on grids and
+// meshes, 2D and 3D, with ties.
 TEST(PersistenceDiagram, LeanComplexGivesTheWholeComplexDiagram) {
   namespace smsc = morse_smale_complex::simplicial;
   std::mt19937 rng(7);
@@ -202,6 +203,9 @@ TEST(PersistenceDiagram, LeanComplexGivesTheWholeComplexDiagram) {
     pd::execute(grid, viewOf(values), parameters, Monitor{}, lean, &leanComplex);
     EXPECT_TRUE(leanComplex.saddle1Minimum.empty() &&
                 leanComplex.ascendingManifold.empty());
+    EXPECT_TRUE(
+        leanComplex.saddleEndsComputed && leanComplex.descendingManifold.empty() &&
+        leanComplex.cellAscendingManifold.empty() && leanComplex.boundaryFacets.empty());
     EXPECT_GT(lean.finitePairs[0], 10);
     EXPECT_EQ(rowsOf(lean), wholeComplexDiagram(grid)) << dims[0] << "x" << dims[1];
     pd::execute(mesh, viewOf(values), parameters, Monitor{}, lean);
