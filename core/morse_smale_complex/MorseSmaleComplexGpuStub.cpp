@@ -38,8 +38,8 @@ void computeSimplicialGridLabels(const discrete_gradient::simplicial::GridSimpli
 void computeSimplicialGridSaddleEnds(const discrete_gradient::simplicial::GridSimplices&,
                                      const ScalarArrayView&, const Monitor&,
                                      SimplicialGradientArrays&, std::vector<SimplexId>&,
-                                     std::vector<SimplexId>&, std::vector<SimplexId>&,
-                                     RunReport&, SimplicialGridConnections*) {
+                                     SimplicialGridSaddleEnds&, RunReport&,
+                                     SimplicialGridConnections*) {
   throwNoCuda("simplicial morse-smale complex");
 }
 

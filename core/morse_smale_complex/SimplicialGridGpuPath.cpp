@@ -114,10 +114,14 @@ void saddleEndsOnDevice(const ScalarArrayView& values, const sg::GridSimplices& 
                         bool connections, const Monitor& monitor, Output& output) {
   gpu::SimplicialGradientArrays arrays;
   gpu::SimplicialGridConnections found;
-  gpu::computeSimplicialGridSaddleEnds(
-      grid, values, monitor.stage(0, 0.85), arrays, output.rank, output.saddle1Ends,
-      output.saddleMaximumEnds, output.report, connections ? &found : nullptr);
+  gpu::SimplicialGridSaddleEnds ends;
+  gpu::computeSimplicialGridSaddleEnds(grid, values, monitor.stage(0, 0.85), arrays,
+                                       output.rank, ends, output.report,
+                                       connections ? &found : nullptr);
   takeGradient(arrays, output.gradient);
+  output.saddle1Ends = std::move(ends.saddle1Ends);
+  output.saddleMaximumEnds = std::move(ends.saddleMaximumEnds);
+  output.filtrationOrder = std::move(ends.filtrationOrder);
   output.gradient.report = output.report;
   output.saddleEndsComputed = true;
   if (connections)

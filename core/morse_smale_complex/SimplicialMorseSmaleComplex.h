@@ -53,6 +53,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -133,6 +134,9 @@ struct Output {
   // (SimplicialSaddleEnds.h).
   std::vector<SimplexId> saddle1Ends, saddleMaximumEnds;
   bool saddleEndsComputed = false;
+  // diagramOnly on the device: per dimension the critical cells in filtration order
+  // (indices into gradient.criticalCells; empty: the pairs sort them on the host).
+  std::array<std::vector<SimplexId>, 4> filtrationOrder;
   // Boundary facets (ascending ids) and, per boundary facet, the index of the next one
   // on its steepest ascent (itself at a root).
   std::vector<SimplexId> boundaryFacets, boundaryNext;

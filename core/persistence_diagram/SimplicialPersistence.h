@@ -68,6 +68,30 @@ inline SimplexId indexIn(const std::vector<SimplexId>& sorted, SimplexId id) {
   return SimplexId(it - sorted.begin());
 }
 
+// Dimension k's critical cells in the filtration order the complex gives
+// (Output::filtrationOrder, a permutation of their indices) and each one's position.
+inline void placeInFiltrationOrder(const smsc::Output& complex, int k,
+                                   std::vector<CriticalCell>& cells,
+                                   std::vector<SimplexId>& position) {
+  const auto& order = complex.filtrationOrder[std::size_t(k)];
+  const auto& ids = complex.gradient.criticalCells[std::size_t(k)];
+  const auto& vertices = complex.gradient.criticalVertices[std::size_t(k)];
+  const auto n = SimplexId(ids.size());
+  cells.resize(ids.size());
+  position.assign(ids.size(), -1);
+  tbb::parallel_for(std::size_t(0), ids.size(), [&](std::size_t p) {
+    const SimplexId i = order[p];
+    if (i >= 0 && i < n) {
+      cells[p] = {ids[std::size_t(i)], vertices[std::size_t(i)]};
+      position[std::size_t(i)] = SimplexId(p);
+    }
+  });
+  if (std::find(position.begin(), position.end(), SimplexId(-1)) != position.end())
+    throw Error("internal error: the complex's filtration order of the critical cells "
+                "of dimension " +
+                std::to_string(k) + " is not a permutation");
+}
+
 // Each dimension's critical cells in filtration order (cells), and the position of the
 // i-th critical cell of the complex's ascending list (position).
 template <typename Triangulation>
@@ -78,6 +102,11 @@ void sortCriticalCells(const Triangulation& tri, const smsc::Output& complex,
   const SimplexId* rank = complex.rank.data();
   for (int k = 0; k <= complex.gradient.dimension; ++k) {
     const std::vector<SimplexId>& ids = complex.gradient.criticalCells[std::size_t(k)];
+    if (complex.filtrationOrder[std::size_t(k)].size() == ids.size() &&
+        complex.gradient.criticalVertices[std::size_t(k)].size() == ids.size()) {
+      placeInFiltrationOrder(complex, k, cells[std::size_t(k)], position[std::size_t(k)]);
+      continue; // sorted on the device
+    }
     std::vector<std::pair<std::array<SimplexId, 4>, SimplexId>> keyed(ids.size());
     tbb::parallel_for(std::size_t(0), ids.size(), [&](std::size_t i) {
       keyed[i] = {smsc::detail::keyOf(tri, k, ids[i], rank), SimplexId(i)};
@@ -289,6 +318,11 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   smsc::execute(tri, values, msc, monitor.stage(0, 0.9), complex);
   RunReport report = complex.report;
   diagramOfComplex(tri, complex, values, monitor.stage(0.9, 1), diagram);
+  if (complexOut == nullptr) { // freeing the complex's arrays is part of the wait
+    const Timer timer;
+    own = smsc::Output();
+    diagram.report.timings.emplace_back("release (cpu)", timer.seconds());
+  }
   for (auto& t : diagram.report.timings)
     report.timings.push_back(t);
   diagram.report = report;

@@ -12,10 +12,14 @@
 
 #include <thrust/binary_search.h>
 #include <thrust/device_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/sort.h>
 #include <thrust/transform.h>
 
 #include <algorithm>
+#include <array>
 #include <future>
+#include <memory>
 
 namespace topogpu::gpu {
 
@@ -89,6 +93,22 @@ void forestsOnDevice(const sg::GridSimplices& grid, DeviceSimplicialGradient& gr
   stageDone("forests");
 }
 
+// The gradient on the device (gradientOnDevice, progress 0..split), then
+// body(rank, gradient), CUDA failures translated to GpuError.
+using DeviceRank = thrust::device_vector<SimplexId>;
+
+template <typename Body>
+void withDeviceGradient(const sg::GridSimplices& grid, const ScalarArrayView& values,
+                        const Monitor& monitor, double split,
+                        SimplicialGradientArrays& out, RunReport& report, Body&& body) {
+  translateCudaFailures("simplicial morse-smale complex", [&] {
+    DeviceRank rank;
+    DeviceSimplicialGradient gradient;
+    gradientOnDevice(grid, values, monitor.stage(0, split), rank, gradient, out, report);
+    body(rank, gradient);
+  });
+}
+
 } // namespace
 
 void computeSimplicialGridForests(const sg::GridSimplices& grid,
@@ -96,29 +116,27 @@ void computeSimplicialGridForests(const sg::GridSimplices& grid,
                                   SimplicialGradientArrays& out,
                                   std::vector<SimplexId>& order,
                                   SimplicialGridForests& forests, RunReport& report) {
-  translateCudaFailures("simplicial morse-smale complex", [&] {
-    thrust::device_vector<SimplexId> rank;
-    DeviceSimplicialGradient gradient;
-    gradientOnDevice(grid, values, monitor.stage(0, 0.5), rank, gradient, out, report);
+  withDeviceGradient(grid, values, monitor, 0.5, out, report,
+                     [&](DeviceRank& rank, DeviceSimplicialGradient& gradient) {
+                       Timer timer;
+                       thrust::device_vector<SimplexId> minimumOf, topRoot;
+                       forestsOnDevice(grid, gradient, out.criticalCells[0],
+                                       monitor.stage(0.5, 0.8), minimumOf, topRoot);
+                       download(minimumOf, forests.minimumOf);
+                       download(topRoot, forests.topRoot);
+                       report.peakDeviceBytes =
+                           std::max(report.peakDeviceBytes, deviceMemoryInUse());
+                       report.timings.emplace_back("forests (gpu)", timer.seconds());
+                       monitor.report(0.8);
+                       monitor.checkAbort();
 
-    Timer timer;
-    thrust::device_vector<SimplexId> minimumOf, topRoot;
-    forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.5, 0.8),
-                    minimumOf, topRoot);
-    download(minimumOf, forests.minimumOf);
-    download(topRoot, forests.topRoot);
-    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-    report.timings.emplace_back("forests (gpu)", timer.seconds());
-    monitor.report(0.8);
-    monitor.checkAbort();
-
-    timer.reset();
-    downloadGradient(gradient, out);
-    download(rank, order);
-    stageDone("download");
-    report.timings.emplace_back("download (gpu)", timer.seconds());
-    monitor.report(1.0);
-  });
+                       timer.reset();
+                       downloadGradient(gradient, out);
+                       download(rank, order);
+                       stageDone("download");
+                       report.timings.emplace_back("download (gpu)", timer.seconds());
+                       monitor.report(1.0);
+                     });
 }
 
 namespace {
@@ -383,61 +401,60 @@ void computeSimplicialGridLabels(const sg::GridSimplices& grid,
                                  std::vector<SimplexId>& order,
                                  SimplicialGridLabels& labels, RunReport& report,
                                  SimplicialGridConnections* connections) {
-  translateCudaFailures("simplicial morse-smale complex", [&] {
-    thrust::device_vector<SimplexId> rank;
-    DeviceSimplicialGradient gradient;
-    gradientOnDevice(grid, values, monitor.stage(0, 0.4), rank, gradient, out, report);
+  withDeviceGradient(
+      grid, values, monitor, 0.4, out, report,
+      [&](DeviceRank& rank, DeviceSimplicialGradient& gradient) {
+        Timer timer;
+        download(rank, order);
+        thrust::device_vector<SimplexId> minimumOf, topRoot;
+        forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.4, 0.6),
+                        minimumOf, topRoot);
+        report.timings.emplace_back("forests (gpu)", timer.seconds());
 
-    Timer timer;
-    download(rank, order);
-    thrust::device_vector<SimplexId> minimumOf, topRoot;
-    forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.4, 0.6),
-                    minimumOf, topRoot);
-    report.timings.emplace_back("forests (gpu)", timer.seconds());
+        timer.reset();
+        double hostSeconds = 0;
+        const int top = grid.dims.dimension;
+        thrust::device_vector<std::int32_t> cellLabel =
+            cellLabels(topRoot, order, out.criticalCells[top], hooks, hostSeconds);
+        // The arcs read the labels through the boundary, whatever the rule.
+        arcEnds(grid, gradient, out, minimumOf, cellLabel, labels);
+        const SimplexId cells = SimplexId(cellLabel.size()),
+                        vertices = SimplexId(rank.size());
+        if (ttkRule) {
+          unlabelExitsKernel<<<blocksFor(cells), kBlock>>>(raw(topRoot), cells,
+                                                           raw(cellLabel));
+          cudaCheck(cudaGetLastError(), "cell labels (TTK's rule)");
+        }
+        topRoot = thrust::device_vector<SimplexId>();
+        thrust::device_vector<std::int32_t> vertexLabel(rank.size());
+        if (ttkRule)
+          ttkVertexLabelKernel<<<blocksFor(vertices), kBlock>>>(grid, raw(cellLabel),
+                                                                raw(vertexLabel));
+        else
+          vertexLabelKernel<<<blocksFor(vertices), kBlock>>>(
+              grid, raw(rank), raw(cellLabel), raw(vertexLabel));
+        cudaCheck(cudaGetLastError(), "vertex labels");
+        stageDone("labels");
+        report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+        report.timings.emplace_back("labels and arcs (gpu)",
+                                    timer.seconds() - hostSeconds);
+        monitor.report(0.8);
+        monitor.checkAbort();
 
-    timer.reset();
-    double hostSeconds = 0;
-    const int top = grid.dims.dimension;
-    thrust::device_vector<std::int32_t> cellLabel =
-        cellLabels(topRoot, order, out.criticalCells[top], hooks, hostSeconds);
-    // The arcs read the labels through the boundary, whatever the rule.
-    arcEnds(grid, gradient, out, minimumOf, cellLabel, labels);
-    const SimplexId cells = SimplexId(cellLabel.size()),
-                    vertices = SimplexId(rank.size());
-    if (ttkRule) {
-      unlabelExitsKernel<<<blocksFor(cells), kBlock>>>(raw(topRoot), cells,
-                                                       raw(cellLabel));
-      cudaCheck(cudaGetLastError(), "cell labels (TTK's rule)");
-    }
-    topRoot = thrust::device_vector<SimplexId>();
-    thrust::device_vector<std::int32_t> vertexLabel(rank.size());
-    if (ttkRule)
-      ttkVertexLabelKernel<<<blocksFor(vertices), kBlock>>>(grid, raw(cellLabel),
-                                                            raw(vertexLabel));
-    else
-      vertexLabelKernel<<<blocksFor(vertices), kBlock>>>(grid, raw(rank), raw(cellLabel),
-                                                         raw(vertexLabel));
-    cudaCheck(cudaGetLastError(), "vertex labels");
-    stageDone("labels");
-    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-    report.timings.emplace_back("labels and arcs (gpu)", timer.seconds() - hostSeconds);
-    monitor.report(0.8);
-    monitor.checkAbort();
+        if (connections != nullptr) // before downloadGradient frees the bytes
+          simplicialSaddleConnectionsOnDevice(
+              grid, raw(gradient.bytes[1]), raw(gradient.bytes[2]), out.criticalCells[1],
+              out.criticalCells[2], monitor.stage(0.8, 0.9), *connections, report);
 
-    if (connections != nullptr) // before downloadGradient frees the bytes
-      simplicialSaddleConnectionsOnDevice(
-          grid, raw(gradient.bytes[1]), raw(gradient.bytes[2]), out.criticalCells[1],
-          out.criticalCells[2], monitor.stage(0.8, 0.9), *connections, report);
-
-    timer.reset();
-    download(minimumOf, labels.minimumOf);
-    download(cellLabel, labels.cellLabel);
-    download(vertexLabel, labels.vertexLabel);
-    downloadGradient(gradient, out);
-    stageDone("download");
-    report.timings.emplace_back("download (gpu)", timer.seconds());
-    monitor.report(1.0);
-  });
+        timer.reset();
+        download(minimumOf, labels.minimumOf);
+        download(cellLabel, labels.cellLabel);
+        download(vertexLabel, labels.vertexLabel);
+        downloadGradient(gradient, out);
+        stageDone("download");
+        report.timings.emplace_back("download (gpu)", timer.seconds());
+        monitor.report(1.0);
+      });
 }
 
 namespace {
@@ -473,62 +490,142 @@ void saddleEndsOnDevice(const sg::GridSimplices& grid, DeviceSimplicialGradient&
   cudaCheck(cudaGetLastError(), "saddle-maximum ends");
 }
 
+// A critical cell's filtration key (its vertices' ranks, decreasing, -1 past its
+// dimension: simplicial::detail::keyOf) and its index in the ascending critical cells.
+struct FiltrationKey {
+  SimplexId rank[4];
+  SimplexId index;
+};
+
+struct FiltrationLess {
+  __device__ bool operator()(const FiltrationKey& a, const FiltrationKey& b) const {
+    for (int j = 0; j < 4; ++j)
+      if (a.rank[j] != b.rank[j])
+        return a.rank[j] < b.rank[j];
+    return a.index < b.index;
+  }
+};
+
+// Critical cell i's key (ids: the ascending critical cells of one dimension).
+struct FiltrationKeyOf {
+  sg::GridSimplices grid;
+  int dimension;
+  const SimplexId* ids;
+  const SimplexId* rank;
+  __device__ FiltrationKey operator()(SimplexId i) const {
+    SimplexId vertices[4];
+    sg::gridSimplexVertices(grid, dimension, ids[i], vertices);
+    FiltrationKey key{{-1, -1, -1, -1}, i};
+    for (int j = 0; j <= dimension; ++j) {
+      key.rank[j] = rank[vertices[j]];
+      for (int l = j; l > 0 && key.rank[l - 1] < key.rank[l]; --l) {
+        const SimplexId x = key.rank[l];
+        key.rank[l] = key.rank[l - 1];
+        key.rank[l - 1] = x;
+      }
+    }
+    return key;
+  }
+};
+
+struct KeyIndex {
+  __device__ SimplexId operator()(const FiltrationKey& key) const { return key.index; }
+};
+
+// Per dimension, the critical cells' indices in filtration order.
+void filtrationOrderOnDevice(const sg::GridSimplices& grid,
+                             const SimplicialGradientArrays& out,
+                             const thrust::device_vector<SimplexId>& rank,
+                             std::array<thrust::device_vector<SimplexId>, 4>& order) {
+  for (int d = 0; d <= grid.dims.dimension; ++d) {
+    const auto& cells = out.criticalCells[std::size_t(d)];
+    const SimplexId count = SimplexId(cells.size());
+    order[std::size_t(d)].resize(cells.size());
+    if (count == 0)
+      continue;
+    const thrust::device_vector<SimplexId> ids = upload(cells);
+    thrust::device_vector<FiltrationKey> keys(cells.size());
+    thrust::transform(thrust::counting_iterator<SimplexId>(0),
+                      thrust::counting_iterator<SimplexId>(count), keys.begin(),
+                      FiltrationKeyOf{grid, d, raw(ids), raw(rank)});
+    thrust::sort(keys.begin(), keys.end(), FiltrationLess{});
+    thrust::transform(keys.begin(), keys.end(), order[std::size_t(d)].begin(),
+                      KeyIndex{});
+  }
+}
+
 } // namespace
 
-void computeSimplicialGridSaddleEnds(
-    const sg::GridSimplices& grid, const ScalarArrayView& values, const Monitor& monitor,
-    SimplicialGradientArrays& out, std::vector<SimplexId>& order,
-    std::vector<SimplexId>& saddle1Ends, std::vector<SimplexId>& saddleMaximumEnds,
-    RunReport& report, SimplicialGridConnections* connections) {
-  translateCudaFailures("simplicial morse-smale complex", [&] {
-    thrust::device_vector<SimplexId> rank;
-    DeviceSimplicialGradient gradient;
-    gradientOnDevice(grid, values, monitor.stage(0, 0.5), rank, gradient, out, report);
+void computeSimplicialGridSaddleEnds(const sg::GridSimplices& grid,
+                                     const ScalarArrayView& values,
+                                     const Monitor& monitor,
+                                     SimplicialGradientArrays& out,
+                                     std::vector<SimplexId>& order,
+                                     SimplicialGridSaddleEnds& ends, RunReport& report,
+                                     SimplicialGridConnections* connections) {
+  withDeviceGradient(
+      grid, values, monitor, 0.5, out, report,
+      [&](DeviceRank& rank, DeviceSimplicialGradient& gradient) {
+        Timer timer;
+        // The host's large arrays are sized (zeroed, their pages faulted in: a core's
+        // work for a while) by another thread while the device runs the forests. The
+        // pairs read the gradient only in the saddle boundary expansion (3D): whether an
+        // edge is paired up with a triangle, and which.
+        const int top = grid.dims.dimension;
+        auto kept = [&](int d) { return top == 3 && (d == 1 || d == 2); };
+        auto sized = std::async(std::launch::async, [&] {
+          order.resize(rank.size());
+          for (int d = 0; d < 4; ++d)
+            out.gradient[std::size_t(d)].resize(
+                kept(d) ? gradient.bytes[std::size_t(d)].size() : 0);
+        });
+        thrust::device_vector<SimplexId> minimumOf, topRoot;
+        forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.5, 0.7),
+                        minimumOf, topRoot);
+        thrust::device_vector<SimplexId> ends1, endsTop;
+        saddleEndsOnDevice(grid, gradient, out, minimumOf, topRoot, ends1, endsTop);
+        std::array<thrust::device_vector<SimplexId>, 4> filtration;
+        filtrationOrderOnDevice(grid, out, rank, filtration);
+        stageDone("saddle ends");
+        report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+        report.timings.emplace_back("forests, saddle ends, filtration (gpu)",
+                                    timer.seconds());
+        monitor.report(0.8);
+        monitor.checkAbort();
+        minimumOf = thrust::device_vector<SimplexId>();
+        topRoot = thrust::device_vector<SimplexId>();
 
-    Timer timer;
-    // The host's large arrays are sized (zeroed, their pages faulted in: a core's work
-    // for a while) by another thread while the device runs the forests. The pairs read
-    // the gradient only in the saddle boundary expansion (3D): whether an edge is paired
-    // up with a triangle, and which.
-    const int top = grid.dims.dimension;
-    auto kept = [&](int d) { return top == 3 && (d == 1 || d == 2); };
-    auto sized = std::async(std::launch::async, [&] {
-      order.resize(rank.size());
-      for (int d = 0; d < 4; ++d)
-        out.gradient[std::size_t(d)].resize(
-            kept(d) ? gradient.bytes[std::size_t(d)].size() : 0);
-    });
-    thrust::device_vector<SimplexId> minimumOf, topRoot;
-    forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.5, 0.7),
-                    minimumOf, topRoot);
-    thrust::device_vector<SimplexId> ends1, endsTop;
-    saddleEndsOnDevice(grid, gradient, out, minimumOf, topRoot, ends1, endsTop);
-    stageDone("saddle ends");
-    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-    report.timings.emplace_back("forests and saddle ends (gpu)", timer.seconds());
-    monitor.report(0.8);
-    monitor.checkAbort();
-    minimumOf = thrust::device_vector<SimplexId>();
-    topRoot = thrust::device_vector<SimplexId>();
+        if (connections != nullptr && top == 3)
+          simplicialSaddleConnectionsOnDevice(
+              grid, raw(gradient.bytes[1]), raw(gradient.bytes[2]), out.criticalCells[1],
+              out.criticalCells[2], monitor.stage(0.8, 0.9), *connections, report);
 
-    if (connections != nullptr && top == 3)
-      simplicialSaddleConnectionsOnDevice(
-          grid, raw(gradient.bytes[1]), raw(gradient.bytes[2]), out.criticalCells[1],
-          out.criticalCells[2], monitor.stage(0.8, 0.9), *connections, report);
-
-    timer.reset();
-    sized.get();
-    StagedDownloads staging;
-    download(staging, rank, order);
-    download(staging, ends1, saddle1Ends);
-    download(staging, endsTop, saddleMaximumEnds);
-    for (int d = 0; d < 4; ++d)
-      if (kept(d))
-        download(staging, gradient.bytes[std::size_t(d)], out.gradient[std::size_t(d)]);
-    stageDone("download");
-    report.timings.emplace_back("download (gpu)", timer.seconds());
-    monitor.report(1.0);
-  });
+        timer.reset();
+        sized.get();
+        auto staging = std::make_unique<StagedDownloads>();
+        download(*staging, rank, order);
+        download(*staging, ends1, ends.saddle1Ends);
+        download(*staging, endsTop, ends.saddleMaximumEnds);
+        for (std::size_t d = 0; d < filtration.size(); ++d)
+          download(*staging, filtration[d], ends.filtrationOrder[d]);
+        for (int d = 0; d < 4; ++d)
+          if (kept(d))
+            download(*staging, gradient.bytes[std::size_t(d)],
+                     out.gradient[std::size_t(d)]);
+        stageDone("download");
+        report.timings.emplace_back("download (gpu)", timer.seconds());
+        // Freeing device and page-locked memory takes milliseconds per array: timed too.
+        timer.reset();
+        staging.reset();
+        rank = thrust::device_vector<SimplexId>();
+        ends1 = thrust::device_vector<SimplexId>();
+        endsTop = thrust::device_vector<SimplexId>();
+        filtration = {};
+        for (auto& bytes : gradient.bytes)
+          bytes = thrust::device_vector<std::uint8_t>();
+        report.timings.emplace_back("release (gpu)", timer.seconds());
+        monitor.report(1.0);
+      });
 }
 
 } // namespace topogpu::gpu
