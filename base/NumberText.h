@@ -4,12 +4,13 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 namespace topogpu {
 
 // The room any call below may fill.
-constexpr int kNumberTextSize = 32;
+constexpr std::size_t kNumberTextSize = 32;
 
 // x as printf("%.17g") writes it (17 significant digits: it reads back as the same
 // double), at `at`; returns the end. An integer of at most 16 digits is written as one
