@@ -3,22 +3,20 @@
 #include "Commands.h"
 #include "Domain.h"
 #include "Report.h"
+#include "TextLines.h"
 
+#include "base/NumberText.h"
 #include "base/Timer.h"
 #include "core/common/DeviceWarmUp.h"
 #include "core/eikonal/Eikonal.h"
 #include "frontend/EnvironmentKnobs.h"
 #include "triangulation/io/MeshFiles.h"
 
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 
 namespace topogpu::cli {
@@ -115,34 +113,20 @@ Surface loadSurface(const std::string& path, const std::string& speedArray,
 }
 
 // One distance per line: the shortest text that reads back as the same double
-// (std::to_chars), or inf. Blocks of lines are formatted in parallel, then written in
-// order: printf-ing a million values took longer than the solve.
+// (std::to_chars), or inf (TextLines.h: printf-ing a million values took longer than
+// the solve).
 void writeDistances(const std::string& path, const std::vector<double>& distance) {
-  constexpr std::size_t kBlock = 1 << 15;
-  const std::size_t blocks = (distance.size() + kBlock - 1) / kBlock;
-  std::vector<std::string> text(blocks);
-  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
-    std::string& out = text[b];
-    char line[64];
-    const std::size_t end = std::min(distance.size(), (b + 1) * kBlock);
-    for (std::size_t v = b * kBlock; v < end; ++v) {
-      if (std::isinf(distance[v])) {
-        out += "inf\n";
-        continue;
-      }
-      const std::to_chars_result r = std::to_chars(line, line + sizeof line, distance[v]);
-      out.append(line, r.ptr);
-      out += '\n';
-    }
-  });
-  std::FILE* file = std::fopen(path.c_str(), "w");
-  bool ok = file != nullptr;
-  for (std::size_t b = 0; ok && b < blocks; ++b)
-    ok = std::fwrite(text[b].data(), 1, text[b].size(), file) == text[b].size();
-  if (file != nullptr && std::fclose(file) != 0)
-    ok = false;
-  if (!ok)
-    throw Error("cannot write the distances to '" + path + "'");
+  writeTextLines<kNumberTextSize + 1>(
+      path, "", distance.size(),
+      [&](std::size_t v, char* at) {
+        if (std::isinf(distance[v]))
+          at = std::copy_n("inf", 3, at);
+        else
+          at = std::to_chars(at, at + kNumberTextSize, distance[v]).ptr;
+        *at = '\n';
+        return at + 1;
+      },
+      "cannot write the distances to '" + path + "'");
 }
 
 } // namespace

@@ -36,6 +36,9 @@ void writeDiagramVtu(const std::string& path, const persistence_diagram::Diagram
   vtkNew<vtkXMLUnstructuredGridWriter> writer;
   writer->SetFileName(path.c_str());
   writer->SetInputData(grid);
+  // zlib's fastest level: the default (5) took 4x longer on a diagram of 34k pairs for
+  // a file 10% smaller, and every reader of the default reads it.
+  writer->SetCompressionLevel(1);
   if (writer->Write() != 1)
     throw Error("cannot write the diagram file '" + path + "'");
 }

@@ -35,4 +35,12 @@ void computeSimplicialGridLabels(const discrete_gradient::simplicial::GridSimpli
   throwNoCuda("simplicial morse-smale complex");
 }
 
+void computeSimplicialGridSaddleEnds(const discrete_gradient::simplicial::GridSimplices&,
+                                     const ScalarArrayView&, const Monitor&,
+                                     SimplicialGradientArrays&, std::vector<SimplexId>&,
+                                     SimplicialGridSaddleEnds&, RunReport&,
+                                     SimplicialGridConnections*) {
+  throwNoCuda("simplicial morse-smale complex");
+}
+
 } // namespace topogpu::gpu

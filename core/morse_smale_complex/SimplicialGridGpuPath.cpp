@@ -100,6 +100,34 @@ void takeConnections(const gpu::SimplicialGridConnections& found, Output& output
   output.connectionsComputed = true;
 }
 
+// The gradient's arrays from the device into g.
+void takeGradient(gpu::SimplicialGradientArrays& arrays, sg::Output& g) {
+  g.gradient = std::move(arrays.gradient);
+  g.criticalCells = std::move(arrays.criticalCells);
+  g.criticalVertices = std::move(arrays.criticalVertices);
+  for (int k = 0; k <= g.dimension; ++k)
+    g.counts[k] = SimplexId(g.criticalCells[k].size());
+}
+
+// diagramOnly: the saddles' path ends on the device, no labels, no boundary forest.
+void saddleEndsOnDevice(const ScalarArrayView& values, const sg::GridSimplices& grid,
+                        bool connections, const Monitor& monitor, Output& output) {
+  gpu::SimplicialGradientArrays arrays;
+  gpu::SimplicialGridConnections found;
+  gpu::SimplicialGridSaddleEnds ends;
+  gpu::computeSimplicialGridSaddleEnds(grid, values, monitor.stage(0, 0.85), arrays,
+                                       output.rank, ends, output.report,
+                                       connections ? &found : nullptr);
+  takeGradient(arrays, output.gradient);
+  output.saddle1Ends = std::move(ends.saddle1Ends);
+  output.saddleMaximumEnds = std::move(ends.saddleMaximumEnds);
+  output.filtrationOrder = std::move(ends.filtrationOrder);
+  output.gradient.report = output.report;
+  output.saddleEndsComputed = true;
+  if (connections)
+    takeConnections(found, output);
+}
+
 void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
                  const sg::GridSimplices& grid, const Parameters& parameters,
                  bool connections, const Monitor& monitor, Output& output) {
@@ -109,6 +137,10 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
   g.simplexCounts = {tri.getNumberOfVertices(), tri.getNumberOfEdges(),
                      tri.getNumberOfTriangles(),
                      top == 3 ? tri.getNumberOfCells() : SimplexId(0)};
+  if (parameters.diagramOnly) {
+    saddleEndsOnDevice(values, grid, connections, monitor, output);
+    return;
+  }
   gpu::SimplicialGradientArrays arrays;
   gpu::SimplicialGridLabels labels;
   gpu::SimplicialGridBoundaryHooks hooks;
@@ -131,25 +163,19 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
   gpu::computeSimplicialGridLabels(grid, values, monitor.stage(0, 0.85), hooks, ttkRule,
                                    arrays, output.rank, labels, output.report,
                                    connections ? &found : nullptr);
-  g.gradient = std::move(arrays.gradient);
-  g.criticalCells = std::move(arrays.criticalCells);
-  g.criticalVertices = std::move(arrays.criticalVertices);
-  for (int k = 0; k <= top; ++k)
-    g.counts[k] = SimplexId(g.criticalCells[k].size());
+  takeGradient(arrays, g);
   g.report = output.report;
   morse_smale_complex::detail::checkLabelRange(SimplexId(g.criticalCells[0].size()),
                                                "minima");
   output.descendingManifold.assign(labels.minimumOf.begin(), labels.minimumOf.end());
   output.cellAscendingManifold = std::move(labels.cellLabel);
-  if (!parameters.diagramOnly) { // the CPU path's lean output
-    output.ascendingManifold = std::move(labels.vertexLabel);
-    for (std::size_t i = 0; i < g.criticalCells[1].size(); ++i)
-      appendArcs(g.criticalCells[1][i], labels.saddle1Ends[2 * i],
-                 labels.saddle1Ends[2 * i + 1], output.saddle1Minimum);
-    for (std::size_t i = 0; i < g.criticalCells[top - 1].size(); ++i)
-      appendArcs(g.criticalCells[top - 1][i], labels.facetSaddleEnds[2 * i],
-                 labels.facetSaddleEnds[2 * i + 1], output.saddleMaximum);
-  }
+  output.ascendingManifold = std::move(labels.vertexLabel);
+  for (std::size_t i = 0; i < g.criticalCells[1].size(); ++i)
+    appendArcs(g.criticalCells[1][i], labels.saddle1Ends[2 * i],
+               labels.saddle1Ends[2 * i + 1], output.saddle1Minimum);
+  for (std::size_t i = 0; i < g.criticalCells[top - 1].size(); ++i)
+    appendArcs(g.criticalCells[top - 1][i], labels.facetSaddleEnds[2 * i],
+               labels.facetSaddleEnds[2 * i + 1], output.saddleMaximum);
   if (connections)
     takeConnections(found, output);
 }

@@ -3,7 +3,8 @@
 // connections run there (gpu::computeSimplicialGridLabels), the boundary forest of the
 // ascending paths that leave the grid on the host, and the connections too when their
 // paths are asked for (Parameters::keepConnectionPaths); the output is the CPU path's,
-// field for field.
+// field for field. With Parameters::diagramOnly only the saddles' path ends
+// (gpu::computeSimplicialGridSaddleEnds) and the gradient bytes the pairs read.
 #pragma once
 
 #include "base/ScalarArray.h"

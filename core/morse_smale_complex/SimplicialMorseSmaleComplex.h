@@ -46,12 +46,14 @@
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/SimplicialGridGpuPath.h"
 #include "core/morse_smale_complex/SimplicialHostMemory.h"
+#include "core/morse_smale_complex/SimplicialSaddleEnds.h"
 #include "core/morse_smale_complex/TtkVertexStar.h"
 
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -78,11 +80,12 @@ struct Parameters {
   // and only odd connections are listed; no count can overflow.
   bool connectionParity = false;
   // Only what the persistence pairs read (core/persistence_diagram): the gradient, the
-  // vertices' DescendingManifold, the AscendingManifold of the (d-1)-saddles' cofaces
-  // (the CPU walks only their paths: other cells may be -1; the device labels all), the
-  // boundary forest, the saddle connections when asked; the arcs, the vertices'
-  // AscendingManifold and the unlabelled counts are left empty (zero), and the boundary
-  // maxima are those the walked paths reach.
+  // vertex order, the saddles' path ends (Output::saddle1Ends, saddleMaximumEnds;
+  // SimplicialSaddleEnds.h) and the saddle connections when asked; the labels, the
+  // maxima, the boundary forest, the arcs and the unlabelled counts are left empty
+  // (zero). On the device (implicit grids) the gradient's bytes come down only where the
+  // pairs read them: the edges' and triangles' in 3D (the saddle boundary expansion),
+  // none in 2D; the other dimensions' bytes are left empty.
   bool diagramOnly = false;
   // The vertex order: the front end's (sorted once per field), else its own.
   VertexOrderSource vertexOrder{};
@@ -126,6 +129,14 @@ struct Output {
   // Per connection when kept: the cells from saddle2 down to saddle1 (triangle, edge,
   // triangle, ..., edge).
   std::vector<std::vector<sg::Cell>> connectionPaths;
+  // diagramOnly: per 1-saddle (critical edges, ascending) its two minima, per
+  // (d-1)-saddle (critical facets, ascending) its two maxima or -1
+  // (SimplicialSaddleEnds.h).
+  std::vector<SimplexId> saddle1Ends, saddleMaximumEnds;
+  bool saddleEndsComputed = false;
+  // diagramOnly on the device: per dimension the critical cells in filtration order
+  // (indices into gradient.criticalCells; empty: the pairs sort them on the host).
+  std::array<std::vector<SimplexId>, 4> filtrationOrder;
   // Boundary facets (ascending ids) and, per boundary facet, the index of the next one
   // on its steepest ascent (itself at a root).
   std::vector<SimplexId> boundaryFacets, boundaryNext;
@@ -517,27 +528,6 @@ sg::ComplexSize complexSize(Triangulation& tri, const ScalarArrayView& values) {
   }
 }
 
-// diagramOnly's ascending forest: the paths from the (d-1)-saddles' cofaces only (the
-// pairs read no other cell's label); every other cell keeps kUnwalked.
-template <typename Triangulation>
-void saddleCofaceRoots(const Triangulation& tri, const sg::Output& g,
-                       std::vector<SimplexId>& next, const Monitor& monitor) {
-  const int top = g.dimension;
-  const std::vector<SimplexId>& saddles = g.criticalCells[top - 1];
-  std::vector<SimplexId> starts(2 * saddles.size(), -1);
-  tbb::parallel_for(std::size_t(0), saddles.size(), [&](std::size_t i) {
-    const int n = sg::getFacetStarNumber(tri, top, saddles[i]);
-    for (int k = 0; k < n && k < 2; ++k)
-      starts[2 * i + std::size_t(k)] = sg::getFacetStar(tri, top, saddles[i], k);
-  });
-  starts.erase(std::remove(starts.begin(), starts.end(), SimplexId(-1)), starts.end());
-  tbb::parallel_for(std::size_t(0), next.size(),
-                    [&](std::size_t c) { next[c] = discrete_gradient::kUnwalked; });
-  discrete_gradient::walkToRoots(
-      next, starts, [&](SimplexId c) { return sg::ascendingSuccessor(tri, g, c); },
-      monitor);
-}
-
 // The saddle-extremum arcs: per 1-saddle its vertices' minima, per (d-1)-saddle its
 // cofaces' maxima (cellAscendingManifold through the boundary), equal ends merged.
 template <typename Triangulation>
@@ -617,6 +607,18 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   const SimplexId* rank = output.rank.data();
   const SimplexId nVertices = g.simplexCounts[0], nCells = g.simplexCounts[top];
 
+  if (parameters.diagramOnly) {
+    saddleEnds(tri, g, monitor, output.saddle1Ends, output.saddleMaximumEnds);
+    output.saddleEndsComputed = true;
+    output.report.timings.emplace_back("saddle ends (cpu)", timer.seconds());
+    monitor.report(0.85);
+    monitor.checkAbort();
+    if (parameters.computeSaddleConnections && top == 3)
+      detail::saddleConnections(tri, g, parameters, output);
+    monitor.report(1.0);
+    return;
+  }
+
   // Minima: the descending forest over the vertices.
   std::vector<SimplexId> minimumOf;
   sg::computeDescendingManifold(tri, g, minimumOf);
@@ -629,13 +631,9 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   // Maxima: the ascending forest over the top cells (an exit through facet f is -1 - f),
   // then the boundary forest for the exits.
   std::vector<SimplexId> next(std::size_t(nCells), 0);
-  if (parameters.diagramOnly) {
-    detail::saddleCofaceRoots(tri, g, next, monitor);
-  } else {
-    tbb::parallel_for(SimplexId(0), nCells,
-                      [&](SimplexId c) { next[c] = sg::ascendingSuccessor(tri, g, c); });
-    discrete_gradient::jumpToRoots(next, monitor);
-  }
+  tbb::parallel_for(SimplexId(0), nCells,
+                    [&](SimplexId c) { next[c] = sg::ascendingSuccessor(tri, g, c); });
+  discrete_gradient::jumpToRoots(next, monitor);
   detail::boundaryForest(tri, top, rank, output);
   std::vector<SimplexId> boundaryRoot = output.boundaryNext;
   discrete_gradient::jumpToRoots(boundaryRoot, monitor);
@@ -680,17 +678,14 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   output.cellAscendingManifold.resize(std::size_t(nCells));
   tbb::parallel_for(SimplexId(0), nCells, [&](SimplexId c) {
     output.cellAscendingManifold[c] =
-        ManifoldLabel(next[c] == discrete_gradient::kUnwalked ? SimplexId(-1)
-                      : next[c] >= 0                          ? maximumOf[next[c]]
-                                                              : rootLabel[-1 - next[c]]);
+        ManifoldLabel(next[c] >= 0 ? maximumOf[next[c]] : rootLabel[-1 - next[c]]);
   });
   output.report.timings.emplace_back("manifolds (cpu)", timer.seconds());
   monitor.report(0.75);
   monitor.checkAbort();
 
   // Saddle-extremum arcs (from the labels through the boundary, whatever the rule).
-  if (!parameters.diagramOnly)
-    detail::extremumArcs(tri, g, minimumOf, output);
+  detail::extremumArcs(tri, g, minimumOf, output);
 
   // The vertices' labels: TTK's rule unlabels the cells that leave first.
   timer.reset();
@@ -699,9 +694,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
       if (next[c] < 0)
         output.cellAscendingManifold[c] = -1;
     });
-    if (!parameters.diagramOnly)
-      detail::ttkVertexLabels(tri, nVertices, output);
-  } else if (!parameters.diagramOnly) {
+    detail::ttkVertexLabels(tri, nVertices, output);
+  } else {
     detail::vertexDescendingLabels(tri, top, nVertices, rank, output);
   }
   output.report.timings.emplace_back("vertex labels (cpu)", timer.seconds());
@@ -712,8 +706,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   if (parameters.computeSaddleConnections && top == 3)
     detail::saddleConnections(tri, g, parameters, output);
 
-  if (!parameters.diagramOnly)
-    detail::countUnlabelled(output);
+  detail::countUnlabelled(output);
   monitor.report(1.0);
 }
 

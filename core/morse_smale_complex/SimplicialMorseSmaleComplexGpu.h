@@ -6,6 +6,7 @@
 #include "core/discrete_gradient/DiscreteGradientGpu.h"
 #include "core/morse_smale_complex/SaddleConnections.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -83,5 +84,29 @@ void computeSimplicialGridLabels(const discrete_gradient::simplicial::GridSimpli
                                  std::vector<SimplexId>& order,
                                  SimplicialGridLabels& labels, RunReport& report,
                                  SimplicialGridConnections* connections = nullptr);
+
+// What the persistence pairs read of a grid's complex (simplicial::Parameters::
+// diagramOnly), computed on the device: the saddles' path ends (SimplicialSaddleEnds.h's
+// definitions) and, per dimension, the critical cells in filtration order (indices into
+// the ascending criticalCells, sorted by their vertices' ranks in decreasing order,
+// lexicographically: persistence_diagram's order).
+struct SimplicialGridSaddleEnds {
+  std::vector<SimplexId> saddle1Ends, saddleMaximumEnds;
+  std::array<std::vector<SimplexId>, 4> filtrationOrder;
+};
+
+// The gradient as computeSimplicialGridForests (criticalCells and criticalVertices; of
+// the bytes only the edges' and triangles' in 3D, what the saddle boundary expansion
+// reads, none in 2D) and the vertex order, then the forests, the saddles' path ends and
+// the filtration order; with connections (3D), the saddle connections too. No boundary
+// forest: an ascending path that leaves is "outside" whichever boundary maximum it would
+// reach. Progress 0..1. Throws GpuError on a CUDA failure, Error on a corrupt gradient,
+// Aborted on abort.
+void computeSimplicialGridSaddleEnds(
+    const discrete_gradient::simplicial::GridSimplices& grid,
+    const ScalarArrayView& values, const Monitor& monitor,
+    SimplicialGradientArrays& gradient, std::vector<SimplexId>& order,
+    SimplicialGridSaddleEnds& ends, RunReport& report,
+    SimplicialGridConnections* connections = nullptr);
 
 } // namespace topogpu::gpu

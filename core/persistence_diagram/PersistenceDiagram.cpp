@@ -1,5 +1,8 @@
 #include "PersistenceDiagram.h"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
@@ -48,12 +51,17 @@ void buildDiagram(int dimension, const std::array<std::vector<CriticalCell>, 4>&
   for (int k = 0; k <= dimension; ++k)
     diagram.criticalCells[std::size_t(k)] = SimplexId(cells[std::size_t(k)].size());
   // The essential pairs die at the global maximum (the last vertex of the order).
-  SimplexId globalMax = -1;
-  for (SimplexId v = 0; v < values.size && globalMax < 0; ++v)
-    if (rank[v] == values.size - 1)
-      globalMax = v;
-  auto add = [&](int type, int birthDim, const CriticalCell& b, int deathDim,
-                 const CriticalCell* d) {
+  const SimplexId globalMax = tbb::parallel_reduce(
+      tbb::blocked_range<SimplexId>(0, values.size), SimplexId(-1),
+      [&](const tbb::blocked_range<SimplexId>& r, SimplexId found) {
+        for (SimplexId v = r.begin(); v < r.end() && found < 0; ++v)
+          if (rank[v] == values.size - 1)
+            found = v;
+        return found;
+      },
+      [](SimplexId a, SimplexId b) { return a >= 0 ? a : b; });
+  auto record = [&](int type, int birthDim, const CriticalCell& b, int deathDim,
+                    const CriticalCell* d) {
     DiagramPair p;
     p.type = type;
     p.isFinite = d != nullptr;
@@ -67,28 +75,34 @@ void buildDiagram(int dimension, const std::array<std::vector<CriticalCell>, 4>&
     p.deathType = deathCriticalType(type, dimension, p.isFinite);
     p.birth = valueAt(values, p.birthVertex);
     p.death = valueAt(values, p.deathVertex);
-    ++(p.isFinite ? diagram.finitePairs : diagram.essentialPairs)[std::size_t(type)];
-    diagram.pairs.push_back(p);
+    return p;
   };
   for (const SandwichPair& s : pairs.pairs) {
-    const auto& births = cells[std::size_t(s.type)];
-    const auto& deaths = cells[std::size_t(s.type) + 1];
-    if (s.birth < 0 || s.birth >= SimplexId(births.size()) || s.death < 0 ||
-        s.death >= SimplexId(deaths.size()))
+    if (s.birth < 0 || s.birth >= SimplexId(cells[std::size_t(s.type)].size()) ||
+        s.death < 0 || s.death >= SimplexId(cells[std::size_t(s.type) + 1].size()))
       throw Error("persistence diagram: a pair (type " + std::to_string(s.type) +
                   ") names a cell outside the critical cells");
-    add(s.type, s.type, births[std::size_t(s.birth)], s.type + 1,
-        &deaths[std::size_t(s.death)]);
+    ++diagram.finitePairs[std::size_t(s.type)];
   }
-  // Essential classes (TTK: unpaired minima, 1-saddles, 2-saddles in 3D and maxima in
+  // The finite pairs' records in parallel (the sort below fixes the order), then the
+  // essential classes (TTK: unpaired minima, 1-saddles, 2-saddles in 3D and maxima in
   // 2D; a tet mesh's unpaired maxima are not written).
+  diagram.pairs.resize(pairs.pairs.size());
+  tbb::parallel_for(std::size_t(0), pairs.pairs.size(), [&](std::size_t i) {
+    const SandwichPair& s = pairs.pairs[i];
+    diagram.pairs[i] =
+        record(s.type, s.type, cells[std::size_t(s.type)][std::size_t(s.birth)],
+               s.type + 1, &cells[std::size_t(s.type) + 1][std::size_t(s.death)]);
+  });
   for (int k = 0; k <= dimension; ++k) {
     if (k == dimension && dimension == 3)
       break;
     const auto& paired = pairs.paired[std::size_t(k)];
     for (std::size_t i = 0; i < cells[std::size_t(k)].size(); ++i)
-      if (i >= paired.size() || !paired[i])
-        add(k, k, cells[std::size_t(k)][i], -1, nullptr);
+      if (i >= paired.size() || !paired[i]) {
+        diagram.pairs.push_back(record(k, k, cells[std::size_t(k)][i], -1, nullptr));
+        ++diagram.essentialPairs[std::size_t(k)];
+      }
   }
   tbb::parallel_sort(diagram.pairs.begin(), diagram.pairs.end(),
                      [&](const DiagramPair& a, const DiagramPair& b) {

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace topogpu::persistence_diagram {
@@ -70,6 +71,30 @@ inline SimplexId indexIn(const std::vector<SimplexId>& sorted, SimplexId id) {
   return SimplexId(it - sorted.begin());
 }
 
+// Dimension k's critical cells in the filtration order the complex gives
+// (Output::filtrationOrder, a permutation of their indices) and each one's position.
+inline void placeInFiltrationOrder(const smsc::Output& complex, int k,
+                                   std::vector<CriticalCell>& cells,
+                                   std::vector<SimplexId>& position) {
+  const auto& order = complex.filtrationOrder[std::size_t(k)];
+  const auto& ids = complex.gradient.criticalCells[std::size_t(k)];
+  const auto& vertices = complex.gradient.criticalVertices[std::size_t(k)];
+  const auto n = SimplexId(ids.size());
+  cells.resize(ids.size());
+  position.assign(ids.size(), -1);
+  tbb::parallel_for(std::size_t(0), ids.size(), [&](std::size_t p) {
+    const SimplexId i = order[p];
+    if (i >= 0 && i < n) {
+      cells[p] = {ids[std::size_t(i)], vertices[std::size_t(i)]};
+      position[std::size_t(i)] = SimplexId(p);
+    }
+  });
+  if (std::find(position.begin(), position.end(), SimplexId(-1)) != position.end())
+    throw Error("internal error: the complex's filtration order of the critical cells "
+                "of dimension " +
+                std::to_string(k) + " is not a permutation");
+}
+
 // Each dimension's critical cells in filtration order (cells), and the position of the
 // i-th critical cell of the complex's ascending list (position).
 template <typename Triangulation>
@@ -80,6 +105,11 @@ void sortCriticalCells(const Triangulation& tri, const smsc::Output& complex,
   const SimplexId* rank = complex.rank.data();
   for (int k = 0; k <= complex.gradient.dimension; ++k) {
     const std::vector<SimplexId>& ids = complex.gradient.criticalCells[std::size_t(k)];
+    if (complex.filtrationOrder[std::size_t(k)].size() == ids.size() &&
+        complex.gradient.criticalVertices[std::size_t(k)].size() == ids.size()) {
+      placeInFiltrationOrder(complex, k, cells[std::size_t(k)], position[std::size_t(k)]);
+      continue; // sorted on the device
+    }
     std::vector<std::pair<std::array<SimplexId, 4>, SimplexId>> keyed(ids.size());
     tbb::parallel_for(std::size_t(0), ids.size(), [&](std::size_t i) {
       keyed[i] = {smsc::detail::keyOf(tri, k, ids[i], rank), SimplexId(i)};
@@ -143,6 +173,54 @@ void saddleMaximumEnds(const Triangulation& tri, const smsc::Output& complex,
   });
 }
 
+// Saddle path ends (2 per saddle by ascending id, indices in the ascending extrema, -1
+// outside: SimplicialSaddleEnds.h) as the pairs read them: per saddle by filtration
+// position, the extrema's positions (an index out of range stays out of range, for
+// pairCriticalCells to refuse).
+inline void placeEnds(const std::vector<SimplexId>& ends,
+                      const std::vector<SimplexId>& saddlePosition,
+                      const std::vector<SimplexId>& extremumPosition,
+                      std::vector<SimplexId>& out) {
+  if (ends.size() != 2 * saddlePosition.size())
+    throw Error("persistence pairs: the complex has " + std::to_string(ends.size()) +
+                " saddle path ends for " + std::to_string(saddlePosition.size()) +
+                " saddles");
+  const auto extrema = SimplexId(extremumPosition.size());
+  out.assign(ends.size(), kOutside);
+  tbb::parallel_for(std::size_t(0), saddlePosition.size(), [&](std::size_t i) {
+    const auto p = std::size_t(saddlePosition[i]);
+    for (std::size_t k = 0; k < 2; ++k) {
+      const SimplexId e = ends[2 * i + k];
+      out[2 * p + k] = e == -1                 ? kOutside
+                       : e >= 0 && e < extrema ? extremumPosition[std::size_t(e)]
+                                               : extrema;
+    }
+  });
+}
+
+// The same from a whole complex's labels: per 1-saddle the DescendingManifold of its
+// vertices (the arcs' ends), per (d-1)-saddle saddleMaximumEnds above.
+template <typename Triangulation>
+void endsFromLabels(const Triangulation& tri, const smsc::Output& complex,
+                    const std::array<std::vector<CriticalCell>, 4>& cells,
+                    const std::array<std::vector<SimplexId>, 4>& position,
+                    SandwichInput& input) {
+  const int d = input.dimension;
+  input.saddle1Minima.assign(2 * cells[1].size(), -1);
+  if (complex.descendingManifold.size() != complex.rank.size())
+    throw Error("persistence pairs: the complex has no DescendingManifold");
+  tbb::parallel_for(std::size_t(0), cells[1].size(), [&](std::size_t p) {
+    for (int k = 0; k < 2; ++k) {
+      const auto m =
+          complex.descendingManifold[std::size_t(tri.getEdgeVertex(cells[1][p].id, k))];
+      input.saddle1Minima[2 * p + std::size_t(k)] =
+          m < 0 ? SimplexId(-1) : position[0][std::size_t(m)];
+    }
+  });
+  saddleMaximumEnds(tri, complex, position[std::size_t(d)], position[std::size_t(d - 1)],
+                    input.saddleMaxima);
+}
+
 // The dual union-find pairs a (d-1)-saddle with the maxima on its two sides: a facet of
 // three or more cells (a non-manifold mesh) has no such two sides.
 template <typename Triangulation>
@@ -189,20 +267,13 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   input.dimension = d;
   for (int k = 0; k <= d; ++k)
     input.counts[std::size_t(k)] = SimplexId(cells[std::size_t(k)].size());
-  // Type 0: the 1-saddles' two minima, those of the edge's vertices (the arcs' ends).
-  input.saddle1Minima.assign(2 * cells[1].size(), -1);
-  if (complex.descendingManifold.size() != complex.rank.size())
-    throw Error("persistence pairs: the complex has no DescendingManifold");
-  tbb::parallel_for(std::size_t(0), cells[1].size(), [&](std::size_t p) {
-    for (int k = 0; k < 2; ++k) {
-      const auto m =
-          complex.descendingManifold[std::size_t(tri.getEdgeVertex(cells[1][p].id, k))];
-      input.saddle1Minima[2 * p + std::size_t(k)] =
-          m < 0 ? SimplexId(-1) : position[0][std::size_t(m)];
-    }
-  });
-  detail::saddleMaximumEnds(tri, complex, position[std::size_t(d)],
-                            position[std::size_t(d - 1)], input.saddleMaxima);
+  if (complex.saddleEndsComputed) { // diagramOnly
+    detail::placeEnds(complex.saddle1Ends, position[1], position[0], input.saddle1Minima);
+    detail::placeEnds(complex.saddleMaximumEnds, position[std::size_t(d - 1)],
+                      position[std::size_t(d)], input.saddleMaxima);
+  } else {
+    detail::endsFromLabels(tri, complex, cells, position, input);
+  }
   if (d == 3 && complex.connectionsComputed) {
     input.hasBoundary = true;
     input.boundary.reserve(complex.connections.size());
@@ -251,6 +322,11 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   RunReport report = complex.report;
   diagramOfComplex(tri, complex, values, monitor.stage(0.9, 1), diagram,
                    parameters.expansion);
+  if (complexOut == nullptr) { // freeing the complex's arrays is part of the wait
+    const Timer timer;
+    own = smsc::Output();
+    diagram.report.timings.emplace_back("release (cpu)", timer.seconds());
+  }
   for (auto& t : diagram.report.timings)
     report.timings.push_back(t);
   diagram.report = report;

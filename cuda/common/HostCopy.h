@@ -19,4 +19,21 @@ void copyInParallel(void* to, const void* from, std::size_t bytes);
 void downloadStaged(const void* device, std::size_t bytes, void* host,
                     cudaStream_t stream);
 
+// downloadStaged for several arrays through the same two page-locked buffers, allocated
+// at the first download and freed with this object: pinning them costs milliseconds
+// each time.
+class StagedDownloads {
+public:
+  StagedDownloads() = default;
+  StagedDownloads(const StagedDownloads&) = delete;
+  StagedDownloads& operator=(const StagedDownloads&) = delete;
+  ~StagedDownloads();
+  void download(const void* device, std::size_t bytes, void* host, cudaStream_t stream);
+
+private:
+  void* buffer_[2] = {nullptr, nullptr};
+  cudaEvent_t landed_[2] = {nullptr, nullptr};
+  std::size_t chunk_ = 0; // the buffers' size
+};
+
 } // namespace topogpu::gpu

@@ -12,9 +12,14 @@
 
 #include <thrust/binary_search.h>
 #include <thrust/device_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/sort.h>
 #include <thrust/transform.h>
 
 #include <algorithm>
+#include <array>
+#include <future>
+#include <memory>
 
 namespace topogpu::gpu {
 
@@ -54,6 +59,15 @@ void download(const thrust::device_vector<T>& from, std::vector<T>& to) {
                  to.data(), nullptr);
 }
 
+// The same through staging buffers kept for several downloads.
+template <typename T>
+void download(StagedDownloads& staging, const thrust::device_vector<T>& from,
+              std::vector<T>& to) {
+  to.resize(from.size());
+  staging.download(thrust::raw_pointer_cast(from.data()), from.size() * sizeof(T),
+                   to.data(), nullptr);
+}
+
 // Both forests on the device: minimumOf (per vertex, the index of its minimum among
 // the ascending minima) and topRoot (per top cell, its root or -1 - exit facet).
 void forestsOnDevice(const sg::GridSimplices& grid, DeviceSimplicialGradient& gradient,
@@ -79,6 +93,22 @@ void forestsOnDevice(const sg::GridSimplices& grid, DeviceSimplicialGradient& gr
   stageDone("forests");
 }
 
+// The gradient on the device (gradientOnDevice, progress 0..split), then
+// body(rank, gradient), CUDA failures translated to GpuError.
+using DeviceRank = thrust::device_vector<SimplexId>;
+
+template <typename Body>
+void withDeviceGradient(const sg::GridSimplices& grid, const ScalarArrayView& values,
+                        const Monitor& monitor, double split,
+                        SimplicialGradientArrays& out, RunReport& report, Body&& body) {
+  translateCudaFailures("simplicial morse-smale complex", [&] {
+    DeviceRank rank;
+    DeviceSimplicialGradient gradient;
+    gradientOnDevice(grid, values, monitor.stage(0, split), rank, gradient, out, report);
+    body(rank, gradient);
+  });
+}
+
 } // namespace
 
 void computeSimplicialGridForests(const sg::GridSimplices& grid,
@@ -86,29 +116,27 @@ void computeSimplicialGridForests(const sg::GridSimplices& grid,
                                   SimplicialGradientArrays& out,
                                   std::vector<SimplexId>& order,
                                   SimplicialGridForests& forests, RunReport& report) {
-  translateCudaFailures("simplicial morse-smale complex", [&] {
-    thrust::device_vector<SimplexId> rank;
-    DeviceSimplicialGradient gradient;
-    gradientOnDevice(grid, values, monitor.stage(0, 0.5), rank, gradient, out, report);
+  withDeviceGradient(grid, values, monitor, 0.5, out, report,
+                     [&](DeviceRank& rank, DeviceSimplicialGradient& gradient) {
+                       Timer timer;
+                       thrust::device_vector<SimplexId> minimumOf, topRoot;
+                       forestsOnDevice(grid, gradient, out.criticalCells[0],
+                                       monitor.stage(0.5, 0.8), minimumOf, topRoot);
+                       download(minimumOf, forests.minimumOf);
+                       download(topRoot, forests.topRoot);
+                       report.peakDeviceBytes =
+                           std::max(report.peakDeviceBytes, deviceMemoryInUse());
+                       report.timings.emplace_back("forests (gpu)", timer.seconds());
+                       monitor.report(0.8);
+                       monitor.checkAbort();
 
-    Timer timer;
-    thrust::device_vector<SimplexId> minimumOf, topRoot;
-    forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.5, 0.8),
-                    minimumOf, topRoot);
-    download(minimumOf, forests.minimumOf);
-    download(topRoot, forests.topRoot);
-    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-    report.timings.emplace_back("forests (gpu)", timer.seconds());
-    monitor.report(0.8);
-    monitor.checkAbort();
-
-    timer.reset();
-    downloadGradient(gradient, out);
-    download(rank, order);
-    stageDone("download");
-    report.timings.emplace_back("download (gpu)", timer.seconds());
-    monitor.report(1.0);
-  });
+                       timer.reset();
+                       downloadGradient(gradient, out);
+                       download(rank, order);
+                       stageDone("download");
+                       report.timings.emplace_back("download (gpu)", timer.seconds());
+                       monitor.report(1.0);
+                     });
 }
 
 namespace {
@@ -237,10 +265,29 @@ __global__ void saddle1Kernel(sg::GridSimplices g, const SimplexId* saddles,
   ends[2 * i + 1] = minimumOf[vertices[1]];
 }
 
-// Each top cell writes its label into the slots of its critical facets: the first
-// writer takes slot 0 (ends start at -1), the second slot 1.
+// The labels of the arcs: the top cells' own.
+struct CellLabels {
+  const std::int32_t* label;
+  __device__ SimplexId operator()(SimplexId c) const { return SimplexId(label[c]); }
+};
+
+// The ends of the pairs: the index of the maximum a top cell's ascending path reaches
+// (its root), -1 for an exit.
+struct CellMaxima {
+  const SimplexId* topRoot;
+  const SimplexId* maxima;
+  SimplexId count;
+  __device__ SimplexId operator()(SimplexId c) const {
+    return topRoot[c] >= 0 ? indexOf(maxima, count, topRoot[c]) : SimplexId(-1);
+  }
+};
+
+// Each top cell writes its label (labelOf) into the slots of its critical facets: the
+// first writer takes slot 0 (ends start at -1), the second slot 1. A label -1 written
+// first leaves slot 0 to the second writer, slot 1 keeping -1: the pair is the same.
+template <typename LabelOf>
 __global__ void facetSaddleKernel(sg::GridSimplices g, const std::uint8_t* facetBytes,
-                                  const std::int32_t* cellLabel, const SimplexId* saddles,
+                                  LabelOf labelOf, const SimplexId* saddles,
                                   SimplexId count, SimplexId* ends) {
   const int top = g.dims.dimension;
   const SimplexId c = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -262,7 +309,7 @@ __global__ void facetSaddleKernel(sg::GridSimplices g, const std::uint8_t* facet
       continue;
     auto* slot =
         reinterpret_cast<unsigned long long*>(ends + 2 * indexOf(saddles, count, f));
-    const auto label = static_cast<unsigned long long>(SimplexId(cellLabel[c]));
+    const auto label = static_cast<unsigned long long>(labelOf(c));
     if (atomicCAS(slot, ~0ull, label) != ~0ull)
       slot[1] = label;
   }
@@ -337,9 +384,9 @@ void arcEnds(const sg::GridSimplices& grid, DeviceSimplicialGradient& gradient,
   ends.assign(2 * saddles.size(), -1);
   const SimplexId cells = SimplexId(cellLabel.size());
   if (!saddles.empty()) {
-    facetSaddleKernel<<<blocksFor(cells), kBlock>>>(grid, raw(gradient.bytes[top - 1]),
-                                                    raw(cellLabel), raw(deviceSaddles),
-                                                    SimplexId(saddles.size()), raw(ends));
+    facetSaddleKernel<<<blocksFor(cells), kBlock>>>(
+        grid, raw(gradient.bytes[top - 1]), CellLabels{raw(cellLabel)},
+        raw(deviceSaddles), SimplexId(saddles.size()), raw(ends));
     cudaCheck(cudaGetLastError(), "saddle-maximum arcs");
   }
   download(ends, labels.facetSaddleEnds);
@@ -354,61 +401,231 @@ void computeSimplicialGridLabels(const sg::GridSimplices& grid,
                                  std::vector<SimplexId>& order,
                                  SimplicialGridLabels& labels, RunReport& report,
                                  SimplicialGridConnections* connections) {
-  translateCudaFailures("simplicial morse-smale complex", [&] {
-    thrust::device_vector<SimplexId> rank;
-    DeviceSimplicialGradient gradient;
-    gradientOnDevice(grid, values, monitor.stage(0, 0.4), rank, gradient, out, report);
+  withDeviceGradient(
+      grid, values, monitor, 0.4, out, report,
+      [&](DeviceRank& rank, DeviceSimplicialGradient& gradient) {
+        Timer timer;
+        download(rank, order);
+        thrust::device_vector<SimplexId> minimumOf, topRoot;
+        forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.4, 0.6),
+                        minimumOf, topRoot);
+        report.timings.emplace_back("forests (gpu)", timer.seconds());
 
-    Timer timer;
-    download(rank, order);
-    thrust::device_vector<SimplexId> minimumOf, topRoot;
-    forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.4, 0.6),
-                    minimumOf, topRoot);
-    report.timings.emplace_back("forests (gpu)", timer.seconds());
+        timer.reset();
+        double hostSeconds = 0;
+        const int top = grid.dims.dimension;
+        thrust::device_vector<std::int32_t> cellLabel =
+            cellLabels(topRoot, order, out.criticalCells[top], hooks, hostSeconds);
+        // The arcs read the labels through the boundary, whatever the rule.
+        arcEnds(grid, gradient, out, minimumOf, cellLabel, labels);
+        const SimplexId cells = SimplexId(cellLabel.size()),
+                        vertices = SimplexId(rank.size());
+        if (ttkRule) {
+          unlabelExitsKernel<<<blocksFor(cells), kBlock>>>(raw(topRoot), cells,
+                                                           raw(cellLabel));
+          cudaCheck(cudaGetLastError(), "cell labels (TTK's rule)");
+        }
+        topRoot = thrust::device_vector<SimplexId>();
+        thrust::device_vector<std::int32_t> vertexLabel(rank.size());
+        if (ttkRule)
+          ttkVertexLabelKernel<<<blocksFor(vertices), kBlock>>>(grid, raw(cellLabel),
+                                                                raw(vertexLabel));
+        else
+          vertexLabelKernel<<<blocksFor(vertices), kBlock>>>(
+              grid, raw(rank), raw(cellLabel), raw(vertexLabel));
+        cudaCheck(cudaGetLastError(), "vertex labels");
+        stageDone("labels");
+        report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+        report.timings.emplace_back("labels and arcs (gpu)",
+                                    timer.seconds() - hostSeconds);
+        monitor.report(0.8);
+        monitor.checkAbort();
 
-    timer.reset();
-    double hostSeconds = 0;
-    const int top = grid.dims.dimension;
-    thrust::device_vector<std::int32_t> cellLabel =
-        cellLabels(topRoot, order, out.criticalCells[top], hooks, hostSeconds);
-    // The arcs read the labels through the boundary, whatever the rule.
-    arcEnds(grid, gradient, out, minimumOf, cellLabel, labels);
-    const SimplexId cells = SimplexId(cellLabel.size()),
-                    vertices = SimplexId(rank.size());
-    if (ttkRule) {
-      unlabelExitsKernel<<<blocksFor(cells), kBlock>>>(raw(topRoot), cells,
-                                                       raw(cellLabel));
-      cudaCheck(cudaGetLastError(), "cell labels (TTK's rule)");
+        if (connections != nullptr) // before downloadGradient frees the bytes
+          simplicialSaddleConnectionsOnDevice(
+              grid, raw(gradient.bytes[1]), raw(gradient.bytes[2]), out.criticalCells[1],
+              out.criticalCells[2], monitor.stage(0.8, 0.9), *connections, report);
+
+        timer.reset();
+        download(minimumOf, labels.minimumOf);
+        download(cellLabel, labels.cellLabel);
+        download(vertexLabel, labels.vertexLabel);
+        downloadGradient(gradient, out);
+        stageDone("download");
+        report.timings.emplace_back("download (gpu)", timer.seconds());
+        monitor.report(1.0);
+      });
+}
+
+namespace {
+
+// Per 1-saddle its vertices' minima, per (d-1)-saddle its cofaces' maxima or -1.
+void saddleEndsOnDevice(const sg::GridSimplices& grid, DeviceSimplicialGradient& gradient,
+                        const SimplicialGradientArrays& out,
+                        const thrust::device_vector<SimplexId>& minimumOf,
+                        const thrust::device_vector<SimplexId>& topRoot,
+                        thrust::device_vector<SimplexId>& saddle1Ends,
+                        thrust::device_vector<SimplexId>& saddleMaximumEnds) {
+  const int top = grid.dims.dimension;
+  const auto& saddles1 = out.criticalCells[1];
+  const SimplexId n1 = SimplexId(saddles1.size());
+  saddle1Ends.assign(2 * saddles1.size(), -1);
+  if (n1 > 0) {
+    const thrust::device_vector<SimplexId> deviceSaddles1 = upload(saddles1);
+    saddle1Kernel<<<blocksFor(n1), kBlock>>>(grid, raw(deviceSaddles1), n1,
+                                             raw(minimumOf), raw(saddle1Ends));
+    cudaCheck(cudaGetLastError(), "1-saddle ends");
+  }
+  const auto& saddles = out.criticalCells[top - 1];
+  saddleMaximumEnds.assign(2 * saddles.size(), -1);
+  if (saddles.empty())
+    return;
+  const thrust::device_vector<SimplexId> deviceSaddles = upload(saddles),
+                                         deviceMaxima = upload(out.criticalCells[top]);
+  const SimplexId cells = SimplexId(topRoot.size());
+  facetSaddleKernel<<<blocksFor(cells), kBlock>>>(
+      grid, raw(gradient.bytes[top - 1]),
+      CellMaxima{raw(topRoot), raw(deviceMaxima), SimplexId(deviceMaxima.size())},
+      raw(deviceSaddles), SimplexId(saddles.size()), raw(saddleMaximumEnds));
+  cudaCheck(cudaGetLastError(), "saddle-maximum ends");
+}
+
+// A critical cell's filtration key (its vertices' ranks, decreasing, -1 past its
+// dimension: simplicial::detail::keyOf) and its index in the ascending critical cells.
+struct FiltrationKey {
+  SimplexId rank[4];
+  SimplexId index;
+};
+
+struct FiltrationLess {
+  __device__ bool operator()(const FiltrationKey& a, const FiltrationKey& b) const {
+    for (int j = 0; j < 4; ++j)
+      if (a.rank[j] != b.rank[j])
+        return a.rank[j] < b.rank[j];
+    return a.index < b.index;
+  }
+};
+
+// Critical cell i's key (ids: the ascending critical cells of one dimension).
+struct FiltrationKeyOf {
+  sg::GridSimplices grid;
+  int dimension;
+  const SimplexId* ids;
+  const SimplexId* rank;
+  __device__ FiltrationKey operator()(SimplexId i) const {
+    SimplexId vertices[4];
+    sg::gridSimplexVertices(grid, dimension, ids[i], vertices);
+    FiltrationKey key{{-1, -1, -1, -1}, i};
+    for (int j = 0; j <= dimension; ++j) {
+      key.rank[j] = rank[vertices[j]];
+      for (int l = j; l > 0 && key.rank[l - 1] < key.rank[l]; --l) {
+        const SimplexId x = key.rank[l];
+        key.rank[l] = key.rank[l - 1];
+        key.rank[l - 1] = x;
+      }
     }
-    topRoot = thrust::device_vector<SimplexId>();
-    thrust::device_vector<std::int32_t> vertexLabel(rank.size());
-    if (ttkRule)
-      ttkVertexLabelKernel<<<blocksFor(vertices), kBlock>>>(grid, raw(cellLabel),
-                                                            raw(vertexLabel));
-    else
-      vertexLabelKernel<<<blocksFor(vertices), kBlock>>>(grid, raw(rank), raw(cellLabel),
-                                                         raw(vertexLabel));
-    cudaCheck(cudaGetLastError(), "vertex labels");
-    stageDone("labels");
-    report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
-    report.timings.emplace_back("labels and arcs (gpu)", timer.seconds() - hostSeconds);
-    monitor.report(0.8);
-    monitor.checkAbort();
+    return key;
+  }
+};
 
-    if (connections != nullptr) // before downloadGradient frees the bytes
-      simplicialSaddleConnectionsOnDevice(
-          grid, raw(gradient.bytes[1]), raw(gradient.bytes[2]), out.criticalCells[1],
-          out.criticalCells[2], monitor.stage(0.8, 0.9), *connections, report);
+struct KeyIndex {
+  __device__ SimplexId operator()(const FiltrationKey& key) const { return key.index; }
+};
 
-    timer.reset();
-    download(minimumOf, labels.minimumOf);
-    download(cellLabel, labels.cellLabel);
-    download(vertexLabel, labels.vertexLabel);
-    downloadGradient(gradient, out);
-    stageDone("download");
-    report.timings.emplace_back("download (gpu)", timer.seconds());
-    monitor.report(1.0);
-  });
+// Per dimension, the critical cells' indices in filtration order.
+void filtrationOrderOnDevice(const sg::GridSimplices& grid,
+                             const SimplicialGradientArrays& out,
+                             const thrust::device_vector<SimplexId>& rank,
+                             std::array<thrust::device_vector<SimplexId>, 4>& order) {
+  for (int d = 0; d <= grid.dims.dimension; ++d) {
+    const auto& cells = out.criticalCells[std::size_t(d)];
+    const SimplexId count = SimplexId(cells.size());
+    order[std::size_t(d)].resize(cells.size());
+    if (count == 0)
+      continue;
+    const thrust::device_vector<SimplexId> ids = upload(cells);
+    thrust::device_vector<FiltrationKey> keys(cells.size());
+    thrust::transform(thrust::counting_iterator<SimplexId>(0),
+                      thrust::counting_iterator<SimplexId>(count), keys.begin(),
+                      FiltrationKeyOf{grid, d, raw(ids), raw(rank)});
+    thrust::sort(keys.begin(), keys.end(), FiltrationLess{});
+    thrust::transform(keys.begin(), keys.end(), order[std::size_t(d)].begin(),
+                      KeyIndex{});
+  }
+}
+
+} // namespace
+
+void computeSimplicialGridSaddleEnds(const sg::GridSimplices& grid,
+                                     const ScalarArrayView& values,
+                                     const Monitor& monitor,
+                                     SimplicialGradientArrays& out,
+                                     std::vector<SimplexId>& order,
+                                     SimplicialGridSaddleEnds& ends, RunReport& report,
+                                     SimplicialGridConnections* connections) {
+  withDeviceGradient(
+      grid, values, monitor, 0.5, out, report,
+      [&](DeviceRank& rank, DeviceSimplicialGradient& gradient) {
+        Timer timer;
+        // The host's large arrays are sized (zeroed, their pages faulted in: a core's
+        // work for a while) by another thread while the device runs the forests. The
+        // pairs read the gradient only in the saddle boundary expansion (3D): whether an
+        // edge is paired up with a triangle, and which.
+        const int top = grid.dims.dimension;
+        auto kept = [&](int d) { return top == 3 && (d == 1 || d == 2); };
+        auto sized = std::async(std::launch::async, [&] {
+          order.resize(rank.size());
+          for (int d = 0; d < 4; ++d)
+            out.gradient[std::size_t(d)].resize(
+                kept(d) ? gradient.bytes[std::size_t(d)].size() : 0);
+        });
+        thrust::device_vector<SimplexId> minimumOf, topRoot;
+        forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.5, 0.7),
+                        minimumOf, topRoot);
+        thrust::device_vector<SimplexId> ends1, endsTop;
+        saddleEndsOnDevice(grid, gradient, out, minimumOf, topRoot, ends1, endsTop);
+        std::array<thrust::device_vector<SimplexId>, 4> filtration;
+        filtrationOrderOnDevice(grid, out, rank, filtration);
+        stageDone("saddle ends");
+        report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
+        report.timings.emplace_back("forests, saddle ends, filtration (gpu)",
+                                    timer.seconds());
+        monitor.report(0.8);
+        monitor.checkAbort();
+        minimumOf = thrust::device_vector<SimplexId>();
+        topRoot = thrust::device_vector<SimplexId>();
+
+        if (connections != nullptr && top == 3)
+          simplicialSaddleConnectionsOnDevice(
+              grid, raw(gradient.bytes[1]), raw(gradient.bytes[2]), out.criticalCells[1],
+              out.criticalCells[2], monitor.stage(0.8, 0.9), *connections, report);
+
+        timer.reset();
+        sized.get();
+        auto staging = std::make_unique<StagedDownloads>();
+        download(*staging, rank, order);
+        download(*staging, ends1, ends.saddle1Ends);
+        download(*staging, endsTop, ends.saddleMaximumEnds);
+        for (std::size_t d = 0; d < filtration.size(); ++d)
+          download(*staging, filtration[d], ends.filtrationOrder[d]);
+        for (int d = 0; d < 4; ++d)
+          if (kept(d))
+            download(*staging, gradient.bytes[std::size_t(d)],
+                     out.gradient[std::size_t(d)]);
+        stageDone("download");
+        report.timings.emplace_back("download (gpu)", timer.seconds());
+        // Freeing device and page-locked memory takes milliseconds per array: timed too.
+        timer.reset();
+        staging.reset();
+        rank = thrust::device_vector<SimplexId>();
+        ends1 = thrust::device_vector<SimplexId>();
+        endsTop = thrust::device_vector<SimplexId>();
+        filtration = {};
+        for (auto& bytes : gradient.bytes)
+          bytes = thrust::device_vector<std::uint8_t>();
+        report.timings.emplace_back("release (gpu)", timer.seconds());
+        monitor.report(1.0);
+      });
 }
 
 } // namespace topogpu::gpu

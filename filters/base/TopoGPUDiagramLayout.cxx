@@ -7,6 +7,7 @@
 #include <vtkDataSet.h>
 #include <vtkDoubleArray.h>
 #include <vtkFloatArray.h>
+#include <vtkIdTypeArray.h>
 #include <vtkIntArray.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
@@ -34,17 +35,36 @@ void writeDiagramLayout(vtkUnstructuredGrid* grid, const std::vector<DiagramRow>
   auto birth = namedArray<vtkDoubleArray>("Birth", pairs + 1);
   auto death = namedArray<vtkDoubleArray>("Death", pairs + 1);
   auto isFinite = namedArray<vtkUnsignedCharArray>("IsFinite", pairs + 1);
-  auto cells = vtkSmartPointer<vtkCellArray>::New();
-  cells->AllocateExact(pairs + 1, 2 * (pairs + 1));
+  auto offsets = vtkSmartPointer<vtkIdTypeArray>::New();
+  offsets->SetNumberOfTuples(pairs + 2);
+  auto connectivity = vtkSmartPointer<vtkIdTypeArray>::New();
+  connectivity->SetNumberOfTuples(2 * pairs + 2);
+  // Filled through the arrays' own memory: a diagram can have millions of pairs.
+  double* xyz = vtkDoubleArray::SafeDownCast(points->GetData())->GetPointer(0);
+  float* position = coordinates->GetPointer(0);
+  int* vertexIds = vertexId->GetPointer(0);
+  int* types = criticalType->GetPointer(0);
   const auto setPoint = [&](vtkIdType p, double x, double y, vtkIdType vertex, int type,
-                            const std::array<double, 3>* position = nullptr) {
-    points->SetPoint(p, x, y, 0.0);
-    if (position)
-      coordinates->SetTuple3(p, (*position)[0], (*position)[1], (*position)[2]);
-    else
-      coordinates->SetTuple3(p, x, y, 0.0);
-    vertexId->SetValue(p, int(vertex));
-    criticalType->SetValue(p, type);
+                            const std::array<double, 3>* at = nullptr) {
+    xyz[3 * p] = x;
+    xyz[3 * p + 1] = y;
+    xyz[3 * p + 2] = 0.0;
+    for (int k = 0; k < 3; ++k)
+      position[3 * p + k] = float(at ? (*at)[std::size_t(k)] : xyz[3 * p + k]);
+    vertexIds[p] = int(vertex);
+    types[p] = type;
+  };
+  const auto setCell = [&](vtkIdType id, int type, double persistenceValue,
+                           double birthValue, double deathValue, bool finite) {
+    offsets->SetValue(id, 2 * id);
+    connectivity->SetValue(2 * id, 2 * id);
+    connectivity->SetValue(2 * id + 1, 2 * id + 1);
+    pairId->SetValue(id, id < pairs ? int(id) : -1);
+    pairType->SetValue(id, type);
+    persistence->SetValue(id, persistenceValue);
+    birth->SetValue(id, birthValue);
+    death->SetValue(id, deathValue);
+    isFinite->SetValue(id, finite ? 1 : 0);
   };
   for (vtkIdType id = 0; id < pairs; ++id) {
     const DiagramRow& row = rows[std::size_t(id)];
@@ -52,25 +72,14 @@ void writeDiagramLayout(vtkUnstructuredGrid* grid, const std::vector<DiagramRow>
              withPositions ? &row.birthPosition : nullptr);
     setPoint(2 * id + 1, row.birth, row.death, row.deathVertex, row.deathType,
              withPositions ? &row.deathPosition : nullptr);
-    const vtkIdType line[2] = {2 * id, 2 * id + 1};
-    cells->InsertNextCell(2, line);
-    pairId->SetValue(id, int(id));
-    pairType->SetValue(id, row.pairType);
-    persistence->SetValue(id, row.death - row.birth);
-    birth->SetValue(id, row.birth);
-    death->SetValue(id, row.death);
-    isFinite->SetValue(id, row.isFinite ? 1 : 0);
+    setCell(id, row.pairType, row.death - row.birth, row.birth, row.death, row.isFinite);
   }
   setPoint(2 * pairs, diagonal.low, diagonal.low, -1, -1);
   setPoint(2 * pairs + 1, diagonal.high, diagonal.high, -1, -1);
-  const vtkIdType line[2] = {2 * pairs, 2 * pairs + 1};
-  cells->InsertNextCell(2, line);
-  pairId->SetValue(pairs, -1);
-  pairType->SetValue(pairs, -1);
-  persistence->SetValue(pairs, diagonal.persistence);
-  birth->SetValue(pairs, 0);
-  death->SetValue(pairs, 0);
-  isFinite->SetValue(pairs, 0);
+  setCell(pairs, -1, diagonal.persistence, 0, 0, false);
+  offsets->SetValue(pairs + 1, 2 * pairs + 2);
+  auto cells = vtkSmartPointer<vtkCellArray>::New();
+  cells->SetData(offsets, connectivity);
 
   grid->SetPoints(points);
   grid->SetCells(VTK_LINE, cells);

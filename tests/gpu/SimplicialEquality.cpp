@@ -25,6 +25,7 @@
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplexGpu.h"
 #include "core/persistence_diagram/ExtremumPairs.h"
 #include "core/persistence_diagram/SimplicialPersistence.h"
+#include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 #include "triangulation/io/MeshFiles.h"
 
@@ -447,9 +448,12 @@ void fallbacks(const Dims& dims, const ScalarArrayView& values, bool injectFault
 }
 
 // The persistence diagram (core/persistence_diagram): the device's complex, then the
-// CPU's pairing, must give the CPU run's rows exactly.
+// CPU's pairing, must give the CPU run's rows exactly; the same tets stored as a mesh
+// (the CPU's mesh path, other simplex ids) its rows but the cells. A CUDA failure after
+// each of faults: the CPU's diagram, with a warning.
 void compareDiagram(const std::string& name, const Dims& dims,
-                    const ScalarArrayView& values, EqualityChecks& checks) {
+                    const ScalarArrayView& values, EqualityChecks& checks,
+                    const std::vector<const char*>& faults = {}) {
   namespace pd = persistence_diagram;
   ImplicitTriangulation tri(dims[0], dims[1], dims[2]);
   pd::Parameters parameters;
@@ -458,20 +462,45 @@ void compareDiagram(const std::string& name, const Dims& dims,
   pd::execute(tri, values, parameters, Monitor{}, cpu);
   parameters.backend = Backend::Gpu;
   pd::execute(tri, values, parameters, Monitor{}, gpu);
-  auto rows = [](const pd::Diagram& d) {
+  auto rows = [](const pd::Diagram& d, bool cells) {
     std::vector<std::array<double, 9>> out;
     for (const auto& p : d.pairs)
-      out.push_back({double(p.type), double(p.birthCell), double(p.deathCell),
-                     double(p.birthVertex), double(p.deathVertex), p.birth, p.death,
-                     double(p.birthType), double(p.isFinite)});
+      out.push_back({double(p.type), cells ? double(p.birthCell) : -1.0,
+                     cells ? double(p.deathCell) : -1.0, double(p.birthVertex),
+                     double(p.deathVertex), p.birth, p.death, double(p.birthType),
+                     double(p.isFinite)});
     return out;
   };
   checks.expect(gpu.report.backend == "gpu", name + ": persistence diagram ran on " +
                                                  gpu.report.backend + " (" +
                                                  firstWarning(gpu.report) + ")");
-  checks.expect(rows(cpu) == rows(gpu), name + ": persistence diagram differs (" +
-                                            std::to_string(cpu.pairs.size()) + " vs " +
-                                            std::to_string(gpu.pairs.size()) + " pairs)");
+  checks.expect(rows(cpu, true) == rows(gpu, true),
+                name + ": persistence diagram differs (" +
+                    std::to_string(cpu.pairs.size()) + " vs " +
+                    std::to_string(gpu.pairs.size()) + " pairs)");
+  for (const char* stage : faults) {
+    pd::Diagram out;
+    gpu::setInjectedFault(stage, "gpu_equality");
+    pd::execute(tri, values, parameters, Monitor{}, out);
+    gpu::setInjectedFault("", "");
+    checks.expect(out.report.backend == "cpu" &&
+                      out.report.hasWarning(WarningCode::GpuOutOfMemory) &&
+                      rows(out, true) == rows(cpu, true),
+                  name + ": persistence diagram, fault in '" + stage +
+                      "': no CPU rerun with a warning and the CPU's diagram (" +
+                      firstWarning(out.report) + ")");
+  }
+  if (dims[0] * dims[1] * dims[2] > 300000)
+    return;
+  ExplicitTriangulation mesh = explicitCopyOf(tri);
+  pd::Diagram fromMesh;
+  pd::execute(mesh, values, parameters, Monitor{}, fromMesh);
+  checks.expect(rows(fromMesh, false) == rows(gpu, false),
+                name +
+                    ": persistence diagram of the grid on the device differs from its "
+                    "tets' as a mesh (" +
+                    std::to_string(fromMesh.pairs.size()) + " vs " +
+                    std::to_string(gpu.pairs.size()) + " pairs)");
 }
 
 // The complex at the automatic threshold and at half the largest persistence, from
@@ -585,8 +614,12 @@ void syntheticFields(bool hostOnly, bool injectFaults, EqualityChecks& checks) {
       compareSimplified(tagOf("ties {0,1,2} uint8", dims), dims, viewOf(ties), checks);
       compareSimplified(tagOf("sines float64", dims), dims, viewOf(smooth), checks);
     }
-    if (!hostOnly && dims[0] == 65)
+    if (!hostOnly && dims[0] == 65) {
       fallbacks(dims, viewOf(noise), injectFaults, checks);
+      if (injectFaults)
+        compareDiagram(tagOf("ties {0,1,2} uint8, faults", dims), dims, viewOf(ties),
+                       checks, {"forests", "saddle ends", "download"});
+    }
   }
   if (!hostOnly)
     tieHeavyDiagrams(checks);

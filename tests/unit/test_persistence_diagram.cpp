@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -183,9 +184,10 @@ TEST(PersistenceDiagram, ParallelExpansionEqualsSerialReductionOnTies) {
   }
 }
 
-// The diagram computes only what its pairs read (the complex's diagramOnly: no arcs, no
-// vertex AscendingManifold); the pairs read off the whole Morse-Smale complex (the msc
-// command's route) must be the same, on grids and meshes, 2D and 3D, with ties.
+// The diagram computes only what its pairs read (the complex's diagramOnly: the saddles'
+// path ends, no labels, no arcs, no boundary forest); the pairs read off the whole
+// Morse-Smale complex's labels (the msc command's route) must be the same, on grids and
+// meshes, 2D and 3D, with ties.
 TEST(PersistenceDiagram, LeanComplexGivesTheWholeComplexDiagram) {
   namespace smsc = morse_smale_complex::simplicial;
   std::mt19937 rng(7);
@@ -213,10 +215,63 @@ TEST(PersistenceDiagram, LeanComplexGivesTheWholeComplexDiagram) {
     pd::execute(grid, viewOf(values), parameters, Monitor{}, lean, &leanComplex);
     EXPECT_TRUE(leanComplex.saddle1Minimum.empty() &&
                 leanComplex.ascendingManifold.empty());
+    EXPECT_TRUE(
+        leanComplex.saddleEndsComputed && leanComplex.descendingManifold.empty() &&
+        leanComplex.cellAscendingManifold.empty() && leanComplex.boundaryFacets.empty());
     EXPECT_GT(lean.finitePairs[0], 10);
     EXPECT_EQ(rowsOf(lean), wholeComplexDiagram(grid)) << dims[0] << "x" << dims[1];
     pd::execute(mesh, viewOf(values), parameters, Monitor{}, lean);
     EXPECT_EQ(rowsOf(lean), wholeComplexDiagram(mesh)) << dims[0] << "x" << dims[1];
+  }
+}
+
+// The device hands over the critical cells in filtration order (the complex's
+// filtrationOrder): the pairs read in that order must be those of the host's own sort,
+// with the order computed here by brute force (each cell's vertex ranks sorted
+// decreasingly, compared lexicographically); an order that is not a permutation is an
+// Error.
+TEST(PersistenceDiagram, GivenFiltrationOrderGivesTheHostsDiagram) {
+  namespace smsc = morse_smale_complex::simplicial;
+  std::mt19937 rng(11);
+  for (const auto& dims : {std::array<SimplexId, 3>{9, 8, 7}, {21, 17, 1}}) {
+    const std::vector<float> values = randomLevels(dims[0] * dims[1] * dims[2], 4, rng);
+    ImplicitTriangulation grid(dims[0], dims[1], dims[2]);
+    smsc::Parameters msc;
+    msc.backend = Backend::Cpu;
+    msc.diagramOnly = true;
+    msc.computeSaddleConnections = false;
+    smsc::Output complex;
+    smsc::execute(grid, viewOf(values), msc, Monitor{}, complex);
+    pd::Diagram expected, given;
+    pd::diagramOfComplex(grid, complex, viewOf(values), Monitor{}, expected);
+    for (int k = 0; k <= complex.gradient.dimension; ++k) {
+      const auto& ids = complex.gradient.criticalCells[std::size_t(k)];
+      std::vector<std::pair<std::vector<SimplexId>, SimplexId>> keyed;
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        std::vector<SimplexId> key;
+        for (int j = 0; j <= k; ++j)
+          key.push_back(
+              complex.rank[std::size_t(k == 0   ? ids[i]
+                                       : k == 1 ? grid.getEdgeVertex(ids[i], j)
+                                       : k == 2 ? grid.getTriangleVertex(ids[i], j)
+                                                : grid.getCellVertex(ids[i], j))]);
+        std::sort(key.rbegin(), key.rend());
+        keyed.emplace_back(key, SimplexId(i));
+      }
+      std::sort(keyed.begin(), keyed.end());
+      auto& order = complex.filtrationOrder[std::size_t(k)];
+      order.clear();
+      for (const auto& entry : keyed)
+        order.push_back(entry.second);
+    }
+    pd::diagramOfComplex(grid, complex, viewOf(values), Monitor{}, given);
+    EXPECT_GT(expected.pairs.size(), 20u);
+    EXPECT_EQ(rowsOf(given), rowsOf(expected)) << dims[0] << "x" << dims[1];
+    auto& order = complex.filtrationOrder[1];
+    ASSERT_GT(order.size(), 1u);
+    order[0] = order[1];
+    EXPECT_THROW(pd::diagramOfComplex(grid, complex, viewOf(values), Monitor{}, given),
+                 Error);
   }
 }
 
