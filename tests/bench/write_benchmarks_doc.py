@@ -460,6 +460,36 @@ Stages of each run (seconds, those of at least 0.05 s; "diagram file" is the CSV
 """ + "\n".join(stage_lines) + "\n" + targets
 
 
+def section_persistence_filter():
+    """The Persistence Diagram and Topological Simplification filters' whole update in
+    pvpython beside the CLI (bench_persistence_filter.py on the dev box)."""
+    data = bench_result("persistence_filter_devbox.json")
+    if data is None:
+        return ""
+    lines = []
+    for r in data["rows"]:
+        for what, filt, cli in (("persistence diagram", "persistence_filter", "persistence_cli"),
+                                ("simplification", "simplify_filter", "simplify_cli")):
+            f, c = r[filt], r[cli]
+            lines.append(f"| {what} | {r['backend']} | {f['seconds']:.2f} | "
+                         f"{f['pipeline_seconds']:.2f} | {c['process_seconds']:.2f} | "
+                         f"{c['peak_mib'] / 1024:.2f} |")
+    return f"""
+## Persistence diagram and simplification filters in ParaView (pvpython)
+
+`pvpython tests/bench/bench_persistence_filter.py PLUGIN topogpu {data['volume']} ...` on
+the {data.get('machine', 'dev box')} ({data['cores']} cores): the filters' first update
+(UpdatePipeline on a volume already read, the copy into VTK arrays and the pipeline's
+share included) beside `topogpu persistence` / `topogpu simplify` on the same file
+(process wall time, the file read included) in the same script; simplification at
+{data['threshold']} of the range. The pipeline column is the update's time outside the
+filter's own stages.
+
+| filter | backend | filter update s | pipeline s | CLI process s | CLI peak GB |
+|---|---|---:|---:|---:|---:|
+""" + "\n".join(lines) + "\n"
+
+
 def section_simplify():
     """Topological simplification (bench_simplify.py on the GPU host)."""
     data = bench_result("simplify_h200.json")
@@ -776,7 +806,8 @@ is written by `tests/bench/write_benchmarks_doc.py` from
 
 """ + section_critical_points(data) + (
         section_explicit_backend() + section_smoother() + section_discrete_gradient() +
-        section_msc(msc_source, page_dir) + section_msc_simplicial() + section_persistence() + section_simplify() + section_verify() +
+        section_msc(msc_source, page_dir) + section_msc_simplicial() + section_persistence() + section_persistence_filter() +
+        section_simplify() + section_verify() +
         section_msc_threshold() + section_geodesic() + section_rips() +
         section_gale(page_dir)) + """
 
