@@ -58,24 +58,27 @@ public:
     heap_.push_back({keyOf(e), e});
     std::push_heap(heap_.begin(), heap_.end());
   }
-  // The youngest edge of the chain, -1 when it is empty; its copies at the top reduce to
-  // one.
+  // The youngest edge of the chain, -1 when it is empty. Its copies, at the top, cancel
+  // in pairs until one is left: a second copy of the root's key would be the heap's
+  // second largest entry, one of the root's children.
   SimplexId youngest() {
     while (!heap_.empty()) {
-      const Entry top = heap_.front();
-      bool odd = false;
-      while (!heap_.empty() && heap_.front().key == top.key) {
+      const EdgeKey& top = heap_.front().key;
+      const bool copy = (heap_.size() > 1 && heap_[1].key == top) ||
+                        (heap_.size() > 2 && heap_[2].key == top);
+      if (!copy)
+        return heap_.front().edge;
+      for (int k = 0; k < 2; ++k) {
         std::pop_heap(heap_.begin(), heap_.end());
         heap_.pop_back();
-        odd = !odd;
-      }
-      if (odd) {
-        heap_.push_back(top);
-        std::push_heap(heap_.begin(), heap_.end());
-        return top.edge;
       }
     }
     return -1;
+  }
+  // Toggles the youngest edge out (youngest() must have returned it).
+  void popYoungest() {
+    std::pop_heap(heap_.begin(), heap_.end());
+    heap_.pop_back();
   }
   // Empties the chain, appending its edges (those of odd parity) to kept when given.
   void drain(std::vector<SimplexId>* kept) {
@@ -153,9 +156,13 @@ void expandSaddleBoundaries(const Triangulation& tri,
   auto reduce = [&](detail::EdgeChain& chain, std::size_t j) -> SimplexId {
     for (SimplexId tau = chain.youngest(); tau >= 0; tau = chain.youngest()) {
       const SimplexId t = sg::getPairedCell(tri, g, 1, tau, false);
-      if (t >= 0) {
-        for (int k = 0; k < 3; ++k)
-          chain.toggle(tri.getTriangleEdge(t, k), keyOf);
+      if (t >= 0) { // the V-path step: tau leaves, the triangle's other edges toggle
+        chain.popYoungest();
+        for (int k = 0; k < 3; ++k) {
+          const SimplexId e = tri.getTriangleEdge(t, k);
+          if (e != tau)
+            chain.toggle(e, keyOf);
+        }
         continue;
       }
       const SimplexId p = pivotOf(j, tau);
