@@ -185,21 +185,36 @@ void expandSaddleBoundaries(const Triangulation& tri,
   for (std::size_t j = 0; j < saddles2.size(); ++j)
     if (!result.paired[2][j])
       left.push_back(SimplexId(j));
+  // Per 2-saddle of the batch: its chain between rounds (first the triangle's edges) and
+  // where it stopped.
+  std::vector<std::vector<SimplexId>> kept;
+  // Resumes the i-th 2-saddle of the batch from its kept chain, keeps the chain where it
+  // stopped and returns that (reduce's answer).
+  auto resume = [&](detail::EdgeChain& chain, std::size_t begin, std::size_t i) {
+    for (const SimplexId e : kept[i])
+      chain.toggle(e, keyOf);
+    kept[i].clear();
+    const SimplexId p = reduce(chain, std::size_t(left[begin + i]));
+    chain.drain(&kept[i]);
+    return p;
+  };
   tbb::enumerable_thread_specific<detail::EdgeChain> chains;
   detail::EdgeChain chain;
-  // Per 2-saddle of the batch: its chain between rounds and where it stopped.
-  std::vector<std::vector<SimplexId>> kept;
   std::vector<SimplexId> stopped;
   // Offsets in the batch, in filtration order.
   std::vector<std::size_t> active, next, work;
   const std::size_t batch = std::max<std::size_t>(1, schedule.batch);
   for (std::size_t begin = 0; begin < left.size(); begin += batch) {
     const std::size_t end = std::min(left.size(), begin + batch);
-    kept.assign(end - begin, {});
+    kept.resize(end - begin);
     stopped.assign(end - begin, -1);
     active.resize(end - begin);
-    for (std::size_t i = 0; i < active.size(); ++i)
+    for (std::size_t i = 0; i < active.size(); ++i) {
       active[i] = i;
+      const SimplexId t = saddles2[std::size_t(left[begin + i])];
+      kept[i] = {tri.getTriangleEdge(t, 0), tri.getTriangleEdge(t, 1),
+                 tri.getTriangleEdge(t, 2)};
+    }
     bool first = true;
     while (!active.empty()) {
       monitor.checkAbort();
@@ -211,18 +226,7 @@ void expandSaddleBoundaries(const Triangulation& tri,
         if (first || owner[std::size_t(stopped[i])] >= 0)
           work.push_back(i);
       tbb::parallel_for(std::size_t(0), work.size(), [&](std::size_t a) {
-        const std::size_t i = work[a], j = std::size_t(left[begin + i]);
-        detail::EdgeChain& local = chains.local();
-        if (first) {
-          for (int k = 0; k < 3; ++k)
-            local.toggle(tri.getTriangleEdge(saddles2[j], k), keyOf);
-        } else {
-          for (const SimplexId e : kept[i])
-            local.toggle(e, keyOf);
-          kept[i].clear();
-        }
-        stopped[i] = reduce(local, j);
-        local.drain(&kept[i]);
+        stopped[work[a]] = resume(chains.local(), begin, work[a]);
       });
       first = false;
       // The scan: youngest is the youngest edge an earlier unsettled 2-saddle stopped at.
@@ -248,15 +252,9 @@ void expandSaddleBoundaries(const Triangulation& tri,
     for (const std::size_t i : active) {
       if ((i & 1023) == 0)
         monitor.checkAbort();
-      const std::size_t j = std::size_t(left[begin + i]);
-      for (const SimplexId e : kept[i])
-        chain.toggle(e, keyOf);
-      std::vector<SimplexId>().swap(kept[i]);
-      const SimplexId p = reduce(chain, j);
-      std::vector<SimplexId> boundary;
-      chain.drain(p >= 0 ? &boundary : nullptr);
+      const SimplexId p = resume(chain, begin, i);
       if (p >= 0)
-        settle(j, p, boundary);
+        settle(std::size_t(left[begin + i]), p, kept[i]);
     }
   }
 }
