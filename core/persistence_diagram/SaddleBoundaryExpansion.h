@@ -22,6 +22,7 @@
 // the serial expansion's.
 #pragma once
 
+#include "core/common/EdgeTriangles.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/morse_smale_complex/LocalIndex.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
@@ -49,13 +50,21 @@ struct EdgeKey {
   bool operator==(const EdgeKey& o) const { return high == o.high && low == o.low; }
 };
 
+// An edge with its key: chains, kept chains and stored boundaries carry the key so that
+// no step looks an edge's vertices up again.
+struct KeyedEdge {
+  EdgeKey key;
+  SimplexId edge = -1;
+  bool operator<(const KeyedEdge& o) const { return key < o.key; }
+};
+
 // A chain of edges over Z/2, as a max-heap by filtration key that keeps one entry per
 // toggle: an edge's parity is the parity of its copies, which sit together at the top
 // when it is the youngest, so toggling costs one push and no lookup.
 class EdgeChain {
 public:
-  template <typename KeyOf> void toggle(SimplexId e, KeyOf&& keyOf) {
-    heap_.push_back({keyOf(e), e});
+  void toggle(const KeyedEdge& e) {
+    heap_.push_back(e);
     std::push_heap(heap_.begin(), heap_.end());
   }
   // The youngest edge of the chain, -1 when it is empty. Its copies, at the top, cancel
@@ -81,16 +90,15 @@ public:
     heap_.pop_back();
   }
   // Empties the chain, appending its edges (those of odd parity) to kept when given.
-  void drain(std::vector<SimplexId>* kept) {
+  void drain(std::vector<KeyedEdge>* kept) {
     if (kept) {
-      std::sort(heap_.begin(), heap_.end(),
-                [](const Entry& x, const Entry& y) { return x.edge < y.edge; });
+      std::sort(heap_.begin(), heap_.end());
       for (std::size_t i = 0; i < heap_.size();) {
         std::size_t end = i;
-        while (end < heap_.size() && heap_[end].edge == heap_[i].edge)
+        while (end < heap_.size() && heap_[end].key == heap_[i].key)
           ++end;
         if ((end - i) % 2 == 1)
-          kept->push_back(heap_[i].edge);
+          kept->push_back(heap_[i]);
         i = end;
       }
     }
@@ -98,12 +106,7 @@ public:
   }
 
 private:
-  struct Entry {
-    EdgeKey key;
-    SimplexId edge;
-    bool operator<(const Entry& o) const { return key < o.key; }
-  };
-  std::vector<Entry> heap_;
+  std::vector<KeyedEdge> heap_;
 };
 
 } // namespace detail
@@ -129,13 +132,16 @@ void expandSaddleBoundaries(const Triangulation& tri,
                             const ExpansionSchedule& schedule = {}) {
   namespace sg = discrete_gradient::simplicial;
   const std::vector<SimplexId>& criticalEdges = g.criticalCells[1];
-  auto keyOf = [&](SimplexId e) {
-    const SimplexId a = rank[tri.getEdgeVertex(e, 0)], b = rank[tri.getEdgeVertex(e, 1)];
-    return a > b ? detail::EdgeKey{a, b} : detail::EdgeKey{b, a};
+  // Edge k of a triangle (getTriangleEdge's order) with its key.
+  auto triangleEdge = [&](const EdgeTriangle& t, int k) {
+    const SimplexId a = rank[t.vertices[k == 2 ? 1 : 0]],
+                    b = rank[t.vertices[k == 0 ? 1 : 2]];
+    return detail::KeyedEdge{a > b ? detail::EdgeKey{a, b} : detail::EdgeKey{b, a},
+                             t.edges[k]};
   };
   // Per 1-saddle position: the settled 2-saddle owning it; per 2-saddle: its boundary.
   std::vector<SimplexId> owner(criticalEdges.size(), -1);
-  std::vector<std::vector<SimplexId>> stored(saddles2.size());
+  std::vector<std::vector<detail::KeyedEdge>> stored(saddles2.size());
   // The position of the 1-saddle where 2-saddle j's chain stopped.
   auto pivotOf = [&](std::size_t j, SimplexId tau) {
     const auto it = std::lower_bound(criticalEdges.begin(), criticalEdges.end(), tau);
@@ -155,26 +161,37 @@ void expandSaddleBoundaries(const Triangulation& tri,
   // essential 2-cycle). Reads owner and stored only.
   auto reduce = [&](detail::EdgeChain& chain, std::size_t j) -> SimplexId {
     for (SimplexId tau = chain.youngest(); tau >= 0; tau = chain.youngest()) {
-      const SimplexId t = sg::getPairedCell(tri, g, 1, tau, false);
-      if (t >= 0) { // the V-path step: tau leaves, the triangle's other edges toggle
+      if (g.gradient[1][std::size_t(tau)] == sg::kPairedUp) {
+        // The V-path step: tau leaves, its paired triangle's other edges toggle.
+        EdgeTriangle t;
+        if (!findEdgeTriangle(
+                tri, tau,
+                [&](SimplexId f, int face) {
+                  return g.gradient[2][std::size_t(f)] == face;
+                },
+                t))
+          throw Error("internal error: edge " + std::to_string(tau) +
+                      " is paired with none of its triangles");
         chain.popYoungest();
-        for (int k = 0; k < 3; ++k) {
-          const SimplexId e = tri.getTriangleEdge(t, k);
-          if (e != tau)
-            chain.toggle(e, keyOf);
-        }
+        for (int k = 0; k < 3; ++k)
+          if (k != t.face) {
+            // the edge's byte is read when it is the youngest: start the load now
+            __builtin_prefetch(g.gradient[1].data() + t.edges[k]);
+            chain.toggle(triangleEdge(t, k));
+          }
         continue;
       }
       const SimplexId p = pivotOf(j, tau);
       const SimplexId o = owner[std::size_t(p)];
       if (o < 0)
         return p;
-      for (const SimplexId e : stored[std::size_t(o)])
-        chain.toggle(e, keyOf);
+      for (const detail::KeyedEdge& e : stored[std::size_t(o)])
+        chain.toggle(e);
     }
     return -1;
   };
-  auto settle = [&](std::size_t j, SimplexId p, std::vector<SimplexId>& boundary) {
+  auto settle = [&](std::size_t j, SimplexId p,
+                    std::vector<detail::KeyedEdge>& boundary) {
     owner[std::size_t(p)] = SimplexId(j);
     stored[j].swap(boundary);
     result.pairs.push_back({1, p, SimplexId(j)});
@@ -187,12 +204,12 @@ void expandSaddleBoundaries(const Triangulation& tri,
       left.push_back(SimplexId(j));
   // Per 2-saddle of the batch: its chain between rounds (first the triangle's edges) and
   // where it stopped.
-  std::vector<std::vector<SimplexId>> kept;
+  std::vector<std::vector<detail::KeyedEdge>> kept;
   // Resumes the i-th 2-saddle of the batch from its kept chain, keeps the chain where it
   // stopped and returns that (reduce's answer).
   auto resume = [&](detail::EdgeChain& chain, std::size_t begin, std::size_t i) {
-    for (const SimplexId e : kept[i])
-      chain.toggle(e, keyOf);
+    for (const detail::KeyedEdge& e : kept[i])
+      chain.toggle(e);
     kept[i].clear();
     const SimplexId p = reduce(chain, std::size_t(left[begin + i]));
     chain.drain(&kept[i]);
@@ -211,9 +228,13 @@ void expandSaddleBoundaries(const Triangulation& tri,
     active.resize(end - begin);
     for (std::size_t i = 0; i < active.size(); ++i) {
       active[i] = i;
-      const SimplexId t = saddles2[std::size_t(left[begin + i])];
-      kept[i] = {tri.getTriangleEdge(t, 0), tri.getTriangleEdge(t, 1),
-                 tri.getTriangleEdge(t, 2)};
+      EdgeTriangle t;
+      t.triangle = saddles2[std::size_t(left[begin + i])];
+      for (int k = 0; k < 3; ++k) {
+        t.vertices[k] = tri.getTriangleVertex(t.triangle, k);
+        t.edges[k] = tri.getTriangleEdge(t.triangle, k);
+      }
+      kept[i] = {triangleEdge(t, 0), triangleEdge(t, 1), triangleEdge(t, 2)};
     }
     bool first = true;
     while (!active.empty()) {

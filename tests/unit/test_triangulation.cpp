@@ -4,11 +4,13 @@
 #include "BruteForce.h"
 #include "TriangulationChecks.h"
 
+#include "core/common/EdgeTriangles.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -144,6 +146,59 @@ TEST_P(GridTriangulation, MaskedCellsMatchBruteForce) {
   EXPECT_THROW(grid.getCellVertices(0, total + 1, nullptr), Error);
   EXPECT_THROW(maskedCellsOf(grid, std::vector<std::uint8_t>(std::size_t(nv) + 1, 1)),
                Error);
+}
+
+// The stencil answer for an edge's triangles (one decode, index arithmetic) against the
+// relations checked above: the same triangles, the edge's face index in each, and each
+// triangle's vertices and edges in getTriangleVertex's and getTriangleEdge's order; the
+// generic findEdgeTriangle on the grid stored as a mesh accepts the same triangle.
+TEST_P(GridTriangulation, EdgeTriangleFacesMatchRelations) {
+  const GridCase g = GetParam();
+  ImplicitTriangulation grid(g.nx, g.ny, g.nz);
+  grid.precondition(AllRelations);
+  ExplicitTriangulation mesh = explicitCopyOf(grid, IdWidth::Auto);
+  mesh.precondition(AllRelations);
+  for (SimplexId e = 0; e < grid.getNumberOfEdges(); ++e) {
+    EdgeTriangle list[ImplicitTriangulation::kMaxStencilEdgeTriangles];
+    const int n = grid.getEdgeTriangleFaces(e, list);
+    ASSERT_EQ(n, grid.getEdgeTriangleNumber(e)) << "edge " << e;
+    std::vector<SimplexId> stencil, relation;
+    for (int i = 0; i < n; ++i) {
+      const EdgeTriangle& t = list[i];
+      stencil.push_back(t.triangle);
+      relation.push_back(grid.getEdgeTriangle(e, i));
+      EXPECT_EQ(grid.getTriangleEdge(t.triangle, t.face), e) << "edge " << e;
+      for (int k = 0; k < 3; ++k) {
+        EXPECT_EQ(t.vertices[k], grid.getTriangleVertex(t.triangle, k));
+        EXPECT_EQ(t.edges[k], grid.getTriangleEdge(t.triangle, k));
+      }
+    }
+    std::sort(stencil.begin(), stencil.end());
+    std::sort(relation.begin(), relation.end());
+    EXPECT_EQ(stencil, relation) << "edge " << e;
+    // Accept the triangles one at a time by their vertices; the mesh has other ids.
+    const SimplexId me =
+        mesh.findEdge(grid.getEdgeVertex(e, 0), grid.getEdgeVertex(e, 1));
+    for (int i = 0; i < n; ++i) {
+      const Tuple want = verticesOf(grid, 2, list[i].triangle);
+      EdgeTriangle found;
+      ASSERT_TRUE(findEdgeTriangle(
+          mesh, me,
+          [&](SimplexId f, int face) {
+            return verticesOf(mesh, 2, f) == want && mesh.getTriangleEdge(f, face) == me;
+          },
+          found));
+      EXPECT_EQ(verticesOf(mesh, 2, found.triangle), want);
+      EXPECT_EQ(mesh.getTriangleEdge(found.triangle, found.face), me);
+      for (int k = 0; k < 3; ++k) {
+        EXPECT_EQ(found.vertices[k], mesh.getTriangleVertex(found.triangle, k));
+        EXPECT_EQ(found.edges[k], mesh.getTriangleEdge(found.triangle, k));
+      }
+    }
+    EdgeTriangle none;
+    EXPECT_FALSE(findEdgeTriangle(
+        grid, e, [](SimplexId, int) { return false; }, none));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Grids, GridTriangulation,

@@ -110,6 +110,25 @@ ImplicitTriangulation::ImplicitTriangulation(SimplexId nx, SimplexId ny, Simplex
           grid::maskOffset(dims_, grid::cellChainMask(active, type, q)) -
           grid::maskOffset(dims_, own);
   }
+  // Edge (p, p + m) is face 0 of the triangles (S1 = m, S2) based at p, face 1 of
+  // (S1, S2 = m) based at p, and face 2 of (S1, S1 | m) based at p - S1.
+  for (int t = 0; t < edgeTypes_; ++t) {
+    const int m = edgeMask(active, t);
+    for (int tt = 0; tt < triangleTypes_; ++tt) {
+      const grid::TriangleType type = grid::triangleType(active, tt);
+      const int face = type.s1 == m               ? 0
+                       : type.s2 == m             ? 1
+                       : (type.s1 ^ type.s2) == m ? 2
+                                                  : -1;
+      if (face < 0)
+        continue;
+      if (edgeTriangleStencilCount_[t] == kMaxStencilEdgeTriangles)
+        throw Error("internal error: an edge of the grid with more than " +
+                    std::to_string(kMaxStencilEdgeTriangles) + " triangles");
+      edgeTriangleStencils_[t][edgeTriangleStencilCount_[t]++] = {
+          tt, face, face == 2 ? type.s1 : 0};
+    }
+  }
   for (int k = 0; k < 3 * triangleTypes_; ++k) {
     const grid::TriangleType type = grid::triangleType(active, k / 3);
     const int masks[3] = {0, type.s1, type.s2};
@@ -155,11 +174,22 @@ ImplicitTriangulation::decode(SimplexId id, const SimplexId* offsets, int types,
     ++anchor.type;
   SimplexId local = id - offsets[anchor.type];
   const int mask = maskOf(dims_.dimension, anchor.type);
-  for (int a = 0; a < 3; ++a) {
-    const SimplexId extent = dims_.n[a] - ((mask >> a) & 1);
-    anchor.base[a] = local % extent;
-    local /= extent;
+  const SimplexId extent[2] = {dims_.n[0] - (mask & 1), dims_.n[1] - ((mask >> 1) & 1)};
+  if (local < SimplexId(0xffffffffu) && extent[0] < SimplexId(0xffffffffu) &&
+      extent[1] < SimplexId(0xffffffffu)) {
+    // 32-bit division is several times cheaper than 64-bit (as in vertexCoords)
+    const auto u = std::uint32_t(local), e0 = std::uint32_t(extent[0]),
+               e1 = std::uint32_t(extent[1]);
+    const std::uint32_t row = u / e0;
+    anchor.base[0] = SimplexId(u - row * e0);
+    anchor.base[1] = SimplexId(row % e1);
+    anchor.base[2] = SimplexId(row / e1);
+    return anchor;
   }
+  anchor.base[0] = local % extent[0];
+  local /= extent[0];
+  anchor.base[1] = local % extent[1];
+  anchor.base[2] = local / extent[1];
   return anchor;
 }
 
@@ -534,6 +564,37 @@ int ImplicitTriangulation::getTriangleTets(SimplexId f, SimplexId* out) const {
   SimplexId v[3];
   triangleVertices(f, v);
   return cofaceList(f, v, true, out);
+}
+
+int ImplicitTriangulation::getEdgeTriangleFaces(SimplexId e, EdgeTriangle* out) const {
+  TOPOGPU_REQUIRE_RELATION(prepared_, EF);
+  TOPOGPU_REQUIRE_RELATION(prepared_, FE);
+  TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
+  const Anchor a = decode(e, edgeOffset_.data(), edgeTypes_, edgeMask);
+  auto edgeAt = [&](const SimplexId c[3], int mask) {
+    return encode(mask - 1, c, edgeOffset_.data(), mask);
+  };
+  int n = 0;
+  for (int k = 0; k < edgeTriangleStencilCount_[a.type]; ++k) {
+    const EdgeTriangleStencil& s = edgeTriangleStencils_[a.type][k];
+    const grid::TriangleType type = grid::triangleType(dims_.dimension, s.type);
+    SimplexId q[3];
+    addMask(a.base, s.shift, -1, q);
+    if (!grid::anchorValid(dims_, q, type.s2))
+      continue;
+    SimplexId q1[3];
+    addMask(q, type.s1, 1, q1);
+    EdgeTriangle& t = out[n++];
+    t.triangle = encode(s.type, q, triangleOffset_.data(), type.s2);
+    t.face = s.face;
+    t.vertices[0] = grid::vertexAt(dims_, q);
+    t.vertices[1] = t.vertices[0] + grid::maskOffset(dims_, type.s1);
+    t.vertices[2] = t.vertices[0] + grid::maskOffset(dims_, type.s2);
+    t.edges[0] = edgeAt(q, type.s1);
+    t.edges[1] = edgeAt(q, type.s2);
+    t.edges[2] = edgeAt(q1, type.s1 ^ type.s2);
+  }
+  return n;
 }
 
 int ImplicitTriangulation::getEdgeTriangleNumber(SimplexId e) const {

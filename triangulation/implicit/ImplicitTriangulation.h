@@ -4,6 +4,7 @@
 #pragma once
 
 #include "base/GridStencil.h"
+#include "triangulation/EdgeTriangle.h"
 #include "triangulation/Relations.h"
 
 #include <algorithm>
@@ -88,6 +89,12 @@ public:
   static constexpr int kMaxTriangleTets = 4 * grid::kTetTypes;
   int getEdgeTriangles(SimplexId e, SimplexId* out) const;
   int getTriangleTets(SimplexId f, SimplexId* out) const;
+  // The triangles of edge e, each with e's face index in it and its vertices and edges,
+  // in a fixed stencil order (not getEdgeTriangle's); returns how many (at most
+  // kMaxStencilEdgeTriangles). One decode, then index arithmetic: the step of walks that
+  // cross triangles, which getEdgeTriangle and getTriangleEdge would decode ids for.
+  static constexpr int kMaxStencilEdgeTriangles = 6;
+  int getEdgeTriangleFaces(SimplexId e, EdgeTriangle* out) const;
   int getTriangleTetNumber(SimplexId f) const;
   SimplexId getTriangleTet(SimplexId f, int i) const;
   int getTetNeighborNumber(SimplexId t) const;
@@ -168,6 +175,15 @@ private:
   // the same for the triangles around an interior vertex (getVertexTriangle's order)
   std::array<SimplexId, std::size_t(3) * grid::kMaxTriangleTypes * 3>
       triangleStarVertexOffset_{};
+  // Per edge type, its triangles as stencils: triangle type, the edge's face index, and
+  // the mask the triangle's base lies below the edge's (q = p - shift).
+  struct EdgeTriangleStencil {
+    int type = 0, face = 0, shift = 0;
+  };
+  std::array<std::array<EdgeTriangleStencil, kMaxStencilEdgeTriangles>,
+             grid::kMaxEdgeTypes>
+      edgeTriangleStencils_{};
+  std::array<int, grid::kMaxEdgeTypes> edgeTriangleStencilCount_{};
   std::vector<std::uint8_t> onBoundary_; // per vertex, filled by precondition()
   Relations prepared_ = 0;               // what callers asked for (debug checks)
 };
