@@ -141,6 +141,47 @@ TOPOGPU_HD int tetTypeCount(int dimension) {
   return dimension == 3 ? kTetTypes : 0;
 }
 
+// Face i of a triangle (getTriangleEdge's order: v0v1, v0v2, v1v2) is the edge of mask
+// S1, S2 and S2 - S1, based at the triangle's base, its base, and base + S1.
+TOPOGPU_HD int triangleFaceMask(TriangleType type, int face) {
+  return face == 0 ? type.s1 : face == 1 ? type.s2 : type.s1 ^ type.s2;
+}
+
+// The triangles of an edge of mask m as stencils: type, the edge's face index in it,
+// and the mask its base lies below the edge's (the triangle (S1, S1 | m) holds the edge
+// as face 2, based at p - S1). The k-th counts the triangle types in order;
+// edgeTriangleStencilIndex is the inverse.
+constexpr int kMaxEdgeTriangleStencils = 6;
+struct EdgeTriangleStencil {
+  int type = 0, face = 0, shift = 0;
+};
+TOPOGPU_HD int edgeFaceIn(TriangleType type, int m) {
+  for (int face = 0; face < 3; ++face)
+    if (triangleFaceMask(type, face) == m)
+      return face;
+  return -1;
+}
+TOPOGPU_HD bool edgeTriangleStencil(int dimension, int m, int k, EdgeTriangleStencil& s) {
+  for (int t = 0; t < triangleTypeCount(dimension); ++t) {
+    const TriangleType type = triangleType(dimension, t);
+    const int face = edgeFaceIn(type, m);
+    if (face < 0 || k-- > 0)
+      continue;
+    s.type = t;
+    s.face = face;
+    s.shift = face == 2 ? type.s1 : 0;
+    return true;
+  }
+  return false;
+}
+TOPOGPU_HD int edgeTriangleStencilIndex(int dimension, int type, int face) {
+  const int m = triangleFaceMask(triangleType(dimension, type), face);
+  int k = 0;
+  for (int t = 0; t < type; ++t)
+    k += edgeFaceIn(triangleType(dimension, t), m) >= 0 ? 1 : 0;
+  return k;
+}
+
 // Tet type t: the chain 0 < S1 < S2 < 7 of an axis permutation (a, b, c).
 TOPOGPU_HD int tetChainMask(int t, int step) {
   // after 1 and 2 steps, for permutations xyz xzy yxz yzx zxy zyx: 1 1 2 2 4 4 / 3 5 3 6

@@ -25,6 +25,7 @@ void computeDiscreteGradient(const cubical::Grid& grid, const ScalarArrayView& v
 // simplices per dimension (ascending ids) and their highest vertices in the order.
 struct SimplicialGradientArrays {
   std::array<std::vector<std::uint8_t>, 4> gradient;
+  std::vector<std::uint8_t> edgePairStencils; // GridEdgePairStencils.h
   std::array<std::vector<SimplexId>, 4> criticalCells, criticalVertices;
 };
 

@@ -78,8 +78,12 @@ struct Parameters {
 struct Output {
   int dimension = 0;
   std::array<SimplexId, 4> simplexCounts{}; // vertices, edges, triangles, tets
-  // One byte per simplex of each dimension (see the header comment).
+  // One byte per simplex of each dimension (see the header comment). A device run for
+  // the persistence pairs leaves them empty and sends edgePairStencils instead.
   std::array<std::vector<std::uint8_t>, 4> gradient;
+  // 3D grids, when computed: per edge, its paired triangle's stencil index
+  // (GridEdgePairStencils.h), what the saddle boundary expansion reads.
+  std::vector<std::uint8_t> edgePairStencils;
   // Critical simplices of each dimension, ascending ids (TTK's CellDimension + CellId),
   // and, parallel to them, each one's highest vertex in the vertex order (whose value
   // TTK reports as the critical point's).
@@ -96,7 +100,7 @@ struct Output {
     std::size_t bytes = 0;
     for (const auto& g : gradient)
       bytes += g.size();
-    return bytes;
+    return bytes + edgePairStencils.size();
   }
 };
 

@@ -103,6 +103,7 @@ void takeConnections(const gpu::SimplicialGridConnections& found, Output& output
 // The gradient's arrays from the device into g.
 void takeGradient(gpu::SimplicialGradientArrays& arrays, sg::Output& g) {
   g.gradient = std::move(arrays.gradient);
+  g.edgePairStencils = std::move(arrays.edgePairStencils);
   g.criticalCells = std::move(arrays.criticalCells);
   g.criticalVertices = std::move(arrays.criticalVertices);
   for (int k = 0; k <= g.dimension; ++k)

@@ -95,9 +95,9 @@ struct SimplicialGridSaddleEnds {
   std::array<std::vector<SimplexId>, 4> filtrationOrder;
 };
 
-// The gradient as computeSimplicialGridForests (criticalCells and criticalVertices; of
-// the bytes only the edges' and triangles' in 3D, what the saddle boundary expansion
-// reads, none in 2D) and the vertex order, then the forests, the saddles' path ends and
+// The gradient as computeSimplicialGridForests (criticalCells and criticalVertices; no
+// bytes, but in 3D the edges' pair stencils, what the saddle boundary expansion reads:
+// GridEdgePairStencils.h) and the vertex order, then the forests, the saddles' path ends and
 // the filtration order; with connections (3D), the saddle connections too. No boundary
 // forest: an ascending path that leaves is "outside" whichever boundary maximum it would
 // reach. Progress 0..1. Throws GpuError on a CUDA failure, Error on a corrupt gradient,

@@ -121,11 +121,13 @@ struct ExpansionSchedule {
 };
 
 // saddles2: the critical triangles by filtration position; saddle1Position: the position
-// of each critical edge, in the gradient's ascending list. Appends the type-1 pairs to
+// of each critical edge, in the gradient's ascending list; edgePairStencils: on a grid,
+// g's (GridEdgePairStencils.h), else unused. Appends the type-1 pairs to
 // result and marks their cells paired.
 template <typename Triangulation>
 void expandSaddleBoundaries(const Triangulation& tri,
                             const discrete_gradient::simplicial::Output& g,
+                            const std::vector<std::uint8_t>& edgePairStencils,
                             const SimplexId* rank, const std::vector<SimplexId>& saddles2,
                             const std::vector<SimplexId>& saddle1Position,
                             const Monitor& monitor, SandwichResult& result,
@@ -159,24 +161,43 @@ void expandSaddleBoundaries(const Triangulation& tri,
   // Expands 2-saddle j's chain, adding settled boundaries, until its youngest edge is a
   // 1-saddle no settled 2-saddle owns (its position) or the chain vanishes (-1: an
   // essential 2-cycle). Reads owner and stored only.
+  // Whether edge tau is paired with a triangle, written to t (the V-path step's
+  // triangle). A grid reads tau's stencil byte and builds only that triangle; other
+  // backends read the edge's byte and its triangles' bytes.
+  constexpr bool grid = isGridTriangulation<Triangulation>;
+  if (grid && edgePairStencils.size() != std::size_t(g.simplexCounts[1]))
+    throw Error("internal error: the boundary expansion of a grid needs the gradient's "
+                "edge pair stencils");
+  const std::uint8_t* edgeBytes = grid ? edgePairStencils.data() : g.gradient[1].data();
+  auto pairedTriangle = [&](SimplexId tau, EdgeTriangle& t) {
+    bool found = false;
+    if constexpr (grid) {
+      const std::uint8_t k = edgeBytes[tau];
+      if (k >= grid::kMaxEdgeTriangleStencils)
+        return false;
+      found = tri.getEdgeStencilTriangle(tau, k, t);
+    } else {
+      if (edgeBytes[tau] != sg::kPairedUp)
+        return false;
+      found = findEdgeTriangle(
+          tri, tau,
+          [&](SimplexId f, int face) { return g.gradient[2][std::size_t(f)] == face; },
+          t);
+    }
+    if (!found)
+      throw Error("internal error: edge " + std::to_string(tau) +
+                  " is paired up with none of its triangles");
+    return true;
+  };
   auto reduce = [&](detail::EdgeChain& chain, std::size_t j) -> SimplexId {
     for (SimplexId tau = chain.youngest(); tau >= 0; tau = chain.youngest()) {
-      if (g.gradient[1][std::size_t(tau)] == sg::kPairedUp) {
-        // The V-path step: tau leaves, its paired triangle's other edges toggle.
-        EdgeTriangle t;
-        if (!findEdgeTriangle(
-                tri, tau,
-                [&](SimplexId f, int face) {
-                  return g.gradient[2][std::size_t(f)] == face;
-                },
-                t))
-          throw Error("internal error: edge " + std::to_string(tau) +
-                      " is paired with none of its triangles");
+      EdgeTriangle t;
+      if (pairedTriangle(tau, t)) { // tau leaves, the triangle's other edges toggle
         chain.popYoungest();
         for (int k = 0; k < 3; ++k)
           if (k != t.face) {
             // the edge's byte is read when it is the youngest: start the load now
-            __builtin_prefetch(g.gradient[1].data() + t.edges[k]);
+            __builtin_prefetch(edgeBytes + t.edges[k]);
             chain.toggle(triangleEdge(t, k));
           }
         continue;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "base/Timer.h"
+#include "core/discrete_gradient/GridEdgePairStencils.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/persistence_diagram/DiscreteMorseSandwich.h"
 #include "core/persistence_diagram/PersistenceDiagram.h"
@@ -291,11 +292,22 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   diagram.report.timings.emplace_back("pairing (cpu)", timer.seconds());
   timer.reset();
   if (d == 3 && !input.hasBoundary) {
+    namespace sg = discrete_gradient::simplicial;
+    std::vector<std::uint8_t> ownStencils;
+    const std::vector<std::uint8_t>* stencils = &g.edgePairStencils;
+    if constexpr (isGridTriangulation<Triangulation>)
+      if (stencils->empty()) {
+        sg::gridEdgePairStencils(sg::gridSimplicesOf(tri.dims()), g.gradient[1].data(),
+                                 g.gradient[2].data(), ownStencils);
+        stencils = &ownStencils;
+        diagram.report.timings.emplace_back("edge pair stencils (cpu)", timer.seconds());
+        timer.reset();
+      }
     std::vector<SimplexId> saddles2(cells[2].size());
     for (std::size_t p = 0; p < saddles2.size(); ++p)
       saddles2[p] = cells[2][p].id;
-    expandSaddleBoundaries(tri, g, complex.rank.data(), saddles2, position[1], monitor,
-                           pairs, schedule);
+    expandSaddleBoundaries(tri, g, *stencils, complex.rank.data(), saddles2, position[1],
+                           monitor, pairs, schedule);
     diagram.report.timings.emplace_back("pairing saddle-saddle (cpu)", timer.seconds());
     timer.reset();
   }

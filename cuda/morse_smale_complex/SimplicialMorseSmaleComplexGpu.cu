@@ -2,6 +2,7 @@
 
 #include "base/Timer.h"
 #include "core/common/GpuDevice.h"
+#include "core/discrete_gradient/GridEdgePairStencils.h"
 #include "core/discrete_gradient/GridSimplicialForest.h"
 #include "core/morse_smale_complex/TtkVertexStar.h"
 #include "cuda/common/CudaCheck.h"
@@ -556,6 +557,56 @@ void filtrationOrderOnDevice(const sg::GridSimplices& grid,
 
 } // namespace
 
+namespace {
+
+__global__ void edgeStencilKernel(std::uint8_t* edgeBytes, SimplexId edges) {
+  const SimplexId e = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e < edges)
+    edgeBytes[e] = sg::edgeStencilOf(edgeBytes[e]);
+}
+
+// The triangles of one type (count of them, from its first byte), anchors in a box of
+// extent e0 x e1 x ...: each paired with a face writes its stencil index there.
+__global__ void pairedFaceKernel(sg::GridSimplices grid, sg::TriangleFaceStencils faces,
+                                 const std::uint8_t* triangleBytes, SimplexId count,
+                                 SimplexId e0, SimplexId e1, std::uint8_t* stencils) {
+  const SimplexId i = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count)
+    return;
+  const SimplexId row = i / e0;
+  const SimplexId q[3] = {i - row * e0, row % e1, row / e1};
+  std::uint8_t k = 0;
+  const SimplexId e = sg::pairedFaceStencil(grid, faces, q, triangleBytes[i], k);
+  if (e >= 0)
+    stencils[e] = k;
+}
+
+// The edges' bytes become their pair stencils (GridEdgePairStencils.h), in place: the
+// triangles' kernel reads only the triangles' bytes, and an edge is paired with at most
+// one triangle.
+void edgePairStencilsOnDevice(const sg::GridSimplices& g,
+                              DeviceSimplicialGradient& gradient) {
+  std::uint8_t* stencils = thrust::raw_pointer_cast(gradient.bytes[1].data());
+  const SimplexId edges = SimplexId(gradient.bytes[1].size());
+  edgeStencilKernel<<<blocksFor(edges), kBlock>>>(stencils, edges);
+  cudaCheck(cudaGetLastError(), "edge pair stencils");
+  const int dimension = g.dims.dimension;
+  for (int type = 0; type < grid::triangleTypeCount(dimension); ++type) {
+    const int span = grid::triangleType(dimension, type).s2;
+    const SimplexId first = g.triangleOffset[type],
+                    count = g.triangleOffset[type + 1] - first;
+    if (count == 0)
+      continue;
+    pairedFaceKernel<<<blocksFor(count), kBlock>>>(
+        g, sg::triangleFaceStencils(dimension, type),
+        thrust::raw_pointer_cast(gradient.bytes[2].data()) + first, count,
+        g.dims.n[0] - (span & 1), g.dims.n[1] - ((span >> 1) & 1), stencils);
+    cudaCheck(cudaGetLastError(), "edge pair stencils");
+  }
+}
+
+} // namespace
+
 void computeSimplicialGridSaddleEnds(const sg::GridSimplices& grid,
                                      const ScalarArrayView& values,
                                      const Monitor& monitor,
@@ -569,15 +620,14 @@ void computeSimplicialGridSaddleEnds(const sg::GridSimplices& grid,
         Timer timer;
         // The host's large arrays are sized (zeroed, their pages faulted in: a core's
         // work for a while) by another thread while the device runs the forests. The
-        // pairs read the gradient only in the saddle boundary expansion (3D): whether an
-        // edge is paired up with a triangle, and which.
+        // pairs read the gradient only in the saddle boundary expansion (3D): which
+        // triangle an edge is paired with, one byte per edge (GridEdgePairStencils.h).
         const int top = grid.dims.dimension;
-        auto kept = [&](int d) { return top == 3 && (d == 1 || d == 2); };
         auto sized = std::async(std::launch::async, [&] {
           order.resize(rank.size());
-          for (int d = 0; d < 4; ++d)
-            out.gradient[std::size_t(d)].resize(
-                kept(d) ? gradient.bytes[std::size_t(d)].size() : 0);
+          for (auto& bytes : out.gradient)
+            bytes.clear();
+          out.edgePairStencils.resize(top == 3 ? gradient.bytes[1].size() : 0);
         });
         thrust::device_vector<SimplexId> minimumOf, topRoot;
         forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.5, 0.7),
@@ -600,6 +650,8 @@ void computeSimplicialGridSaddleEnds(const sg::GridSimplices& grid,
               grid, raw(gradient.bytes[1]), raw(gradient.bytes[2]), out.criticalCells[1],
               out.criticalCells[2], monitor.stage(0.8, 0.9), *connections, report);
 
+        if (top == 3)
+          edgePairStencilsOnDevice(grid, gradient);
         timer.reset();
         sized.get();
         auto staging = std::make_unique<StagedDownloads>();
@@ -608,10 +660,8 @@ void computeSimplicialGridSaddleEnds(const sg::GridSimplices& grid,
         download(*staging, endsTop, ends.saddleMaximumEnds);
         for (std::size_t d = 0; d < filtration.size(); ++d)
           download(*staging, filtration[d], ends.filtrationOrder[d]);
-        for (int d = 0; d < 4; ++d)
-          if (kept(d))
-            download(*staging, gradient.bytes[std::size_t(d)],
-                     out.gradient[std::size_t(d)]);
+        if (top == 3)
+          download(*staging, gradient.bytes[1], out.edgePairStencils);
         stageDone("download");
         report.timings.emplace_back("download (gpu)", timer.seconds());
         // Freeing device and page-locked memory takes milliseconds per array: timed too.

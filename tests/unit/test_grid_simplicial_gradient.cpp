@@ -9,6 +9,7 @@
 #include "UnitHelpers.h"
 
 #include "core/common/BackendSelection.h"
+#include "core/discrete_gradient/GridEdgePairStencils.h"
 #include "core/discrete_gradient/GridSimplicialLowerStar.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
@@ -196,6 +197,49 @@ TEST(GridSimplicialGradient, PathStepsMatchTheTriangulationsRelations) {
       EXPECT_EQ(wrong, 0);
       EXPECT_EQ(wrongUp, 0);
       EXPECT_GT(exits, 0); // the boundary case is exercised
+    }
+  }
+}
+
+// The edges' pair stencils (GridEdgePairStencils.h, what the saddle boundary expansion
+// reads) against getPairedCell: a paired-up edge's stencil names the triangle it is
+// paired with, a critical edge is marked so, every other edge is not paired up.
+TEST(GridSimplicialGradient, EdgePairStencilsMatchGetPairedCell) {
+  std::mt19937 rng(17);
+  for (const auto& n : kShapes) {
+    if (n[2] == 1)
+      continue; // the expansion runs in 3D
+    const SimplexId nv = n[0] * n[1] * n[2];
+    ImplicitTriangulation tri(n[0], n[1], n[2]);
+    for (int levels : {2, 3, 1 << 20}) {
+      SCOPED_TRACE(gridName(n[0], n[1], n[2]) + " levels " + std::to_string(levels));
+      const std::vector<float> values = randomLevels(rng, std::size_t(nv), levels);
+      sg::Output g;
+      sg::execute(tri, viewOf(values), {Backend::Cpu}, Monitor{}, g);
+      tri.precondition(sg::kPairRelations);
+      std::vector<std::uint8_t> stencils;
+      sg::gridEdgePairStencils(sg::gridSimplicesOf(tri.dims()), g.gradient[1].data(),
+                               g.gradient[2].data(), stencils);
+      ASSERT_EQ(SimplexId(stencils.size()), tri.getNumberOfEdges());
+      SimplexId wrong = 0, pairedUp = 0, critical = 0;
+      for (SimplexId e = 0; e < tri.getNumberOfEdges(); ++e) {
+        const SimplexId up = sg::getPairedCell(tri, g, 1, e, false);
+        EdgeTriangle t;
+        if (up >= 0) {
+          ++pairedUp;
+          wrong += !(tri.getEdgeStencilTriangle(e, stencils[std::size_t(e)], t) &&
+                     t.triangle == up);
+        } else if (sg::isCritical(g, 1, e)) {
+          ++critical;
+          wrong += stencils[std::size_t(e)] != sg::kStencilCriticalEdge;
+        } else {
+          wrong += stencils[std::size_t(e)] != sg::kStencilNone;
+        }
+      }
+      EXPECT_EQ(wrong, 0);
+      EXPECT_GT(pairedUp, 0);
+      if (levels > 2)
+        EXPECT_GT(critical, 0);
     }
   }
 }

@@ -5,6 +5,7 @@
 #include "TriangulationChecks.h"
 
 #include "core/common/EdgeTriangles.h"
+#include "core/discrete_gradient/GridSimplices.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
@@ -151,22 +152,27 @@ TEST_P(GridTriangulation, MaskedCellsMatchBruteForce) {
 // The stencil answer for an edge's triangles (one decode, index arithmetic) against the
 // relations checked above: the same triangles, the edge's face index in each, and each
 // triangle's vertices and edges in getTriangleVertex's and getTriangleEdge's order; the
-// generic findEdgeTriangle on the grid stored as a mesh accepts the same triangle.
-TEST_P(GridTriangulation, EdgeTriangleFacesMatchRelations) {
+// stencil index of a triangle's face (grid::edgeTriangleStencilIndex) finds that
+// triangle again; the generic findEdgeTriangle on the grid stored as a mesh accepts the
+// same triangles.
+TEST_P(GridTriangulation, EdgeStencilTrianglesMatchRelations) {
   const GridCase g = GetParam();
   ImplicitTriangulation grid(g.nx, g.ny, g.nz);
   grid.precondition(AllRelations);
   ExplicitTriangulation mesh = explicitCopyOf(grid, IdWidth::Auto);
   mesh.precondition(AllRelations);
   for (SimplexId e = 0; e < grid.getNumberOfEdges(); ++e) {
-    EdgeTriangle list[ImplicitTriangulation::kMaxStencilEdgeTriangles];
-    const int n = grid.getEdgeTriangleFaces(e, list);
-    ASSERT_EQ(n, grid.getEdgeTriangleNumber(e)) << "edge " << e;
+    std::vector<EdgeTriangle> list;
+    for (int k = -1; k <= grid::kMaxEdgeTriangleStencils; ++k) {
+      EdgeTriangle t;
+      if (grid.getEdgeStencilTriangle(e, k, t))
+        list.push_back(t);
+    }
     std::vector<SimplexId> stencil, relation;
-    for (int i = 0; i < n; ++i) {
-      const EdgeTriangle& t = list[i];
-      stencil.push_back(t.triangle);
+    for (int i = 0; i < grid.getEdgeTriangleNumber(e); ++i)
       relation.push_back(grid.getEdgeTriangle(e, i));
+    for (const EdgeTriangle& t : list) {
+      stencil.push_back(t.triangle);
       EXPECT_EQ(grid.getTriangleEdge(t.triangle, t.face), e) << "edge " << e;
       for (int k = 0; k < 3; ++k) {
         EXPECT_EQ(t.vertices[k], grid.getTriangleVertex(t.triangle, k));
@@ -177,10 +183,9 @@ TEST_P(GridTriangulation, EdgeTriangleFacesMatchRelations) {
     std::sort(relation.begin(), relation.end());
     EXPECT_EQ(stencil, relation) << "edge " << e;
     // Accept the triangles one at a time by their vertices; the mesh has other ids.
-    const SimplexId me =
-        mesh.findEdge(grid.getEdgeVertex(e, 0), grid.getEdgeVertex(e, 1));
-    for (int i = 0; i < n; ++i) {
-      const Tuple want = verticesOf(grid, 2, list[i].triangle);
+    const SimplexId me = mesh.findEdge(grid.getEdgeVertex(e, 0), grid.getEdgeVertex(e, 1));
+    for (const EdgeTriangle& t : list) {
+      const Tuple want = verticesOf(grid, 2, t.triangle);
       EdgeTriangle found;
       ASSERT_TRUE(findEdgeTriangle(
           mesh, me,
@@ -196,8 +201,27 @@ TEST_P(GridTriangulation, EdgeTriangleFacesMatchRelations) {
       }
     }
     EdgeTriangle none;
-    EXPECT_FALSE(findEdgeTriangle(
-        grid, e, [](SimplexId, int) { return false; }, none));
+    EXPECT_FALSE(findEdgeTriangle(mesh, me, [](SimplexId, int) { return false; }, none));
+  }
+  // Every face of every triangle, by the stencil index of the triangle's type and face.
+  const discrete_gradient::simplicial::GridSimplices simplices =
+      discrete_gradient::simplicial::gridSimplicesOf(grid.dims());
+  for (SimplexId f = 0; f < grid.getNumberOfTriangles(); ++f) {
+    SimplexId base[3];
+    int chain[4];
+    discrete_gradient::simplicial::gridSimplexChain(simplices, 2, f, base, chain);
+    int type = 0;
+    while (grid::triangleType(grid.getDimension(), type).s1 != chain[1] ||
+           grid::triangleType(grid.getDimension(), type).s2 != chain[2])
+      ++type;
+    for (int face = 0; face < 3; ++face) {
+      EdgeTriangle t;
+      ASSERT_TRUE(grid.getEdgeStencilTriangle(
+          grid.getTriangleEdge(f, face),
+          grid::edgeTriangleStencilIndex(grid.getDimension(), type, face), t));
+      EXPECT_EQ(t.triangle, f);
+      EXPECT_EQ(t.face, face);
+    }
   }
 }
 

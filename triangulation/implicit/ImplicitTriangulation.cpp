@@ -110,24 +110,13 @@ ImplicitTriangulation::ImplicitTriangulation(SimplexId nx, SimplexId ny, Simplex
           grid::maskOffset(dims_, grid::cellChainMask(active, type, q)) -
           grid::maskOffset(dims_, own);
   }
-  // Edge (p, p + m) is face 0 of the triangles (S1 = m, S2) based at p, face 1 of
-  // (S1, S2 = m) based at p, and face 2 of (S1, S1 | m) based at p - S1.
   for (int t = 0; t < edgeTypes_; ++t) {
-    const int m = edgeMask(active, t);
-    for (int tt = 0; tt < triangleTypes_; ++tt) {
-      const grid::TriangleType type = grid::triangleType(active, tt);
-      const int face = type.s1 == m               ? 0
-                       : type.s2 == m             ? 1
-                       : (type.s1 ^ type.s2) == m ? 2
-                                                  : -1;
-      if (face < 0)
-        continue;
-      if (edgeTriangleStencilCount_[t] == kMaxStencilEdgeTriangles)
-        throw Error("internal error: an edge of the grid with more than " +
-                    std::to_string(kMaxStencilEdgeTriangles) + " triangles");
-      edgeTriangleStencils_[t][edgeTriangleStencilCount_[t]++] = {
-          tt, face, face == 2 ? type.s1 : 0};
-    }
+    grid::EdgeTriangleStencil s;
+    for (int& k = edgeTriangleStencilCount_[t];
+         k < grid::kMaxEdgeTriangleStencils &&
+         grid::edgeTriangleStencil(active, edgeMask(active, t), k, s);
+         ++k)
+      edgeTriangleStencils_[t][k] = s;
   }
   for (int k = 0; k < 3 * triangleTypes_; ++k) {
     const grid::TriangleType type = grid::triangleType(active, k / 3);
@@ -566,35 +555,36 @@ int ImplicitTriangulation::getTriangleTets(SimplexId f, SimplexId* out) const {
   return cofaceList(f, v, true, out);
 }
 
-int ImplicitTriangulation::getEdgeTriangleFaces(SimplexId e, EdgeTriangle* out) const {
+bool ImplicitTriangulation::stencilTriangle(const Anchor& edge, int k,
+                                            EdgeTriangle& t) const {
+  const grid::EdgeTriangleStencil& s = edgeTriangleStencils_[edge.type][k];
+  const grid::TriangleType type = grid::triangleType(dims_.dimension, s.type);
+  SimplexId q[3], q1[3];
+  addMask(edge.base, s.shift, -1, q);
+  if (!grid::anchorValid(dims_, q, type.s2))
+    return false;
+  addMask(q, type.s1, 1, q1);
+  auto edgeAt = [&](const SimplexId c[3], int mask) {
+    return encode(mask - 1, c, edgeOffset_.data(), mask);
+  };
+  t.triangle = encode(s.type, q, triangleOffset_.data(), type.s2);
+  t.face = s.face;
+  t.vertices[0] = grid::vertexAt(dims_, q);
+  t.vertices[1] = t.vertices[0] + grid::maskOffset(dims_, type.s1);
+  t.vertices[2] = t.vertices[0] + grid::maskOffset(dims_, type.s2);
+  t.edges[0] = edgeAt(q, type.s1);
+  t.edges[1] = edgeAt(q, type.s2);
+  t.edges[2] = edgeAt(q1, type.s1 ^ type.s2);
+  return true;
+}
+
+bool ImplicitTriangulation::getEdgeStencilTriangle(SimplexId e, int k,
+                                                   EdgeTriangle& out) const {
   TOPOGPU_REQUIRE_RELATION(prepared_, EF);
   TOPOGPU_REQUIRE_RELATION(prepared_, FE);
   TOPOGPU_REQUIRE_INDEX(e, getNumberOfEdges(), "edge");
   const Anchor a = decode(e, edgeOffset_.data(), edgeTypes_, edgeMask);
-  auto edgeAt = [&](const SimplexId c[3], int mask) {
-    return encode(mask - 1, c, edgeOffset_.data(), mask);
-  };
-  int n = 0;
-  for (int k = 0; k < edgeTriangleStencilCount_[a.type]; ++k) {
-    const EdgeTriangleStencil& s = edgeTriangleStencils_[a.type][k];
-    const grid::TriangleType type = grid::triangleType(dims_.dimension, s.type);
-    SimplexId q[3];
-    addMask(a.base, s.shift, -1, q);
-    if (!grid::anchorValid(dims_, q, type.s2))
-      continue;
-    SimplexId q1[3];
-    addMask(q, type.s1, 1, q1);
-    EdgeTriangle& t = out[n++];
-    t.triangle = encode(s.type, q, triangleOffset_.data(), type.s2);
-    t.face = s.face;
-    t.vertices[0] = grid::vertexAt(dims_, q);
-    t.vertices[1] = t.vertices[0] + grid::maskOffset(dims_, type.s1);
-    t.vertices[2] = t.vertices[0] + grid::maskOffset(dims_, type.s2);
-    t.edges[0] = edgeAt(q, type.s1);
-    t.edges[1] = edgeAt(q, type.s2);
-    t.edges[2] = edgeAt(q1, type.s1 ^ type.s2);
-  }
-  return n;
+  return k >= 0 && k < edgeTriangleStencilCount_[a.type] && stencilTriangle(a, k, out);
 }
 
 int ImplicitTriangulation::getEdgeTriangleNumber(SimplexId e) const {

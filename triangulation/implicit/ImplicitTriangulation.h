@@ -89,12 +89,12 @@ public:
   static constexpr int kMaxTriangleTets = 4 * grid::kTetTypes;
   int getEdgeTriangles(SimplexId e, SimplexId* out) const;
   int getTriangleTets(SimplexId f, SimplexId* out) const;
-  // The triangles of edge e, each with e's face index in it and its vertices and edges,
-  // in a fixed stencil order (not getEdgeTriangle's); returns how many (at most
-  // kMaxStencilEdgeTriangles). One decode, then index arithmetic: the step of walks that
-  // cross triangles, which getEdgeTriangle and getTriangleEdge would decode ids for.
-  static constexpr int kMaxStencilEdgeTriangles = 6;
-  int getEdgeTriangleFaces(SimplexId e, EdgeTriangle* out) const;
+  // The triangle of edge e with stencil index k (grid::edgeTriangleStencil: the
+  // triangle types holding an edge of e's direction, in type order), with e's face index
+  // in it and its vertices and edges; false when the grid has no such triangle (k out of
+  // range, or past the boundary). One decode, then index arithmetic: the step of walks
+  // that cross triangles, for which getEdgeTriangle and getTriangleEdge would decode ids.
+  bool getEdgeStencilTriangle(SimplexId e, int k, EdgeTriangle& out) const;
   int getTriangleTetNumber(SimplexId f) const;
   SimplexId getTriangleTet(SimplexId f, int i) const;
   int getTetNeighborNumber(SimplexId t) const;
@@ -175,12 +175,9 @@ private:
   // the same for the triangles around an interior vertex (getVertexTriangle's order)
   std::array<SimplexId, std::size_t(3) * grid::kMaxTriangleTypes * 3>
       triangleStarVertexOffset_{};
-  // Per edge type, its triangles as stencils: triangle type, the edge's face index, and
-  // the mask the triangle's base lies below the edge's (q = p - shift).
-  struct EdgeTriangleStencil {
-    int type = 0, face = 0, shift = 0;
-  };
-  std::array<std::array<EdgeTriangleStencil, kMaxStencilEdgeTriangles>,
+  bool stencilTriangle(const Anchor& edge, int k, EdgeTriangle& t) const;
+  // Per edge type, its triangles (grid::edgeTriangleStencil).
+  std::array<std::array<grid::EdgeTriangleStencil, grid::kMaxEdgeTriangleStencils>,
              grid::kMaxEdgeTypes>
       edgeTriangleStencils_{};
   std::array<int, grid::kMaxEdgeTypes> edgeTriangleStencilCount_{};
