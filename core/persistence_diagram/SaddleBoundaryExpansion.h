@@ -115,7 +115,7 @@ private:
 // rounds stop when fewer than serialBelow 2-saddles of a batch are left unsettled, or
 // when a round settles fewer than a 1/serialBelowShare of them.
 struct ExpansionSchedule {
-  std::size_t batch = std::size_t(1) << 16;
+  std::size_t batch = std::size_t(1) << 20;
   std::size_t serialBelow = 32;
   std::size_t serialBelowShare = 4096;
 };
@@ -247,7 +247,7 @@ void expandSaddleBoundaries(const Triangulation& tri,
     kept.resize(end - begin);
     stopped.assign(end - begin, -1);
     active.resize(end - begin);
-    for (std::size_t i = 0; i < active.size(); ++i) {
+    tbb::parallel_for(std::size_t(0), active.size(), [&](std::size_t i) {
       active[i] = i;
       EdgeTriangle t;
       t.triangle = saddles2[std::size_t(left[begin + i])];
@@ -256,7 +256,7 @@ void expandSaddleBoundaries(const Triangulation& tri,
         t.edges[k] = tri.getTriangleEdge(t.triangle, k);
       }
       kept[i] = {triangleEdge(t, 0), triangleEdge(t, 1), triangleEdge(t, 2)};
-    }
+    });
     bool first = true;
     while (!active.empty()) {
       monitor.checkAbort();
