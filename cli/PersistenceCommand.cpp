@@ -10,6 +10,7 @@
 #include "Report.h"
 #include "SeparatricesFile.h"
 
+#include "base/HostMemory.h"
 #include "base/Timer.h"
 #include "core/common/DeviceWarmUp.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
@@ -115,6 +116,8 @@ int runPersistence(const Arguments& args, CommandContext& context) {
   counts.addRaw("finite", countList(diagram.finitePairs, 3));
   counts.addRaw("essential", countList(diagram.essentialPairs, 3));
   result.fields.add("pair_counts", counts);
+  if (diagram.hostMemoryEstimate > 0)
+    result.fields.add("host_memory_estimate_mib", diagram.hostMemoryEstimate / kMiB);
   if (!args.has("--no-pairs"))
     result.fields.addRaw("pairs", pairList(diagram));
   const auto& f = diagram.finitePairs;

@@ -211,7 +211,9 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
     return false;
   const sg::ComplexSize size = sg::gridComplexSize(tri.dims(), values);
   const bool connections = parameters.computeSaddleConnections;
-  refuseOverBudget(size, {}, HostPath::Gpu, connections, true, parameters.memoryBudget);
+  const HostPart part = parameters.diagramOnly ? HostPart::Diagram : HostPart::Complex;
+  refuseOverBudget(size, {}, HostPath::Gpu, connections, true, parameters.memoryBudget,
+                   part);
   tri.precondition(kRequiredRelations);
   bool ran = true;
   runWithFallback(
@@ -229,9 +231,9 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
                                 warnings.end());
   // Again with the critical simplices found, before the host's saddle connections.
   refuseOverBudget(size, output.gradient.counts, HostPath::Gpu, connections, true,
-                   parameters.memoryBudget);
+                   parameters.memoryBudget, part);
   output.hostMemoryEstimate =
-      complexHostBytes(size, output.gradient.counts, HostPath::Gpu, connections);
+      complexHostBytes(size, output.gradient.counts, HostPath::Gpu, connections, part);
   monitor.checkAbort();
   if (parameters.computeSaddleConnections && grid.dims.dimension == 3 &&
       !deviceConnections)

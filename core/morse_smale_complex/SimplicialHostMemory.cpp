@@ -51,9 +51,32 @@ double freedTransients(const sg::ComplexSize& size) {
 
 } // namespace
 
+namespace {
+
+double diagramHostBytes(const sg::ComplexSize& size,
+                        const std::array<SimplexId, 4>& critical, HostPath path,
+                        bool saddleConnections, double criticalCount, double simplices) {
+  const int top = size.dimension;
+  const double n = double(size.simplices[0]), cells = double(size.simplices[top]);
+  const double base = double(size.valueBytes) * n + kId * n +
+                      (path == HostPath::Cpu ? simplices : 0) + 2 * kId * criticalCount;
+  const double ends = 2 * kId * double(critical[1] + critical[std::size_t(top - 1)]);
+  const double pairs =
+      ends + kId * criticalCount + kPairRecordBytes * criticalCount +
+      (top == 3 ? double(size.simplices[1]) + kChainBytes * double(critical[2]) : 0) +
+      (saddleConnections ? arcBytes(critical, top, true) : 0);
+  if (path == HostPath::Gpu)
+    return base + pairs;
+  // The saddle ends' successors, a tenth more for the walks' per-thread paths and what
+  // the allocator keeps of the vertices' successors.
+  return base + std::max(1.1 * kId * (n + cells) + ends, pairs);
+}
+
+} // namespace
+
 double complexHostBytes(const sg::ComplexSize& size,
                         const std::array<SimplexId, 4>& critical, HostPath path,
-                        bool saddleConnections) {
+                        bool saddleConnections, HostPart part) {
   const int top = size.dimension;
   if (top < 2)
     return 0;
@@ -63,6 +86,9 @@ double complexHostBytes(const sg::ComplexSize& size,
     simplices += double(size.simplices[std::size_t(d)]);
     criticalCount += double(critical[std::size_t(d)]);
   }
+  if (part == HostPart::Diagram)
+    return diagramHostBytes(size, critical, path, saddleConnections, criticalCount,
+                            simplices);
   // Field, order, gradient bytes, critical simplices with their highest vertices.
   const double gradient =
       double(size.valueBytes) * n + kId * n + simplices + 2 * kId * criticalCount;
@@ -81,16 +107,17 @@ double complexHostBytes(const sg::ComplexSize& size,
 
 void refuseOverBudget(const sg::ComplexSize& size,
                       const std::array<SimplexId, 4>& critical, HostPath path,
-                      bool saddleConnections, bool implicitGrid, double budget) {
-  const double needed = complexHostBytes(size, critical, path, saddleConnections);
+                      bool saddleConnections, bool implicitGrid, double budget,
+                      HostPart part) {
+  const double needed = complexHostBytes(size, critical, path, saddleConnections, part);
   if (!(needed > budget))
     return;
   std::string advice = "raise the memory budget";
   if (path == HostPath::Cpu && implicitGrid)
-    advice +=
-        ", run it on a GPU (the GPU path's host part needs about " +
-        byteSize(complexHostBytes(size, critical, HostPath::Gpu, saddleConnections)) +
-        ")";
+    advice += ", run it on a GPU (the GPU path's host part needs about " +
+              byteSize(complexHostBytes(size, critical, HostPath::Gpu, saddleConnections,
+                                        part)) +
+              ")";
   advice += implicitGrid ? ", use a smaller or subsampled field, or the cubical complex"
                          : " or use a smaller mesh";
   refuseOverHostMemoryBudget(needed, budget,

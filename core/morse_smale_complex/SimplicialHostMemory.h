@@ -14,6 +14,10 @@ namespace topogpu::morse_smale_complex::simplicial {
 namespace sg = discrete_gradient::simplicial;
 
 enum class HostPath { Cpu, Gpu };
+// What the run computes: the whole complex, or only what the persistence pairs read
+// (Parameters::diagramOnly: the saddles' path ends; in 3D the edges' pair stencils and
+// the saddle boundary expansion's chains).
+enum class HostPart { Complex, Diagram };
 
 // Bytes the complex holds on the host at its peak, the field included, with `critical`
 // critical simplices per dimension (zeros before the gradient: few on smooth fields).
@@ -26,16 +30,24 @@ enum class HostPath { Cpu, Gpu };
 //    DescendingManifold, cell and vertex labels), the boundary forest built on the host
 //    while they are held (a byte per facet, two offsets per vertex) and the arcs and
 //    saddle connections. The device's own memory is resolveBackend's matter.
+// Diagram: the field, the vertex order, the gradient bytes (CPU; the device keeps its
+// own) and critical simplices, then the larger of the CPU's saddle ends (a successor per
+// vertex, then per top cell) and what the pairs hold: the ends, the filtration order,
+// kPairRecordBytes per critical simplex (cells, positions, union-finds, records) and in
+// 3D the edges' pair stencils and kChainBytes per 2-saddle (the boundary expansion's
+// stored chains, which grow with the field's noise: about 550 bytes on white noise).
 // The triangulation's relations on meshes are not counted (they are built before).
+constexpr double kPairRecordBytes = 192, kChainBytes = 768;
 double complexHostBytes(const sg::ComplexSize& size,
                         const std::array<SimplexId, 4>& critical, HostPath path,
-                        bool saddleConnections);
+                        bool saddleConnections, HostPart part = HostPart::Complex);
 
 // Throws Error naming the estimate, the budget and what to do when the path's estimate
 // exceeds budget (bytes). implicitGrid: the input is an implicit grid, which has a GPU
 // path and a cubical complex to suggest.
 void refuseOverBudget(const sg::ComplexSize& size,
                       const std::array<SimplexId, 4>& critical, HostPath path,
-                      bool saddleConnections, bool implicitGrid, double budget);
+                      bool saddleConnections, bool implicitGrid, double budget,
+                      HostPart part = HostPart::Complex);
 
 } // namespace topogpu::morse_smale_complex::simplicial

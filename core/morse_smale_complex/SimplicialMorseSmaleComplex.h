@@ -584,18 +584,19 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   const Backend backend = fallback.warnings.empty() ? parameters.backend : Backend::Cpu;
   const bool connections = parameters.computeSaddleConnections;
   const bool implicitGrid = std::is_same_v<Triangulation, ImplicitTriangulation>;
+  const HostPart part = parameters.diagramOnly ? HostPart::Diagram : HostPart::Complex;
   refuseOverBudget(detail::complexSize(tri, values), {}, HostPath::Cpu, connections,
-                   implicitGrid, parameters.memoryBudget);
+                   implicitGrid, parameters.memoryBudget, part);
   sg::execute(tri, values,
               sg::Parameters{backend, parameters.vertexOrder, parameters.memoryBudget},
               monitor.stage(0, 0.5), output.gradient, &output.rank);
   const sg::ComplexSize size{output.gradient.dimension, output.gradient.simplexCounts,
                              scalarTypeSize(values.type)};
   refuseOverBudget(size, output.gradient.counts, HostPath::Cpu, connections, implicitGrid,
-                   parameters.memoryBudget);
+                   parameters.memoryBudget, part);
   output.report = output.gradient.report;
   output.hostMemoryEstimate =
-      complexHostBytes(size, output.gradient.counts, HostPath::Cpu, connections);
+      complexHostBytes(size, output.gradient.counts, HostPath::Cpu, connections, part);
   output.report.warnings.insert(output.report.warnings.begin(), fallback.warnings.begin(),
                                 fallback.warnings.end());
   const sg::Output& g = output.gradient;

@@ -48,6 +48,9 @@ struct Diagram {
   std::array<SimplexId, 4> criticalCells{};  // per dimension
   std::array<SimplexId, 4> finitePairs{};    // per PairType
   std::array<SimplexId, 4> essentialPairs{}; // per PairType
+  // Host bytes the simplicial complex's run needed by its estimate (0: not estimated,
+  // the cubical complex).
+  double hostMemoryEstimate = 0;
   RunReport report;
 };
 

@@ -334,6 +334,7 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   RunReport report = complex.report;
   diagramOfComplex(tri, complex, values, monitor.stage(0.9, 1), diagram,
                    parameters.expansion);
+  diagram.hostMemoryEstimate = complex.hostMemoryEstimate;
   if (complexOut == nullptr) { // freeing the complex's arrays is part of the wait
     const Timer timer;
     own = smsc::Output();

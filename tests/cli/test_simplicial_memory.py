@@ -7,9 +7,10 @@
   * the estimate is an upper bound of the memory the run really takes, within 1.5x: the
     kernel's peak resident set (VmHWM, the JSON's peak_host_memory_mib) of the run minus
     that of the same command on a 2x2x2 grid (the program and its libraries), on 3D
-    random and smooth grids of 96^3 to 128^3 vertices and a random 1500^2 grid (CPU
-    path: --backend cpu; the GPU path's host side too where `topogpu info` finds a
-    device);
+    random and smooth grids of 96^3 to 128^3 vertices and a random 1500^2 grid, for
+    `msc` and for `persistence` (whose complex computes only what the pairs read: its
+    own, smaller estimate) (CPU path: --backend cpu; the GPU path's host side too where
+    `topogpu info` finds a device);
   * persistence and simplify (whose complex is the Morse-Smale complex's) refuse a budget
     far below any estimate with the same message, and run as without a budget under a
     large one;
@@ -123,18 +124,19 @@ def budget_passed_on(tmp, command, path, dims, *extra):
           f"{label}: --memory-budget 64G runs as without a budget")
 
 
-def peak_bound(path, name, dims, baseline, backend):
-    out = run_json("msc", path, dims, "--backend", backend)
+def peak_bound(command, path, name, dims, baseline, backend):
+    out = run_json(command, path, dims, "--backend", backend, *(
+        ["--no-pairs"] if command == "persistence" else []))
     if out is None:
         return
     check(out["backend"] == backend, f"{name}: ran on {out['backend']}, not {backend}")
     estimate = out["host_memory_estimate_mib"]
     used = out["peak_host_memory_mib"] - baseline
-    print(f"{name} {dims} ({backend}): estimate {estimate:.1f} MiB, peak RSS "
+    print(f"{command} {name} {dims} ({backend}): estimate {estimate:.1f} MiB, peak RSS "
           f"{out['peak_host_memory_mib']:.1f} MiB - baseline {baseline:.1f} = {used:.1f} MiB, "
           f"ratio {estimate / used:.2f}", flush=True)
     check(used <= estimate <= 1.5 * used,
-          f"{name} ({backend}): the estimate {estimate:.1f} MiB bounds the run's {used:.1f} MiB"
+          f"{command} {name} ({backend}): the estimate {estimate:.1f} MiB bounds the run's {used:.1f} MiB"
           " within 1.5x")
 
 
@@ -163,11 +165,12 @@ def main():
                  ("random1500x1500", rng.uniform(0, 1, (1500, 1500)), (1500, 1500))]
         paths = [(name, raw_case(tmp, name, values, np.float32), d) for name, values, d in cases]
         for backend in backends:
-            base = run_json("msc", tiny, (2, 2, 2), "--backend", backend)
-            if base is None:
-                continue
-            for name, path, d in paths:
-                peak_bound(path, name, d, base["peak_host_memory_mib"], backend)
+            for command in ("msc", "persistence"):
+                base = run_json(command, tiny, (2, 2, 2), "--backend", backend)
+                if base is None:
+                    continue
+                for name, path, d in paths:
+                    peak_bound(command, path, name, d, base["peak_host_memory_mib"], backend)
 
 
 main()
