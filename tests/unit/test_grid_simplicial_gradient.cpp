@@ -174,9 +174,14 @@ SimplexId oracleAscending(const ImplicitTriangulation& tri, const sg::Output& g,
 
 // The grid's V-path steps (GridSimplicialForest.h, which the CPU grid path and the
 // kernels use) against the triangulation's relations, for every vertex and top cell.
-TEST(GridSimplicialGradient, PathStepsMatchTheTriangulationsRelations) {
-  std::mt19937 rng(9);
+// body(tri, g, levels) for the CPU gradient of random fields of 2, 3 and many levels on
+// every shape (3D ones only with only3d), the pair relations prepared.
+template <typename Body>
+void forEachRandomGradient(unsigned seed, bool only3d, Body&& body) {
+  std::mt19937 rng(seed);
   for (const auto& n : kShapes) {
+    if (only3d && n[2] == 1)
+      continue;
     const SimplexId nv = n[0] * n[1] * n[2];
     ImplicitTriangulation tri(n[0], n[1], n[2]);
     for (int levels : {2, 3, 1 << 20}) {
@@ -185,63 +190,59 @@ TEST(GridSimplicialGradient, PathStepsMatchTheTriangulationsRelations) {
       sg::Output g;
       sg::execute(tri, viewOf(values), {Backend::Cpu}, Monitor{}, g);
       tri.precondition(sg::kPairRelations);
-      const int top = g.dimension;
-      SimplexId wrong = 0, exits = 0, wrongUp = 0;
-      for (SimplexId v = 0; v < nv; ++v)
-        wrong += sg::descendingSuccessor(tri, g, v) != oracleDescending(tri, g, v);
-      for (SimplexId c = 0; c < g.simplexCounts[top]; ++c) {
-        const SimplexId expected = oracleAscending(tri, g, c);
-        exits += expected < 0;
-        wrongUp += sg::ascendingSuccessor(tri, g, c) != expected;
-      }
-      EXPECT_EQ(wrong, 0);
-      EXPECT_EQ(wrongUp, 0);
-      EXPECT_GT(exits, 0); // the boundary case is exercised
+      body(tri, g, levels);
     }
   }
+}
+
+TEST(GridSimplicialGradient, PathStepsMatchTheTriangulationsRelations) {
+  forEachRandomGradient(
+      9, false, [](const ImplicitTriangulation& tri, const sg::Output& g, int) {
+        const int top = g.dimension;
+        SimplexId wrong = 0, exits = 0, wrongUp = 0;
+        for (SimplexId v = 0; v < g.simplexCounts[0]; ++v)
+          wrong += sg::descendingSuccessor(tri, g, v) != oracleDescending(tri, g, v);
+        for (SimplexId c = 0; c < g.simplexCounts[top]; ++c) {
+          const SimplexId expected = oracleAscending(tri, g, c);
+          exits += expected < 0;
+          wrongUp += sg::ascendingSuccessor(tri, g, c) != expected;
+        }
+        EXPECT_EQ(wrong, 0);
+        EXPECT_EQ(wrongUp, 0);
+        EXPECT_GT(exits, 0); // the boundary case is exercised
+      });
 }
 
 // The edges' pair stencils (GridEdgePairStencils.h, what the saddle boundary expansion
 // reads) against getPairedCell: a paired-up edge's stencil names the triangle it is
 // paired with, a critical edge is marked so, every other edge is not paired up.
 TEST(GridSimplicialGradient, EdgePairStencilsMatchGetPairedCell) {
-  std::mt19937 rng(17);
-  for (const auto& n : kShapes) {
-    if (n[2] == 1)
-      continue; // the expansion runs in 3D
-    const SimplexId nv = n[0] * n[1] * n[2];
-    ImplicitTriangulation tri(n[0], n[1], n[2]);
-    for (int levels : {2, 3, 1 << 20}) {
-      SCOPED_TRACE(gridName(n[0], n[1], n[2]) + " levels " + std::to_string(levels));
-      const std::vector<float> values = randomLevels(rng, std::size_t(nv), levels);
-      sg::Output g;
-      sg::execute(tri, viewOf(values), {Backend::Cpu}, Monitor{}, g);
-      tri.precondition(sg::kPairRelations);
-      std::vector<std::uint8_t> stencils;
-      sg::gridEdgePairStencils(sg::gridSimplicesOf(tri.dims()), g.gradient[1].data(),
-                               g.gradient[2].data(), stencils);
-      ASSERT_EQ(SimplexId(stencils.size()), tri.getNumberOfEdges());
-      SimplexId wrong = 0, pairedUp = 0, critical = 0;
-      for (SimplexId e = 0; e < tri.getNumberOfEdges(); ++e) {
-        const SimplexId up = sg::getPairedCell(tri, g, 1, e, false);
-        EdgeTriangle t;
-        if (up >= 0) {
-          ++pairedUp;
-          wrong += !(tri.getEdgeStencilTriangle(e, stencils[std::size_t(e)], t) &&
-                     t.triangle == up);
-        } else if (sg::isCritical(g, 1, e)) {
-          ++critical;
-          wrong += stencils[std::size_t(e)] != sg::kStencilCriticalEdge;
-        } else {
-          wrong += stencils[std::size_t(e)] != sg::kStencilNone;
+  forEachRandomGradient(
+      17, true, [](const ImplicitTriangulation& tri, const sg::Output& g, int levels) {
+        std::vector<std::uint8_t> stencils;
+        sg::gridEdgePairStencils(sg::gridSimplicesOf(tri.dims()), g.gradient[1].data(),
+                                 g.gradient[2].data(), stencils);
+        ASSERT_EQ(SimplexId(stencils.size()), tri.getNumberOfEdges());
+        SimplexId wrong = 0, pairedUp = 0, critical = 0;
+        for (SimplexId e = 0; e < tri.getNumberOfEdges(); ++e) {
+          const SimplexId up = sg::getPairedCell(tri, g, 1, e, false);
+          EdgeTriangle t;
+          if (up >= 0) {
+            ++pairedUp;
+            wrong += !(tri.getEdgeStencilTriangle(e, stencils[std::size_t(e)], t) &&
+                       t.triangle == up);
+          } else if (sg::isCritical(g, 1, e)) {
+            ++critical;
+            wrong += stencils[std::size_t(e)] != sg::kStencilCriticalEdge;
+          } else {
+            wrong += stencils[std::size_t(e)] != sg::kStencilNone;
+          }
         }
-      }
-      EXPECT_EQ(wrong, 0);
-      EXPECT_GT(pairedUp, 0);
-      if (levels > 2)
-        EXPECT_GT(critical, 0);
-    }
-  }
+        EXPECT_EQ(wrong, 0);
+        EXPECT_GT(pairedUp, 0);
+        if (levels > 2)
+          EXPECT_GT(critical, 0);
+      });
 }
 
 // A GPU request: on a grid without a usable device the CPU runs and says why (with a
