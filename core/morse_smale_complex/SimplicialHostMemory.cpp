@@ -49,9 +49,11 @@ double freedTransients(const sg::ComplexSize& size) {
          double(size.simplices[std::size_t(size.dimension - 1)]);
 }
 
-} // namespace
-
-namespace {
+// The GPU path's downloads go through two page-locked buffers of up to 32 MiB each
+// (cuda/common/HostCopy.h), as large as the largest array when it is smaller.
+double stagingBytes(double largestArray) {
+  return 2 * std::min(32.0 * 1024 * 1024, largestArray);
+}
 
 double diagramHostBytes(const sg::ComplexSize& size,
                         const std::array<SimplexId, 4>& critical, HostPath path,
@@ -61,12 +63,14 @@ double diagramHostBytes(const sg::ComplexSize& size,
   const double base = double(size.valueBytes) * n + kId * n +
                       (path == HostPath::Cpu ? simplices : 0) + 2 * kId * criticalCount;
   const double ends = 2 * kId * double(critical[1] + critical[std::size_t(top - 1)]);
-  const double pairs =
-      ends + kId * criticalCount + kPairRecordBytes * criticalCount +
-      (top == 3 ? double(size.simplices[1]) + kChainBytes * double(critical[2]) : 0) +
-      (saddleConnections ? arcBytes(critical, top, true) : 0);
+  const double stencils = top == 3 ? double(size.simplices[1]) : 0;
+  const double downloaded = ends + stencils + kId * criticalCount;
+  const double pairs = downloaded + kPairRecordBytes * criticalCount +
+                       (top == 3 ? kChainBytes * double(critical[2]) : 0) +
+                       (saddleConnections ? arcBytes(critical, top, true) : 0);
+  // GPU: the download's staging buffers are freed before the pairing.
   if (path == HostPath::Gpu)
-    return base + pairs;
+    return base + std::max(downloaded + stagingBytes(std::max(kId * n, stencils)), pairs);
   // The saddle ends' successors, a tenth more for the walks' per-thread paths and what
   // the allocator keeps of the vertices' successors.
   return base + std::max(1.1 * kId * (n + cells) + ends, pairs);
@@ -93,9 +97,11 @@ double complexHostBytes(const sg::ComplexSize& size,
   const double gradient =
       double(size.valueBytes) * n + kId * n + simplices + 2 * kId * criticalCount;
   const double arcs = arcBytes(critical, top, saddleConnections);
+  // GPU: the staging buffers are freed before the boundary forest and the arcs.
   if (path == HostPath::Gpu)
     return gradient + (kId + 3 * kLabel) * n + kLabel * cells +
-           boundaryForestBytes(size) + arcs;
+           std::max(stagingBytes(std::max(kId * n, kLabel * cells)),
+                    boundaryForestBytes(size) + arcs);
   // CPU: at the end (the saddle connections), the minima's indices, DescendingManifold
   // and AscendingManifold per vertex, per top cell its root, its maximum's index and its
   // label, and the boundary facets' lists (the boundary forest's flags and offsets freed,
