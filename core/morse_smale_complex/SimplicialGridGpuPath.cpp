@@ -171,6 +171,9 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
   output.descendingManifold.assign(labels.minimumOf.begin(), labels.minimumOf.end());
   output.cellAscendingManifold = std::move(labels.cellLabel);
   output.ascendingManifold = std::move(labels.vertexLabel);
+  // Two arcs per saddle at most: reserved, so no vector doubles past the estimate.
+  output.saddle1Minimum.reserve(2 * g.criticalCells[1].size());
+  output.saddleMaximum.reserve(2 * g.criticalCells[top - 1].size());
   for (std::size_t i = 0; i < g.criticalCells[1].size(); ++i)
     appendArcs(g.criticalCells[1][i], labels.saddle1Ends[2 * i],
                labels.saddle1Ends[2 * i + 1], output.saddle1Minimum);

@@ -97,9 +97,11 @@ double complexHostBytes(const sg::ComplexSize& size,
   const double gradient =
       double(size.valueBytes) * n + kId * n + simplices + 2 * kId * criticalCount;
   const double arcs = arcBytes(critical, top, saddleConnections);
-  // GPU: the staging buffers are freed before the boundary forest and the arcs.
+  // GPU: the labels and the saddles' path ends come down; the staging buffers are freed
+  // before the boundary forest and the arcs.
   if (path == HostPath::Gpu)
     return gradient + (kId + 3 * kLabel) * n + kLabel * cells +
+           2 * kId * double(critical[1] + critical[std::size_t(top - 1)]) +
            std::max(stagingBytes(std::max(kId * n, kLabel * cells)),
                     boundaryForestBytes(size) + arcs);
   // CPU: at the end (the saddle connections), the minima's indices, DescendingManifold
