@@ -183,7 +183,8 @@ TEST_P(GridTriangulation, EdgeStencilTrianglesMatchRelations) {
     std::sort(relation.begin(), relation.end());
     EXPECT_EQ(stencil, relation) << "edge " << e;
     // Accept the triangles one at a time by their vertices; the mesh has other ids.
-    const SimplexId me = mesh.findEdge(grid.getEdgeVertex(e, 0), grid.getEdgeVertex(e, 1));
+    const SimplexId me =
+        mesh.findEdge(grid.getEdgeVertex(e, 0), grid.getEdgeVertex(e, 1));
     for (const EdgeTriangle& t : list) {
       const Tuple want = verticesOf(grid, 2, t.triangle);
       EdgeTriangle found;
@@ -201,7 +202,8 @@ TEST_P(GridTriangulation, EdgeStencilTrianglesMatchRelations) {
       }
     }
     EdgeTriangle none;
-    EXPECT_FALSE(findEdgeTriangle(mesh, me, [](SimplexId, int) { return false; }, none));
+    EXPECT_FALSE(findEdgeTriangle(
+        mesh, me, [](SimplexId, int) { return false; }, none));
   }
   // Every face of every triangle, by the stencil index of the triangle's type and face.
   const discrete_gradient::simplicial::GridSimplices simplices =
