@@ -27,6 +27,11 @@ double boundaryForestBytes(const sg::ComplexSize& size) {
          boundary * (3 * kId + double(size.dimension) * kId + kId + 1);
 }
 
+// The saddles whose V-paths end at extrema: the 1-saddles and the (d-1)-saddles.
+double pathSaddles(const std::array<SimplexId, 4>& critical, int top) {
+  return double(critical[1] + critical[std::size_t(top - 1)]);
+}
+
 // The arcs (two per saddle at most, 24 bytes each, in vectors grown by doubling) and,
 // per 2-saddle, its two lists of connections and paths and its connections, 24 bytes
 // each in its list and again in the output: kConnectionsPerSaddle of them (random fields
@@ -34,7 +39,7 @@ double boundaryForestBytes(const sg::ComplexSize& size) {
 constexpr double kConnectionsPerSaddle = 6;
 double arcBytes(const std::array<SimplexId, 4>& critical, int top,
                 bool saddleConnections) {
-  double bytes = 2 * 24 * double(critical[1] + critical[std::size_t(top - 1)]);
+  double bytes = 2 * 24 * pathSaddles(critical, top);
   if (saddleConnections && top == 3)
     bytes += (2 * 24 + kConnectionsPerSaddle * 2 * 24) * double(critical[2]);
   return bytes;
@@ -62,7 +67,7 @@ double diagramHostBytes(const sg::ComplexSize& size,
   const double n = double(size.simplices[0]), cells = double(size.simplices[top]);
   const double base = double(size.valueBytes) * n + kId * n +
                       (path == HostPath::Cpu ? simplices : 0) + 2 * kId * criticalCount;
-  const double ends = 2 * kId * double(critical[1] + critical[std::size_t(top - 1)]);
+  const double ends = 2 * kId * pathSaddles(critical, top);
   const double stencils = top == 3 ? double(size.simplices[1]) : 0;
   const double downloaded = ends + stencils + kId * criticalCount;
   const double pairs = downloaded + kPairRecordBytes * criticalCount +
@@ -101,7 +106,7 @@ double complexHostBytes(const sg::ComplexSize& size,
   // before the boundary forest and the arcs.
   if (path == HostPath::Gpu)
     return gradient + (kId + 3 * kLabel) * n + kLabel * cells +
-           2 * kId * double(critical[1] + critical[std::size_t(top - 1)]) +
+           2 * kId * pathSaddles(critical, top) +
            std::max(stagingBytes(std::max(kId * n, kLabel * cells)),
                     boundaryForestBytes(size) + arcs);
   // CPU: at the end (the saddle connections), the minima's indices, DescendingManifold

@@ -22,11 +22,12 @@
 // the serial expansion's.
 #pragma once
 
-#include "core/common/EdgeTriangles.h"
+#include "core/common/TriangulationTraits.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/morse_smale_complex/LocalIndex.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/persistence_diagram/DiscreteMorseSandwich.h"
+#include "triangulation/EdgeTriangle.h"
 
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -158,37 +159,47 @@ void expandSaddleBoundaries(const Triangulation& tri,
                   std::to_string(tau) + ", paired with a minimum");
     return p;
   };
-  // Expands 2-saddle j's chain, adding settled boundaries, until its youngest edge is a
-  // 1-saddle no settled 2-saddle owns (its position) or the chain vanishes (-1: an
-  // essential 2-cycle). Reads owner and stored only.
+  // Triangle f with its vertices and edges read through the relations; face is the
+  // index of edge e in it (-1: none).
+  auto triangleAt = [&](SimplexId f, SimplexId e) {
+    EdgeTriangle t;
+    t.triangle = f;
+    for (int k = 0; k < 3; ++k) {
+      t.vertices[k] = tri.getTriangleVertex(f, k);
+      t.edges[k] = tri.getTriangleEdge(f, k);
+      if (t.edges[k] == e)
+        t.face = k;
+    }
+    return t;
+  };
   // Whether edge tau is paired with a triangle, written to t (the V-path step's
   // triangle). A grid reads tau's stencil byte and builds only that triangle; other
-  // backends read the edge's byte and its triangles' bytes.
+  // backends ask the gradient (getPairedCell).
   constexpr bool grid = isGridTriangulation<Triangulation>;
   if (grid && edgePairStencils.size() != std::size_t(g.simplexCounts[1]))
     throw Error("internal error: the boundary expansion of a grid needs the gradient's "
                 "edge pair stencils");
   const std::uint8_t* edgeBytes = grid ? edgePairStencils.data() : g.gradient[1].data();
   auto pairedTriangle = [&](SimplexId tau, EdgeTriangle& t) {
-    bool found = false;
     if constexpr (grid) {
       const std::uint8_t k = edgeBytes[tau];
       if (k >= grid::kMaxEdgeTriangleStencils)
         return false;
-      found = tri.getEdgeStencilTriangle(tau, k, t);
+      if (!tri.getEdgeStencilTriangle(tau, k, t))
+        throw Error("internal error: edge " + std::to_string(tau) +
+                    " is paired with a triangle the grid does not have");
+      return true;
     } else {
-      if (edgeBytes[tau] != sg::kPairedUp)
+      const SimplexId f = sg::getPairedCell(tri, g, 1, tau, false);
+      if (f < 0)
         return false;
-      found = findEdgeTriangle(
-          tri, tau,
-          [&](SimplexId f, int face) { return g.gradient[2][std::size_t(f)] == face; },
-          t);
+      t = triangleAt(f, tau);
+      return true;
     }
-    if (!found)
-      throw Error("internal error: edge " + std::to_string(tau) +
-                  " is paired up with none of its triangles");
-    return true;
   };
+  // Expands 2-saddle j's chain, adding settled boundaries, until its youngest edge is a
+  // 1-saddle no settled 2-saddle owns (its position) or the chain vanishes (-1: an
+  // essential 2-cycle). Reads owner and stored only.
   auto reduce = [&](detail::EdgeChain& chain, std::size_t j) -> SimplexId {
     for (SimplexId tau = chain.youngest(); tau >= 0; tau = chain.youngest()) {
       EdgeTriangle t;
@@ -249,12 +260,7 @@ void expandSaddleBoundaries(const Triangulation& tri,
     active.resize(end - begin);
     tbb::parallel_for(std::size_t(0), active.size(), [&](std::size_t i) {
       active[i] = i;
-      EdgeTriangle t;
-      t.triangle = saddles2[std::size_t(left[begin + i])];
-      for (int k = 0; k < 3; ++k) {
-        t.vertices[k] = tri.getTriangleVertex(t.triangle, k);
-        t.edges[k] = tri.getTriangleEdge(t.triangle, k);
-      }
+      const EdgeTriangle t = triangleAt(saddles2[std::size_t(left[begin + i])], -1);
       kept[i] = {triangleEdge(t, 0), triangleEdge(t, 1), triangleEdge(t, 2)};
     });
     bool first = true;

@@ -4,7 +4,6 @@
 #include "BruteForce.h"
 #include "TriangulationChecks.h"
 
-#include "core/common/EdgeTriangles.h"
 #include "core/discrete_gradient/GridSimplices.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -153,14 +152,11 @@ TEST_P(GridTriangulation, MaskedCellsMatchBruteForce) {
 // relations checked above: the same triangles, the edge's face index in each, and each
 // triangle's vertices and edges in getTriangleVertex's and getTriangleEdge's order; the
 // stencil index of a triangle's face (grid::edgeTriangleStencilIndex) finds that
-// triangle again; the generic findEdgeTriangle on the grid stored as a mesh accepts the
-// same triangles.
+// triangle again.
 TEST_P(GridTriangulation, EdgeStencilTrianglesMatchRelations) {
   const GridCase g = GetParam();
   ImplicitTriangulation grid(g.nx, g.ny, g.nz);
   grid.precondition(AllRelations);
-  ExplicitTriangulation mesh = explicitCopyOf(grid, IdWidth::Auto);
-  mesh.precondition(AllRelations);
   for (SimplexId e = 0; e < grid.getNumberOfEdges(); ++e) {
     std::vector<EdgeTriangle> list;
     for (int k = -1; k <= grid::kMaxEdgeTriangleStencils; ++k) {
@@ -182,28 +178,6 @@ TEST_P(GridTriangulation, EdgeStencilTrianglesMatchRelations) {
     std::sort(stencil.begin(), stencil.end());
     std::sort(relation.begin(), relation.end());
     EXPECT_EQ(stencil, relation) << "edge " << e;
-    // Accept the triangles one at a time by their vertices; the mesh has other ids.
-    const SimplexId me =
-        mesh.findEdge(grid.getEdgeVertex(e, 0), grid.getEdgeVertex(e, 1));
-    for (const EdgeTriangle& t : list) {
-      const Tuple want = verticesOf(grid, 2, t.triangle);
-      EdgeTriangle found;
-      ASSERT_TRUE(findEdgeTriangle(
-          mesh, me,
-          [&](SimplexId f, int face) {
-            return verticesOf(mesh, 2, f) == want && mesh.getTriangleEdge(f, face) == me;
-          },
-          found));
-      EXPECT_EQ(verticesOf(mesh, 2, found.triangle), want);
-      EXPECT_EQ(mesh.getTriangleEdge(found.triangle, found.face), me);
-      for (int k = 0; k < 3; ++k) {
-        EXPECT_EQ(found.vertices[k], mesh.getTriangleVertex(found.triangle, k));
-        EXPECT_EQ(found.edges[k], mesh.getTriangleEdge(found.triangle, k));
-      }
-    }
-    EdgeTriangle none;
-    EXPECT_FALSE(findEdgeTriangle(
-        mesh, me, [](SimplexId, int) { return false; }, none));
   }
   // Every face of every triangle, by the stencil index of the triangle's type and face.
   const discrete_gradient::simplicial::GridSimplices simplices =
