@@ -118,6 +118,13 @@ int runPersistence(const Arguments& args, CommandContext& context) {
   result.fields.add("pair_counts", counts);
   if (diagram.hostMemoryEstimate > 0)
     result.fields.add("host_memory_estimate_mib", diagram.hostMemoryEstimate / kMiB);
+  JsonObject elder; // the extremum pairs' parallel rounds (ElderRounds.h)
+  elder.addRaw("rounds", "[" + std::to_string(diagram.elder[0].rounds) + ", " +
+                             std::to_string(diagram.elder[1].rounds) + "]");
+  elder.addRaw("serial_saddles", "[" + std::to_string(diagram.elder[0].serialEdges) +
+                                     ", " + std::to_string(diagram.elder[1].serialEdges) +
+                                     "]");
+  result.fields.add("elder_rule", elder);
   if (!args.has("--no-pairs"))
     result.fields.addRaw("pairs", pairList(diagram));
   const auto& f = diagram.finitePairs;

@@ -1,5 +1,9 @@
 #include "DiscreteMorseSandwich.h"
 
+#include "core/common/Fallback.h"
+#include "core/persistence_diagram/ElderRoundsGpu.h"
+
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
 #include <algorithm>
@@ -9,23 +13,6 @@
 namespace topogpu::persistence_diagram {
 
 namespace {
-
-// A union-find whose roots are the oldest node of their component: merging keeps the
-// older root (the elder rule), so no rank is kept; path halving bounds the walks.
-struct ElderForest {
-  std::vector<SimplexId> parent;
-  explicit ElderForest(SimplexId n) : parent(std::size_t(n)) {
-    for (SimplexId i = 0; i < n; ++i)
-      parent[std::size_t(i)] = i;
-  }
-  SimplexId find(SimplexId x) {
-    while (parent[std::size_t(x)] != x) {
-      parent[std::size_t(x)] = parent[std::size_t(parent[std::size_t(x)])];
-      x = parent[std::size_t(x)];
-    }
-    return x;
-  }
-};
 
 void checkEnds(const std::vector<SimplexId>& ends, SimplexId saddles, SimplexId extrema,
                bool outsideAllowed, const char* what) {
@@ -40,45 +27,67 @@ void checkEnds(const std::vector<SimplexId>& ends, SimplexId saddles, SimplexId 
                   " extrema");
 }
 
+// One sweep of the elder rule (ElderRounds.h) where options say, the GPU's failure
+// falling back to the CPU with a warning in out.report.
+void sweep(const ElderGraph& graph, const PairingOptions& options, const char* what,
+           std::vector<SimplexId>& younger, ElderStats& stats, SandwichResult& out) {
+  RunReport report;
+  runWithFallback(
+      options.backend, std::string("elder rule (") + what + ")", report,
+      [&] { gpu::elderPairs(graph, options.gpu, younger, stats); },
+      [&] { elderPairs(graph, options.cpu, younger, stats); });
+  out.report.backend = report.backend;
+  for (auto& w : report.warnings)
+    out.report.warnings.push_back(std::move(w));
+}
+
 // Type 0: the 1-saddles in filtration order; a saddle joining two components pairs with
 // the younger root (the later minimum).
-void minimumSaddlePairs(const SandwichInput& in, SandwichResult& out) {
+void minimumSaddlePairs(const SandwichInput& in, const PairingOptions& options,
+                        SandwichResult& out) {
   const SimplexId n1 = in.counts[1];
-  ElderForest forest(in.counts[0]);
+  std::vector<SimplexId> younger;
+  sweep(ElderGraph{in.counts[0], n1, in.saddle1Minima.data(), nullptr}, options, "minima",
+        younger, out.elder[0], out);
   for (SimplexId s = 0; s < n1; ++s) {
-    const SimplexId a = forest.find(in.saddle1Minima[std::size_t(2 * s)]),
-                    b = forest.find(in.saddle1Minima[std::size_t(2 * s + 1)]);
-    if (a == b)
+    const SimplexId m = younger[std::size_t(s)];
+    if (m < 0)
       continue;
-    const SimplexId younger = std::max(a, b), older = std::min(a, b);
-    forest.parent[std::size_t(younger)] = older;
-    out.pairs.push_back({0, younger, s});
-    out.paired[0][std::size_t(younger)] = 1;
+    out.pairs.push_back({0, m, s});
+    out.paired[0][std::size_t(m)] = 1;
     out.paired[1][std::size_t(s)] = 1;
   }
 }
 
 // Type d-1: the (d-1)-saddles left, in reverse filtration order; the maxima sweep from
-// the top, so the older of two maxima is the later one, and "outside" (node nMax) is
-// older than all.
-void saddleMaximumPairs(const SandwichInput& in, SandwichResult& out) {
+// the top, so the older of two maxima is the later one, and "outside" is older than
+// all: node 0 of the sweep's graph, maximum p its node nMax - p.
+void saddleMaximumPairs(const SandwichInput& in, const PairingOptions& options,
+                        SandwichResult& out) {
   const int d = in.dimension;
   const SimplexId nSaddles = in.counts[std::size_t(d - 1)],
                   nMax = in.counts[std::size_t(d)];
-  ElderForest forest(nMax + 1);
-  auto node = [&](SimplexId end) { return end == kOutside ? nMax : end; };
   std::vector<char>& pairedSaddles = out.paired[std::size_t(d - 1)];
-  for (SimplexId s = nSaddles - 1; s >= 0; --s) {
-    if (pairedSaddles[std::size_t(s)])
-      continue; // 2D: already a 1-saddle of a (minimum, 1-saddle) pair
-    const SimplexId a = forest.find(node(in.saddleMaxima[std::size_t(2 * s)])),
-                    b = forest.find(node(in.saddleMaxima[std::size_t(2 * s + 1)]));
-    if (a == b)
+  std::vector<SimplexId> ends(std::size_t(2 * nSaddles));
+  std::vector<char> skip(static_cast<std::size_t>(nSaddles));
+  tbb::parallel_for(SimplexId(0), nSaddles, [&](SimplexId k) {
+    const SimplexId s = nSaddles - 1 - k;
+    for (int i = 0; i < 2; ++i) {
+      const SimplexId end = in.saddleMaxima[std::size_t(2 * s + i)];
+      ends[std::size_t(2 * k + i)] = end == kOutside ? 0 : nMax - end;
+    }
+    skip[std::size_t(k)] = pairedSaddles[std::size_t(s)]; // 2D: a 1-saddle paired first
+  });
+  std::vector<SimplexId> younger;
+  sweep(ElderGraph{nMax + 1, nSaddles, ends.data(), skip.data()}, options, "maxima",
+        younger, out.elder[1], out);
+  for (SimplexId k = 0; k < nSaddles; ++k) {
+    const SimplexId node = younger[std::size_t(k)];
+    if (node < 0)
       continue;
-    const SimplexId younger = std::min(a, b), older = std::max(a, b);
-    forest.parent[std::size_t(younger)] = older;
-    out.pairs.push_back({d - 1, s, younger});
-    out.paired[std::size_t(d)][std::size_t(younger)] = 1;
+    const SimplexId s = nSaddles - 1 - k, maximum = nMax - node;
+    out.pairs.push_back({d - 1, s, maximum});
+    out.paired[std::size_t(d)][std::size_t(maximum)] = 1;
     pairedSaddles[std::size_t(s)] = 1;
   }
 }
@@ -125,7 +134,7 @@ void saddleSaddlePairs(const SandwichInput& in, const Monitor& monitor,
 } // namespace
 
 void pairCriticalCells(const SandwichInput& input, const Monitor& monitor,
-                       SandwichResult& result) {
+                       SandwichResult& result, const PairingOptions& options) {
   result = SandwichResult();
   const int d = input.dimension;
   if (d != 2 && d != 3)
@@ -137,20 +146,26 @@ void pairCriticalCells(const SandwichInput& input, const Monitor& monitor,
             "1-saddle to minimum");
   checkEnds(input.saddleMaxima, input.counts[std::size_t(d - 1)],
             input.counts[std::size_t(d)], true, "saddle to maximum");
-  // In 3D the two union-finds touch disjoint cells (minima and 1-saddles, 2-saddles and
-  // maxima) and run side by side; in 2D the dual skips the 1-saddles paired first.
   if (d == 3) {
+    // The two sweeps touch disjoint cells (minima and 1-saddles, 2-saddles and maxima)
+    // and run side by side (on the device, their transfers and host parts overlap).
     SandwichResult top;
     top.paired[2].swap(result.paired[2]);
     top.paired[3].swap(result.paired[3]);
-    tbb::parallel_invoke([&] { minimumSaddlePairs(input, result); },
-                         [&] { saddleMaximumPairs(input, top); });
+    const auto minima = [&] { minimumSaddlePairs(input, options, result); };
+    const auto maxima = [&] { saddleMaximumPairs(input, options, top); };
+    tbb::parallel_invoke(minima, maxima);
     result.paired[2].swap(top.paired[2]);
     result.paired[3].swap(top.paired[3]);
     result.pairs.insert(result.pairs.end(), top.pairs.begin(), top.pairs.end());
-  } else {
-    minimumSaddlePairs(input, result);
-    saddleMaximumPairs(input, result);
+    result.elder[1] = top.elder[1];
+    for (Warning& w : top.report.warnings)
+      result.report.warnings.push_back(std::move(w));
+    if (top.report.backend == "cpu")
+      result.report.backend = "cpu";
+  } else { // the dual skips the 1-saddles the minima's sweep paired
+    minimumSaddlePairs(input, options, result);
+    saddleMaximumPairs(input, options, result);
   }
   monitor.checkAbort();
   if (d == 3 && input.hasBoundary)

@@ -2,9 +2,10 @@
 // Vidal and Tierny 2023, TTK's PersistenceDiagram default), on any complex: the input
 // numbers each dimension's critical cells by their position in the filtration, so the
 // simplicial and the cubical complexes share this routine.
-//  * type 0: (minimum, 1-saddle) by a union-find over the 1-saddles in filtration order,
-//    each joining the minima its two descending paths reach; a saddle joining two
-//    components kills the younger one (the elder rule);
+//  * type 0: (minimum, 1-saddle) by the union-find over the 1-saddles in filtration
+//    order, each joining the minima its two descending paths reach; a saddle joining two
+//    components kills the younger one (the elder rule), in parallel rounds on the CPU
+//    or the GPU (ElderRounds.h);
 //  * type d-1: ((d-1)-saddle, maximum) by the dual union-find over the (d-1)-saddles not
 //    yet paired, in reverse order, with the maxima their two ascending paths reach;
 //    every exit through the boundary reaches one virtual maximum "outside", older than
@@ -18,6 +19,7 @@
 #pragma once
 
 #include "base/Types.h"
+#include "core/persistence_diagram/ElderRounds.h"
 
 #include <array>
 #include <utility>
@@ -52,10 +54,25 @@ struct SandwichPair {
 struct SandwichResult {
   std::vector<SandwichPair> pairs;         // type 0, then type d-1, then (3D) type 1
   std::array<std::vector<char>, 4> paired; // per dimension, per position
+  // Where the extremum pairs ran (backend), a GPU failure's fallback (warnings), and
+  // each sweep's rounds: minima first, then maxima.
+  RunReport report;
+  std::array<ElderStats, 2> elder{};
+};
+
+struct PairingOptions {
+  // Where the extremum pairs run: Gpu (when the complex came from the device) falls
+  // back to the CPU on a GPU failure, with a warning.
+  Backend backend = Backend::Cpu;
+  // The GPU runs the rounds. The CPU's rounds (the same kills) cost more than its
+  // serial sweep on 16 cores, so the CPU sweeps by default. In 3D the minima's and the
+  // maxima's sweeps run side by side.
+  ElderSchedule gpu{};
+  ElderSchedule cpu{0, 0};
 };
 
 // Throws Error when the input is inconsistent (an end out of range), Aborted on abort.
 void pairCriticalCells(const SandwichInput& input, const Monitor& monitor,
-                       SandwichResult& result);
+                       SandwichResult& result, const PairingOptions& options = {});
 
 } // namespace topogpu::persistence_diagram

@@ -51,6 +51,9 @@ struct Diagram {
   // Host bytes the simplicial complex's run needed by its estimate (0: not estimated,
   // the cubical complex).
   double hostMemoryEstimate = 0;
+  // The extremum pairs' rounds and the saddles left to the serial sweep: minima, then
+  // maxima (a CPU sweep: no rounds, every saddle).
+  std::array<ElderStats, 2> elder{};
   RunReport report;
 };
 

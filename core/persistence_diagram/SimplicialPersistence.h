@@ -287,9 +287,16 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   diagram.report.timings.emplace_back("pairing input (cpu)", timer.seconds());
   timer.reset();
   monitor.report(0.3);
+  // The extremum pairs' rounds run where the complex did (its arrays came from there).
+  PairingOptions pairing;
+  pairing.backend = complex.report.backend == "gpu" ? Backend::Gpu : Backend::Cpu;
   SandwichResult pairs;
-  pairCriticalCells(input, monitor, pairs);
-  diagram.report.timings.emplace_back("pairing (cpu)", timer.seconds());
+  pairCriticalCells(input, monitor, pairs, pairing);
+  for (const Warning& w : pairs.report.warnings)
+    diagram.report.warnings.push_back(w);
+  diagram.elder = pairs.elder;
+  diagram.report.timings.emplace_back("pairing (" + pairs.report.backend + ")",
+                                      timer.seconds());
   timer.reset();
   if (d == 3 && !input.hasBoundary) {
     namespace sg = discrete_gradient::simplicial;
@@ -342,6 +349,8 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
   }
   for (auto& t : diagram.report.timings)
     report.timings.push_back(t);
+  for (auto& w : diagram.report.warnings)
+    report.warnings.push_back(w);
   diagram.report = report;
   monitor.report(1.0);
 }

@@ -17,7 +17,9 @@ reads an earlier summary (docs/bench-results/persistence_h200.json) and adds its
 times per volume (previous_*_process_seconds). --out writes the summary in the layout
 tests/bench/write_benchmarks_doc.py reads (docs/bench-results/persistence_h200.json).
 Each run's stage timings (cpu_timings, gpu_timings) and peak host memory (cpu_peak_mib,
-gpu_peak_mib) and device memory (gpu_peak_device_mib) are kept.
+gpu_peak_mib) and device memory (gpu_peak_device_mib) are kept, and the GPU run's
+extremum-pair rounds (gpu_elder_rule: rounds and saddles left to the serial sweep, minima
+then maxima).
 
 GUDHI runs in a child process (its own wall time and peak memory) only on volumes of at
 most --gudhi-max-vertices vertices (default 300000: its simplex tree holds every simplex);
@@ -175,6 +177,7 @@ def main():
                            gpu_peak_device_mib=report_g["peak_device_memory_mib"],
                            gpu_peak_mib=report_g["peak_host_memory_mib"],
                            gpu_timings=report_g["timings"],
+                           gpu_elder_rule=report_g.get("elder_rule"),
                            gpu_backend=report_g["backend"], gpu_equals_cpu=same)
             for key in ("cpu_process_seconds", "gpu_process_seconds"):
                 if key in previous.get(name, {}):

@@ -404,7 +404,8 @@ def section_persistence():
             cpu = (f"{v['cpu_process_seconds']:.2f} | {v['cpu_complex_seconds']:.2f} | "
                    f"{v['cpu_pairing_seconds']:.2f} | {v['cpu_peak_mib'] / 1024:.2f}")
             same = "yes" if v["gpu_equals_cpu"] else "NO"
-        lines.append(f"| {v['volume']} | {v['vertices']} | {v['pairs']} | {cpu} | "
+        name = v["volume"] + (f" (run at {v['measured_at']})" if "measured_at" in v else "")
+        lines.append(f"| {name} | {v['vertices']} | {v['pairs']} | {cpu} | "
                      f"{v['gpu_process_seconds']:.2f} | {v['gpu_peak_device_mib'] / 1024:.2f} | "
                      f"{same} |")
     stage_lines = []
@@ -435,8 +436,10 @@ def section_persistence():
         cpu = (f"met; the CPU path {h['cpu_process_seconds']:.1f} s, "
                f"{h['cpu_peak_mib'] / 1024:.1f} GB of host memory"
                if "cpu_process_seconds" in h else "met (the CPU path is refused by its host estimate)")
-        targets += (f"| 1024^3 float32 on one H200 | {h['gpu_process_seconds']:.2f} s on the "
-                    f"GPU, {h['gpu_peak_device_mib'] / 1024:.1f} GB of device memory | {cpu} |\n")
+        earlier = (f" (the run at {h['measured_at']})" if "measured_at" in h else "")
+        targets += (f"| 1024^3 float32 on one H200{earlier} | {h['gpu_process_seconds']:.2f} s "
+                    f"on the GPU, {h['gpu_peak_device_mib'] / 1024:.1f} GB of device memory "
+                    f"| {cpu} |\n")
     if engine and "previous_gpu_process_seconds" in engine[0]:
         e = engine[0]
         targets += (f"\nEngine in the previous run of this benchmark: "
@@ -449,8 +452,9 @@ def section_persistence():
 on the GPU host (""" + str(data["cores"]) + """ CPU threads): the simplicial complex's
 diagram (TTK's PersistenceDiagram, Discrete Morse Sandwich), process wall time and peak
 memory of the whole run, the complex and the pairing stages. With `--backend gpu` the
-complex runs on the device and the pairing on the host; its diagram must equal the CPU's
-row for row (last column). GUDHI's lower-star persistence is the oracle in ctest
+complex and the extremum pairs' rounds (ElderRounds.h) run on the device, the
+saddle-saddle pairs on the host; its diagram must equal the CPU's row for row (last
+column). A row with a commit in its volume name was kept from that earlier run. GUDHI's lower-star persistence is the oracle in ctest
 (`cli.persistence`, `pvpython.persistence_diagram.*`) and in this script where GUDHI is
 installed (it was not on the GPU host).
 

@@ -23,6 +23,7 @@
 #include "core/morse_smale_complex/CancellationHierarchy.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplex.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplexGpu.h"
+#include "core/persistence_diagram/ElderRoundsGpu.h"
 #include "core/persistence_diagram/ExtremumPairs.h"
 #include "core/persistence_diagram/SimplicialPersistence.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
@@ -31,6 +32,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <dirent.h>
@@ -483,7 +485,9 @@ void compareDiagram(const std::string& name, const Dims& dims,
     gpu::setInjectedFault(stage, "gpu_equality");
     pd::execute(tri, values, parameters, Monitor{}, out);
     gpu::setInjectedFault("", "");
-    checks.expect(out.report.backend == "cpu" &&
+    // A fault in the pairing's rounds leaves the device's complex and reruns the rounds.
+    const std::string ran = std::string(stage) == "elder rule" ? "gpu" : "cpu";
+    checks.expect(out.report.backend == ran &&
                       out.report.hasWarning(WarningCode::GpuOutOfMemory) &&
                       rows(out, true) == rows(cpu, true),
                   name + ": persistence diagram, fault in '" + stage +
@@ -501,6 +505,75 @@ void compareDiagram(const std::string& name, const Dims& dims,
                     "tets' as a mesh (" +
                     std::to_string(fromMesh.pairs.size()) + " vs " +
                     std::to_string(gpu.pairs.size()) + " pairs)");
+}
+
+// The elder rule's rounds (ElderRoundsGpu.h) against the CPU's, schedule for schedule,
+// on random extremum graphs and on a chain whose every round merges one edge.
+void compareElderRounds(EqualityChecks& checks) {
+  namespace pd = persistence_diagram;
+  std::mt19937 rng(22);
+  for (int trial = 0; trial < 8; ++trial) {
+    const bool chain = trial == 7;
+    const SimplexId nodes = chain ? 3000 : SimplexId(1) << (8 + 2 * (trial % 6));
+    const SimplexId edges = chain ? nodes - 1 : 4 * nodes;
+    std::vector<SimplexId> ends(std::size_t(2 * edges));
+    std::vector<char> skip(static_cast<std::size_t>(edges));
+    for (SimplexId e = 0; e < edges; ++e) {
+      ends[std::size_t(2 * e)] = chain ? e : SimplexId(rng() % std::uint64_t(nodes));
+      ends[std::size_t(2 * e + 1)] =
+          chain ? e + 1 : SimplexId(rng() % std::uint64_t(nodes));
+      skip[std::size_t(e)] = trial % 2 == 1 && rng() % 7 == 0;
+    }
+    const pd::ElderGraph graph{nodes, edges, ends.data(),
+                               trial % 2 == 1 ? skip.data() : nullptr};
+    for (const pd::ElderSchedule schedule :
+         {pd::ElderSchedule{}, pd::ElderSchedule{1 << 20, 0}}) {
+      std::vector<SimplexId> cpu, device;
+      pd::ElderStats cpuStats, deviceStats;
+      pd::elderPairs(graph, schedule, cpu, cpuStats);
+      gpu::elderPairs(graph, schedule, device, deviceStats);
+      checks.expect(cpu == device && cpuStats.rounds == deviceStats.rounds &&
+                        cpuStats.serialEdges == deviceStats.serialEdges,
+                    "elder rule, " + std::to_string(nodes) + " extrema, " +
+                        std::to_string(edges) + " saddles, " +
+                        std::to_string(schedule.maxRounds) +
+                        " rounds at most: the GPU's kills differ from the CPU's (" +
+                        std::to_string(deviceStats.rounds) + " vs " +
+                        std::to_string(cpuStats.rounds) + " rounds)");
+    }
+  }
+}
+
+// Informational: the sweep, the CPU's rounds and the GPU's on an extremum graph of
+// engine's size (100k extrema, 400k saddles joining nearby extrema).
+void timeElderRounds() {
+  namespace pd = persistence_diagram;
+  std::mt19937 rng(7);
+  const SimplexId nodes = 100000, edges = 400000;
+  std::vector<SimplexId> ends(std::size_t(2 * edges));
+  for (SimplexId e = 0; e < edges; ++e) {
+    ends[std::size_t(2 * e)] = SimplexId(rng() % std::uint64_t(nodes));
+    ends[std::size_t(2 * e + 1)] = (ends[std::size_t(2 * e)] + 1 + rng() % 20) % nodes;
+  }
+  const pd::ElderGraph graph{nodes, edges, ends.data(), nullptr};
+  std::vector<SimplexId> younger;
+  pd::ElderStats stats;
+  gpu::elderPairs(graph, {}, younger, stats); // warm
+  for (int pass = 0; pass < 2; ++pass) {
+    const auto time = [&](auto&& run) {
+      const auto start = std::chrono::steady_clock::now();
+      run();
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+    };
+    const double sweep = time([&] { pd::elderPairs(graph, {0, 0}, younger, stats); });
+    const double cpu = time([&] { pd::elderPairs(graph, {}, younger, stats); });
+    const int cpuRounds = stats.rounds;
+    const double device = time([&] { gpu::elderPairs(graph, {}, younger, stats); });
+    std::printf("elder rule timing: sweep %.4f s, CPU rounds %.4f s (%d), GPU rounds "
+                "%.4f s (%d)\n",
+                sweep, cpu, cpuRounds, device, stats.rounds);
+  }
 }
 
 // The complex at the automatic threshold and at half the largest persistence, from
@@ -618,11 +691,14 @@ void syntheticFields(bool hostOnly, bool injectFaults, EqualityChecks& checks) {
       fallbacks(dims, viewOf(noise), injectFaults, checks);
       if (injectFaults)
         compareDiagram(tagOf("ties {0,1,2} uint8, faults", dims), dims, viewOf(ties),
-                       checks, {"forests", "saddle ends", "download"});
+                       checks, {"forests", "saddle ends", "download", "elder rule"});
     }
   }
-  if (!hostOnly)
+  if (!hostOnly) {
     tieHeavyDiagrams(checks);
+    compareElderRounds(checks);
+    timeElderRounds();
+  }
 }
 
 void realVolumes(const std::string& folder, bool hostOnly, EqualityChecks& checks) {

@@ -6,6 +6,7 @@
 #include "BruteForce.h"
 #include "UnitHelpers.h"
 #include "core/persistence_diagram/DiscreteMorseSandwich.h"
+#include "core/persistence_diagram/ElderRounds.h"
 #include "core/persistence_diagram/SimplicialPersistence.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -119,6 +120,80 @@ std::vector<float> randomLevels(SimplexId n, int top, std::mt19937& rng) {
   for (float& v : values)
     v = float(level(rng));
   return values;
+}
+
+// The elder rule by relabelling: every node carries its component's oldest node, and a
+// merge relabels the younger component's nodes (no union-find, quadratic).
+std::vector<SimplexId> elderByRelabelling(const pd::ElderGraph& g) {
+  std::vector<SimplexId> label(std::size_t(g.nodes)), younger(std::size_t(g.edges), -1);
+  for (SimplexId x = 0; x < g.nodes; ++x)
+    label[std::size_t(x)] = x;
+  for (SimplexId e = 0; e < g.edges; ++e) {
+    if (g.skip != nullptr && g.skip[e])
+      continue;
+    const SimplexId a = label[std::size_t(g.ends[2 * e])],
+                    b = label[std::size_t(g.ends[2 * e + 1])];
+    if (a == b)
+      continue;
+    const SimplexId young = std::max(a, b), old = std::min(a, b);
+    for (SimplexId& l : label)
+      if (l == young)
+        l = old;
+    younger[std::size_t(e)] = young;
+  }
+  return younger;
+}
+
+// Every schedule (all serial, all rounds, a few rounds then the sweep, the default) on
+// random graphs, on a chain whose rounds merge one edge each, and with skipped edges.
+TEST(ElderRounds, EveryScheduleGivesTheSerialKills) {
+  std::mt19937 rng(22);
+  std::vector<pd::ElderSchedule> schedules = {
+      {0, 0}, {1 << 20, 0}, {3, 0}, {2, 16}, pd::ElderSchedule{}};
+  for (int trial = 0; trial < 12; ++trial) {
+    const SimplexId nodes = trial < 10 ? 1 + SimplexId(rng() % 1500) : 600;
+    const SimplexId edges = trial < 10 ? SimplexId(rng() % 6000) : nodes - 1;
+    std::vector<SimplexId> ends(std::size_t(2 * edges));
+    std::vector<char> skip(static_cast<std::size_t>(edges));
+    for (SimplexId e = 0; e < edges; ++e) {
+      if (trial < 10) { // random ends, some equal
+        ends[std::size_t(2 * e)] = SimplexId(rng() % std::uint64_t(nodes));
+        ends[std::size_t(2 * e + 1)] = rng() % 8 == 0
+                                           ? ends[std::size_t(2 * e)]
+                                           : SimplexId(rng() % std::uint64_t(nodes));
+      } else { // a chain: edge e joins e and e + 1 (trial 11: the other way round)
+        ends[std::size_t(2 * e)] = trial == 10 ? e : nodes - 1 - e;
+        ends[std::size_t(2 * e + 1)] = trial == 10 ? e + 1 : nodes - 2 - e;
+      }
+      skip[std::size_t(e)] = trial % 3 == 1 && rng() % 5 == 0;
+    }
+    const pd::ElderGraph graph{nodes, edges, ends.data(),
+                               trial % 3 == 1 ? skip.data() : nullptr};
+    const std::vector<SimplexId> expected = elderByRelabelling(graph);
+    for (const pd::ElderSchedule& schedule : schedules) {
+      std::vector<SimplexId> younger;
+      pd::ElderStats stats;
+      pd::elderPairs(graph, schedule, younger, stats);
+      EXPECT_EQ(younger, expected) << "trial " << trial << ", " << schedule.maxRounds
+                                   << " rounds, " << schedule.serialEdges << " serial";
+      EXPECT_LE(stats.rounds, schedule.maxRounds);
+      if (schedule.serialEdges == 0 && schedule.maxRounds == (1 << 20)) {
+        EXPECT_EQ(stats.serialEdges, 0);
+      }
+    }
+  }
+}
+
+TEST(ElderRounds, BadEndIsNamed) {
+  const std::vector<SimplexId> ends = {0, 1, 2, 3};
+  std::vector<SimplexId> younger;
+  pd::ElderStats stats;
+  try {
+    pd::elderPairs(pd::ElderGraph{3, 2, ends.data(), nullptr}, {}, younger, stats);
+    ADD_FAILURE() << "no error for extremum 3 of 3";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("extremum 3"), std::string::npos) << e.what();
+  }
 }
 
 TEST(PersistenceDiagram, ImplicitGridEqualsItsTetsStoredExplicitly) {
