@@ -1,6 +1,7 @@
 #include "core/persistence_diagram/ElderRoundsGpu.h"
 
 #include "cuda/common/CudaCheck.h"
+#include "cuda/common/DeviceLaunch.cuh"
 
 #include <thrust/device_vector.h>
 #include <thrust/remove.h>
@@ -14,16 +15,6 @@ namespace pd = persistence_diagram;
 namespace elder = persistence_diagram::elder;
 
 namespace {
-
-constexpr int kBlock = 256;
-
-unsigned blocksFor(SimplexId n) {
-  return unsigned((n + kBlock - 1) / kBlock);
-}
-
-template <typename T> T* raw(thrust::device_vector<T>& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
 
 __global__ void proposeKernel(int round, const SimplexId* live, SimplexId n,
                               const SimplexId* ends, SimplexId* parent, SimplexId* roots,

@@ -4,6 +4,7 @@
 #include "core/common/GpuDevice.h"
 #include "core/scalar_field_smoother/SmootherStencil.h"
 #include "cuda/common/CudaCheck.h"
+#include "cuda/common/DeviceLaunch.cuh"
 
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
@@ -13,12 +14,6 @@
 namespace topogpu::gpu {
 
 namespace {
-
-constexpr int kBlock = 256;
-
-unsigned blocksFor(SimplexId n) {
-  return unsigned((n + kBlock - 1) / kBlock);
-}
 
 // The input in the working type (double for floating-point fields, the input's type for
 // integers).

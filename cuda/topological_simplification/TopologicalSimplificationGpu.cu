@@ -8,6 +8,7 @@
 #include "base/Timer.h"
 #include "core/common/GpuDevice.h"
 #include "cuda/common/CudaCheck.h"
+#include "cuda/common/DeviceLaunch.cuh"
 
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
@@ -20,16 +21,6 @@
 namespace topogpu::gpu {
 
 namespace {
-
-constexpr int kBlock = 256;
-
-unsigned blocksFor(SimplexId n) {
-  return unsigned((n + kBlock - 1) / kBlock);
-}
-
-template <typename T> T* raw(thrust::device_vector<T>& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
 
 __global__ void scatterKernel(const SimplexId* rank, SimplexId n,
                               SimplexId* vertexOfRank) {
