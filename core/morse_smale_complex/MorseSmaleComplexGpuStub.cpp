@@ -1,11 +1,18 @@
-// The Morse-Smale complex's gpu:: entry points (stage 2, and stage 3's saddle
-// connections) in a build without CUDA.
+// The Morse-Smale complex's gpu:: entry points (stage 2, stage 3's saddle connections,
+// the elder rule's rounds) in a build without CUDA.
 #include "core/common/NoCuda.h"
+#include "core/morse_smale_complex/ElderRoundsGpu.h"
 #include "core/morse_smale_complex/MorseSmaleComplexGpu.h"
 #include "core/morse_smale_complex/SaddleConnectionsGpu.h"
 #include "core/morse_smale_complex/SimplicialMorseSmaleComplexGpu.h"
 
 namespace topogpu::gpu {
+
+void elderPairs(const morse_smale_complex::ElderGraph&,
+                const morse_smale_complex::ElderSchedule&, std::vector<SimplexId>&,
+                morse_smale_complex::ElderStats&) {
+  throwNoCuda("elder rule");
+}
 
 void computeMorseSmaleComplex(const cubical::Grid&, const ScalarArrayView&, bool, bool,
                               const Monitor&, morse_smale_complex::Output&) {

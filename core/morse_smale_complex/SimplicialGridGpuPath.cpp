@@ -120,11 +120,12 @@ void saddleEndsOnDevice(const ScalarArrayView& values, const sg::GridSimplices& 
                                        output.rank, ends, output.report,
                                        connections ? &found : nullptr);
   takeGradient(arrays, output.gradient);
-  output.saddle1Ends = std::move(ends.saddle1Ends);
-  output.saddleMaximumEnds = std::move(ends.saddleMaximumEnds);
   output.filtrationOrder = std::move(ends.filtrationOrder);
+  output.minimumKills = std::move(ends.minimumKills);
+  output.maximumKills = std::move(ends.maximumKills);
+  output.elder = ends.elder;
   output.gradient.report = output.report;
-  output.saddleEndsComputed = true;
+  output.extremumKillsComputed = true;
   if (connections)
     takeConnections(found, output);
 }

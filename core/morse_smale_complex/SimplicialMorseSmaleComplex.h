@@ -42,6 +42,7 @@
 #include "core/discrete_gradient/PointerJumping.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/discrete_gradient/SimplicialSeparatrices.h"
+#include "core/morse_smale_complex/ElderRounds.h"
 #include "core/morse_smale_complex/LocalIndex.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
 #include "core/morse_smale_complex/SimplicialGridGpuPath.h"
@@ -134,6 +135,12 @@ struct Output {
   // (SimplicialSaddleEnds.h).
   std::vector<SimplexId> saddle1Ends, saddleMaximumEnds;
   bool saddleEndsComputed = false;
+  // diagramOnly on the device: instead of the ends, the extremum pairs the device's
+  // rounds found from them (SimplicialMorseSmaleComplexGpu.h's SimplicialGridSaddleEnds
+  // says how they are numbered), and the rounds' counts.
+  std::vector<SimplexId> minimumKills, maximumKills;
+  bool extremumKillsComputed = false;
+  std::array<ElderStats, 2> elder{};
   // diagramOnly on the device: per dimension the critical cells in filtration order
   // (indices into gradient.criticalCells; empty: the pairs sort them on the host).
   std::array<std::vector<SimplexId>, 4> filtrationOrder;

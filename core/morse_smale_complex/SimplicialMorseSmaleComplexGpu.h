@@ -4,6 +4,7 @@
 
 #include "base/ScalarArray.h"
 #include "core/discrete_gradient/DiscreteGradientGpu.h"
+#include "core/morse_smale_complex/ElderRounds.h"
 #include "core/morse_smale_complex/SaddleConnections.h"
 
 #include <array>
@@ -86,13 +87,20 @@ void computeSimplicialGridLabels(const discrete_gradient::simplicial::GridSimpli
                                  SimplicialGridConnections* connections = nullptr);
 
 // What the persistence pairs read of a grid's complex (simplicial::Parameters::
-// diagramOnly), computed on the device: the saddles' path ends (SimplicialSaddleEnds.h's
-// definitions) and, per dimension, the critical cells in filtration order (indices into
-// the ascending criticalCells, sorted by their vertices' ranks in decreasing order,
-// lexicographically: persistence_diagram's order).
+// diagramOnly), computed on the device: per dimension, the critical cells in filtration
+// order (indices into the ascending criticalCells, sorted by their vertices' ranks in
+// decreasing order, lexicographically: persistence_diagram's order), and the extremum
+// pairs, by the elder rule's rounds (ElderRounds.h) over the saddles' path ends
+// (SimplicialSaddleEnds.h's definitions), which stay on the device:
+//  - minimumKills, per 1-saddle by filtration position: the position of the minimum it
+//    kills, or -1;
+//  - maximumKills, per (d-1)-saddle from the last position down (entry k: position
+//    n - 1 - k): the node of the maxima's sweep it kills (node 0 "outside", which never
+//    dies; the maximum at position q is node maxima - q), or -1.
 struct SimplicialGridSaddleEnds {
-  std::vector<SimplexId> saddle1Ends, saddleMaximumEnds;
   std::array<std::vector<SimplexId>, 4> filtrationOrder;
+  std::vector<SimplexId> minimumKills, maximumKills;
+  std::array<morse_smale_complex::ElderStats, 2> elder{}; // minima, maxima
 };
 
 // The gradient as computeSimplicialGridForests (criticalCells and criticalVertices; no

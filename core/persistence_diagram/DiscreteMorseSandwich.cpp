@@ -1,7 +1,7 @@
 #include "DiscreteMorseSandwich.h"
 
 #include "core/common/Fallback.h"
-#include "core/persistence_diagram/ElderRoundsGpu.h"
+#include "core/morse_smale_complex/ElderRoundsGpu.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
@@ -27,15 +27,28 @@ void checkEnds(const std::vector<SimplexId>& ends, SimplexId saddles, SimplexId 
                   " extrema");
 }
 
-// One sweep of the elder rule (ElderRounds.h) where options say, the GPU's failure
-// falling back to the CPU with a warning in out.report.
+// Kills found elsewhere (the device): one per saddle, each -1 or a node in [low, high].
+void checkKills(const std::vector<SimplexId>& kills, SimplexId saddles, SimplexId low,
+                SimplexId high, const char* what) {
+  if (SimplexId(kills.size()) != saddles)
+    throw Error(std::string("persistence pairs: the ") + what + "' sweep has " +
+                std::to_string(kills.size()) + " kills for " + std::to_string(saddles) +
+                " saddles");
+  for (const SimplexId k : kills)
+    if (k != -1 && (k < low || k > high))
+      throw Error(std::string("persistence pairs: the ") + what + "' sweep kills node " +
+                  std::to_string(k) + ", not one of its extrema");
+}
+
+// One sweep of the elder rule (core/morse_smale_complex/ElderRounds.h) where options say,
+// the GPU's failure falling back to the CPU with a warning in out.report.
 void sweep(const ElderGraph& graph, const PairingOptions& options, const char* what,
            std::vector<SimplexId>& younger, ElderStats& stats, SandwichResult& out) {
   RunReport report;
   runWithFallback(
       options.backend, std::string("elder rule (") + what + ")", report,
       [&] { gpu::elderPairs(graph, options.gpu, younger, stats); },
-      [&] { elderPairs(graph, options.cpu, younger, stats); });
+      [&] { morse_smale_complex::elderPairs(graph, options.cpu, younger, stats); });
   out.report.backend = report.backend;
   for (auto& w : report.warnings)
     out.report.warnings.push_back(std::move(w));
@@ -46,9 +59,11 @@ void sweep(const ElderGraph& graph, const PairingOptions& options, const char* w
 void minimumSaddlePairs(const SandwichInput& in, const PairingOptions& options,
                         SandwichResult& out) {
   const SimplexId n1 = in.counts[1];
-  std::vector<SimplexId> younger;
-  sweep(ElderGraph{in.counts[0], n1, in.saddle1Minima.data(), nullptr}, options, "minima",
-        younger, out.elder[0], out);
+  std::vector<SimplexId> swept;
+  if (!in.killsGiven)
+    sweep(ElderGraph{in.counts[0], n1, in.saddle1Minima.data(), nullptr}, options,
+          "minima", swept, out.elder[0], out);
+  const std::vector<SimplexId>& younger = in.killsGiven ? in.minimumKills : swept;
   for (SimplexId s = 0; s < n1; ++s) {
     const SimplexId m = younger[std::size_t(s)];
     if (m < 0)
@@ -68,19 +83,22 @@ void saddleMaximumPairs(const SandwichInput& in, const PairingOptions& options,
   const SimplexId nSaddles = in.counts[std::size_t(d - 1)],
                   nMax = in.counts[std::size_t(d)];
   std::vector<char>& pairedSaddles = out.paired[std::size_t(d - 1)];
-  std::vector<SimplexId> ends(std::size_t(2 * nSaddles));
-  std::vector<char> skip(static_cast<std::size_t>(nSaddles));
-  tbb::parallel_for(SimplexId(0), nSaddles, [&](SimplexId k) {
-    const SimplexId s = nSaddles - 1 - k;
-    for (int i = 0; i < 2; ++i) {
-      const SimplexId end = in.saddleMaxima[std::size_t(2 * s + i)];
-      ends[std::size_t(2 * k + i)] = end == kOutside ? 0 : nMax - end;
-    }
-    skip[std::size_t(k)] = pairedSaddles[std::size_t(s)]; // 2D: a 1-saddle paired first
-  });
-  std::vector<SimplexId> younger;
-  sweep(ElderGraph{nMax + 1, nSaddles, ends.data(), skip.data()}, options, "maxima",
-        younger, out.elder[1], out);
+  std::vector<SimplexId> swept;
+  if (!in.killsGiven) {
+    std::vector<SimplexId> ends(std::size_t(2 * nSaddles));
+    std::vector<char> skip(static_cast<std::size_t>(nSaddles));
+    tbb::parallel_for(SimplexId(0), nSaddles, [&](SimplexId k) {
+      const SimplexId s = nSaddles - 1 - k;
+      for (int i = 0; i < 2; ++i) {
+        const SimplexId end = in.saddleMaxima[std::size_t(2 * s + i)];
+        ends[std::size_t(2 * k + i)] = end == kOutside ? 0 : nMax - end;
+      }
+      skip[std::size_t(k)] = pairedSaddles[std::size_t(s)]; // 2D: paired first
+    });
+    sweep(ElderGraph{nMax + 1, nSaddles, ends.data(), skip.data()}, options, "maxima",
+          swept, out.elder[1], out);
+  }
+  const std::vector<SimplexId>& younger = in.killsGiven ? in.maximumKills : swept;
   for (SimplexId k = 0; k < nSaddles; ++k) {
     const SimplexId node = younger[std::size_t(k)];
     if (node < 0)
@@ -142,10 +160,17 @@ void pairCriticalCells(const SandwichInput& input, const Monitor& monitor,
                 std::to_string(d));
   for (int k = 0; k <= d; ++k)
     result.paired[std::size_t(k)].assign(std::size_t(input.counts[std::size_t(k)]), 0);
-  checkEnds(input.saddle1Minima, input.counts[1], input.counts[0], false,
-            "1-saddle to minimum");
-  checkEnds(input.saddleMaxima, input.counts[std::size_t(d - 1)],
-            input.counts[std::size_t(d)], true, "saddle to maximum");
+  if (input.killsGiven) {
+    checkKills(input.minimumKills, input.counts[1], 0, input.counts[0] - 1, "minima");
+    checkKills(input.maximumKills, input.counts[std::size_t(d - 1)], 1,
+               input.counts[std::size_t(d)], "maxima");
+    result.report.backend = "gpu";
+  } else {
+    checkEnds(input.saddle1Minima, input.counts[1], input.counts[0], false,
+              "1-saddle to minimum");
+    checkEnds(input.saddleMaxima, input.counts[std::size_t(d - 1)],
+              input.counts[std::size_t(d)], true, "saddle to maximum");
+  }
   if (d == 3) {
     // The two sweeps touch disjoint cells (minima and 1-saddles, 2-saddles and maxima)
     // and run side by side (on the device, their transfers and host parts overlap).

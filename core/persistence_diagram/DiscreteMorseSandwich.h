@@ -5,7 +5,7 @@
 //  * type 0: (minimum, 1-saddle) by the union-find over the 1-saddles in filtration
 //    order, each joining the minima its two descending paths reach; a saddle joining two
 //    components kills the younger one (the elder rule), in parallel rounds on the CPU
-//    or the GPU (ElderRounds.h);
+//    or the GPU (core/morse_smale_complex/ElderRounds.h);
 //  * type d-1: ((d-1)-saddle, maximum) by the dual union-find over the (d-1)-saddles not
 //    yet paired, in reverse order, with the maxima their two ascending paths reach;
 //    every exit through the boundary reaches one virtual maximum "outside", older than
@@ -19,13 +19,18 @@
 #pragma once
 
 #include "base/Types.h"
-#include "core/persistence_diagram/ElderRounds.h"
+#include "core/morse_smale_complex/ElderRounds.h"
 
 #include <array>
 #include <utility>
 #include <vector>
 
 namespace topogpu::persistence_diagram {
+
+// The extremum pairs' elder rule (core/morse_smale_complex/ElderRounds.h).
+using morse_smale_complex::ElderGraph;
+using morse_smale_complex::ElderSchedule;
+using morse_smale_complex::ElderStats;
 
 // An ascending path that leaves the domain (or the missing side of a boundary facet).
 constexpr SimplexId kOutside = -1;
@@ -43,6 +48,11 @@ struct SandwichInput {
   // pair joined by an odd number of V-paths, each pair at most once.
   std::vector<std::pair<SimplexId, SimplexId>> boundary;
   bool hasBoundary = false; // 3D: the saddle connections were computed
+  // The extremum pairs already found (the device's rounds, numbered as
+  // SimplicialMorseSmaleComplexGpu.h's SimplicialGridSaddleEnds says): when given, the
+  // two sweeps read these kills and the ends above may be empty.
+  bool killsGiven = false;
+  std::vector<SimplexId> minimumKills, maximumKills;
 };
 
 struct SandwichPair {

@@ -268,7 +268,11 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   input.dimension = d;
   for (int k = 0; k <= d; ++k)
     input.counts[std::size_t(k)] = SimplexId(cells[std::size_t(k)].size());
-  if (complex.saddleEndsComputed) { // diagramOnly
+  if (complex.extremumKillsComputed) { // diagramOnly on the device
+    input.killsGiven = true;
+    input.minimumKills = complex.minimumKills;
+    input.maximumKills = complex.maximumKills;
+  } else if (complex.saddleEndsComputed) { // diagramOnly
     detail::placeEnds(complex.saddle1Ends, position[1], position[0], input.saddle1Minima);
     detail::placeEnds(complex.saddleMaximumEnds, position[std::size_t(d - 1)],
                       position[std::size_t(d)], input.saddleMaxima);
@@ -294,7 +298,7 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   pairCriticalCells(input, monitor, pairs, pairing);
   for (const Warning& w : pairs.report.warnings)
     diagram.report.warnings.push_back(w);
-  diagram.elder = pairs.elder;
+  diagram.elder = input.killsGiven ? complex.elder : pairs.elder;
   diagram.report.timings.emplace_back("pairing (" + pairs.report.backend + ")",
                                       timer.seconds());
   timer.reset();

@@ -6,8 +6,10 @@
 #include "core/discrete_gradient/GridSimplicialForest.h"
 #include "core/morse_smale_complex/TtkVertexStar.h"
 #include "cuda/common/CudaCheck.h"
+#include "cuda/common/DeviceLaunch.cuh"
 #include "cuda/common/HostCopy.h"
 #include "cuda/discrete_gradient/SimplicialGradientDevice.cuh"
+#include "cuda/morse_smale_complex/ElderRoundsDevice.cuh"
 #include "cuda/morse_smale_complex/PointerJumpingDevice.cuh"
 #include "cuda/morse_smale_complex/SaddleConnectionsDevice.cuh"
 
@@ -21,18 +23,14 @@
 #include <array>
 #include <future>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace topogpu::gpu {
 
 namespace sg = discrete_gradient::simplicial;
 
 namespace {
-
-constexpr int kBlock = 256;
-
-unsigned blocksFor(SimplexId n) {
-  return unsigned((n + kBlock - 1) / kBlock);
-}
 
 __global__ void descendingKernel(sg::GridSimplices grid, sg::ConstGradientBytes gradient,
                                  SimplexId n, SimplexId* next) {
@@ -320,13 +318,6 @@ template <typename T> thrust::device_vector<T> upload(const std::vector<T>& from
   return thrust::device_vector<T>(from.begin(), from.end());
 }
 
-template <typename T> T* raw(thrust::device_vector<T>& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
-template <typename T> const T* raw(const thrust::device_vector<T>& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
-
 // The maxima's labels of the top cells: roots on the device, exits through the host's
 // boundary forest (the hooks' time is added to hostSeconds: they report it themselves).
 thrust::device_vector<std::int32_t>
@@ -555,6 +546,111 @@ void filtrationOrderOnDevice(const sg::GridSimplices& grid,
   }
 }
 
+// The inverse of a filtration order: each critical cell's position.
+__global__ void positionKernel(const SimplexId* order, SimplexId n, SimplexId* position) {
+  const SimplexId p = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (p < n)
+    position[order[p]] = p;
+}
+
+// The minima's sweep (ElderRounds.h): edge p is the 1-saddle at filtration position p,
+// its nodes the positions of its two minima. An end that is not a minimum is counted in
+// bad.
+__global__ void minimumSweepKernel(const SimplexId* saddleOrder, SimplexId n,
+                                   const SimplexId* saddleEnds,
+                                   const SimplexId* minimumPosition, SimplexId minima,
+                                   SimplexId* ends, unsigned long long* bad) {
+  const SimplexId p = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (p >= n)
+    return;
+  const SimplexId s = saddleOrder[p];
+  for (int k = 0; k < 2; ++k) {
+    const SimplexId e = saddleEnds[2 * s + k];
+    const bool valid = e >= 0 && e < minima;
+    ends[2 * p + k] = valid ? minimumPosition[e] : 0;
+    if (!valid)
+      atomicAdd(bad, 1ull);
+  }
+}
+
+// The maxima's sweep: edge k is the (d-1)-saddle at position n - 1 - k (the sweep runs
+// from the top), node 0 is "outside" (an exit, -1) and the maximum at position q is node
+// maxima - q, so that older nodes have smaller numbers.
+__global__ void maximumSweepKernel(const SimplexId* saddleOrder, SimplexId n,
+                                   const SimplexId* saddleEnds,
+                                   const SimplexId* maximumPosition, SimplexId maxima,
+                                   SimplexId* ends, unsigned long long* bad) {
+  const SimplexId k = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= n)
+    return;
+  const SimplexId s = saddleOrder[n - 1 - k];
+  for (int i = 0; i < 2; ++i) {
+    const SimplexId e = saddleEnds[2 * s + i];
+    const bool valid = e >= -1 && e < maxima;
+    ends[2 * k + i] = !valid || e == -1 ? 0 : maxima - maximumPosition[e];
+    if (!valid)
+      atomicAdd(bad, 1ull);
+  }
+}
+
+thrust::device_vector<SimplexId>
+positionsOf(const thrust::device_vector<SimplexId>& order) {
+  thrust::device_vector<SimplexId> position(order.size());
+  const auto n = SimplexId(order.size());
+  if (n > 0)
+    positionKernel<<<blocksFor(n), kBlock>>>(raw(order), n, raw(position));
+  return position;
+}
+
+// The extremum pairs where the saddles' path ends were made: the two sweeps' graphs in
+// filtration order, then the elder rule's rounds (ElderRounds.h); the kills come down
+// instead of the ends.
+void extremumKillsOnDevice(
+    int top, const thrust::device_vector<SimplexId>& ends1,
+    const thrust::device_vector<SimplexId>& endsTop,
+    const std::array<thrust::device_vector<SimplexId>, 4>& filtration,
+    SimplicialGridSaddleEnds& out) {
+  const auto& order1 = filtration[1];
+  const auto& orderSaddles = filtration[std::size_t(top - 1)];
+  const auto n0 = SimplexId(filtration[0].size()), n1 = SimplexId(order1.size()),
+             nSaddles = SimplexId(orderSaddles.size()),
+             nMax = SimplexId(filtration[std::size_t(top)].size());
+  thrust::device_vector<unsigned long long> bad(1, 0);
+  thrust::device_vector<SimplexId> minimumEnds(2 * std::size_t(n1)),
+      maximumEnds(2 * std::size_t(nSaddles));
+  {
+    const thrust::device_vector<SimplexId> position = positionsOf(filtration[0]);
+    if (n1 > 0)
+      minimumSweepKernel<<<blocksFor(n1), kBlock>>>(
+          raw(order1), n1, raw(ends1), raw(position), n0, raw(minimumEnds), raw(bad));
+  }
+  {
+    const thrust::device_vector<SimplexId> position =
+        positionsOf(filtration[std::size_t(top)]);
+    if (nSaddles > 0)
+      maximumSweepKernel<<<blocksFor(nSaddles), kBlock>>>(
+          raw(orderSaddles), nSaddles, raw(endsTop), raw(position), nMax,
+          raw(maximumEnds), raw(bad));
+  }
+  cudaCheck(cudaGetLastError(), "elder rule");
+  if (bad[0] != 0)
+    throw Error("persistence pairs: " + std::to_string(bad[0]) +
+                " saddle path ends are not extrema");
+  const morse_smale_complex::ElderSchedule schedule{};
+  elderRoundsOnDevice(minimumEnds, n0, thrust::device_vector<char>(), schedule,
+                      out.minimumKills, out.elder[0]);
+  // 2D: the dual skips the 1-saddles the minima's sweep paired.
+  std::vector<char> skip;
+  if (top == 2) {
+    skip.resize(std::size_t(nSaddles));
+    for (SimplexId k = 0; k < nSaddles; ++k)
+      skip[std::size_t(k)] = out.minimumKills[std::size_t(nSaddles - 1 - k)] >= 0;
+  }
+  elderRoundsOnDevice(maximumEnds, nMax + 1,
+                      thrust::device_vector<char>(skip.begin(), skip.end()), schedule,
+                      out.maximumKills, out.elder[1]);
+}
+
 } // namespace
 
 namespace {
@@ -640,10 +736,15 @@ void computeSimplicialGridSaddleEnds(const sg::GridSimplices& grid,
         report.peakDeviceBytes = std::max(report.peakDeviceBytes, deviceMemoryInUse());
         report.timings.emplace_back("forests, saddle ends, filtration (gpu)",
                                     timer.seconds());
-        monitor.report(0.8);
-        monitor.checkAbort();
         minimumOf = thrust::device_vector<SimplexId>();
         topRoot = thrust::device_vector<SimplexId>();
+        timer.reset();
+        extremumKillsOnDevice(top, ends1, endsTop, filtration, ends);
+        ends1 = thrust::device_vector<SimplexId>();
+        endsTop = thrust::device_vector<SimplexId>();
+        report.timings.emplace_back("extremum pairs (gpu)", timer.seconds());
+        monitor.report(0.8);
+        monitor.checkAbort();
 
         if (connections != nullptr && top == 3)
           simplicialSaddleConnectionsOnDevice(
@@ -656,8 +757,6 @@ void computeSimplicialGridSaddleEnds(const sg::GridSimplices& grid,
         sized.get();
         auto staging = std::make_unique<StagedDownloads>();
         download(*staging, rank, order);
-        download(*staging, ends1, ends.saddle1Ends);
-        download(*staging, endsTop, ends.saddleMaximumEnds);
         for (std::size_t d = 0; d < filtration.size(); ++d)
           download(*staging, filtration[d], ends.filtrationOrder[d]);
         if (top == 3)
@@ -668,8 +767,6 @@ void computeSimplicialGridSaddleEnds(const sg::GridSimplices& grid,
         timer.reset();
         staging.reset();
         rank = thrust::device_vector<SimplexId>();
-        ends1 = thrust::device_vector<SimplexId>();
-        endsTop = thrust::device_vector<SimplexId>();
         filtration = {};
         for (auto& bytes : gradient.bytes)
           bytes = thrust::device_vector<std::uint8_t>();

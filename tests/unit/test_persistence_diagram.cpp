@@ -5,8 +5,8 @@
 // a brute-force reduction by tests/cli/test_persistence.py.
 #include "BruteForce.h"
 #include "UnitHelpers.h"
+#include "core/morse_smale_complex/ElderRounds.h"
 #include "core/persistence_diagram/DiscreteMorseSandwich.h"
-#include "core/persistence_diagram/ElderRounds.h"
 #include "core/persistence_diagram/SimplicialPersistence.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -124,7 +124,7 @@ std::vector<float> randomLevels(SimplexId n, int top, std::mt19937& rng) {
 
 // The elder rule by relabelling: every node carries its component's oldest node, and a
 // merge relabels the younger component's nodes (no union-find, quadratic).
-std::vector<SimplexId> elderByRelabelling(const pd::ElderGraph& g) {
+std::vector<SimplexId> elderByRelabelling(const morse_smale_complex::ElderGraph& g) {
   std::vector<SimplexId> label(std::size_t(g.nodes)), younger(std::size_t(g.edges), -1);
   for (SimplexId x = 0; x < g.nodes; ++x)
     label[std::size_t(x)] = x;
@@ -148,8 +148,8 @@ std::vector<SimplexId> elderByRelabelling(const pd::ElderGraph& g) {
 // random graphs, on a chain whose rounds merge one edge each, and with skipped edges.
 TEST(ElderRounds, EveryScheduleGivesTheSerialKills) {
   std::mt19937 rng(22);
-  std::vector<pd::ElderSchedule> schedules = {
-      {0, 0}, {1 << 20, 0}, {3, 0}, {2, 16}, pd::ElderSchedule{}};
+  std::vector<morse_smale_complex::ElderSchedule> schedules = {
+      {0, 0}, {1 << 20, 0}, {3, 0}, {2, 16}, morse_smale_complex::ElderSchedule{}};
   for (int trial = 0; trial < 12; ++trial) {
     const SimplexId nodes = trial < 10 ? 1 + SimplexId(rng() % 1500) : 600;
     const SimplexId edges = trial < 10 ? SimplexId(rng() % 6000) : nodes - 1;
@@ -167,13 +167,13 @@ TEST(ElderRounds, EveryScheduleGivesTheSerialKills) {
       }
       skip[std::size_t(e)] = trial % 3 == 1 && rng() % 5 == 0;
     }
-    const pd::ElderGraph graph{nodes, edges, ends.data(),
-                               trial % 3 == 1 ? skip.data() : nullptr};
+    const morse_smale_complex::ElderGraph graph{nodes, edges, ends.data(),
+                                                trial % 3 == 1 ? skip.data() : nullptr};
     const std::vector<SimplexId> expected = elderByRelabelling(graph);
-    for (const pd::ElderSchedule& schedule : schedules) {
+    for (const morse_smale_complex::ElderSchedule& schedule : schedules) {
       std::vector<SimplexId> younger;
-      pd::ElderStats stats;
-      pd::elderPairs(graph, schedule, younger, stats);
+      morse_smale_complex::ElderStats stats;
+      morse_smale_complex::elderPairs(graph, schedule, younger, stats);
       EXPECT_EQ(younger, expected) << "trial " << trial << ", " << schedule.maxRounds
                                    << " rounds, " << schedule.serialEdges << " serial";
       EXPECT_LE(stats.rounds, schedule.maxRounds);
@@ -187,9 +187,10 @@ TEST(ElderRounds, EveryScheduleGivesTheSerialKills) {
 TEST(ElderRounds, BadEndIsNamed) {
   const std::vector<SimplexId> ends = {0, 1, 2, 3};
   std::vector<SimplexId> younger;
-  pd::ElderStats stats;
+  morse_smale_complex::ElderStats stats;
   try {
-    pd::elderPairs(pd::ElderGraph{3, 2, ends.data(), nullptr}, {}, younger, stats);
+    morse_smale_complex::elderPairs(
+        morse_smale_complex::ElderGraph{3, 2, ends.data(), nullptr}, {}, younger, stats);
     ADD_FAILURE() << "no error for extremum 3 of 3";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("extremum 3"), std::string::npos) << e.what();

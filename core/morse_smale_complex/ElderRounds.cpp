@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <string>
 
-namespace topogpu::persistence_diagram {
+namespace topogpu::morse_smale_complex {
 
 namespace detail {
 
@@ -30,8 +30,8 @@ void checkElderGraph(const ElderGraph& graph) {
                 ", not one of the " + std::to_string(graph.nodes) + " extrema");
 }
 
-void finishElderSweep(const ElderGraph& graph, std::vector<SimplexId>& parent,
-                      const std::vector<SimplexId>& live,
+void finishElderSweep(std::vector<SimplexId>& parent, const std::vector<SimplexId>& live,
+                      const std::vector<SimplexId>& liveEnds,
                       std::vector<SimplexId>& younger) {
   auto find = [&](SimplexId x) {
     while (parent[std::size_t(x)] != x) {
@@ -40,12 +40,12 @@ void finishElderSweep(const ElderGraph& graph, std::vector<SimplexId>& parent,
     }
     return x;
   };
-  for (const SimplexId e : live) {
-    const SimplexId a = find(graph.ends[2 * e]), b = find(graph.ends[2 * e + 1]);
+  for (std::size_t i = 0; i < live.size(); ++i) {
+    const SimplexId a = find(liveEnds[2 * i]), b = find(liveEnds[2 * i + 1]);
     if (a == b)
       continue;
     parent[std::size_t(std::max(a, b))] = std::min(a, b);
-    younger[std::size_t(e)] = std::max(a, b);
+    younger[std::size_t(live[i])] = std::max(a, b);
   }
 }
 
@@ -117,7 +117,12 @@ void elderPairs(const ElderGraph& graph, const ElderSchedule& schedule,
     compact(live, scratch, [&](SimplexId e) { return done[std::size_t(e)] == 0; });
   }
   stats.serialEdges = SimplexId(live.size());
-  detail::finishElderSweep(graph, parent, live, younger);
+  std::vector<SimplexId> liveEnds(2 * live.size());
+  forEach(SimplexId(live.size()), [&](SimplexId i) {
+    liveEnds[std::size_t(2 * i)] = graph.ends[2 * live[std::size_t(i)]];
+    liveEnds[std::size_t(2 * i + 1)] = graph.ends[2 * live[std::size_t(i)] + 1];
+  });
+  detail::finishElderSweep(parent, live, liveEnds, younger);
 }
 
-} // namespace topogpu::persistence_diagram
+} // namespace topogpu::morse_smale_complex

@@ -1,6 +1,8 @@
-// The extremum-saddle pairs of the Discrete Morse Sandwich (types 0 and d-1) by the
-// elder rule in parallel rounds, on all CPU cores (here) and on the GPU
-// (cuda/persistence_diagram, the same per-edge steps below).
+// The extremum-saddle pairs of a Morse-Smale complex (the Discrete Morse Sandwich's types
+// 0 and d-1, core/persistence_diagram) by the elder rule in parallel rounds, on all CPU
+// cores (here) and on the GPU (cuda/morse_smale_complex/ElderRoundsGpu.cu, the same
+// per-edge steps below; the persistence diagram's device pipeline runs them where it made
+// the saddles' path ends).
 //
 // The input is an extremum graph: nodes (extrema) numbered from the oldest, edges
 // (saddles) in the order the sweep meets them, each joining the two nodes its paths
@@ -23,7 +25,7 @@
 #include <limits>
 #include <vector>
 
-namespace topogpu::persistence_diagram {
+namespace topogpu::morse_smale_complex {
 
 struct ElderGraph {
   SimplexId nodes = 0;
@@ -137,9 +139,10 @@ TOPOGPU_HD bool settle(int round, SimplexId e, const SimplexId* roots,
 
 namespace detail {
 
-// The serial sweep over the live edges, in order, from the rounds' forest.
-void finishElderSweep(const ElderGraph& graph, std::vector<SimplexId>& parent,
-                      const std::vector<SimplexId>& live,
+// The serial sweep over the live edges, in order, from the rounds' forest: liveEnds holds
+// the two ends of each.
+void finishElderSweep(std::vector<SimplexId>& parent, const std::vector<SimplexId>& live,
+                      const std::vector<SimplexId>& liveEnds,
                       std::vector<SimplexId>& younger);
 
 // Throws Error when an end of graph is not a node.
@@ -147,4 +150,4 @@ void checkElderGraph(const ElderGraph& graph);
 
 } // namespace detail
 
-} // namespace topogpu::persistence_diagram
+} // namespace topogpu::morse_smale_complex
