@@ -553,41 +553,25 @@ __global__ void positionKernel(const SimplexId* order, SimplexId n, SimplexId* p
     position[order[p]] = p;
 }
 
-// The minima's sweep (ElderRounds.h): edge p is the 1-saddle at filtration position p,
-// its nodes the positions of its two minima. An end that is not a minimum is counted in
-// bad.
-__global__ void minimumSweepKernel(const SimplexId* saddleOrder, SimplexId n,
-                                   const SimplexId* saddleEnds,
-                                   const SimplexId* minimumPosition, SimplexId minima,
-                                   SimplexId* ends, unsigned long long* bad) {
-  const SimplexId p = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (p >= n)
-    return;
-  const SimplexId s = saddleOrder[p];
-  for (int k = 0; k < 2; ++k) {
-    const SimplexId e = saddleEnds[2 * s + k];
-    const bool valid = e >= 0 && e < minima;
-    ends[2 * p + k] = valid ? minimumPosition[e] : 0;
-    if (!valid)
-      atomicAdd(bad, 1ull);
-  }
-}
-
-// The maxima's sweep: edge k is the (d-1)-saddle at position n - 1 - k (the sweep runs
-// from the top), node 0 is "outside" (an exit, -1) and the maximum at position q is node
-// maxima - q, so that older nodes have smaller numbers.
-__global__ void maximumSweepKernel(const SimplexId* saddleOrder, SimplexId n,
-                                   const SimplexId* saddleEnds,
-                                   const SimplexId* maximumPosition, SimplexId maxima,
-                                   SimplexId* ends, unsigned long long* bad) {
+// One sweep's graph (ElderRounds.h). The minima's: edge k is the 1-saddle at filtration
+// position k, its nodes the positions of its two minima. The maxima's (fromTop): edge k
+// is the (d-1)-saddle at position n - 1 - k, node 0 is "outside" (an exit, -1) and the
+// maximum at position q is node extrema - q, so that older nodes have smaller numbers.
+// An end that is not an extremum is counted in bad.
+__global__ void sweepGraphKernel(const SimplexId* saddleOrder, SimplexId n, bool fromTop,
+                                 const SimplexId* saddleEnds,
+                                 const SimplexId* extremumPosition, SimplexId extrema,
+                                 SimplexId* ends, unsigned long long* bad) {
   const SimplexId k = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= n)
     return;
-  const SimplexId s = saddleOrder[n - 1 - k];
+  const SimplexId s = saddleOrder[fromTop ? n - 1 - k : k];
   for (int i = 0; i < 2; ++i) {
     const SimplexId e = saddleEnds[2 * s + i];
-    const bool valid = e >= -1 && e < maxima;
-    ends[2 * k + i] = !valid || e == -1 ? 0 : maxima - maximumPosition[e];
+    const bool exit = fromTop && e == -1, valid = exit || (e >= 0 && e < extrema);
+    ends[2 * k + i] = !valid || exit ? 0
+                      : fromTop      ? extrema - extremumPosition[e]
+                                     : extremumPosition[e];
     if (!valid)
       atomicAdd(bad, 1ull);
   }
@@ -621,16 +605,17 @@ void extremumKillsOnDevice(
   {
     const thrust::device_vector<SimplexId> position = positionsOf(filtration[0]);
     if (n1 > 0)
-      minimumSweepKernel<<<blocksFor(n1), kBlock>>>(
-          raw(order1), n1, raw(ends1), raw(position), n0, raw(minimumEnds), raw(bad));
+      sweepGraphKernel<<<blocksFor(n1), kBlock>>>(raw(order1), n1, false, raw(ends1),
+                                                  raw(position), n0, raw(minimumEnds),
+                                                  raw(bad));
   }
   {
     const thrust::device_vector<SimplexId> position =
         positionsOf(filtration[std::size_t(top)]);
     if (nSaddles > 0)
-      maximumSweepKernel<<<blocksFor(nSaddles), kBlock>>>(
-          raw(orderSaddles), nSaddles, raw(endsTop), raw(position), nMax,
-          raw(maximumEnds), raw(bad));
+      sweepGraphKernel<<<blocksFor(nSaddles), kBlock>>>(raw(orderSaddles), nSaddles, true,
+                                                        raw(endsTop), raw(position), nMax,
+                                                        raw(maximumEnds), raw(bad));
   }
   cudaCheck(cudaGetLastError(), "elder rule");
   if (bad[0] != 0)
