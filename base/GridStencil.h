@@ -131,6 +131,17 @@ TOPOGPU_HD TriangleType triangleType(int dimension, int t) {
   (void)dimension;
   return {packedEntry(0xd5c462851ull, t), packedEntry(0xfffff6b5bull, t)};
 }
+// The type of the triangle with chain masks s1 < s2 (triangleType's inverse), -1 when
+// no type has that chain.
+TOPOGPU_HD int triangleTypeIndex(int dimension, int s1, int s2) {
+  if (s1 <= 0 || (s1 & ~s2) != 0 || s1 == s2 || s2 > (dimension == 3 ? 7 : 3))
+    return -1;
+  if (s2 == 7) // s1: 1 2 4 3 5 6 -> 6..11
+    return 6 + packedEntry(0x162640ull, s1);
+  if (s2 != 3 && s2 != 5 && s2 != 6)
+    return -1;
+  return 2 * (s2 == 3 ? 0 : s2 == 5 ? 1 : 2) + (s1 == (s2 & -s2) ? 0 : 1);
+}
 TOPOGPU_HD int triangleTypeCount(int dimension) {
   return dimension == 3 ? 12 : 2;
 }
@@ -190,6 +201,14 @@ TOPOGPU_HD int tetChainMask(int t, int step) {
          : step == 1 ? packedEntry(0x24489u, t)
          : step == 2 ? packedEntry(0x35cebu, t)
                      : 7;
+}
+
+// The tet type with chain masks m1 < m2 (tetChainMask's inverse), -1 when none.
+TOPOGPU_HD int tetTypeIndex(int m1, int m2) {
+  if ((m1 != 1 && m1 != 2 && m1 != 4) || (m1 & ~m2) != 0 || m2 == m1 || m2 >= 7)
+    return -1;
+  const int rest = 7 ^ m1;
+  return 2 * (m1 == 1 ? 0 : m1 == 2 ? 1 : 2) + ((m2 ^ m1) == (rest & -rest) ? 0 : 1);
 }
 
 // Offset code of a neighbour displacement in {-1,0,1}^3, for 27-slot local tables.

@@ -53,17 +53,11 @@ TOPOGPU_HD SimplexId gridSimplexId(const GridSimplices& g, int dimension,
   if (dimension == 1)
     return g.edgeOffset[m[0] - 1] + grid::boxIndex(g.dims, base, m[0]);
   if (dimension == 2) {
-    for (int t = 0; t < grid::triangleTypeCount(g.dims.dimension); ++t) {
-      const grid::TriangleType type = grid::triangleType(g.dims.dimension, t);
-      if (type.s1 == m[0] && type.s2 == m[1])
-        return g.triangleOffset[t] + grid::boxIndex(g.dims, base, m[1]);
-    }
-    return -1;
+    const int t = grid::triangleTypeIndex(g.dims.dimension, m[0], m[1]);
+    return t < 0 ? -1 : g.triangleOffset[t] + grid::boxIndex(g.dims, base, m[1]);
   }
-  for (int t = 0; t < grid::kTetTypes; ++t)
-    if (grid::tetChainMask(t, 1) == m[0] && grid::tetChainMask(t, 2) == m[1])
-      return g.tetOffset[t] + grid::boxIndex(g.dims, base, 7);
-  return -1;
+  const int t = grid::tetTypeIndex(m[0], m[1]);
+  return t < 0 ? -1 : g.tetOffset[t] + grid::boxIndex(g.dims, base, 7);
 }
 
 // Simplex (dimension, id) as its base vertex (stencil coordinates) and chain masks

@@ -104,9 +104,10 @@ TOPOGPU_HD bool buildLowerStar(const grid::Dims& d, SimplexId v, const SimplexId
   const SimplexId rv = rank[v];
   SimplexId ranks[kMaxNeighbors];
   ls.k = 0;
+  const bool interior = grid::isInteriorCoords(d, ls.c);
   for (int q = 0; q < 2 * grid::edgeTypeCount(d.dimension); ++q) {
     bool inside = true;
-    for (int a = 0; a < 3; ++a) {
+    for (int a = 0; a < 3 && !interior; ++a) {
       const SimplexId x = ls.c[a] + stepAlong(q, a);
       inside = inside && x >= 0 && x < d.n[a];
     }
@@ -127,12 +128,19 @@ TOPOGPU_HD bool buildLowerStar(const grid::Dims& d, SimplexId v, const SimplexId
     return false;
   ls.cells = 0;
   ls.paired.w[0] = ls.paired.w[1] = 0;
+  // adjacent[a]: the lower neighbours b < a adjacent to a, one bit each.
+  unsigned adjacent[kMaxNeighbors];
+  for (int a = 0; a < ls.k; ++a) {
+    adjacent[a] = 0;
+    for (int b = 0; b < a; ++b)
+      adjacent[a] |= adjacentSteps(ls.step[a], ls.step[b]) ? 1u << b : 0u;
+  }
   for (int a = 0; a < ls.k; ++a) {
     ls.edgeAt[a] = std::uint8_t(ls.cells);
     ls.cell[ls.cells++] = std::uint16_t(1 << 12 | a << 8);
     for (int b = 0; b < a; ++b) {
       ls.triangleAt[a][b] = kNone;
-      if (!adjacentSteps(ls.step[a], ls.step[b]))
+      if (((adjacent[a] >> b) & 1u) == 0)
         continue;
       const int t = ls.cells;
       ls.triangleAt[a][b] = std::uint8_t(t);
@@ -140,9 +148,9 @@ TOPOGPU_HD bool buildLowerStar(const grid::Dims& d, SimplexId v, const SimplexId
       ls.cell[ls.cells++] = std::uint16_t(2 << 12 | a << 8 | b << 4);
       if (d.dimension != 3)
         continue;
+      const unsigned common = adjacent[a] & adjacent[b];
       for (int c = 0; c < b; ++c) {
-        if (!adjacentSteps(ls.step[a], ls.step[c]) ||
-            !adjacentSteps(ls.step[b], ls.step[c]))
+        if (((common >> c) & 1u) == 0)
           continue;
         const int tet = ls.cells;
         ls.cell[ls.cells++] = std::uint16_t(3 << 12 | a << 8 | b << 4 | c);
@@ -164,33 +172,43 @@ TOPOGPU_HD int cellSteps(const LowerStar& ls, int p, int steps[4]) {
   return dim;
 }
 
-// The id of the cell at position p (ImplicitTriangulation's numbering).
+// The id of the cell at position p (ImplicitTriangulation's numbering). The chain's
+// base is its vertex of smallest coordinate sum: v when every step is positive, else the
+// step `low` of most negative sum, whose mask then holds those of the other negative
+// steps and is disjoint from the positive ones (the cell's vertices are pairwise
+// adjacent). From that base, v lies at low's mask, a positive step q at mask(q) | mask
+// (low), a negative one at mask(low) minus mask(q).
 TOPOGPU_HD SimplexId cellId(const GridSimplices& g, const LowerStar& ls, int p) {
-  int steps[4];
-  const int dim = cellSteps(ls, p, steps);
-  auto sumOf = [](int q) { return q < 0 ? 0 : stepSum(q); };
-  auto along = [](int q, int a) { return q < 0 ? 0 : stepAlong(q, a); };
-  int low = 0;
-  for (int i = 1; i <= dim; ++i)
-    if (sumOf(steps[i]) < sumOf(steps[low]))
+  const std::uint16_t cell = ls.cell[p];
+  const int dim = dimensionOf(cell);
+  int q[3], low = -1, lowSum = 0;
+  for (int i = 0; i < dim; ++i) {
+    q[i] = ls.step[localOf(cell, i)];
+    const int sum = stepSum(q[i]);
+    if (sum < lowSum) {
+      lowSum = sum;
       low = i;
-  SimplexId base[3];
-  for (int a = 0; a < 3; ++a)
-    base[a] = ls.c[a] + along(steps[low], a);
-  // The chain's masks from the base, ascending (their sizes differ).
+    }
+  }
+  const int lowMask = low < 0 ? 0 : grid::neighborMask(q[low]);
+  const SimplexId base[3] = {ls.c[0] - (lowMask & 1), ls.c[1] - ((lowMask >> 1) & 1),
+                             ls.c[2] - ((lowMask >> 2) & 1)};
   int masks[3], n = 0;
-  for (int i = 0; i <= dim; ++i) {
+  if (low >= 0)
+    masks[n++] = lowMask; // v
+  for (int i = 0; i < dim; ++i) {
     if (i == low)
       continue;
-    int m = 0;
-    for (int a = 0; a < 3; ++a)
-      m |= (along(steps[i], a) - along(steps[low], a)) << a;
-    int at = n++;
-    for (; at > 0 && masks[at - 1] > m; --at)
-      masks[at] = masks[at - 1];
-    masks[at] = m;
+    const int m = grid::neighborMask(q[i]);
+    masks[n++] = grid::neighborSign(q[i]) > 0 ? m | lowMask : lowMask & ~m;
   }
   // Nested masks sort by size as by value.
+  for (int i = 1; i < n; ++i)
+    for (int j = i; j > 0 && masks[j - 1] > masks[j]; --j) {
+      const int x = masks[j];
+      masks[j] = masks[j - 1];
+      masks[j - 1] = x;
+    }
   return gridSimplexId(g, dim, base, masks);
 }
 
