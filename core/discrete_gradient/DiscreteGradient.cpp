@@ -3,6 +3,8 @@
 #include "core/discrete_gradient/DiscreteGradientGpu.h"
 #include "core/discrete_gradient/LowerStar.h"
 
+#include "base/BlockSelection.h"
+
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -22,31 +24,26 @@ std::size_t deviceBytes(const cubical::Grid& grid, const ScalarArrayView& values
 
 namespace {
 
-// Critical cells per dimension in ascending ids: counted per block in parallel, then
-// each block writes its part at its prefix offset (the CPU twin of the GPU's copy_if).
+// Critical cells per dimension in ascending ids, selected in one pass.
 void compactCritical(const Output& output, std::array<std::vector<SimplexId>, 4>& lists) {
   const cubical::Grid& g = output.grid;
-  const SimplexId n = cubical::cellCount(g);
-  const SimplexId blocks = std::max<SimplexId>(1, std::min<SimplexId>(256, n / 65536));
-  std::vector<std::array<SimplexId, 4>> offsets(blocks + 1, std::array<SimplexId, 4>{});
   const std::uint8_t* gradient = output.gradient.data();
-  tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
-    for (SimplexId cell = n * b / blocks; cell < n * (b + 1) / blocks; ++cell) {
-      if (gradient[cell] == cubical::kCritical)
-        ++offsets[b + 1][cubical::cellDimension(g, cell)];
-    }
-  });
-  for (SimplexId b = 0; b < blocks; ++b)
-    for (int k = 0; k < 4; ++k)
-      offsets[b + 1][k] += offsets[b][k];
-  for (int k = 0; k < 4; ++k)
-    lists[k].resize(offsets[blocks][k]);
-  tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
-    std::array<SimplexId, 4> at = offsets[b];
-    for (SimplexId cell = n * b / blocks; cell < n * (b + 1) / blocks; ++cell) {
+  using Counts = std::array<SimplexId, 4>;
+  const BlockSelection<Counts> selection(
+      cubical::cellCount(g), SimplexId(1) << 16, [&](SimplexId first, SimplexId last) {
+        Counts counts{};
+        for (SimplexId cell = first; cell < last; ++cell)
+          if (gradient[cell] == cubical::kCritical)
+            ++counts[std::size_t(cubical::cellDimension(g, cell))];
+        return counts;
+      });
+  for (std::size_t k = 0; k < 4; ++k)
+    lists[k].resize(std::size_t(selection.total()[k]));
+  selection.write([&](SimplexId first, SimplexId last, Counts at) {
+    for (SimplexId cell = first; cell < last; ++cell) {
       if (gradient[cell] == cubical::kCritical) {
-        const int k = cubical::cellDimension(g, cell);
-        lists[k][at[k]++] = cell;
+        const auto k = std::size_t(cubical::cellDimension(g, cell));
+        lists[k][std::size_t(at[k]++)] = cell;
       }
     }
   });

@@ -2,6 +2,7 @@
 
 #include "core/discrete_gradient/DiscreteGradientGpu.h"
 
+#include "base/BlockSelection.h"
 #include "triangulation/explicit/ExplicitTriangulation.h"
 #include "triangulation/gale/GaleTriangulation.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
@@ -10,37 +11,29 @@ namespace topogpu::discrete_gradient::simplicial {
 
 namespace detail {
 
-// Counted per block in parallel, then each block writes its part at its prefix offset.
 std::vector<SimplexId> selectCells(const std::vector<std::uint8_t>& bytes,
                                    std::uint8_t code, SimplexId& unassigned) {
-  const SimplexId n = SimplexId(bytes.size());
-  const SimplexId blocks = std::max<SimplexId>(1, std::min<SimplexId>(256, n / 65536));
-  std::vector<SimplexId> offsets(blocks + 1, 0), lost(blocks, 0);
-  tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
-    // Local counters: a byte store may alias the totals, which would then be reloaded
-    // and stored for every byte (and share cache lines between threads).
-    SimplexId count = 0, unknown = 0;
-    const std::uint8_t* p = bytes.data();
-    for (SimplexId i = n * b / blocks; i < n * (b + 1) / blocks; ++i) {
-      count += p[i] == code;
-      unknown += p[i] == kUnassigned;
-    }
-    offsets[b + 1] = count;
-    lost[b] = unknown;
-  });
-  unassigned = 0;
-  for (const SimplexId l : lost)
-    unassigned += l;
-  for (SimplexId b = 0; b < blocks; ++b)
-    offsets[b + 1] += offsets[b];
-  std::vector<SimplexId> cells(offsets.back());
-  tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
-    SimplexId* out = cells.data() + offsets[b];
-    const std::uint8_t* p = bytes.data();
-    for (SimplexId i = n * b / blocks; i < n * (b + 1) / blocks; ++i)
-      if (p[i] == code)
-        *out++ = i;
-  });
+  const std::uint8_t* p = bytes.data();
+  // [0] the cells with code, [1] the unassigned ones, counted in one pass; local counters
+  // because a byte store may alias a total, which would then be reloaded for every byte.
+  const BlockSelection<std::array<SimplexId, 2>> selection(
+      SimplexId(bytes.size()), SimplexId(1) << 16, [&](SimplexId first, SimplexId last) {
+        SimplexId count = 0, unknown = 0;
+        for (SimplexId i = first; i < last; ++i) {
+          count += p[i] == code;
+          unknown += p[i] == kUnassigned;
+        }
+        return std::array<SimplexId, 2>{count, unknown};
+      });
+  unassigned = selection.total()[1];
+  std::vector<SimplexId> cells(std::size_t(selection.total()[0]));
+  selection.write(
+      [&](SimplexId first, SimplexId last, const std::array<SimplexId, 2>& at) {
+        SimplexId* out = cells.data() + at[0];
+        for (SimplexId i = first; i < last; ++i)
+          if (p[i] == code)
+            *out++ = i;
+      });
   return cells;
 }
 

@@ -1,5 +1,7 @@
 #include "ElderRounds.h"
 
+#include "base/BlockSelection.h"
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
@@ -30,49 +32,20 @@ void checkElderGraph(const ElderGraph& graph) {
                 ", not one of the " + std::to_string(graph.nodes) + " extrema");
 }
 
-void finishElderSweep(std::vector<SimplexId>& parent, const std::vector<SimplexId>& live,
-                      const std::vector<SimplexId>& liveEnds,
-                      std::vector<SimplexId>& younger) {
-  auto find = [&](SimplexId x) {
-    while (parent[std::size_t(x)] != x) {
-      parent[std::size_t(x)] = parent[std::size_t(parent[std::size_t(x)])];
-      x = parent[std::size_t(x)];
-    }
-    return x;
-  };
-  for (std::size_t i = 0; i < live.size(); ++i) {
-    const SimplexId a = find(liveEnds[2 * i]), b = find(liveEnds[2 * i + 1]);
-    if (a == b)
-      continue;
-    parent[std::size_t(std::max(a, b))] = std::min(a, b);
-    younger[std::size_t(live[i])] = std::max(a, b);
-  }
-}
-
 } // namespace detail
 
 namespace {
 
-// The edges of live for which keep holds, in order, by blocks counted in parallel.
+// The edges of live for which keep holds, in order.
 template <typename Keep>
 void compact(std::vector<SimplexId>& live, std::vector<SimplexId>& scratch, Keep&& keep) {
-  const auto n = SimplexId(live.size());
-  const SimplexId blocks = std::max<SimplexId>(1, std::min<SimplexId>(256, n / 16384));
-  std::vector<SimplexId> offsets(std::size_t(blocks + 1), 0);
-  tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
-    SimplexId count = 0;
-    for (SimplexId i = n * b / blocks; i < n * (b + 1) / blocks; ++i)
-      count += keep(live[std::size_t(i)]) ? 1 : 0;
-    offsets[std::size_t(b + 1)] = count;
-  });
-  for (SimplexId b = 0; b < blocks; ++b)
-    offsets[std::size_t(b + 1)] += offsets[std::size_t(b)];
-  scratch.resize(std::size_t(offsets.back()));
-  tbb::parallel_for(SimplexId(0), blocks, [&](SimplexId b) {
-    SimplexId* out = scratch.data() + offsets[std::size_t(b)];
-    for (SimplexId i = n * b / blocks; i < n * (b + 1) / blocks; ++i)
-      if (keep(live[std::size_t(i)]))
-        *out++ = live[std::size_t(i)];
+  const BlockSelection<SimplexId> selection(
+      SimplexId(live.size()), 16384, [&](SimplexId first, SimplexId last) {
+        return SimplexId(std::count_if(live.begin() + first, live.begin() + last, keep));
+      });
+  scratch.resize(std::size_t(selection.total()));
+  selection.write([&](SimplexId first, SimplexId last, SimplexId at) {
+    std::copy_if(live.begin() + first, live.begin() + last, scratch.begin() + at, keep);
   });
   live.swap(scratch);
 }
@@ -92,21 +65,38 @@ void elderPairs(const ElderGraph& graph, const ElderSchedule& schedule,
   stats = ElderStats();
   detail::checkElderGraph(graph);
   younger.assign(std::size_t(graph.edges), -1);
-  std::vector<SimplexId> parent(std::size_t(graph.nodes)), live(std::size_t(graph.edges)),
-      scratch;
+  std::vector<SimplexId> parent(std::size_t(graph.nodes));
   forEach(graph.nodes, [&](SimplexId x) { parent[std::size_t(x)] = x; });
+  const SimplexId* ends = graph.ends;
+  const int maxRounds = std::min(schedule.maxRounds, elder::kMaxRounds);
+  if (maxRounds <= 0 || graph.edges <= schedule.serialEdges) {
+    // The sweep alone, over every edge: no live list, no round state.
+    stats.serialEdges = graph.edges;
+    if (graph.skip != nullptr)
+      stats.serialEdges -= SimplexId(std::count_if(graph.skip, graph.skip + graph.edges,
+                                                   [](char k) { return k != 0; }));
+    detail::finishElderSweep(
+        parent.data(), graph.edges,
+        [&](SimplexId e) {
+          return graph.skip != nullptr && graph.skip[e] != 0
+                     ? detail::LiveEdge{e, 0, 0}
+                     : detail::LiveEdge{e, ends[2 * e], ends[2 * e + 1]};
+        },
+        younger.data());
+    return;
+  }
+  std::vector<SimplexId> live(std::size_t(graph.edges)), scratch;
   forEach(graph.edges, [&](SimplexId e) { live[std::size_t(e)] = e; });
   if (graph.skip != nullptr)
     compact(live, scratch, [&](SimplexId e) { return graph.skip[e] == 0; });
   std::vector<SimplexId> roots(std::size_t(2 * graph.edges)),
       earliest(std::size_t(graph.nodes), elder::kNoEdge);
   std::vector<char> done(std::size_t(graph.edges), 0);
-  const int maxRounds = std::min(schedule.maxRounds, elder::kMaxRounds);
   while (SimplexId(live.size()) > schedule.serialEdges && stats.rounds < maxRounds) {
     const int round = ++stats.rounds;
     const auto n = SimplexId(live.size());
     forEach(n, [&](SimplexId i) {
-      elder::propose(round, live[std::size_t(i)], graph.ends, parent.data(), roots.data(),
+      elder::propose(round, live[std::size_t(i)], ends, parent.data(), roots.data(),
                      earliest.data());
     });
     forEach(n, [&](SimplexId i) {
@@ -117,12 +107,13 @@ void elderPairs(const ElderGraph& graph, const ElderSchedule& schedule,
     compact(live, scratch, [&](SimplexId e) { return done[std::size_t(e)] == 0; });
   }
   stats.serialEdges = SimplexId(live.size());
-  std::vector<SimplexId> liveEnds(2 * live.size());
-  forEach(SimplexId(live.size()), [&](SimplexId i) {
-    liveEnds[std::size_t(2 * i)] = graph.ends[2 * live[std::size_t(i)]];
-    liveEnds[std::size_t(2 * i + 1)] = graph.ends[2 * live[std::size_t(i)] + 1];
-  });
-  detail::finishElderSweep(parent, live, liveEnds, younger);
+  detail::finishElderSweep(
+      parent.data(), stats.serialEdges,
+      [&](SimplexId i) {
+        const SimplexId e = live[std::size_t(i)];
+        return detail::LiveEdge{e, ends[2 * e], ends[2 * e + 1]};
+      },
+      younger.data());
 }
 
 } // namespace topogpu::morse_smale_complex

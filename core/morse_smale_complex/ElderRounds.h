@@ -86,6 +86,17 @@ TOPOGPU_HD void store(SimplexId* at, SimplexId value) {
 #endif
 }
 
+// The maxima's sweep is the elder rule on the dual graph, walked from the top: its edge k
+// is saddle saddles - 1 - k, and its node for the maximum at position p is maxima - p, so
+// that node 0 is "outside" (position maxima), older than every maximum. Both maps are
+// their own inverses.
+TOPOGPU_HD SimplexId dualEdge(SimplexId k, SimplexId saddles) {
+  return saddles - 1 - k;
+}
+TOPOGPU_HD SimplexId dualNode(SimplexId position, SimplexId maxima) {
+  return maxima - position;
+}
+
 // A proposal: edge e in round r (from 1), so that a smaller key is a later round or an
 // earlier edge, and no pass has to clear the previous round's.
 constexpr int kEdgeBits = 40;
@@ -139,11 +150,36 @@ TOPOGPU_HD bool settle(int round, SimplexId e, const SimplexId* roots,
 
 namespace detail {
 
-// The serial sweep over the live edges, in order, from the rounds' forest: liveEnds holds
-// the two ends of each.
-void finishElderSweep(std::vector<SimplexId>& parent, const std::vector<SimplexId>& live,
-                      const std::vector<SimplexId>& liveEnds,
-                      std::vector<SimplexId>& younger);
+// A live edge for the serial sweep: its id and its two ends (equal ends join nothing, as
+// for a skipped edge).
+struct LiveEdge {
+  SimplexId id = 0;
+  SimplexId a = 0;
+  SimplexId b = 0;
+};
+
+// The serial sweep over the count live edges, in order, from the rounds' forest parent:
+// edge(i) gives the i-th. Kruskal's union-find, the younger root always joining the
+// older.
+template <typename Edge>
+void finishElderSweep(SimplexId* parent, SimplexId count, Edge&& edge,
+                      SimplexId* younger) {
+  auto find = [&](SimplexId x) {
+    while (parent[x] != x) {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+    return x;
+  };
+  for (SimplexId i = 0; i < count; ++i) {
+    const LiveEdge e = edge(i);
+    const SimplexId a = find(e.a), b = find(e.b);
+    if (a == b)
+      continue;
+    parent[a > b ? a : b] = a > b ? b : a;
+    younger[e.id] = a > b ? a : b;
+  }
+}
 
 // Throws Error when an end of graph is not a node.
 void checkElderGraph(const ElderGraph& graph);

@@ -12,6 +12,8 @@
 
 namespace topogpu::persistence_diagram {
 
+namespace elder = morse_smale_complex::elder;
+
 namespace {
 
 void checkEnds(const std::vector<SimplexId>& ends, SimplexId saddles, SimplexId extrema,
@@ -63,7 +65,7 @@ void minimumSaddlePairs(const SandwichInput& in, const PairingOptions& options,
   if (!in.killsGiven)
     sweep(ElderGraph{in.counts[0], n1, in.saddle1Minima.data(), nullptr}, options,
           "minima", swept, out.elder[0], out);
-  const std::vector<SimplexId>& younger = in.killsGiven ? in.minimumKills : swept;
+  const std::vector<SimplexId>& younger = in.killsGiven ? *in.minimumKills : swept;
   for (SimplexId s = 0; s < n1; ++s) {
     const SimplexId m = younger[std::size_t(s)];
     if (m < 0)
@@ -76,7 +78,7 @@ void minimumSaddlePairs(const SandwichInput& in, const PairingOptions& options,
 
 // Type d-1: the (d-1)-saddles left, in reverse filtration order; the maxima sweep from
 // the top, so the older of two maxima is the later one, and "outside" is older than
-// all: node 0 of the sweep's graph, maximum p its node nMax - p.
+// all (elder::dualEdge, elder::dualNode).
 void saddleMaximumPairs(const SandwichInput& in, const PairingOptions& options,
                         SandwichResult& out) {
   const int d = in.dimension;
@@ -88,22 +90,24 @@ void saddleMaximumPairs(const SandwichInput& in, const PairingOptions& options,
     std::vector<SimplexId> ends(std::size_t(2 * nSaddles));
     std::vector<char> skip(static_cast<std::size_t>(nSaddles));
     tbb::parallel_for(SimplexId(0), nSaddles, [&](SimplexId k) {
-      const SimplexId s = nSaddles - 1 - k;
+      const SimplexId s = elder::dualEdge(k, nSaddles);
       for (int i = 0; i < 2; ++i) {
         const SimplexId end = in.saddleMaxima[std::size_t(2 * s + i)];
-        ends[std::size_t(2 * k + i)] = end == kOutside ? 0 : nMax - end;
+        ends[std::size_t(2 * k + i)] =
+            elder::dualNode(end == kOutside ? nMax : end, nMax);
       }
       skip[std::size_t(k)] = pairedSaddles[std::size_t(s)]; // 2D: paired first
     });
     sweep(ElderGraph{nMax + 1, nSaddles, ends.data(), skip.data()}, options, "maxima",
           swept, out.elder[1], out);
   }
-  const std::vector<SimplexId>& younger = in.killsGiven ? in.maximumKills : swept;
+  const std::vector<SimplexId>& younger = in.killsGiven ? *in.maximumKills : swept;
   for (SimplexId k = 0; k < nSaddles; ++k) {
     const SimplexId node = younger[std::size_t(k)];
     if (node < 0)
       continue;
-    const SimplexId s = nSaddles - 1 - k, maximum = nMax - node;
+    const SimplexId s = elder::dualEdge(k, nSaddles),
+                    maximum = elder::dualNode(node, nMax);
     out.pairs.push_back({d - 1, s, maximum});
     out.paired[std::size_t(d)][std::size_t(maximum)] = 1;
     pairedSaddles[std::size_t(s)] = 1;
@@ -161,8 +165,10 @@ void pairCriticalCells(const SandwichInput& input, const Monitor& monitor,
   for (int k = 0; k <= d; ++k)
     result.paired[std::size_t(k)].assign(std::size_t(input.counts[std::size_t(k)]), 0);
   if (input.killsGiven) {
-    checkKills(input.minimumKills, input.counts[1], 0, input.counts[0] - 1, "minima");
-    checkKills(input.maximumKills, input.counts[std::size_t(d - 1)], 1,
+    if (input.minimumKills == nullptr || input.maximumKills == nullptr)
+      throw Error("persistence pairs: the extremum pairs' kills are missing");
+    checkKills(*input.minimumKills, input.counts[1], 0, input.counts[0] - 1, "minima");
+    checkKills(*input.maximumKills, input.counts[std::size_t(d - 1)], 1,
                input.counts[std::size_t(d)], "maxima");
     result.report.backend = "gpu";
   } else {

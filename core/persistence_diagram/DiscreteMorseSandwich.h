@@ -49,10 +49,12 @@ struct SandwichInput {
   std::vector<std::pair<SimplexId, SimplexId>> boundary;
   bool hasBoundary = false; // 3D: the saddle connections were computed
   // The extremum pairs already found (the device's rounds, numbered as
-  // SimplicialMorseSmaleComplexGpu.h's SimplicialGridSaddleEnds says): when given, the
-  // two sweeps read these kills and the ends above may be empty.
+  // SimplicialMorseSmaleComplexGpu.h's SimplicialGridSaddleEnds says), read in place
+  // from the complex: when given, the two sweeps read these kills and the ends above
+  // may be empty.
   bool killsGiven = false;
-  std::vector<SimplexId> minimumKills, maximumKills;
+  const std::vector<SimplexId>* minimumKills = nullptr;
+  const std::vector<SimplexId>* maximumKills = nullptr;
 };
 
 struct SandwichPair {

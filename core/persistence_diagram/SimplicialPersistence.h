@@ -270,8 +270,8 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
     input.counts[std::size_t(k)] = SimplexId(cells[std::size_t(k)].size());
   if (complex.extremumKillsComputed) { // diagramOnly on the device
     input.killsGiven = true;
-    input.minimumKills = complex.minimumKills;
-    input.maximumKills = complex.maximumKills;
+    input.minimumKills = &complex.minimumKills;
+    input.maximumKills = &complex.maximumKills;
   } else if (complex.saddleEndsComputed) { // diagramOnly
     detail::placeEnds(complex.saddle1Ends, position[1], position[0], input.saddle1Minima);
     detail::placeEnds(complex.saddleMaximumEnds, position[std::size_t(d - 1)],

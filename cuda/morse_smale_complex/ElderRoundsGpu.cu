@@ -109,7 +109,13 @@ void elderRoundsOnDevice(const thrust::device_vector<SimplexId>& ends, SimplexId
     copyToHost(deviceLiveEnds, liveEnds);
   });
   stats.serialEdges = SimplexId(live.size());
-  msc::detail::finishElderSweep(parent, live, liveEnds, younger);
+  msc::detail::finishElderSweep(
+      parent.data(), stats.serialEdges,
+      [&](SimplexId i) {
+        return msc::detail::LiveEdge{live[std::size_t(i)], liveEnds[std::size_t(2 * i)],
+                                     liveEnds[std::size_t(2 * i + 1)]};
+      },
+      younger.data());
 }
 
 void elderPairs(const msc::ElderGraph& graph, const msc::ElderSchedule& schedule,

@@ -29,6 +29,7 @@
 namespace topogpu::gpu {
 
 namespace sg = discrete_gradient::simplicial;
+namespace elder = morse_smale_complex::elder;
 
 namespace {
 
@@ -554,10 +555,9 @@ __global__ void positionKernel(const SimplexId* order, SimplexId n, SimplexId* p
 }
 
 // One sweep's graph (ElderRounds.h). The minima's: edge k is the 1-saddle at filtration
-// position k, its nodes the positions of its two minima. The maxima's (fromTop): edge k
-// is the (d-1)-saddle at position n - 1 - k, node 0 is "outside" (an exit, -1) and the
-// maximum at position q is node extrema - q, so that older nodes have smaller numbers.
-// An end that is not an extremum is counted in bad.
+// position k, its nodes the positions of its two minima. The maxima's (fromTop) is the
+// dual walked from the top (elder::dualEdge, elder::dualNode; an exit, -1, is
+// "outside"). An end that is not an extremum is counted in bad.
 __global__ void sweepGraphKernel(const SimplexId* saddleOrder, SimplexId n, bool fromTop,
                                  const SimplexId* saddleEnds,
                                  const SimplexId* extremumPosition, SimplexId extrema,
@@ -565,13 +565,14 @@ __global__ void sweepGraphKernel(const SimplexId* saddleOrder, SimplexId n, bool
   const SimplexId k = SimplexId(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= n)
     return;
-  const SimplexId s = saddleOrder[fromTop ? n - 1 - k : k];
+  const SimplexId s = saddleOrder[fromTop ? elder::dualEdge(k, n) : k];
   for (int i = 0; i < 2; ++i) {
     const SimplexId e = saddleEnds[2 * s + i];
     const bool exit = fromTop && e == -1, valid = exit || (e >= 0 && e < extrema);
-    ends[2 * k + i] = !valid || exit ? 0
-                      : fromTop      ? extrema - extremumPosition[e]
-                                     : extremumPosition[e];
+    ends[2 * k + i] = !valid ? 0
+                      : fromTop
+                          ? elder::dualNode(exit ? extrema : extremumPosition[e], extrema)
+                          : extremumPosition[e];
     if (!valid)
       atomicAdd(bad, 1ull);
   }
@@ -629,7 +630,8 @@ void extremumKillsOnDevice(
   if (top == 2) {
     skip.resize(std::size_t(nSaddles));
     for (SimplexId k = 0; k < nSaddles; ++k)
-      skip[std::size_t(k)] = out.minimumKills[std::size_t(nSaddles - 1 - k)] >= 0;
+      skip[std::size_t(k)] =
+          out.minimumKills[std::size_t(elder::dualEdge(k, nSaddles))] >= 0;
   }
   elderRoundsOnDevice(maximumEnds, nMax + 1,
                       thrust::device_vector<char>(skip.begin(), skip.end()), schedule,

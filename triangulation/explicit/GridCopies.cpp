@@ -3,6 +3,7 @@
 #include "ExplicitTriangulation.h"
 #include "MeshBuilding.h"
 
+#include "base/BlockSelection.h"
 #include "triangulation/implicit/ImplicitTriangulation.h"
 
 #include <algorithm>
@@ -38,26 +39,9 @@ ExplicitTriangulation explicitCopyOf(const ImplicitTriangulation& grid, IdWidth 
                                std::move(connectivity), width);
 }
 
-namespace {
-
 // Blocks of consecutive ids, each counted then filled by one task: the cells and the
 // kept vertices stay in id order without a global sort.
 constexpr SimplexId kMaskBlock = SimplexId(1) << 16;
-
-// offsets[b] = how many of block b's items pass (exclusive prefix sum afterwards).
-template <typename Count>
-std::vector<SimplexId> blockOffsets(SimplexId items, Count count) {
-  const SimplexId blocks = (items + kMaskBlock - 1) / kMaskBlock;
-  std::vector<SimplexId> offsets(std::size_t(blocks) + 1, 0);
-  parallelFor(blocks, [&](SimplexId b) {
-    offsets[b + 1] = count(b * kMaskBlock, std::min(items, (b + 1) * kMaskBlock));
-  });
-  for (SimplexId b = 0; b < blocks; ++b)
-    offsets[b + 1] += offsets[b];
-  return offsets;
-}
-
-} // namespace
 
 MaskedGridCells maskedCellsOf(const ImplicitTriangulation& grid,
                               const std::vector<std::uint8_t>& keep) {
@@ -66,17 +50,16 @@ MaskedGridCells maskedCellsOf(const ImplicitTriangulation& grid,
     throw Error("maskedCellsOf: " + std::to_string(keep.size()) + " keep flags for " +
                 std::to_string(n) + " grid vertices");
   MaskedGridCells result;
-  const std::vector<SimplexId> vertexOffsets =
-      blockOffsets(n, [&](SimplexId first, SimplexId last) {
+  const BlockSelection<SimplexId> keptVertices(
+      n, kMaskBlock, [&](SimplexId first, SimplexId last) {
         return SimplexId(std::count_if(keep.begin() + first, keep.begin() + last,
                                        [](std::uint8_t k) { return k != 0; }));
       });
-  const SimplexId kept = vertexOffsets.back();
+  const SimplexId kept = keptVertices.total();
   std::vector<SimplexId> newId(std::size_t(n), -1);
   result.keptVertices.resize(std::size_t(kept));
-  parallelFor(SimplexId(vertexOffsets.size()) - 1, [&](SimplexId b) {
-    SimplexId at = vertexOffsets[b];
-    for (SimplexId v = b * kMaskBlock, last = std::min(n, v + kMaskBlock); v < last; ++v)
+  keptVertices.write([&](SimplexId first, SimplexId last, SimplexId at) {
+    for (SimplexId v = first; v < last; ++v)
       if (keep[v] != 0) {
         newId[v] = at;
         result.keptVertices[at++] = v;
@@ -95,23 +78,22 @@ MaskedGridCells maskedCellsOf(const ImplicitTriangulation& grid,
         body(v);
     }
   };
-  const std::vector<SimplexId> cellOffsets =
-      blockOffsets(cells, [&](SimplexId first, SimplexId last) {
+  const BlockSelection<SimplexId> keptCells(
+      cells, kMaskBlock, [&](SimplexId first, SimplexId last) {
         SimplexId count = 0;
         forKeptCells(first, last, [&](const SimplexId*) { ++count; });
         return count;
       });
-  result.numberOfCells = cellOffsets.back();
+  result.numberOfCells = keptCells.total();
   auto fill = [&](auto& connectivity) {
     using Id = typename std::decay_t<decltype(connectivity)>::value_type;
     connectivity.resize(std::size_t(result.numberOfCells) * arity);
-    parallelFor(SimplexId(cellOffsets.size()) - 1, [&](SimplexId b) {
-      Id* at = connectivity.data() + std::size_t(cellOffsets[b]) * arity;
-      forKeptCells(b * kMaskBlock, std::min(cells, (b + 1) * kMaskBlock),
-                   [&](const SimplexId* v) {
-                     for (int k = 0; k < arity; ++k)
-                       *at++ = Id(newId[v[k]]);
-                   });
+    keptCells.write([&](SimplexId first, SimplexId last, SimplexId at) {
+      Id* out = connectivity.data() + std::size_t(at) * arity;
+      forKeptCells(first, last, [&](const SimplexId* v) {
+        for (int k = 0; k < arity; ++k)
+          *out++ = Id(newId[v[k]]);
+      });
     });
   };
   if (kept <= std::numeric_limits<std::int32_t>::max())
