@@ -125,6 +125,17 @@ int runPersistence(const Arguments& args, CommandContext& context) {
                                      ", " + std::to_string(diagram.elder[1].serialEdges) +
                                      "]");
   result.fields.add("elder_rule", elder);
+  const pd::ExpansionStats& x = diagram.expansion;
+  if (x.rounds > 0 || x.serialSaddles > 0) {
+    JsonObject expansion; // the saddle-saddle pairs (SaddleBoundaryExpansion.h)
+    expansion.add("rounds", x.rounds);
+    expansion.add("settled_in_rounds", static_cast<long long>(x.settledInRounds));
+    expansion.add("serial_saddles", static_cast<long long>(x.serialSaddles));
+    expansion.add("toggles", static_cast<long long>(x.toggles));
+    expansion.add("rounds_seconds", x.roundsSeconds);
+    expansion.add("serial_seconds", x.serialSeconds);
+    result.fields.add("boundary_expansion", expansion);
+  }
   if (!args.has("--no-pairs"))
     result.fields.addRaw("pairs", pairList(diagram));
   const auto& f = diagram.finitePairs;

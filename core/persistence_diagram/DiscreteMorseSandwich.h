@@ -63,6 +63,19 @@ struct SandwichPair {
   SimplexId death = 0; // position of the destroyer (dimension type + 1)
 };
 
+// The saddle-saddle pairs' boundary expansion (SaddleBoundaryExpansion.h): its parallel
+// rounds, the 2-saddles they settled, those left to the serial reduction, the expansion
+// steps (V-path steps and added boundaries, every edge toggled counted) and the seconds
+// of the two parts.
+struct ExpansionStats {
+  int rounds = 0;
+  SimplexId settledInRounds = 0;
+  SimplexId serialSaddles = 0;
+  SimplexId toggles = 0;
+  double roundsSeconds = 0;
+  double serialSeconds = 0;
+};
+
 struct SandwichResult {
   std::vector<SandwichPair> pairs;         // type 0, then type d-1, then (3D) type 1
   std::array<std::vector<char>, 4> paired; // per dimension, per position
@@ -70,6 +83,7 @@ struct SandwichResult {
   // each sweep's rounds: minima first, then maxima.
   RunReport report;
   std::array<ElderStats, 2> elder{};
+  ExpansionStats expansion;
 };
 
 struct PairingOptions {

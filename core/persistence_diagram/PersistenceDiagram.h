@@ -54,6 +54,7 @@ struct Diagram {
   // The extremum pairs' rounds and the saddles left to the serial sweep: minima, then
   // maxima (a CPU sweep: no rounds, every saddle).
   std::array<ElderStats, 2> elder{};
+  ExpansionStats expansion; // 3D, the saddle-saddle pairs without the connections
   RunReport report;
 };
 

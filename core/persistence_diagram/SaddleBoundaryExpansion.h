@@ -22,6 +22,7 @@
 // the serial expansion's.
 #pragma once
 
+#include "base/Timer.h"
 #include "core/common/TriangulationTraits.h"
 #include "core/discrete_gradient/SimplicialGradient.h"
 #include "core/morse_smale_complex/LocalIndex.h"
@@ -34,6 +35,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <string>
 #include <utility>
 #include <vector>
@@ -200,7 +202,9 @@ void expandSaddleBoundaries(const Triangulation& tri,
   // Expands 2-saddle j's chain, adding settled boundaries, until its youngest edge is a
   // 1-saddle no settled 2-saddle owns (its position) or the chain vanishes (-1: an
   // essential 2-cycle). Reads owner and stored only.
+  std::atomic<SimplexId> toggles{0};
   auto reduce = [&](detail::EdgeChain& chain, std::size_t j) -> SimplexId {
+    SimplexId count = 0, p = -1;
     for (SimplexId tau = chain.youngest(); tau >= 0; tau = chain.youngest()) {
       EdgeTriangle t;
       if (pairedTriangle(tau, t)) { // tau leaves, the triangle's other edges toggle
@@ -211,16 +215,21 @@ void expandSaddleBoundaries(const Triangulation& tri,
             __builtin_prefetch(edgeBytes + t.edges[k]);
             chain.toggle(triangleEdge(t, k));
           }
+        count += 2;
         continue;
       }
-      const SimplexId p = pivotOf(j, tau);
-      const SimplexId o = owner[std::size_t(p)];
-      if (o < 0)
-        return p;
+      const SimplexId at = pivotOf(j, tau);
+      const SimplexId o = owner[std::size_t(at)];
+      if (o < 0) {
+        p = at;
+        break;
+      }
       for (const detail::KeyedEdge& e : stored[std::size_t(o)])
         chain.toggle(e);
+      count += SimplexId(stored[std::size_t(o)].size());
     }
-    return -1;
+    toggles.fetch_add(count, std::memory_order_relaxed);
+    return p;
   };
   auto settle = [&](std::size_t j, SimplexId p,
                     std::vector<detail::KeyedEdge>& boundary) {
@@ -253,6 +262,9 @@ void expandSaddleBoundaries(const Triangulation& tri,
   // Offsets in the batch, in filtration order.
   std::vector<std::size_t> active, next, work;
   const std::size_t batch = std::max<std::size_t>(1, schedule.batch);
+  ExpansionStats& stats = result.expansion;
+  stats = ExpansionStats();
+  Timer timer;
   for (std::size_t begin = 0; begin < left.size(); begin += batch) {
     const std::size_t end = std::min(left.size(), begin + batch);
     kept.resize(end - begin);
@@ -277,6 +289,7 @@ void expandSaddleBoundaries(const Triangulation& tri,
         stopped[work[a]] = resume(chains.local(), begin, work[a]);
       });
       first = false;
+      ++stats.rounds;
       // The scan: youngest is the youngest edge an earlier unsettled 2-saddle stopped at.
       next.clear();
       SimplexId youngest = -1;
@@ -286,6 +299,7 @@ void expandSaddleBoundaries(const Triangulation& tri,
           continue;
         if (owner[std::size_t(p)] < 0 && p > youngest) {
           settle(std::size_t(left[begin + i]), p, kept[i]);
+          ++stats.settledInRounds;
           continue;
         }
         youngest = std::max(youngest, p);
@@ -296,7 +310,10 @@ void expandSaddleBoundaries(const Triangulation& tri,
       if (settled * std::max<std::size_t>(1, schedule.serialBelowShare) < active.size())
         break;
     }
+    stats.roundsSeconds += timer.seconds();
+    timer.reset();
     // The rest in filtration order: every earlier 2-saddle is settled or comes first.
+    stats.serialSaddles += SimplexId(active.size());
     for (const std::size_t i : active) {
       if ((i & 1023) == 0)
         monitor.checkAbort();
@@ -304,7 +321,10 @@ void expandSaddleBoundaries(const Triangulation& tri,
       if (p >= 0)
         settle(std::size_t(left[begin + i]), p, kept[i]);
     }
+    stats.serialSeconds += timer.seconds();
+    timer.reset();
   }
+  stats.toggles = toggles.load();
 }
 
 } // namespace topogpu::persistence_diagram

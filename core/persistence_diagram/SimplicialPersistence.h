@@ -319,6 +319,7 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
       saddles2[p] = cells[2][p].id;
     expandSaddleBoundaries(tri, g, *stencils, complex.rank.data(), saddles2, position[1],
                            monitor, pairs, schedule);
+    diagram.expansion = pairs.expansion;
     diagram.report.timings.emplace_back("pairing saddle-saddle (cpu)", timer.seconds());
     timer.reset();
   }

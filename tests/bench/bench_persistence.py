@@ -19,7 +19,9 @@ tests/bench/write_benchmarks_doc.py reads (docs/bench-results/persistence_h200.j
 Each run's stage timings (cpu_timings, gpu_timings) and peak host memory (cpu_peak_mib,
 gpu_peak_mib) and device memory (gpu_peak_device_mib) are kept, and the GPU run's
 extremum-pair rounds (gpu_elder_rule: rounds and saddles left to the serial sweep, minima
-then maxima).
+then maxima) and the saddle-saddle boundary expansion's rounds (cpu_ and
+gpu_boundary_expansion: rounds, 2-saddles settled in them and left to the serial part,
+edges toggled, seconds of each part).
 
 GUDHI runs in a child process (its own wall time and peak memory) only on volumes of at
 most --gudhi-max-vertices vertices (default 300000: its simplex tree holds every simplex);
@@ -163,7 +165,8 @@ def main():
                            cpu_pairing_seconds=pairing,
                            cpu_complex_seconds=report["total_seconds"] - pairing,
                            cpu_peak_mib=report["peak_host_memory_mib"], pairs=len(rows),
-                           pair_counts=report["pair_counts"], cpu_timings=timings)
+                           pair_counts=report["pair_counts"], cpu_timings=timings,
+                           cpu_boundary_expansion=report.get("boundary_expansion"))
             ours = multisets(rows) if rows is not None else None
             if args.gpu:
                 report_g, wall_g, rows_g = run_topogpu(args.topogpu, path, dims, dtype, "gpu",
@@ -178,6 +181,7 @@ def main():
                            gpu_peak_mib=report_g["peak_host_memory_mib"],
                            gpu_timings=report_g["timings"],
                            gpu_elder_rule=report_g.get("elder_rule"),
+                           gpu_boundary_expansion=report_g.get("boundary_expansion"),
                            gpu_backend=report_g["backend"], gpu_equals_cpu=same)
             for key in ("cpu_process_seconds", "gpu_process_seconds"):
                 if key in previous.get(name, {}):

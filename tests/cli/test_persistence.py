@@ -252,6 +252,13 @@ with tempfile.TemporaryDirectory() as tmp:
         rows = read_diagram(os.path.join(tmp, "curve_diagram.csv"))
         check(len(out["pairs"]) == len(rows), "JSON pairs != diagram rows")
         check(any(t.startswith("pairing") for t in out["timings"]), f"no pairing stage: {out['timings']}")
+        # Every saddle-saddle pair (counted from the diagram's rows) was settled by the
+        # expansion's rounds or its serial part.
+        x = out.get("boundary_expansion", {})
+        saddle_saddle = sum(1 for r in rows if r["IsFinite"] and r["PairType"] == 1)
+        check(x and x["settled_in_rounds"] <= saddle_saddle
+              <= x["settled_in_rounds"] + x["serial_saddles"] and x["rounds"] >= 1,
+              f"boundary expansion {x} against {saddle_saddle} saddle-saddle pairs")
         with open(curve) as f:
             points = [(int(r["PairType"]), float(r["Persistence"]), int(r["NumberOfPairs"]))
                       for r in csv.DictReader(f)]
