@@ -46,7 +46,7 @@ void computeSimplicialGridSaddleEnds(const discrete_gradient::simplicial::GridSi
                                      const ScalarArrayView&, const Monitor&,
                                      SimplicialGradientArrays&, std::vector<SimplexId>&,
                                      SimplicialGridSaddleEnds&, RunReport&,
-                                     SimplicialGridConnections*) {
+                                     SimplicialGridConnections*, bool) {
   throwNoCuda("simplicial morse-smale complex");
 }
 

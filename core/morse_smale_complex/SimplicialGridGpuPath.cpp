@@ -110,15 +110,17 @@ void takeGradient(gpu::SimplicialGradientArrays& arrays, sg::Output& g) {
     g.counts[k] = SimplexId(g.criticalCells[k].size());
 }
 
-// diagramOnly: the saddles' path ends on the device, no labels, no boundary forest.
+// diagramOnly: the saddles' path ends on the device, no labels, no boundary forest;
+// the gradient's bytes come down when the host computes the saddle connections.
 void saddleEndsOnDevice(const ScalarArrayView& values, const sg::GridSimplices& grid,
-                        bool connections, const Monitor& monitor, Output& output) {
+                        bool connections, bool hostConnections, const Monitor& monitor,
+                        Output& output) {
   gpu::SimplicialGradientArrays arrays;
   gpu::SimplicialGridConnections found;
   gpu::SimplicialGridSaddleEnds ends;
   gpu::computeSimplicialGridSaddleEnds(grid, values, monitor.stage(0, 0.85), arrays,
                                        output.rank, ends, output.report,
-                                       connections ? &found : nullptr);
+                                       connections ? &found : nullptr, hostConnections);
   takeGradient(arrays, output.gradient);
   output.filtrationOrder = std::move(ends.filtrationOrder);
   output.minimumKills = std::move(ends.minimumKills);
@@ -140,7 +142,9 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
                      tri.getNumberOfTriangles(),
                      top == 3 ? tri.getNumberOfCells() : SimplexId(0)};
   if (parameters.diagramOnly) {
-    saddleEndsOnDevice(values, grid, connections, monitor, output);
+    const bool hostConnections =
+        parameters.computeSaddleConnections && top == 3 && !connections;
+    saddleEndsOnDevice(values, grid, connections, hostConnections, monitor, output);
     return;
   }
   gpu::SimplicialGradientArrays arrays;

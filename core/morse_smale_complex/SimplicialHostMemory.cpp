@@ -65,8 +65,11 @@ double diagramHostBytes(const sg::ComplexSize& size,
                         bool saddleConnections, double criticalCount, double simplices) {
   const int top = size.dimension;
   const double n = double(size.simplices[0]), cells = double(size.simplices[top]);
+  // The gradient's bytes: on the CPU path, and on the GPU's for the host's saddle
+  // connections (Z/2, which the device does not count).
   const double base = double(size.valueBytes) * n + kId * n +
-                      (path == HostPath::Cpu ? simplices : 0) + 2 * kId * criticalCount;
+                      (path == HostPath::Cpu || saddleConnections ? simplices : 0) +
+                      2 * kId * criticalCount;
   const double ends = 2 * kId * pathSaddles(critical, top);
   const double stencils = top == 3 ? double(size.simplices[1]) : 0;
   const double downloaded = ends + stencils + kId * criticalCount;

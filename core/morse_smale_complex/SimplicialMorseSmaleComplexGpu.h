@@ -106,15 +106,16 @@ struct SimplicialGridSaddleEnds {
 // The gradient as computeSimplicialGridForests (criticalCells and criticalVertices; no
 // bytes, but in 3D the edges' pair stencils, what the saddle boundary expansion reads:
 // GridEdgePairStencils.h) and the vertex order, then the forests, the saddles' path ends
-// and the filtration order; with connections (3D), the saddle connections too. No
-// boundary forest: an ascending path that leaves is "outside" whichever boundary maximum
-// it would reach. Progress 0..1. Throws GpuError on a CUDA failure, Error on a corrupt
-// gradient, Aborted on abort.
+// and the filtration order; with connections (3D), the saddle connections too. With
+// gradientBytes, the gradient's bytes come down instead of the stencils (for the host's
+// saddle connections). No boundary forest: an ascending path that leaves is "outside"
+// whichever boundary maximum it would reach. Progress 0..1. Throws GpuError on a CUDA
+// failure, Error on a corrupt gradient, Aborted on abort.
 void computeSimplicialGridSaddleEnds(
     const discrete_gradient::simplicial::GridSimplices& grid,
     const ScalarArrayView& values, const Monitor& monitor,
     SimplicialGradientArrays& gradient, std::vector<SimplexId>& order,
     SimplicialGridSaddleEnds& ends, RunReport& report,
-    SimplicialGridConnections* connections = nullptr);
+    SimplicialGridConnections* connections = nullptr, bool gradientBytes = false);
 
 } // namespace topogpu::gpu

@@ -690,13 +690,11 @@ void edgePairStencilsOnDevice(const sg::GridSimplices& g,
 
 } // namespace
 
-void computeSimplicialGridSaddleEnds(const sg::GridSimplices& grid,
-                                     const ScalarArrayView& values,
-                                     const Monitor& monitor,
-                                     SimplicialGradientArrays& out,
-                                     std::vector<SimplexId>& order,
-                                     SimplicialGridSaddleEnds& ends, RunReport& report,
-                                     SimplicialGridConnections* connections) {
+void computeSimplicialGridSaddleEnds(
+    const sg::GridSimplices& grid, const ScalarArrayView& values, const Monitor& monitor,
+    SimplicialGradientArrays& out, std::vector<SimplexId>& order,
+    SimplicialGridSaddleEnds& ends, RunReport& report,
+    SimplicialGridConnections* connections, bool gradientBytes) {
   withDeviceGradient(
       grid, values, monitor, 0.5, out, report,
       [&](DeviceRank& rank, DeviceSimplicialGradient& gradient) {
@@ -706,11 +704,12 @@ void computeSimplicialGridSaddleEnds(const sg::GridSimplices& grid,
         // pairs read the gradient only in the saddle boundary expansion (3D): which
         // triangle an edge is paired with, one byte per edge (GridEdgePairStencils.h).
         const int top = grid.dims.dimension;
+        const bool stencils = top == 3 && !gradientBytes;
         auto sized = std::async(std::launch::async, [&] {
           order.resize(rank.size());
           for (auto& bytes : out.gradient)
             bytes.clear();
-          out.edgePairStencils.resize(top == 3 ? gradient.bytes[1].size() : 0);
+          out.edgePairStencils.resize(stencils ? gradient.bytes[1].size() : 0);
         });
         thrust::device_vector<SimplexId> minimumOf, topRoot;
         forestsOnDevice(grid, gradient, out.criticalCells[0], monitor.stage(0.5, 0.7),
@@ -738,7 +737,7 @@ void computeSimplicialGridSaddleEnds(const sg::GridSimplices& grid,
               grid, raw(gradient.bytes[1]), raw(gradient.bytes[2]), out.criticalCells[1],
               out.criticalCells[2], monitor.stage(0.8, 0.9), *connections, report);
 
-        if (top == 3)
+        if (stencils)
           edgePairStencilsOnDevice(grid, gradient);
         timer.reset();
         sized.get();
@@ -746,8 +745,10 @@ void computeSimplicialGridSaddleEnds(const sg::GridSimplices& grid,
         download(*staging, rank, order);
         for (std::size_t d = 0; d < filtration.size(); ++d)
           download(*staging, filtration[d], ends.filtrationOrder[d]);
-        if (top == 3)
+        if (stencils)
           download(*staging, gradient.bytes[1], out.edgePairStencils);
+        if (gradientBytes)
+          downloadGradient(gradient, out);
         stageDone("download");
         report.timings.emplace_back("download (gpu)", timer.seconds());
         // Freeing device and page-locked memory takes milliseconds per array: timed too.

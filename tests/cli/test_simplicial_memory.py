@@ -58,8 +58,9 @@ def smooth(dims, seed):
 
 
 def without_timings(fields):
-    """The result without what varies from run to run (times, memory, the device)."""
-    return {k: v for k, v in fields.items()
+    """The result without what varies from run to run (times, memory, the device), at
+    every level."""
+    return {k: without_timings(v) if isinstance(v, dict) else v for k, v in fields.items()
             if not re.search(r"seconds|timings|memory|totals|device", k)}
 
 
