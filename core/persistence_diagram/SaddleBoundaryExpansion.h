@@ -35,7 +35,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <string>
 #include <utility>
 #include <vector>
@@ -202,7 +201,7 @@ void expandSaddleBoundaries(const Triangulation& tri,
   // Expands 2-saddle j's chain, adding settled boundaries, until its youngest edge is a
   // 1-saddle no settled 2-saddle owns (its position) or the chain vanishes (-1: an
   // essential 2-cycle). Reads owner and stored only.
-  std::atomic<SimplexId> toggles{0};
+  tbb::enumerable_thread_specific<SimplexId> toggles(0); // per thread: no shared line
   auto reduce = [&](detail::EdgeChain& chain, std::size_t j) -> SimplexId {
     SimplexId count = 0, p = -1;
     for (SimplexId tau = chain.youngest(); tau >= 0; tau = chain.youngest()) {
@@ -228,7 +227,7 @@ void expandSaddleBoundaries(const Triangulation& tri,
         chain.toggle(e);
       count += SimplexId(stored[std::size_t(o)].size());
     }
-    toggles.fetch_add(count, std::memory_order_relaxed);
+    toggles.local() += count;
     return p;
   };
   auto settle = [&](std::size_t j, SimplexId p,
@@ -324,7 +323,7 @@ void expandSaddleBoundaries(const Triangulation& tri,
     stats.serialSeconds += timer.seconds();
     timer.reset();
   }
-  stats.toggles = toggles.load();
+  stats.toggles = toggles.combine([](SimplexId a, SimplexId b) { return a + b; });
 }
 
 } // namespace topogpu::persistence_diagram
