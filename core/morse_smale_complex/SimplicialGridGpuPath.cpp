@@ -132,9 +132,12 @@ void saddleEndsOnDevice(const ScalarArrayView& values, const sg::GridSimplices& 
     takeConnections(found, output);
 }
 
+// connections: the saddle connections' counts on the device; hostConnections: the
+// host computes them afterwards (from the gradient's bytes).
 void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
                  const sg::GridSimplices& grid, const Parameters& parameters,
-                 bool connections, const Monitor& monitor, Output& output) {
+                 bool connections, bool hostConnections, const Monitor& monitor,
+                 Output& output) {
   sg::Output& g = output.gradient;
   const int top = grid.dims.dimension;
   g.dimension = top;
@@ -142,8 +145,6 @@ void runOnDevice(ImplicitTriangulation& tri, const ScalarArrayView& values,
                      tri.getNumberOfTriangles(),
                      top == 3 ? tri.getNumberOfCells() : SimplexId(0)};
   if (parameters.diagramOnly) {
-    const bool hostConnections =
-        parameters.computeSaddleConnections && top == 3 && !connections;
     saddleEndsOnDevice(values, grid, connections, hostConnections, monitor, output);
     return;
   }
@@ -217,6 +218,8 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
   }
   if (resolved != Backend::Gpu)
     return false;
+  const bool hostConnections = parameters.computeSaddleConnections &&
+                               grid.dims.dimension == 3 && !deviceConnections;
   const sg::ComplexSize size = sg::gridComplexSize(tri.dims(), values);
   const bool connections = parameters.computeSaddleConnections;
   const HostPart part = parameters.diagramOnly ? HostPart::Diagram : HostPart::Complex;
@@ -227,7 +230,8 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
   runWithFallback(
       resolved, "simplicial Morse-Smale complex", fallback,
       [&] {
-        runOnDevice(tri, values, grid, parameters, deviceConnections, monitor, output);
+        runOnDevice(tri, values, grid, parameters, deviceConnections, hostConnections,
+                    monitor, output);
       },
       [&] { ran = false; });
   if (!ran) {
@@ -243,8 +247,7 @@ bool runGridGpuPath(ImplicitTriangulation& tri, const ScalarArrayView& values,
   output.hostMemoryEstimate =
       complexHostBytes(size, output.gradient.counts, HostPath::Gpu, connections, part);
   monitor.checkAbort();
-  if (parameters.computeSaddleConnections && grid.dims.dimension == 3 &&
-      !deviceConnections)
+  if (hostConnections)
     saddleConnections(tri, output.gradient, parameters, output); // with their paths
   if (!parameters.diagramOnly)
     countUnlabelled(output);

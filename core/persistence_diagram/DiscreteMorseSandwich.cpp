@@ -62,10 +62,10 @@ void minimumSaddlePairs(const SandwichInput& in, const PairingOptions& options,
                         SandwichResult& out) {
   const SimplexId n1 = in.counts[1];
   std::vector<SimplexId> swept;
-  if (!in.killsGiven)
+  if (!in.killsGiven())
     sweep(ElderGraph{in.counts[0], n1, in.saddle1Minima.data(), nullptr}, options,
           "minima", swept, out.elder[0], out);
-  const std::vector<SimplexId>& younger = in.killsGiven ? *in.minimumKills : swept;
+  const std::vector<SimplexId>& younger = in.killsGiven() ? *in.minimumKills : swept;
   for (SimplexId s = 0; s < n1; ++s) {
     const SimplexId m = younger[std::size_t(s)];
     if (m < 0)
@@ -86,7 +86,7 @@ void saddleMaximumPairs(const SandwichInput& in, const PairingOptions& options,
                   nMax = in.counts[std::size_t(d)];
   std::vector<char>& pairedSaddles = out.paired[std::size_t(d - 1)];
   std::vector<SimplexId> swept;
-  if (!in.killsGiven) {
+  if (!in.killsGiven()) {
     std::vector<SimplexId> ends(std::size_t(2 * nSaddles));
     std::vector<char> skip(static_cast<std::size_t>(nSaddles));
     tbb::parallel_for(SimplexId(0), nSaddles, [&](SimplexId k) {
@@ -101,7 +101,7 @@ void saddleMaximumPairs(const SandwichInput& in, const PairingOptions& options,
     sweep(ElderGraph{nMax + 1, nSaddles, ends.data(), skip.data()}, options, "maxima",
           swept, out.elder[1], out);
   }
-  const std::vector<SimplexId>& younger = in.killsGiven ? *in.maximumKills : swept;
+  const std::vector<SimplexId>& younger = in.killsGiven() ? *in.maximumKills : swept;
   for (SimplexId k = 0; k < nSaddles; ++k) {
     const SimplexId node = younger[std::size_t(k)];
     if (node < 0)
@@ -164,7 +164,7 @@ void pairCriticalCells(const SandwichInput& input, const Monitor& monitor,
                 std::to_string(d));
   for (int k = 0; k <= d; ++k)
     result.paired[std::size_t(k)].assign(std::size_t(input.counts[std::size_t(k)]), 0);
-  if (input.killsGiven) {
+  if (input.killsGiven()) {
     if (input.minimumKills == nullptr || input.maximumKills == nullptr)
       throw Error("persistence pairs: the extremum pairs' kills are missing");
     checkKills(*input.minimumKills, input.counts[1], 0, input.counts[0] - 1, "minima");

@@ -52,9 +52,9 @@ struct SandwichInput {
   // SimplicialMorseSmaleComplexGpu.h's SimplicialGridSaddleEnds says), read in place
   // from the complex: when given, the two sweeps read these kills and the ends above
   // may be empty.
-  bool killsGiven = false;
   const std::vector<SimplexId>* minimumKills = nullptr;
   const std::vector<SimplexId>* maximumKills = nullptr;
+  bool killsGiven() const { return minimumKills != nullptr || maximumKills != nullptr; }
 };
 
 struct SandwichPair {

@@ -269,7 +269,6 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   for (int k = 0; k <= d; ++k)
     input.counts[std::size_t(k)] = SimplexId(cells[std::size_t(k)].size());
   if (complex.extremumKillsComputed) { // diagramOnly on the device
-    input.killsGiven = true;
     input.minimumKills = &complex.minimumKills;
     input.maximumKills = &complex.maximumKills;
   } else if (complex.saddleEndsComputed) { // diagramOnly
@@ -298,7 +297,7 @@ void diagramOfComplex(const Triangulation& tri, const smsc::Output& complex,
   pairCriticalCells(input, monitor, pairs, pairing);
   for (const Warning& w : pairs.report.warnings)
     diagram.report.warnings.push_back(w);
-  diagram.elder = input.killsGiven ? complex.elder : pairs.elder;
+  diagram.elder = input.killsGiven() ? complex.elder : pairs.elder;
   diagram.report.timings.emplace_back("pairing (" + pairs.report.backend + ")",
                                       timer.seconds());
   timer.reset();
