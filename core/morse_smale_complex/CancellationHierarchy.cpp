@@ -319,9 +319,9 @@ void simplify(const Output& complex, const CancellationHierarchy& hierarchy, dou
   relabel(complex.descendingManifold, labelOf[0], answer.descendingManifold);
   relabel(complex.ascendingManifold, labelOf[1], answer.ascendingManifold);
   relabel(complex.cellAscendingManifold, labelOf[1], answer.cellAscendingManifold);
-  answer.morseSmaleManifold = morseSmaleLabelsOf(
-      answer.descendingManifold, answer.ascendingManifold,
-      SimplexId(answer.kept[0].size()), SimplexId(answer.kept[1].size()));
+  morseSmaleLabels(answer.descendingManifold, answer.ascendingManifold,
+                   answer.morseSmaleManifold, SimplexId(answer.kept[0].size()),
+                   SimplexId(answer.kept[1].size()));
 
   // In 2D the 1-saddles are both sides' saddles: a saddle cancelled with a maximum is
   // gone from the descending arcs too, and the other way round.
@@ -369,37 +369,6 @@ double legibleThreshold(const CancellationHierarchy& hierarchy, SimplexId minima
                         : std::nextafter(last, std::numeric_limits<double>::infinity()));
   }
   return T;
-}
-
-std::vector<SimplexId> morseSmaleLabelsOf(const std::vector<ManifoldLabel>& descending,
-                                          const std::vector<ManifoldLabel>& ascending,
-                                          SimplexId minima, SimplexId maxima) {
-  const std::size_t n = std::min(descending.size(), ascending.size());
-  const std::size_t nA = std::size_t(std::max<SimplexId>(maxima, 1));
-  const std::size_t cells = std::size_t(std::max<SimplexId>(minima, 1)) * nA;
-  if (cells > (std::size_t(1) << 23))
-    return morseSmaleLabels(descending, ascending);
-  // The pairs present (+1: slot 0 is "a label missing", TTK's first id when present).
-  std::vector<char> present(cells + 1, 0);
-  auto key = [&](std::size_t v) {
-    return descending[v] < 0 || ascending[v] < 0
-               ? std::size_t(0)
-               : 1 + std::size_t(descending[v]) * nA + std::size_t(ascending[v]);
-  };
-  tbb::parallel_for(std::size_t(0), n, [&](std::size_t v) {
-    const std::size_t k = key(v);
-    if (!present[k])
-      __atomic_store_n(&present[k], char(1), __ATOMIC_RELAXED);
-  });
-  std::vector<SimplexId> id(cells + 1, 0);
-  SimplexId next = 0;
-  for (std::size_t k = 0; k <= cells; ++k) {
-    id[k] = next;
-    next += present[k];
-  }
-  std::vector<SimplexId> labels(n);
-  tbb::parallel_for(std::size_t(0), n, [&](std::size_t v) { labels[v] = id[key(v)]; });
-  return labels;
 }
 
 } // namespace topogpu::morse_smale_complex::simplicial

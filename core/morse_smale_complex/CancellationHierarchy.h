@@ -124,10 +124,4 @@ constexpr SimplexId kLegibleExtrema = 20;
 double legibleThreshold(const CancellationHierarchy& hierarchy, SimplexId minima,
                         SimplexId maxima);
 
-// TTK's MorseSmaleManifold of two label arrays (as morseSmaleLabels) by a table of the
-// label pairs present when it is small, else by sorting.
-std::vector<SimplexId> morseSmaleLabelsOf(const std::vector<ManifoldLabel>& descending,
-                                          const std::vector<ManifoldLabel>& ascending,
-                                          SimplexId minima, SimplexId maxima);
-
 } // namespace topogpu::morse_smale_complex::simplicial

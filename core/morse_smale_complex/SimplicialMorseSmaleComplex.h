@@ -45,6 +45,7 @@
 #include "core/morse_smale_complex/ElderRounds.h"
 #include "core/morse_smale_complex/LocalIndex.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
+#include "core/morse_smale_complex/MorseSmaleLabels.h"
 #include "core/morse_smale_complex/SimplicialGridGpuPath.h"
 #include "core/morse_smale_complex/SimplicialHostMemory.h"
 #include "core/morse_smale_complex/SimplicialSaddleEnds.h"
@@ -178,10 +179,8 @@ template <typename Triangulation>
 void ascendingPath(const Triangulation& tri, const Output& out, SimplexId c,
                    std::vector<sg::Cell>& path);
 
-// One id per (DescendingManifold, AscendingManifold) pair present, in the pairs' order,
-// the vertices where either is -1 sharing the first id: TTK's MorseSmaleManifold.
-std::vector<SimplexId> morseSmaleLabels(const std::vector<ManifoldLabel>& descending,
-                                        const std::vector<ManifoldLabel>& ascending);
+// TTK's MorseSmaleManifold (MorseSmaleLabels.h).
+using morse_smale_complex::morseSmaleLabels;
 
 // ---- implementation ------------------------------------------------------------------
 
@@ -716,28 +715,6 @@ void execute(Triangulation& tri, const ScalarArrayView& values,
 
   detail::countUnlabelled(output);
   monitor.report(1.0);
-}
-
-inline std::vector<SimplexId>
-morseSmaleLabels(const std::vector<ManifoldLabel>& descending,
-                 const std::vector<ManifoldLabel>& ascending) {
-  const std::size_t n = std::min(descending.size(), ascending.size());
-  SimplexId nAscending = 1;
-  for (std::size_t v = 0; v < n; ++v)
-    nAscending = std::max(nAscending, SimplexId(ascending[v]) + 1);
-  std::vector<SimplexId> keys(n);
-  for (std::size_t v = 0; v < n; ++v)
-    keys[v] = descending[v] < 0 || ascending[v] < 0
-                  ? -1
-                  : SimplexId(descending[v]) * nAscending + ascending[v];
-  std::vector<SimplexId> pairs = keys;
-  std::sort(pairs.begin(), pairs.end());
-  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  // TTK's setFinalSegmentation: a vertex without one of its labels is one more pair
-  // (key -1, so id 0 when there is one), never -1.
-  for (SimplexId& k : keys)
-    k = SimplexId(std::lower_bound(pairs.begin(), pairs.end(), k) - pairs.begin());
-  return keys;
 }
 
 } // namespace topogpu::morse_smale_complex::simplicial

@@ -7,6 +7,7 @@
 #include "TopoGPUMscCache.h"
 #include "TopoGPUMscPolyData.h"
 
+#include "base/ParallelCopy.h"
 #include "base/Timer.h"
 #include "core/morse_smale_complex/CubicalRecords.h"
 #include "core/morse_smale_complex/MorseSmaleComplex.h"
@@ -68,7 +69,7 @@ void writeSegmentation(topogpu::vtk::FilterRun& run, const SegmentationSwitches&
   segmentation->ShallowCopy(run.input);
   auto column = [](const char* name, const auto& values) {
     auto array = labelArray<vtkIdTypeArray>(name, vtkIdType(values.size()));
-    std::copy(values.begin(), values.end(), array->GetPointer(0));
+    topogpu::parallelCopy(values.data(), values.size(), array->GetPointer(0));
     return array;
   };
   if (on.ascending) {
@@ -435,7 +436,7 @@ void vtkTopoGPUMorseSmaleComplex::ComputeSimplicial(topogpu::vtk::FilterRun& run
   this->CacheMTime = now;
   const bool fresh = cache.key.empty();
   const bool thresholded = asked != 0;
-  smsc::SimplifiedComplex answer;
+  smsc::SimplifiedComplex& answer = cache.answer;
   msc::Records records;
   topogpu::Timer outputTimer;
   const DataSetPoints points(run.input);
