@@ -68,12 +68,6 @@ TOPOGPU_HD int stepSum(int q) {
   const int m = grid::neighborMask(q);
   return grid::neighborSign(q) * ((m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1));
 }
-TOPOGPU_HD bool adjacentSteps(int p, int q) {
-  const int mp = grid::neighborMask(p), mq = grid::neighborMask(q);
-  if (grid::neighborSign(p) == grid::neighborSign(q))
-    return (mp & mq) == mp || (mp & mq) == mq;
-  return (mp & mq) == 0;
-}
 
 // The lower star of v: cells at positions 0..cells-1 in key order, each packed as
 // dimension << 12 | a << 8 | b << 4 | c (its lower neighbours' local indices, a > b > c).
@@ -81,11 +75,16 @@ struct LowerStar {
   SimplexId c[3];
   int k = 0;               // lower neighbours
   int step[kMaxNeighbors]; // their neighbour index q, by ascending rank
-  int cells = 0;           // lower edges, triangles and tets
+  // Per lower neighbour: its step's mask, sign and stepSum, read by every cell's id.
+  int mask[kMaxNeighbors], sign[kMaxNeighbors], sum[kMaxNeighbors];
+  int cells = 0; // lower edges, triangles and tets
   std::uint16_t cell[kMaxCells];
   std::uint8_t edgeAt[kMaxNeighbors];                    // position of edge a
   std::uint8_t triangleAt[kMaxNeighbors][kMaxNeighbors]; // of triangle (a, b), a > b
   std::uint8_t tetsOf[kMaxCells][2]; // a triangle's tets in the lower star
+  // adjacent[a]: the lower neighbours adjacent to a (they span a triangle with v), a bit
+  // each.
+  unsigned adjacent[kMaxNeighbors];
   PositionSet paired;
 };
 
@@ -126,21 +125,37 @@ TOPOGPU_HD bool buildLowerStar(const grid::Dims& d, SimplexId v, const SimplexId
   }
   if (ls.k == 0)
     return false;
+  for (int a = 0; a < ls.k; ++a) {
+    ls.mask[a] = grid::neighborMask(ls.step[a]);
+    ls.sign[a] = grid::neighborSign(ls.step[a]);
+    ls.sum[a] = stepSum(ls.step[a]);
+  }
   ls.cells = 0;
   ls.paired.w[0] = ls.paired.w[1] = 0;
-  // adjacent[a]: the lower neighbours b < a adjacent to a, one bit each.
-  unsigned adjacent[kMaxNeighbors];
+  // below[a]: the lower neighbours b < a adjacent to a, one bit each.
+  unsigned below[kMaxNeighbors];
   for (int a = 0; a < ls.k; ++a) {
-    adjacent[a] = 0;
-    for (int b = 0; b < a; ++b)
-      adjacent[a] |= adjacentSteps(ls.step[a], ls.step[b]) ? 1u << b : 0u;
+    below[a] = 0;
+    ls.adjacent[a] = 0;
   }
+  // Steps of one sign are adjacent when their masks nest, of opposite signs when the
+  // masks are disjoint.
+  for (int a = 0; a < ls.k; ++a)
+    for (int b = 0; b < a; ++b) {
+      const int common = ls.mask[a] & ls.mask[b];
+      if (ls.sign[a] == ls.sign[b] ? common == ls.mask[a] || common == ls.mask[b]
+                                   : common == 0) {
+        below[a] |= 1u << b;
+        ls.adjacent[a] |= 1u << b;
+        ls.adjacent[b] |= 1u << a;
+      }
+    }
   for (int a = 0; a < ls.k; ++a) {
     ls.edgeAt[a] = std::uint8_t(ls.cells);
     ls.cell[ls.cells++] = std::uint16_t(1 << 12 | a << 8);
     for (int b = 0; b < a; ++b) {
       ls.triangleAt[a][b] = kNone;
-      if (((adjacent[a] >> b) & 1u) == 0)
+      if (((below[a] >> b) & 1u) == 0)
         continue;
       const int t = ls.cells;
       ls.triangleAt[a][b] = std::uint8_t(t);
@@ -148,7 +163,7 @@ TOPOGPU_HD bool buildLowerStar(const grid::Dims& d, SimplexId v, const SimplexId
       ls.cell[ls.cells++] = std::uint16_t(2 << 12 | a << 8 | b << 4);
       if (d.dimension != 3)
         continue;
-      const unsigned common = adjacent[a] & adjacent[b];
+      const unsigned common = below[a] & below[b];
       for (int c = 0; c < b; ++c) {
         if (((common >> c) & 1u) == 0)
           continue;
@@ -163,13 +178,11 @@ TOPOGPU_HD bool buildLowerStar(const grid::Dims& d, SimplexId v, const SimplexId
   return true;
 }
 
-// The vertices of the cell at position p as steps from v (-1: v itself), v first.
-TOPOGPU_HD int cellSteps(const LowerStar& ls, int p, int steps[4]) {
-  const int dim = dimensionOf(ls.cell[p]);
-  steps[0] = -1;
-  for (int i = 0; i < dim; ++i)
-    steps[i + 1] = ls.step[localOf(ls.cell[p], i)];
-  return dim;
+// a <= b afterwards (a compare-exchange, for sorting networks).
+TOPOGPU_HD void orderPair(int& a, int& b) {
+  const int low = a < b ? a : b;
+  b = a < b ? b : a;
+  a = low;
 }
 
 // The id of the cell at position p (ImplicitTriangulation's numbering). The chain's
@@ -178,38 +191,47 @@ TOPOGPU_HD int cellSteps(const LowerStar& ls, int p, int steps[4]) {
 // steps and is disjoint from the positive ones (the cell's vertices are pairwise
 // adjacent). From that base, v lies at low's mask, a positive step q at mask(q) | mask
 // (low), a negative one at mask(low) minus mask(q).
-TOPOGPU_HD SimplexId cellId(const GridSimplices& g, const LowerStar& ls, int p) {
-  const std::uint16_t cell = ls.cell[p];
-  const int dim = dimensionOf(cell);
-  int q[3], low = -1, lowSum = 0;
-  for (int i = 0; i < dim; ++i) {
-    q[i] = ls.step[localOf(cell, i)];
-    const int sum = stepSum(q[i]);
-    if (sum < lowSum) {
-      lowSum = sum;
+// (For a cell of dimension Dim: fixed-size arrays the compiler keeps in registers.)
+template <int Dim>
+TOPOGPU_HD SimplexId cellIdOf(const GridSimplices& g, const LowerStar& ls,
+                              std::uint16_t cell) {
+  int l[Dim], low = -1, lowSum = 0; // the cell's lower neighbours (local indices)
+  for (int i = 0; i < Dim; ++i) {
+    l[i] = localOf(cell, i);
+    if (ls.sum[l[i]] < lowSum) {
+      lowSum = ls.sum[l[i]];
       low = i;
     }
   }
-  const int lowMask = low < 0 ? 0 : grid::neighborMask(q[low]);
+  const int lowMask = low < 0 ? 0 : ls.mask[l[low]];
   const SimplexId base[3] = {ls.c[0] - (lowMask & 1), ls.c[1] - ((lowMask >> 1) & 1),
                              ls.c[2] - ((lowMask >> 2) & 1)};
-  int masks[3], n = 0;
-  if (low >= 0)
-    masks[n++] = lowMask; // v
-  for (int i = 0; i < dim; ++i) {
-    if (i == low)
-      continue;
-    const int m = grid::neighborMask(q[i]);
-    masks[n++] = grid::neighborSign(q[i]) > 0 ? m | lowMask : lowMask & ~m;
-  }
+  // The chain's masks without the base's 0: low's is v's own.
+  int masks[Dim];
+  for (int i = 0; i < Dim; ++i)
+    masks[i] = i == low            ? lowMask
+               : ls.sign[l[i]] > 0 ? ls.mask[l[i]] | lowMask
+                                   : lowMask & ~ls.mask[l[i]];
   // Nested masks sort by size as by value.
-  for (int i = 1; i < n; ++i)
-    for (int j = i; j > 0 && masks[j - 1] > masks[j]; --j) {
-      const int x = masks[j];
-      masks[j] = masks[j - 1];
-      masks[j - 1] = x;
-    }
-  return gridSimplexId(g, dim, base, masks);
+  if constexpr (Dim >= 2)
+    orderPair(masks[0], masks[1]);
+  if constexpr (Dim == 3) {
+    orderPair(masks[1], masks[2]);
+    orderPair(masks[0], masks[1]);
+  }
+  return gridSimplexId(g, Dim, base, masks);
+}
+
+TOPOGPU_HD SimplexId cellId(const GridSimplices& g, const LowerStar& ls, int p) {
+  const std::uint16_t cell = ls.cell[p];
+  switch (dimensionOf(cell)) {
+  case 1:
+    return cellIdOf<1>(g, ls, cell);
+  case 2:
+    return cellIdOf<2>(g, ls, cell);
+  default:
+    return cellIdOf<3>(g, ls, cell);
+  }
 }
 
 // Faces of the cell at position p in the lower star: how many are unpaired, the last.
@@ -240,9 +262,10 @@ TOPOGPU_HD void pushCofaces(const LowerStar& ls, int p, PositionSet& pairable) {
   int face = -1;
   if (dimensionOf(cell) == 1) {
     const int a = localOf(cell, 0);
-    for (int x = 0; x < ls.k; ++x) {
-      const int t = x > a ? ls.triangleAt[x][a] : x < a ? ls.triangleAt[a][x] : kNone;
-      if (t != kNone && unpairedFaces(ls, t, face) == 1)
+    for (unsigned rest = ls.adjacent[a]; rest != 0; rest &= rest - 1) {
+      const int x = lowestBit(rest);
+      const int t = x > a ? ls.triangleAt[x][a] : ls.triangleAt[a][x];
+      if (unpairedFaces(ls, t, face) == 1)
         pairable.add(t);
     }
   } else if (dimensionOf(cell) == 2) {
@@ -261,21 +284,19 @@ TOPOGPU_HD void pairCells(const GridSimplices& g, LowerStar& ls, int f, int p,
                           GradientBytes out) {
   const int dim = dimensionOf(ls.cell[p]);
   out.bytes[dim - 1][cellId(g, ls, f)] = kPairedUp;
-  int steps[4];
-  cellSteps(ls, p, steps);
   // The coface's vertex missing from the face: the local index in p and not in f.
-  int omitted = 1;
-  for (int i = 1; i <= dim; ++i) {
+  int omitted = 0;
+  for (int i = 0; i < dim; ++i) {
     bool inFace = false;
     for (int j = 0; j < dim - 1; ++j)
-      inFace = inFace || localOf(ls.cell[f], j) == localOf(ls.cell[p], i - 1);
+      inFace = inFace || localOf(ls.cell[f], j) == localOf(ls.cell[p], i);
     if (!inFace)
       omitted = i;
   }
-  const int sum = stepSum(steps[omitted]);
+  const int sum = ls.sum[localOf(ls.cell[p], omitted)];
   int slot = sum > 0 ? 1 : 0; // v's sum is 0
-  for (int i = 1; i <= dim; ++i)
-    slot += i != omitted && stepSum(steps[i]) < sum;
+  for (int i = 0; i < dim; ++i)
+    slot += i != omitted && ls.sum[localOf(ls.cell[p], i)] < sum;
   out.bytes[dim][cellId(g, ls, p)] = std::uint8_t(dim - slot);
   ls.paired.add(f);
   ls.paired.add(p);
@@ -296,7 +317,7 @@ TOPOGPU_HD void processGridLowerStar(const GridSimplices& g, SimplexId v,
   // v is paired with its lowest lower edge; v is that edge's vertex 0 (its base) when
   // the step is positive.
   out.bytes[0][v] = kPairedUp;
-  out.bytes[1][cellId(g, ls, 0)] = grid::neighborSign(ls.step[0]) > 0 ? 0 : 1;
+  out.bytes[1][cellId(g, ls, 0)] = ls.sign[0] > 0 ? 0 : 1;
   ls.paired.add(0);
   PositionSet pairable{{0, 0}}, candidates{{0, 0}};
   for (int a = 1; a < ls.k; ++a)

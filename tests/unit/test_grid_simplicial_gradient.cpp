@@ -240,8 +240,9 @@ TEST(GridSimplicialGradient, EdgePairStencilsMatchGetPairedCell) {
         }
         EXPECT_EQ(wrong, 0);
         EXPECT_GT(pairedUp, 0);
-        if (levels > 2)
+        if (levels > 2) {
           EXPECT_GT(critical, 0);
+        }
       });
 }
 
