@@ -73,8 +73,7 @@ TOPOGPU_HD int stepSum(int q) {
 // dimension << 12 | a << 8 | b << 4 | c (its lower neighbours' local indices, a > b > c).
 struct LowerStar {
   SimplexId c[3];
-  int k = 0;               // lower neighbours
-  int step[kMaxNeighbors]; // their neighbour index q, by ascending rank
+  int k = 0; // lower neighbours, by ascending rank (local indices)
   // Per lower neighbour: its step's mask, sign and stepSum, read by every cell's id.
   int mask[kMaxNeighbors], sign[kMaxNeighbors], sum[kMaxNeighbors];
   int cells = 0; // lower edges, triangles and tets
@@ -102,6 +101,7 @@ TOPOGPU_HD bool buildLowerStar(const grid::Dims& d, SimplexId v, const SimplexId
   grid::vertexCoords(d, v, ls.c);
   const SimplexId rv = rank[v];
   SimplexId ranks[kMaxNeighbors];
+  int step[kMaxNeighbors]; // the lower neighbours' neighbour index q, by ascending rank
   ls.k = 0;
   const bool interior = grid::isInteriorCoords(d, ls.c);
   for (int q = 0; q < 2 * grid::edgeTypeCount(d.dimension); ++q) {
@@ -118,26 +118,22 @@ TOPOGPU_HD bool buildLowerStar(const grid::Dims& d, SimplexId v, const SimplexId
     int at = ls.k++;
     for (; at > 0 && ranks[at - 1] > r; --at) {
       ranks[at] = ranks[at - 1];
-      ls.step[at] = ls.step[at - 1];
+      step[at] = step[at - 1];
     }
     ranks[at] = r;
-    ls.step[at] = q;
+    step[at] = q;
   }
   if (ls.k == 0)
     return false;
   for (int a = 0; a < ls.k; ++a) {
-    ls.mask[a] = grid::neighborMask(ls.step[a]);
-    ls.sign[a] = grid::neighborSign(ls.step[a]);
-    ls.sum[a] = stepSum(ls.step[a]);
+    ls.mask[a] = grid::neighborMask(step[a]);
+    ls.sign[a] = grid::neighborSign(step[a]);
+    ls.sum[a] = stepSum(step[a]);
   }
   ls.cells = 0;
   ls.paired.w[0] = ls.paired.w[1] = 0;
-  // below[a]: the lower neighbours b < a adjacent to a, one bit each.
-  unsigned below[kMaxNeighbors];
-  for (int a = 0; a < ls.k; ++a) {
-    below[a] = 0;
+  for (int a = 0; a < ls.k; ++a)
     ls.adjacent[a] = 0;
-  }
   // Steps of one sign are adjacent when their masks nest, of opposite signs when the
   // masks are disjoint.
   for (int a = 0; a < ls.k; ++a)
@@ -145,7 +141,6 @@ TOPOGPU_HD bool buildLowerStar(const grid::Dims& d, SimplexId v, const SimplexId
       const int common = ls.mask[a] & ls.mask[b];
       if (ls.sign[a] == ls.sign[b] ? common == ls.mask[a] || common == ls.mask[b]
                                    : common == 0) {
-        below[a] |= 1u << b;
         ls.adjacent[a] |= 1u << b;
         ls.adjacent[b] |= 1u << a;
       }
@@ -155,7 +150,7 @@ TOPOGPU_HD bool buildLowerStar(const grid::Dims& d, SimplexId v, const SimplexId
     ls.cell[ls.cells++] = std::uint16_t(1 << 12 | a << 8);
     for (int b = 0; b < a; ++b) {
       ls.triangleAt[a][b] = kNone;
-      if (((below[a] >> b) & 1u) == 0)
+      if (((ls.adjacent[a] >> b) & 1u) == 0)
         continue;
       const int t = ls.cells;
       ls.triangleAt[a][b] = std::uint8_t(t);
@@ -163,7 +158,7 @@ TOPOGPU_HD bool buildLowerStar(const grid::Dims& d, SimplexId v, const SimplexId
       ls.cell[ls.cells++] = std::uint16_t(2 << 12 | a << 8 | b << 4);
       if (d.dimension != 3)
         continue;
-      const unsigned common = below[a] & below[b];
+      const unsigned common = ls.adjacent[a] & ls.adjacent[b]; // read below b only
       for (int c = 0; c < b; ++c) {
         if (((common >> c) & 1u) == 0)
           continue;

@@ -54,7 +54,7 @@ void morseSmaleLabels(const std::vector<ManifoldLabel>& descending,
     std::vector<char> present(pairs + 1, 0);
     tbb::parallel_for(std::size_t(0), n, [&](std::size_t v) {
       const std::size_t k = std::size_t(key(v) + 1);
-      if (!present[k])
+      if (!__atomic_load_n(&present[k], __ATOMIC_RELAXED))
         __atomic_store_n(&present[k], char(1), __ATOMIC_RELAXED);
     });
     std::vector<SimplexId> id(pairs + 1);
